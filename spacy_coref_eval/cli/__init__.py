@@ -1,0 +1,15 @@
+"""The ``spacy-coref-eval`` command line (also ``python -m spacy_coref_eval``)."""
+import typer
+
+app = typer.Typer(
+    name="spacy-coref-eval",
+    help="Score coreference resolution: MUC, B³, CEAF, BLANC, LEA and the CoNLL score.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+from . import score  # noqa: E402,F401  (registers the commands)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,140 @@
+"""Stage 1 data model: the coreference clusters of one document.
+
+Every reader (CoNLL-2012 files, spaCy span groups) produces :class:`Clusters`;
+everything downstream (twinning, policies, counting) works on it.
+"""
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .errors import CorefInputError
+
+Span = Tuple[int, int]
+Entities = Sequence[Sequence[Span]]
+
+_EMPTY = np.zeros(0, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Clusters:
+    """Mentions of one document as token spans, each in exactly one entity.
+
+    ``starts[m]``/``ends[m]`` delimit mention ``m`` (``end`` exclusive, as in
+    spaCy), ``entity[m]`` is its entity index in ``0 .. n_entities - 1`` and
+    ``heads[m]`` (optional) its head token. Mentions are kept in reading
+    order: entities by first appearance, mentions within an entity as given.
+    ``repeated`` counts mentions dropped on construction because their span
+    was already present (see :meth:`from_entities`).
+    """
+
+    starts: np.ndarray = field(default_factory=lambda: _EMPTY)
+    ends: np.ndarray = field(default_factory=lambda: _EMPTY)
+    entity: np.ndarray = field(default_factory=lambda: _EMPTY)
+    n_entities: int = 0
+    heads: Optional[np.ndarray] = None
+    repeated: int = 0
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @property
+    def has_heads(self) -> bool:
+        return self.heads is not None
+
+    @classmethod
+    def from_entities(
+        cls,
+        entities: Iterable[Iterable[Span]],
+        heads: Optional[Iterable[Iterable[int]]] = None,
+    ) -> "Clusters":
+        """Build from entities given as lists of ``(start, end)`` spans.
+
+        A span given twice keeps its first occurrence in the order given and
+        the later copies are dropped and counted in ``repeated``; an entity
+        left empty disappears. Readers pass entities in the reference
+        scorer's order (SPEC §3) so that the copy it keeps is the one kept.
+        """
+        spans = []
+        labels = []
+        for index, entity in enumerate(entities):
+            for span in entity:
+                spans.append(span)
+                labels.append(index)
+        head_array = None
+        if heads is not None:
+            head_array = np.array([h for entity in heads for h in entity], dtype=np.int64)
+            if len(head_array) != len(spans):
+                raise CorefInputError("heads must give one token per mention")
+        if not spans:
+            return cls(heads=_EMPTY if heads is not None else None)
+        array = np.array(spans, dtype=np.int64).reshape(-1, 2)
+        return cls.from_arrays(array[:, 0], array[:, 1], np.array(labels, dtype=np.int64), head_array)
+
+    @classmethod
+    def from_arrays(
+        cls,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        labels: np.ndarray,
+        heads: Optional[np.ndarray] = None,
+    ) -> "Clusters":
+        """Build from parallel arrays. Entities are ordered by label value and
+        mentions within an entity keep their array order; a repeated span
+        keeps its first copy in that order, as in :meth:`from_entities`."""
+        starts = np.asarray(starts, dtype=np.int64)
+        ends = np.asarray(ends, dtype=np.int64)
+        labels = np.asarray(labels, dtype=np.int64)
+        if np.any(ends <= starts):
+            bad = int(np.argmax(ends <= starts))
+            raise CorefInputError(
+                f"mention ({starts[bad]}, {ends[bad]}) is empty or reversed"
+            )
+        if np.any(labels[1:] < labels[:-1]):
+            order = np.argsort(labels, kind="stable")
+            starts, ends, labels = starts[order], ends[order], labels[order]
+            heads = heads[order] if heads is not None else None
+        keep = _first_occurrences(starts, ends)
+        repeated = len(starts) - len(keep)
+        if repeated:
+            starts, ends, labels = starts[keep], ends[keep], labels[keep]
+            heads = heads[keep] if heads is not None else None
+        entity, n_entities = _dense_labels(labels)
+        return cls(starts, ends, entity, n_entities, heads, repeated)
+
+    def entities(self) -> Tuple[Tuple[Span, ...], ...]:
+        """The entities as tuples of ``(start, end)`` spans, in stored order."""
+        out = [[] for _ in range(self.n_entities)]
+        for s, e, k in zip(self.starts.tolist(), self.ends.tolist(), self.entity.tolist()):
+            out[k].append((s, e))
+        return tuple(tuple(entity) for entity in out)
+
+    def subset(self, mask: np.ndarray) -> "Clusters":
+        """The mentions where ``mask`` is true, entities renumbered densely."""
+        heads = self.heads[mask] if self.heads is not None else None
+        entity, n_entities = _dense_labels(self.entity[mask])
+        return Clusters(self.starts[mask], self.ends[mask], entity, n_entities, heads, self.repeated)
+
+    def without_singletons(self) -> "Clusters":
+        """Drop entities of one mention (the CorefUD default)."""
+        sizes = np.bincount(self.entity, minlength=self.n_entities)
+        return self.subset(sizes[self.entity] > 1)
+
+
+def _first_occurrences(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Indices of the first occurrence of every distinct span, in order."""
+    if len(starts) < 2:
+        return np.arange(len(starts))
+    order = np.lexsort((np.arange(len(starts)), ends, starts))
+    s, e = starts[order], ends[order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (s[1:] != s[:-1]) | (e[1:] != e[:-1])
+    return np.sort(order[first])
+
+
+def _dense_labels(labels: np.ndarray) -> Tuple[np.ndarray, int]:
+    """Labels renumbered 0..n-1 in order of value."""
+    if len(labels) == 0:
+        return _EMPTY, 0
+    uniques, inverse = np.unique(labels, return_inverse=True)
+    return inverse.ravel().astype(np.int64), len(uniques)

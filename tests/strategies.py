@@ -1,0 +1,93 @@
+"""Hypothesis strategies for key/response partitions of one document.
+
+Mentions are ``(start, end)`` token spans (end exclusive) over a small token
+range, so nested and overlapping spans are common. No mention appears twice
+on the same side.
+"""
+
+from hypothesis import HealthCheck, settings, strategies as st
+
+
+def deterministic(max_examples):
+    """Hypothesis settings for reproducible runs with no per-example deadline."""
+    return settings(
+        max_examples=max_examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+
+SHARED, KEY_ONLY, RESPONSE_ONLY = "shared", "key-only", "response-only"
+
+
+def spans(max_token=12, max_width=4):
+    """Token spans ``(start, end)`` inside ``[0, max_token)``."""
+    return st.tuples(
+        st.integers(0, max_token - 1), st.integers(1, max_width)
+    ).map(lambda pair: (pair[0], min(pair[0] + pair[1], max_token)))
+
+
+@st.composite
+def entities_over(draw, mentions):
+    """A random partition of ``mentions`` into entities, in random order."""
+    mentions = list(mentions)
+    if not mentions:
+        return []
+    labels = draw(st.lists(st.integers(0, len(mentions) - 1),
+                           min_size=len(mentions), max_size=len(mentions)))
+    groups = {}
+    for mention, label in zip(mentions, labels):
+        groups.setdefault(label, []).append(mention)
+    return [groups[label] for label in sorted(groups)]
+
+
+def mention_sets(min_mentions=0, max_mentions=10):
+    """Distinct spans, as a list."""
+    return st.lists(spans(), min_size=min_mentions, max_size=max_mentions, unique=True)
+
+
+def partitions(min_mentions=0, max_mentions=10):
+    """One side: a partition of distinct spans (singletons included)."""
+    return mention_sets(min_mentions, max_mentions).flatmap(entities_over)
+
+
+@st.composite
+def key_response_pairs(draw, max_mentions=10):
+    """(key, response): each span is shared, key-only (missing from the
+    response) or response-only (extra), and each side is partitioned
+    independently. Covers empty key, empty response and both empty."""
+    mentions = draw(mention_sets(0, max_mentions))
+    roles = draw(st.lists(st.sampled_from([SHARED, SHARED, KEY_ONLY, RESPONSE_ONLY]),
+                          min_size=len(mentions), max_size=len(mentions)))
+    key_mentions = [m for m, role in zip(mentions, roles) if role != RESPONSE_ONLY]
+    response_mentions = [m for m, role in zip(mentions, roles) if role != KEY_ONLY]
+    return draw(entities_over(key_mentions)), draw(entities_over(response_mentions))
+
+
+@st.composite
+def same_mention_pairs(draw, max_mentions=10):
+    """(key, response) partitioning one mention set: no twinless mentions."""
+    mentions = draw(mention_sets(0, max_mentions))
+    return draw(entities_over(mentions)), draw(entities_over(mentions))
+
+
+@st.composite
+def corpora(draw, max_documents=4, max_mentions=8):
+    """(keys, responses): mappings document name -> entities, same names."""
+    pairs = draw(st.lists(key_response_pairs(max_mentions), min_size=1, max_size=max_documents))
+    names = [f"doc{index}" for index in range(len(pairs))]
+    keys = {name: key for name, (key, _) in zip(names, pairs)}
+    responses = {name: response for name, (_, response) in zip(names, pairs)}
+    return keys, responses
+
+
+@st.composite
+def shuffled(draw, entities):
+    """The same partition with entities and mentions inside them reordered."""
+    rng = draw(st.randoms(use_true_random=False))
+    result = [list(entity) for entity in entities]
+    for entity in result:
+        rng.shuffle(entity)
+    rng.shuffle(result)
+    return result

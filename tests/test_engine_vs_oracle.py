@@ -1,0 +1,43 @@
+"""The fast engine's counts equal the naive oracle's on random documents."""
+
+import pytest
+from hypothesis import example, given
+
+from oracle import POLICIES, assert_counts_close, naive_counts, naive_policy_counts
+from spacy_coref_eval import Settings, count_document
+from strategies import deterministic, key_response_pairs
+
+EDGE_CASES = [
+    ([], []),
+    ([], [[(0, 1), (1, 2)], [(3, 4)]]),
+    ([[(0, 1), (1, 2)], [(3, 4)]], []),
+    ([[(0, 1)]], [[(0, 1)]]),
+    ([[(0, 4), (1, 2), (1, 3)], [(2, 5)]], [[(0, 4), (2, 5)], [(1, 2)], [(0, 2), (1, 3)]]),
+]
+
+
+def with_edge_cases(test):
+    """Always try the listed corner cases besides the generated ones."""
+    for key, response in EDGE_CASES:
+        test = example(pair=(key, response))(test)
+    return test
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@deterministic(max_examples=150)
+@with_edge_cases
+@given(pair=key_response_pairs(max_mentions=10))
+def test_engine_matches_oracle_under_each_policy(policy, pair):
+    """Every count field, under each twinless policy of SPEC §4."""
+    key, response = pair
+    engine = count_document(key, response, settings=Settings(twinless=policy)).as_dict()
+    assert_counts_close(engine, naive_policy_counts(key, response, policy), f"{policy}: ")
+
+
+@deterministic(max_examples=100)
+@with_edge_cases
+@given(pair=key_response_pairs(max_mentions=10))
+def test_default_settings_are_conll(pair):
+    """Without settings the engine scores as the CoNLL reference (no rewrite)."""
+    key, response = pair
+    assert_counts_close(count_document(key, response).as_dict(), naive_counts(key, response))
