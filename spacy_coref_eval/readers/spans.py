@@ -1,0 +1,75 @@
+"""Read coreference clusters from a spaCy ``Doc``'s span groups.
+
+A *cluster reader* is a function ``Doc -> list of entities``, an entity being
+a list of ``Span``; two layouts are registered in ``registry.misc``.
+:func:`doc_clusters` turns what a reader returns into :class:`Clusters` on the
+doc's own tokens.
+"""
+import re
+from typing import Callable, Dict, List, Optional
+
+import numpy as np
+from spacy.tokens import Doc, Span
+from spacy.util import registry
+
+from ..clusters import Clusters
+
+ClusterReader = Callable[[Doc], List[List[Span]]]
+
+_ATTRS = ("id_", "label_", "kb_id_")
+
+
+@registry.misc("spacy_coref_eval.prefixed_span_groups.v1")
+def prefixed_span_groups(prefix: str = "coref_clusters") -> ClusterReader:
+    """Every span group named ``PREFIX_<integer>`` is one entity, in the
+    order of the integers: the layout of spaCy's experimental coreference
+    component. ``PREFIX_x`` or ``PREFIX_1_heads`` are not entities."""
+    pattern = re.compile(re.escape(prefix) + r"_(\d+)")
+
+    def read(doc: Doc) -> List[List[Span]]:
+        numbered = []
+        for name in doc.spans:
+            match = pattern.fullmatch(name)
+            if match:
+                numbered.append((int(match.group(1)), name))
+        return [list(doc.spans[name]) for _, name in sorted(numbered)]
+
+    return read
+
+
+@registry.misc("spacy_coref_eval.labeled_span_group.v1")
+def labeled_span_group(key: str, attr: str = "id_") -> ClusterReader:
+    """One span group ``key``; spans with the same ``attr`` (``id_``,
+    ``label_`` or ``kb_id_``) form one entity, entities in order of first
+    appearance. A span whose attribute is empty is an entity of its own."""
+    if attr not in _ATTRS:
+        raise ValueError(f"attr must be one of {_ATTRS}, not {attr!r}")
+
+    def read(doc: Doc) -> List[List[Span]]:
+        if key not in doc.spans:
+            return []
+        entities: Dict[object, List[Span]] = {}
+        for index, span in enumerate(doc.spans[key]):
+            value = getattr(span, attr) or ("", index)
+            entities.setdefault(value, []).append(span)
+        return list(entities.values())
+
+    return read
+
+
+def doc_clusters(doc: Doc, reader: ClusterReader, heads: Optional[bool] = None) -> Clusters:
+    """Clusters of ``doc`` on its own token offsets. Heads are each span's
+    ``root`` when ``heads`` is true, or when it is ``None`` and the doc has
+    a dependency parse."""
+    entities = reader(doc)
+    if heads is None:
+        heads = doc.has_annotation("DEP")
+    spans = [(span.start, span.end) for entity in entities for span in entity]
+    labels = [index for index, entity in enumerate(entities) for _ in entity]
+    if not spans:
+        return Clusters(heads=np.zeros(0, dtype=np.int64) if heads else None)
+    array = np.array(spans, dtype=np.int64)
+    head_array = None
+    if heads:
+        head_array = np.array([span.root.i for entity in entities for span in entity], dtype=np.int64)
+    return Clusters.from_arrays(array[:, 0], array[:, 1], np.array(labels, dtype=np.int64), head_array)
