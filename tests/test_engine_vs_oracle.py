@@ -3,9 +3,10 @@
 import pytest
 from hypothesis import example, given
 
-from oracle import POLICIES, assert_counts_close, naive_counts, naive_policy_counts
 from spacy_coref_eval import Settings, count_document
-from strategies import deterministic, key_response_pairs
+
+from .oracle import POLICIES, assert_counts_close, naive_counts, naive_policy_counts
+from .strategies import deterministic, key_response_pairs
 
 EDGE_CASES = [
     ([], []),

@@ -3,13 +3,11 @@
 import json
 import math
 import re
-from pathlib import Path
 
 import pytest
 
-from oracle import naive_counts, naive_policy_counts, naive_rates, partition
-
-CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
+from .conftest import shared_path
+from .oracle import naive_counts, naive_policy_counts, naive_rates, partition
 
 
 def token(index):
@@ -177,27 +175,22 @@ def read_conll(path):
 
 
 def reference_cases():
-    if not (CONFORMANCE / "expected.json").exists():
-        return []
-    cases = json.loads((CONFORMANCE / "expected.json").read_text())["cases"]
+    """Every case of expected.json but A8 and A9, whose repeated response
+    mentions the oracle rejects."""
+    cases = json.loads(shared_path("conformance", "expected.json").read_text())["cases"]
     return [pytest.param(case, id=name) for name, case in cases.items()
             if name not in ("A8", "A9")]
 
 
 def _pair(counts):
-    return [counts["recall_num"], counts["recall_den"], counts["precision_num"], counts["precision_den"]]
+    return [counts[field] for field in ("recall_num", "recall_den", "precision_num", "precision_den")]
 
 
-REFERENCE_CASES = reference_cases()
-
-
-@pytest.mark.skipif(not REFERENCE_CASES, reason="shared/conformance not beside the repository")
-@pytest.mark.parametrize("case", REFERENCE_CASES)
+@pytest.mark.parametrize("case", reference_cases())
 def test_reference_scorer_counts(case):
-    """Counts equal those of the CoNLL reference scorer v8.01 (Pradhan et al.
-    2014). A8 and A9 have repeated response mentions, which the oracle rejects."""
-    counts = naive_counts(read_conll(CONFORMANCE / case["key"]),
-                          read_conll(CONFORMANCE / case["response"]))
+    """Counts equal those of the CoNLL reference scorer v8.01 (Pradhan et al. 2014)."""
+    counts = naive_counts(read_conll(shared_path("conformance", case["key"])),
+                          read_conll(shared_path("conformance", case["response"])))
     scores = naive_rates(counts)
     for metric, expected in case["counts"].items():
         if metric == "blanc":

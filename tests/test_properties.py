@@ -6,7 +6,9 @@ import operator
 
 from hypothesis import given, strategies as st
 
-from oracle import (
+from spacy_coref_eval import Settings, count_document, score_documents
+
+from .oracle import (
     POLICIES,
     add_counts,
     assert_counts_close,
@@ -14,8 +16,7 @@ from oracle import (
     naive_counts,
     naive_rates,
 )
-from spacy_coref_eval import Settings, count_document, score_documents
-from strategies import (
+from .strategies import (
     corpora,
     deterministic,
     key_response_pairs,

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 import typer
-from wasabi import msg
+from wasabi import Printer
 
 from ..clusters import Clusters
 from ..counting import METRICS
@@ -43,16 +43,25 @@ def render(result: CorpusResult, fmt: str, per_doc: bool) -> str:
     return "\n".join(parts)
 
 
+_stderr = Printer(no_print=True, line_max=10_000)
+
+
+def say(kind: str, text: str) -> None:
+    """A ``good``/``info``/``warn``/``fail`` message on standard error, so
+    that standard output stays the report alone."""
+    sys.stderr.write(getattr(_stderr, kind)(text) + "\n")
+
+
 def emit(text: str, output: Optional[Path]) -> None:
     if output is None:
         sys.stdout.write(text)
     else:
         output.write_text(text, encoding="utf8")
-        msg.good(f"Saved scores to {output}")
+        say("good", f"Saved scores to {output}")
 
 
 def fail(err: Exception) -> None:
-    msg.fail(str(err))
+    say("fail", str(err))
     raise typer.Exit(1)
 
 
@@ -76,7 +85,7 @@ def score(
     except (CorefInputError, ValueError) as err:
         fail(err)
     for warning in result.warnings:
-        msg.warn(warning)
+        say("warn", warning)
     emit(render(result, fmt, per_doc), output)
 
 
@@ -84,6 +93,6 @@ def score(
 def demo() -> None:
     """Score the small example bundled with the package and print the table."""
     key, response = DATA / "demo.key.conll", DATA / "demo.response.conll"
-    msg.info(f"Scoring {response.name} against {key.name} ({DATA})")
+    say("info", f"Scoring {response.name} against {key.name} ({DATA})")
     result = score_documents(load_documents(key), load_documents(response))
     sys.stdout.write(render(result, "table", per_doc=True))

@@ -1,0 +1,104 @@
+"""The command line: score, demo, output formats and error messages."""
+import json
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from spacy_coref_eval import read_conll, score_documents
+from spacy_coref_eval.cli import app
+from spacy_coref_eval.cli.score import DATA
+
+from .conftest import shared_path
+
+runner = CliRunner()
+KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"
+
+
+def clusters(path):
+    return {name: doc.clusters for name, doc in read_conll(path).items()}
+
+
+def test_json_output_matches_the_api():
+    result = runner.invoke(app, ["score", str(KEY), str(RESPONSE), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    expected = score_documents(clusters(KEY), clusters(RESPONSE)).to_json()
+    assert data == json.loads(json.dumps(expected))
+    assert set(data["metrics"]) == {"muc", "bcub", "ceafm", "ceafe", "lea", "mentions", "blanc", "conll"}
+    assert set(data["metrics"]["blanc"]) == {"recall", "precision", "f1", "coref_links", "noncoref_links"}
+    assert data["settings"] == {
+        "metrics": ["muc", "bcub", "ceafm", "ceafe", "blanc", "lea"],
+        "match": "exact", "twinless": "conll", "singletons": "keep",
+    }
+    assert "documents" not in data
+
+
+def test_per_doc_json_and_metric_selection(tmp_path):
+    out = tmp_path / "scores.json"
+    result = runner.invoke(
+        app, ["score", str(KEY), str(RESPONSE), "-f", "json", "--per-doc", "-m", "muc,bcub", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert list(data["documents"]) == ["(demo/alice); part 000", "(demo/storm); part 000"]
+    assert set(data["metrics"]) == {"muc", "bcub", "mentions"}
+    assert set(data["documents"]["(demo/storm); part 000"]["metrics"]) == {"muc", "bcub", "mentions"}
+
+
+def test_output_is_byte_for_byte_deterministic(tmp_path):
+    outputs = []
+    for i in range(2):
+        path = tmp_path / f"{i}.json"
+        runner.invoke(app, ["score", str(KEY), str(RESPONSE), "-f", "json", "--per-doc", "-o", str(path)])
+        outputs.append(path.read_bytes())
+    assert outputs[0] == outputs[1]
+
+
+def test_table_shows_every_metric_with_counts():
+    result = runner.invoke(app, ["score", str(KEY), str(RESPONSE)])
+    assert result.exit_code == 0, result.output
+    for label in ("Mentions", "MUC", "B³", "CEAFm", "CEAFe", "BLANC", "coref links", "LEA", "CoNLL"):
+        assert label in result.stdout
+    assert "7 / 10" in result.stdout
+
+
+def test_bad_input_is_one_clear_line(tmp_path):
+    bad = tmp_path / "bad.conll"
+    bad.write_text("#begin document (x)\nx 0 0 w 1)\n#end document\n")
+    result = runner.invoke(app, ["score", str(KEY), str(bad)])
+    assert result.exit_code == 1
+    assert "bad.conll:2: mention of entity 1 closes but was never opened" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unknown_metric_is_rejected():
+    result = runner.invoke(app, ["score", str(KEY), str(RESPONSE), "-m", "muc,cheese"])
+    assert result.exit_code != 0
+    assert "cheese" in result.output
+
+
+def test_warnings_go_to_the_user(tmp_path):
+    response = tmp_path / "r.conll"
+    response.write_text("#begin document (other)\nx 0 0 w (1)\n#end document\n")
+    result = runner.invoke(app, ["score", str(KEY), str(response), "-f", "json"])
+    assert result.exit_code == 0
+    assert "no response document" in result.output
+    assert len(json.loads(result.stdout)["warnings"]) == 3
+
+
+def test_demo_runs_as_a_module():
+    run = subprocess.run([sys.executable, "-m", "spacy_coref_eval", "demo"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "CoNLL" in run.stdout and "72.30" in run.stdout
+
+
+def test_litbank_scale_json_reproduces_the_api(tmp_path):
+    """The whole LitBank key against itself: every metric is 1 except that
+    nothing is lost on the way through the command line."""
+    litbank = shared_path("corpora", "litbank.key.conll.gz")
+    result = runner.invoke(app, ["score", str(litbank), str(litbank), "-f", "json"])
+    assert result.exit_code == 0, result.output
+    metrics = json.loads(result.stdout)["metrics"]
+    assert metrics["mentions"]["recall_den"] == 29103
+    assert all(metrics[m]["f1"] == 1.0 for m in ("muc", "bcub", "ceafm", "ceafe", "lea", "blanc"))
