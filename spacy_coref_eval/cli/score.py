@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 import typer
-from wasabi import Printer
+from wasabi import color
 
 from ..clusters import Clusters
 from ..counting import METRICS
@@ -43,13 +43,17 @@ def render(result: CorpusResult, fmt: str, per_doc: bool) -> str:
     return "\n".join(parts)
 
 
-_stderr = Printer(no_print=True, line_max=10_000)
+_ICONS = {"good": ("✔", "green"), "info": ("ℹ", "blue"), "warn": ("⚠", "yellow"), "fail": ("✘", "red")}
 
 
 def say(kind: str, text: str) -> None:
-    """A ``good``/``info``/``warn``/``fail`` message on standard error, so
-    that standard output stays the report alone."""
-    sys.stderr.write(getattr(_stderr, kind)(text) + "\n")
+    """A ``good``/``info``/``warn``/``fail`` message, one line on standard
+    error (never wrapped, so paths stay whole), keeping standard output for
+    the report alone."""
+    icon, colour = _ICONS[kind]
+    if sys.stderr.isatty():
+        icon = color(icon, fg=colour)
+    sys.stderr.write(f"{icon} {text}\n")
 
 
 def emit(text: str, output: Optional[Path]) -> None:
