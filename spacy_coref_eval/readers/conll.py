@@ -15,7 +15,6 @@ where they close, which decides which copy of a repeated span is kept (SPEC
 §3).
 """
 import gzip
-import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +32,7 @@ _END = re.compile(r"#\s*end document")
 _FIELD = re.compile(r"(?:\([^()|\s]+\)|\([^()|\s]+|[^()|\s]+\)|\|)+")
 _MARK = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)")
 _EMPTY_FIELDS = frozenset(("-", "_"))
+_SPACE = re.compile(r"\s+")
 
 
 @dataclass
@@ -55,90 +55,147 @@ def read_conll(path: PathLike, *, with_words: bool = False) -> Dict[str, ConllDo
     path = Path(path)
     opener = gzip.open if path.suffix == ".gz" else open
     try:
-        with opener(path, "rt", encoding="utf8", newline=None) as handle:
-            return parse_conll(handle, source=str(path), with_words=with_words)
+        with opener(path, "rt", encoding="utf8") as handle:
+            text = handle.read()
     except OSError as err:
         raise CorefInputError(f"{path}: cannot read file: {err}") from None
     except UnicodeDecodeError as err:
         raise CorefInputError(f"{path}: not UTF-8 text: {err}") from None
+    return parse_conll(text, source=str(path), with_words=with_words)
 
 
 def read_conll_string(text: str, source: str = "<string>", **kwargs) -> Dict[str, ConllDocument]:
     """Like :func:`read_conll`, from a string."""
-    return parse_conll(io.StringIO(text), source=source, **kwargs)
+    return parse_conll(text, source=source, **kwargs)
 
 
-def parse_conll(lines: Iterable[str], *, source: str, with_words: bool = False) -> Dict[str, ConllDocument]:
-    """Parse CoNLL-2012 lines; errors name ``source`` and the line number."""
+def parse_conll(text: str, *, source: str, with_words: bool = False) -> Dict[str, ConllDocument]:
+    """Parse CoNLL-2012 text; errors name ``source`` and the line number.
+
+    Work is proportional to the number of lines with a mark: the document
+    structure is found from the ``#`` lines, and a token line ending in
+    ``-`` is never split.
+    """
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
     documents: Dict[str, ConllDocument] = {}
-    reader: Optional[_DocumentReader] = None
-    lineno = 0
-    for lineno, line in enumerate(lines, 1):
-        if line.startswith("#"):
-            begin = _BEGIN.match(line.rstrip("\r\n"))
-            if begin:
-                if reader is not None:
-                    raise CorefInputError(
-                        f"{source}:{lineno}: '#begin document' inside document "
-                        f"{reader.name!r} (opened at line {reader.line}) with no '#end document'"
-                    )
-                name = begin.group(1).rstrip()
-                if name in documents:
-                    raise CorefInputError(
-                        f"{source}:{lineno}: document {name!r} appears twice "
-                        f"(first at line {documents[name].line})"
-                    )
-                reader = _DocumentReader(name, source, lineno, with_words)
-            elif _END.match(line):
-                if reader is None:
-                    raise CorefInputError(f"{source}:{lineno}: '#end document' with no '#begin document'")
-                documents[reader.name] = reader.finish(lineno)
-                reader = None
-            continue
-        if reader is None:
-            if line.strip():
-                raise CorefInputError(f"{source}:{lineno}: token line outside a '#begin document' block")
-            continue
-        reader.add_line(line, lineno)
-    if reader is not None:
-        raise CorefInputError(
-            f"{source}: document {reader.name!r} (line {reader.line}) has no '#end document'"
-        )
+    for name, begin, end, comments in _blocks(lines, source):
+        if name in documents:
+            raise CorefInputError(
+                f"{source}:{begin + 1}: document {name!r} appears twice "
+                f"(first at line {documents[name].line})"
+            )
+        body = lines[begin + 1:end]
+        if comments:
+            body = ["" if line[:1] == "#" else line for line in body]
+        reader = _DocumentReader(name, source, begin + 1, body)
+        documents[name] = reader.read(with_words)
     return documents
 
 
-class _DocumentReader:
-    """Accumulates the mentions of one document, line by line."""
+def _blocks(lines: List[str], source: str) -> Iterator[Tuple[str, int, int, bool]]:
+    """``(name, begin, end, has_comments)`` of every document, as 0-based
+    indices of its begin and end lines; checks that blocks nest properly and
+    that nothing but blank lines stands outside them."""
+    structure = [i for i, line in enumerate(lines) if line[:1] == "#"]
+    current: Optional[Tuple[str, int]] = None
+    comments = False
+    previous_end = -1
+    for i in structure:
+        line = lines[i]
+        begin = _BEGIN.match(line)
+        if begin:
+            if current is not None:
+                raise CorefInputError(
+                    f"{source}:{i + 1}: '#begin document' inside document "
+                    f"{current[0]!r} (opened at line {current[1] + 1}) with no '#end document'"
+                )
+            _check_outside(lines, previous_end + 1, i, source)
+            current, comments = (begin.group(1).rstrip(), i), False
+        elif _END.match(line):
+            if current is None:
+                raise CorefInputError(f"{source}:{i + 1}: '#end document' with no '#begin document'")
+            yield current[0], current[1], i, comments
+            current, previous_end = None, i
+        else:
+            comments = True
+    if current is not None:
+        raise CorefInputError(
+            f"{source}: document {current[0]!r} (line {current[1] + 1}) has no '#end document'"
+        )
+    _check_outside(lines, previous_end + 1, len(lines), source)
 
-    def __init__(self, name: str, source: str, line: int, with_words: bool) -> None:
+
+def _check_outside(lines: List[str], start: int, stop: int, source: str) -> None:
+    for i in range(start, stop):
+        if lines[i].strip() and lines[i][:1] != "#":
+            raise CorefInputError(f"{source}:{i + 1}: token line outside a '#begin document' block")
+
+
+class _DocumentReader:
+    """Reads the mentions of one document from the lines of its body."""
+
+    def __init__(self, name: str, source: str, line: int, body: List[str]) -> None:
         self.name = name
         self.source = source
         self.line = line
-        self.n_tokens = 0
+        self.body = body
         self.entity_ids: Dict[str, int] = {}
-        self.open: Dict[str, List[Tuple[int, int]]] = {}
+        self.open: Dict[str, List[int]] = {}
         self.starts: List[int] = []
         self.ends: List[int] = []
         self.labels: List[int] = []
-        self.words: Optional[List[str]] = [] if with_words else None
-        self.sentence_starts: List[int] = []
-        self.in_sentence = False
 
-    def add_line(self, line: str, lineno: int) -> None:
-        fields = line.rsplit(None, 1)
-        if not fields:
-            self.in_sentence = False
-            return
-        if self.words is not None:
-            if not self.in_sentence:
-                self.sentence_starts.append(self.n_tokens)
-            self.in_sentence = True
+    def read(self, with_words: bool) -> ConllDocument:
+        tokens = [line for line in self.body if line and not line.isspace()]
+        for index, line in [(i, line) for i, line in enumerate(tokens) if line[-1] != "-"]:
+            marks = line.rsplit(None, 1)[-1]
+            if marks not in _EMPTY_FIELDS:
+                self._add_marks(marks, index)
+        for ident, stack in self.open.items():
+            if stack:
+                raise CorefInputError(
+                    f"{self.source}:{self._line_of(stack[0])}: mention of entity {ident} opens "
+                    f"but never closes (document {self.name!r})"
+                )
+        clusters = Clusters.from_arrays(
+            np.array(self.starts, dtype=np.int64),
+            np.array(self.ends, dtype=np.int64),
+            np.array(self.labels, dtype=np.int64),
+        )
+        words, sentence_starts = (self._words(tokens), self._sentence_starts()) if with_words else (None, [])
+        return ConllDocument(self.name, clusters, len(tokens), self.source, self.line, words, sentence_starts)
+
+    def _line_of(self, token: int) -> int:
+        """1-based file line of token ``token`` (for error messages)."""
+        seen = -1
+        for offset, line in enumerate(self.body):
+            if line and not line.isspace():
+                seen += 1
+                if seen == token:
+                    return self.line + 1 + offset
+        return self.line
+
+    @staticmethod
+    def _words(tokens: List[str]) -> List[str]:
+        out = []
+        for line in tokens:
             columns = line.split()
-            self.words.append(columns[3] if len(columns) > 4 else columns[0])
-        marks = fields[-1]
-        if marks not in _EMPTY_FIELDS:
-            self._add_marks(marks, lineno)
-        self.n_tokens += 1
+            out.append(columns[3] if len(columns) > 4 else columns[0])
+        return out
+
+    def _sentence_starts(self) -> List[int]:
+        starts: List[int] = []
+        token, in_sentence = 0, False
+        for line in self.body:
+            if line and not line.isspace():
+                if not in_sentence:
+                    starts.append(token)
+                token, in_sentence = token + 1, True
+            else:
+                in_sentence = False
+        return starts
 
     def _entity(self, ident: str) -> int:
         index = self.entity_ids.get(ident)
@@ -146,13 +203,12 @@ class _DocumentReader:
             index = self.entity_ids[ident] = len(self.entity_ids)
         return index
 
-    def _add_marks(self, marks: str, lineno: int) -> None:
+    def _add_marks(self, marks: str, token: int) -> None:
         if not _FIELD.fullmatch(marks):
             raise CorefInputError(
-                f"{self.source}:{lineno}: cannot read coreference field {marks!r} "
+                f"{self.source}:{self._line_of(token)}: cannot read coreference field {marks!r} "
                 f"in document {self.name!r}"
             )
-        token = self.n_tokens
         found = _MARK.findall(marks)
         for ident, _, _ in found:
             if ident:
@@ -160,40 +216,22 @@ class _DocumentReader:
         for _, ident, _ in found:
             if ident:
                 self._entity(ident)
-                self.open.setdefault(ident, []).append((token, lineno))
+                self.open.setdefault(ident, []).append(token)
         for _, _, ident in found:
             if not ident:
                 continue
             stack = self.open.get(ident)
             if not stack:
                 raise CorefInputError(
-                    f"{self.source}:{lineno}: mention of entity {ident} closes but was "
-                    f"never opened (document {self.name!r})"
+                    f"{self.source}:{self._line_of(token)}: mention of entity {ident} closes but "
+                    f"was never opened (document {self.name!r})"
                 )
-            start, _ = stack.pop()
-            self._add_mention(start, token, ident)
+            self._add_mention(stack.pop(), token, ident)
 
     def _add_mention(self, start: int, last: int, ident: str) -> None:
         self.starts.append(start)
         self.ends.append(last + 1)
         self.labels.append(self._entity(ident))
-
-    def finish(self, lineno: int) -> ConllDocument:
-        for ident, stack in self.open.items():
-            if stack:
-                raise CorefInputError(
-                    f"{self.source}:{stack[0][1]}: mention of entity {ident} opens but "
-                    f"never closes (document {self.name!r} ends at line {lineno})"
-                )
-        clusters = Clusters.from_arrays(
-            np.array(self.starts, dtype=np.int64),
-            np.array(self.ends, dtype=np.int64),
-            np.array(self.labels, dtype=np.int64),
-        )
-        return ConllDocument(
-            self.name, clusters, self.n_tokens, self.source, self.line,
-            self.words, self.sentence_starts,
-        )
 
 
 def format_conll(
@@ -203,7 +241,9 @@ def format_conll(
     sentence_starts: Sequence[int] = (),
 ) -> Iterator[str]:
     """Lines of one document in CoNLL-2012 form (document, part, token index,
-    word, coreference), with entity ids ``0..n-1`` in stored order."""
+    word, coreference), with entity ids ``0..n-1`` in stored order. White
+    space inside the document id or a word (a spaCy token such as ``"\\n"``)
+    is written as ``_`` so that the columns stay intact."""
     opens: Dict[int, List[Tuple[int, int]]] = {}
     closes: Dict[int, List[Tuple[int, int]]] = {}
     singles: Dict[int, List[int]] = {}
@@ -213,7 +253,7 @@ def format_conll(
         else:
             opens.setdefault(start, []).append((end, entity))
             closes.setdefault(end - 1, []).append((start, entity))
-    doc_id = name.split(";")[0].strip().strip("()") or "-"
+    doc_id = _column(name.split(";")[0].strip().strip("()") or "-")
     breaks = set(sentence_starts) - {0}
     yield f"#begin document {name}"
     for token, word in enumerate(words):
@@ -222,9 +262,14 @@ def format_conll(
         marks = [f"({e}" for _, e in sorted(opens.get(token, []), key=lambda x: -x[0])]
         marks += [f"({e})" for e in singles.get(token, [])]
         marks += [f"{e})" for _, e in sorted(closes.get(token, []), key=lambda x: -x[0])]
-        yield f"{doc_id}\t0\t{token}\t{word}\t{'|'.join(marks) or '-'}"
+        yield f"{doc_id}\t0\t{token}\t{_column(word)}\t{'|'.join(marks) or '-'}"
     yield ""
     yield "#end document"
+
+
+def _column(text: str) -> str:
+    """``text`` as one column: white space runs become ``_``."""
+    return _SPACE.sub("_", text) or "_"
 
 
 def write_conll(path: PathLike, documents: Iterable[Tuple[str, Sequence[str], Clusters, Sequence[int]]]) -> None:
