@@ -1,6 +1,11 @@
 """The sparse contingency table of a key and a response partition (SPEC §1):
 the nonzero n_ij = |k_i ∩ r_j| plus the entity sizes. Every metric is a
-function of this table."""
+function of this table.
+
+One table may hold many documents (entity labels never shared between
+documents); every entity and cell then knows its document, and metrics sum
+per document with :meth:`Contingency.per_doc`.
+"""
 from dataclasses import dataclass
 from typing import Tuple
 
@@ -12,23 +17,39 @@ from ..twinning.policies import Twinned
 @dataclass(frozen=True)
 class Contingency:
     """``key_sizes[i]`` = |k_i|, ``response_sizes[j]`` = |r_j| (empty
-    entities dropped), and the nonzero cells ``counts[c]`` = n_ij with
-    ``i = rows[c]``, ``j = cols[c]``, sorted by (row, col)."""
+    entities dropped), the nonzero cells ``counts[c]`` = n_ij with
+    ``i = rows[c]``, ``j = cols[c]``, and the document of every key entity
+    (``key_doc``) and response entity (``response_doc``)."""
 
     key_sizes: np.ndarray
     response_sizes: np.ndarray
     rows: np.ndarray
     cols: np.ndarray
     counts: np.ndarray
+    key_doc: np.ndarray
+    response_doc: np.ndarray
+    n_docs: int = 1
 
     @classmethod
     def from_twinned(cls, twinned: Twinned) -> "Contingency":
-        key, key_sizes = _dense(twinned.key)
-        response, response_sizes = _dense(twinned.response)
+        doc = twinned.documents
+        key, key_sizes, key_doc = _dense(twinned.key, doc)
+        response, response_sizes, response_doc = _dense(twinned.response, doc)
         both = (key >= 0) & (response >= 0)
         width = max(len(response_sizes), 1)
         codes, counts = np.unique(key[both] * width + response[both], return_counts=True)
-        return cls(key_sizes, response_sizes, codes // width, codes % width, counts.astype(np.int64))
+        return cls(
+            key_sizes, response_sizes, codes // width, codes % width, counts.astype(np.int64),
+            key_doc, response_doc, twinned.n_docs,
+        )
+
+    @property
+    def cell_doc(self) -> np.ndarray:
+        return self.key_doc[self.rows]
+
+    def per_doc(self, where: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """Sum of ``values`` per document, ``where`` giving each value's document."""
+        return np.bincount(where, weights=np.asarray(values, dtype=np.float64), minlength=self.n_docs)
 
     @property
     def row_sums(self) -> np.ndarray:
@@ -46,19 +67,26 @@ class Contingency:
         return Contingency(
             self.response_sizes, self.key_sizes,
             self.cols[order], self.rows[order], self.counts[order],
+            self.response_doc, self.key_doc, self.n_docs,
         )
 
 
-def _dense(labels: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """Labels renumbered over the nonempty entities (-1 stays -1), and sizes."""
+def _dense(labels: np.ndarray, doc: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Labels renumbered over the nonempty entities (-1 stays -1), entity
+    sizes, and each entity's document."""
     present = labels >= 0
     if not present.any():
-        return np.full(len(labels), -1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        empty = np.zeros(0, dtype=np.int64)
+        return np.full(len(labels), -1, dtype=np.int64), empty, empty
     sizes = np.bincount(labels[present])
     nonempty = sizes > 0
     if nonempty.all():
-        return labels, sizes
-    rank = np.cumsum(nonempty) - 1
-    dense = np.full(len(labels), -1, dtype=np.int64)
-    dense[present] = rank[labels[present]]
-    return dense, sizes[nonempty]
+        dense = labels
+    else:
+        rank = np.cumsum(nonempty) - 1
+        dense = np.full(len(labels), -1, dtype=np.int64)
+        dense[present] = rank[labels[present]]
+        sizes = sizes[nonempty]
+    entity_doc = np.zeros(len(sizes), dtype=np.int64)
+    entity_doc[dense[present]] = doc[present]
+    return dense, sizes, entity_doc

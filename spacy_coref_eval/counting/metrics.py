@@ -1,10 +1,11 @@
 """The six coreference metrics as functions of a :class:`Contingency` table.
 
 Each returns additive counts ``(recall_num, recall_den, precision_num,
-precision_den)`` for one document (SPEC §1–2); BLANC returns one such tuple
-for coreference links and one for non-coreference links. All run in time
-linear in the number of nonzero cells, except CEAF, which solves one
-assignment problem per connected block of the key/response entity graph.
+precision_den)``, every one an array with one value per document of the
+table (SPEC §1–2); BLANC returns one such tuple for coreference links and one
+for non-coreference links. All run in time linear in the number of nonzero
+cells, except CEAF, which solves one assignment problem per connected block
+of the key/response entity graph.
 """
 from typing import Dict, List, Tuple
 
@@ -15,7 +16,7 @@ from scipy.sparse.csgraph import connected_components
 
 from .contingency import Contingency
 
-Quad = Tuple[float, float, float, float]
+Quad = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def _pairs(n: np.ndarray) -> np.ndarray:
@@ -31,18 +32,21 @@ def muc(table: Contingency) -> Quad:
     k_i missing from the response is a part of its own; so recall and
     precision share the numerator Σ_ij (n_ij − 1).
     """
-    common = float(np.sum(table.counts - 1))
+    common = table.per_doc(table.cell_doc, table.counts - 1)
     return (
         common,
-        float(np.sum(table.key_sizes - 1)),
+        table.per_doc(table.key_doc, table.key_sizes - 1),
         common,
-        float(np.sum(table.response_sizes - 1)),
+        table.per_doc(table.response_doc, table.response_sizes - 1),
     )
 
 
-def _bcub_recall(table: Contingency) -> Tuple[float, float]:
+def _bcub_recall(table: Contingency) -> Tuple[np.ndarray, np.ndarray]:
     n = table.counts.astype(np.float64)
-    return float(np.sum(n * n / table.key_sizes[table.rows])), float(table.key_sizes.sum())
+    return (
+        table.per_doc(table.cell_doc, n * n / table.key_sizes[table.rows]),
+        table.per_doc(table.key_doc, table.key_sizes),
+    )
 
 
 def bcub(table: Contingency) -> Quad:
@@ -51,13 +55,16 @@ def bcub(table: Contingency) -> Quad:
     return _bcub_recall(table) + _bcub_recall(table.transpose())
 
 
-def _lea_recall(table: Contingency) -> Tuple[float, float]:
+def _lea_recall(table: Contingency) -> Tuple[np.ndarray, np.ndarray]:
     key_sizes = table.key_sizes.astype(np.float64)
     common = np.bincount(table.rows, weights=_pairs(table.counts), minlength=len(key_sizes))
     singleton_cell = (table.key_sizes[table.rows] == 1) & (table.response_sizes[table.cols] == 1)
     common[table.rows[singleton_cell]] = 1.0
     links = np.where(key_sizes > 1, _pairs(key_sizes), 1.0)
-    return float(np.sum(key_sizes * common / links)), float(key_sizes.sum())
+    return (
+        table.per_doc(table.key_doc, key_sizes * common / links),
+        table.per_doc(table.key_doc, key_sizes),
+    )
 
 
 def lea(table: Contingency) -> Quad:
@@ -77,21 +84,19 @@ def blanc(table: Contingency) -> Tuple[Quad, Quad]:
     those joined in the response, plus those joined in both; N_K and N_R are
     all pairs of a side less its coreference links.
     """
-    both = _pairs(table.counts).sum()
-    key_links = _pairs(table.key_sizes).sum()
-    response_links = _pairs(table.response_sizes).sum()
-    shared = table.counts.sum()
+    cell_doc = table.cell_doc
+    both = table.per_doc(cell_doc, _pairs(table.counts))
+    key_links = table.per_doc(table.key_doc, _pairs(table.key_sizes))
+    response_links = table.per_doc(table.response_doc, _pairs(table.response_sizes))
     split_both = (
-        _pairs(shared)
-        - _pairs(table.row_sums).sum()
-        - _pairs(table.col_sums).sum()
+        _pairs(table.per_doc(cell_doc, table.counts))
+        - table.per_doc(table.key_doc, _pairs(table.row_sums))
+        - table.per_doc(table.response_doc, _pairs(table.col_sums))
         + both
     )
-    key_split = _pairs(table.key_sizes.sum()) - key_links
-    response_split = _pairs(table.response_sizes.sum()) - response_links
-    coref = (float(both), float(key_links), float(both), float(response_links))
-    noncoref = (float(split_both), float(key_split), float(split_both), float(response_split))
-    return coref, noncoref
+    key_split = _pairs(table.per_doc(table.key_doc, table.key_sizes)) - key_links
+    response_split = _pairs(table.per_doc(table.response_doc, table.response_sizes)) - response_links
+    return (both, key_links, both, response_links), (split_both, key_split, split_both, response_split)
 
 
 def ceaf(table: Contingency) -> Tuple[Quad, Quad]:
@@ -108,15 +113,24 @@ def ceaf(table: Contingency) -> Tuple[Quad, Quad]:
     phi3 = n
     phi4 = 2 * n / (table.key_sizes[table.rows] + table.response_sizes[table.cols])
     total3, total4 = _best_alignment(table, (phi3, phi4))
-    mentions = (total3, float(table.key_sizes.sum()), total3, float(table.response_sizes.sum()))
-    entities = (total4, float(len(table.key_sizes)), total4, float(len(table.response_sizes)))
+    ones = np.ones(len(table.key_sizes)), np.ones(len(table.response_sizes))
+    mentions = (
+        total3, table.per_doc(table.key_doc, table.key_sizes),
+        total3, table.per_doc(table.response_doc, table.response_sizes),
+    )
+    entities = (
+        total4, table.per_doc(table.key_doc, ones[0]),
+        total4, table.per_doc(table.response_doc, ones[1]),
+    )
     return mentions, entities
 
 
-def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) -> List[float]:
-    """Φ* for each similarity (given per cell), summed over connected blocks."""
+def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) -> List[np.ndarray]:
+    """Φ* per document for each similarity (given per cell), summed over the
+    connected blocks of each document."""
+    totals = [np.zeros(table.n_docs) for _ in similarities]
     if len(table.counts) == 0:
-        return [0.0] * len(similarities)
+        return totals
     n_key = len(table.key_sizes)
     n_nodes = n_key + len(table.response_sizes)
     graph = csr_matrix(
@@ -131,22 +145,25 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
     starts = np.flatnonzero(np.r_[True, block_sorted[1:] != block_sorted[:-1]])
     ids = block_sorted[starts]
     star = (key_count[ids] == 1) | (response_count[ids] == 1)
-    totals = [float(np.maximum.reduceat(s[order], starts)[star].sum()) for s in similarities]
+    block_doc = table.cell_doc[order[starts]]
+    for total, similarity in zip(totals, similarities):
+        best = np.maximum.reduceat(similarity[order], starts)
+        total += table.per_doc(block_doc[star], best[star])
     ends = np.r_[starts[1:], len(order)]
-    for start, end in zip(starts[~star].tolist(), ends[~star].tolist()):
+    for start, end, doc in zip(starts[~star].tolist(), ends[~star].tolist(), block_doc[~star].tolist()):
         cells = order[start:end]
         rows = np.unique(table.rows[cells], return_inverse=True)[1].ravel()
         cols = np.unique(table.cols[cells], return_inverse=True)[1].ravel()
-        for index, similarity in enumerate(similarities):
+        for total, similarity in zip(totals, similarities):
             dense = np.zeros((rows.max() + 1, cols.max() + 1))
             dense[rows, cols] = similarity[cells]
             r, c = linear_sum_assignment(dense, maximize=True)
-            totals[index] += float(dense[r, c].sum())
+            total[doc] += dense[r, c].sum()
     return totals
 
 
 def metric_counts(table: Contingency, metrics: Tuple[str, ...]) -> Dict[str, Quad]:
-    """Counts of the named metrics from one table (BLANC as two blocks)."""
+    """Per-document counts of the named metrics (BLANC as two blocks)."""
     out: Dict[str, Quad] = {}
     if "muc" in metrics:
         out["muc"] = muc(table)

@@ -1,8 +1,8 @@
 """Twinless policies (SPEC §4): each rewrites the twinned (key, response)
 pair into one pair for recall and one for precision, so that every metric
 works under every policy with no special case of its own."""
-from dataclasses import dataclass
-from typing import Callable, Dict, Tuple
+from dataclasses import dataclass, replace
+from typing import Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -19,10 +19,44 @@ class Twinned:
     ``0 .. len(key) - 1`` in key order; a twinned response mention shares its
     twin's id and twinless response mentions follow. Entity labels need not
     be dense (a rewrite may empty an entity).
+
+    Several documents can share one ``Twinned`` (:meth:`concatenate`):
+    ``doc[m]`` is then the document of mention id ``m`` and entity labels
+    are unique across documents, so that one pass counts a whole corpus.
     """
 
     key: np.ndarray
     response: np.ndarray
+    doc: Optional[np.ndarray] = None
+    n_docs: int = 1
+
+    @property
+    def documents(self) -> np.ndarray:
+        """Document index of every mention id."""
+        return self.doc if self.doc is not None else np.zeros(len(self.key), dtype=np.int64)
+
+    @classmethod
+    def concatenate(cls, parts: Sequence["Twinned"]) -> "Twinned":
+        """One ``Twinned`` for many documents, labels offset to stay apart."""
+        keys, responses = [], []
+        key_offset = response_offset = 0
+        for part in parts:
+            keys.append(np.where(part.key >= 0, part.key + key_offset, -1))
+            responses.append(np.where(part.response >= 0, part.response + response_offset, -1))
+            key_offset += int(part.key.max()) + 1 if len(part.key) else 0
+            response_offset += int(part.response.max()) + 1 if len(part.response) else 0
+        sizes = [len(part.key) for part in parts]
+        empty = np.zeros(0, dtype=np.int64)
+        return cls(
+            np.concatenate(keys) if keys else empty,
+            np.concatenate(responses) if responses else empty,
+            np.repeat(np.arange(len(parts), dtype=np.int64), sizes),
+            len(parts),
+        )
+
+    def with_sides(self, key: np.ndarray, response: np.ndarray) -> "Twinned":
+        """The same mention ids and documents with rewritten partitions."""
+        return replace(self, key=key, response=response)
 
     @property
     def twinless_key(self) -> np.ndarray:
@@ -82,14 +116,14 @@ def conll(t: Twinned) -> Rewrite:
 def b3all(t: Twinned) -> Rewrite:
     """B³all (Stoyanov et al. 2009): recall on (K, R + T_K as singletons),
     precision on (K + T_R as singletons, R)."""
-    recall = Twinned(t.key, _as_singletons(t.response, t.twinless_key))
-    precision = Twinned(_as_singletons(t.key, t.twinless_response), t.response)
+    recall = t.with_sides(t.key, _as_singletons(t.response, t.twinless_key))
+    precision = t.with_sides(_as_singletons(t.key, t.twinless_response), t.response)
     return recall, precision
 
 
 def b30(t: Twinned) -> Rewrite:
     """B³0 (Stoyanov et al. 2009): both on (K, R − T_R)."""
-    pair = Twinned(t.key, _without(t.response, t.twinless_response))
+    pair = t.with_sides(t.key, _without(t.response, t.twinless_response))
     return pair, pair
 
 
@@ -99,8 +133,8 @@ def sys_(t: Twinned) -> Rewrite:
     R − T_R¹ + T_K as singletons), T_R¹ being twinless response singletons."""
     t_key, t_response = t.twinless_key, t.twinless_response
     t_response_1 = t_response & _singleton_members(t.response)
-    recall = Twinned(t.key, _as_singletons(_without(t.response, t_response), t_key))
-    precision = Twinned(
+    recall = t.with_sides(t.key, _as_singletons(_without(t.response, t_response), t_key))
+    precision = t.with_sides(
         _as_singletons(t.key, t_response & ~t_response_1),
         _as_singletons(_without(t.response, t_response_1), t_key),
     )
