@@ -1,0 +1,30 @@
+"""The matchers of SPEC §3 in spaCy's ``registry.misc``, so that a config
+can pick one, e.g. ``matcher = {"@misc": "spacy_coref_eval.overlap_matcher.v1",
+"min_overlap": 0.5}``. Loaded through the ``spacy_misc`` entry points."""
+from spacy.util import registry
+
+from ..twinning.matchers import ExactMatcher, HeadMatcher, OverlapMatcher, PartialMatcher
+
+
+@registry.misc("spacy_coref_eval.exact_matcher.v1")
+def make_exact_matcher() -> ExactMatcher:
+    """Same start and end: the CoNLL reference (the default)."""
+    return ExactMatcher()
+
+
+@registry.misc("spacy_coref_eval.head_matcher.v1")
+def make_head_matcher() -> HeadMatcher:
+    """Same head token, score |k ∩ r| / |k|; needs heads on both sides."""
+    return HeadMatcher()
+
+
+@registry.misc("spacy_coref_eval.overlap_matcher.v1")
+def make_overlap_matcher(min_overlap: float = 0.5, measure: str = "dice") -> OverlapMatcher:
+    """Dice (or Jaccard) overlap of at least ``min_overlap``."""
+    return OverlapMatcher(min_overlap=min_overlap, measure=measure)
+
+
+@registry.misc("spacy_coref_eval.partial_matcher.v1")
+def make_partial_matcher() -> PartialMatcher:
+    """CorefUD's partial match: r inside k and containing k's head, score |r| / |k|."""
+    return PartialMatcher()
