@@ -7,6 +7,7 @@ end at the same characters. A span whose boundaries fall inside a reference
 token cannot be mapped; it stays a response mention but is placed past the end
 of the reference doc, so it is twinless.
 """
+from dataclasses import replace
 from typing import Tuple
 
 import numpy as np
@@ -69,4 +70,4 @@ def aligned_clusters(reference: Doc, predicted: Doc, reader: ClusterReader) -> T
         heads, _, head_ok = map_spans(response.heads, response.heads + 1, pred_offsets, ref_offsets)
         heads = np.where(head_ok, heads, -1)
     mapped = Clusters.from_arrays(starts, ends, response.entity, heads)
-    return key, mapped, unmapped
+    return key, replace(mapped, repeated=mapped.repeated + response.repeated), unmapped

@@ -1,11 +1,14 @@
 """Read coreference clusters from a spaCy ``Doc``'s span groups.
 
 A *cluster reader* is a function ``Doc -> list of entities``, an entity being
-a list of ``Span``; two layouts are registered in ``registry.misc``.
+a list of ``Span``; two layouts are registered in ``registry.misc``. Readers
+are plain picklable objects, so pipelines holding them work with
+``nlp.pipe(n_process=...)`` under any start method.
 :func:`doc_clusters` turns what a reader returns into :class:`Clusters` on the
 doc's own tokens.
 """
 import re
+from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional
 
 import numpy as np
@@ -19,14 +22,14 @@ ClusterReader = Callable[[Doc], List[List[Span]]]
 _ATTRS = ("id_", "label_", "kb_id_")
 
 
-@registry.misc("spacy_coref_eval.prefixed_span_groups.v1")
-def prefixed_span_groups(prefix: str = "coref_clusters") -> ClusterReader:
-    """Every span group named ``PREFIX_<integer>`` is one entity, in the
-    order of the integers: the layout of spaCy's experimental coreference
-    component. ``PREFIX_x`` or ``PREFIX_1_heads`` are not entities."""
-    pattern = re.compile(re.escape(prefix) + r"_(\d+)")
+@dataclass(frozen=True)
+class PrefixedSpanGroups:
+    """Reader of the ``PREFIX_<integer>`` layout (see :func:`prefixed_span_groups`)."""
 
-    def read(doc: Doc) -> List[List[Span]]:
+    prefix: str = "coref_clusters"
+
+    def __call__(self, doc: Doc) -> List[List[Span]]:
+        pattern = re.compile(re.escape(self.prefix) + r"_([0-9]+)")
         numbered = []
         for name in doc.spans:
             match = pattern.fullmatch(name)
@@ -34,7 +37,35 @@ def prefixed_span_groups(prefix: str = "coref_clusters") -> ClusterReader:
                 numbered.append((int(match.group(1)), name))
         return [list(doc.spans[name]) for _, name in sorted(numbered)]
 
-    return read
+
+@dataclass(frozen=True)
+class LabeledSpanGroup:
+    """Reader of one labeled span group (see :func:`labeled_span_group`)."""
+
+    key: str
+    attr: str = "id_"
+
+    def __post_init__(self) -> None:
+        if self.attr not in _ATTRS:
+            raise ValueError(f"attr must be one of {_ATTRS}, not {self.attr!r}")
+
+    def __call__(self, doc: Doc) -> List[List[Span]]:
+        if self.key not in doc.spans:
+            return []
+        entities: Dict[object, List[Span]] = {}
+        for index, span in enumerate(doc.spans[self.key]):
+            value = getattr(span, self.attr) or ("", index)
+            entities.setdefault(value, []).append(span)
+        return list(entities.values())
+
+
+@registry.misc("spacy_coref_eval.prefixed_span_groups.v1")
+def prefixed_span_groups(prefix: str = "coref_clusters") -> ClusterReader:
+    """Every span group named ``PREFIX_<integer>`` (ASCII digits) is one
+    entity, in the order of the integers: the layout of spaCy's experimental
+    coreference component. ``PREFIX_x`` or ``PREFIX_1_heads`` are not
+    entities."""
+    return PrefixedSpanGroups(prefix)
 
 
 @registry.misc("spacy_coref_eval.labeled_span_group.v1")
@@ -42,19 +73,7 @@ def labeled_span_group(key: str, attr: str = "id_") -> ClusterReader:
     """One span group ``key``; spans with the same ``attr`` (``id_``,
     ``label_`` or ``kb_id_``) form one entity, entities in order of first
     appearance. A span whose attribute is empty is an entity of its own."""
-    if attr not in _ATTRS:
-        raise ValueError(f"attr must be one of {_ATTRS}, not {attr!r}")
-
-    def read(doc: Doc) -> List[List[Span]]:
-        if key not in doc.spans:
-            return []
-        entities: Dict[object, List[Span]] = {}
-        for index, span in enumerate(doc.spans[key]):
-            value = getattr(span, attr) or ("", index)
-            entities.setdefault(value, []).append(span)
-        return list(entities.values())
-
-    return read
+    return LabeledSpanGroup(key, attr)
 
 
 def doc_clusters(doc: Doc, reader: ClusterReader, heads: Optional[bool] = None) -> Clusters:

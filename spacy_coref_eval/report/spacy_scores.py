@@ -1,0 +1,65 @@
+"""Stage 6 for spaCy: the ``metrics`` block as flat spaCy score keys.
+
+Scores are fractions, as spaCy reports them: ``coref_{metric}_{p,r,f}`` for
+every metric computed and for mention identification (``mentions``),
+``coref_conll_f`` when MUC, B³ and CEAFe were computed, and ``coref_p``,
+``coref_r``, ``coref_f`` for the *headline* metric, the keys of spaCy's
+experimental coreference scorer (which reports LEA).
+
+With ``headline="conll"``, ``coref_f`` is the CoNLL score and ``coref_p`` /
+``coref_r`` are the unweighted means of the MUC, B³ and CEAFe precisions /
+recalls (the averages papers print next to the CoNLL F1); ``coref_f`` is then
+not the harmonic mean of ``coref_p`` and ``coref_r``.
+"""
+from statistics import fmean
+from typing import Dict, Mapping, Sequence, Tuple
+
+from ..counting import METRICS
+
+CONLL_PARTS: Tuple[str, ...] = ("muc", "bcub", "ceafe")
+HEADLINES: Tuple[str, ...] = METRICS + ("conll",)
+_BLOCKS = METRICS + ("mentions",)
+_RATES = (("p", "precision"), ("r", "recall"), ("f", "f1"))
+
+Metrics = Mapping[str, Mapping[str, float]]
+
+
+def check_headline(headline: str, metrics: Sequence[str]) -> str:
+    """``headline`` if it is one of ``metrics`` or ``"conll"`` with MUC,
+    B³ and CEAFe among them; else :class:`ValueError`."""
+    if headline not in HEADLINES:
+        raise ValueError(f"unknown headline metric {headline!r}; choose from {list(HEADLINES)}")
+    needed = CONLL_PARTS if headline == "conll" else (headline,)
+    missing = [name for name in needed if name not in metrics]
+    if missing:
+        raise ValueError(f"headline {headline!r} needs metric(s) {missing}, not computed (metrics: {list(metrics)})")
+    return headline
+
+
+def prf_keys(prefix: str, block: Mapping[str, float]) -> Dict[str, float]:
+    """``{prefix}_p``, ``{prefix}_r`` and ``{prefix}_f`` of one metric."""
+    return {f"{prefix}_{short}": float(block[name]) for short, name in _RATES}
+
+
+def headline_keys(metrics: Metrics, headline: str) -> Dict[str, float]:
+    """``coref_p``, ``coref_r`` and ``coref_f`` of the headline metric."""
+    if headline != "conll":
+        return prf_keys("coref", metrics[headline])
+    parts = [metrics[name] for name in CONLL_PARTS]
+    return {
+        "coref_p": fmean(part["precision"] for part in parts),
+        "coref_r": fmean(part["recall"] for part in parts),
+        "coref_f": float(metrics["conll"]["f1"]),
+    }
+
+
+def spacy_scores(metrics: Metrics, headline: str = "lea") -> Dict[str, float]:
+    """spaCy score keys of a ``metrics`` block (:func:`~.rates.rates`)."""
+    out: Dict[str, float] = {}
+    for name in _BLOCKS:
+        if name in metrics:
+            out.update(prf_keys(f"coref_{name}", metrics[name]))
+    if "conll" in metrics:
+        out["coref_conll_f"] = float(metrics["conll"]["f1"])
+    out.update(headline_keys(metrics, check_headline(headline, list(metrics))))
+    return out
