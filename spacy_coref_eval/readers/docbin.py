@@ -1,0 +1,106 @@
+"""CoNLL-2012 documents as spaCy ``Doc`` objects and back; ``.spacy`` files.
+
+A converted doc has:
+
+- the CoNLL word column as its tokens. CoNLL keeps no spacing, so every token
+  is followed by one space except the last: ``doc.text`` is the words joined
+  by single spaces;
+- sentence starts from the blank lines, as ``is_sent_start``;
+- one span group ``coref_clusters_N`` per entity, ``N`` counting from 1 in
+  the order the CoNLL reader gives (the layout of spaCy's experimental
+  coreference component);
+- the CoNLL document name in ``doc.user_data["coref_doc_name"]``, so that
+  export restores it.
+"""
+from pathlib import Path
+from typing import Iterable, Iterator, List, Optional, Tuple
+
+from spacy.tokens import Doc, DocBin
+from spacy.vocab import Vocab
+
+from ..clusters import Clusters
+from ..errors import CorefInputError
+from .conll import ConllDocument, PathLike
+from .spans import ClusterReader, doc_clusters, prefixed_span_groups
+
+CLUSTER_PREFIX = "coref_clusters"
+NAME_KEY = "coref_doc_name"
+
+ConllRecord = Tuple[str, List[str], Clusters, List[int]]
+
+
+def conll_to_doc(document: ConllDocument, vocab: Vocab) -> Doc:
+    """One CoNLL document (read ``with_words=True``) as a ``Doc``."""
+    if document.words is None:
+        raise ValueError(f"document {document.name!r} was read without its words (use with_words=True)")
+    words = document.words
+    spaces = [True] * len(words)
+    if spaces:
+        spaces[-1] = False
+    sent_starts = None
+    if document.sentence_starts:
+        starts = set(document.sentence_starts)
+        sent_starts = [index in starts for index in range(len(words))]
+    doc = Doc(vocab, words=words, spaces=spaces, sent_starts=sent_starts)
+    for number, entity in enumerate(document.clusters.entities(), 1):
+        doc.spans[f"{CLUSTER_PREFIX}_{number}"] = [doc[start:end] for start, end in entity]
+    doc.user_data[NAME_KEY] = document.name
+    return doc
+
+
+def conll_to_docs(documents: Iterable[ConllDocument], vocab: Vocab) -> Iterator[Doc]:
+    """Every CoNLL document as a ``Doc`` (see the module docstring)."""
+    for document in documents:
+        yield conll_to_doc(document, vocab)
+
+
+def doc_name(doc: Doc, index: int) -> str:
+    """The stored CoNLL name of ``doc``, else ``doc{index}``."""
+    name = doc.user_data.get(NAME_KEY)
+    return name if isinstance(name, str) and name else f"doc{index}"
+
+
+def doc_to_conll(doc: Doc, index: int, reader: Optional[ClusterReader] = None) -> ConllRecord:
+    """``(name, words, clusters, sentence_starts)`` of one doc, as
+    :func:`~.conll.write_conll` takes them; sentences only where the doc has
+    sentence boundaries."""
+    clusters = doc_clusters(doc, reader or prefixed_span_groups(CLUSTER_PREFIX), heads=False)
+    sentence_starts = [sent.start for sent in doc.sents] if doc.has_annotation("SENT_START") else []
+    return doc_name(doc, index), [token.text for token in doc], clusters, sentence_starts
+
+
+def docs_to_conll(docs: Iterable[Doc], reader: Optional[ClusterReader] = None) -> Iterator[ConllRecord]:
+    """:func:`doc_to_conll` for every doc, numbered from 0."""
+    for index, doc in enumerate(docs):
+        yield doc_to_conll(doc, index, reader)
+
+
+def load_docbin(path: PathLike) -> DocBin:
+    """A ``.spacy`` file, user data included."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise CorefInputError(f"{path}: cannot read file: {err.strerror or err}") from None
+    try:
+        return DocBin(store_user_data=True).from_bytes(data)
+    except (ValueError, TypeError, KeyError):
+        raise CorefInputError(f"{path}: not a spaCy DocBin (.spacy) file") from None
+
+
+def read_docbin(path: PathLike, vocab: Optional[Vocab] = None) -> List[Doc]:
+    """The docs of a ``.spacy`` file."""
+    return list(load_docbin(path).get_docs(vocab or Vocab()))
+
+
+def write_docbin(path: PathLike, docs: Iterable[Doc]) -> int:
+    """Write docs (user data included) to a ``.spacy`` file; returns how
+    many were written."""
+    doc_bin = DocBin(store_user_data=True, docs=docs)
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        doc_bin.to_disk(path)
+    except OSError as err:
+        raise CorefInputError(f"{path}: cannot write file: {err.strerror or err}") from None
+    return len(doc_bin)
