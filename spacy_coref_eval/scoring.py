@@ -1,16 +1,19 @@
 """The pipeline of one scoring run, and stage 5: aggregate over documents.
 
-read clusters → :func:`~.twinning.twin` → :func:`~.twinning.apply_policy` →
-:func:`~.counting.count` → sum over documents → report. This module wires the
+read clusters → :func:`~.twinning.twin` (per document) →
+:func:`~.twinning.apply_policy` → :func:`~.counting.count_batch` (all
+documents in one pass) → sum over documents → report. This module wires the
 stages together; each lives in its own subpackage.
 """
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .clusters import Clusters, Entities
-from .counting import METRICS, Counts, check_metrics, count
+from .counting import METRICS, Counts, check_metrics, count_batch
+from .errors import CorefInputError
 from .report.rates import rates
-from .twinning import Matcher, apply_policy, get_matcher, twin
+from .twinning import Matcher, Twinned, apply_policy, get_matcher, twin
 from .twinning.policies import POLICIES
 
 SINGLETON_MODES = ("keep", "remove")
@@ -22,18 +25,24 @@ class Settings:
     """How to score: which metrics, how mentions are twinned, what happens
     to twinless mentions (SPEC §4) and whether singleton entities count.
 
-    ``matcher`` is a matcher object or the name ``"exact"`` (the default,
-    the CoNLL reference's setting).
+    ``matcher`` is a matcher object or a name: ``"exact"`` (the default,
+    the CoNLL reference's setting), ``"head"``, ``"overlap"`` or
+    ``"partial"`` (SPEC §3); ``min_overlap`` and ``overlap_measure`` are the
+    options of ``"overlap"``. After construction ``matcher`` is an object.
     """
 
     metrics: Tuple[str, ...] = METRICS
     matcher: Union[str, Matcher, None] = "exact"
     twinless: str = "conll"
     singletons: str = "keep"
+    min_overlap: Optional[float] = None
+    overlap_measure: Optional[str] = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", check_metrics(self.metrics))
-        object.__setattr__(self, "matcher", get_matcher(self.matcher))
+        options = {"min_overlap": self.min_overlap, "measure": self.overlap_measure}
+        given = {name: value for name, value in options.items() if value is not None}
+        object.__setattr__(self, "matcher", get_matcher(self.matcher, **given))
         if self.twinless not in POLICIES:
             raise ValueError(f"unknown twinless policy {self.twinless!r}; choose from {list(POLICIES)}")
         if self.singletons not in SINGLETON_MODES:
@@ -54,15 +63,24 @@ def as_clusters(value: ClustersLike) -> Clusters:
     return value if isinstance(value, Clusters) else Clusters.from_entities(value)
 
 
+def twin_document(key: Clusters, response: Clusters, settings: Settings) -> Twinned:
+    """Key and response of one document on one mention id space."""
+    if settings.singletons == "remove":
+        key, response = key.without_singletons(), response.without_singletons()
+    return twin(key, response, settings.matcher)  # type: ignore[arg-type]
+
+
+def count_twinned(twinned: Sequence[Twinned], settings: Settings) -> List[Counts]:
+    """Counts of every twinned document, all counted in one pass."""
+    batch = Twinned.concatenate(twinned)
+    recall_pair, precision_pair = apply_policy(settings.twinless, batch)
+    return count_batch(batch, recall_pair, precision_pair, settings.metrics)
+
+
 def count_document(key: ClustersLike, response: ClustersLike, settings: Optional[Settings] = None) -> Counts:
     """Additive counts of one document's response against its key."""
     settings = settings or Settings()
-    key, response = as_clusters(key), as_clusters(response)
-    if settings.singletons == "remove":
-        key, response = key.without_singletons(), response.without_singletons()
-    twinned = twin(key, response, settings.matcher)  # type: ignore[arg-type]
-    recall_pair, precision_pair = apply_policy(settings.twinless, twinned)
-    return count(twinned, recall_pair, precision_pair, settings.metrics)
+    return count_twinned([twin_document(as_clusters(key), as_clusters(response), settings)], settings)[0]
 
 
 @dataclass
@@ -97,11 +115,22 @@ def score_documents(
     warnings: Optional[Iterable[str]] = None,
 ) -> CorpusResult:
     """Score the response documents against the key documents of the same
-    name, in key order. A key document with no response is scored against an
-    empty response, a response document not in the key is ignored, and
-    repeated mentions are dropped; each of these adds a warning."""
-    notes = list(warnings or ())
-    pairs = []
+    name, in key order (:func:`pair_documents`); repeated mentions are
+    dropped, with a warning."""
+    pairs, notes = pair_documents(key, response)
+    return score_pairs(pairs, settings, [*(warnings or ()), *notes])
+
+
+def pair_documents(
+    key: Mapping[str, ClustersLike],
+    response: Mapping[str, ClustersLike],
+) -> Tuple[List[Tuple[str, ClustersLike, ClustersLike]], List[str]]:
+    """``(name, key, response)`` triples for the key documents, in key order,
+    and warnings. A key document with no response is paired with an empty
+    response and a response document not in the key is ignored; each of
+    these adds a warning."""
+    notes: List[str] = []
+    pairs: List[Tuple[str, ClustersLike, ClustersLike]] = []
     for name, key_value in key.items():
         if name in response:
             pairs.append((name, key_value, response[name]))
@@ -114,7 +143,7 @@ def score_documents(
             f"{len(extra)} response document(s) not in the key, ignored: "
             + ", ".join(repr(name) for name in extra)
         )
-    return score_pairs(pairs, settings, notes)
+    return pairs, notes
 
 
 def repeated_warnings(name: str, key: Clusters, response: Clusters) -> List[str]:
@@ -127,17 +156,49 @@ def repeated_warnings(name: str, key: Clusters, response: Clusters) -> List[str]
     ]
 
 
+Pair = Tuple[str, ClustersLike, ClustersLike]
+
+
 def score_pairs(
-    pairs: Iterable[Tuple[str, ClustersLike, ClustersLike]],
+    pairs: Iterable[Pair],
     settings: Optional[Settings] = None,
     warnings: Iterable[str] = (),
+    n_process: int = 1,
 ) -> CorpusResult:
-    """Score ``(name, key, response)`` triples already paired by the caller."""
+    """Score ``(name, key, response)`` triples already paired by the caller.
+
+    With ``n_process > 1`` the documents are split into that many shards,
+    scored in parallel processes and merged; counts are per document, so the
+    result is the same as with one process.
+    """
     settings = settings or Settings()
-    documents: Dict[str, Counts] = {}
-    notes = list(warnings)
-    for name, key_value, response_value in pairs:
-        key_clusters, response_clusters = as_clusters(key_value), as_clusters(response_value)
-        notes.extend(repeated_warnings(name, key_clusters, response_clusters))
-        documents[name] = count_document(key_clusters, response_clusters, settings)
+    pairs = list(pairs)
+    names = [name for name, _, _ in pairs]
+    if len(set(names)) != len(names):
+        repeated = next(name for name in names if names.count(name) > 1)
+        raise CorefInputError(f"document {repeated!r} is given more than once")
+    if n_process > 1 and len(pairs) > 1:
+        size = -(-len(pairs) // n_process)
+        shards = [pairs[i:i + size] for i in range(0, len(pairs), size)]
+        with ProcessPoolExecutor(max_workers=len(shards)) as pool:
+            results = list(pool.map(_score_shard, shards, [settings] * len(shards)))
+    else:
+        results = [_score_shard(pairs, settings)]
+    documents = {name: counts for shard in results for name, counts in shard[0].items()}
+    notes = [*warnings, *(note for shard in results for note in shard[1])]
     return CorpusResult(settings, documents, notes)
+
+
+def _score_shard(pairs: Sequence[Pair], settings: Settings) -> Tuple[Dict[str, Counts], List[str]]:
+    """Per-document counts and warnings of some documents."""
+    notes: List[str] = []
+    twinned = []
+    for name, key_value, response_value in pairs:
+        key, response = as_clusters(key_value), as_clusters(response_value)
+        notes.extend(repeated_warnings(name, key, response))
+        try:
+            twinned.append(twin_document(key, response, settings))
+        except CorefInputError as err:
+            raise CorefInputError(f"document {name!r}: {err}") from err
+    counts = count_twinned(twinned, settings)
+    return {name: c for (name, _, _), c in zip(pairs, counts)}, notes

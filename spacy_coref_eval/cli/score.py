@@ -11,8 +11,9 @@ from ..clusters import Clusters
 from ..counting import METRICS
 from ..errors import CorefInputError
 from ..readers.conll import read_conll
+from ..readers.corpus import load_pairs
 from ..report.table import documents_table, metrics_table
-from ..scoring import CorpusResult, Settings, score_documents
+from ..scoring import CorpusResult, Settings, score_documents, score_pairs
 from . import app
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -71,11 +72,14 @@ def fail(err: Exception) -> None:
 
 @app.command()
 def score(
-    key: Path = typer.Argument(..., help="Gold coreference: CoNLL-2012 file (.conll, .gz)", exists=True, dir_okay=False),
-    response: Path = typer.Argument(..., help="System coreference, same format", exists=True, dir_okay=False),
+    key: Path = typer.Argument(..., help="Gold coreference: CoNLL-2012 file (.conll, .gz) or spaCy DocBin (.spacy)", exists=True, dir_okay=False),
+    response: Path = typer.Argument(..., help="System coreference: CoNLL-2012 or .spacy; with a .spacy side, documents pair by order", exists=True, dir_okay=False),
     metrics: str = typer.Option(",".join(METRICS), "--metrics", "-m", help="Comma-separated metrics"),
     twinless: str = typer.Option("conll", "--twinless", help="Twinless policy: conll, b3all, b30, sys"),
     singletons: str = typer.Option("keep", "--singletons", help="keep or remove singleton entities"),
+    match: str = typer.Option("exact", "--match", help="Mention matching: exact, head, overlap, partial (head and partial need heads)"),
+    min_overlap: Optional[float] = typer.Option(None, "--min-overlap", help="--match overlap: least overlap θ in (0, 1] (default 0.5)"),
+    overlap_measure: Optional[str] = typer.Option(None, "--overlap-measure", help="--match overlap: dice (default) or jaccard"),
     per_doc: bool = typer.Option(False, "--per-doc", help="Also report every document"),
     fmt: str = typer.Option("table", "--format", "-f", help="table or json"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file"),
@@ -84,8 +88,12 @@ def score(
     if fmt not in ("table", "json"):
         raise typer.BadParameter("--format must be 'table' or 'json'")
     try:
-        settings = Settings(metrics=tuple(parse_metrics(metrics)), twinless=twinless, singletons=singletons)
-        result = score_documents(load_documents(key), load_documents(response), settings)
+        settings = Settings(
+            metrics=tuple(parse_metrics(metrics)), matcher=match, twinless=twinless, singletons=singletons,
+            min_overlap=min_overlap, overlap_measure=overlap_measure,
+        )
+        pairs, warnings = load_pairs(key, response)
+        result = score_pairs(pairs, settings, warnings)
     except (CorefInputError, ValueError) as err:
         fail(err)
     for warning in result.warnings:
