@@ -5,18 +5,25 @@ range, so nested and overlapping spans are common. No mention appears twice
 on the same side.
 """
 
-from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis import HealthCheck, Phase, settings, strategies as st
 
 
-def deterministic(max_examples):
-    """Hypothesis settings for reproducible runs with no per-example deadline."""
+def deterministic(max_examples, shrink=True):
+    """Hypothesis settings for reproducible runs with no per-example deadline.
+
+    ``shrink=False`` reports a failing example as generated, for strategies
+    whose examples are too large to shrink quickly.
+    """
+    phases = tuple(Phase) if shrink else (Phase.explicit, Phase.reuse, Phase.generate)
     return settings(
         max_examples=max_examples,
         deadline=None,
         derandomize=True,
         database=None,
+        phases=phases,
         suppress_health_check=[HealthCheck.too_slow],
     )
+
 
 SHARED, KEY_ONLY, RESPONSE_ONLY = "shared", "key-only", "response-only"
 
@@ -29,12 +36,14 @@ def spans(max_token=12, max_width=4):
 
 
 @st.composite
-def entities_over(draw, mentions):
-    """A random partition of ``mentions`` into entities, in random order."""
+def entities_over(draw, mentions, max_entities=None):
+    """A random partition of ``mentions`` into at most ``max_entities``
+    entities (default: as many as mentions)."""
     mentions = list(mentions)
     if not mentions:
         return []
-    labels = draw(st.lists(st.integers(0, len(mentions) - 1),
+    count = min(max_entities or len(mentions), len(mentions))
+    labels = draw(st.lists(st.integers(0, count - 1),
                            min_size=len(mentions), max_size=len(mentions)))
     groups = {}
     for mention, label in zip(mentions, labels):
@@ -53,16 +62,17 @@ def partitions(min_mentions=0, max_mentions=10):
 
 
 @st.composite
-def key_response_pairs(draw, max_mentions=10):
+def key_response_pairs(draw, max_mentions=10, min_mentions=0, max_entities=None):
     """(key, response): each span is shared, key-only (missing from the
     response) or response-only (extra), and each side is partitioned
     independently. Covers empty key, empty response and both empty."""
-    mentions = draw(mention_sets(0, max_mentions))
+    mentions = draw(mention_sets(min_mentions, max_mentions))
     roles = draw(st.lists(st.sampled_from([SHARED, SHARED, KEY_ONLY, RESPONSE_ONLY]),
                           min_size=len(mentions), max_size=len(mentions)))
     key_mentions = [m for m, role in zip(mentions, roles) if role != RESPONSE_ONLY]
     response_mentions = [m for m, role in zip(mentions, roles) if role != KEY_ONLY]
-    return draw(entities_over(key_mentions)), draw(entities_over(response_mentions))
+    return (draw(entities_over(key_mentions, max_entities)),
+            draw(entities_over(response_mentions, max_entities)))
 
 
 @st.composite

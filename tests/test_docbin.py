@@ -121,7 +121,8 @@ def test_spans_inside_key_tokens_are_counted_in_a_warning(tmp_path):
     response = to_docbin(tmp_path / "split.spacy", split)
     pairs, warnings = load_pairs(key, response)
     assert len(warnings) == 1
-    assert warnings[0].startswith("2 response mention(s) in 1 document(s) (first '(demo/storm); part 000')")
+    assert warnings[0].startswith("2 predicted span(s) in 1 document(s) do not start and end on reference token")
+    assert warnings[0].endswith("((demo/storm); part 000: 2)")
     assert len(pairs[1][2]) == len(read_conll(RESPONSE)["(demo/storm); part 000"].clusters) + 2
     assert score_pairs(pairs).total.as_dict()["mentions"]["precision_den"] == 20
 

@@ -225,7 +225,7 @@ def test_predicted_spans_map_to_coarser_reference_tokens(nlp):
     reference = with_clusters(coarse_doc(nlp), [[(0, 1), (4, 5)]])
     predicted = with_clusters(nlp.make_doc(TEXT), [[(0, 2), (5, 6)], [(1, 2), (7, 8)]])
     assert len(predicted) == 9
-    with pytest.warns(CorefEvalWarning, match=r"1 predicted span\(s\) in 1 example\(s\).*example 0: 1") as caught:
+    with pytest.warns(CorefEvalWarning, match=r"1 predicted span\(s\) in 1 document\(s\).*example 0: 1") as caught:
         result = score_examples([Example(predicted, reference)])
     assert len(caught) == 1 and result.warnings == [str(caught[0].message)]
     key = {"d": Clusters.from_entities([[(0, 1), (4, 5)]])}

@@ -15,7 +15,7 @@ from spacy.training import Example
 from spacy.util import registry
 
 from ..counting import METRICS
-from ..readers.alignment import aligned_clusters
+from ..readers.alignment import aligned_clusters, unmapped_warnings
 from ..readers.spans import ClusterReader, prefixed_span_groups
 from ..report.spacy_scores import check_headline, spacy_scores
 from ..scoring import CorpusResult, Settings, score_pairs
@@ -25,7 +25,6 @@ MatcherSpec = Union[str, Callable[..., Any], None]
 
 DEFAULT_READER: Dict[str, Any] = {"@misc": "spacy_coref_eval.prefixed_span_groups.v1"}
 """The ``reader`` default: a config block, resolved by spaCy (never mutated)."""
-MAX_LISTED = 10
 
 
 class CorefEvalWarning(UserWarning):
@@ -47,20 +46,6 @@ def resolve_reader(reader: ReaderSpec) -> ClusterReader:
     return reader
 
 
-def unmapped_warnings(unmapped: Mapping[int, int]) -> List[str]:
-    """One warning counting the predicted spans that did not map, listing
-    the count of each example (``unmapped``: example index -> count)."""
-    if not unmapped:
-        return []
-    listed = ", ".join(f"{example_name(i)}: {n}" for i, n in list(unmapped.items())[:MAX_LISTED])
-    more = ", ..." if len(unmapped) > MAX_LISTED else ""
-    return [
-        f"{sum(unmapped.values())} predicted span(s) in {len(unmapped)} example(s) do not start "
-        f"and end on reference token boundaries; scored as twinless response mentions "
-        f"({listed}{more})"
-    ]
-
-
 def emit(messages: Iterable[str]) -> None:
     """Each distinct message once, as a :class:`CorefEvalWarning`."""
     for message in dict.fromkeys(messages):
@@ -78,11 +63,11 @@ def score_examples(
     result."""
     reader = reader or prefixed_span_groups()
     pairs = []
-    unmapped: Dict[int, int] = {}
+    unmapped: Dict[str, int] = {}
     for index, example in enumerate(examples):
         key, response, n_unmapped = aligned_clusters(example.reference, example.predicted, reader)
         if n_unmapped:
-            unmapped[index] = n_unmapped
+            unmapped[example_name(index)] = n_unmapped
         pairs.append((example_name(index), key, response))
     result = score_pairs(pairs, settings, unmapped_warnings(unmapped))
     emit(result.warnings)
@@ -134,49 +119,26 @@ def make_coref_scorer(
     return build_scorer(metrics, headline, reader, matcher, twinless, singletons)
 
 
-@registry.scorers("spacy_coref_eval.muc_scorer.v1")
-def make_muc_scorer(
-    reader: ReaderSpec = DEFAULT_READER, matcher: MatcherSpec = None, twinless: str = "conll", singletons: str = "keep"
-) -> CorefScorer:
-    """MUC (Vilain et al. 1995) and mention identification."""
-    return build_scorer(["muc"], "muc", reader, matcher, twinless, singletons)
+def _one_metric_scorer(metric: str, source: str) -> Callable[..., CorefScorer]:
+    """The registered factory ``spacy_coref_eval.{metric}_scorer.v1``: that
+    metric, mention identification and ``coref_p/r/f`` for it."""
+
+    def make(
+        reader: ReaderSpec = DEFAULT_READER,
+        matcher: MatcherSpec = None,
+        twinless: str = "conll",
+        singletons: str = "keep",
+    ) -> CorefScorer:
+        return build_scorer([metric], metric, reader, matcher, twinless, singletons)
+
+    make.__name__ = make.__qualname__ = f"make_{metric}_scorer"
+    make.__doc__ = f"{source} and mention identification."
+    return registry.scorers.register(f"spacy_coref_eval.{metric}_scorer.v1", func=make)
 
 
-@registry.scorers("spacy_coref_eval.bcub_scorer.v1")
-def make_bcub_scorer(
-    reader: ReaderSpec = DEFAULT_READER, matcher: MatcherSpec = None, twinless: str = "conll", singletons: str = "keep"
-) -> CorefScorer:
-    """B³ (Bagga & Baldwin 1998) and mention identification."""
-    return build_scorer(["bcub"], "bcub", reader, matcher, twinless, singletons)
-
-
-@registry.scorers("spacy_coref_eval.ceafm_scorer.v1")
-def make_ceafm_scorer(
-    reader: ReaderSpec = DEFAULT_READER, matcher: MatcherSpec = None, twinless: str = "conll", singletons: str = "keep"
-) -> CorefScorer:
-    """Mention-based CEAF (Luo 2005) and mention identification."""
-    return build_scorer(["ceafm"], "ceafm", reader, matcher, twinless, singletons)
-
-
-@registry.scorers("spacy_coref_eval.ceafe_scorer.v1")
-def make_ceafe_scorer(
-    reader: ReaderSpec = DEFAULT_READER, matcher: MatcherSpec = None, twinless: str = "conll", singletons: str = "keep"
-) -> CorefScorer:
-    """Entity-based CEAF (Luo 2005) and mention identification."""
-    return build_scorer(["ceafe"], "ceafe", reader, matcher, twinless, singletons)
-
-
-@registry.scorers("spacy_coref_eval.blanc_scorer.v1")
-def make_blanc_scorer(
-    reader: ReaderSpec = DEFAULT_READER, matcher: MatcherSpec = None, twinless: str = "conll", singletons: str = "keep"
-) -> CorefScorer:
-    """BLANC (Recasens & Hovy 2011; Luo et al. 2014) and mention identification."""
-    return build_scorer(["blanc"], "blanc", reader, matcher, twinless, singletons)
-
-
-@registry.scorers("spacy_coref_eval.lea_scorer.v1")
-def make_lea_scorer(
-    reader: ReaderSpec = DEFAULT_READER, matcher: MatcherSpec = None, twinless: str = "conll", singletons: str = "keep"
-) -> CorefScorer:
-    """LEA (Moosavi & Strube 2016) and mention identification."""
-    return build_scorer(["lea"], "lea", reader, matcher, twinless, singletons)
+make_muc_scorer = _one_metric_scorer("muc", "MUC (Vilain et al. 1995)")
+make_bcub_scorer = _one_metric_scorer("bcub", "B³ (Bagga & Baldwin 1998)")
+make_ceafm_scorer = _one_metric_scorer("ceafm", "Mention-based CEAF (Luo 2005)")
+make_ceafe_scorer = _one_metric_scorer("ceafe", "Entity-based CEAF (Luo 2005)")
+make_blanc_scorer = _one_metric_scorer("blanc", "BLANC (Recasens & Hovy 2011; Luo et al. 2014)")
+make_lea_scorer = _one_metric_scorer("lea", "LEA (Moosavi & Strube 2016)")

@@ -8,7 +8,7 @@ token cannot be mapped; it stays a response mention but is placed past the end
 of the reference doc, so it is twinless.
 """
 from dataclasses import replace
-from typing import Tuple
+from typing import List, Mapping, Tuple
 
 import numpy as np
 from spacy.attrs import IDX, LENGTH
@@ -71,3 +71,20 @@ def aligned_clusters(reference: Doc, predicted: Doc, reader: ClusterReader) -> T
         heads = np.where(head_ok, heads, -1)
     mapped = Clusters.from_arrays(starts, ends, response.entity, heads)
     return key, replace(mapped, repeated=mapped.repeated + response.repeated), unmapped
+
+
+MAX_LISTED = 10
+
+
+def unmapped_warnings(unmapped: Mapping[str, int]) -> List[str]:
+    """One warning counting the predicted spans that could not be put on
+    reference tokens, per document (``unmapped``: name -> count)."""
+    if not unmapped:
+        return []
+    listed = ", ".join(f"{name}: {n}" for name, n in list(unmapped.items())[:MAX_LISTED])
+    more = ", ..." if len(unmapped) > MAX_LISTED else ""
+    return [
+        f"{sum(unmapped.values())} predicted span(s) in {len(unmapped)} document(s) do not start "
+        f"and end on reference token boundaries; scored as twinless response mentions "
+        f"({listed}{more})"
+    ]

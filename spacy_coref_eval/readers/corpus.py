@@ -16,7 +16,7 @@ from spacy.vocab import Vocab
 from ..clusters import Clusters
 from ..errors import CorefInputError
 from ..scoring import as_clusters, pair_documents
-from .alignment import aligned_clusters
+from .alignment import aligned_clusters, unmapped_warnings
 from .conll import ConllDocument, PathLike, read_conll
 from .docbin import doc_name, read_docbin
 from .spans import ClusterReader, doc_clusters, prefixed_span_groups
@@ -88,14 +88,7 @@ def _pair_docbins(key_path: PathLike, response_path: PathLike, reader: ClusterRe
         if n_unmapped:
             unmapped[name] = n_unmapped
         pairs.append((name, key, response))
-    warnings = []
-    if unmapped:
-        first = next(iter(unmapped))
-        warnings.append(
-            f"{sum(unmapped.values())} response mention(s) in {len(unmapped)} document(s) "
-            f"(first {first!r}) do not start and end on key token boundaries; scored as twinless"
-        )
-    return pairs, warnings
+    return pairs, unmapped_warnings(unmapped)
 
 
 def _pair_by_words(key_path: PathLike, response_path: PathLike, reader: ClusterReader) -> Tuple[List[Pair], List[str]]:
