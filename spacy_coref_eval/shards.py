@@ -3,8 +3,10 @@
 Counts are additive (SPEC §1), so a corpus can be scored in shards, on one
 machine or many, and the shards merged into exactly the score of the whole.
 A counts file holds the settings, every document's counts and the warnings,
-as JSON (``.json``) or msgpack (any other suffix).
+as JSON (``.json``) or msgpack (any other suffix); both keep every float
+exactly, so merged scores equal the scores of the whole to the last bit.
 """
+import json
 from pathlib import Path
 from typing import Any, Dict, Iterable, Union
 
@@ -36,7 +38,7 @@ def save_counts(result: CorpusResult, path: PathLike) -> None:
     path = Path(path)
     data = counts_data(result)
     if path.suffix == ".json":
-        srsly.write_json(path, data)
+        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf8")
     else:
         srsly.write_msgpack(path, data)
 
@@ -45,7 +47,7 @@ def load_counts(path: PathLike) -> CorpusResult:
     """Read a counts file written by :func:`save_counts`."""
     path = Path(path)
     try:
-        data = srsly.read_json(path) if path.suffix == ".json" else srsly.read_msgpack(path)
+        data = json.loads(path.read_text(encoding="utf8")) if path.suffix == ".json" else srsly.read_msgpack(path)
     except (OSError, ValueError) as err:
         raise CorefInputError(f"{path}: cannot read counts file: {err}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:

@@ -12,7 +12,7 @@ from ..readers.conll import write_conll
 from ..readers.corpus import is_docbin, read_conll_documents
 from ..readers.docbin import conll_to_docs, docs_to_conll, load_docbin, write_docbin
 from . import app
-from .score import fail, say
+from .output import fail, say
 
 PROGRESS_MIN_BYTES = 1 << 20
 T = TypeVar("T")

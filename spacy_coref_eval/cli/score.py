@@ -1,20 +1,17 @@
-"""``score`` and ``demo``: score a response against a key and report it."""
-import json
-import sys
+"""``score``, ``merge`` and ``demo``: score a response against a key, merge
+scores of shards, and report them."""
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import List, Optional
 
 import typer
-from wasabi import color
 
-from ..clusters import Clusters
 from ..counting import METRICS
 from ..errors import CorefInputError
-from ..readers.conll import read_conll
 from ..readers.corpus import load_pairs
-from ..report.table import documents_table, metrics_table
-from ..scoring import CorpusResult, Settings, score_documents, score_pairs
+from ..scoring import Settings, score_pairs
+from ..shards import load_counts, merge_results, save_counts
 from . import app
+from .output import check_format, fail, report, say
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -26,48 +23,6 @@ def parse_metrics(value: str) -> List[str]:
     if unknown or not names:
         raise typer.BadParameter(f"unknown metric(s) {unknown}; choose from {','.join(METRICS)}")
     return names
-
-
-def load_documents(path: Path) -> Dict[str, Clusters]:
-    """Documents of a CoNLL-2012 file by name."""
-    return {name: doc.clusters for name, doc in read_conll(path).items()}
-
-
-def render(result: CorpusResult, fmt: str, per_doc: bool) -> str:
-    """The report in ``json`` or ``table`` form."""
-    if fmt == "json":
-        return json.dumps(result.to_json(per_doc=per_doc), indent=2, ensure_ascii=False) + "\n"
-    parts = [metrics_table(result.metrics())]
-    if per_doc:
-        documents = result.to_json(per_doc=True)["documents"]
-        parts.append(documents_table({name: doc["metrics"] for name, doc in documents.items()}))
-    return "\n".join(parts)
-
-
-_ICONS = {"good": ("✔", "green"), "info": ("ℹ", "blue"), "warn": ("⚠", "yellow"), "fail": ("✘", "red")}
-
-
-def say(kind: str, text: str) -> None:
-    """A ``good``/``info``/``warn``/``fail`` message, one line on standard
-    error (never wrapped, so paths stay whole), keeping standard output for
-    the report alone."""
-    icon, colour = _ICONS[kind]
-    if sys.stderr.isatty():
-        icon = color(icon, fg=colour)
-    sys.stderr.write(f"{icon} {text}\n")
-
-
-def emit(text: str, output: Optional[Path]) -> None:
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf8")
-        say("good", f"Saved scores to {output}")
-
-
-def fail(err: Exception) -> None:
-    say("fail", str(err))
-    raise typer.Exit(1)
 
 
 @app.command()
@@ -83,22 +38,43 @@ def score(
     per_doc: bool = typer.Option(False, "--per-doc", help="Also report every document"),
     fmt: str = typer.Option("table", "--format", "-f", help="table or json"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file"),
+    save_counts_to: Optional[Path] = typer.Option(None, "--save-counts", help="Also save every document's counts here (.json, else msgpack), for 'merge'"),
+    n_process: int = typer.Option(1, "--n-process", "-n", min=1, help="Score documents in this many processes"),
 ) -> None:
     """Score RESPONSE against KEY with every chosen metric."""
-    if fmt not in ("table", "json"):
-        raise typer.BadParameter("--format must be 'table' or 'json'")
+    check_format(fmt)
     try:
         settings = Settings(
             metrics=tuple(parse_metrics(metrics)), matcher=match, twinless=twinless, singletons=singletons,
             min_overlap=min_overlap, overlap_measure=overlap_measure,
         )
         pairs, warnings = load_pairs(key, response)
-        result = score_pairs(pairs, settings, warnings)
+        result = score_pairs(pairs, settings, warnings, n_process=n_process)
+        if save_counts_to is not None:
+            save_counts(result, save_counts_to)
     except (CorefInputError, ValueError) as err:
         fail(err)
-    for warning in result.warnings:
-        say("warn", warning)
-    emit(render(result, fmt, per_doc), output)
+    report(result, fmt, per_doc, output)
+
+
+@app.command()
+def merge(
+    counts: List[Path] = typer.Argument(..., help="Counts files written by 'score --save-counts'", exists=True, dir_okay=False),
+    per_doc: bool = typer.Option(False, "--per-doc", help="Also report every document"),
+    fmt: str = typer.Option("table", "--format", "-f", help="table or json"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file"),
+    save_counts_to: Optional[Path] = typer.Option(None, "--save-counts", help="Also save the merged counts here"),
+) -> None:
+    """Merge the counts of shards scored separately into one corpus score
+    (the same as scoring all documents at once)."""
+    check_format(fmt)
+    try:
+        result = merge_results([load_counts(path) for path in counts], [str(path) for path in counts])
+        if save_counts_to is not None:
+            save_counts(result, save_counts_to)
+    except CorefInputError as err:
+        fail(err)
+    report(result, fmt, per_doc, output)
 
 
 @app.command()
@@ -106,5 +82,5 @@ def demo() -> None:
     """Score the small example bundled with the package and print the table."""
     key, response = DATA / "demo.key.conll", DATA / "demo.response.conll"
     say("info", f"Scoring {response.name} against {key.name} ({DATA})")
-    result = score_documents(load_documents(key), load_documents(response))
-    sys.stdout.write(render(result, "table", per_doc=True))
+    pairs, warnings = load_pairs(key, response)
+    report(score_pairs(pairs, Settings(), warnings), "table", per_doc=True, output=None)

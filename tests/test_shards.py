@@ -1,0 +1,83 @@
+"""Counts are additive: shards scored apart and merged give the score of the
+whole, and parallel scoring gives the same bytes as serial scoring."""
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from benchmarks.perturb import perturb_corpus
+from spacy_coref_eval import CorefInputError, Settings, score_documents
+from spacy_coref_eval.cli import app
+from spacy_coref_eval.readers.conll import read_conll, write_conll
+from spacy_coref_eval.shards import load_counts, merge_results, save_counts
+
+from .conftest import shared_path
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def litbank(tmp_path_factory):
+    """LitBank key and a perturbed response, each whole and in two shards."""
+    folder = tmp_path_factory.mktemp("litbank")
+    documents = read_conll(shared_path("corpora", "litbank.key.conll.gz"), with_words=True)
+    key = {name: doc.clusters for name, doc in documents.items()}
+    response = perturb_corpus(key, {name: doc.n_tokens for name, doc in documents.items()}, seed=3)
+    names = list(documents)
+    files = {}
+    for side, clusters in (("key", key), ("response", response)):
+        for part, chosen in (("all", names), ("a", names[:37]), ("b", names[37:])):
+            path = folder / f"{side}.{part}.conll"
+            write_conll(path, [(n, documents[n].words, clusters[n], documents[n].sentence_starts) for n in chosen])
+            files[side, part] = path
+    return files
+
+
+def score_json(*args):
+    result = runner.invoke(app, ["score", *map(str, args), "-f", "json", "--per-doc"])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_merged_shards_equal_the_whole(litbank, tmp_path):
+    whole = score_json(litbank["key", "all"], litbank["response", "all"])
+    for part, suffix in (("a", ".json"), ("b", ".msgpack")):
+        result = runner.invoke(app, [
+            "score", str(litbank["key", part]), str(litbank["response", part]),
+            "--save-counts", str(tmp_path / f"{part}{suffix}"),
+        ])
+        assert result.exit_code == 0, result.output
+    merged = runner.invoke(app, ["merge", str(tmp_path / "a.json"), str(tmp_path / "b.msgpack"), "-f", "json", "--per-doc"])
+    assert merged.exit_code == 0, merged.output
+    assert merged.stdout == whole
+    assert json.loads(whole)["metrics"]["mentions"]["recall_den"] == 29103
+
+
+def test_parallel_scoring_gives_the_same_bytes(litbank):
+    serial = score_json(litbank["key", "all"], litbank["response", "all"], "--match", "overlap")
+    parallel = score_json(litbank["key", "all"], litbank["response", "all"], "--match", "overlap", "--n-process", "2")
+    assert parallel == serial
+
+
+def test_counts_files_round_trip(tmp_path):
+    result = score_documents({"d": [[(0, 1), (2, 3)]]}, {"d": [[(0, 1)], [(2, 3)]]}, Settings(metrics=("muc", "lea")))
+    for name in ("c.json", "c.msgpack"):
+        save_counts(result, tmp_path / name)
+        loaded = load_counts(tmp_path / name)
+        assert loaded.documents == result.documents
+        assert loaded.settings == result.settings
+        assert loaded.to_json(per_doc=True) == result.to_json(per_doc=True)
+
+
+def test_merge_refuses_what_does_not_add_up(tmp_path):
+    one = score_documents({"d": [[(0, 1)]]}, {"d": [[(0, 1)]]})
+    other = score_documents({"d": [[(0, 1)]]}, {"d": [[(0, 1)]]}, Settings(twinless="b3all"))
+    with pytest.raises(CorefInputError, match="document 'd' is in both shard 1 and shard 2"):
+        merge_results([one, one])
+    with pytest.raises(CorefInputError, match="only runs with the same settings merge"):
+        merge_results([one, other])
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"hello": 1}')
+    result = runner.invoke(app, ["merge", str(bad)])
+    assert result.exit_code == 1
+    assert "not a counts file written by spacy-coref-eval --save-counts" in result.output
