@@ -24,6 +24,7 @@ import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
+from .conll_vectorised import parse_simple
 
 PathLike = Union[str, Path]
 
@@ -51,14 +52,28 @@ class ConllDocument:
 def read_conll(path: PathLike, *, with_words: bool = False) -> Dict[str, ConllDocument]:
     """All documents of a CoNLL-2012 file (``.gz`` read transparently), by
     name in file order. ``with_words`` also keeps the word column (the 4th
-    field, or the first of a line with fewer than five) and sentence starts."""
+    field, or the first of a line with fewer than five) and sentence starts.
+
+    Files in the common simple form are read by the vectorised reader
+    (:mod:`.conll_vectorised`), everything else line by line; both give the
+    same documents.
+    """
     path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
     try:
-        with opener(path, "rt", encoding="utf8") as handle:
-            text = handle.read()
-    except OSError as err:
+        data = path.read_bytes()
+        if path.suffix == ".gz":
+            data = gzip.decompress(data)
+    except (OSError, EOFError) as err:
         raise CorefInputError(f"{path}: cannot read file: {err}") from None
+    if not with_words:
+        simple = parse_simple(data)
+        if simple is not None:
+            return {
+                name: ConllDocument(name, clusters, n_tokens, str(path), line)
+                for name, line, clusters, n_tokens in simple
+            }
+    try:
+        text = data.decode("utf8")
     except UnicodeDecodeError as err:
         raise CorefInputError(f"{path}: not UTF-8 text: {err}") from None
     return parse_conll(text, source=str(path), with_words=with_words)

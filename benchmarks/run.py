@@ -1,0 +1,241 @@
+"""Speed of spacy-coref-eval, as ratios against floors measured in the same run.
+
+    python -m benchmarks.run            # CI-sized: LitBank, N = 10^4 and 10^5
+    python -m benchmarks.run --large    # adds N = 10^6 and the 2,000 x 2,000 CEAF block
+
+Every time is the best of ``--repeat`` runs. A floor is the least work any
+scorer must do on the same input, so a ratio compares like with like on any
+machine. Peak memory of the growth cases is measured in a fresh process.
+"""
+import argparse
+import gzip
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Dict, List, Tuple
+
+import numpy as np
+
+from spacy_coref_eval import Settings, read_conll
+from spacy_coref_eval.clusters import Clusters
+from spacy_coref_eval.counting import METRICS
+from spacy_coref_eval.readers.conll import write_conll
+from spacy_coref_eval.readers.corpus import load_pairs
+from spacy_coref_eval.scoring import count_document, score_pairs
+
+from .perturb import Errors, perturb, perturb_corpus, synthetic_key
+
+REPO = Path(__file__).resolve().parent.parent
+LITBANK = REPO.parent / "shared" / "corpora" / "litbank.key.conll.gz"
+ALL = Settings(metrics=METRICS)
+Row = Tuple[str, str, str, str]
+
+
+def best_of(repeat: int, work: Callable[[], object]) -> float:
+    """Fastest of ``repeat`` timed calls, in seconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def litbank_files(folder: Path) -> Tuple[Path, Path, Dict]:
+    """LitBank decompressed and a perturbed response (dropped, added, shifted,
+    split and merged mentions; seed 0), as CoNLL files."""
+    key_path, response_path = folder / "litbank.key.conll", folder / "litbank.response.conll"
+    with gzip.open(LITBANK, "rt", encoding="utf8") as source:
+        key_path.write_text(source.read(), encoding="utf8")
+    documents = read_conll(key_path, with_words=True)
+    key = {name: doc.clusters for name, doc in documents.items()}
+    response = perturb_corpus(key, {name: doc.n_tokens for name, doc in documents.items()}, seed=0)
+    write_conll(response_path, [(n, d.words, response[n], d.sentence_starts) for n, d in documents.items()])
+    return key_path, response_path, documents
+
+
+def read_floor(*paths: Path) -> None:
+    """Read every line and split off the last column."""
+    for path in paths:
+        with open(path, encoding="utf8") as handle:
+            for line in handle:
+                line.rsplit(None, 1)
+
+
+def conll_path(key_path: Path, response_path: Path, repeat: int) -> List[Row]:
+    floor = best_of(repeat, lambda: read_floor(key_path, response_path))
+
+    def run() -> None:
+        pairs, warnings = load_pairs(key_path, response_path)
+        score_pairs(pairs, ALL, warnings).to_json(per_doc=True)
+
+    ours = best_of(repeat, run)
+    return [
+        ("CoNLL path: read both files + all metrics", f"{ours * 1000:.1f} ms",
+         f"floor {floor * 1000:.1f} ms (read lines, split last column)", f"{ours / floor:.2f}x (target <= 2x)"),
+    ]
+
+
+def spacy_examples(documents: Dict, seed: int = 0):
+    """Reference and predicted ``Doc`` pairs with ``coref_clusters_N`` span groups."""
+    from spacy.training import Example
+    from spacy.vocab import Vocab
+
+    from spacy_coref_eval.readers.docbin import conll_to_doc
+
+    vocab = Vocab()
+    key = {name: doc.clusters for name, doc in documents.items()}
+    response = perturb_corpus(key, {name: doc.n_tokens for name, doc in documents.items()}, seed=seed)
+    examples = []
+    for name, document in documents.items():
+        reference = conll_to_doc(document, vocab)
+        predicted = conll_to_doc(document, vocab)
+        for group in list(predicted.spans):
+            del predicted.spans[group]
+        for number, entity in enumerate(response[name].entities(), 1):
+            predicted.spans[f"coref_clusters_{number}"] = [predicted[s:e] for s, e in entity]
+        examples.append(Example(predicted, reference))
+    return examples
+
+
+def span_floor(examples) -> None:
+    """Collect (start, end) of every span of every matching span group of both docs."""
+    import re
+
+    pattern = re.compile(r"coref_clusters_(\d+)")
+    for example in examples:
+        for doc in (example.reference, example.predicted):
+            [
+                [(span.start, span.end) for span in doc.spans[name]]
+                for name in doc.spans
+                if pattern.fullmatch(name)
+            ]
+
+
+def spacy_path(documents: Dict, repeat: int) -> List[Row]:
+    from spacy_coref_eval.pipeline.scorers import make_coref_scorer
+
+    examples = spacy_examples(documents)
+    scorer = make_coref_scorer(reader=None)
+    floor = best_of(repeat, lambda: span_floor(examples))
+    ours = best_of(repeat, lambda: scorer(examples))
+    return [
+        ("spaCy path: coref_scorer.v1, all metrics", f"{ours * 1000:.1f} ms",
+         f"floor {floor * 1000:.1f} ms (collect span offsets)", f"{ours / floor:.2f}x (target <= 2x)"),
+    ]
+
+
+def growth_case(n: int) -> Tuple[float, float]:
+    """Seconds for all metrics on one synthetic document of ``n`` mentions
+    in n/4 entities with realistic errors, and peak memory in MB."""
+    key = synthetic_key(n, seed=1)
+    response = perturb(key, int(key.ends.max()) + 5, np.random.default_rng(2))
+    start = time.perf_counter()
+    count_document(key, response, ALL)
+    seconds = time.perf_counter() - start
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return seconds, peak_mb
+
+
+def growth(sizes: List[int]) -> List[Row]:
+    rows = []
+    per_mention = []
+    for n in sizes:
+        code = f"from benchmarks.run import growth_case; print(*growth_case({n}))"
+        out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+        seconds, peak = map(float, out.stdout.split())
+        per_mention.append(seconds / n)
+        rows.append((f"Growth: one document, N = {n:,} mentions", f"{seconds:.2f} s",
+                     f"{seconds / n * 1e6:.2f} us/mention, peak {peak:,.0f} MB", ""))
+    spread = max(per_mention) / min(per_mention)
+    rows.append(("Growth: time per mention, largest / smallest", "", "", f"{spread:.2f}x (target <= 2x)"))
+    return rows
+
+
+def dense_block(n_entities: int = 2000) -> List[Row]:
+    """Every key entity meets every response entity: one block of
+    ``n_entities`` x ``n_entities`` for CEAF (n_entities² mentions)."""
+    i, j = np.divmod(np.arange(n_entities * n_entities), n_entities)
+    key = Clusters.from_arrays(np.arange(i.size), np.arange(i.size) + 1, i)
+    response = Clusters.from_arrays(np.arange(i.size), np.arange(i.size) + 1, (i + j) % n_entities)
+    start = time.perf_counter()
+    count_document(key, response, Settings(metrics=("ceafm", "ceafe")))
+    seconds = time.perf_counter() - start
+    return [(f"CEAF worst case: one {n_entities:,} x {n_entities:,} block", f"{seconds:.2f} s",
+             f"{i.size:,} mentions", "finishes")]
+
+
+def shifted_heads(clusters: Clusters) -> Clusters:
+    """The clusters with each mention's last token as its head."""
+    return Clusters(clusters.starts, clusters.ends, clusters.entity, clusters.n_entities, clusters.ends - 1)
+
+
+def matchers(documents: Dict, repeat: int) -> List[Row]:
+    key = {name: shifted_heads(doc.clusters) for name, doc in documents.items()}
+    n_tokens = {name: doc.n_tokens for name, doc in documents.items()}
+    errors = Errors(drop=0.05, add=0.05, shift=0.3, split=0.05, merge=0.02)
+    response = {name: shifted_heads(c) for name, c in perturb_corpus(key, n_tokens, seed=5, errors=errors).items()}
+    pairs = [(name, key[name], response[name]) for name in key]
+    exact = best_of(repeat, lambda: score_pairs(pairs, ALL))
+    rows = []
+    for match in ("overlap", "head"):
+        settings = Settings(metrics=METRICS, matcher=match)
+        seconds = best_of(repeat, lambda: score_pairs(pairs, settings))
+        rows.append((f"Matcher {match} vs exact (LitBank, 30% shifted)", f"{seconds * 1000:.1f} ms",
+                     f"exact {exact * 1000:.1f} ms", f"{seconds / exact:.2f}x (target <= 1.5x)"))
+    return rows
+
+
+def parallel(documents: Dict, repeat: int) -> List[Row]:
+    """The LitBank pair ten times over (1,000 documents), overlap matching."""
+    key = {f"{copy}/{name}": doc.clusters for copy in range(10) for name, doc in documents.items()}
+    n_tokens = {f"{copy}/{name}": doc.n_tokens for copy in range(10) for name, doc in documents.items()}
+    response = perturb_corpus(key, n_tokens, seed=7)
+    pairs = [(name, key[name], response[name]) for name in key]
+    settings = Settings(metrics=METRICS, matcher="overlap")
+    one = best_of(repeat, lambda: score_pairs(pairs, settings, n_process=1))
+    two = best_of(repeat, lambda: score_pairs(pairs, settings, n_process=2))
+    return [("--n-process 2 vs 1 (1,000 documents, overlap)", f"{two * 1000:.0f} ms",
+             f"1 process {one * 1000:.0f} ms", f"{one / two:.2f}x speed-up")]
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import os
+
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--large", action="store_true", help="add N = 10^6 and the 2,000 x 2,000 CEAF block")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per timing (best is kept)")
+    args = parser.parse_args()
+    rows: List[Row] = []
+    with tempfile.TemporaryDirectory() as folder:
+        key_path, response_path, documents = litbank_files(Path(folder))
+        rows += conll_path(key_path, response_path, args.repeat)
+        rows += spacy_path(documents, args.repeat)
+        rows += matchers(documents, args.repeat)
+        rows += parallel(documents, max(1, args.repeat // 2))
+    rows += growth([10_000, 100_000, 1_000_000] if args.large else [10_000, 100_000])
+    rows += dense_block(2000 if args.large else 500)
+    from wasabi import table
+
+    print(f"machine: {machine()}")
+    print(table(rows, header=("case", "time", "reference", "ratio"), divider=True))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,234 @@
+"""The common case of CoNLL-2012 coreference, read with numpy over the bytes.
+
+:func:`parse_simple` reads a file whose documents are well formed and whose
+entity ids are plain numbers (no leading zeros), with ``\\n`` line ends and no
+trailing white space on token lines: every file written by a system or by
+this package. It gives exactly what the line-by-line reader
+(:func:`~.conll.parse_conll`) gives, in a few passes over the bytes, and
+returns ``None`` for anything else, including every error, so that the line
+reader can read it or explain what is wrong.
+
+The marks are applied as the reference scorer applies them (see
+:mod:`.conll`): per token, one-token mentions, then openings, then closings,
+left to right; a closing pairs with the latest unclosed opening of its id.
+Pairing is done for all ids at once: an opening at depth d and the closing
+that returns to depth d are consecutive once events are sorted by (id, depth,
+position).
+"""
+import re
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
+
+from ..clusters import Clusters
+
+_BEGIN = re.compile(r"#\s*begin document (.*)")
+_END = re.compile(r"#\s*end document")
+_WINDOW = 48
+_MAX_DIGITS = 15
+_NL, _TAB, _SPACE, _HASH, _DASH, _UNDERSCORE = 10, 9, 32, 35, 45, 95
+_OPEN, _CLOSE, _PIPE, _ZERO, _NINE = 40, 41, 124, 48, 57
+_SINGLE_KIND, _OPEN_KIND, _CLOSE_KIND = 0, 1, 2
+
+Document = Tuple[str, int, Clusters, int]
+
+
+def parse_simple(data: bytes) -> Optional[List[Document]]:
+    """``(name, begin line, clusters, n_tokens)`` of every document, or
+    ``None`` when the input is not in the simple form."""
+    if b"\r" in data:
+        return None
+    buf = np.frombuffer(data, dtype=np.uint8)
+    newlines = np.flatnonzero(buf == _NL)
+    line_starts = np.r_[0, newlines + 1]
+    line_ends = np.r_[newlines, len(buf)]
+    nonempty = line_ends > line_starts
+    first = np.zeros(len(line_starts), dtype=np.uint8)
+    last = np.zeros(len(line_starts), dtype=np.uint8)
+    first[nonempty] = buf[line_starts[nonempty]]
+    last[nonempty] = buf[line_ends[nonempty] - 1]
+    structure = _structure(data, np.flatnonzero(first == _HASH), line_starts, line_ends)
+    if structure is None:
+        return None
+    names, begins, ends = structure
+    token = nonempty & (first != _HASH)
+    if len(begins) == 0:
+        return None if token.any() else []
+    line_doc = np.searchsorted(begins, np.arange(len(line_starts)), side="right") - 1
+    inside = (line_doc >= 0) & (np.arange(len(line_starts)) < ends[np.maximum(line_doc, 0)])
+    if np.any(token & ~inside) or np.any((last == _TAB) | (last == _SPACE)):
+        return None
+    token_number = np.cumsum(token) - 1
+    doc_first_token = token_number[begins] + 1
+    n_tokens = token_number[ends] + 1 - doc_first_token
+    marked = np.flatnonzero(token & (last != _DASH))
+    plain = token & (last == _DASH)
+    plain_ends = line_ends[plain]
+    if np.any(plain_ends - line_starts[plain] < 2):
+        return None
+    before = buf[plain_ends - 2]
+    if np.any((before != _TAB) & (before != _SPACE)):
+        return None
+    events = _events(buf, marked, line_starts, line_ends)
+    if events is None:
+        return None
+    line, kind, position, ident = events
+    doc = line_doc[line]
+    tokens = token_number[line] - doc_first_token[doc]
+    mentions = _mentions(doc, tokens, kind, position, ident, line)
+    if mentions is None:
+        return None
+    return _documents(names, begins, n_tokens, *mentions)
+
+
+def _structure(
+    data: bytes, hash_lines: np.ndarray, line_starts: np.ndarray, line_ends: np.ndarray
+) -> Optional[Tuple[List[str], np.ndarray, np.ndarray]]:
+    """Names, begin lines and end lines of the documents, if they nest
+    properly with unique names and no other ``#`` lines."""
+    names: List[str] = []
+    begins: List[int] = []
+    ends: List[int] = []
+    for index in hash_lines.tolist():
+        try:
+            line = data[line_starts[index]:line_ends[index]].decode("utf8")
+        except UnicodeDecodeError:
+            return None
+        begin = _BEGIN.fullmatch(line)
+        if begin and len(begins) == len(ends):
+            names.append(begin.group(1).rstrip())
+            begins.append(index)
+        elif _END.match(line) and len(begins) == len(ends) + 1:
+            ends.append(index)
+        else:
+            return None
+    if len(begins) != len(ends) or len(set(names)) != len(names):
+        return None
+    return names, np.array(begins, dtype=np.int64), np.array(ends, dtype=np.int64)
+
+
+def _expand(lo: np.ndarray, hi: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """``(owner, value)`` for every ``value`` in ``range(lo[owner], hi[owner])``."""
+    sizes = hi - lo
+    owners = np.repeat(np.arange(len(lo)), sizes)
+    offsets = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    return owners, lo[owners] + offsets
+
+
+def _events(
+    buf: np.ndarray, marked: np.ndarray, line_starts: np.ndarray, line_ends: np.ndarray
+) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """``(line, kind, position, id)`` of every mark on the marked lines."""
+    ends = line_ends[marked]
+    back = ends[:, None] - 1 - np.arange(_WINDOW)[None, :]
+    back_bytes = np.where(back >= line_starts[marked][:, None], buf[np.maximum(back, 0)], _TAB)
+    is_sep = (back_bytes == _TAB) | (back_bytes == _SPACE)
+    if not np.all(is_sep.any(axis=1)):
+        return None
+    field_starts = ends - np.argmax(is_sep, axis=1)
+    single_char = ends - field_starts == 1
+    underscore = single_char & (buf[field_starts] == _UNDERSCORE)
+    keep = ~underscore
+    marked, field_starts, ends = marked[keep], field_starts[keep], ends[keep]
+    owner, positions = _expand(field_starts, ends)
+    chars = buf[positions]
+    digit = (chars >= _ZERO) & (chars <= _NINE)
+    if np.any(~digit & (chars != _OPEN) & (chars != _CLOSE) & (chars != _PIPE)):
+        return None
+    same_prev = np.r_[False, owner[1:] == owner[:-1]]
+    same_next = np.r_[owner[1:] == owner[:-1], False]
+    prev_digit = same_prev & np.r_[False, digit[:-1]]
+    next_digit = same_next & np.r_[digit[1:], False]
+    run_start = np.flatnonzero(digit & ~prev_digit)
+    run_end = np.flatnonzero(digit & ~next_digit)
+    opened = same_prev[run_start] & (np.r_[0, chars[:-1]][run_start] == _OPEN)
+    closed = same_next[run_end] & (np.r_[chars[1:], 0][run_end] == _CLOSE)
+    if (
+        not np.all(opened | closed)
+        or int(opened.sum()) != int(np.count_nonzero(chars == _OPEN))
+        or int(closed.sum()) != int(np.count_nonzero(chars == _CLOSE))
+    ):
+        return None
+    length = run_end - run_start + 1
+    if np.any(length > _MAX_DIGITS) or np.any((length > 1) & (chars[run_start] == _ZERO)):
+        return None
+    run_of = np.cumsum(digit & ~prev_digit) - 1
+    exponent = np.repeat(run_end, length) - np.flatnonzero(digit)
+    values = (chars[digit] - _ZERO).astype(np.float64) * 10.0 ** exponent
+    ident = np.bincount(run_of[digit], weights=values, minlength=len(run_start)).astype(np.int64)
+    kind = np.where(opened & closed, _SINGLE_KIND, np.where(opened, _OPEN_KIND, _CLOSE_KIND))
+    return marked[owner[run_start]], kind, run_start, ident
+
+
+def _mentions(
+    doc: np.ndarray, tokens: np.ndarray, kind: np.ndarray, position: np.ndarray, ident: np.ndarray, line: np.ndarray
+) -> Optional[Tuple[np.ndarray, ...]]:
+    """Mentions ``(doc, start, end, entity order, creation order)`` from the
+    mark events, or ``None`` when brackets do not balance."""
+    if len(doc) == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, empty, empty
+    order = np.lexsort((position, kind, line))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    by_group = np.lexsort((rank, ident, doc))
+    new_group = np.r_[True, (doc[by_group][1:] != doc[by_group][:-1]) | (ident[by_group][1:] != ident[by_group][:-1])]
+    group = np.empty(len(order), dtype=np.int64)
+    group[by_group] = np.cumsum(new_group) - 1
+    first_event = np.full(int(group.max()) + 1, len(order), dtype=np.int64)
+    np.minimum.at(first_event, group, rank)
+
+    single = kind == _SINGLE_KIND
+    paired = np.flatnonzero(~single)
+    if len(paired) == 0:
+        opens = closes = paired
+    else:
+        pairs = _pair_brackets(paired, kind, rank, group)
+        if pairs is None:
+            return None
+        opens, closes = pairs
+
+    singles = np.flatnonzero(single)
+    mention_doc = np.r_[doc[singles], doc[closes]]
+    starts = np.r_[tokens[singles], tokens[opens]]
+    ends = np.r_[tokens[singles], tokens[closes]] + 1
+    entity = np.r_[first_event[group[singles]], first_event[group[closes]]]
+    created = np.r_[rank[singles], rank[closes]]
+    return mention_doc, starts, ends, entity, created
+
+
+def _pair_brackets(
+    paired: np.ndarray, kind: np.ndarray, rank: np.ndarray, group: np.ndarray
+) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """Each opening with its closing (the latest unclosed opening of the same
+    id and document), or ``None`` if the brackets do not balance."""
+    paired = paired[np.lexsort((rank[paired], group[paired]))]
+    delta = np.where(kind[paired] == _OPEN_KIND, 1, -1)
+    depth_after = np.cumsum(delta)
+    group_start = np.r_[True, group[paired][1:] != group[paired][:-1]]
+    base = np.maximum.accumulate(np.where(group_start, np.arange(len(paired)), 0))
+    depth_after = depth_after - (depth_after[base] - delta[base])
+    level = np.where(delta > 0, depth_after - 1, depth_after)
+    group_end = np.r_[group_start[1:], True]
+    if np.any(level < 0) or np.any(depth_after[group_end] != 0):
+        return None
+    nested = paired[np.lexsort((rank[paired], level, group[paired]))]
+    opens, closes = nested[0::2], nested[1::2]
+    if np.any(kind[opens] != _OPEN_KIND) or np.any(kind[closes] != _CLOSE_KIND):
+        return None
+    return opens, closes
+
+
+def _documents(
+    names: List[str], begins: np.ndarray, n_tokens: np.ndarray,
+    doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, entity: np.ndarray, created: np.ndarray,
+) -> List[Document]:
+    order = np.lexsort((created, doc))
+    doc, starts, ends, entity = doc[order], starts[order], ends[order], entity[order]
+    bounds = np.searchsorted(doc, np.arange(len(names) + 1))
+    out = []
+    for index, name in enumerate(names):
+        lo, hi = bounds[index], bounds[index + 1]
+        clusters = Clusters.from_arrays(starts[lo:hi], ends[lo:hi], entity[lo:hi])
+        out.append((name, int(begins[index]) + 1, clusters, int(n_tokens[index])))
+    return out
