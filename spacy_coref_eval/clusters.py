@@ -115,10 +115,50 @@ class Clusters:
         entity, n_entities = _dense_labels(self.entity[mask])
         return Clusters(self.starts[mask], self.ends[mask], entity, n_entities, heads, self.repeated)
 
+    @property
+    def extent(self) -> int:
+        """One past the last token any mention or head touches (0 when empty)."""
+        last = int(self.ends.max()) if len(self) else 0
+        if self.heads is not None and len(self):
+            last = max(last, int(self.heads.max()) + 1)
+        return last
+
+    @classmethod
+    def stack(cls, parts: Sequence["Clusters"], offsets: Sequence[int]) -> Tuple["Clusters", np.ndarray]:
+        """Several documents as one: part ``d`` shifted by ``offsets[d]``
+        tokens (offsets must keep the parts apart) and its entities
+        renumbered after those of the parts before. Returns the stacked
+        clusters and the document index of every mention. Heads are kept
+        when every part with mentions has them."""
+        if not parts:
+            return cls(), _EMPTY
+        sizes = [len(part) for part in parts]
+        shift = np.repeat(np.asarray(offsets, dtype=np.int64), sizes)
+        first_entity = np.cumsum([0] + [part.n_entities for part in parts[:-1]])
+        relabel = np.repeat(first_entity.astype(np.int64), sizes)
+        doc = np.repeat(np.arange(len(parts), dtype=np.int64), sizes)
+        heads = None
+        if all(part.heads is not None for part in parts if len(part)):
+            heads = np.concatenate([part.heads if part.heads is not None else _EMPTY for part in parts])
+            heads = np.where(heads >= 0, heads + shift, -1)
+        stacked = cls(
+            np.concatenate([part.starts for part in parts]) + shift,
+            np.concatenate([part.ends for part in parts]) + shift,
+            np.concatenate([part.entity for part in parts]) + relabel,
+            int(sum(part.n_entities for part in parts)),
+            heads,
+            sum(part.repeated for part in parts),
+        )
+        return stacked, doc
+
+    def non_singletons(self) -> np.ndarray:
+        """Mask of the mentions whose entity has more than one mention."""
+        sizes = np.bincount(self.entity, minlength=self.n_entities)
+        return sizes[self.entity] > 1
+
     def without_singletons(self) -> "Clusters":
         """Drop entities of one mention (the CorefUD default)."""
-        sizes = np.bincount(self.entity, minlength=self.n_entities)
-        return self.subset(sizes[self.entity] > 1)
+        return self.subset(self.non_singletons())
 
 
 def _first_occurrences(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:

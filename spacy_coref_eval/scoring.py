@@ -9,11 +9,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
+import numpy as np
+
 from .clusters import Clusters, Entities
 from .counting import METRICS, Counts, check_metrics, count_batch
 from .errors import CorefInputError
 from .report.rates import rates
 from .twinning import Matcher, Twinned, apply_policy, get_matcher, twin
+from .twinning.matchers import check_input
 from .twinning.policies import POLICIES
 
 SINGLETON_MODES = ("keep", "remove")
@@ -63,24 +66,33 @@ def as_clusters(value: ClustersLike) -> Clusters:
     return value if isinstance(value, Clusters) else Clusters.from_entities(value)
 
 
-def twin_document(key: Clusters, response: Clusters, settings: Settings) -> Twinned:
-    """Key and response of one document on one mention id space."""
+def twin_documents(pairs: Sequence[Tuple[Clusters, Clusters]], settings: Settings) -> Twinned:
+    """Key and response of every document on one mention id space, twinned
+    in one call of the matcher: the documents are stacked on disjoint token
+    ranges, so no span of one document meets a span of another."""
+    extents = [max(key.extent, response.extent) + 1 for key, response in pairs]
+    offsets = np.cumsum([0] + extents[:-1])
+    key, key_doc = Clusters.stack([key for key, _ in pairs], offsets)
+    response, response_doc = Clusters.stack([response for _, response in pairs], offsets)
     if settings.singletons == "remove":
-        key, response = key.without_singletons(), response.without_singletons()
-    return twin(key, response, settings.matcher)  # type: ignore[arg-type]
+        key_kept, response_kept = key.non_singletons(), response.non_singletons()
+        key, key_doc = key.subset(key_kept), key_doc[key_kept]
+        response, response_doc = response.subset(response_kept), response_doc[response_kept]
+    return twin(key, response, settings.matcher, (key_doc, response_doc, len(pairs)))  # type: ignore[arg-type]
 
 
-def count_twinned(twinned: Sequence[Twinned], settings: Settings) -> List[Counts]:
-    """Counts of every twinned document, all counted in one pass."""
-    batch = Twinned.concatenate(twinned)
-    recall_pair, precision_pair = apply_policy(settings.twinless, batch)
-    return count_batch(batch, recall_pair, precision_pair, settings.metrics)
+def count_twinned(twinned: Twinned, settings: Settings) -> List[Counts]:
+    """Counts of every document of ``twinned``, all counted in one pass."""
+    recall_pair, precision_pair = apply_policy(settings.twinless, twinned)
+    return count_batch(twinned, recall_pair, precision_pair, settings.metrics)
 
 
 def count_document(key: ClustersLike, response: ClustersLike, settings: Optional[Settings] = None) -> Counts:
     """Additive counts of one document's response against its key."""
     settings = settings or Settings()
-    return count_twinned([twin_document(as_clusters(key), as_clusters(response), settings)], settings)[0]
+    pair = (as_clusters(key), as_clusters(response))
+    check_input(settings.matcher, *pair)  # type: ignore[arg-type]
+    return count_twinned(twin_documents([pair], settings), settings)[0]
 
 
 @dataclass
@@ -192,13 +204,14 @@ def score_pairs(
 def _score_shard(pairs: Sequence[Pair], settings: Settings) -> Tuple[Dict[str, Counts], List[str]]:
     """Per-document counts and warnings of some documents."""
     notes: List[str] = []
-    twinned = []
+    clusters = []
     for name, key_value, response_value in pairs:
         key, response = as_clusters(key_value), as_clusters(response_value)
         notes.extend(repeated_warnings(name, key, response))
         try:
-            twinned.append(twin_document(key, response, settings))
+            check_input(settings.matcher, key, response)  # type: ignore[arg-type]
         except CorefInputError as err:
             raise CorefInputError(f"document {name!r}: {err}") from err
-    counts = count_twinned(twinned, settings)
+        clusters.append((key, response))
+    counts = count_twinned(twin_documents(clusters, settings), settings)
     return {name: c for (name, _, _), c in zip(pairs, counts)}, notes

@@ -39,6 +39,14 @@ class Matcher(Protocol):
     def config(self) -> Dict[str, Any]: ...
 
 
+def check_input(matcher: Matcher, key: Clusters, response: Clusters) -> None:
+    """Raise :class:`CorefInputError` if the input lacks what ``matcher``
+    needs (heads), through its optional ``check(key, response)`` method."""
+    check = getattr(matcher, "check", None)
+    if check is not None:
+        check(key, response)
+
+
 def exact_twins(key: Clusters, response: Clusters) -> np.ndarray:
     """Twin of each response mention with the same (start, end) in the key,
     else -1; O((n + m) log n). Spans are unique on each side, so the twins
@@ -132,24 +140,33 @@ def _solve_blocks(
     rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_rows: int, n_cols: int
 ) -> Tuple[np.ndarray, np.ndarray]:
     """:func:`best_assignment` on each connected block of the candidate
-    graph; a block of one candidate pair is that pair."""
+    graph. A block with one row or one column (a star: most blocks) takes
+    its best cell, the earliest column and row among equals, which is what
+    :func:`best_assignment` gives; that is done for all stars at once."""
     if len(rows) == 0:
         return rows, cols
     graph = csr_matrix((np.ones(len(rows)), (rows, cols + n_rows)), shape=(n_rows + n_cols,) * 2)
     _, component = connected_components(graph, directed=False)
     block = component[rows]
-    lone = np.bincount(block)[block] == 1
-    order = np.flatnonzero(~lone)
+    n_nodes = n_rows + n_cols
+    star_block = (np.bincount(component[:n_rows], minlength=n_nodes) == 1) | (
+        np.bincount(component[n_rows:], minlength=n_nodes) == 1
+    )
+    star = star_block[block]
+    cells = np.flatnonzero(star)
+    cells = cells[np.lexsort((rows[cells], cols[cells], -scores[cells], block[cells]))]
+    best = cells[np.r_[True, block[cells][1:] != block[cells][:-1]]] if len(cells) else cells
+    out_rows: List[int] = rows[best].tolist()
+    out_cols: List[int] = cols[best].tolist()
+    order = np.flatnonzero(~star)
     order = order[np.argsort(block[order], kind="stable")]
     firsts = np.flatnonzero(np.diff(block[order], prepend=-1))
-    out_rows: List[int] = rows[lone].tolist()
-    out_cols: List[int] = cols[lone].tolist()
     for start, end in zip(firsts.tolist(), firsts[1:].tolist() + [len(order)]):
-        cells = order[start:end]
-        block_rows, row_index = np.unique(rows[cells], return_inverse=True)
-        block_cols, col_index = np.unique(cols[cells], return_inverse=True)
+        members = order[start:end]
+        block_rows, row_index = np.unique(rows[members], return_inverse=True)
+        block_cols, col_index = np.unique(cols[members], return_inverse=True)
         matrix = np.zeros((len(block_rows), len(block_cols)))
-        matrix[row_index.ravel(), col_index.ravel()] = scores[cells]
+        matrix[row_index.ravel(), col_index.ravel()] = scores[members]
         for row, col in best_assignment(matrix):
             out_rows.append(int(block_rows[row]))
             out_cols.append(int(block_cols[col]))
@@ -227,9 +244,12 @@ class HeadMatcher:
     needs_heads: ClassVar[bool] = True
 
     def __call__(self, key: Clusters, response: Clusters) -> np.ndarray:
+        self.check(key, response)
+        return twin_by_score(key, response, self.score)
+
+    def check(self, key: Clusters, response: Clusters) -> None:
         require_heads(key, "key", self.name)
         require_heads(response, "response", self.name)
-        return twin_by_score(key, response, self.score)
 
     @staticmethod
     def score(key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -283,8 +303,11 @@ class PartialMatcher:
     needs_heads: ClassVar[bool] = True
 
     def __call__(self, key: Clusters, response: Clusters) -> np.ndarray:
-        require_heads(key, "key", self.name)
+        self.check(key, response)
         return twin_by_score(key, response, self.score)
+
+    def check(self, key: Clusters, response: Clusters) -> None:
+        require_heads(key, "key", self.name)
 
     @staticmethod
     def score(key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:

@@ -2,7 +2,7 @@
 pair into one pair for recall and one for precision, so that every metric
 works under every policy with no special case of its own."""
 from dataclasses import dataclass, replace
-from typing import Callable, Dict, Optional, Sequence, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -20,7 +20,7 @@ class Twinned:
     twin's id and twinless response mentions follow. Entity labels need not
     be dense (a rewrite may empty an entity).
 
-    Several documents can share one ``Twinned`` (:meth:`concatenate`):
+    Several documents can share one ``Twinned`` (see :func:`twin`):
     ``doc[m]`` is then the document of mention id ``m`` and entity labels
     are unique across documents, so that one pass counts a whole corpus.
     """
@@ -35,25 +35,6 @@ class Twinned:
         """Document index of every mention id."""
         return self.doc if self.doc is not None else np.zeros(len(self.key), dtype=np.int64)
 
-    @classmethod
-    def concatenate(cls, parts: Sequence["Twinned"]) -> "Twinned":
-        """One ``Twinned`` for many documents, labels offset to stay apart."""
-        keys, responses = [], []
-        key_offset = response_offset = 0
-        for part in parts:
-            keys.append(np.where(part.key >= 0, part.key + key_offset, -1))
-            responses.append(np.where(part.response >= 0, part.response + response_offset, -1))
-            key_offset += int(part.key.max()) + 1 if len(part.key) else 0
-            response_offset += int(part.response.max()) + 1 if len(part.response) else 0
-        sizes = [len(part.key) for part in parts]
-        empty = np.zeros(0, dtype=np.int64)
-        return cls(
-            np.concatenate(keys) if keys else empty,
-            np.concatenate(responses) if responses else empty,
-            np.repeat(np.arange(len(parts), dtype=np.int64), sizes),
-            len(parts),
-        )
-
     def with_sides(self, key: np.ndarray, response: np.ndarray) -> "Twinned":
         """The same mention ids and documents with rewritten partitions."""
         return replace(self, key=key, response=response)
@@ -67,8 +48,15 @@ class Twinned:
         return (self.response >= 0) & (self.key < 0)
 
 
-def twin(key: Clusters, response: Clusters, matcher: Matcher) -> Twinned:
-    """Put key and response on one mention id space through ``matcher``."""
+def twin(
+    key: Clusters,
+    response: Clusters,
+    matcher: Matcher,
+    documents: Optional[Tuple[np.ndarray, np.ndarray, int]] = None,
+) -> Twinned:
+    """Put key and response on one mention id space through ``matcher``.
+    ``documents`` gives, for stacked documents (:meth:`Clusters.stack`), the
+    document of every key and response mention and their number."""
     twins = matcher(key, response)
     twinless = twins < 0
     n_key = len(key)
@@ -79,7 +67,13 @@ def twin(key: Clusters, response: Clusters, matcher: Matcher) -> Twinned:
     key_labels[:n_key] = key.entity
     response_labels = np.full(size, -1, dtype=np.int64)
     response_labels[ids] = response.entity
-    return Twinned(key_labels, response_labels)
+    if documents is None:
+        return Twinned(key_labels, response_labels)
+    key_doc, response_doc, n_docs = documents
+    doc = np.empty(size, dtype=np.int64)
+    doc[:n_key] = key_doc
+    doc[ids] = response_doc
+    return Twinned(key_labels, response_labels, doc, n_docs)
 
 
 def _as_singletons(labels: np.ndarray, mask: np.ndarray) -> np.ndarray:
