@@ -24,6 +24,7 @@ from ..clusters import Clusters
 
 _BEGIN = re.compile(r"#\s*begin document (.*)")
 _END = re.compile(r"#\s*end document")
+_SHORT_WINDOW = 10
 _WINDOW = 48
 _MAX_DIGITS = 15
 _NL, _TAB, _SPACE, _HASH, _DASH, _UNDERSCORE = 10, 9, 32, 35, 45, 95
@@ -115,17 +116,32 @@ def _expand(lo: np.ndarray, hi: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     return owners, lo[owners] + offsets
 
 
+def _last_field_starts(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Optional[np.ndarray]:
+    """Where the last field of each line begins: after the last tab or
+    space, looked for in a short window first and in a wider one for the
+    few lines that need it (``None`` past :data:`_WINDOW` bytes)."""
+    out = np.empty(len(ends), dtype=np.int64)
+    todo = np.arange(len(ends))
+    for window in (_SHORT_WINDOW, _WINDOW):
+        back = ends[todo, None] - 1 - np.arange(window)[None, :]
+        back_bytes = np.where(back >= starts[todo, None], buf[np.maximum(back, 0)], _TAB)
+        is_sep = (back_bytes == _TAB) | (back_bytes == _SPACE)
+        found = is_sep.any(axis=1)
+        out[todo[found]] = ends[todo[found]] - np.argmax(is_sep[found], axis=1)
+        todo = todo[~found]
+        if len(todo) == 0:
+            return out
+    return None
+
+
 def _events(
     buf: np.ndarray, marked: np.ndarray, line_starts: np.ndarray, line_ends: np.ndarray
 ) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
     """``(line, kind, position, id)`` of every mark on the marked lines."""
     ends = line_ends[marked]
-    back = ends[:, None] - 1 - np.arange(_WINDOW)[None, :]
-    back_bytes = np.where(back >= line_starts[marked][:, None], buf[np.maximum(back, 0)], _TAB)
-    is_sep = (back_bytes == _TAB) | (back_bytes == _SPACE)
-    if not np.all(is_sep.any(axis=1)):
+    field_starts = _last_field_starts(buf, line_starts[marked], ends)
+    if field_starts is None:
         return None
-    field_starts = ends - np.argmax(is_sep, axis=1)
     single_char = ends - field_starts == 1
     underscore = single_char & (buf[field_starts] == _UNDERSCORE)
     keep = ~underscore
