@@ -8,6 +8,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import registry
 
+from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.pipeline.scorers import CorefEvalWarning, score_examples
 from spacy_coref_eval.readers.spans import doc_clusters, labeled_span_group, prefixed_span_groups
 
@@ -159,3 +160,18 @@ def test_span_in_two_clusters_is_kept_once_with_a_warning(nlp):
     metrics = result.metrics()
     assert metrics["mentions"]["recall_den"] == 6.0
     assert metrics["mentions"]["recall_num"] == 2.0
+
+
+def test_explicit_head_span_groups_give_the_heads():
+    doc = spacy.blank("en")("the old man saw his dog")
+    doc.spans["coref_clusters_1"] = [doc[0:3], doc[4:5]]
+    doc.spans["coref_head_clusters_1"] = [doc[2:3], doc[4:5]]
+    doc.spans["coref_clusters_2"] = [doc[4:6]]
+    doc.spans["coref_head_clusters_2"] = [doc[5:6]]
+    clusters = doc_clusters(doc, prefixed_span_groups(head_prefix="coref_head_clusters"))
+    assert clusters.entities() == (((0, 3), (4, 5)), ((4, 6),))
+    assert clusters.heads.tolist() == [2, 4, 5]
+    assert doc_clusters(doc, prefixed_span_groups()).heads is None
+    del doc.spans["coref_head_clusters_2"]
+    with pytest.raises(CorefInputError, match="span group 'coref_head_clusters_2' must give one head per mention"):
+        doc_clusters(doc, prefixed_span_groups(head_prefix="coref_head_clusters"))
