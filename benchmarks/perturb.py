@@ -11,6 +11,7 @@ from typing import Dict, Mapping
 import numpy as np
 
 from spacy_coref_eval.clusters import Clusters
+from spacy_coref_eval.readers.conll import crossing_mentions
 
 
 @dataclass(frozen=True)
@@ -24,8 +25,13 @@ class Errors:
     merge: float = 0.05
 
 
-def perturb(clusters: Clusters, n_tokens: int, rng: np.random.Generator, errors: Errors = Errors()) -> Clusters:
-    """A response for ``clusters`` (on a document of ``n_tokens`` tokens)."""
+def perturb(
+    clusters: Clusters, n_tokens: int, rng: np.random.Generator, errors: Errors = Errors(), writable: bool = True
+) -> Clusters:
+    """A response for ``clusters`` (on a document of ``n_tokens`` tokens).
+    ``writable`` drops mentions that cross another mention of their entity,
+    which CoNLL-2012 brackets cannot express (as no system's CoNLL output
+    has them)."""
     starts, ends, labels = clusters.starts.copy(), clusters.ends.copy(), clusters.entity.copy()
     n_entities = clusters.n_entities
     n = len(starts)
@@ -61,11 +67,12 @@ def perturb(clusters: Clusters, n_tokens: int, rng: np.random.Generator, errors:
         2 * n_entities + np.arange(n_added),
         rng.integers(0, max(2 * n_entities, 1), size=n_added),
     )
-    return Clusters.from_arrays(
+    response = Clusters.from_arrays(
         np.concatenate([starts, add_starts]),
         np.concatenate([ends, add_ends]),
         np.concatenate([labels, add_labels]),
     )
+    return response.subset(~crossing_mentions(response)) if writable else response
 
 
 def perturb_corpus(

@@ -134,7 +134,7 @@ def growth_case(n: int) -> Tuple[float, float]:
     in n/4 entities with realistic errors, and the peak memory the scoring
     allocates (tracemalloc, which sees numpy's buffers), in MB."""
     key = synthetic_key(n, seed=1)
-    response = perturb(key, int(key.ends.max()) + 5, np.random.default_rng(2))
+    response = perturb(key, int(key.ends.max()) + 5, np.random.default_rng(2), writable=False)
     start = time.perf_counter()
     count_document(key, response, ALL)
     seconds = time.perf_counter() - start

@@ -144,3 +144,13 @@ def test_format_conll_round_trip():
     text = "\n".join(format_conll("(x); part 000", [f"w{i}" for i in range(7)], clusters, [0, 4])) + "\n"
     parsed = read_conll_string(text)["(x); part 000"]
     assert {frozenset(e) for e in parsed.clusters.entities()} == {frozenset(e) for e in clusters.entities()}
+
+
+def test_crossing_mentions_of_one_entity_cannot_be_written():
+    crossing = Clusters.from_entities([[(0, 3), (2, 5), (6, 7)], [(1, 4)]])
+    with pytest.raises(CorefInputError, match=r"mention \(2, 5\) of entity 0 overlaps another mention of that entity"):
+        list(format_conll("(x)", ["w"] * 8, crossing))
+    nested = Clusters.from_entities([[(0, 5), (2, 5), (0, 2), (3, 4)], [(1, 4)]])
+    text = "\n".join(format_conll("(x)", ["w"] * 8, nested)) + "\n"
+    read_back = read_conll_string(text)["(x)"].clusters.entities()
+    assert [set(entity) for entity in read_back] == [set(entity) for entity in nested.entities()]

@@ -258,7 +258,21 @@ def format_conll(
     """Lines of one document in CoNLL-2012 form (document, part, token index,
     word, coreference), with entity ids ``0..n-1`` in stored order. White
     space inside the document id or a word (a spaCy token such as ``"\\n"``)
-    is written as ``_`` so that the columns stay intact."""
+    is written as ``_`` so that the columns stay intact.
+
+    Two mentions of one entity that overlap without one containing the
+    other cannot be written: brackets of one id pair up last-opened
+    first-closed when read back, so they would come back as two other
+    spans. They raise :class:`CorefInputError`.
+    """
+    crossing = crossing_mentions(clusters)
+    if crossing.any():
+        first = int(np.argmax(crossing))
+        raise CorefInputError(
+            f"document {name!r}: mention ({clusters.starts[first]}, {clusters.ends[first]}) of entity "
+            f"{clusters.entity[first]} overlaps another mention of that entity without nesting; "
+            "CoNLL-2012 brackets cannot express that"
+        )
     opens: Dict[int, List[Tuple[int, int]]] = {}
     closes: Dict[int, List[Tuple[int, int]]] = {}
     singles: Dict[int, List[int]] = {}
@@ -280,6 +294,26 @@ def format_conll(
         yield f"{doc_id}\t0\t{token}\t{_column(word)}\t{'|'.join(marks) or '-'}"
     yield ""
     yield "#end document"
+
+
+def crossing_mentions(clusters: Clusters) -> np.ndarray:
+    """Mask of the mentions that overlap an earlier mention (by start, then
+    longest first) of their entity without nesting in it or containing it."""
+    out = np.zeros(len(clusters), dtype=bool)
+    order = np.lexsort((-clusters.ends, clusters.starts, clusters.entity))
+    stack: List[int] = []
+    previous = -1
+    for index in order.tolist():
+        entity, start, end = int(clusters.entity[index]), int(clusters.starts[index]), int(clusters.ends[index])
+        if entity != previous:
+            stack, previous = [], entity
+        while stack and stack[-1] <= start:
+            stack.pop()
+        if stack and end > stack[-1]:
+            out[index] = True
+            continue
+        stack.append(end)
+    return out
 
 
 def _column(text: str) -> str:
