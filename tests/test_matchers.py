@@ -10,7 +10,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import assume, given, strategies as st
 
 from spacy_coref_eval import Clusters, CorefInputError, Settings, count_document, score_pairs
 from spacy_coref_eval.twinning import (
@@ -22,6 +22,7 @@ from spacy_coref_eval.twinning import (
     get_matcher,
 )
 from spacy_coref_eval.twinning.matchers import (
+    _solve_blocks,
     best_assignment,
     exact_twins,
     overlapping_pairs,
@@ -453,3 +454,16 @@ def test_registered_matchers_resolve_through_entry_points():
         "overlap": {"match": "overlap", "min_overlap": 0.7, "overlap_measure": "jaccard"},
         "partial": {"match": "partial"},
     }
+
+
+
+@deterministic(max_examples=300)
+@given(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2 / 3, 1 / 3]), min_size=4, max_size=4))
+def test_two_by_two_blocks_follow_best_assignment(cells):
+    """The vectorised rule for 2 x 2 blocks equals :func:`best_assignment`,
+    ties and missing cells included."""
+    scores = np.array(cells).reshape(2, 2)
+    rows, cols = np.nonzero(scores > 0)
+    assume(len(rows) >= 3)
+    got = set(zip(*(side.tolist() for side in _solve_blocks(rows, cols, scores[rows, cols], 2, 2))))
+    assert got == set(best_assignment(scores))

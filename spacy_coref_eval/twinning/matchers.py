@@ -140,37 +140,84 @@ def _solve_blocks(
     rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_rows: int, n_cols: int
 ) -> Tuple[np.ndarray, np.ndarray]:
     """:func:`best_assignment` on each connected block of the candidate
-    graph. A block with one row or one column (a star: most blocks) takes
-    its best cell, the earliest column and row among equals, which is what
-    :func:`best_assignment` gives; that is done for all stars at once."""
+    graph. Nearly all blocks are stars (one row or one column) or 2 × 2;
+    both kinds are solved for all blocks at once with the same result as
+    :func:`best_assignment`, the rest one by one."""
     if len(rows) == 0:
         return rows, cols
     graph = csr_matrix((np.ones(len(rows)), (rows, cols + n_rows)), shape=(n_rows + n_cols,) * 2)
     _, component = connected_components(graph, directed=False)
     block = component[rows]
     n_nodes = n_rows + n_cols
-    star_block = (np.bincount(component[:n_rows], minlength=n_nodes) == 1) | (
-        np.bincount(component[n_rows:], minlength=n_nodes) == 1
-    )
-    star = star_block[block]
-    cells = np.flatnonzero(star)
-    cells = cells[np.lexsort((rows[cells], cols[cells], -scores[cells], block[cells]))]
-    best = cells[np.r_[True, block[cells][1:] != block[cells][:-1]]] if len(cells) else cells
-    out_rows: List[int] = rows[best].tolist()
-    out_cols: List[int] = cols[best].tolist()
-    order = np.flatnonzero(~star)
+    block_rows = np.bincount(component[:n_rows], minlength=n_nodes)
+    block_cols = np.bincount(component[n_rows:], minlength=n_nodes)
+    star = ((block_rows == 1) | (block_cols == 1))[block]
+    square = ((block_rows == 2) & (block_cols == 2))[block]
+    star_rows, star_cols = _solve_stars(np.flatnonzero(star), rows, cols, scores, block)
+    square_rows, square_cols = _solve_squares(np.flatnonzero(square), rows, cols, scores, block)
+    out_rows: List[int] = [*star_rows.tolist(), *square_rows.tolist()]
+    out_cols: List[int] = [*star_cols.tolist(), *square_cols.tolist()]
+    order = np.flatnonzero(~star & ~square)
     order = order[np.argsort(block[order], kind="stable")]
     firsts = np.flatnonzero(np.diff(block[order], prepend=-1))
     for start, end in zip(firsts.tolist(), firsts[1:].tolist() + [len(order)]):
         members = order[start:end]
-        block_rows, row_index = np.unique(rows[members], return_inverse=True)
-        block_cols, col_index = np.unique(cols[members], return_inverse=True)
-        matrix = np.zeros((len(block_rows), len(block_cols)))
+        local_rows, row_index = np.unique(rows[members], return_inverse=True)
+        local_cols, col_index = np.unique(cols[members], return_inverse=True)
+        matrix = np.zeros((len(local_rows), len(local_cols)))
         matrix[row_index.ravel(), col_index.ravel()] = scores[members]
         for row, col in best_assignment(matrix):
-            out_rows.append(int(block_rows[row]))
-            out_cols.append(int(block_cols[col]))
+            out_rows.append(int(local_rows[row]))
+            out_cols.append(int(local_cols[col]))
     return np.array(out_rows, dtype=np.int64), np.array(out_cols, dtype=np.int64)
+
+
+def _solve_stars(
+    cells: np.ndarray, rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, block: np.ndarray
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Blocks with one row or one column take their best cell, the earliest
+    column and row among equals."""
+    cells = cells[np.lexsort((rows[cells], cols[cells], -scores[cells], block[cells]))]
+    best = cells[np.r_[True, block[cells][1:] != block[cells][:-1]]] if len(cells) else cells
+    return rows[best], cols[best]
+
+
+def _solve_squares(
+    cells: np.ndarray, rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, block: np.ndarray
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Blocks of two rows and two columns, :func:`best_assignment`'s rule
+    written out: column 0 takes row 0 if that still allows the best total,
+    else row 1 if that does; column 1 then takes a row left, by the same
+    rule."""
+    if len(cells) == 0:
+        return cells, cells
+    ids, local = np.unique(block[cells], return_inverse=True)
+    low_row = np.full(len(ids), np.iinfo(np.int64).max)
+    low_col = np.full(len(ids), np.iinfo(np.int64).max)
+    np.minimum.at(low_row, local, rows[cells])
+    np.minimum.at(low_col, local, cols[cells])
+    high_row = np.zeros(len(ids), dtype=np.int64)
+    high_col = np.zeros(len(ids), dtype=np.int64)
+    np.maximum.at(high_row, local, rows[cells])
+    np.maximum.at(high_col, local, cols[cells])
+    s = np.zeros((len(ids), 2, 2))
+    s[local, (rows[cells] == high_row[local]).astype(int), (cols[cells] == high_col[local]).astype(int)] = scores[cells]
+    best = np.maximum(s[:, 0, 0] + s[:, 1, 1], s[:, 0, 1] + s[:, 1, 0]) - TIE_TOLERANCE
+    first_row0 = (s[:, 0, 0] > 0) & (s[:, 0, 0] + s[:, 1, 1] >= best)
+    first_row1 = ~first_row0 & (s[:, 1, 0] > 0) & (s[:, 1, 0] + s[:, 0, 1] >= best)
+    first_none = ~first_row0 & ~first_row1
+    second_row0 = (first_row1 & (s[:, 0, 1] > 0)) | (first_none & (s[:, 0, 1] > 0) & (s[:, 0, 1] >= best))
+    second_row1 = (first_row0 & (s[:, 1, 1] > 0)) | (
+        first_none & ~second_row0 & (s[:, 1, 1] > 0) & (s[:, 1, 1] >= best)
+    )
+    pick_rows, pick_cols = [], []
+    for taken, row, col in (
+        (first_row0, low_row, low_col), (first_row1, high_row, low_col),
+        (second_row0, low_row, high_col), (second_row1, high_row, high_col),
+    ):
+        pick_rows.append(row[taken])
+        pick_cols.append(col[taken])
+    return np.concatenate(pick_rows), np.concatenate(pick_cols)
 
 
 def _by_position(clusters: Clusters, members: np.ndarray) -> np.ndarray:
