@@ -5,37 +5,37 @@ from typing import List, Optional
 
 import typer
 
-from ..counting import METRICS
+from ..analysis import bootstrap_intervals, corpus_error_counts, macro_average
 from ..errors import CorefInputError
 from ..readers.corpus import load_pairs
 from ..scoring import Settings, score_pairs
 from ..shards import load_counts, merge_results, save_counts
 from . import app
-from .output import check_format, fail, report, say
+from .options import (
+    MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE, SEED, SINGLETONS, TWINLESS,
+    build_settings, check_level,
+)
+from .output import Analyses, check_format, fail, report, say
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-
-
-def parse_metrics(value: str) -> List[str]:
-    """Comma-separated metric names, checked."""
-    names = [name.strip() for name in value.split(",") if name.strip()]
-    unknown = [name for name in names if name not in METRICS]
-    if unknown or not names:
-        raise typer.BadParameter(f"unknown metric(s) {unknown}; choose from {','.join(METRICS)}")
-    return names
 
 
 @app.command()
 def score(
     key: Path = typer.Argument(..., help="Gold coreference: CoNLL-2012 file (.conll, .gz) or spaCy DocBin (.spacy)", exists=True, dir_okay=False),
     response: Path = typer.Argument(..., help="System coreference: CoNLL-2012 or .spacy; with a .spacy side, documents pair by order", exists=True, dir_okay=False),
-    metrics: str = typer.Option(",".join(METRICS), "--metrics", "-m", help="Comma-separated metrics"),
-    twinless: str = typer.Option("conll", "--twinless", help="Twinless policy: conll, b3all, b30, sys"),
-    singletons: str = typer.Option("keep", "--singletons", help="keep or remove singleton entities"),
-    match: str = typer.Option("exact", "--match", help="Mention matching: exact, head, overlap, partial (head and partial need heads)"),
-    min_overlap: Optional[float] = typer.Option(None, "--min-overlap", help="--match overlap: least overlap θ in (0, 1] (default 0.5)"),
-    overlap_measure: Optional[str] = typer.Option(None, "--overlap-measure", help="--match overlap: dice (default) or jaccard"),
+    metrics: str = METRICS_OPTION,
+    twinless: str = TWINLESS,
+    singletons: str = SINGLETONS,
+    match: str = MATCH,
+    min_overlap: Optional[float] = MIN_OVERLAP,
+    overlap_measure: Optional[str] = OVERLAP_MEASURE,
     per_doc: bool = typer.Option(False, "--per-doc", help="Also report every document"),
+    ci: Optional[float] = typer.Option(None, "--ci", callback=check_level, help="Add bootstrap confidence intervals at this level, e.g. 0.95"),
+    macro: bool = typer.Option(False, "--macro", help="Add macro averages over documents"),
+    errors: bool = typer.Option(False, "--errors", help="Add counts of error kinds (by document too with --per-doc)"),
+    seed: int = SEED,
+    n_resamples: int = N_RESAMPLES,
     fmt: str = typer.Option("table", "--format", "-f", help="table or json"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file"),
     save_counts_to: Optional[Path] = typer.Option(None, "--save-counts", help="Also save every document's counts here (.json, else msgpack), for 'merge'"),
@@ -44,17 +44,20 @@ def score(
     """Score RESPONSE against KEY with every chosen metric."""
     check_format(fmt)
     try:
-        settings = Settings(
-            metrics=tuple(parse_metrics(metrics)), matcher=match, twinless=twinless, singletons=singletons,
-            min_overlap=min_overlap, overlap_measure=overlap_measure,
-        )
+        settings = build_settings(metrics, twinless, singletons, match, min_overlap, overlap_measure)
         pairs, warnings = load_pairs(key, response)
         result = score_pairs(pairs, settings, warnings, n_process=n_process)
         if save_counts_to is not None:
             save_counts(result, save_counts_to)
+        analyses = Analyses(
+            intervals=None if ci is None else bootstrap_intervals(result, ci, n_resamples, seed),
+            level=ci, n_resamples=n_resamples, seed=seed,
+            macro=macro_average(result) if macro else None,
+            errors=corpus_error_counts(pairs, settings) if errors else None,
+        )
     except (CorefInputError, ValueError) as err:
         fail(err)
-    report(result, fmt, per_doc, output)
+    report(result, fmt, per_doc, output, analyses)
 
 
 @app.command()

@@ -22,6 +22,7 @@ from .docbin import doc_name, read_docbin
 from .spans import ClusterReader, doc_clusters, prefixed_span_groups
 
 Pair = Tuple[str, Clusters, Clusters]
+Words = Dict[str, List[str]]
 Side = List[Tuple[str, List[str], Clusters]]
 
 _CONLL_PATTERNS = ("*conll", "*conll.gz")
@@ -61,18 +62,37 @@ def load_pairs(
     """``(name, key, response)`` clusters of every document pair, and
     warnings. ``reader`` reads clusters from ``.spacy`` docs (default: span
     groups ``coref_clusters_N``)."""
+    pairs, _, warnings = _load(key_path, response_path, reader, with_words=False)
+    return pairs, warnings
+
+
+def load_pairs_with_words(
+    key_path: PathLike,
+    response_path: PathLike,
+    reader: Optional[ClusterReader] = None,
+) -> Tuple[List[Pair], Words, List[str]]:
+    """Like :func:`load_pairs`, with the words of every pair's key document
+    by pair name (the CoNLL word column, or the tokens of a ``.spacy`` doc)."""
+    return _load(key_path, response_path, reader, with_words=True)
+
+
+def _load(
+    key_path: PathLike, response_path: PathLike, reader: Optional[ClusterReader], with_words: bool
+) -> Tuple[List[Pair], Words, List[str]]:
     reader = reader or prefixed_span_groups()
     if is_docbin(key_path) and is_docbin(response_path):
         return _pair_docbins(key_path, response_path, reader)
     if is_docbin(key_path) or is_docbin(response_path):
         return _pair_by_words(key_path, response_path, reader)
-    key = {name: doc.clusters for name, doc in read_conll_documents(key_path).items()}
+    key_documents = read_conll_documents(key_path, with_words=with_words)
+    key = {name: doc.clusters for name, doc in key_documents.items()}
     response = {name: doc.clusters for name, doc in read_conll_documents(response_path).items()}
     pairs, warnings = pair_documents(key, response)
-    return [(name, as_clusters(k), as_clusters(r)) for name, k, r in pairs], warnings
+    words = {name: doc.words for name, doc in key_documents.items() if doc.words is not None}
+    return [(name, as_clusters(k), as_clusters(r)) for name, k, r in pairs], words, warnings
 
 
-def _pair_docbins(key_path: PathLike, response_path: PathLike, reader: ClusterReader) -> Tuple[List[Pair], List[str]]:
+def _pair_docbins(key_path: PathLike, response_path: PathLike, reader: ClusterReader) -> Tuple[List[Pair], Words, List[str]]:
     vocab = Vocab()
     key_docs = read_docbin(key_path, vocab)
     response_docs = read_docbin(response_path, vocab)
@@ -80,6 +100,7 @@ def _pair_docbins(key_path: PathLike, response_path: PathLike, reader: ClusterRe
     names = _unique_names(doc_name(doc, index) for index, doc in enumerate(key_docs))
     pairs: List[Pair] = []
     unmapped: Dict[str, int] = {}
+    words: Words = {}
     for index, (name, key_doc, response_doc) in enumerate(zip(names, key_docs, response_docs)):
         if key_doc.text != response_doc.text:
             where = _difference(key_doc.text, response_doc.text, "character", "", 30)
@@ -88,20 +109,23 @@ def _pair_docbins(key_path: PathLike, response_path: PathLike, reader: ClusterRe
         if n_unmapped:
             unmapped[name] = n_unmapped
         pairs.append((name, key, response))
-    return pairs, unmapped_warnings(unmapped)
+        words[name] = [token.text for token in key_doc]
+    return pairs, words, unmapped_warnings(unmapped)
 
 
-def _pair_by_words(key_path: PathLike, response_path: PathLike, reader: ClusterReader) -> Tuple[List[Pair], List[str]]:
+def _pair_by_words(key_path: PathLike, response_path: PathLike, reader: ClusterReader) -> Tuple[List[Pair], Words, List[str]]:
     key_side = _read_side(key_path, reader)
     response_side = _read_side(response_path, reader)
     _check_counts(key_path, len(key_side), response_path, len(response_side))
     pairs: List[Pair] = []
+    words: Words = {}
     for index, ((name, key_words, key), (_, response_words, response)) in enumerate(zip(key_side, response_side)):
         if key_words != response_words:
             where = _difference(key_words, response_words, "word", " ", 6)
             raise _mismatch(key_path, response_path, index, name, f"different words: {where}")
         pairs.append((name, key, response))
-    return pairs, []
+        words[name] = key_words
+    return pairs, words, []
 
 
 def _read_side(path: PathLike, reader: ClusterReader) -> Side:

@@ -1,55 +1,96 @@
-"""From counts to recall, precision and F1 (SPEC §1–2)."""
-from typing import Dict, Tuple
+"""From counts to recall, precision and F1 (SPEC §1–2).
 
-from ..counting.counts import FIELDS, Counts
+:func:`score_arrays` is the one implementation of the rules: it works
+elementwise on stacks of count arrays, so the statistics of
+:mod:`~spacy_coref_eval.analysis` score thousands of resampled corpora in
+one call; :func:`rates` applies it to one :class:`Counts`.
+"""
+from typing import Dict, Sequence, Tuple
+
+import numpy as np
+
+from ..counting.counts import BLOCKS, FIELDS, Counts
+
+RATES: Tuple[str, ...] = ("recall", "precision", "f1")
+SCORED: Tuple[str, ...] = ("muc", "bcub", "ceafm", "ceafe", "lea", "mentions", "blanc", "conll")
+"""Everything :func:`score_arrays` can score, in report order; CoNLL has F1 only."""
+CONLL_PARTS: Tuple[str, ...] = ("muc", "bcub", "ceafe")
+
+Scores = Dict[str, np.ndarray]
 
 
-def ratio(num: float, den: float) -> float:
-    """num / den, with 0/0 = 0."""
-    return num / den if den else 0.0
+def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """num / den elementwise, with 0/0 = 0."""
+    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
+    return np.divide(num, den, out=np.zeros(num.shape), where=den != 0)
 
 
-def f1(precision: float, recall: float) -> float:
-    """Harmonic mean, 0 when both are 0."""
-    total = precision + recall
-    return 2 * precision * recall / total if total else 0.0
+def f1(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
+    """Harmonic mean elementwise, 0 where both are 0."""
+    return ratio(2 * precision * recall, precision + recall)
+
+
+def prf_arrays(block: np.ndarray) -> Scores:
+    """Recall, precision and F1 of count blocks, shape ``(..., len(FIELDS))``."""
+    recall = ratio(block[..., 0], block[..., 1])
+    precision = ratio(block[..., 2], block[..., 3])
+    return {"recall": recall, "precision": precision, "f1": f1(precision, recall)}
+
+
+def blanc_rates(coref: np.ndarray, noncoref: np.ndarray) -> Scores:
+    """BLANC from the count blocks of its two link kinds (Recasens & Hovy
+    2011; Luo et al. 2014): the mean of the two, or the one kind whose key
+    has links, as the reference scorer does (0 when the key has links of
+    neither kind)."""
+    has_coref, has_noncoref = coref[..., 1] > 0, noncoref[..., 1] > 0
+    coref_rates, noncoref_rates = prf_arrays(coref), prf_arrays(noncoref)
+    out: Scores = {}
+    for name in RATES:
+        c, n = coref_rates[name], noncoref_rates[name]
+        alone = np.where(has_coref, c, np.where(has_noncoref, n, 0.0))
+        out[name] = np.where(has_coref & has_noncoref, (c + n) / 2, alone)
+    return out
+
+
+def score_arrays(array: np.ndarray, metrics: Sequence[str]) -> Dict[str, Scores]:
+    """Recall, precision and F1 of every metric computed, of mention
+    identification, of BLANC and the CoNLL F1 (mean of MUC, B³ and CEAFe F1;
+    Pradhan et al. 2014) when those three were computed, keyed as
+    :data:`SCORED`. ``array`` holds counts of shape
+    ``(..., len(BLOCKS), len(FIELDS))`` (a :attr:`Counts.array`, or a stack
+    of them); every score has the leading shape."""
+    block = {name: array[..., i, :] for i, name in enumerate(BLOCKS)}
+    out: Dict[str, Scores] = {}
+    for name in ("muc", "bcub", "ceafm", "ceafe", "lea", "mentions"):
+        if name == "mentions" or name in metrics:
+            out[name] = prf_arrays(block[name])
+    if "blanc" in metrics:
+        out["blanc"] = blanc_rates(block["blanc_coref"], block["blanc_noncoref"])
+    if set(CONLL_PARTS) <= set(metrics):
+        out["conll"] = {"f1": sum(out[name]["f1"] for name in CONLL_PARTS) / 3}
+    return out
 
 
 def prf(block: Tuple[float, float, float, float]) -> Dict[str, float]:
     """Recall, precision, F1 and the four counts of one block."""
-    recall = ratio(block[0], block[1])
-    precision = ratio(block[2], block[3])
-    return {"recall": recall, "precision": precision, "f1": f1(precision, recall), **dict(zip(FIELDS, block))}
-
-
-def blanc_rates(coref: Dict[str, float], noncoref: Dict[str, float]) -> Dict[str, float]:
-    """BLANC from its two link kinds (Recasens & Hovy 2011; Luo et al. 2014):
-    the mean of the two, or the one kind whose key has links, as the
-    reference scorer does (0 when the key has links of neither kind)."""
-    has_coref = coref["recall_den"] > 0
-    has_noncoref = noncoref["recall_den"] > 0
-    if has_coref and has_noncoref:
-        return {k: (coref[k] + noncoref[k]) / 2 for k in ("recall", "precision", "f1")}
-    part = coref if has_coref else noncoref if has_noncoref else None
-    if part is None:
-        return {"recall": 0.0, "precision": 0.0, "f1": 0.0}
-    return {k: part[k] for k in ("recall", "precision", "f1")}
+    return {**_floats(prf_arrays(np.asarray(block))), **dict(zip(FIELDS, block))}
 
 
 def rates(counts: Counts) -> Dict[str, Dict]:
     """The ``metrics`` block of the JSON output for ``counts``: every metric
     computed, mention identification, BLANC with its link kinds, and the
-    CoNLL score (mean of MUC, B³ and CEAFe F1; Pradhan et al. 2014) when
-    those three were computed."""
+    CoNLL score when MUC, B³ and CEAFe were computed (:func:`score_arrays`)
+    with the counts behind each."""
     out: Dict[str, Dict] = {}
-    for metric in ("muc", "bcub", "ceafm", "ceafe", "lea"):
-        if metric in counts.metrics:
-            out[metric] = prf(counts.block(metric))
-    out["mentions"] = prf(counts.block("mentions"))
-    if "blanc" in counts.metrics:
-        coref = prf(counts.block("blanc_coref"))
-        noncoref = prf(counts.block("blanc_noncoref"))
-        out["blanc"] = {**blanc_rates(coref, noncoref), "coref_links": coref, "noncoref_links": noncoref}
-    if {"muc", "bcub", "ceafe"} <= set(counts.metrics):
-        out["conll"] = {"f1": (out["muc"]["f1"] + out["bcub"]["f1"] + out["ceafe"]["f1"]) / 3}
+    for name, scores in score_arrays(counts.array, counts.metrics).items():
+        out[name] = _floats(scores)
+        if name in BLOCKS:
+            out[name].update(zip(FIELDS, counts.block(name)))
+    if "blanc" in out:
+        out["blanc"]["coref_links"] = prf(counts.block("blanc_coref"))
+        out["blanc"]["noncoref_links"] = prf(counts.block("blanc_noncoref"))
     return out
+
+
+def _floats(scores: Scores) -> Dict[str, float]:
+    return {name: float(value) for name, value in scores.items()}

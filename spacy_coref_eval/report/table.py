@@ -1,7 +1,9 @@
 """Plain-text tables of scores (wasabi, as spaCy's own command line)."""
-from typing import Dict, List, Mapping
+from typing import Dict, List, Mapping, Sequence
 
 from wasabi import table
+
+from ..analysis.error_types import ERROR_KINDS
 
 _ORDER = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 _NAMES = {
@@ -60,3 +62,64 @@ def documents_table(documents: Mapping[str, Mapping[str, Dict]]) -> str:
     rows = [[doc] + [_pct(d[m]["f1"]) if m in d else "" for m in names] for doc, d in documents.items()]
     header = ["Document"] + [f"{_NAMES[m]} F1" for m in names]
     return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(names))
+
+
+_ERROR_NAMES = {
+    "span_errors": "Span", "missing_mentions": "Missing m.", "extra_mentions": "Extra m.",
+    "missing_entities": "Missing e.", "extra_entities": "Extra e.",
+    "divided_entities": "Divided e.", "conflated_entities": "Conflated e.",
+}
+_RATE_NAMES = (("recall", "Recall"), ("precision", "Precision"), ("f1", "F1"))
+
+
+def _ordered(scores: Mapping[str, Mapping]) -> List[str]:
+    return [name for name in (*_ORDER, "conll") if name in scores]
+
+
+def intervals_table(intervals: Mapping[str, Mapping[str, Sequence[float]]]) -> str:
+    """Recall, precision and F1 intervals (percent) of every metric."""
+    rows = [
+        [_NAMES[name]] + [
+            f"{_pct(intervals[name][rate][0])} – {_pct(intervals[name][rate][1])}" if rate in intervals[name] else ""
+            for rate, _ in _RATE_NAMES
+        ]
+        for name in _ordered(intervals)
+    ]
+    header = ["Metric"] + [label for _, label in _RATE_NAMES]
+    return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r"))
+
+
+def macro_table(macro: Mapping[str, Mapping[str, float]]) -> str:
+    """Macro-averaged recall, precision and F1 (percent) of every metric and
+    the number of documents averaged."""
+    rows = [
+        [_NAMES[name]]
+        + [_pct(macro[name][rate]) if rate in macro[name] else "" for rate, _ in _RATE_NAMES]
+        + [str(macro[name]["n_documents"])]
+        for name in _ordered(macro)
+    ]
+    header = ["Metric"] + [label for _, label in _RATE_NAMES] + ["Documents"]
+    return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r"))
+
+
+def errors_table(errors: Mapping[str, Mapping[str, int]]) -> str:
+    """Counts of every error kind, one row per entry of ``errors`` (documents,
+    the total), in the order given (m. = mentions, e. = entities)."""
+    rows = [[name] + [str(counts[kind]) for kind in ERROR_KINDS] for name, counts in errors.items()]
+    header = ["Document"] + [_ERROR_NAMES[kind] for kind in ERROR_KINDS]
+    return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(ERROR_KINDS))
+
+
+def comparison_table(comparison: Mapping[str, Mapping[str, float]]) -> str:
+    """F1 (percent) of systems A and B per metric, B − A (points) and the
+    p-values of :func:`~spacy_coref_eval.analysis.statistics.compare`."""
+    rows = [_comparison_row(_NAMES[name], comparison[name]) for name in _ordered(comparison)]
+    header = ("Metric", "A F1", "B F1", "B − A", "p randomization", "p bootstrap")
+    return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r", "r"))
+
+
+def _comparison_row(label: str, entry: Mapping[str, float]) -> List[str]:
+    return [
+        label, _pct(entry["a"]), _pct(entry["b"]), f"{100 * entry['difference']:+.2f}",
+        f"{entry['p_value_randomization']:.4f}", f"{entry['p_value_bootstrap']:.4f}",
+    ]

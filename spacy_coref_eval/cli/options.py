@@ -1,0 +1,55 @@
+"""Options shared by the commands that score: metrics, mention matching,
+twinless policy and singletons (turned into :class:`Settings` by
+:func:`build_settings`), and the seed and resamples of the statistics.
+
+A command takes an option by using its object as a parameter default,
+e.g. ``match: str = MATCH`` (``METRICS_OPTION`` keeps clear of
+:data:`~spacy_coref_eval.counting.METRICS`).
+"""
+from typing import List, Optional
+
+import typer
+
+from ..counting import METRICS
+from ..scoring import Settings
+
+METRICS_OPTION = typer.Option(",".join(METRICS), "--metrics", "-m", help="Comma-separated metrics")
+TWINLESS = typer.Option("conll", "--twinless", help="Twinless policy: conll, b3all, b30, sys")
+SINGLETONS = typer.Option("keep", "--singletons", help="keep or remove singleton entities")
+MATCH = typer.Option("exact", "--match", help="Mention matching: exact, head, overlap, partial (head and partial need heads)")
+MIN_OVERLAP = typer.Option(None, "--min-overlap", help="--match overlap: least overlap θ in (0, 1] (default 0.5)")
+OVERLAP_MEASURE = typer.Option(None, "--overlap-measure", help="--match overlap: dice (default) or jaccard")
+SEED = typer.Option(0, "--seed", help="Random seed of the resampling statistics")
+N_RESAMPLES = typer.Option(1000, "--n-resamples", min=1, help="Bootstrap resamples of the documents")
+
+
+def parse_metrics(value: str) -> List[str]:
+    """Comma-separated metric names, checked."""
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = [name for name in names if name not in METRICS]
+    if unknown or not names:
+        raise typer.BadParameter(f"unknown metric(s) {unknown}; choose from {','.join(METRICS)}")
+    return names
+
+
+def build_settings(
+    metrics: str,
+    twinless: str,
+    singletons: str,
+    match: str,
+    min_overlap: Optional[float],
+    overlap_measure: Optional[str],
+) -> Settings:
+    """:class:`Settings` from the values of the shared options; bad values
+    raise :class:`ValueError` (or :class:`typer.BadParameter` for metrics)."""
+    return Settings(
+        metrics=tuple(parse_metrics(metrics)), matcher=match, twinless=twinless, singletons=singletons,
+        min_overlap=min_overlap, overlap_measure=overlap_measure,
+    )
+
+
+def check_level(value: Optional[float]) -> Optional[float]:
+    """A confidence level strictly between 0 and 1 (or no level)."""
+    if value is not None and not 0 < value < 1:
+        raise typer.BadParameter(f"the confidence level must lie strictly between 0 and 1 (e.g. 0.95), not {value}")
+    return value

@@ -1,0 +1,238 @@
+"""What the HTML report shows of a document: its worst-scoring documents'
+words and mentions, ready to draw (:mod:`.html` only renders them).
+
+On each side a mention carries a label and a colour slot. Gold entity ``i``
+is labelled ``i + 1`` and takes slot ``i``. A predicted entity is aligned to
+the gold entity it shares most twinned mentions with (ties: the first) and
+takes that entity's label and slot; when several predicted entities align to
+one gold entity (a divided entity), the one sharing most keeps the plain
+label and the others add ``b``, ``c``, ...; a predicted entity sharing no
+mention with the gold is labelled ``x1``, ``x2``, ... with slot -1.
+"""
+from dataclasses import dataclass, field
+from string import ascii_lowercase
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..clusters import Clusters
+from ..scoring import CorpusResult, Settings
+from .rates import rates
+
+Rates = Mapping[str, Mapping[str, float]]
+Intervals = Mapping[str, Mapping[str, Tuple[float, float]]]
+ErrorCounts = Mapping[str, Mapping[str, int]]
+Pair = Tuple[str, Clusters, Clusters]
+
+HEADLINE_ORDER: Tuple[str, ...] = ("conll", "lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "mentions")
+NO_KEY = -1
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One mention as drawn: token span (end exclusive, document offsets),
+    entity label, colour slot (-1: no gold counterpart) and whether it has
+    no twin on the other side."""
+
+    start: int
+    end: int
+    label: str
+    colour: int
+    twinless: bool
+
+
+@dataclass(frozen=True)
+class DocumentView:
+    """A window of one document with the gold and predicted mentions inside it."""
+
+    name: str
+    words: Tuple[str, ...]
+    first: int
+    n_tokens: int
+    key: Tuple[Mention, ...]
+    response: Tuple[Mention, ...]
+    n_key: int
+    n_response: int
+    metrics: Rates
+    errors: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """Everything the page shows. ``documents`` holds per-document rates,
+    ``errors`` error-type counts by document name and ``"total"``; ``macro``
+    may be empty."""
+
+    key: str
+    response: str
+    settings: Mapping[str, object]
+    metrics: Rates
+    intervals: Intervals
+    level: float
+    n_resamples: int
+    seed: int
+    documents: Mapping[str, Rates]
+    errors: ErrorCounts
+    views: Sequence[DocumentView]
+    macro: Rates = field(default_factory=dict)
+    warnings: Sequence[str] = ()
+    title: str = "Coreference evaluation report"
+
+
+def headline(metrics: Mapping[str, object]) -> str:
+    """The metric that ranks documents: CoNLL when computed, else the first
+    of :data:`HEADLINE_ORDER` present."""
+    return next(name for name in HEADLINE_ORDER if name in metrics)
+
+
+def worst_documents(documents: Mapping[str, Rates], n: int) -> List[str]:
+    """Names of the ``n`` documents with the lowest headline F1, ties by name."""
+    if not documents or n <= 0:
+        return []
+    metric = headline(next(iter(documents.values())))
+    ranked = sorted(documents, key=lambda name: (documents[name][metric]["f1"], name))
+    return ranked[:n]
+
+
+def entity_alignment(key: Clusters, response: Clusters, twins: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """For every response entity, the key entity it shares most twinned
+    mentions with (ties: the lower index; :data:`NO_KEY` when none) and how
+    many it shares."""
+    aligned = np.full(response.n_entities, NO_KEY, dtype=np.int64)
+    shared = np.zeros(response.n_entities, dtype=np.int64)
+    twinned = twins >= 0
+    if not twinned.any():
+        return aligned, shared
+    table = np.zeros((response.n_entities, key.n_entities), dtype=np.int64)
+    np.add.at(table, (response.entity[twinned], key.entity[twins[twinned]]), 1)
+    best = table.argmax(axis=1)
+    shared = table[np.arange(response.n_entities), best]
+    aligned = np.where(shared > 0, best, NO_KEY)
+    return aligned, shared
+
+
+def response_labels(aligned: np.ndarray, shared: np.ndarray) -> List[str]:
+    """Label of every response entity (see the module docstring)."""
+    labels = [""] * len(aligned)
+    by_key: Dict[int, List[int]] = {}
+    extra = 0
+    for entity, key_entity in enumerate(aligned.tolist()):
+        if key_entity == NO_KEY:
+            extra += 1
+            labels[entity] = f"x{extra}"
+        else:
+            by_key.setdefault(key_entity, []).append(entity)
+    for key_entity, entities in by_key.items():
+        ranked = sorted(entities, key=lambda e: (-int(shared[e]), e))
+        for rank, entity in enumerate(ranked):
+            labels[entity] = f"{key_entity + 1}{_suffix(rank)}"
+    return labels
+
+
+def _suffix(rank: int) -> str:
+    """``""``, ``"b"``, ``"c"``, ... ``"z"``, then ``"z27"``, ``"z28"``, ..."""
+    if rank == 0:
+        return ""
+    return ascii_lowercase[rank] if rank < len(ascii_lowercase) else f"z{rank + 1}"
+
+
+def error_positions(key: Clusters, response: Clusters, twins: np.ndarray, aligned: np.ndarray) -> np.ndarray:
+    """Start tokens of the mentions that show an error: twinless on either
+    side, or twinned into a response entity aligned to another key entity."""
+    twinned = twins >= 0
+    key_twinned = np.zeros(len(key), dtype=bool)
+    key_twinned[twins[twinned]] = True
+    wrong = twinned.copy()
+    wrong[twinned] = aligned[response.entity[twinned]] != key.entity[twins[twinned]]
+    return np.concatenate([key.starts[~key_twinned], response.starts[~twinned], response.starts[wrong]])
+
+
+def error_window(n_tokens: int, positions: np.ndarray, size: int) -> Tuple[int, int]:
+    """``(first, stop)`` of the ``size``-token window holding most of
+    ``positions`` (the earliest such window); the whole document when it fits."""
+    if n_tokens <= size:
+        return 0, n_tokens
+    inside = positions[(positions >= 0) & (positions < n_tokens)]
+    per_token = np.bincount(inside, minlength=n_tokens)
+    cumulative = np.concatenate([[0], np.cumsum(per_token)])
+    totals = cumulative[size:] - cumulative[:-size]
+    first = int(np.argmax(totals))
+    return first, first + size
+
+
+def side_mentions(
+    clusters: Clusters, labels: Sequence[str], colours: Sequence[int], twinless: np.ndarray, window: Tuple[int, int]
+) -> Tuple[Mention, ...]:
+    """The mentions of one side lying wholly inside ``window``, by position
+    (longer first at one start)."""
+    first, stop = window
+    mentions = [
+        Mention(start, end, labels[entity], colours[entity], bool(alone))
+        for start, end, entity, alone in zip(
+            clusters.starts.tolist(), clusters.ends.tolist(), clusters.entity.tolist(), twinless.tolist()
+        )
+        if first <= start and end <= stop
+    ]
+    return tuple(sorted(mentions, key=lambda m: (m.start, -m.end, m.label)))
+
+
+def document_view(
+    name: str,
+    words: Sequence[str],
+    key: Clusters,
+    response: Clusters,
+    settings: Settings,
+    metrics: Rates,
+    errors: Optional[Mapping[str, int]] = None,
+    max_tokens: int = 400,
+) -> DocumentView:
+    """One document's view: mentions twinned as when scoring (same matcher,
+    same singleton setting), cut to the ``max_tokens`` window with most errors."""
+    if settings.singletons == "remove":
+        key, response = key.without_singletons(), response.without_singletons()
+    twins = settings.matcher(key, response)  # type: ignore[operator]
+    aligned, shared = entity_alignment(key, response, twins)
+    key_twinless = np.ones(len(key), dtype=bool)
+    key_twinless[twins[twins >= 0]] = False
+    window = error_window(len(words), error_positions(key, response, twins, aligned), max_tokens)
+    key_side = side_mentions(
+        key, [str(i + 1) for i in range(key.n_entities)], list(range(key.n_entities)), key_twinless, window
+    )
+    response_side = side_mentions(response, response_labels(aligned, shared), aligned.tolist(), twins < 0, window)
+    return DocumentView(
+        name, tuple(words[window[0]:window[1]]), window[0], len(words), key_side, response_side,
+        len(key), len(response), metrics, dict(errors or {}),
+    )
+
+
+def build_report(
+    pairs: Sequence[Pair],
+    words: Mapping[str, Sequence[str]],
+    result: CorpusResult,
+    *,
+    intervals: Intervals,
+    errors: ErrorCounts,
+    macro: Optional[Rates] = None,
+    key: str = "key",
+    response: str = "response",
+    level: float = 0.95,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    worst: int = 5,
+    max_tokens: int = 400,
+) -> ReportData:
+    """The page data of a scored corpus: ``result`` from ``pairs``, the key
+    ``words`` by document name, and the bootstrap ``intervals``, ``macro``
+    averages and ``errors`` computed from them. Documents without words get
+    no side-by-side view."""
+    documents = {name: rates(counts) for name, counts in result.documents.items()}
+    clusters = {name: (k, r) for name, k, r in pairs}
+    views = [
+        document_view(name, words[name], *clusters[name], result.settings, documents[name], errors.get(name), max_tokens)
+        for name in worst_documents(documents, worst)
+        if name in words
+    ]
+    return ReportData(
+        key, response, result.settings.to_dict(), result.metrics(), intervals, level, n_resamples, seed,
+        documents, errors, views, macro or {}, list(result.warnings),
+    )

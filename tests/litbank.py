@@ -1,0 +1,35 @@
+"""LitBank with seeded system responses, read and perturbed once per test
+run: a system with the perturbation's default error rates and a clearly
+damaged copy of it (the system perturbed again at high rates)."""
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Dict
+
+from benchmarks.perturb import Errors, perturb_corpus
+from spacy_coref_eval import Clusters, read_conll
+from spacy_coref_eval.readers.conll import ConllDocument
+
+from .conftest import shared_path
+
+DAMAGE = Errors(drop=0.3, add=0.3, shift=0.3, split=0.3, merge=0.2)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    documents: Dict[str, ConllDocument]
+    key: Dict[str, Clusters]
+    system: Dict[str, Clusters]
+    damaged: Dict[str, Clusters]
+
+    @property
+    def n_tokens(self) -> Dict[str, int]:
+        return {name: doc.n_tokens for name, doc in self.documents.items()}
+
+
+@lru_cache(maxsize=None)
+def litbank() -> Corpus:
+    documents = read_conll(shared_path("corpora", "litbank.key.conll.gz"), with_words=True)
+    key = {name: doc.clusters for name, doc in documents.items()}
+    n_tokens = {name: doc.n_tokens for name, doc in documents.items()}
+    system = perturb_corpus(key, n_tokens, seed=1)
+    return Corpus(documents, key, system, perturb_corpus(system, n_tokens, seed=2, errors=DAMAGE))
