@@ -5,6 +5,7 @@ read clusters → :func:`~.twinning.twin` (per document) →
 documents in one pass) → sum over documents → report. This module wires the
 stages together; each lives in its own subpackage.
 """
+import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
@@ -12,7 +13,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from .clusters import Clusters, Entities
-from .counting import METRICS, Counts, check_metrics, count_batch
+from .counting import BLOCKS, FIELDS, METRICS, Counts, check_metrics, count_batch
 from .errors import CorefInputError
 from .report.rates import rates
 from .twinning import Matcher, Twinned, apply_policy, get_matcher, twin
@@ -190,19 +191,47 @@ def score_pairs(
         repeated = next(name for name in names if names.count(name) > 1)
         raise CorefInputError(f"document {repeated!r} is given more than once")
     if n_process > 1 and len(pairs) > 1:
-        size = -(-len(pairs) // n_process)
-        shards = [pairs[i:i + size] for i in range(0, len(pairs), size)]
-        with ProcessPoolExecutor(max_workers=len(shards)) as pool:
-            results = list(pool.map(_score_shard, shards, [settings] * len(shards)))
+        results = _score_in_processes(pairs, settings, n_process)
     else:
         results = [_score_shard(pairs, settings)]
-    documents = {name: counts for shard in results for name, counts in shard[0].items()}
-    notes = [*warnings, *(note for shard in results for note in shard[1])]
+    stacked = np.concatenate([array for array, _ in results])
+    documents = {name: Counts(settings.metrics, row) for name, row in zip(names, stacked)}
+    notes = [*warnings, *(note for _, shard_notes in results for note in shard_notes)]
     return CorpusResult(settings, documents, notes)
 
 
-def _score_shard(pairs: Sequence[Pair], settings: Settings) -> Tuple[Dict[str, Counts], List[str]]:
-    """Per-document counts and warnings of some documents."""
+_SHARED: Optional[Tuple[List[Pair], Settings]] = None
+"""The documents being scored, for worker processes forked from this one."""
+
+
+def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int) -> List[Tuple[np.ndarray, List[str]]]:
+    """:func:`_score_shard` on ``n_process`` consecutive shards in parallel.
+    Forked workers find the documents in memory; elsewhere each shard is
+    sent to its worker."""
+    global _SHARED
+    size = -(-len(pairs) // n_process)
+    bounds = [(start, min(start + size, len(pairs))) for start in range(0, len(pairs), size)]
+    if "fork" in multiprocessing.get_all_start_methods():
+        _SHARED = (pairs, settings)
+        try:
+            with ProcessPoolExecutor(len(bounds), mp_context=multiprocessing.get_context("fork")) as pool:
+                return list(pool.map(_score_forked_shard, bounds))
+        finally:
+            _SHARED = None
+    with ProcessPoolExecutor(len(bounds)) as pool:
+        shards = [pairs[start:end] for start, end in bounds]
+        return list(pool.map(_score_shard, shards, [settings] * len(shards)))
+
+
+def _score_forked_shard(bounds: Tuple[int, int]) -> Tuple[np.ndarray, List[str]]:
+    assert _SHARED is not None, "set before the workers were forked"
+    pairs, settings = _SHARED
+    return _score_shard(pairs[bounds[0]:bounds[1]], settings)
+
+
+def _score_shard(pairs: Sequence[Pair], settings: Settings) -> Tuple[np.ndarray, List[str]]:
+    """Counts of some documents, stacked (one :attr:`Counts.array` per
+    document), and their warnings."""
     notes: List[str] = []
     clusters = []
     for name, key_value, response_value in pairs:
@@ -214,4 +243,4 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings) -> Tuple[Dict[str, C
             raise CorefInputError(f"document {name!r}: {err}") from err
         clusters.append((key, response))
     counts = count_twinned(twin_documents(clusters, settings), settings)
-    return {name: c for (name, _, _), c in zip(pairs, counts)}, notes
+    return np.stack([c.array for c in counts]) if counts else np.zeros((0, len(BLOCKS), len(FIELDS))), notes
