@@ -15,7 +15,7 @@ import numpy as np
 from .clusters import Clusters, Entities
 from .counting import BLOCKS, FIELDS, METRICS, Counts, check_metrics, count_batch
 from .errors import CorefInputError
-from .report.rates import rates
+from .report.rates import rates, stack_rates
 from .twinning import Matcher, Twinned, apply_policy, get_matcher, twin
 from .twinning.matchers import check_input
 from .twinning.policies import POLICIES
@@ -116,7 +116,9 @@ class CorpusResult:
         """The JSON document of the command line (``--format json``)."""
         out: Dict[str, Any] = {"settings": self.settings.to_dict(), "metrics": self.metrics()}
         if per_doc:
-            out["documents"] = {name: {"metrics": rates(c)} for name, c in self.documents.items()}
+            stack = np.stack([c.array for c in self.documents.values()]) if self.documents else np.zeros((0, len(BLOCKS), len(FIELDS)))
+            per_doc_rates = stack_rates(stack, self.settings.metrics)
+            out["documents"] = {name: {"metrics": r} for name, r in zip(self.documents, per_doc_rates)}
         out["warnings"] = list(self.warnings)
         return out
 

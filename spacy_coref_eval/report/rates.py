@@ -5,7 +5,7 @@ elementwise on stacks of count arrays, so the statistics of
 :mod:`~spacy_coref_eval.analysis` score thousands of resampled corpora in
 one call; :func:`rates` applies it to one :class:`Counts`.
 """
-from typing import Dict, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
@@ -71,26 +71,37 @@ def score_arrays(array: np.ndarray, metrics: Sequence[str]) -> Dict[str, Scores]
     return out
 
 
-def prf(block: Tuple[float, float, float, float]) -> Dict[str, float]:
-    """Recall, precision, F1 and the four counts of one block."""
-    return {**_floats(prf_arrays(np.asarray(block))), **dict(zip(FIELDS, block))}
-
-
 def rates(counts: Counts) -> Dict[str, Dict]:
     """The ``metrics`` block of the JSON output for ``counts``: every metric
     computed, mention identification, BLANC with its link kinds, and the
     CoNLL score when MUC, B³ and CEAFe were computed (:func:`score_arrays`)
     with the counts behind each."""
-    out: Dict[str, Dict] = {}
-    for name, scores in score_arrays(counts.array, counts.metrics).items():
-        out[name] = _floats(scores)
-        if name in BLOCKS:
-            out[name].update(zip(FIELDS, counts.block(name)))
-    if "blanc" in out:
-        out["blanc"]["coref_links"] = prf(counts.block("blanc_coref"))
-        out["blanc"]["noncoref_links"] = prf(counts.block("blanc_noncoref"))
+    return stack_rates(counts.array[None], counts.metrics)[0]
+
+
+def stack_rates(array: np.ndarray, metrics: Sequence[str]) -> List[Dict[str, Dict]]:
+    """:func:`rates` of every count array of a stack ``(n, len(BLOCKS),
+    len(FIELDS))``, computed for all of them at once."""
+    columns = {name: _lists(scores) for name, scores in score_arrays(array, metrics).items()}
+    if "blanc" in columns:
+        for part, block in (("coref_links", "blanc_coref"), ("noncoref_links", "blanc_noncoref")):
+            columns[part] = _lists(prf_arrays(array[:, BLOCKS.index(block)]))
+    counts = array.tolist()
+    out = []
+    for index, doc_counts in enumerate(counts):
+        doc: Dict[str, Dict] = {}
+        for name, scores in columns.items():
+            entry = {rate: values[index] for rate, values in scores.items()}
+            if name in ("coref_links", "noncoref_links"):
+                block = "blanc_coref" if name == "coref_links" else "blanc_noncoref"
+                doc["blanc"][name] = {**entry, **dict(zip(FIELDS, doc_counts[BLOCKS.index(block)]))}
+                continue
+            if name in BLOCKS:
+                entry.update(zip(FIELDS, doc_counts[BLOCKS.index(name)]))
+            doc[name] = entry
+        out.append(doc)
     return out
 
 
-def _floats(scores: Scores) -> Dict[str, float]:
-    return {name: float(value) for name, value in scores.items()}
+def _lists(scores: Scores) -> Dict[str, List[float]]:
+    return {name: values.tolist() for name, values in scores.items()}

@@ -151,13 +151,15 @@ def _solve_blocks(
     n_nodes = n_rows + n_cols
     block_rows = np.bincount(component[:n_rows], minlength=n_nodes)
     block_cols = np.bincount(component[n_rows:], minlength=n_nodes)
-    star = ((block_rows == 1) | (block_cols == 1))[block]
+    lone = np.bincount(block, minlength=n_nodes)[block] == 1
+    star = ~lone & ((block_rows == 1) | (block_cols == 1))[block]
     square = ((block_rows == 2) & (block_cols == 2))[block]
-    star_rows, star_cols = _solve_stars(np.flatnonzero(star), rows, cols, scores, block)
-    square_rows, square_cols = _solve_squares(np.flatnonzero(square), rows, cols, scores, block)
-    out_rows: List[int] = [*star_rows.tolist(), *square_rows.tolist()]
-    out_cols: List[int] = [*star_cols.tolist(), *square_cols.tolist()]
-    order = np.flatnonzero(~star & ~square)
+    picked = [
+        (rows[lone], cols[lone]),
+        _solve_stars(np.flatnonzero(star), rows, cols, scores, block),
+        _solve_squares(np.flatnonzero(square), rows, cols, scores, block),
+    ]
+    order = np.flatnonzero(~lone & ~star & ~square)
     order = order[np.argsort(block[order], kind="stable")]
     firsts = np.flatnonzero(np.diff(block[order], prepend=-1))
     for start, end in zip(firsts.tolist(), firsts[1:].tolist() + [len(order)]):
@@ -166,10 +168,9 @@ def _solve_blocks(
         local_cols, col_index = np.unique(cols[members], return_inverse=True)
         matrix = np.zeros((len(local_rows), len(local_cols)))
         matrix[row_index.ravel(), col_index.ravel()] = scores[members]
-        for row, col in best_assignment(matrix):
-            out_rows.append(int(local_rows[row]))
-            out_cols.append(int(local_cols[col]))
-    return np.array(out_rows, dtype=np.int64), np.array(out_cols, dtype=np.int64)
+        chosen = np.array(best_assignment(matrix), dtype=np.int64).reshape(-1, 2)
+        picked.append((local_rows[chosen[:, 0]], local_cols[chosen[:, 1]]))
+    return np.concatenate([r for r, _ in picked]), np.concatenate([c for _, c in picked])
 
 
 def _solve_stars(
