@@ -15,14 +15,15 @@ from ..report.table import comparison_table
 from ..scoring import CorpusResult, Pair, pair_documents, score_pairs
 from . import app
 from .options import (
-    MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE, SEED, SINGLETONS, TWINLESS, build_settings,
+    KEY_ARGUMENT, MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE, SEED, SINGLETONS, TWINLESS,
+    build_settings,
 )
 from .output import check_format, fail, say, write
 
 
 @app.command("compare")
 def compare_command(
-    key: Path = typer.Argument(..., help="Gold coreference: CoNLL-2012 file (.conll, .gz) or spaCy DocBin (.spacy)", exists=True, dir_okay=False),
+    key: Path = KEY_ARGUMENT,
     system_a: Path = typer.Argument(..., help="System A's coreference: CoNLL-2012 or .spacy", exists=True, dir_okay=False),
     system_b: Path = typer.Argument(..., help="System B's coreference: CoNLL-2012 or .spacy", exists=True, dir_okay=False),
     metrics: str = METRICS_OPTION,

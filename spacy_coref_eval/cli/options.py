@@ -1,4 +1,5 @@
-"""Options shared by the commands that score: metrics, mention matching,
+"""Arguments and options shared by the commands that score: the key and
+response files, metrics, mention matching,
 twinless policy and singletons (turned into :class:`Settings` by
 :func:`build_settings`), and the seed and resamples of the statistics.
 
@@ -13,6 +14,13 @@ import typer
 from ..counting import METRICS
 from ..scoring import Settings
 
+KEY_ARGUMENT = typer.Argument(
+    ..., help="Gold coreference: CoNLL-2012 file (.conll, .gz) or spaCy DocBin (.spacy)", exists=True, dir_okay=False
+)
+RESPONSE_ARGUMENT = typer.Argument(
+    ..., help="System coreference: CoNLL-2012 or .spacy; with a .spacy side, documents pair by order",
+    exists=True, dir_okay=False,
+)
 METRICS_OPTION = typer.Option(",".join(METRICS), "--metrics", "-m", help="Comma-separated metrics")
 TWINLESS = typer.Option("conll", "--twinless", help="Twinless policy: conll, b3all, b30, sys")
 SINGLETONS = typer.Option("keep", "--singletons", help="keep or remove singleton entities")

@@ -14,7 +14,8 @@ from ..report.views import build_report
 from ..scoring import score_pairs
 from . import app
 from .options import (
-    MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE, SEED, SINGLETONS, TWINLESS,
+    KEY_ARGUMENT, MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE, RESPONSE_ARGUMENT, SEED,
+    SINGLETONS, TWINLESS,
     build_settings, check_level,
 )
 from .output import fail, say
@@ -22,8 +23,8 @@ from .output import fail, say
 
 @app.command("report")
 def report_command(
-    key: Path = typer.Argument(..., help="Gold coreference: CoNLL-2012 file (.conll, .gz) or spaCy DocBin (.spacy)", exists=True, dir_okay=False),
-    response: Path = typer.Argument(..., help="System coreference: CoNLL-2012 or .spacy; with a .spacy side, documents pair by order", exists=True, dir_okay=False),
+    key: Path = KEY_ARGUMENT,
+    response: Path = RESPONSE_ARGUMENT,
     output: Path = typer.Option(..., "--output", "-o", help="Write the HTML report to this file"),
     ci: float = typer.Option(0.95, "--ci", callback=check_level, help="Confidence level of the bootstrap intervals, in (0, 1)"),
     n_resamples: int = N_RESAMPLES,

@@ -12,7 +12,8 @@ from ..scoring import Settings, score_pairs
 from ..shards import load_counts, merge_results, save_counts
 from . import app
 from .options import (
-    MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE, SEED, SINGLETONS, TWINLESS,
+    KEY_ARGUMENT, MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE, RESPONSE_ARGUMENT, SEED,
+    SINGLETONS, TWINLESS,
     build_settings, check_level,
 )
 from .output import Analyses, check_format, fail, report, say
@@ -22,8 +23,8 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 
 @app.command()
 def score(
-    key: Path = typer.Argument(..., help="Gold coreference: CoNLL-2012 file (.conll, .gz) or spaCy DocBin (.spacy)", exists=True, dir_okay=False),
-    response: Path = typer.Argument(..., help="System coreference: CoNLL-2012 or .spacy; with a .spacy side, documents pair by order", exists=True, dir_okay=False),
+    key: Path = KEY_ARGUMENT,
+    response: Path = RESPONSE_ARGUMENT,
     metrics: str = METRICS_OPTION,
     twinless: str = TWINLESS,
     singletons: str = SINGLETONS,

@@ -283,34 +283,50 @@ class ExactMatcher:
         return {"match": self.name}
 
 
-@dataclass(frozen=True)
-class HeadMatcher:
-    """Same head token, s(k, r) = |k ∩ r| / |k| (SPEC §3). Heads come from
-    the reader; a head of -1 (unknown) matches nothing."""
+class ScoredMatcher:
+    """A matcher that twins the mentions left after exact twinning by a
+    score s(k, r) (:func:`twin_by_score`); ``heads_of`` names the sides
+    whose heads the score reads."""
 
-    name: ClassVar[str] = "head"
-    needs_heads: ClassVar[bool] = True
+    name: ClassVar[str]
+    heads_of: ClassVar[Tuple[str, ...]] = ()
+
+    @property
+    def needs_heads(self) -> bool:
+        return bool(self.heads_of)
 
     def __call__(self, key: Clusters, response: Clusters) -> np.ndarray:
         self.check(key, response)
         return twin_by_score(key, response, self.score)
 
     def check(self, key: Clusters, response: Clusters) -> None:
-        require_heads(key, "key", self.name)
-        require_heads(response, "response", self.name)
+        for side, clusters in (("key", key), ("response", response)):
+            if side in self.heads_of:
+                require_heads(clusters, side, self.name)
 
-    @staticmethod
-    def score(key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
-        assert key.heads is not None and response.heads is not None, "checked by require_heads"
-        same = (key.heads[k] == response.heads[r]) & (key.heads[k] >= 0)
-        return np.where(same, _intersection(key, response, k, r) / (key.ends[k] - key.starts[k]), 0.0)
+    def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
 
     def config(self) -> Dict[str, Any]:
         return {"match": self.name}
 
 
 @dataclass(frozen=True)
-class OverlapMatcher:
+class HeadMatcher(ScoredMatcher):
+    """Same head token, s(k, r) = |k ∩ r| / |k| (SPEC §3). Heads come from
+    the reader; a head of -1 (unknown) matches nothing."""
+
+    name: ClassVar[str] = "head"
+    heads_of: ClassVar[Tuple[str, ...]] = ("key", "response")
+
+    def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
+        assert key.heads is not None and response.heads is not None, "checked by require_heads"
+        same = (key.heads[k] == response.heads[r]) & (key.heads[k] >= 0)
+        return np.where(same, _intersection(key, response, k, r) / (key.ends[k] - key.starts[k]), 0.0)
+
+
+@dataclass(frozen=True)
+class OverlapMatcher(ScoredMatcher):
     """Token overlap of at least θ = ``min_overlap``: s(k, r) is Dice
     2|k ∩ r| / (|k| + |r|), or Jaccard |k ∩ r| / |k ∪ r|, when that is ≥ θ,
     else 0 (SPEC §3). With θ = 1 only identical spans match."""
@@ -318,7 +334,6 @@ class OverlapMatcher:
     min_overlap: float = 0.5
     measure: str = "dice"
     name: ClassVar[str] = "overlap"
-    needs_heads: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         theta = self.min_overlap
@@ -327,9 +342,6 @@ class OverlapMatcher:
         if self.measure not in OVERLAP_MEASURES:
             raise ValueError(f"overlap measure must be one of {OVERLAP_MEASURES}, not {self.measure!r}")
         object.__setattr__(self, "min_overlap", float(theta))
-
-    def __call__(self, key: Clusters, response: Clusters) -> np.ndarray:
-        return twin_by_score(key, response, self.score)
 
     def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
         common = _intersection(key, response, k, r)
@@ -342,32 +354,21 @@ class OverlapMatcher:
 
 
 @dataclass(frozen=True)
-class PartialMatcher:
+class PartialMatcher(ScoredMatcher):
     """CorefUD's partial match (CorefUD / Universal Anaphora scorer): r lies
     inside k and contains k's head, s(k, r) = |r| / |k| (SPEC §3). Only the
     key needs heads."""
 
     name: ClassVar[str] = "partial"
-    needs_heads: ClassVar[bool] = True
+    heads_of: ClassVar[Tuple[str, ...]] = ("key",)
 
-    def __call__(self, key: Clusters, response: Clusters) -> np.ndarray:
-        self.check(key, response)
-        return twin_by_score(key, response, self.score)
-
-    def check(self, key: Clusters, response: Clusters) -> None:
-        require_heads(key, "key", self.name)
-
-    @staticmethod
-    def score(key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
+    def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
         assert key.heads is not None, "checked by require_heads"
         head = key.heads[k]
         starts, ends = response.starts[r], response.ends[r]
         inside = (key.starts[k] <= starts) & (ends <= key.ends[k])
         has_head = (starts <= head) & (head < ends)
         return np.where(inside & has_head, (ends - starts) / (key.ends[k] - key.starts[k]), 0.0)
-
-    def config(self) -> Dict[str, Any]:
-        return {"match": self.name}
 
 
 MATCHERS: Dict[str, type] = {
