@@ -282,3 +282,11 @@ def test_settings_must_match(corpus, system):
 def test_rounds_must_be_positive(system, option):
     with pytest.raises(ValueError, match=option):
         compare(system, system, **{option: 0})
+
+
+def test_an_empty_corpus_is_a_clear_error():
+    empty = score_documents({}, {})
+    with pytest.raises(CorefInputError, match="bootstrap intervals need at least one document"):
+        bootstrap_intervals(empty)
+    with pytest.raises(CorefInputError, match="cannot compare: no documents"):
+        compare(empty, empty)

@@ -92,6 +92,8 @@ def bootstrap_intervals(
         raise ValueError(f"the confidence level must lie strictly between 0 and 1, not {level}")
     _check_rounds("n_resamples", n_resamples)
     stack = document_counts(result)
+    if len(stack) == 0:
+        raise CorefInputError("bootstrap intervals need at least one document; the corpus has none")
     metrics = result.settings.metrics
     parts = [_scores(_totals(weights, stack), metrics) for weights in _bootstrap_weights(len(stack), n_resamples, seed)]
     quantiles = 50 * np.array([1 - level, 1 + level])
@@ -235,6 +237,8 @@ def _paired_counts(result_a: CorpusResult, result_b: CorpusResult) -> Tuple[np.n
             f"{result_a.settings.to_dict()} and {result_b.settings.to_dict()}"
         )
     check_same_documents(result_a.documents, result_b.documents, "cannot compare: the systems were scored on different documents")
+    if not result_a.documents:
+        raise CorefInputError("cannot compare: no documents")
     return document_counts(result_a), document_counts(result_b, result_a.documents)
 
 
