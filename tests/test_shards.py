@@ -81,3 +81,18 @@ def test_merge_refuses_what_does_not_add_up(tmp_path):
     result = runner.invoke(app, ["merge", str(bad)])
     assert result.exit_code == 1
     assert "not a counts file written by spacy-coref-eval --save-counts" in result.output
+
+
+def test_merge_gives_intervals_and_macro_averages_like_score(litbank, tmp_path):
+    options = ["--ci", "0.9", "--macro", "--seed", "3", "--n-resamples", "200", "-f", "json"]
+    whole = runner.invoke(app, ["score", str(litbank["key", "all"]), str(litbank["response", "all"]), *options])
+    assert whole.exit_code == 0, whole.output
+    for part in "ab":
+        saved = runner.invoke(app, [
+            "score", str(litbank["key", part]), str(litbank["response", part]), "--save-counts", str(tmp_path / f"{part}.json"),
+        ])
+        assert saved.exit_code == 0, saved.output
+    merged = runner.invoke(app, ["merge", str(tmp_path / "a.json"), str(tmp_path / "b.json"), *options])
+    assert merged.exit_code == 0, merged.output
+    assert merged.stdout == whole.stdout
+    assert {"intervals", "macro"} <= set(json.loads(merged.stdout))

@@ -1,5 +1,6 @@
 """``score``, ``merge`` and ``demo``: score a response against a key, merge
 scores of shards, and report them."""
+from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional
 
@@ -8,13 +9,12 @@ import typer
 from ..analysis import bootstrap_intervals, corpus_error_counts, macro_average
 from ..errors import CorefInputError
 from ..readers.corpus import load_pairs
-from ..scoring import Settings, score_pairs
+from ..scoring import CorpusResult, Settings, score_pairs
 from ..shards import load_counts, merge_results, save_counts
 from . import app
 from .options import (
     KEY_ARGUMENT, MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE, RESPONSE_ARGUMENT, SEED,
-    SINGLETONS, TWINLESS,
-    build_settings, check_level,
+    SINGLETONS, TWINLESS, build_settings, check_level,
 )
 from .output import Analyses, check_format, fail, report, say
 
@@ -50,12 +50,9 @@ def score(
         result = score_pairs(pairs, settings, warnings, n_process=n_process)
         if save_counts_to is not None:
             save_counts(result, save_counts_to)
-        analyses = Analyses(
-            intervals=None if ci is None else bootstrap_intervals(result, ci, n_resamples, seed),
-            level=ci, n_resamples=n_resamples, seed=seed,
-            macro=macro_average(result) if macro else None,
-            errors=corpus_error_counts(pairs, settings) if errors else None,
-        )
+        analyses = analyses_of(result, ci, n_resamples, seed, macro)
+        if errors:
+            analyses = replace(analyses, errors=corpus_error_counts(pairs, settings))
     except (CorefInputError, ValueError) as err:
         fail(err)
     report(result, fmt, per_doc, output, analyses)
@@ -65,20 +62,36 @@ def score(
 def merge(
     counts: List[Path] = typer.Argument(..., help="Counts files written by 'score --save-counts'", exists=True, dir_okay=False),
     per_doc: bool = typer.Option(False, "--per-doc", help="Also report every document"),
+    ci: Optional[float] = typer.Option(None, "--ci", callback=check_level, help="Add bootstrap confidence intervals at this level, e.g. 0.95"),
+    macro: bool = typer.Option(False, "--macro", help="Add macro averages over documents"),
+    seed: int = SEED,
+    n_resamples: int = N_RESAMPLES,
     fmt: str = typer.Option("table", "--format", "-f", help="table or json"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file"),
     save_counts_to: Optional[Path] = typer.Option(None, "--save-counts", help="Also save the merged counts here"),
 ) -> None:
     """Merge the counts of shards scored separately into one corpus score
-    (the same as scoring all documents at once)."""
+    (the same as scoring all documents at once), with intervals and macro
+    averages as 'score' gives them (error kinds need the clusters: ask
+    'score --errors')."""
     check_format(fmt)
     try:
         result = merge_results([load_counts(path) for path in counts], [str(path) for path in counts])
         if save_counts_to is not None:
             save_counts(result, save_counts_to)
+        analyses = analyses_of(result, ci, n_resamples, seed, macro)
     except CorefInputError as err:
         fail(err)
-    report(result, fmt, per_doc, output)
+    report(result, fmt, per_doc, output, analyses)
+
+
+def analyses_of(result: CorpusResult, ci: Optional[float], n_resamples: int, seed: int, macro: bool) -> Analyses:
+    """The intervals and macro averages asked for."""
+    return Analyses(
+        intervals=None if ci is None else bootstrap_intervals(result, ci, n_resamples, seed),
+        level=ci, n_resamples=n_resamples, seed=seed,
+        macro=macro_average(result) if macro else None,
+    )
 
 
 @app.command()
