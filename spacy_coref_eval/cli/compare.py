@@ -15,8 +15,8 @@ from ..report.table import comparison_table
 from ..scoring import CorpusResult, Pair, pair_documents, score_pairs
 from . import app
 from .options import (
-    KEY_ARGUMENT, MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE, SEED, SINGLETONS, TWINLESS,
-    build_settings,
+    FORMAT, KEY_ARGUMENT, MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE, SEED, SINGLETONS,
+    TWINLESS, build_settings,
 )
 from .output import check_format, fail, say, write
 
@@ -35,7 +35,7 @@ def compare_command(
     rounds: int = typer.Option(10000, "--rounds", min=1, help="Rounds of the approximate randomization test"),
     n_resamples: int = N_RESAMPLES,
     seed: int = SEED,
-    fmt: str = typer.Option("table", "--format", "-f", help="table or json"),
+    fmt: str = FORMAT,
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the comparison to this file"),
 ) -> None:
     """Compare SYSTEM_B with SYSTEM_A on KEY: per metric both F1, B − A and

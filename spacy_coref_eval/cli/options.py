@@ -28,6 +28,9 @@ MATCH = typer.Option("exact", "--match", help="Mention matching: exact, head, ov
 MIN_OVERLAP = typer.Option(None, "--min-overlap", help="--match overlap: least overlap θ in (0, 1] (default 0.5)")
 OVERLAP_MEASURE = typer.Option(None, "--overlap-measure", help="--match overlap: dice (default) or jaccard")
 SEED = typer.Option(0, "--seed", help="Random seed of the resampling statistics")
+PER_DOC = typer.Option(False, "--per-doc", help="Also report every document")
+MACRO = typer.Option(False, "--macro", help="Add macro averages over documents")
+FORMAT = typer.Option("table", "--format", "-f", help="table or json")
 N_RESAMPLES = typer.Option(1000, "--n-resamples", min=1, help="Bootstrap resamples of the documents")
 
 
@@ -61,3 +64,6 @@ def check_level(value: Optional[float]) -> Optional[float]:
     if value is not None and not 0 < value < 1:
         raise typer.BadParameter(f"the confidence level must lie strictly between 0 and 1 (e.g. 0.95), not {value}")
     return value
+
+
+CI = typer.Option(None, "--ci", callback=check_level, help="Add bootstrap confidence intervals at this level, e.g. 0.95")

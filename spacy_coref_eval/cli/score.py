@@ -13,8 +13,8 @@ from ..scoring import CorpusResult, Settings, score_pairs
 from ..shards import load_counts, merge_results, save_counts
 from . import app
 from .options import (
-    KEY_ARGUMENT, MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE, RESPONSE_ARGUMENT, SEED,
-    SINGLETONS, TWINLESS, build_settings, check_level,
+    CI, FORMAT, KEY_ARGUMENT, MACRO, MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE, PER_DOC,
+    RESPONSE_ARGUMENT, SEED, SINGLETONS, TWINLESS, build_settings,
 )
 from .output import Analyses, check_format, fail, report, say
 
@@ -31,13 +31,13 @@ def score(
     match: str = MATCH,
     min_overlap: Optional[float] = MIN_OVERLAP,
     overlap_measure: Optional[str] = OVERLAP_MEASURE,
-    per_doc: bool = typer.Option(False, "--per-doc", help="Also report every document"),
-    ci: Optional[float] = typer.Option(None, "--ci", callback=check_level, help="Add bootstrap confidence intervals at this level, e.g. 0.95"),
-    macro: bool = typer.Option(False, "--macro", help="Add macro averages over documents"),
+    per_doc: bool = PER_DOC,
+    ci: Optional[float] = CI,
+    macro: bool = MACRO,
     errors: bool = typer.Option(False, "--errors", help="Add counts of error kinds (by document too with --per-doc)"),
     seed: int = SEED,
     n_resamples: int = N_RESAMPLES,
-    fmt: str = typer.Option("table", "--format", "-f", help="table or json"),
+    fmt: str = FORMAT,
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file"),
     save_counts_to: Optional[Path] = typer.Option(None, "--save-counts", help="Also save every document's counts here (.json, else msgpack), for 'merge'"),
     n_process: int = typer.Option(1, "--n-process", "-n", min=1, help="Score documents in this many processes"),
@@ -61,12 +61,12 @@ def score(
 @app.command()
 def merge(
     counts: List[Path] = typer.Argument(..., help="Counts files written by 'score --save-counts'", exists=True, dir_okay=False),
-    per_doc: bool = typer.Option(False, "--per-doc", help="Also report every document"),
-    ci: Optional[float] = typer.Option(None, "--ci", callback=check_level, help="Add bootstrap confidence intervals at this level, e.g. 0.95"),
-    macro: bool = typer.Option(False, "--macro", help="Add macro averages over documents"),
+    per_doc: bool = PER_DOC,
+    ci: Optional[float] = CI,
+    macro: bool = MACRO,
     seed: int = SEED,
     n_resamples: int = N_RESAMPLES,
-    fmt: str = typer.Option("table", "--format", "-f", help="table or json"),
+    fmt: str = FORMAT,
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file"),
     save_counts_to: Optional[Path] = typer.Option(None, "--save-counts", help="Also save the merged counts here"),
 ) -> None:
