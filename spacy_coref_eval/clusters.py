@@ -38,10 +38,6 @@ class Clusters:
     def __len__(self) -> int:
         return len(self.starts)
 
-    @property
-    def has_heads(self) -> bool:
-        return self.heads is not None
-
     @classmethod
     def from_entities(
         cls,
@@ -85,11 +81,12 @@ class Clusters:
         starts = np.asarray(starts, dtype=np.int64)
         ends = np.asarray(ends, dtype=np.int64)
         labels = np.asarray(labels, dtype=np.int64)
-        if np.any(ends <= starts):
-            bad = int(np.argmax(ends <= starts))
-            raise CorefInputError(
-                f"mention ({starts[bad]}, {ends[bad]}) is empty or reversed"
-            )
+        bad_spans = (ends <= starts) | (starts < 0)
+        if bad_spans.any():
+            bad = int(np.argmax(bad_spans))
+            raise CorefInputError(f"mention ({starts[bad]}, {ends[bad]}) is empty, reversed or before the first token")
+        if heads is not None and np.any(heads < -1):
+            raise CorefInputError("a mention head lies before the first token (-1 alone means unknown)")
         if np.any(labels[1:] < labels[:-1]):
             order = np.argsort(labels, kind="stable")
             starts, ends, labels = starts[order], ends[order], labels[order]

@@ -32,7 +32,8 @@ class Settings:
     ``matcher`` is a matcher object or a name: ``"exact"`` (the default,
     the CoNLL reference's setting), ``"head"``, ``"overlap"`` or
     ``"partial"`` (SPEC §3); ``min_overlap`` and ``overlap_measure`` are the
-    options of ``"overlap"``. After construction ``matcher`` is an object.
+    options of ``"overlap"``. After construction ``matcher`` is an object
+    holding those options, and the two fields are ``None``.
     """
 
     metrics: Tuple[str, ...] = METRICS
@@ -47,6 +48,8 @@ class Settings:
         options = {"min_overlap": self.min_overlap, "measure": self.overlap_measure}
         given = {name: value for name, value in options.items() if value is not None}
         object.__setattr__(self, "matcher", get_matcher(self.matcher, **given))
+        object.__setattr__(self, "min_overlap", None)
+        object.__setattr__(self, "overlap_measure", None)
         if self.twinless not in POLICIES:
             raise ValueError(f"unknown twinless policy {self.twinless!r}; choose from {list(POLICIES)}")
         if self.singletons not in SINGLETON_MODES:
@@ -104,9 +107,16 @@ class CorpusResult:
     documents: Dict[str, Counts]
     warnings: List[str] = field(default_factory=list)
 
+    def stack(self, names: Optional[Iterable[str]] = None) -> np.ndarray:
+        """The :attr:`Counts.array` of every document (or of the documents
+        ``names``, in that order), stacked: ``(n, len(BLOCKS), len(FIELDS))``."""
+        arrays = [self.documents[name].array for name in (self.documents if names is None else names)]
+        return np.stack(arrays) if arrays else np.zeros((0, len(BLOCKS), len(FIELDS)))
+
     @property
     def total(self) -> Counts:
-        return Counts.total(self.documents.values(), self.settings.metrics)
+        """The sum of the documents' counts."""
+        return Counts(self.settings.metrics, self.stack().sum(axis=0))
 
     def metrics(self) -> Dict[str, Dict]:
         """Recall, precision, F1 and counts per metric, micro-averaged."""
@@ -116,8 +126,7 @@ class CorpusResult:
         """The JSON document of the command line (``--format json``)."""
         out: Dict[str, Any] = {"settings": self.settings.to_dict(), "metrics": self.metrics()}
         if per_doc:
-            stack = np.stack([c.array for c in self.documents.values()]) if self.documents else np.zeros((0, len(BLOCKS), len(FIELDS)))
-            per_doc_rates = stack_rates(stack, self.settings.metrics)
+            per_doc_rates = stack_rates(self.stack(), self.settings.metrics)
             out["documents"] = {name: {"metrics": r} for name, r in zip(self.documents, per_doc_rates)}
         out["warnings"] = list(self.warnings)
         return out

@@ -37,10 +37,13 @@ def save_counts(result: CorpusResult, path: PathLike) -> None:
     """Write the per-document counts of ``result`` to ``path``."""
     path = Path(path)
     data = counts_data(result)
-    if path.suffix == ".json":
-        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf8")
-    else:
-        srsly.write_msgpack(path, data)
+    try:
+        if path.suffix == ".json":
+            path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf8")
+        else:
+            srsly.write_msgpack(path, data)
+    except OSError as err:
+        raise CorefInputError(f"{path}: cannot write file: {err.strerror or err}") from None
 
 
 def load_counts(path: PathLike) -> CorpusResult:
@@ -54,9 +57,15 @@ def load_counts(path: PathLike) -> CorpusResult:
         raise CorefInputError(f"{path}: not a counts file written by spacy-coref-eval --save-counts")
     if data.get("version") != VERSION:
         raise CorefInputError(f"{path}: counts file version {data.get('version')}, expected {VERSION}")
-    settings = settings_from_dict(data["settings"])
-    documents = {name: Counts.from_dict(counts) for name, counts in data["documents"].items()}
-    return CorpusResult(settings, documents, list(data.get("warnings", ())))
+    try:
+        settings = settings_from_dict(data["settings"])
+        documents = {
+            str(name): Counts.from_dict(counts, settings.metrics) for name, counts in data["documents"].items()
+        }
+        warnings = [str(warning) for warning in data.get("warnings", ())]
+    except (KeyError, TypeError, AttributeError, ValueError) as err:
+        raise CorefInputError(f"{path}: malformed counts file ({type(err).__name__}: {err})") from None
+    return CorpusResult(settings, documents, warnings)
 
 
 def settings_from_dict(config: Dict[str, Any]) -> Settings:
@@ -78,6 +87,8 @@ def merge_results(results: Iterable[CorpusResult], names: Iterable[str] = ()) ->
     labels = list(names) or [f"shard {i + 1}" for i in range(len(results))]
     if not results:
         raise CorefInputError("nothing to merge")
+    if len(labels) != len(results):
+        raise ValueError(f"{len(labels)} names for {len(results)} results")
     first = results[0].settings.to_dict()
     documents: Dict[str, Counts] = {}
     origin: Dict[str, str] = {}

@@ -102,3 +102,62 @@ def test_litbank_scale_json_reproduces_the_api(tmp_path):
     metrics = json.loads(result.stdout)["metrics"]
     assert metrics["mentions"]["recall_den"] == 29103
     assert all(metrics[m]["f1"] == 1.0 for m in ("muc", "bcub", "ceafm", "ceafe", "lea", "blanc"))
+
+
+def test_the_conll_path_does_not_import_spacy(tmp_path):
+    code = (
+        "import sys\n"
+        "from spacy_coref_eval.cli import app\n"
+        "from typer.testing import CliRunner\n"
+        f"result = CliRunner().invoke(app, ['score', {str(KEY)!r}, {str(RESPONSE)!r}, '-f', 'json'])\n"
+        "assert result.exit_code == 0, result.output\n"
+        "print('spacy' in sys.modules)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "False"
+
+
+def test_key_and_response_of_different_lengths_are_warned(tmp_path):
+    key, response = tmp_path / "k.conll", tmp_path / "r.conll"
+    key.write_text("#begin document (d)\nd 0 0 a (1)\nd 0 1 b (1)\n#end document\n")
+    response.write_text("#begin document (d)\nd 0 0 a (1)\nd 0 1 b -\nd 0 2 c (1)\n#end document\n")
+    result = runner.invoke(app, ["score", str(key), str(response), "-f", "json"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["warnings"] == [
+        "1 document(s) have different numbers of tokens in the key and the response; mentions are compared "
+        "by token position, so check the files are aligned: (d) (2 vs 3)"
+    ]
+
+
+def test_unusual_bad_input_is_one_clear_line(tmp_path):
+    bad_gz = tmp_path / "bad.conll.gz"
+    bad_gz.write_bytes(b"\x1f\x8b\x08\x00 not really gzip")
+    empty = tmp_path / "empty.conll"
+    empty.write_text("")
+    bom = tmp_path / "bom.conll"
+    bom.write_bytes(b"\xef\xbb\xbf" + KEY.read_bytes())
+    cases = [
+        (["score", str(bad_gz), str(RESPONSE)], "bad.conll.gz: cannot read file"),
+        (["score", str(empty), str(RESPONSE)], "empty.conll: no '#begin document' blocks"),
+        (["score", str(KEY), str(RESPONSE), "-o", str(tmp_path / "missing" / "out.json")], "out.json: cannot write file"),
+        (["score", str(KEY), str(RESPONSE), "--save-counts", str(tmp_path / "missing" / "c.json")], "c.json: cannot write file"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 1, args
+        assert message in result.output, (args, result.output)
+        assert "Traceback" not in result.output
+    with_bom = runner.invoke(app, ["score", str(bom), str(RESPONSE), "-f", "json"])
+    plain = runner.invoke(app, ["score", str(KEY), str(RESPONSE), "-f", "json"])
+    assert json.loads(with_bom.stdout)["metrics"] == json.loads(plain.stdout)["metrics"]
+
+
+def test_a_directory_of_conll_files_is_a_corpus(tmp_path):
+    folder = tmp_path / "key"
+    folder.mkdir()
+    (folder / "a.conll").write_text("#begin document (a)\nd 0 0 w (1)\nd 0 1 w (1)\n#end document\n")
+    (folder / "b.conll").write_text("#begin document (b)\nd 0 0 w (2)\n#end document\n")
+    result = runner.invoke(app, ["score", str(folder), str(folder), "-f", "json", "--per-doc"])
+    assert result.exit_code == 0, result.output
+    assert list(json.loads(result.stdout)["documents"]) == ["(a)", "(b)"]

@@ -154,3 +154,8 @@ def test_crossing_mentions_of_one_entity_cannot_be_written():
     text = "\n".join(format_conll("(x)", ["w"] * 8, nested)) + "\n"
     read_back = read_conll_string(text)["(x)"].clusters.entities()
     assert [set(entity) for entity in read_back] == [set(entity) for entity in nested.entities()]
+
+
+def test_spans_before_the_first_token_are_refused():
+    with pytest.raises(CorefInputError, match=r"mention \(-3, -1\) is empty, reversed or before the first token"):
+        score_documents({"a": [[(3, 5)]], "b": [[(-3, -1)]]}, {"a": [[(3, 5)]], "b": [[(0, 1)]]})

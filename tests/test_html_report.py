@@ -269,7 +269,7 @@ def test_cli_writes_the_same_report_twice(tmp_path):
 @pytest.mark.parametrize("args, message", [
     ([str(KEY), str(RESPONSE), "--ci", "1.5"], "confidence level"),
     ([str(KEY), str(RESPONSE), "--twinless", "nope"], "unknown twinless policy"),
-    (["EMPTY", "EMPTY"], "no documents to report on"),
+    (["EMPTY", "EMPTY"], "no '#begin document' blocks, nothing to score against"),
 ])
 def test_cli_rejects_bad_input(tmp_path, args, message):
     out, empty = tmp_path / "report.html", tmp_path / "empty.conll"

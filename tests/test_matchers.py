@@ -434,7 +434,7 @@ assert "spacy_coref_eval" not in sys.modules
 config = {
     "exact": {"@misc": "spacy_coref_eval.exact_matcher.v1"},
     "head": {"@misc": "spacy_coref_eval.head_matcher.v1"},
-    "overlap": {"@misc": "spacy_coref_eval.overlap_matcher.v1", "min_overlap": 0.7, "measure": "jaccard"},
+    "overlap": {"@misc": "spacy_coref_eval.overlap_matcher.v1", "min_overlap": 0.7, "overlap_measure": "jaccard"},
     "partial": {"@misc": "spacy_coref_eval.partial_matcher.v1"},
 }
 resolved = registry.resolve(config)
@@ -467,3 +467,12 @@ def test_two_by_two_blocks_follow_best_assignment(cells):
     assume(len(rows) >= 3)
     got = set(zip(*(side.tolist() for side in _solve_blocks(rows, cols, scores[rows, cols], 2, 2))))
     assert got == set(best_assignment(scores))
+
+
+def test_settings_can_be_replaced_field_by_field():
+    from dataclasses import replace
+
+    settings = Settings(matcher="overlap", min_overlap=0.6, overlap_measure="jaccard")
+    changed = replace(settings, twinless="sys")
+    assert changed.matcher == settings.matcher
+    assert changed.to_dict() == {**settings.to_dict(), "twinless": "sys"}

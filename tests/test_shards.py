@@ -96,3 +96,28 @@ def test_merge_gives_intervals_and_macro_averages_like_score(litbank, tmp_path):
     assert merged.exit_code == 0, merged.output
     assert merged.stdout == whole.stdout
     assert {"intervals", "macro"} <= set(json.loads(merged.stdout))
+
+
+def test_malformed_counts_files_are_one_clear_error(tmp_path):
+    good = score_documents({"d": [[(0, 1), (2, 3)]]}, {"d": [[(0, 1)]]})
+    save_counts(good, tmp_path / "good.json")
+    data = json.loads((tmp_path / "good.json").read_text())
+    broken = {
+        "no-documents": {k: v for k, v in data.items() if k != "documents"},
+        "unknown-metric": {**data, "settings": {**data["settings"], "metrics": ["cheese"]}},
+        "missing-metric": {**data, "documents": {"d": {"mentions": data["documents"]["d"]["mentions"]}}},
+    }
+    for label, content in broken.items():
+        path = tmp_path / f"{label}.json"
+        path.write_text(json.dumps(content))
+        result = runner.invoke(app, ["merge", str(path)])
+        assert result.exit_code == 1, label
+        assert f"{label}.json: malformed counts file" in result.output, label
+
+
+def test_only_the_chosen_metrics_are_counted(tmp_path):
+    result = score_documents({"d": [[(0, 1), (2, 3)]]}, {"d": [[(0, 1), (2, 3)]]}, Settings(metrics=("ceafm",)))
+    array = result.documents["d"].array
+    assert array[1:].any(axis=1).tolist() == [False, False, True, False, False, False, False]
+    save_counts(result, tmp_path / "c.msgpack")
+    assert load_counts(tmp_path / "c.msgpack").documents == result.documents

@@ -80,7 +80,7 @@ def _span_errors(
     differ."""
     if isinstance(settings.matcher, ExactMatcher):
         return np.zeros(len(pairs), dtype=np.int64)
-    exact = twin_documents(pairs, replace(settings, matcher="exact", min_overlap=None, overlap_measure=None))
+    exact = twin_documents(pairs, replace(settings, matcher="exact"))
     same_span = (exact.key >= 0) & (exact.response >= 0)
     return _per_doc(doc[found], len(pairs)) - _per_doc(exact.documents[same_span], len(pairs))
 

@@ -11,11 +11,11 @@ processed in chunks of bounded memory; random numbers come from
 ``numpy.random.default_rng(seed).random``, consumed row by row, so chunking
 never changes a result.
 """
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
 
 import numpy as np
 
-from ..counting.counts import BLOCKS, FIELDS
+from ..counting.counts import BLOCK_INDEX
 from ..errors import CorefInputError
 from ..report.rates import score_arrays
 from ..scoring import CorpusResult
@@ -30,14 +30,6 @@ TIE = 1e-12
 reaching it: the sums of a round carry float noise of ~1e-16, which must
 not turn a round that equals the observed split into a smaller one."""
 _DEFINED_BY = {"blanc": ("blanc_coref", "blanc_noncoref"), "conll": ("muc",)}
-
-
-def document_counts(result: CorpusResult, names: Optional[Iterable[str]] = None) -> np.ndarray:
-    """The :attr:`Counts.array` of every document in result order (or of
-    the documents ``names``, in that order), stacked."""
-    chosen = result.documents if names is None else names
-    arrays = [result.documents[name].array for name in chosen]
-    return np.stack(arrays) if arrays else np.zeros((0, len(BLOCKS), len(FIELDS)))
 
 
 def macro_average(result: CorpusResult) -> Dict[str, Dict[str, float]]:
@@ -59,7 +51,7 @@ def macro_average(result: CorpusResult) -> Dict[str, Dict[str, float]]:
     A document where the metric is defined but the response finds nothing
     scores 0. Scores are 0.0 when no document is left (``n_documents`` 0).
     """
-    stack = document_counts(result)
+    stack = result.stack()
     out: Dict[str, Dict[str, float]] = {}
     for metric, scores in score_arrays(stack, result.settings.metrics).items():
         defined = _defined(stack, metric)
@@ -71,7 +63,7 @@ def macro_average(result: CorpusResult) -> Dict[str, Dict[str, float]]:
 
 def _defined(stack: np.ndarray, metric: str) -> np.ndarray:
     """Documents whose key gives ``metric`` something to find."""
-    rows = [BLOCKS.index(block) for block in _DEFINED_BY.get(metric, (metric,))]
+    rows = [BLOCK_INDEX[block] for block in _DEFINED_BY.get(metric, (metric,))]
     return stack[:, rows, 1].sum(axis=1) > 0
 
 
@@ -91,7 +83,7 @@ def bootstrap_intervals(
     if not 0 < level < 1:
         raise ValueError(f"the confidence level must lie strictly between 0 and 1, not {level}")
     _check_rounds("n_resamples", n_resamples)
-    stack = document_counts(result)
+    stack = result.stack()
     if len(stack) == 0:
         raise CorefInputError("bootstrap intervals need at least one document; the corpus has none")
     metrics = result.settings.metrics
@@ -239,7 +231,7 @@ def _paired_counts(result_a: CorpusResult, result_b: CorpusResult) -> Tuple[np.n
     check_same_documents(result_a.documents, result_b.documents, "cannot compare: the systems were scored on different documents")
     if not result_a.documents:
         raise CorefInputError("cannot compare: no documents")
-    return document_counts(result_a), document_counts(result_b, result_a.documents)
+    return result_a.stack(), result_b.stack(result_a.documents)
 
 
 def check_same_documents(a: Iterable[str], b: Iterable[str], message: str, labels: Tuple[str, str] = ("A", "B")) -> None:

@@ -24,8 +24,8 @@ from .output import check_format, fail, say, write
 @app.command("compare")
 def compare_command(
     key: Path = KEY_ARGUMENT,
-    system_a: Path = typer.Argument(..., help="System A's coreference: CoNLL-2012 or .spacy", exists=True, dir_okay=False),
-    system_b: Path = typer.Argument(..., help="System B's coreference: CoNLL-2012 or .spacy", exists=True, dir_okay=False),
+    system_a: Path = typer.Argument(..., help="System A's coreference: CoNLL-2012 (file or directory) or .spacy", exists=True),
+    system_b: Path = typer.Argument(..., help="System B's coreference: CoNLL-2012 (file or directory) or .spacy", exists=True),
     metrics: str = METRICS_OPTION,
     twinless: str = TWINLESS,
     singletons: str = SINGLETONS,

@@ -1,16 +1,15 @@
-"""``convert`` and ``export``: CoNLL-2012 to spaCy DocBin (``.spacy``) and back."""
+"""``convert`` and ``export``: CoNLL-2012 to spaCy DocBin (``.spacy``) and
+back (spaCy is imported when one of them runs, not when the CLI starts)."""
 import sys
 from pathlib import Path
 from typing import Iterable, Iterator, TypeVar
 
 import typer
-from spacy.vocab import Vocab
 from tqdm import tqdm
 
 from ..errors import CorefInputError
 from ..readers.conll import write_conll
 from ..readers.corpus import is_docbin, read_conll_documents
-from ..readers.docbin import conll_to_docs, docs_to_conll, load_docbin, write_docbin
 from . import app
 from .output import fail, say
 
@@ -43,6 +42,10 @@ def convert(
     sentence starts, one span group coref_clusters_N per entity (N from 1)
     and the document name.
     """
+    from spacy.vocab import Vocab
+
+    from ..readers.docbin import conll_to_docs, write_docbin
+
     try:
         if is_docbin(input_path):
             raise CorefInputError(f"{input_path} is already a .spacy file (did you mean 'export'?)")
@@ -68,6 +71,10 @@ def export(
     are those kept by 'convert', else doc0, doc1, ...; white space inside a
     token is written as '_'. Use it to cross-check with other scorers.
     """
+    from spacy.vocab import Vocab
+
+    from ..readers.docbin import docs_to_conll, load_docbin
+
     try:
         if input_path.suffix in (".conll", ".gz"):
             raise CorefInputError(f"{input_path} looks like a CoNLL file (did you mean 'convert'?)")

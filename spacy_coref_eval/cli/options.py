@@ -11,15 +11,15 @@ from typing import List, Optional
 
 import typer
 
-from ..counting import METRICS
+from ..counting import METRICS, check_metrics
 from ..scoring import Settings
 
 KEY_ARGUMENT = typer.Argument(
-    ..., help="Gold coreference: CoNLL-2012 file (.conll, .gz) or spaCy DocBin (.spacy)", exists=True, dir_okay=False
+    ..., help="Gold coreference: CoNLL-2012 file (.conll, .gz), a directory of them, or spaCy DocBin (.spacy)",
+    exists=True,
 )
 RESPONSE_ARGUMENT = typer.Argument(
-    ..., help="System coreference: CoNLL-2012 or .spacy; with a .spacy side, documents pair by order",
-    exists=True, dir_okay=False,
+    ..., help="System coreference, the same forms; with a .spacy side, documents pair by order", exists=True,
 )
 METRICS_OPTION = typer.Option(",".join(METRICS), "--metrics", "-m", help="Comma-separated metrics")
 TWINLESS = typer.Option("conll", "--twinless", help="Twinless policy: conll, b3all, b30, sys")
@@ -37,10 +37,12 @@ N_RESAMPLES = typer.Option(1000, "--n-resamples", min=1, help="Bootstrap resampl
 def parse_metrics(value: str) -> List[str]:
     """Comma-separated metric names, checked."""
     names = [name.strip() for name in value.split(",") if name.strip()]
-    unknown = [name for name in names if name not in METRICS]
-    if unknown or not names:
-        raise typer.BadParameter(f"unknown metric(s) {unknown}; choose from {','.join(METRICS)}")
-    return names
+    if not names:
+        raise typer.BadParameter(f"no metric given; choose from {','.join(METRICS)}")
+    try:
+        return list(check_metrics(names))
+    except ValueError as err:
+        raise typer.BadParameter(str(err)) from None
 
 
 def build_settings(

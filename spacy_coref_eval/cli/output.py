@@ -10,6 +10,7 @@ import typer
 from wasabi import color
 
 from ..analysis.error_types import TOTAL
+from ..errors import CorefInputError
 from ..report.table import documents_table, errors_table, intervals_table, macro_table, metrics_table
 from ..scoring import CorpusResult
 
@@ -108,6 +109,9 @@ def write(text: str, output: Optional[Path], what: str) -> None:
     """``text`` to ``output``, saying so, or to standard output."""
     if output is None:
         sys.stdout.write(text)
-    else:
+        return
+    try:
         output.write_text(text, encoding="utf8")
-        say("good", f"Saved {what} to {output}")
+    except OSError as err:
+        fail(CorefInputError(f"{output}: cannot write file: {err.strerror or err}"))
+    say("good", f"Saved {what} to {output}")

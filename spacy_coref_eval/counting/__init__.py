@@ -7,12 +7,10 @@ import numpy as np
 
 from ..twinning.policies import Twinned
 from .contingency import Contingency
-from .counts import BLOCKS, FIELDS, METRICS, Counts, check_metrics
+from .counts import BLOCK_INDEX, BLOCKS, FIELDS, METRICS, Counts, check_metrics
 from .metrics import metric_counts
 
-__all__ = ["BLOCKS", "FIELDS", "METRICS", "Contingency", "Counts", "check_metrics", "count", "count_batch"]
-
-_INDEX = {name: i for i, name in enumerate(BLOCKS)}
+__all__ = ["BLOCK_INDEX", "BLOCKS", "FIELDS", "METRICS", "Contingency", "Counts", "check_metrics", "count_batch"]
 
 
 def count_batch(
@@ -29,16 +27,11 @@ def count_batch(
         precision = metric_counts(Contingency.from_twinned(precision_pair), metrics)
     array = np.zeros((twinned.n_docs, len(BLOCKS), len(FIELDS)))
     for name, quad in recall.items():
-        array[:, _INDEX[name], 0], array[:, _INDEX[name], 1] = quad[0], quad[1]
+        array[:, BLOCK_INDEX[name], 0], array[:, BLOCK_INDEX[name], 1] = quad[0], quad[1]
     for name, quad in precision.items():
-        array[:, _INDEX[name], 2], array[:, _INDEX[name], 3] = quad[2], quad[3]
-    array[:, _INDEX["mentions"]] = mention_counts(twinned)
+        array[:, BLOCK_INDEX[name], 2], array[:, BLOCK_INDEX[name], 3] = quad[2], quad[3]
+    array[:, BLOCK_INDEX["mentions"]] = mention_counts(twinned)
     return [Counts(metrics, row) for row in array]
-
-
-def count(twinned: Twinned, recall_pair: Twinned, precision_pair: Twinned, metrics: Sequence[str]) -> Counts:
-    """Counts of a single document (see :func:`count_batch`)."""
-    return count_batch(twinned, recall_pair, precision_pair, metrics)[0]
 
 
 def mention_counts(twinned: Twinned) -> np.ndarray:

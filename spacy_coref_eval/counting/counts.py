@@ -14,8 +14,8 @@ FIELDS: Tuple[str, ...] = ("recall_num", "recall_den", "precision_num", "precisi
 BLOCKS: Tuple[str, ...] = (
     "mentions", "muc", "bcub", "ceafm", "ceafe", "lea", "blanc_coref", "blanc_noncoref",
 )
-_BLOCK_INDEX = {name: i for i, name in enumerate(BLOCKS)}
-_BLANC_PARTS = (("coref_links", "blanc_coref"), ("noncoref_links", "blanc_noncoref"))
+BLOCK_INDEX = {name: i for i, name in enumerate(BLOCKS)}
+BLANC_PARTS = (("coref_links", "blanc_coref"), ("noncoref_links", "blanc_noncoref"))
 
 
 def check_metrics(metrics: Iterable[str]) -> Tuple[str, ...]:
@@ -41,16 +41,9 @@ class Counts:
         self.metrics = check_metrics(metrics)
         self.array = np.zeros((len(BLOCKS), len(FIELDS))) if array is None else array
 
-    @classmethod
-    def from_blocks(cls, metrics: Sequence[str], blocks: Mapping[str, Sequence[float]]) -> "Counts":
-        counts = cls(metrics)
-        for name, values in blocks.items():
-            counts.array[_BLOCK_INDEX[name]] = values
-        return counts
-
     def block(self, name: str) -> Tuple[float, float, float, float]:
         """``(recall_num, recall_den, precision_num, precision_den)`` of a block."""
-        return tuple(float(x) for x in self.array[_BLOCK_INDEX[name]])  # type: ignore[return-value]
+        return tuple(float(x) for x in self.array[BLOCK_INDEX[name]])  # type: ignore[return-value]
 
     def __add__(self, other: "Counts") -> "Counts":
         if not isinstance(other, Counts):
@@ -89,22 +82,23 @@ class Counts:
         out: Dict[str, Dict] = {"mentions": self._fields("mentions")}
         for metric in self.metrics:
             if metric == "blanc":
-                out["blanc"] = {part: self._fields(block) for part, block in _BLANC_PARTS}
+                out["blanc"] = {part: self._fields(block) for part, block in BLANC_PARTS}
             else:
                 out[metric] = self._fields(metric)
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Mapping]) -> "Counts":
-        """Inverse of :meth:`as_dict`."""
-        metrics = [m for m in METRICS if m in data]
+    def from_dict(cls, data: Mapping[str, Mapping], metrics: Optional[Sequence[str]] = None) -> "Counts":
+        """Inverse of :meth:`as_dict`; ``metrics`` (default: those present)
+        must all be in ``data`` (else :class:`KeyError`)."""
+        metrics = [m for m in METRICS if m in data] if metrics is None else check_metrics(metrics)
         counts = cls(metrics)
         for name in ("mentions", *metrics):
             if name == "blanc":
-                for part, block in _BLANC_PARTS:
-                    counts.array[_BLOCK_INDEX[block]] = [data[name][part][f] for f in FIELDS]
+                for part, block in BLANC_PARTS:
+                    counts.array[BLOCK_INDEX[block]] = [data[name][part][f] for f in FIELDS]
             else:
-                counts.array[_BLOCK_INDEX[name]] = [data[name][f] for f in FIELDS]
+                counts.array[BLOCK_INDEX[name]] = [data[name][f] for f in FIELDS]
         return counts
 
     def _fields(self, block: str) -> Dict[str, float]:

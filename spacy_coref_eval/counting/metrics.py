@@ -11,9 +11,8 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
+from ..arrays import connected_blocks
 from .contingency import Contingency
 
 Quad = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -131,15 +130,9 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
     totals = [np.zeros(table.n_docs) for _ in similarities]
     if len(table.counts) == 0:
         return totals
-    n_key = len(table.key_sizes)
-    n_nodes = n_key + len(table.response_sizes)
-    graph = csr_matrix(
-        (np.ones(len(table.rows)), (table.rows, table.cols + n_key)), shape=(n_nodes, n_nodes)
+    block, key_count, response_count = connected_blocks(
+        table.rows, table.cols, len(table.key_sizes), len(table.response_sizes)
     )
-    _, component = connected_components(graph, directed=False)
-    block = component[table.rows]
-    key_count = np.bincount(component[:n_key], minlength=n_nodes)
-    response_count = np.bincount(component[n_key:], minlength=n_nodes)
     order = np.argsort(block, kind="stable")
     block_sorted = block[order]
     starts = np.flatnonzero(np.r_[True, block_sorted[1:] != block_sorted[:-1]])
@@ -170,7 +163,11 @@ def metric_counts(table: Contingency, metrics: Tuple[str, ...]) -> Dict[str, Qua
     if "bcub" in metrics:
         out["bcub"] = bcub(table)
     if "ceafm" in metrics or "ceafe" in metrics:
-        out["ceafm"], out["ceafe"] = ceaf(table)
+        mentions, entities = ceaf(table)
+        if "ceafm" in metrics:
+            out["ceafm"] = mentions
+        if "ceafe" in metrics:
+            out["ceafe"] = entities
     if "blanc" in metrics:
         out["blanc_coref"], out["blanc_noncoref"] = blanc(table)
     if "lea" in metrics:

@@ -19,9 +19,10 @@ def make_head_matcher() -> HeadMatcher:
 
 
 @registry.misc("spacy_coref_eval.overlap_matcher.v1")
-def make_overlap_matcher(min_overlap: float = 0.5, measure: str = "dice") -> OverlapMatcher:
-    """Dice (or Jaccard) overlap of at least ``min_overlap``."""
-    return OverlapMatcher(min_overlap=min_overlap, measure=measure)
+def make_overlap_matcher(min_overlap: float = 0.5, overlap_measure: str = "dice") -> OverlapMatcher:
+    """Dice (or Jaccard) overlap of at least ``min_overlap``; the option
+    names are those of the command line and the JSON settings."""
+    return OverlapMatcher(min_overlap=min_overlap, measure=overlap_measure)
 
 
 @registry.misc("spacy_coref_eval.partial_matcher.v1")

@@ -9,7 +9,7 @@ pipelines whose coreference component has none.
 """
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Sequence, Union
 
 from spacy.training import Example
 from spacy.util import registry

@@ -14,8 +14,10 @@ entities are ordered by their first mark and mentions within an entity by
 where they close, which decides which copy of a repeated span is kept (SPEC
 §3).
 """
+import codecs
 import gzip
 import re
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
@@ -24,12 +26,10 @@ import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
-from .conll_vectorised import parse_simple
+from .conll_vectorised import BEGIN, END, parse_simple
 
 PathLike = Union[str, Path]
 
-_BEGIN = re.compile(r"^#\s*begin document (.*)$")
-_END = re.compile(r"#\s*end document")
 _FIELD = re.compile(r"(?:\([^()|\s]+\)|\([^()|\s]+|[^()|\s]+\)|\|)+")
 _MARK = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)")
 _EMPTY_FIELDS = frozenset(("-", "_"))
@@ -63,8 +63,10 @@ def read_conll(path: PathLike, *, with_words: bool = False) -> Dict[str, ConllDo
         data = path.read_bytes()
         if path.suffix == ".gz":
             data = gzip.decompress(data)
-    except (OSError, EOFError) as err:
+    except (OSError, EOFError, zlib.error) as err:
         raise CorefInputError(f"{path}: cannot read file: {err}") from None
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
     if not with_words:
         simple = parse_simple(data)
         if simple is not None:
@@ -119,7 +121,7 @@ def _blocks(lines: List[str], source: str) -> Iterator[Tuple[str, int, int, bool
     previous_end = -1
     for i in structure:
         line = lines[i]
-        begin = _BEGIN.match(line)
+        begin = BEGIN.fullmatch(line)
         if begin:
             if current is not None:
                 raise CorefInputError(
@@ -128,7 +130,7 @@ def _blocks(lines: List[str], source: str) -> Iterator[Tuple[str, int, int, bool
                 )
             _check_outside(lines, previous_end + 1, i, source)
             current, comments = (begin.group(1).rstrip(), i), False
-        elif _END.match(line):
+        elif END.match(line):
             if current is None:
                 raise CorefInputError(f"{source}:{i + 1}: '#end document' with no '#begin document'")
             yield current[0], current[1], i, comments

@@ -16,14 +16,17 @@ that returns to depth d are consecutive once events are sorted by (id, depth,
 position).
 """
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 import numpy as np
 
+from ..arrays import expand_ranges
 from ..clusters import Clusters
 
-_BEGIN = re.compile(r"#\s*begin document (.*)")
-_END = re.compile(r"#\s*end document")
+BEGIN = re.compile(r"#\s*begin document (.*)")
+"""A ``#begin document NAME`` line (``fullmatch``)."""
+END = re.compile(r"#\s*end document")
+"""The start of an ``#end document`` line (``match``)."""
 _SHORT_WINDOW = 10
 _WINDOW = 48
 _MAX_DIGITS = 15
@@ -95,25 +98,17 @@ def _structure(
             line = data[line_starts[index]:line_ends[index]].decode("utf8")
         except UnicodeDecodeError:
             return None
-        begin = _BEGIN.fullmatch(line)
+        begin = BEGIN.fullmatch(line)
         if begin and len(begins) == len(ends):
             names.append(begin.group(1).rstrip())
             begins.append(index)
-        elif _END.match(line) and len(begins) == len(ends) + 1:
+        elif END.match(line) and len(begins) == len(ends) + 1:
             ends.append(index)
         else:
             return None
     if len(begins) != len(ends) or len(set(names)) != len(names):
         return None
     return names, np.array(begins, dtype=np.int64), np.array(ends, dtype=np.int64)
-
-
-def _expand(lo: np.ndarray, hi: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """``(owner, value)`` for every ``value`` in ``range(lo[owner], hi[owner])``."""
-    sizes = hi - lo
-    owners = np.repeat(np.arange(len(lo)), sizes)
-    offsets = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    return owners, lo[owners] + offsets
 
 
 def _last_field_starts(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Optional[np.ndarray]:
@@ -146,7 +141,7 @@ def _events(
     underscore = single_char & (buf[field_starts] == _UNDERSCORE)
     keep = ~underscore
     marked, field_starts, ends = marked[keep], field_starts[keep], ends[keep]
-    owner, positions = _expand(field_starts, ends)
+    owner, positions = expand_ranges(field_starts, ends)
     chars = buf[positions]
     digit = (chars >= _ZERO) & (chars <= _NINE)
     if np.any(~digit & (chars != _OPEN) & (chars != _CLOSE) & (chars != _PIPE)):

@@ -7,19 +7,20 @@ documents, and paired documents the same text (two ``.spacy`` files; the
 tokenisation may differ, see :func:`~.alignment.aligned_clusters`) or the same
 words (a ``.spacy`` file and a CoNLL file). A pair is named after its key
 document: the CoNLL name, else ``doc{index}``.
+
+spaCy is imported only when a ``.spacy`` file is read, so that scoring
+CoNLL files starts fast.
 """
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
-
-from spacy.vocab import Vocab
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
 from ..scoring import as_clusters, pair_documents
-from .alignment import aligned_clusters, unmapped_warnings
 from .conll import ConllDocument, PathLike, read_conll
-from .docbin import doc_name, read_docbin
-from .spans import ClusterReader, doc_clusters, prefixed_span_groups
+
+if TYPE_CHECKING:
+    from .spans import ClusterReader
 
 Pair = Tuple[str, Clusters, Clusters]
 Words = Dict[str, List[str]]
@@ -57,7 +58,7 @@ def read_conll_documents(path: PathLike, *, with_words: bool = False) -> Dict[st
 def load_pairs(
     key_path: PathLike,
     response_path: PathLike,
-    reader: Optional[ClusterReader] = None,
+    reader: Optional["ClusterReader"] = None,
 ) -> Tuple[List[Pair], List[str]]:
     """``(name, key, response)`` clusters of every document pair, and
     warnings. ``reader`` reads clusters from ``.spacy`` docs (default: span
@@ -69,7 +70,7 @@ def load_pairs(
 def load_pairs_with_words(
     key_path: PathLike,
     response_path: PathLike,
-    reader: Optional[ClusterReader] = None,
+    reader: Optional["ClusterReader"] = None,
 ) -> Tuple[List[Pair], Words, List[str]]:
     """Like :func:`load_pairs`, with the words of every pair's key document
     by pair name (the CoNLL word column, or the tokens of a ``.spacy`` doc)."""
@@ -77,22 +78,50 @@ def load_pairs_with_words(
 
 
 def _load(
-    key_path: PathLike, response_path: PathLike, reader: Optional[ClusterReader], with_words: bool
+    key_path: PathLike, response_path: PathLike, reader: Optional["ClusterReader"], with_words: bool
 ) -> Tuple[List[Pair], Words, List[str]]:
-    reader = reader or prefixed_span_groups()
-    if is_docbin(key_path) and is_docbin(response_path):
-        return _pair_docbins(key_path, response_path, reader)
     if is_docbin(key_path) or is_docbin(response_path):
+        from .spans import prefixed_span_groups
+
+        reader = reader or prefixed_span_groups()
+        if is_docbin(key_path) and is_docbin(response_path):
+            return _pair_docbins(key_path, response_path, reader)
         return _pair_by_words(key_path, response_path, reader)
     key_documents = read_conll_documents(key_path, with_words=with_words)
+    response_documents = read_conll_documents(response_path)
+    if not key_documents:
+        raise CorefInputError(f"{key_path}: no '#begin document' blocks, nothing to score against")
     key = {name: doc.clusters for name, doc in key_documents.items()}
-    response = {name: doc.clusters for name, doc in read_conll_documents(response_path).items()}
-    pairs, warnings = pair_documents(key, response)
+    pairs, warnings = pair_documents(key, {name: doc.clusters for name, doc in response_documents.items()})
+    warnings += length_warnings(key_documents, response_documents)
     words = {name: doc.words for name, doc in key_documents.items() if doc.words is not None}
     return [(name, as_clusters(k), as_clusters(r)) for name, k, r in pairs], words, warnings
 
 
-def _pair_docbins(key_path: PathLike, response_path: PathLike, reader: ClusterReader) -> Tuple[List[Pair], Words, List[str]]:
+def length_warnings(key: Dict[str, ConllDocument], response: Dict[str, ConllDocument]) -> List[str]:
+    """One warning listing the documents whose key and response have
+    different numbers of tokens (mentions are compared by token position,
+    so such a response is likely misaligned)."""
+    differing = [
+        f"{name} ({doc.n_tokens} vs {response[name].n_tokens})"
+        for name, doc in key.items()
+        if name in response and doc.n_tokens != response[name].n_tokens
+    ]
+    if not differing:
+        return []
+    listed = ", ".join(differing[:10]) + (", ..." if len(differing) > 10 else "")
+    return [
+        f"{len(differing)} document(s) have different numbers of tokens in the key and the response; "
+        f"mentions are compared by token position, so check the files are aligned: {listed}"
+    ]
+
+
+def _pair_docbins(key_path: PathLike, response_path: PathLike, reader: "ClusterReader") -> Tuple[List[Pair], Words, List[str]]:
+    from spacy.vocab import Vocab
+
+    from .alignment import aligned_clusters, unmapped_warnings
+    from .docbin import doc_name, read_docbin
+
     vocab = Vocab()
     key_docs = read_docbin(key_path, vocab)
     response_docs = read_docbin(response_path, vocab)
@@ -113,7 +142,7 @@ def _pair_docbins(key_path: PathLike, response_path: PathLike, reader: ClusterRe
     return pairs, words, unmapped_warnings(unmapped)
 
 
-def _pair_by_words(key_path: PathLike, response_path: PathLike, reader: ClusterReader) -> Tuple[List[Pair], Words, List[str]]:
+def _pair_by_words(key_path: PathLike, response_path: PathLike, reader: "ClusterReader") -> Tuple[List[Pair], Words, List[str]]:
     key_side = _read_side(key_path, reader)
     response_side = _read_side(response_path, reader)
     _check_counts(key_path, len(key_side), response_path, len(response_side))
@@ -128,9 +157,12 @@ def _pair_by_words(key_path: PathLike, response_path: PathLike, reader: ClusterR
     return pairs, words, []
 
 
-def _read_side(path: PathLike, reader: ClusterReader) -> Side:
+def _read_side(path: PathLike, reader: "ClusterReader") -> Side:
     """``(name, words, clusters)`` of every document of one file."""
     if is_docbin(path):
+        from .docbin import doc_name, read_docbin
+        from .spans import doc_clusters
+
         docs = read_docbin(path)
         names = _unique_names(doc_name(doc, index) for index, doc in enumerate(docs))
         return [(name, [token.text for token in doc], doc_clusters(doc, reader)) for name, doc in zip(names, docs)]

@@ -9,11 +9,9 @@ from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from ..counting.counts import BLOCKS, FIELDS, Counts
+from ..counting.counts import BLANC_PARTS, BLOCK_INDEX, BLOCKS, FIELDS, Counts
 
 RATES: Tuple[str, ...] = ("recall", "precision", "f1")
-SCORED: Tuple[str, ...] = ("muc", "bcub", "ceafm", "ceafe", "lea", "mentions", "blanc", "conll")
-"""Everything :func:`score_arrays` can score, in report order; CoNLL has F1 only."""
 CONLL_PARTS: Tuple[str, ...] = ("muc", "bcub", "ceafe")
 
 Scores = Dict[str, np.ndarray]
@@ -55,8 +53,8 @@ def blanc_rates(coref: np.ndarray, noncoref: np.ndarray) -> Scores:
 def score_arrays(array: np.ndarray, metrics: Sequence[str]) -> Dict[str, Scores]:
     """Recall, precision and F1 of every metric computed, of mention
     identification, of BLANC and the CoNLL F1 (mean of MUC, B³ and CEAFe F1;
-    Pradhan et al. 2014) when those three were computed, keyed as
-    :data:`SCORED`. ``array`` holds counts of shape
+    Pradhan et al. 2014) when those three were computed (CoNLL has F1
+    only), in report order. ``array`` holds counts of shape
     ``(..., len(BLOCKS), len(FIELDS))`` (a :attr:`Counts.array`, or a stack
     of them); every score has the leading shape."""
     block = {name: array[..., i, :] for i, name in enumerate(BLOCKS)}
@@ -83,22 +81,19 @@ def stack_rates(array: np.ndarray, metrics: Sequence[str]) -> List[Dict[str, Dic
     """:func:`rates` of every count array of a stack ``(n, len(BLOCKS),
     len(FIELDS))``, computed for all of them at once."""
     columns = {name: _lists(scores) for name, scores in score_arrays(array, metrics).items()}
+    links = {}
     if "blanc" in columns:
-        for part, block in (("coref_links", "blanc_coref"), ("noncoref_links", "blanc_noncoref")):
-            columns[part] = _lists(prf_arrays(array[:, BLOCKS.index(block)]))
-    counts = array.tolist()
+        links = {part: _lists(prf_arrays(array[:, BLOCK_INDEX[block]])) for part, block in BLANC_PARTS}
     out = []
-    for index, doc_counts in enumerate(counts):
+    for index, doc_counts in enumerate(array.tolist()):
         doc: Dict[str, Dict] = {}
         for name, scores in columns.items():
-            entry = {rate: values[index] for rate, values in scores.items()}
-            if name in ("coref_links", "noncoref_links"):
-                block = "blanc_coref" if name == "coref_links" else "blanc_noncoref"
-                doc["blanc"][name] = {**entry, **dict(zip(FIELDS, doc_counts[BLOCKS.index(block)]))}
-                continue
-            if name in BLOCKS:
-                entry.update(zip(FIELDS, doc_counts[BLOCKS.index(name)]))
-            doc[name] = entry
+            doc[name] = {rate: values[index] for rate, values in scores.items()}
+            if name in BLOCK_INDEX:
+                doc[name].update(zip(FIELDS, doc_counts[BLOCK_INDEX[name]]))
+        for part, block in BLANC_PARTS if links else ():
+            doc["blanc"][part] = {rate: values[index] for rate, values in links[part].items()}
+            doc["blanc"][part].update(zip(FIELDS, doc_counts[BLOCK_INDEX[block]]))
         out.append(doc)
     return out
 

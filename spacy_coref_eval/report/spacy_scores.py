@@ -15,8 +15,8 @@ from statistics import fmean
 from typing import Dict, Mapping, Sequence, Tuple
 
 from ..counting import METRICS
+from .rates import CONLL_PARTS
 
-CONLL_PARTS: Tuple[str, ...] = ("muc", "bcub", "ceafe")
 HEADLINES: Tuple[str, ...] = METRICS + ("conll",)
 _BLOCKS = METRICS + ("mentions",)
 _RATES = (("p", "precision"), ("r", "recall"), ("f", "f1"))

@@ -14,9 +14,8 @@ from typing import Any, Callable, ClassVar, Dict, List, Protocol, Tuple, Union
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
+from ..arrays import connected_blocks, expand_ranges
 from ..clusters import Clusters
 from ..errors import CorefInputError
 
@@ -65,14 +64,6 @@ def exact_twins(key: Clusters, response: Clusters) -> np.ndarray:
     return twins
 
 
-def _expand(lo: np.ndarray, hi: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """``(owner, value)`` for every ``value`` in ``range(lo[owner], hi[owner])``."""
-    sizes = hi - lo
-    owners = np.repeat(np.arange(len(lo)), sizes)
-    offsets = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    return owners, lo[owners] + offsets
-
-
 def overlapping_pairs(
     key_starts: np.ndarray, key_ends: np.ndarray, response_starts: np.ndarray, response_ends: np.ndarray
 ) -> Tuple[np.ndarray, np.ndarray]:
@@ -88,11 +79,11 @@ def overlapping_pairs(
     response_order = np.argsort(response_starts, kind="stable")
     sorted_key_starts = key_starts[key_order]
     sorted_response_starts = response_starts[response_order]
-    keys_a, response_ranks = _expand(
+    keys_a, response_ranks = expand_ranges(
         np.searchsorted(sorted_response_starts, key_starts, "left"),
         np.searchsorted(sorted_response_starts, key_ends, "left"),
     )
-    responses_b, key_ranks = _expand(
+    responses_b, key_ranks = expand_ranges(
         np.searchsorted(sorted_key_starts, response_starts, "right"),
         np.searchsorted(sorted_key_starts, response_ends, "left"),
     )
@@ -145,13 +136,8 @@ def _solve_blocks(
     :func:`best_assignment`, the rest one by one."""
     if len(rows) == 0:
         return rows, cols
-    graph = csr_matrix((np.ones(len(rows)), (rows, cols + n_rows)), shape=(n_rows + n_cols,) * 2)
-    _, component = connected_components(graph, directed=False)
-    block = component[rows]
-    n_nodes = n_rows + n_cols
-    block_rows = np.bincount(component[:n_rows], minlength=n_nodes)
-    block_cols = np.bincount(component[n_rows:], minlength=n_nodes)
-    lone = np.bincount(block, minlength=n_nodes)[block] == 1
+    block, block_rows, block_cols = connected_blocks(rows, cols, n_rows, n_cols)
+    lone = np.bincount(block, minlength=len(block_rows))[block] == 1
     star = ~lone & ((block_rows == 1) | (block_cols == 1))[block]
     square = ((block_rows == 2) & (block_cols == 2))[block]
     picked = [
