@@ -17,7 +17,7 @@ import numpy as np
 
 from ..clusters import Clusters
 from ..scoring import CorpusResult, Settings
-from .rates import rates
+from .rates import stack_rates
 
 Rates = Mapping[str, Mapping[str, float]]
 Intervals = Mapping[str, Mapping[str, Tuple[float, float]]]
@@ -103,11 +103,13 @@ def entity_alignment(key: Clusters, response: Clusters, twins: np.ndarray) -> Tu
     twinned = twins >= 0
     if not twinned.any():
         return aligned, shared
-    table = np.zeros((response.n_entities, key.n_entities), dtype=np.int64)
-    np.add.at(table, (response.entity[twinned], key.entity[twins[twinned]]), 1)
-    best = table.argmax(axis=1)
-    shared = table[np.arange(response.n_entities), best]
-    aligned = np.where(shared > 0, best, NO_KEY)
+    width = max(key.n_entities, 1)
+    cells, counts = np.unique(response.entity[twinned] * width + key.entity[twins[twinned]], return_counts=True)
+    rows, cols = cells // width, cells % width
+    order = np.lexsort((cols, -counts, rows))
+    first = order[np.r_[True, rows[order][1:] != rows[order][:-1]]]
+    aligned[rows[first]] = cols[first]
+    shared[rows[first]] = counts[first]
     return aligned, shared
 
 
@@ -225,7 +227,7 @@ def build_report(
     ``words`` by document name, and the bootstrap ``intervals``, ``macro``
     averages and ``errors`` computed from them. Documents without words get
     no side-by-side view."""
-    documents = {name: rates(counts) for name, counts in result.documents.items()}
+    documents = dict(zip(result.documents, stack_rates(result.stack(), result.settings.metrics)))
     clusters = {name: (k, r) for name, k, r in pairs}
     views = [
         document_view(name, words[name], *clusters[name], result.settings, documents[name], errors.get(name), max_tokens)
