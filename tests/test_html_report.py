@@ -19,8 +19,9 @@ from spacy_coref_eval.readers.conll import read_conll
 from spacy_coref_eval.readers.corpus import load_pairs, load_pairs_with_words
 from spacy_coref_eval.readers.docbin import conll_to_docs, write_docbin
 from spacy_coref_eval.report.html import (
-    ERROR_TYPES, interval_text, mention_markup, nice_step, pct, render_report, window_note,
+    ERROR_TYPES, interval_text, mention_markup, nice_step, render_report, window_note,
 )
+from spacy_coref_eval.report.labels import pct
 from spacy_coref_eval.report.rates import rates
 from spacy_coref_eval.report.views import (
     Mention, build_report, document_view, error_window, headline, worst_documents,

@@ -11,14 +11,9 @@ from html import escape
 from math import ceil
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
+from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct
 from .views import DocumentView, Intervals, Mention, Rates, ReportData, headline, worst_documents
 
-METRIC_ORDER: Tuple[str, ...] = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll")
-METRIC_NAMES: Dict[str, str] = {
-    "mentions": "Mentions", "muc": "MUC", "bcub": "B³", "ceafm": "CEAFm",
-    "ceafe": "CEAFe", "blanc": "BLANC", "lea": "LEA", "conll": "CoNLL",
-}
-RATES: Tuple[Tuple[str, str], ...] = (("recall", "Recall"), ("precision", "Precision"), ("f1", "F1"))
 RATE_COLOURS: Dict[str, str] = {"recall": "#4e79a7", "precision": "#f28e2b", "f1": "#59a14f"}
 ERROR_TYPES: Tuple[Tuple[str, str, str], ...] = (
     ("span_errors", "Span errors", "twinned mentions whose spans differ (non-exact matching only)"),
@@ -36,11 +31,6 @@ PALETTE: Tuple[str, ...] = (
 UNALIGNED = "#8a8a8a"
 MAX_NESTING_STYLE = 3
 BINS = 40
-
-
-def pct(value: float) -> str:
-    """A fraction as a percentage with two decimals, as on the page."""
-    return f"{100 * value:.2f}"
 
 
 def interval_text(bounds: Tuple[float, float]) -> str:
@@ -115,7 +105,7 @@ def metrics_section(data: ReportData) -> str:
 def metrics_table(metrics: Rates, intervals: Intervals, macro: Rates, level: float) -> str:
     """One row per metric: recall, precision and F1 (percent) with their
     intervals (and counts as tooltips), and the macro-averaged F1 when given."""
-    head = "".join(f"<th>{label}</th>" for _, label in RATES)
+    head = "".join(f"<th>{label}</th>" for _, label in RATE_NAMES)
     macro_head = "<th>Macro F1</th>" if macro else ""
     header = f"<thead><tr><th>Metric</th>{head}{macro_head}</tr></thead>"
     rows = [_metric_row(name, metrics[name], intervals.get(name, {}), macro) for name in METRIC_ORDER if name in metrics]
@@ -130,7 +120,7 @@ def metrics_table(metrics: Rates, intervals: Intervals, macro: Rates, level: flo
 def _metric_row(name: str, scores: Mapping[str, float], bounds: Mapping[str, Tuple[float, float]], macro: Rates) -> str:
     """Scores of one metric: a cell per rate, then its macro-averaged F1."""
     cells = [f"<th>{METRIC_NAMES[name]}</th>"]
-    for rate, _ in RATES:
+    for rate, _ in RATE_NAMES:
         cells.append(_score_cell(name, rate, scores.get(rate), bounds.get(rate), _counts(scores, rate)))
     if macro:
         averaged = macro.get(name, {})
@@ -142,7 +132,7 @@ def _metric_row(name: str, scores: Mapping[str, float], bounds: Mapping[str, Tup
 
 def _counts(scores: Mapping[str, float], rate: str) -> Optional[str]:
     num, den = scores.get(f"{rate}_num"), scores.get(f"{rate}_den")
-    return None if num is None or den is None else _fraction(num, den)
+    return None if num is None or den is None else fraction(num, den)
 
 
 def _score_cell(
@@ -153,14 +143,6 @@ def _score_cell(
     ci = f'<span class="ci">{interval_text(bounds)}</span>' if bounds else ""
     title = f' title="{escape(tip)}"' if tip else ""
     return f'<td data-metric="{metric}" data-rate="{rate}"{title}>{pct(value)}{ci}</td>'
-
-
-def _fraction(num: float, den: float) -> str:
-    return f"{_number(num)} / {_number(den)}"
-
-
-def _number(value: float) -> str:
-    return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
 def prf_chart(metrics: Rates, intervals: Intervals) -> str:
@@ -174,7 +156,7 @@ def prf_chart(metrics: Rates, intervals: Intervals) -> str:
     parts.append(_legend(left, 14))
     for index, name in enumerate(names):
         centre = left + group * (index + 0.5)
-        rates = [rate for rate, _ in RATES if rate in metrics[name]]
+        rates = [rate for rate, _ in RATE_NAMES if rate in metrics[name]]
         for slot, rate in enumerate(rates):
             x = centre + (slot - len(rates) / 2) * bar
             bounds = intervals.get(name, {}).get(rate)
@@ -190,7 +172,7 @@ def _bar(
 ) -> str:
     """One bar with its tooltip and interval whisker."""
     y = top + plot_h * (1 - value)
-    tip = f"{METRIC_NAMES[metric]} {dict(RATES)[rate]} {pct(value)}" + (f" ({interval_text(bounds)})" if bounds else "")
+    tip = f"{METRIC_NAMES[metric]} {dict(RATE_NAMES)[rate]} {pct(value)}" + (f" ({interval_text(bounds)})" if bounds else "")
     out = (
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{top + plot_h - y:.1f}" '
         f'fill="{RATE_COLOURS[rate]}"><title>{escape(tip)}</title></rect>'
@@ -206,7 +188,7 @@ def _bar(
 
 def _legend(x: float, y: float) -> str:
     items = []
-    for index, (rate, label) in enumerate(RATES):
+    for index, (rate, label) in enumerate(RATE_NAMES):
         at = x + index * 90
         items.append(
             f'<rect x="{at:.1f}" y="{y - 9}" width="10" height="10" fill="{RATE_COLOURS[rate]}"/>'

@@ -4,52 +4,34 @@ from typing import Dict, List, Mapping, Sequence
 from wasabi import table
 
 from ..analysis.error_types import ERROR_KINDS
-
-_ORDER = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
-_NAMES = {
-    "mentions": "Mentions", "muc": "MUC", "bcub": "B³", "ceafm": "CEAFm",
-    "ceafe": "CEAFe", "blanc": "BLANC", "lea": "LEA", "conll": "CoNLL",
-}
-
-
-def _pct(value: float) -> str:
-    return f"{100 * value:.2f}"
-
-
-def _num(value: float) -> str:
-    return f"{value:.4f}".rstrip("0").rstrip(".")
-
-
-def _fraction(num: float, den: float) -> str:
-    return f"{_num(num)} / {_num(den)}"
-
+from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, SCORE_ORDER, fraction, pct
 
 def metrics_table(metrics: Mapping[str, Dict]) -> str:
     """One row per metric: recall, precision, F1 (percent) and the counts
     behind them, like the reference scorer's report in one table."""
     rows: List[List[str]] = []
-    for name in _ORDER:
+    for name in SCORE_ORDER:
         if name not in metrics:
             continue
         scores = metrics[name]
         if name == "blanc":
             for part, label in (("coref_links", "  coref links"), ("noncoref_links", "  non-coref links")):
                 rows.append(_row(label, scores[part], counts=True))
-            rows.insert(len(rows) - 2, _row(_NAMES[name], scores, counts=False))
+            rows.insert(len(rows) - 2, _row(METRIC_NAMES[name], scores, counts=False))
         else:
-            rows.append(_row(_NAMES[name], scores, counts=True))
+            rows.append(_row(METRIC_NAMES[name], scores, counts=True))
     if "conll" in metrics:
-        rows.append([_NAMES["conll"], "", "", _pct(metrics["conll"]["f1"]), "", ""])
+        rows.append([METRIC_NAMES["conll"], "", "", pct(metrics["conll"]["f1"]), "", ""])
     header = ("Metric", "Recall", "Precision", "F1", "Recall num / den", "Precision num / den")
     return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r", "r"))
 
 
 def _row(label: str, scores: Mapping[str, float], counts: bool) -> List[str]:
-    row = [label, _pct(scores["recall"]), _pct(scores["precision"]), _pct(scores["f1"])]
+    row = [label, pct(scores["recall"]), pct(scores["precision"]), pct(scores["f1"])]
     if counts:
         row += [
-            _fraction(scores["recall_num"], scores["recall_den"]),
-            _fraction(scores["precision_num"], scores["precision_den"]),
+            fraction(scores["recall_num"], scores["recall_den"]),
+            fraction(scores["precision_num"], scores["precision_den"]),
         ]
     else:
         row += ["", ""]
@@ -58,9 +40,9 @@ def _row(label: str, scores: Mapping[str, float], counts: bool) -> List[str]:
 
 def documents_table(documents: Mapping[str, Mapping[str, Dict]]) -> str:
     """F1 (percent) of every metric, one row per document."""
-    names = [m for m in (*_ORDER, "conll") if any(m in d for d in documents.values())]
-    rows = [[doc] + [_pct(d[m]["f1"]) if m in d else "" for m in names] for doc, d in documents.items()]
-    header = ["Document"] + [f"{_NAMES[m]} F1" for m in names]
+    names = [m for m in METRIC_ORDER if any(m in d for d in documents.values())]
+    rows = [[doc] + [pct(d[m]["f1"]) if m in d else "" for m in names] for doc, d in documents.items()]
+    header = ["Document"] + [f"{METRIC_NAMES[m]} F1" for m in names]
     return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(names))
 
 
@@ -69,23 +51,20 @@ _ERROR_NAMES = {
     "missing_entities": "Missing e.", "extra_entities": "Extra e.",
     "divided_entities": "Divided e.", "conflated_entities": "Conflated e.",
 }
-_RATE_NAMES = (("recall", "Recall"), ("precision", "Precision"), ("f1", "F1"))
-
-
 def _ordered(scores: Mapping[str, Mapping]) -> List[str]:
-    return [name for name in (*_ORDER, "conll") if name in scores]
+    return [name for name in METRIC_ORDER if name in scores]
 
 
 def intervals_table(intervals: Mapping[str, Mapping[str, Sequence[float]]]) -> str:
     """Recall, precision and F1 intervals (percent) of every metric."""
     rows = [
-        [_NAMES[name]] + [
-            f"{_pct(intervals[name][rate][0])} – {_pct(intervals[name][rate][1])}" if rate in intervals[name] else ""
-            for rate, _ in _RATE_NAMES
+        [METRIC_NAMES[name]] + [
+            f"{pct(intervals[name][rate][0])} – {pct(intervals[name][rate][1])}" if rate in intervals[name] else ""
+            for rate, _ in RATE_NAMES
         ]
         for name in _ordered(intervals)
     ]
-    header = ["Metric"] + [label for _, label in _RATE_NAMES]
+    header = ["Metric"] + [label for _, label in RATE_NAMES]
     return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r"))
 
 
@@ -93,12 +72,12 @@ def macro_table(macro: Mapping[str, Mapping[str, float]]) -> str:
     """Macro-averaged recall, precision and F1 (percent) of every metric and
     the number of documents averaged."""
     rows = [
-        [_NAMES[name]]
-        + [_pct(macro[name][rate]) if rate in macro[name] else "" for rate, _ in _RATE_NAMES]
+        [METRIC_NAMES[name]]
+        + [pct(macro[name][rate]) if rate in macro[name] else "" for rate, _ in RATE_NAMES]
         + [str(macro[name]["n_documents"])]
         for name in _ordered(macro)
     ]
-    header = ["Metric"] + [label for _, label in _RATE_NAMES] + ["Documents"]
+    header = ["Metric"] + [label for _, label in RATE_NAMES] + ["Documents"]
     return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r"))
 
 
@@ -113,13 +92,13 @@ def errors_table(errors: Mapping[str, Mapping[str, int]]) -> str:
 def comparison_table(comparison: Mapping[str, Mapping[str, float]]) -> str:
     """F1 (percent) of systems A and B per metric, B − A (points) and the
     p-values of :func:`~spacy_coref_eval.analysis.statistics.compare`."""
-    rows = [_comparison_row(_NAMES[name], comparison[name]) for name in _ordered(comparison)]
+    rows = [_comparison_row(METRIC_NAMES[name], comparison[name]) for name in _ordered(comparison)]
     header = ("Metric", "A F1", "B F1", "B − A", "p randomization", "p bootstrap")
     return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r", "r"))
 
 
 def _comparison_row(label: str, entry: Mapping[str, float]) -> List[str]:
     return [
-        label, _pct(entry["a"]), _pct(entry["b"]), f"{100 * entry['difference']:+.2f}",
+        label, pct(entry["a"]), pct(entry["b"]), f"{100 * entry['difference']:+.2f}",
         f"{entry['p_value_randomization']:.4f}", f"{entry['p_value_bootstrap']:.4f}",
     ]
