@@ -111,13 +111,13 @@ def doc_clusters(doc: Doc, reader: ClusterReader, heads: Optional[bool] = None) 
     if heads is None:
         heads = explicit is not None or doc.has_annotation("DEP")
     spans = [(span.start, span.end) for entity in entities for span in entity]
-    labels = [index for index, entity in enumerate(entities) for _ in entity]
     if not spans:
         return Clusters(heads=np.zeros(0, dtype=np.int64) if heads else None)
+    labels = np.repeat(np.arange(len(entities), dtype=np.int64), [len(entity) for entity in entities])
     array = np.array(spans, dtype=np.int64)
     head_array = None
     if explicit is not None:
         head_array = np.array([head for entity in explicit for head in entity], dtype=np.int64)
     elif heads:
         head_array = np.array([span.root.i for entity in entities for span in entity], dtype=np.int64)
-    return Clusters.from_arrays(array[:, 0], array[:, 1], np.array(labels, dtype=np.int64), head_array)
+    return Clusters.from_arrays(array[:, 0], array[:, 1], labels, head_array)
