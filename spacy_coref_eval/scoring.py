@@ -18,7 +18,7 @@ from .errors import CorefInputError
 from .report.rates import rates, stack_rates
 from .twinning import Matcher, Twinned, apply_policy, get_matcher, twin
 from .twinning.matchers import check_input
-from .twinning.policies import POLICIES
+from .twinning.policies import get_policy
 
 SINGLETON_MODES = ("keep", "remove")
 ClustersLike = Union[Clusters, Entities]
@@ -50,8 +50,7 @@ class Settings:
         object.__setattr__(self, "matcher", get_matcher(self.matcher, **given))
         object.__setattr__(self, "min_overlap", None)
         object.__setattr__(self, "overlap_measure", None)
-        if self.twinless not in POLICIES:
-            raise ValueError(f"unknown twinless policy {self.twinless!r}; choose from {list(POLICIES)}")
+        get_policy(self.twinless)
         if self.singletons not in SINGLETON_MODES:
             raise ValueError(f"singletons must be one of {SINGLETON_MODES}, not {self.singletons!r}")
 

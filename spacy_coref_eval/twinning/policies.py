@@ -143,10 +143,14 @@ POLICIES: Dict[str, Callable[[Twinned], Rewrite]] = {
 }
 
 
+def get_policy(name: str) -> Callable[[Twinned], Rewrite]:
+    """The policy named ``name``; :class:`ValueError` for an unknown name."""
+    try:
+        return POLICIES[name]
+    except KeyError:
+        raise ValueError(f"unknown twinless policy {name!r}; choose from {list(POLICIES)}") from None
+
+
 def apply_policy(name: str, twinned: Twinned) -> Rewrite:
     """The (recall, precision) pair of partitions under policy ``name``."""
-    try:
-        policy = POLICIES[name]
-    except KeyError:
-        raise ValueError(f"unknown twinless policy {name!r}; choose from {sorted(POLICIES)}") from None
-    return policy(twinned)
+    return get_policy(name)(twinned)
