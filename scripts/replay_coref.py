@@ -11,7 +11,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from spacy_coref_eval.readers.docbin import CLUSTER_PREFIX, read_docbin
-from spacy_coref_eval.readers.spans import prefixed_span_groups
+from spacy_coref_eval.readers.spans import PrefixedSpanGroups
 
 CharEntities = List[List[Tuple[int, int]]]
 
@@ -32,7 +32,7 @@ class ReplayCoref:
 @Language.factory("replay_coref", default_config={"predictions": None})
 def make_replay_coref(nlp: Language, name: str, predictions: str) -> ReplayCoref:
     """``predictions``: a ``.spacy`` file with span groups ``coref_clusters_N``."""
-    reader = prefixed_span_groups(CLUSTER_PREFIX)
+    reader = PrefixedSpanGroups(CLUSTER_PREFIX)
     by_text = {
         doc.text: [[(span.start_char, span.end_char) for span in entity] for entity in reader(doc)]
         for doc in read_docbin(predictions)

@@ -3,8 +3,6 @@ connected blocks of a bipartite graph."""
 from typing import Tuple
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 
 def expand_ranges(lo: np.ndarray, hi: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
@@ -21,6 +19,9 @@ def connected_blocks(
     """For the bipartite graph whose edges are ``(rows[e], cols[e])``: the
     block (connected component) of every edge, and for every block id the
     number of rows and of columns in it."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
     n_nodes = n_rows + n_cols
     graph = csr_matrix((np.ones(len(rows)), (rows, cols + n_rows)), shape=(n_nodes, n_nodes))
     _, component = connected_components(graph, directed=False)

@@ -4,7 +4,7 @@ Every reader (CoNLL-2012 files, spaCy span groups) produces :class:`Clusters`;
 everything downstream (twinning, policies, counting) works on it.
 """
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Tuple
+from typing import Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -49,7 +49,7 @@ class Clusters:
         A span given twice keeps its first occurrence in the order given and
         the later copies are dropped and counted in ``repeated``; an entity
         left empty disappears. Readers pass entities in the reference
-        scorer's order (SPEC §3) so that the copy it keeps is the one kept.
+        scorer's order (docs/metrics.md §3) so that the copy it keeps is the one kept.
         """
         spans = []
         labels = []
@@ -175,3 +175,12 @@ def _dense_labels(labels: np.ndarray) -> Tuple[np.ndarray, int]:
         return _EMPTY, 0
     uniques, inverse = np.unique(labels, return_inverse=True)
     return inverse.ravel().astype(np.int64), len(uniques)
+
+
+ClustersLike = Union[Clusters, Entities]
+
+
+def as_clusters(value: ClustersLike) -> Clusters:
+    """Clusters from a :class:`Clusters` or a list of entities of
+    ``(start, end)`` spans (see :meth:`Clusters.from_entities`)."""
+    return value if isinstance(value, Clusters) else Clusters.from_entities(value)

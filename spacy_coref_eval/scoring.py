@@ -1,185 +1,159 @@
-"""The pipeline of one scoring run, and stage 5: aggregate over documents.
+"""One scoring run, and stage 5: aggregate over documents.
 
-read clusters → :func:`~.twinning.twin` (per document) →
-:func:`~.twinning.apply_policy` → :func:`~.counting.count_batch` (all
-documents in one pass) → sum over documents → report. This module wires the
-stages together; each lives in its own subpackage.
+(name, key, response) pairs → :func:`~.twinning.twin_corpus` (every
+document in one matcher call) → :func:`~.twinning.apply_policy` →
+:func:`~.counting.count_corpus` (every document in one pass) → a
+:class:`CorpusResult`: the counts array with the document names beside it,
+and the twinning it came from, which the analyses and the report read
+instead of matching again.
 """
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .clusters import Clusters, Entities
-from .counting import BLOCKS, FIELDS, METRICS, Counts, check_metrics, count_batch
+from .clusters import Clusters, ClustersLike, as_clusters
+from .counting import METRICS, Counts, check_metrics, count_corpus, empty_counts
+from .counting.rates import rates
 from .errors import CorefInputError
-from .report.rates import rates, stack_rates
-from .twinning import Matcher, Twinned, apply_policy, get_matcher, twin
-from .twinning.matchers import check_input
-from .twinning.policies import get_policy
+from .readers.pairing import Pair, pair_clusters, repeated_warnings
+from .twinning import ExactMatcher, Matcher, TwinnedCorpus, apply_policy, get_matcher, get_policy, twin_corpus
 
 SINGLETON_MODES = ("keep", "remove")
-ClustersLike = Union[Clusters, Entities]
 
 
 @dataclass(frozen=True)
 class Settings:
-    """How to score: which metrics, how mentions are twinned, what happens
-    to twinless mentions (SPEC §4) and whether singleton entities count.
-
-    ``matcher`` is a matcher object or a name: ``"exact"`` (the default,
-    the CoNLL reference's setting), ``"head"``, ``"overlap"`` or
-    ``"partial"`` (SPEC §3); ``min_overlap`` and ``overlap_measure`` are the
-    options of ``"overlap"``. After construction ``matcher`` is an object
-    holding those options, and the two fields are ``None``.
-    """
+    """How to score: which ``metrics``, how mentions are twinned
+    (``match``, a matcher object: docs/metrics.md §3), what happens to
+    twinless mentions (``twinless``, §4) and whether singleton entities
+    count (``singletons``: ``"keep"`` or ``"remove"``). Build it from names
+    with :meth:`from_options` or from the JSON ``settings`` with
+    :meth:`from_dict`."""
 
     metrics: Tuple[str, ...] = METRICS
-    matcher: Union[str, Matcher, None] = "exact"
+    match: Matcher = ExactMatcher()
     twinless: str = "conll"
     singletons: str = "keep"
-    min_overlap: Optional[float] = None
-    overlap_measure: Optional[str] = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", check_metrics(self.metrics))
-        options = {"min_overlap": self.min_overlap, "measure": self.overlap_measure}
-        given = {name: value for name, value in options.items() if value is not None}
-        object.__setattr__(self, "matcher", get_matcher(self.matcher, **given))
-        object.__setattr__(self, "min_overlap", None)
-        object.__setattr__(self, "overlap_measure", None)
+        if isinstance(self.match, str) or not callable(self.match):
+            raise TypeError(
+                f"match must be a matcher object, not {self.match!r} "
+                "(use Settings.from_options(match=...) for a matcher by name)"
+            )
         get_policy(self.twinless)
         if self.singletons not in SINGLETON_MODES:
             raise ValueError(f"singletons must be one of {SINGLETON_MODES}, not {self.singletons!r}")
+
+    @classmethod
+    def from_options(
+        cls,
+        metrics: Iterable[str] = METRICS,
+        match: Optional[str] = "exact",
+        twinless: str = "conll",
+        singletons: str = "keep",
+        min_overlap: Optional[float] = None,
+        overlap_measure: Optional[str] = None,
+    ) -> "Settings":
+        """Settings from names, as the command line and the JSON give them;
+        ``min_overlap`` and ``overlap_measure`` are options of
+        ``match="overlap"`` (``None``: the matcher's default)."""
+        options = {"min_overlap": min_overlap, "overlap_measure": overlap_measure}
+        given = {name: value for name, value in options.items() if value is not None}
+        return cls(tuple(metrics), get_matcher(match, **given), twinless, singletons)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Settings":
+        """Inverse of :meth:`to_dict`."""
+        return cls.from_options(
+            data["metrics"], data.get("match", "exact"), data.get("twinless", "conll"),
+            data.get("singletons", "keep"), data.get("min_overlap"), data.get("overlap_measure"),
+        )
 
     def to_dict(self) -> Dict[str, Any]:
         """The settings as echoed in JSON output."""
         return {
             "metrics": list(self.metrics),
-            **self.matcher.config(),  # type: ignore[union-attr]
+            **self.match.config(),
             "twinless": self.twinless,
             "singletons": self.singletons,
         }
 
 
-def as_clusters(value: ClustersLike) -> Clusters:
-    """Clusters from a :class:`Clusters` or a list of entities of spans."""
-    return value if isinstance(value, Clusters) else Clusters.from_entities(value)
+class DocumentCounts(Mapping[str, Counts]):
+    """The counts of a :class:`CorpusResult` by document name: a view of its
+    counts array."""
+
+    def __init__(self, result: "CorpusResult") -> None:
+        self._result = result
+        self._index = {name: i for i, name in enumerate(result.names)}
+
+    def __getitem__(self, name: str) -> Counts:
+        return Counts(self._result.settings.metrics, self._result.counts[self._index[name]])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._result.names)
+
+    def __len__(self) -> int:
+        return len(self._result.names)
 
 
-def twin_documents(pairs: Sequence[Tuple[Clusters, Clusters]], settings: Settings) -> Twinned:
-    """Key and response of every document on one mention id space, twinned
-    in one call of the matcher: the documents are stacked on disjoint token
-    ranges, so no span of one document meets a span of another."""
-    extents = [max(key.extent, response.extent) + 1 for key, response in pairs]
-    offsets = np.cumsum([0] + extents[:-1])
-    key, key_doc = Clusters.stack([key for key, _ in pairs], offsets)
-    response, response_doc = Clusters.stack([response for _, response in pairs], offsets)
-    if settings.singletons == "remove":
-        key_kept, response_kept = key.non_singletons(), response.non_singletons()
-        key, key_doc = key.subset(key_kept), key_doc[key_kept]
-        response, response_doc = response.subset(response_kept), response_doc[response_kept]
-    return twin(key, response, settings.matcher, (key_doc, response_doc, len(pairs)))  # type: ignore[arg-type]
-
-
-def count_twinned(twinned: Twinned, settings: Settings) -> List[Counts]:
-    """Counts of every document of ``twinned``, all counted in one pass."""
-    recall_pair, precision_pair = apply_policy(settings.twinless, twinned)
-    return count_batch(twinned, recall_pair, precision_pair, settings.metrics)
-
-
-def count_document(key: ClustersLike, response: ClustersLike, settings: Optional[Settings] = None) -> Counts:
-    """Additive counts of one document's response against its key."""
-    settings = settings or Settings()
-    pair = (as_clusters(key), as_clusters(response))
-    check_input(settings.matcher, *pair)  # type: ignore[arg-type]
-    return count_twinned(twin_documents([pair], settings), settings)[0]
-
-
-@dataclass
+@dataclass(frozen=True)
 class CorpusResult:
-    """Per-document counts of a corpus, their total and what went wrong."""
+    """The counts of every document of a corpus, ``counts[d]`` being those
+    of document ``names[d]`` (shape ``(documents, len(BLOCKS),
+    len(FIELDS))``), what went wrong on the way, and the twinning the
+    counts came from (``None`` for results merged from saved counts)."""
 
     settings: Settings
-    documents: Dict[str, Counts]
-    warnings: List[str] = field(default_factory=list)
+    names: Tuple[str, ...]
+    counts: np.ndarray
+    warnings: List[str]
+    twinned: Optional[TwinnedCorpus] = None
+
+    @property
+    def documents(self) -> DocumentCounts:
+        """Every document's :class:`Counts`, by name, in corpus order."""
+        return DocumentCounts(self)
 
     def stack(self, names: Optional[Iterable[str]] = None) -> np.ndarray:
-        """The :attr:`Counts.array` of every document (or of the documents
-        ``names``, in that order), stacked: ``(n, len(BLOCKS), len(FIELDS))``."""
-        arrays = [self.documents[name].array for name in (self.documents if names is None else names)]
-        return np.stack(arrays) if arrays else np.zeros((0, len(BLOCKS), len(FIELDS)))
+        """The counts of every document, or of the documents ``names`` in
+        that order."""
+        if names is None:
+            return self.counts
+        index = {name: i for i, name in enumerate(self.names)}
+        return self.counts[[index[name] for name in names]]
 
     @property
     def total(self) -> Counts:
         """The sum of the documents' counts."""
-        return Counts(self.settings.metrics, self.stack().sum(axis=0))
+        return Counts(self.settings.metrics, self.counts.sum(axis=0))
 
     def metrics(self) -> Dict[str, Dict]:
         """Recall, precision, F1 and counts per metric, micro-averaged."""
         return rates(self.total)
 
-    def to_json(self, per_doc: bool = False) -> Dict[str, Any]:
-        """The JSON document of the command line (``--format json``)."""
-        out: Dict[str, Any] = {"settings": self.settings.to_dict(), "metrics": self.metrics()}
-        if per_doc:
-            per_doc_rates = stack_rates(self.stack(), self.settings.metrics)
-            out["documents"] = {name: {"metrics": r} for name, r in zip(self.documents, per_doc_rates)}
-        out["warnings"] = list(self.warnings)
-        return out
+
+def count_document(key: ClustersLike, response: ClustersLike, settings: Optional[Settings] = None) -> Counts:
+    """Additive counts of one document's response against its key."""
+    result = score_pairs([("document", key, response)], settings)
+    return result.documents["document"]
 
 
 def score_documents(
     key: Mapping[str, ClustersLike],
     response: Mapping[str, ClustersLike],
     settings: Optional[Settings] = None,
-    warnings: Optional[Iterable[str]] = None,
+    warnings: Iterable[str] = (),
 ) -> CorpusResult:
     """Score the response documents against the key documents of the same
-    name, in key order (:func:`pair_documents`); repeated mentions are
-    dropped, with a warning."""
-    pairs, notes = pair_documents(key, response)
-    return score_pairs(pairs, settings, [*(warnings or ()), *notes])
-
-
-def pair_documents(
-    key: Mapping[str, ClustersLike],
-    response: Mapping[str, ClustersLike],
-) -> Tuple[List[Tuple[str, ClustersLike, ClustersLike]], List[str]]:
-    """``(name, key, response)`` triples for the key documents, in key order,
-    and warnings. A key document with no response is paired with an empty
-    response and a response document not in the key is ignored; each of
-    these adds a warning."""
-    notes: List[str] = []
-    pairs: List[Tuple[str, ClustersLike, ClustersLike]] = []
-    for name, key_value in key.items():
-        if name in response:
-            pairs.append((name, key_value, response[name]))
-        else:
-            notes.append(f"document {name!r}: no response document; scored as an empty response")
-            pairs.append((name, key_value, Clusters()))
-    extra = [name for name in response if name not in key]
-    if extra:
-        notes.append(
-            f"{len(extra)} response document(s) not in the key, ignored: "
-            + ", ".join(repr(name) for name in extra)
-        )
-    return pairs, notes
-
-
-def repeated_warnings(name: str, key: Clusters, response: Clusters) -> List[str]:
-    """Warnings for repeated mentions dropped when the clusters were read."""
-    return [
-        f"document {name!r}: {clusters.repeated} repeated mention(s) in the {side} dropped "
-        "(first copy kept)"
-        for side, clusters in (("key", key), ("response", response))
-        if clusters.repeated
-    ]
-
-
-Pair = Tuple[str, ClustersLike, ClustersLike]
+    name, in key order (:func:`~.readers.pairing.pair_documents`)."""
+    pairs, notes = pair_clusters(key, response)
+    return score_pairs(pairs, settings, [*warnings, *notes])
 
 
 def score_pairs(
@@ -190,9 +164,10 @@ def score_pairs(
 ) -> CorpusResult:
     """Score ``(name, key, response)`` triples already paired by the caller.
 
-    With ``n_process > 1`` the documents are split into that many shards,
-    scored in parallel processes and merged; counts are per document, so the
-    result is the same as with one process.
+    Repeated mentions are dropped, with a warning. With ``n_process > 1``
+    the documents are split into that many shards of consecutive documents,
+    scored in parallel processes and joined; counts are per document, so
+    the result is the same as with one process.
     """
     settings = settings or Settings()
     pairs = list(pairs)
@@ -201,20 +176,40 @@ def score_pairs(
         repeated = next(name for name in names if names.count(name) > 1)
         raise CorefInputError(f"document {repeated!r} is given more than once")
     if n_process > 1 and len(pairs) > 1:
-        results = _score_in_processes(pairs, settings, n_process)
+        shards = _score_in_processes(pairs, settings, n_process)
     else:
-        results = [_score_shard(pairs, settings)]
-    stacked = np.concatenate([array for array, _ in results])
-    documents = {name: Counts(settings.metrics, row) for name, row in zip(names, stacked)}
-    notes = [*warnings, *(note for _, shard_notes in results for note in shard_notes)]
-    return CorpusResult(settings, documents, notes)
+        shards = [_score_shard(pairs, settings)]
+    counts = np.concatenate([shard[0] for shard in shards]) if shards else empty_counts(0)
+    notes = [*warnings, *(note for shard in shards for note in shard[1])]
+    twinned = TwinnedCorpus.concat([shard[2] for shard in shards])
+    return CorpusResult(settings, tuple(names), counts, notes, twinned)
+
+
+Shard = Tuple[np.ndarray, List[str], TwinnedCorpus]
+
+
+def _score_shard(pairs: Sequence[Pair], settings: Settings) -> Shard:
+    """Counts, warnings and twinning of some documents."""
+    notes: List[str] = []
+    documents: List[Tuple[Clusters, Clusters]] = []
+    for name, key_value, response_value in pairs:
+        key, response = as_clusters(key_value), as_clusters(response_value)
+        notes.extend(repeated_warnings(name, key, response))
+        try:
+            settings.match.check(key, response)
+        except CorefInputError as err:
+            raise CorefInputError(f"document {name!r}: {err}") from err
+        documents.append((key, response))
+    twinned = twin_corpus(documents, settings.match, settings.singletons == "remove")
+    recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
+    return count_corpus(twinned, recall_pair, precision_pair, settings.metrics), notes, twinned
 
 
 _SHARED: Optional[Tuple[List[Pair], Settings]] = None
 """The documents being scored, for worker processes forked from this one."""
 
 
-def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int) -> List[Tuple[np.ndarray, List[str]]]:
+def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int) -> List[Shard]:
     """:func:`_score_shard` on ``n_process`` consecutive shards in parallel.
     Forked workers find the documents in memory; elsewhere each shard is
     sent to its worker."""
@@ -233,24 +228,7 @@ def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int) -
         return list(pool.map(_score_shard, shards, [settings] * len(shards)))
 
 
-def _score_forked_shard(bounds: Tuple[int, int]) -> Tuple[np.ndarray, List[str]]:
+def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:
     assert _SHARED is not None, "set before the workers were forked"
     pairs, settings = _SHARED
     return _score_shard(pairs[bounds[0]:bounds[1]], settings)
-
-
-def _score_shard(pairs: Sequence[Pair], settings: Settings) -> Tuple[np.ndarray, List[str]]:
-    """Counts of some documents, stacked (one :attr:`Counts.array` per
-    document), and their warnings."""
-    notes: List[str] = []
-    clusters = []
-    for name, key_value, response_value in pairs:
-        key, response = as_clusters(key_value), as_clusters(response_value)
-        notes.extend(repeated_warnings(name, key, response))
-        try:
-            check_input(settings.matcher, key, response)  # type: ignore[arg-type]
-        except CorefInputError as err:
-            raise CorefInputError(f"document {name!r}: {err}") from err
-        clusters.append((key, response))
-    counts = count_twinned(twin_documents(clusters, settings), settings)
-    return np.stack([c.array for c in counts]) if counts else np.zeros((0, len(BLOCKS), len(FIELDS))), notes

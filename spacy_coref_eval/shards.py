@@ -1,6 +1,6 @@
 """Save the per-document counts of a run and merge runs.
 
-Counts are additive (SPEC §1), so a corpus can be scored in shards, on one
+Counts are additive (docs/metrics.md §1), so a corpus can be scored in shards, on one
 machine or many, and the shards merged into exactly the score of the whole.
 A counts file holds the settings, every document's counts and the warnings,
 as JSON (``.json``) or msgpack (any other suffix); both keep every float
@@ -8,18 +8,20 @@ exactly, so merged scores equal the scores of the whole to the last bit.
 """
 import json
 from pathlib import Path
-from typing import Any, Dict, Iterable, Union
+from typing import Any, Dict, Iterable, Sequence
 
+import numpy as np
 import srsly
 
-from .counting import Counts
+from .counting import BLOCKS, FIELDS, Counts, empty_counts
 from .errors import CorefInputError
+from .files import PathLike, write_output
 from .scoring import CorpusResult, Settings
 
 FORMAT = "spacy-coref-eval counts"
 VERSION = 1
-
-PathLike = Union[str, Path]
+SLACK = 1e-9
+"""Float noise allowed when checking that a numerator is at most its denominator."""
 
 
 def counts_data(result: CorpusResult) -> Dict[str, Any]:
@@ -33,21 +35,20 @@ def counts_data(result: CorpusResult) -> Dict[str, Any]:
     }
 
 
-def save_counts(result: CorpusResult, path: PathLike) -> None:
-    """Write the per-document counts of ``result`` to ``path``."""
-    path = Path(path)
+def save_counts(result: CorpusResult, path: PathLike, inputs: Iterable[PathLike] = ()) -> None:
+    """Write the per-document counts of ``result`` to ``path`` (never over
+    one of ``inputs``)."""
     data = counts_data(result)
-    try:
-        if path.suffix == ".json":
-            path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf8")
-        else:
-            srsly.write_msgpack(path, data)
-    except OSError as err:
-        raise CorefInputError(f"{path}: cannot write file: {err.strerror or err}") from None
+    if Path(path).suffix == ".json":
+        write_output(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", inputs)
+    else:
+        write_output(path, srsly.msgpack_dumps(data), inputs)
 
 
 def load_counts(path: PathLike) -> CorpusResult:
-    """Read a counts file written by :func:`save_counts`."""
+    """Read a counts file written by :func:`save_counts`; counts that are
+    not finite, negative or with a numerator above its denominator are
+    refused, naming the document and the field."""
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf8")) if path.suffix == ".json" else srsly.read_msgpack(path)
@@ -58,26 +59,34 @@ def load_counts(path: PathLike) -> CorpusResult:
     if data.get("version") != VERSION:
         raise CorefInputError(f"{path}: counts file version {data.get('version')}, expected {VERSION}")
     try:
-        settings = settings_from_dict(data["settings"])
-        documents = {
-            str(name): Counts.from_dict(counts, settings.metrics) for name, counts in data["documents"].items()
-        }
+        settings = Settings.from_dict(data["settings"])
+        names = tuple(str(name) for name in data["documents"])
+        counts = [Counts.from_dict(doc, settings.metrics).array for doc in data["documents"].values()]
         warnings = [str(warning) for warning in data.get("warnings", ())]
-    except (KeyError, TypeError, AttributeError, ValueError) as err:
+    except (KeyError, TypeError, AttributeError, ValueError, OverflowError) as err:
         raise CorefInputError(f"{path}: malformed counts file ({type(err).__name__}: {err})") from None
-    return CorpusResult(settings, documents, warnings)
+    array = np.stack(counts) if counts else empty_counts(0)
+    _check_counts(path, names, array)
+    return CorpusResult(settings, names, array, warnings)
 
 
-def settings_from_dict(config: Dict[str, Any]) -> Settings:
-    """Inverse of :meth:`Settings.to_dict`."""
-    return Settings(
-        metrics=tuple(config["metrics"]),
-        matcher=config.get("match", "exact"),
-        twinless=config.get("twinless", "conll"),
-        singletons=config.get("singletons", "keep"),
-        min_overlap=config.get("min_overlap"),
-        overlap_measure=config.get("overlap_measure"),
-    )
+def _check_counts(path: Path, names: Sequence[str], array: np.ndarray) -> None:
+    """Refuse counts no scoring run can give."""
+    with np.errstate(invalid="ignore"):
+        above = np.zeros(array.shape, dtype=bool)
+        above[..., 0::2] = array[..., 0::2] > array[..., 1::2] * (1 + SLACK) + SLACK
+        checks = (
+            (~np.isfinite(array), "is not a finite number"),
+            (array < 0, "is negative"),
+            (above, "is larger than its denominator"),
+        )
+    for mask, what in checks:
+        if mask.any():
+            doc, block, column = (int(i) for i in np.argwhere(mask)[0])
+            raise CorefInputError(
+                f"{path}: document {names[doc]!r}: {BLOCKS[block]} {FIELDS[column]} "
+                f"({array[doc, block, column]!r}) {what}"
+            )
 
 
 def merge_results(results: Iterable[CorpusResult], names: Iterable[str] = ()) -> CorpusResult:
@@ -90,18 +99,20 @@ def merge_results(results: Iterable[CorpusResult], names: Iterable[str] = ()) ->
     if len(labels) != len(results):
         raise ValueError(f"{len(labels)} names for {len(results)} results")
     first = results[0].settings.to_dict()
-    documents: Dict[str, Counts] = {}
     origin: Dict[str, str] = {}
-    warnings = []
     for label, result in zip(labels, results):
         if result.settings.to_dict() != first:
             raise CorefInputError(
                 f"{label}: scored with settings {result.settings.to_dict()}, "
                 f"but {labels[0]} with {first}; only runs with the same settings merge"
             )
-        for name, counts in result.documents.items():
-            if name in documents:
+        for name in result.names:
+            if name in origin:
                 raise CorefInputError(f"document {name!r} is in both {origin[name]} and {label}")
-            documents[name], origin[name] = counts, label
-        warnings.extend(result.warnings)
-    return CorpusResult(results[0].settings, documents, warnings)
+            origin[name] = label
+    return CorpusResult(
+        results[0].settings,
+        tuple(origin),
+        np.concatenate([result.counts for result in results]),
+        [warning for result in results for warning in result.warnings],
+    )

@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 
 from spacy_coref_eval import read_conll, score_documents
 from spacy_coref_eval.cli import app
+from spacy_coref_eval.cli.output import score_json
 from spacy_coref_eval.cli.score import DATA
 
 from .conftest import shared_path
@@ -23,7 +24,7 @@ def test_json_output_matches_the_api():
     result = runner.invoke(app, ["score", str(KEY), str(RESPONSE), "--format", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    expected = score_documents(clusters(KEY), clusters(RESPONSE)).to_json()
+    expected = score_json(score_documents(clusters(KEY), clusters(RESPONSE)))
     assert data == json.loads(json.dumps(expected))
     assert set(data["metrics"]) == {"muc", "bcub", "ceafm", "ceafe", "lea", "mentions", "blanc", "conll"}
     assert set(data["metrics"]["blanc"]) == {"recall", "precision", "f1", "coref_links", "noncoref_links"}

@@ -12,7 +12,7 @@ CONFORMANCE = shared_path("conformance")
 CASES = json.loads((CONFORMANCE / "expected.json").read_text())["cases"]
 SETTINGS = {
     "default": Settings(),
-    "explicit": Settings(matcher="exact", twinless="conll", singletons="keep"),
+    "explicit": Settings.from_options(match="exact", twinless="conll", singletons="keep"),
 }
 
 

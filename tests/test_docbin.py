@@ -9,8 +9,9 @@ from typer.testing import CliRunner
 
 from spacy_coref_eval import CorefInputError, read_conll, score_documents
 from spacy_coref_eval.cli import app
+from spacy_coref_eval.cli.output import score_json as result_json
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.readers.conll import read_conll_string
+from spacy_coref_eval.readers.conll import parse_conll
 from spacy_coref_eval.readers.corpus import load_pairs
 from spacy_coref_eval.readers.docbin import (
     NAME_KEY,
@@ -19,7 +20,8 @@ from spacy_coref_eval.readers.docbin import (
     read_docbin,
     write_docbin,
 )
-from spacy_coref_eval.readers.spans import doc_clusters, prefixed_span_groups
+from spacy_coref_eval.pipeline.registrations import prefixed_span_groups
+from spacy_coref_eval.readers.spans import doc_clusters
 from spacy_coref_eval.scoring import score_pairs
 
 from .conftest import shared_path
@@ -45,7 +47,7 @@ def expected_json(key: Path = KEY, response: Path = RESPONSE):
     def clusters(path):
         return {name: doc.clusters for name, doc in read_conll(path).items()}
 
-    return json.loads(json.dumps(score_documents(clusters(key), clusters(response)).to_json(per_doc=True)))
+    return json.loads(json.dumps(result_json(score_documents(clusters(key), clusters(response)), per_doc=True)))
 
 
 def score_json(key: Path, response: Path):
@@ -127,14 +129,20 @@ def test_spans_inside_key_tokens_are_counted_in_a_warning(tmp_path):
     assert score_pairs(pairs).total.as_dict()["mentions"]["precision_den"] == 20
 
 
+def unnamed(docs):
+    for doc in docs:
+        doc.user_data.clear()
+    return docs
+
+
 def test_different_document_counts_name_both_files(tmp_path):
-    key = to_docbin(tmp_path / "key.spacy", conll_docs(KEY))
-    response = to_docbin(tmp_path / "response.spacy", conll_docs(RESPONSE)[:1])
+    key = to_docbin(tmp_path / "key.spacy", unnamed(conll_docs(KEY)))
+    response = to_docbin(tmp_path / "response.spacy", unnamed(conll_docs(RESPONSE)[:1]))
     with pytest.raises(CorefInputError) as error:
         load_pairs(key, response)
     assert str(error.value) == (
         f"cannot pair {key} (2 documents) with {response} (1 documents): "
-        "with a .spacy file, documents are paired by order"
+        "documents without stored names are paired by order"
     )
     result = runner.invoke(app, ["score", str(key), str(response)])
     assert result.exit_code == 1
@@ -164,14 +172,29 @@ def test_spacy_against_conll_compares_words(tmp_path):
 
 
 def test_documents_without_a_stored_name_are_numbered(tmp_path):
-    docs = conll_docs(KEY)
-    for doc in docs:
-        doc.user_data.clear()
-    key = to_docbin(tmp_path / "key.spacy", docs)
-    response = to_docbin(tmp_path / "response.spacy", conll_docs(RESPONSE))
+    key = to_docbin(tmp_path / "key.spacy", unnamed(conll_docs(KEY)))
+    response = to_docbin(tmp_path / "response.spacy", unnamed(conll_docs(RESPONSE)))
     pairs, _ = load_pairs(key, response)
     assert [name for name, _, _ in pairs] == ["doc0", "doc1"]
     assert [record[0] for record in docs_to_conll(read_docbin(key))] == ["doc0", "doc1"]
+
+
+def test_named_spacy_files_pair_by_name_whatever_the_order(tmp_path):
+    key = to_docbin(tmp_path / "key.spacy", conll_docs(KEY))
+    response = to_docbin(tmp_path / "response.spacy", conll_docs(RESPONSE)[::-1])
+    assert score_json(key, response) == expected_json()
+    partial = to_docbin(tmp_path / "partial.spacy", conll_docs(RESPONSE)[1:])
+    pairs, warnings = load_pairs(key, partial)
+    assert [name for name, _, _ in pairs] == ["(demo/alice); part 000", "(demo/storm); part 000"]
+    assert len(pairs[0][2]) == 0
+    assert warnings == ["document '(demo/alice); part 000': no response document; scored as an empty response"]
+
+
+def test_named_against_unnamed_spacy_files_is_an_error(tmp_path):
+    key = to_docbin(tmp_path / "key.spacy", conll_docs(KEY))
+    response = to_docbin(tmp_path / "response.spacy", unnamed(conll_docs(RESPONSE)))
+    with pytest.raises(CorefInputError, match=r"the documents of .*key.spacy are named but those of .*response.spacy are not"):
+        load_pairs(key, response)
 
 
 def test_export_keeps_columns_for_whitespace_tokens(tmp_path):
@@ -234,4 +257,4 @@ def test_conll_against_conll_still_pairs_by_name(tmp_path):
     assert [name for name, _, _ in pairs] == ["(demo/alice); part 000", "(demo/storm); part 000"]
     assert len(pairs[0][2]) == 0
     assert warnings == ["document '(demo/alice); part 000': no response document; scored as an empty response"]
-    assert read_conll_string(text)["(demo/storm); part 000"].clusters.entities() == pairs[1][2].entities()
+    assert parse_conll(text, source="<string>")["(demo/storm); part 000"].clusters.entities() == pairs[1][2].entities()

@@ -3,12 +3,12 @@ out by hand, exact against overlap matching, the vectorised counts against
 a naive set-based count, and corpus totals against the counting stage."""
 import pytest
 
-from spacy_coref_eval import Clusters, CorefInputError, Settings, score_documents
+from spacy_coref_eval import Clusters, CorefInputError, Settings, score_documents, score_pairs
 from spacy_coref_eval.analysis import ERROR_KINDS, corpus_error_counts, error_counts
 
 from .litbank import litbank
 
-EXACT, OVERLAP = Settings(), Settings(matcher="overlap")
+EXACT, OVERLAP = Settings(), Settings.from_options(match="overlap")
 A, B, C, D, E = (0, 1), (2, 3), (4, 5), (6, 7), (8, 9)
 
 
@@ -72,7 +72,7 @@ def test_removed_singletons_are_no_errors():
 
 def test_a_document_named_total_is_refused():
     with pytest.raises(CorefInputError, match="'total'"):
-        corpus_error_counts([("total", [[A, B]], [[A, B]])], EXACT)
+        corpus_error_counts(score_pairs([("total", [[A, B]], [[A, B]])], EXACT))
 
 
 def naive_counts(key: Clusters, response: Clusters):
@@ -100,7 +100,7 @@ def pairs():
 
 
 def test_corpus_counts_equal_naive_counts_document_by_document(pairs):
-    counts = corpus_error_counts(pairs, EXACT)
+    counts = corpus_error_counts(score_pairs(pairs, EXACT))
     assert list(counts) == [name for name, _, _ in pairs] + ["total"]
     for name, key, response in pairs:
         assert counts[name] == naive_counts(key, response), name
@@ -109,7 +109,7 @@ def test_corpus_counts_equal_naive_counts_document_by_document(pairs):
 
 @pytest.mark.parametrize("settings", [EXACT, OVERLAP], ids=["exact", "overlap"])
 def test_totals_are_sums_and_mentions_agree_with_the_counts(pairs, settings):
-    counts = corpus_error_counts(pairs, settings)
+    counts = corpus_error_counts(score_pairs(pairs, settings))
     total = counts.pop("total")
     assert set(total) == set(ERROR_KINDS)
     assert total == {kind: sum(doc[kind] for doc in counts.values()) for kind in ERROR_KINDS}
@@ -122,7 +122,7 @@ def test_totals_are_sums_and_mentions_agree_with_the_counts(pairs, settings):
 
 
 def test_overlap_matching_turns_missing_and_extra_pairs_into_span_errors(pairs):
-    exact, overlap = corpus_error_counts(pairs, EXACT)["total"], corpus_error_counts(pairs, OVERLAP)["total"]
+    exact, overlap = corpus_error_counts(score_pairs(pairs, EXACT))["total"], corpus_error_counts(score_pairs(pairs, OVERLAP))["total"]
     assert exact["span_errors"] == 0 < overlap["span_errors"]
     assert exact["missing_mentions"] - overlap["missing_mentions"] == overlap["span_errors"]
     assert exact["extra_mentions"] - overlap["extra_mentions"] == overlap["span_errors"]

@@ -11,6 +11,8 @@ import pytest
 from spacy.vocab import Vocab
 from typer.testing import CliRunner
 
+from spacy_coref_eval.analysis.error_types import ERROR_KIND_INFO
+from spacy_coref_eval.twinning import ExactMatcher
 from spacy_coref_eval.analysis import ERROR_KINDS, bootstrap_intervals, corpus_error_counts, macro_average
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
@@ -19,10 +21,10 @@ from spacy_coref_eval.readers.conll import read_conll
 from spacy_coref_eval.readers.corpus import load_pairs, load_pairs_with_words
 from spacy_coref_eval.readers.docbin import conll_to_docs, write_docbin
 from spacy_coref_eval.report.html import (
-    ERROR_TYPES, interval_text, mention_markup, nice_step, render_report, window_note,
+    interval_text, mention_markup, nice_step, render_report, window_note,
 )
 from spacy_coref_eval.report.labels import pct
-from spacy_coref_eval.report.rates import rates
+from spacy_coref_eval.counting.rates import rates
 from spacy_coref_eval.report.views import (
     Mention, build_report, document_view, error_window, headline, worst_documents,
 )
@@ -135,9 +137,9 @@ def demo_run(settings: Settings = Settings(), worst: int = 2) -> Run:
     pairs, words, warnings = load_pairs_with_words(KEY, RESPONSE)
     result = score_pairs(pairs, settings, warnings)
     intervals = bootstrap_intervals(result, n_resamples=200, seed=0)
-    errors = corpus_error_counts(pairs, settings)
+    errors = corpus_error_counts(result)
     data = build_report(
-        pairs, words, result, intervals=intervals, errors=errors, macro=macro_average(result),
+        result, words, intervals=intervals, errors=errors, macro=macro_average(result),
         key="demo.key.conll", response="demo.response.conll", n_resamples=200, worst=worst,
     )
     page = render_report(data)
@@ -197,7 +199,7 @@ def test_bar_chart_has_a_bar_per_score_and_the_histogram_every_document(demo):
 
 def test_error_counts_are_the_corpus_totals(demo):
     cells = demo.tree.find_all(lambda n: "data-error" in n.attrs)
-    assert [cell.attrs["data-error"] for cell in cells] == list(ERROR_KINDS) == [k for k, _, _ in ERROR_TYPES]
+    assert [cell.attrs["data-error"] for cell in cells] == list(ERROR_KINDS) == [kind.name for kind in ERROR_KIND_INFO]
     assert {cell.attrs["data-error"]: int(cell.all_text()) for cell in cells} == demo.errors["total"]
 
 
@@ -314,7 +316,7 @@ def test_worst_documents_rank_by_headline_f1_then_name():
 def test_predicted_entities_take_the_colour_and_number_of_their_gold_entity():
     key = Clusters.from_entities([[(0, 1), (2, 3), (4, 5)], [(6, 7)]])
     response = Clusters.from_entities([[(4, 5)], [(0, 1), (2, 3)], [(8, 9)], [(6, 7)]])
-    view = document_view("d", [str(i) for i in range(10)], key, response, Settings(), {})
+    view = document_view("d", [str(i) for i in range(10)], key, response, ExactMatcher()(key, response), {})
     assert [(m.start, m.label, m.colour, m.twinless) for m in view.key] == [
         (0, "1", 0, False), (2, "1", 0, False), (4, "1", 0, False), (6, "2", 1, False),
     ]
@@ -328,7 +330,7 @@ def test_long_documents_show_the_stretch_with_most_errors():
     assert error_window(50, np.array([10]), 100) == (0, 50)
     key = Clusters.from_entities([[(0, 1), (30, 31), (55, 57)], [(40, 42), (58, 62)]])
     response = Clusters.from_entities([[(0, 1), (30, 31)], [(41, 42), (45, 46)]])
-    view = document_view("d", [f"w{i}" for i in range(100)], key, response, Settings(), {}, max_tokens=20)
+    view = document_view("d", [f"w{i}" for i in range(100)], key, response, ExactMatcher()(key, response), {}, max_tokens=20)
     assert (view.first, view.words[0], len(view.words), view.n_tokens) == (39, "w39", 20, 100)
     assert [(m.start, m.end, m.twinless) for m in view.key] == [(40, 42, True), (55, 57, True)]
     assert [(m.start, m.end, m.twinless) for m in view.response] == [(41, 42, True), (45, 46, True)]

@@ -317,7 +317,7 @@ def test_a_twin_pair_is_a_correct_mention():
     response = Clusters.from_entities([[(1, 4), (20, 22)]], heads=[[3, 21]])
     exact = count_document(key, response, Settings()).as_dict()["mentions"]
     for name in ("head", "overlap", "partial"):
-        mentions = count_document(key, response, Settings(matcher=name)).as_dict()["mentions"]
+        mentions = count_document(key, response, Settings.from_options(match=name)).as_dict()["mentions"]
         assert mentions == {"recall_num": 1, "recall_den": 2, "precision_num": 1, "precision_den": 2}
     assert exact["recall_num"] == 0
 
@@ -332,7 +332,7 @@ def test_min_overlap_is_checked(theta):
 
 def test_overlap_measure_is_checked():
     with pytest.raises(ValueError, match="overlap measure must be one of"):
-        OverlapMatcher(measure="cosine")
+        OverlapMatcher(overlap_measure="cosine")
 
 
 def test_matchers_by_name():
@@ -340,7 +340,7 @@ def test_matchers_by_name():
     assert get_matcher(None) == get_matcher("exact") == ExactMatcher()
     assert get_matcher("head") == HeadMatcher()
     assert get_matcher("partial") == PartialMatcher()
-    assert get_matcher("overlap", min_overlap=0.7, measure="jaccard") == OverlapMatcher(0.7, "jaccard")
+    assert get_matcher("overlap", min_overlap=0.7, overlap_measure="jaccard") == OverlapMatcher(0.7, "jaccard")
     custom = OverlapMatcher(0.9)
     assert get_matcher(custom) is custom
 
@@ -354,25 +354,31 @@ def test_bad_matcher_names_and_options():
         get_matcher(OverlapMatcher(), min_overlap=0.5)
 
 
-def test_needs_heads_flags():
-    assert {name: m.needs_heads for name, m in ALL.items()} == {
-        "exact": False, "head": True, "overlap": False, "partial": True,
-    }
+def test_check_asks_for_the_heads_a_matcher_reads():
+    without = Clusters.from_entities([[(0, 2)]])
+    needs = {}
+    for name, matcher in ALL.items():
+        try:
+            matcher.check(without, without)
+            needs[name] = False
+        except CorefInputError:
+            needs[name] = True
+    assert needs == {"exact": False, "head": True, "overlap": False, "partial": True}
 
 
 @pytest.mark.parametrize(
     "settings, echoed",
     [
         (Settings(), {"match": "exact"}),
-        (Settings(matcher="exact", twinless="conll", singletons="keep"), {"match": "exact"}),
-        (Settings(matcher="head"), {"match": "head"}),
-        (Settings(matcher="partial"), {"match": "partial"}),
-        (Settings(matcher="overlap"), {"match": "overlap", "min_overlap": 0.5, "overlap_measure": "dice"}),
+        (Settings.from_options(match="exact", twinless="conll", singletons="keep"), {"match": "exact"}),
+        (Settings.from_options(match="head"), {"match": "head"}),
+        (Settings.from_options(match="partial"), {"match": "partial"}),
+        (Settings.from_options(match="overlap"), {"match": "overlap", "min_overlap": 0.5, "overlap_measure": "dice"}),
         (
-            Settings(matcher="overlap", min_overlap=1, overlap_measure="jaccard"),
+            Settings.from_options(match="overlap", min_overlap=1, overlap_measure="jaccard"),
             {"match": "overlap", "min_overlap": 1.0, "overlap_measure": "jaccard"},
         ),
-        (Settings(matcher=OverlapMatcher(0.8)), {"match": "overlap", "min_overlap": 0.8, "overlap_measure": "dice"}),
+        (Settings(match=OverlapMatcher(0.8)), {"match": "overlap", "min_overlap": 0.8, "overlap_measure": "dice"}),
     ],
 )
 def test_settings_echo_the_matcher(settings, echoed):
@@ -381,12 +387,12 @@ def test_settings_echo_the_matcher(settings, echoed):
 
 
 def test_explicit_conll_settings_are_the_default():
-    assert Settings(matcher="exact", twinless="conll", singletons="keep") == Settings()
+    assert Settings.from_options(match="exact", twinless="conll", singletons="keep") == Settings()
 
 
 def test_overlap_options_need_the_overlap_matcher():
     with pytest.raises(ValueError, match="'head' matcher takes no option"):
-        Settings(matcher="head", min_overlap=0.5)
+        Settings.from_options(match="head", min_overlap=0.5)
 
 
 # --- missing heads -----------------------------------------------------------------------
@@ -418,7 +424,7 @@ def test_missing_heads_error_names_document_side_and_fix():
     key = Clusters.from_entities([[(0, 2)]], heads=[[1]])
     response = Clusters.from_entities([[(0, 2)]])
     with pytest.raises(CorefInputError) as caught:
-        score_pairs([("doc/a", key, response)], Settings(matcher="head"))
+        score_pairs([("doc/a", key, response)], Settings.from_options(match="head"))
     message = str(caught.value)
     assert "document 'doc/a'" in message
     assert "the response has none" in message
@@ -472,7 +478,7 @@ def test_two_by_two_blocks_follow_best_assignment(cells):
 def test_settings_can_be_replaced_field_by_field():
     from dataclasses import replace
 
-    settings = Settings(matcher="overlap", min_overlap=0.6, overlap_measure="jaccard")
+    settings = Settings.from_options(match="overlap", min_overlap=0.6, overlap_measure="jaccard")
     changed = replace(settings, twinless="sys")
-    assert changed.matcher == settings.matcher
+    assert changed.match == settings.match
     assert changed.to_dict() == {**settings.to_dict(), "twinless": "sys"}

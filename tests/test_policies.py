@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, given, strategies as st
 
 from spacy_coref_eval import Clusters, Settings, count_document
-from spacy_coref_eval.twinning import POLICIES, twin
+from spacy_coref_eval.twinning import POLICIES, twin_corpus
 
 from .oracle import assert_counts_close
 from .strategies import deterministic, entities_over, mention_sets, same_mention_pairs
@@ -144,7 +144,7 @@ def test_removing_singletons():
 
 def policy_counts(key, response, **settings) -> Dict[str, dict]:
     return {
-        policy: count_document(key, response, Settings(twinless=policy, **settings)).as_dict()
+        policy: count_document(key, response, Settings.from_options(twinless=policy, **settings)).as_dict()
         for policy in POLICIES
     }
 
@@ -180,9 +180,9 @@ def shifted_pairs(draw, max_mentions=8):
 @given(pair=shifted_pairs())
 def test_all_policies_agree_when_a_matcher_twins_everything(matcher, pair):
     key, response = with_start_heads(pair[0]), with_start_heads(pair[1])
-    twinned = twin(key, response, Settings(matcher=matcher).matcher)  # type: ignore[arg-type]
+    twinned = twin_corpus([(key, response)], Settings.from_options(match=matcher).match).partitions()
     assume(not twinned.twinless_key.any() and not twinned.twinless_response.any())
-    assert_all_policies_agree(policy_counts(key, response, matcher=matcher))
+    assert_all_policies_agree(policy_counts(key, response, match=matcher))
 
 
 def with_start_heads(entities) -> Clusters:
@@ -212,8 +212,8 @@ def test_policies_see_only_the_twins(matcher, policy, key_mentions, response_men
     on the twinned pair alone."""
     key = with_start_heads(data.draw(entities_over(key_mentions)))
     response = with_start_heads(data.draw(entities_over(response_mentions)))
-    settings = Settings(matcher=matcher, twinless=policy)
-    twins = settings.matcher(key, response)  # type: ignore[operator]
+    settings = Settings.from_options(match=matcher, twinless=policy)
+    twins = settings.match(key, response)  # type: ignore[operator]
     assert_counts_close(
         count_document(key, response, settings).as_dict(),
         count_document(key, snapped(key, response, twins), Settings(twinless=policy)).as_dict(),

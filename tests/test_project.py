@@ -10,6 +10,7 @@ import pytest
 from weasel.util import load_project_config
 
 from spacy_coref_eval import read_conll, score_documents
+from spacy_coref_eval.cli.output import score_json
 from spacy_coref_eval.cli.score import DATA
 
 from .conftest import REPO
@@ -41,7 +42,7 @@ def test_workflow_all_writes_the_demo_metrics(tmp_path):
     key, response = (
         {name: doc.clusters for name, doc in read_conll(DATA / name).items()} for name in SAMPLE
     )
-    expected = score_documents(key, response).to_json(per_doc=True)
+    expected = score_json(score_documents(key, response), per_doc=True)
     assert metrics == json.loads(json.dumps(expected))
     assert round(metrics["metrics"]["conll"]["f1"] * 100, 2) == 72.30
     pipeline = json.loads((tmp_path / "metrics" / "demo.pipeline.json").read_text())

@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 from benchmarks.perturb import perturb_corpus
 from spacy_coref_eval import CorefInputError, Settings, score_documents
 from spacy_coref_eval.cli import app
+from spacy_coref_eval.cli.output import score_json as result_json
 from spacy_coref_eval.readers.conll import read_conll, write_conll
 from spacy_coref_eval.shards import load_counts, merge_results, save_counts
 
@@ -66,7 +67,7 @@ def test_counts_files_round_trip(tmp_path):
         loaded = load_counts(tmp_path / name)
         assert loaded.documents == result.documents
         assert loaded.settings == result.settings
-        assert loaded.to_json(per_doc=True) == result.to_json(per_doc=True)
+        assert result_json(loaded, per_doc=True) == result_json(result, per_doc=True)
 
 
 def test_merge_refuses_what_does_not_add_up(tmp_path):

@@ -22,7 +22,8 @@ from spacy.util import import_file
 
 from spacy_coref_eval.pipeline.scorers import CorefEvalWarning
 from spacy_coref_eval.readers.conll import write_conll
-from spacy_coref_eval.readers.spans import doc_clusters, prefixed_span_groups
+from spacy_coref_eval.pipeline.registrations import prefixed_span_groups
+from spacy_coref_eval.readers.spans import doc_clusters
 
 TIMEOUT = 300
 JSON_PRECISION = 1e-9

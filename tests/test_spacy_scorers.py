@@ -15,7 +15,7 @@ from spacy.util import registry
 from spacy_coref_eval import Clusters, Settings, score_documents
 from spacy_coref_eval.pipeline.component import CorefEvaluator
 from spacy_coref_eval.pipeline.scorers import CorefEvalWarning, CorefScorer, make_coref_scorer, score_examples
-from spacy_coref_eval.readers.spans import labeled_span_group
+from spacy_coref_eval.pipeline.registrations import labeled_span_group
 from spacy_coref_eval.twinning import ExactMatcher
 
 METRIC_NAMES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
@@ -160,7 +160,9 @@ class NoTwins:
     """A matcher that twins nothing: every mention is twinless."""
 
     name = "none"
-    needs_heads = False
+
+    def check(self, key: Clusters, response: Clusters) -> None:
+        """Reads no heads: nothing to check."""
 
     def __call__(self, key: Clusters, response: Clusters) -> np.ndarray:
         return np.full(len(response), -1, dtype=np.int64)
@@ -175,28 +177,29 @@ def make_no_twins() -> NoTwins:
 
 
 def test_matcher_comes_from_config(nlp):
-    config = {"s": {"@scorers": "spacy_coref_eval.lea_scorer.v1", "matcher": {"@misc": "test_spacy_scorers.no_twins.v1"}}}
+    config = {"s": {"@scorers": "spacy_coref_eval.lea_scorer.v1", "match": {"@misc": "test_spacy_scorers.no_twins.v1"}}}
     scorer = registry.resolve(config)["s"]
-    assert isinstance(scorer.settings.matcher, NoTwins)
+    assert isinstance(scorer.settings.match, NoTwins)
     scores = scorer(make_examples(nlp))
     assert scores["coref_mentions_r"] == 0.0 and scores["coref_lea_f"] == 0.0
 
 
 def test_registered_matcher_from_config_twins_overlapping_spans(nlp):
     matcher = {"@misc": "spacy_coref_eval.overlap_matcher.v1", "min_overlap": 0.5}
-    scorer = registry.resolve({"s": {"@scorers": "spacy_coref_eval.coref_scorer.v1", "matcher": matcher}})["s"]
+    scorer = registry.resolve({"s": {"@scorers": "spacy_coref_eval.coref_scorer.v1", "match": matcher}})["s"]
     examples = make_examples(nlp)
     scores = scorer(examples)
-    metrics = core_metrics(Settings(matcher=scorer.settings.matcher))
+    metrics = core_metrics(Settings(match=scorer.settings.match))
     assert scores["coref_lea_f"] == metrics["lea"]["f1"] and scores["coref_conll_f"] == metrics["conll"]["f1"]
     assert scores["coref_mentions_r"] > make_coref_scorer()(examples)["coref_mentions_r"]
 
 
-def test_matcher_object_or_name_equals_default(nlp):
+def test_matcher_object_or_registered_name_equals_default(nlp):
     examples = make_examples(nlp)
     default = make_coref_scorer()(examples)
-    assert make_coref_scorer(matcher=ExactMatcher())(examples) == default
-    assert make_coref_scorer(matcher="exact")(examples) == default
+    assert make_coref_scorer(match=ExactMatcher())(examples) == default
+    config = {"s": {"@scorers": "spacy_coref_eval.coref_scorer.v1", "match": {"@misc": "spacy_coref_eval.exact_matcher.v1"}}}
+    assert registry.resolve(config)["s"](examples) == default
 
 
 def test_spacy_keyword_arguments_are_ignored(nlp):
@@ -290,7 +293,7 @@ def test_coref_evaluator_config_survives_save_and_load(nlp, tmp_path):
     assert restored.headline == "muc" and restored.settings.twinless == "sys"
     doc = nlp.make_doc("Anna met Bob . She left .")
     doc.spans["chains"] = [doc.char_span(0, 4, label="A"), doc.char_span(15, 18, label="A"), doc.char_span(9, 12, label="B")]
-    assert [[s.text for s in entity] for entity in restored.reader(doc)] == [["Anna", "She"], ["Bob"]]
+    assert [[s.text for s in entity] for entity in restored.reference_reader(doc)] == [["Anna", "She"], ["Bob"]]
 
 
 def test_coref_evaluator_pickles_for_multiprocessing(nlp):

@@ -9,7 +9,7 @@ from spacy_coref_eval import Counts, CorefInputError, Settings, score_documents
 from spacy_coref_eval.analysis import bootstrap_intervals, compare, macro_average
 from spacy_coref_eval.analysis import statistics
 from spacy_coref_eval.analysis.statistics import TIE, draw_documents
-from spacy_coref_eval.report.rates import rates, score_arrays
+from spacy_coref_eval.counting.rates import rates, score_arrays
 
 from .litbank import litbank
 
@@ -29,6 +29,11 @@ def system(corpus):
 @pytest.fixture(scope="module")
 def damaged(corpus):
     return score_documents(corpus.key, corpus.damaged)
+
+
+def total_counts(counts, metrics):
+    """The sum of per-document counts."""
+    return Counts(metrics, np.sum([c.array for c in counts], axis=0))
 
 
 def flat(scores):
@@ -144,7 +149,7 @@ def test_vectorised_bootstrap_equals_a_loop_over_resamples(system):
     n_resamples, seed, level = 200, 3, 0.9
     documents = list(system.documents.values())
     drawn = draw_documents(np.random.default_rng(seed), n_resamples, len(documents))
-    resampled = [flat(rates(Counts.total([documents[i] for i in row], system.settings.metrics))) for row in drawn]
+    resampled = [flat(rates(total_counts([documents[i] for i in row], system.settings.metrics))) for row in drawn]
     intervals = flat(bootstrap_intervals(system, level=level, n_resamples=n_resamples, seed=seed))
     for key, (low, high) in intervals.items():
         expected = np.percentile([scores[key] for scores in resampled], [5, 95])
@@ -214,7 +219,7 @@ def naive_randomization(result_a, result_b, n_rounds, seed):
     for swap in swaps:
         side_a = [result_b.documents[n] if s else result_a.documents[n] for n, s in zip(names, swap)]
         side_b = [result_a.documents[n] if s else result_b.documents[n] for n, s in zip(names, swap)]
-        round_a, round_b = flat(rates(Counts.total(side_a, metrics))), flat(rates(Counts.total(side_b, metrics)))
+        round_a, round_b = flat(rates(total_counts(side_a, metrics))), flat(rates(total_counts(side_b, metrics)))
         for key in reached:
             reached[key] += abs(round_b[key] - round_a[key]) >= abs(observed_b[key] - observed_a[key]) - TIE
     return {key: (count + 1) / (n_rounds + 1) for key, count in reached.items()}
@@ -228,8 +233,8 @@ def naive_paired_bootstrap(result_a, result_b, n_resamples, seed):
     drawn = draw_documents(np.random.default_rng(seed), n_resamples, len(names))
     disagree = dict.fromkeys(observed_a, 0)
     for row in drawn:
-        resample_a = flat(rates(Counts.total([result_a.documents[names[i]] for i in row], metrics)))
-        resample_b = flat(rates(Counts.total([result_b.documents[names[i]] for i in row], metrics)))
+        resample_a = flat(rates(total_counts([result_a.documents[names[i]] for i in row], metrics)))
+        resample_b = flat(rates(total_counts([result_b.documents[names[i]] for i in row], metrics)))
         for key in disagree:
             sign = np.sign(observed_b[key] - observed_a[key])
             disagree[key] += (resample_b[key] - resample_a[key]) * sign <= 0

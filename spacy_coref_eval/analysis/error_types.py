@@ -1,88 +1,82 @@
 """Counts of error kinds, in the spirit of Kummerfeld & Klein (2013), read
-off the twinned key and response of the scoring run itself (same matcher,
-same singleton handling; the twinless policy plays no part).
+off the twinning of the scoring run itself (:attr:`CorpusResult.twinned`:
+same matcher, same singleton handling; the twinless policy plays no part).
 
-With a twin pair being a key mention and its response twin (SPEC §3):
-
-- ``span_errors``: twin pairs whose spans differ (only under a non-exact
-  matcher);
-- ``missing_mentions``: key mentions without a twin;
-- ``extra_mentions``: response mentions without a twin;
-- ``missing_entities``: key entities none of whose mentions has a twin;
-- ``extra_entities``: response entities none of whose mentions has a twin;
-- ``divided_entities``: key entities whose twinned mentions lie in two or
-  more response entities (one gold entity split by the system);
-- ``conflated_entities``: response entities whose twinned mentions lie in
-  two or more key entities (gold entities joined by the system).
-
-The kinds overlap where the definitions do: the mentions of a missing
-entity are missing mentions too. Every count takes linear time (bincounts
-over the twinned label arrays), all documents at once.
+The kinds (:data:`ERROR_KIND_INFO`, the one table the text tables and the
+HTML report read) overlap where the definitions do: the mentions of a
+missing entity are missing mentions too. Every count takes linear time
+(bincounts over the twinned label arrays), all documents at once.
 """
-from dataclasses import replace
-from typing import Dict, Iterable, List, Tuple
+from dataclasses import dataclass
+from typing import Dict, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters
+from ..clusters import ClustersLike
 from ..errors import CorefInputError
-from ..scoring import Pair, Settings, as_clusters, twin_documents
-from ..twinning import ExactMatcher
+from ..scoring import CorpusResult, Settings, score_pairs
+from ..twinning import TwinnedCorpus
 
-ERROR_KINDS: Tuple[str, ...] = (
-    "span_errors", "missing_mentions", "extra_mentions", "missing_entities",
-    "extra_entities", "divided_entities", "conflated_entities",
+
+@dataclass(frozen=True)
+class ErrorKind:
+    """One error kind: its key in the JSON, a short column label, a title
+    and what it counts."""
+
+    name: str
+    short: str
+    title: str
+    description: str
+
+
+ERROR_KIND_INFO: Tuple[ErrorKind, ...] = (
+    ErrorKind("span_errors", "Span", "Span errors", "twinned mentions whose spans differ (non-exact matching only)"),
+    ErrorKind("missing_mentions", "Missing m.", "Missing mentions", "gold mentions with no predicted twin"),
+    ErrorKind("extra_mentions", "Extra m.", "Extra mentions", "predicted mentions with no gold twin"),
+    ErrorKind("missing_entities", "Missing e.", "Missing entities", "gold entities none of whose mentions is predicted"),
+    ErrorKind("extra_entities", "Extra e.", "Extra entities", "predicted entities none of whose mentions is in the gold"),
+    ErrorKind("divided_entities", "Divided e.", "Divided entities", "gold entities split over two or more predicted entities"),
+    ErrorKind("conflated_entities", "Conflated e.", "Conflated entities", "predicted entities joining two or more gold entities"),
 )
+ERROR_KINDS: Tuple[str, ...] = tuple(kind.name for kind in ERROR_KIND_INFO)
 TOTAL = "total"
 
 
-def error_counts(key: Clusters, response: Clusters, settings: Settings) -> Dict[str, int]:
+def error_counts(key: ClustersLike, response: ClustersLike, settings: Settings) -> Dict[str, int]:
     """The count of every error kind (:data:`ERROR_KINDS`) in one document."""
-    return _count([(key, response)], settings)[0]
+    return corpus_error_counts(score_pairs([("document", key, response)], settings))["document"]
 
 
-def corpus_error_counts(pairs: Iterable[Pair], settings: Settings) -> Dict[str, Dict[str, int]]:
-    """Error counts of every ``(name, key, response)`` document, by name,
-    and their sums under ``"total"`` (so no document may be named so)."""
-    pairs = list(pairs)
-    names = [name for name, _, _ in pairs]
-    if TOTAL in names:
+def corpus_error_counts(result: CorpusResult) -> Dict[str, Dict[str, int]]:
+    """Error counts of every document of a scoring run, by name, and their
+    sums under ``"total"`` (so no document may be named so)."""
+    if TOTAL in result.names:
         raise CorefInputError(f"a document named {TOTAL!r} clashes with the corpus total of the error counts")
-    per_doc = _count([(as_clusters(k), as_clusters(r)) for _, k, r in pairs], settings)
-    out = dict(zip(names, per_doc))
-    out[TOTAL] = {kind: sum(doc[kind] for doc in per_doc) for kind in ERROR_KINDS}
+    if result.twinned is None:
+        raise CorefInputError("error kinds need the twinned mentions; results merged from saved counts have none")
+    table = count_errors(result.twinned)
+    out = {name: dict(zip(ERROR_KINDS, row)) for name, row in zip(result.names, table.tolist())}
+    out[TOTAL] = dict(zip(ERROR_KINDS, table.sum(axis=0).tolist()))
     return out
 
 
-def _count(pairs: List[Tuple[Clusters, Clusters]], settings: Settings) -> List[Dict[str, int]]:
-    if not pairs:
-        return []
-    twinned = twin_documents(pairs, settings)
-    doc, n_docs = twinned.documents, len(pairs)
-    found = (twinned.key >= 0) & (twinned.response >= 0)
+def count_errors(twinned: TwinnedCorpus) -> np.ndarray:
+    """Every error kind per document: shape ``(n_docs, len(ERROR_KINDS))``."""
+    n_docs = twinned.n_docs
+    partitions = twinned.partitions()
+    doc, key, response = partitions.doc, partitions.key, partitions.response
+    found = (key >= 0) & (response >= 0)
+    twinned_span = twinned.twinned & ~twinned.same_span
     columns = {
-        "span_errors": _span_errors(pairs, settings, found, doc),
-        "missing_mentions": _per_doc(doc[twinned.twinless_key], n_docs),
-        "extra_mentions": _per_doc(doc[twinned.twinless_response], n_docs),
-        "missing_entities": _unfound_entities(twinned.key, found, doc, n_docs),
-        "extra_entities": _unfound_entities(twinned.response, found, doc, n_docs),
-        "divided_entities": _spread_entities(twinned.key, twinned.response, found, doc, n_docs),
-        "conflated_entities": _spread_entities(twinned.response, twinned.key, found, doc, n_docs),
+        "span_errors": _per_doc(twinned.response_doc[twinned_span], n_docs),
+        "missing_mentions": _per_doc(doc[partitions.twinless_key], n_docs),
+        "extra_mentions": _per_doc(doc[partitions.twinless_response], n_docs),
+        "missing_entities": _unfound_entities(key, found, doc, n_docs),
+        "extra_entities": _unfound_entities(response, found, doc, n_docs),
+        "divided_entities": _spread_entities(key, response, found, doc, n_docs),
+        "conflated_entities": _spread_entities(response, key, found, doc, n_docs),
     }
-    return [{kind: int(columns[kind][d]) for kind in ERROR_KINDS} for d in range(n_docs)]
-
-
-def _span_errors(
-    pairs: List[Tuple[Clusters, Clusters]], settings: Settings, found: np.ndarray, doc: np.ndarray
-) -> np.ndarray:
-    """Twin pairs less those of identical spans: every matcher twins
-    identical spans first (SPEC §3), so the rest are the pairs whose spans
-    differ."""
-    if isinstance(settings.matcher, ExactMatcher):
-        return np.zeros(len(pairs), dtype=np.int64)
-    exact = twin_documents(pairs, replace(settings, matcher="exact"))
-    same_span = (exact.key >= 0) & (exact.response >= 0)
-    return _per_doc(doc[found], len(pairs)) - _per_doc(exact.documents[same_span], len(pairs))
+    return np.stack([columns[kind] for kind in ERROR_KINDS], axis=1).astype(np.int64)
 
 
 def _per_doc(doc: np.ndarray, n_docs: int) -> np.ndarray:
@@ -120,4 +114,3 @@ def _spread_entities(
     spread = np.zeros(len(entity_doc), dtype=bool)
     spread[mine[theirs != recorded[mine]]] = True
     return _per_doc(entity_doc[spread], n_docs)
-

@@ -5,7 +5,7 @@ The resampling statistics are vectorised. Per-document counts are stacked
 into an array of shape ``(n_docs, len(BLOCKS), len(FIELDS))``; a
 ``(rounds, n_docs)`` weight matrix turns it into the counts of every
 resampled corpus with one matrix product, and
-:func:`~spacy_coref_eval.report.rates.score_arrays` scores them all at once
+:func:`~spacy_coref_eval.counting.rates.score_arrays` scores them all at once
 with the rules of the corpus score (micro-average, BLANC, CoNLL). Rounds are
 processed in chunks of bounded memory; random numbers come from
 ``numpy.random.default_rng(seed).random``, consumed row by row, so chunking
@@ -15,9 +15,10 @@ from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
 
 import numpy as np
 
-from ..counting.counts import BLOCK_INDEX
-from ..errors import CorefInputError
-from ..report.rates import score_arrays
+from ..counting import BLOCK_INDEX, METRIC_INFO
+from ..counting.rates import score_arrays
+from ..errors import CorefInputError, warn
+from ..readers.pairing import listed
 from ..scoring import CorpusResult
 
 Interval = Tuple[float, float]
@@ -29,7 +30,9 @@ TIE = 1e-12
 """Randomization statistics within this of the observed one count as
 reaching it: the sums of a round carry float noise of ~1e-16, which must
 not turn a round that equals the observed split into a smaller one."""
-_DEFINED_BY = {"blanc": ("blanc_coref", "blanc_noncoref"), "conll": ("muc",)}
+FEW_DOCUMENTS = 10
+"""Below this many documents, resampling statistics and macro averages come
+with a warning that they are unreliable."""
 
 
 def macro_average(result: CorpusResult) -> Dict[str, Dict[str, float]]:
@@ -52,6 +55,7 @@ def macro_average(result: CorpusResult) -> Dict[str, Dict[str, float]]:
     scores 0. Scores are 0.0 when no document is left (``n_documents`` 0).
     """
     stack = result.stack()
+    _warn_if_few(len(stack), "macro averages")
     out: Dict[str, Dict[str, float]] = {}
     for metric, scores in score_arrays(stack, result.settings.metrics).items():
         defined = _defined(stack, metric)
@@ -63,7 +67,8 @@ def macro_average(result: CorpusResult) -> Dict[str, Dict[str, float]]:
 
 def _defined(stack: np.ndarray, metric: str) -> np.ndarray:
     """Documents whose key gives ``metric`` something to find."""
-    rows = [BLOCK_INDEX[block] for block in _DEFINED_BY.get(metric, (metric,))]
+    blocks = METRIC_INFO["muc" if metric == "conll" else metric].count_blocks
+    rows = [BLOCK_INDEX[block] for block in blocks]
     return stack[:, rows, 1].sum(axis=1) > 0
 
 
@@ -72,7 +77,7 @@ def bootstrap_intervals(
 ) -> Dict[str, Dict[str, Interval]]:
     """Percentile bootstrap intervals (Efron & Tibshirani 1993, ch. 13) of
     the micro-averaged recall, precision and F1 of every metric (CoNLL: F1
-    only), keyed as :func:`~spacy_coref_eval.report.rates.rates`.
+    only), keyed as :func:`~spacy_coref_eval.counting.rates.rates`.
 
     Each of ``n_resamples`` resamples draws as many documents as the corpus
     has, uniformly with replacement (:func:`draw_documents`), sums their
@@ -86,6 +91,7 @@ def bootstrap_intervals(
     stack = result.stack()
     if len(stack) == 0:
         raise CorefInputError("bootstrap intervals need at least one document; the corpus has none")
+    _warn_if_few(len(stack), "bootstrap intervals")
     metrics = result.settings.metrics
     parts = [_scores(_totals(weights, stack), metrics) for weights in _bootstrap_weights(len(stack), n_resamples, seed)]
     quantiles = 50 * np.array([1 - level, 1 + level])
@@ -105,7 +111,7 @@ def compare(
 ) -> Dict[str, Dict[str, float]]:
     """Paired comparison of two systems scored on the same documents.
 
-    Per metric (keyed as :func:`~spacy_coref_eval.report.rates.rates`):
+    Per metric (keyed as :func:`~spacy_coref_eval.counting.rates.rates`):
     ``"a"`` and ``"b"``, the micro-averaged F1 of each system (as
     :meth:`CorpusResult.metrics` gives it); ``"difference"`` = b − a
     (positive when system B scores higher); ``"p_value_randomization"`` and
@@ -134,6 +140,7 @@ def compare(
     _check_rounds("n_rounds", n_rounds)
     _check_rounds("n_resamples", n_resamples)
     a, b = _paired_counts(result_a, result_b)
+    _warn_if_few(len(a), "significance tests")
     metrics = result_a.settings.metrics
     total_a, total_b = result_a.total.array, result_b.total.array
     observed_a, observed_b = _scores(total_a, metrics), _scores(total_b, metrics)
@@ -241,16 +248,17 @@ def check_same_documents(a: Iterable[str], b: Iterable[str], message: str, label
     set_a, set_b = set(a), set(b)
     only_a = [name for name in a if name not in set_b]
     only_b = [name for name in b if name not in set_a]
-    parts = [f"{len(names)} only in {label}: {_listed(names)}" for names, label in zip((only_a, only_b), labels) if names]
+    parts = [f"{len(names)} only in {label}: {listed(names, 3)}" for names, label in zip((only_a, only_b), labels) if names]
     if parts:
         raise CorefInputError(f"{message} ({'; '.join(parts)})")
-
-
-def _listed(names: List[str], shown: int = 3) -> str:
-    more = f", … ({len(names) - shown} more)" if len(names) > shown else ""
-    return ", ".join(repr(name) for name in names[:shown]) + more
 
 
 def _check_rounds(name: str, value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise ValueError(f"{name} must be a positive whole number, not {value!r}")
+
+
+def _warn_if_few(n_docs: int, what: str) -> None:
+    if 0 < n_docs < FEW_DOCUMENTS:
+        warn(f"{what} over {n_docs} document(s) are unreliable: resampling and averaging need "
+             f"at least {FEW_DOCUMENTS} documents to say much")

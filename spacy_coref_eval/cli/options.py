@@ -1,25 +1,28 @@
-"""Arguments and options shared by the commands that score: the key and
-response files, metrics, mention matching,
-twinless policy and singletons (turned into :class:`Settings` by
-:func:`build_settings`), and the seed and resamples of the statistics.
+"""Arguments and options shared by the commands: the key and response
+files, metrics, mention matching, twinless policy and singletons (turned
+into :class:`~spacy_coref_eval.scoring.Settings` by :func:`build_settings`),
+the span groups read from ``.spacy`` input (:func:`build_readers`), and the
+seed and resamples of the statistics.
 
 A command takes an option by using its object as a parameter default,
 e.g. ``match: str = MATCH`` (``METRICS_OPTION`` keeps clear of
-:data:`~spacy_coref_eval.counting.METRICS`).
+:data:`~spacy_coref_eval.counting.METRICS`). Importing this module imports
+neither spaCy nor SciPy, so that ``--help`` starts fast.
 """
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional, Tuple
 
 import typer
 
-from ..counting import METRICS, check_metrics
-from ..scoring import Settings
+from ..counting.metrics import METRICS, check_metrics
 
-KEY_ARGUMENT = typer.Argument(
-    ..., help="Gold coreference: CoNLL-2012 file (.conll, .gz), a directory of them, or spaCy DocBin (.spacy)",
-    exists=True,
-)
+if TYPE_CHECKING:
+    from ..readers.spans import ClusterReader
+    from ..scoring import Settings
+
+INPUT_FORMS = "CoNLL-2012 file (.conll, .gz), a directory of them, or spaCy DocBin (.spacy)"
+KEY_ARGUMENT = typer.Argument(..., help=f"Gold coreference: {INPUT_FORMS}", exists=True)
 RESPONSE_ARGUMENT = typer.Argument(
-    ..., help="System coreference, the same forms; with a .spacy side, documents pair by order", exists=True,
+    ..., help="System coreference, the same forms; .spacy documents pair by stored name (else by order)", exists=True,
 )
 METRICS_OPTION = typer.Option(",".join(METRICS), "--metrics", "-m", help="Comma-separated metrics")
 TWINLESS = typer.Option("conll", "--twinless", help="Twinless policy: conll, b3all, b30, sys")
@@ -27,11 +30,26 @@ SINGLETONS = typer.Option("keep", "--singletons", help="keep or remove singleton
 MATCH = typer.Option("exact", "--match", help="Mention matching: exact, head, overlap, partial (head and partial need heads)")
 MIN_OVERLAP = typer.Option(None, "--min-overlap", help="--match overlap: least overlap θ in (0, 1] (default 0.5)")
 OVERLAP_MEASURE = typer.Option(None, "--overlap-measure", help="--match overlap: dice (default) or jaccard")
-SEED = typer.Option(0, "--seed", help="Random seed of the resampling statistics")
+MAX_SEED = 2**32 - 1
+SEED = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Random seed of the resampling statistics")
 PER_DOC = typer.Option(False, "--per-doc", help="Also report every document")
 MACRO = typer.Option(False, "--macro", help="Add macro averages over documents")
-FORMAT = typer.Option("table", "--format", "-f", help="table or json")
-N_RESAMPLES = typer.Option(1000, "--n-resamples", min=1, help="Bootstrap resamples of the documents")
+FORMAT = typer.Option(None, "--format", "-f", help="table or json (default: json when --output ends in .json, else table)")
+MAX_RESAMPLES = 1_000_000
+N_RESAMPLES = typer.Option(
+    1000, "--n-resamples", min=1, max=MAX_RESAMPLES, help="Bootstrap resamples of the documents"
+)
+SPANS_HELP = (
+    "Span groups holding the clusters in .spacy input: PREFIX_* (one group per entity, the default "
+    "coref_clusters_*) or KEY[:ATTR] (one group KEY whose spans with the same ATTR, id_ (default), "
+    "label_ or kb_id_, form an entity)"
+)
+SPANS = typer.Option(None, "--spans", help=SPANS_HELP)
+KEY_SPANS = typer.Option(None, "--key-spans", help="Like --spans, for the key side only")
+RESPONSE_SPANS = typer.Option(None, "--response-spans", help="Like --spans, for the response side only")
+HEAD_PREFIX = typer.Option(
+    None, "--head-prefix", help="With PREFIX_* span groups: span i of HEAD_PREFIX_<n> is the head of span i of PREFIX_<n>"
+)
 
 
 def parse_metrics(value: str) -> List[str]:
@@ -52,13 +70,25 @@ def build_settings(
     match: str,
     min_overlap: Optional[float],
     overlap_measure: Optional[str],
-) -> Settings:
+) -> "Settings":
     """:class:`Settings` from the values of the shared options; bad values
     raise :class:`ValueError` (or :class:`typer.BadParameter` for metrics)."""
-    return Settings(
-        metrics=tuple(parse_metrics(metrics)), matcher=match, twinless=twinless, singletons=singletons,
-        min_overlap=min_overlap, overlap_measure=overlap_measure,
+    from ..scoring import Settings
+
+    return Settings.from_options(
+        parse_metrics(metrics), match, twinless, singletons, min_overlap=min_overlap, overlap_measure=overlap_measure
     )
+
+
+def build_readers(
+    spans: Optional[str], key_spans: Optional[str], response_spans: Optional[str], head_prefix: Optional[str]
+) -> Tuple["ClusterReader", "ClusterReader"]:
+    """The key's and the response's cluster readers from ``--spans``,
+    ``--key-spans``, ``--response-spans`` and ``--head-prefix``."""
+    from ..readers.spans import parse_reader
+
+    default = spans or "coref_clusters_*"
+    return parse_reader(key_spans or default, head_prefix), parse_reader(response_spans or default, head_prefix)
 
 
 def check_level(value: Optional[float]) -> Optional[float]:

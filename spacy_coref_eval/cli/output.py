@@ -1,30 +1,40 @@
 """What the commands print: the report on standard output (or a file),
-messages on standard error, bad input as one line and exit code 1."""
+messages on standard error, bad input as one line and exit code 1. The JSON
+of ``score`` and ``merge`` is built here, once (:func:`score_json`)."""
 import json
 import sys
+import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, NoReturn, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, NoReturn, Optional, Sequence, Tuple
 
 import typer
-from wasabi import color
 
-from ..analysis.error_types import TOTAL
-from ..errors import CorefInputError
-from ..report.table import documents_table, errors_table, intervals_table, macro_table, metrics_table
-from ..scoring import CorpusResult
+from ..errors import CorefEvalWarning, CorefInputError
+
+if TYPE_CHECKING:
+    from ..scoring import CorpusResult
 
 _ICONS = {"good": ("✔", "green"), "info": ("ℹ", "blue"), "warn": ("⚠", "yellow"), "fail": ("✘", "red")}
+FORMATS = ("table", "json")
 
 
 def say(kind: str, text: str) -> None:
     """A ``good``/``info``/``warn``/``fail`` message, one line on standard
     error (never wrapped, so paths stay whole), keeping standard output for
-    the report alone."""
+    the report alone. Control characters in ``text`` are escaped."""
+    from ..report.labels import printable
+
     icon, colour = _ICONS[kind]
     if sys.stderr.isatty():
+        from wasabi import color
+
         icon = color(icon, fg=colour)
-    sys.stderr.write(f"{icon} {text}\n")
+    try:
+        sys.stderr.write(f"{icon} {printable(text)}\n")
+    except OSError:
+        pass
 
 
 def fail(err: Exception) -> NoReturn:
@@ -33,9 +43,37 @@ def fail(err: Exception) -> NoReturn:
     raise typer.Exit(1)
 
 
-def check_format(fmt: str) -> None:
-    if fmt not in ("table", "json"):
-        raise typer.BadParameter("--format must be 'table' or 'json'")
+@contextmanager
+def reported_errors() -> Iterator[None]:
+    """Bad input (:class:`CorefInputError`, :class:`ValueError`) stops the
+    command with one line; :class:`CorefEvalWarning` s raised inside are
+    printed on standard error first, each once."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CorefEvalWarning)
+        try:
+            yield
+        except (CorefInputError, ValueError) as err:
+            _say_warnings(caught)
+            fail(err)
+        except MemoryError:
+            _say_warnings(caught)
+            fail(CorefInputError("out of memory: the input is too large for this machine"))
+        _say_warnings(caught)
+
+
+def _say_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
+    for message in dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, CorefEvalWarning)):
+        say("warn", message)
+
+
+def output_format(fmt: Optional[str], output: Optional[Path]) -> str:
+    """``--format``, or when it is not given the format of ``--output``'s
+    suffix (``.json``: JSON), else ``table``."""
+    if fmt is None:
+        return "json" if output is not None and output.suffix.lower() == ".json" else "table"
+    if fmt not in FORMATS:
+        raise typer.BadParameter(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    return fmt
 
 
 @dataclass(frozen=True)
@@ -51,34 +89,45 @@ class Analyses:
     macro: Optional[Dict[str, Dict[str, float]]] = None
     errors: Optional[Dict[str, Dict[str, int]]] = None
 
-    def to_json(self) -> Dict[str, Any]:
-        """The top-level JSON keys of the analyses asked for."""
-        out: Dict[str, Any] = {}
-        if self.intervals is not None:
-            bounds = {name: {rate: list(pair) for rate, pair in rates.items()} for name, rates in self.intervals.items()}
-            out["intervals"] = {**bounds, "level": self.level, "n_resamples": self.n_resamples, "seed": self.seed}
-        if self.macro is not None:
-            out["macro"] = self.macro
-        if self.errors is not None:
-            out["errors"] = {TOTAL: self.errors[TOTAL]}
-        return out
+
+def score_json(result: "CorpusResult", per_doc: bool = False, analyses: Analyses = Analyses()) -> Dict[str, Any]:
+    """The JSON document of ``score`` and ``merge``: ``settings``,
+    ``metrics``, the analyses asked for (``intervals``, ``macro``,
+    ``errors``), ``documents`` with ``per_doc`` and ``warnings``."""
+    from ..analysis.error_types import TOTAL
+    from ..counting.rates import stack_rates
+
+    out: Dict[str, Any] = {"settings": result.settings.to_dict(), "metrics": result.metrics()}
+    if analyses.intervals is not None:
+        bounds = {name: {rate: list(pair) for rate, pair in rates.items()} for name, rates in analyses.intervals.items()}
+        out["intervals"] = {**bounds, "level": analyses.level, "n_resamples": analyses.n_resamples, "seed": analyses.seed}
+    if analyses.macro is not None:
+        out["macro"] = analyses.macro
+    if analyses.errors is not None:
+        out["errors"] = {TOTAL: analyses.errors[TOTAL]}
+    if per_doc:
+        documents = zip(result.names, stack_rates(result.counts, result.settings.metrics))
+        out["documents"] = {name: {"metrics": rates} for name, rates in documents}
+        if analyses.errors is not None:
+            for name, document in out["documents"].items():
+                document["errors"] = analyses.errors[name]
+    out["warnings"] = list(result.warnings)
+    return out
 
 
-def score_json(result: CorpusResult, per_doc: bool, analyses: Analyses = Analyses()) -> Dict[str, Any]:
-    """:meth:`CorpusResult.to_json` with the analyses added after
-    ``metrics``, and every document's error counts with ``per_doc``."""
-    data = result.to_json(per_doc=per_doc)
-    if per_doc and analyses.errors is not None:
-        for name, document in data["documents"].items():
-            document["errors"] = analyses.errors[name]
-    head = {key: data.pop(key) for key in ("settings", "metrics")}
-    return {**head, **analyses.to_json(), **data}
+def json_text(data: Any) -> str:
+    """``data`` as the indented JSON the commands write."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def render(result: CorpusResult, fmt: str, per_doc: bool, analyses: Analyses = Analyses()) -> str:
+def render(result: "CorpusResult", fmt: str, per_doc: bool, analyses: Analyses = Analyses()) -> str:
     """The report in ``json`` or ``table`` form."""
+    from ..analysis.error_types import TOTAL
+    from ..counting.rates import stack_rates
+    from ..report.table import documents_table, errors_table, intervals_table, macro_table, metrics_table
+
     if fmt == "json":
-        return json.dumps(score_json(result, per_doc, analyses), indent=2, ensure_ascii=False) + "\n"
+        return json_text(score_json(result, per_doc, analyses))
     parts = [metrics_table(result.metrics())]
     if analyses.intervals is not None:
         parts.append(
@@ -88,8 +137,7 @@ def render(result: CorpusResult, fmt: str, per_doc: bool, analyses: Analyses = A
     if analyses.macro is not None:
         parts.append("Macro averages over documents\n" + macro_table(analyses.macro))
     if per_doc:
-        documents = result.to_json(per_doc=True)["documents"]
-        parts.append(documents_table({name: doc["metrics"] for name, doc in documents.items()}))
+        parts.append(documents_table(dict(zip(result.names, stack_rates(result.counts, result.settings.metrics)))))
     if analyses.errors is not None:
         shown = analyses.errors if per_doc else {TOTAL: analyses.errors[TOTAL]}
         parts.append("Errors (m. = mentions, e. = entities)\n" + errors_table(shown))
@@ -97,21 +145,33 @@ def render(result: CorpusResult, fmt: str, per_doc: bool, analyses: Analyses = A
 
 
 def report(
-    result: CorpusResult, fmt: str, per_doc: bool, output: Optional[Path], analyses: Analyses = Analyses()
+    result: "CorpusResult",
+    fmt: str,
+    per_doc: bool,
+    output: Optional[Path],
+    analyses: Analyses = Analyses(),
+    inputs: Sequence[Path] = (),
 ) -> None:
     """Warnings on standard error, then the report to ``output`` or standard output."""
     for warning in result.warnings:
         say("warn", warning)
-    write(render(result, fmt, per_doc, analyses), output, "scores")
+    write(render(result, fmt, per_doc, analyses), output, "scores", inputs)
 
 
-def write(text: str, output: Optional[Path], what: str) -> None:
-    """``text`` to ``output``, saying so, or to standard output."""
+def write(text: str, output: Optional[Path], what: str, inputs: Iterable[Path] = ()) -> None:
+    """``text`` to ``output`` (atomically, never over an input; see
+    :mod:`~spacy_coref_eval.files`), saying so, or to standard output."""
+    from ..files import write_output
+
     if output is None:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except OSError as err:
+            fail(CorefInputError(f"cannot write {what} to standard output: {err.strerror or err}"))
         return
     try:
-        output.write_text(text, encoding="utf8")
-    except OSError as err:
-        fail(CorefInputError(f"{output}: cannot write file: {err.strerror or err}"))
+        write_output(output, text, inputs)
+    except CorefInputError as err:
+        fail(err)
     say("good", f"Saved {what} to {output}")

@@ -1,24 +1,26 @@
 """``score``, ``merge`` and ``demo``: score a response against a key, merge
-scores of shards, and report them."""
+scores of shards, and report them. The scoring machinery is imported when a
+command runs, not when the command line starts."""
 from dataclasses import replace
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from ..analysis import bootstrap_intervals, corpus_error_counts, macro_average
-from ..errors import CorefInputError
-from ..readers.corpus import load_pairs
-from ..scoring import CorpusResult, Settings, score_pairs
-from ..shards import load_counts, merge_results, save_counts
 from . import app
 from .options import (
-    CI, FORMAT, KEY_ARGUMENT, MACRO, MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE, PER_DOC,
-    RESPONSE_ARGUMENT, SEED, SINGLETONS, TWINLESS, build_settings,
+    CI, FORMAT, HEAD_PREFIX, KEY_ARGUMENT, KEY_SPANS, MACRO, MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES,
+    OVERLAP_MEASURE, PER_DOC, RESPONSE_ARGUMENT, RESPONSE_SPANS, SEED, SINGLETONS, SPANS, TWINLESS, build_readers,
+    build_settings,
 )
-from .output import Analyses, check_format, fail, report, say
+from .output import Analyses, output_format, report, reported_errors, say
+
+if TYPE_CHECKING:
+    from ..scoring import CorpusResult
 
 DATA = Path(__file__).resolve().parent.parent / "data"
+OUTPUT = typer.Option(None, "--output", "-o", help="Write the report to this file (.json: JSON unless --format says otherwise)")
+SAVE_COUNTS = typer.Option(None, "--save-counts", help="Also save every document's counts here (.json, else msgpack), for 'merge'")
 
 
 @app.command()
@@ -31,31 +33,39 @@ def score(
     match: str = MATCH,
     min_overlap: Optional[float] = MIN_OVERLAP,
     overlap_measure: Optional[str] = OVERLAP_MEASURE,
+    spans: Optional[str] = SPANS,
+    key_spans: Optional[str] = KEY_SPANS,
+    response_spans: Optional[str] = RESPONSE_SPANS,
+    head_prefix: Optional[str] = HEAD_PREFIX,
     per_doc: bool = PER_DOC,
     ci: Optional[float] = CI,
     macro: bool = MACRO,
     errors: bool = typer.Option(False, "--errors", help="Add counts of error kinds (by document too with --per-doc)"),
     seed: int = SEED,
     n_resamples: int = N_RESAMPLES,
-    fmt: str = FORMAT,
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file"),
-    save_counts_to: Optional[Path] = typer.Option(None, "--save-counts", help="Also save every document's counts here (.json, else msgpack), for 'merge'"),
-    n_process: int = typer.Option(1, "--n-process", "-n", min=1, help="Score documents in this many processes"),
+    fmt: Optional[str] = FORMAT,
+    output: Optional[Path] = OUTPUT,
+    save_counts_to: Optional[Path] = SAVE_COUNTS,
+    n_process: int = typer.Option(1, "--n-process", "-n", min=1, max=256, help="Score documents in this many processes"),
 ) -> None:
     """Score RESPONSE against KEY with every chosen metric."""
-    check_format(fmt)
-    try:
+    from ..analysis import corpus_error_counts
+    from ..readers.corpus import load_pairs
+    from ..scoring import score_pairs
+    from ..shards import save_counts
+
+    fmt = output_format(fmt, output)
+    inputs = (key, response)
+    with reported_errors():
         settings = build_settings(metrics, twinless, singletons, match, min_overlap, overlap_measure)
-        pairs, warnings = load_pairs(key, response)
+        pairs, warnings = load_pairs(key, response, *build_readers(spans, key_spans, response_spans, head_prefix))
         result = score_pairs(pairs, settings, warnings, n_process=n_process)
         if save_counts_to is not None:
-            save_counts(result, save_counts_to)
+            save_counts(result, save_counts_to, inputs)
         analyses = analyses_of(result, ci, n_resamples, seed, macro)
         if errors:
-            analyses = replace(analyses, errors=corpus_error_counts(pairs, settings))
-    except (CorefInputError, ValueError) as err:
-        fail(err)
-    report(result, fmt, per_doc, output, analyses)
+            analyses = replace(analyses, errors=corpus_error_counts(result))
+    report(result, fmt, per_doc, output, analyses, inputs)
 
 
 @app.command()
@@ -66,27 +76,29 @@ def merge(
     macro: bool = MACRO,
     seed: int = SEED,
     n_resamples: int = N_RESAMPLES,
-    fmt: str = FORMAT,
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file"),
+    fmt: Optional[str] = FORMAT,
+    output: Optional[Path] = OUTPUT,
     save_counts_to: Optional[Path] = typer.Option(None, "--save-counts", help="Also save the merged counts here"),
 ) -> None:
     """Merge the counts of shards scored separately into one corpus score
     (the same as scoring all documents at once), with intervals and macro
     averages as 'score' gives them (error kinds need the clusters: ask
     'score --errors')."""
-    check_format(fmt)
-    try:
+    from ..shards import load_counts, merge_results, save_counts
+
+    fmt = output_format(fmt, output)
+    with reported_errors():
         result = merge_results([load_counts(path) for path in counts], [str(path) for path in counts])
         if save_counts_to is not None:
-            save_counts(result, save_counts_to)
+            save_counts(result, save_counts_to, counts)
         analyses = analyses_of(result, ci, n_resamples, seed, macro)
-    except CorefInputError as err:
-        fail(err)
-    report(result, fmt, per_doc, output, analyses)
+    report(result, fmt, per_doc, output, analyses, counts)
 
 
-def analyses_of(result: CorpusResult, ci: Optional[float], n_resamples: int, seed: int, macro: bool) -> Analyses:
+def analyses_of(result: "CorpusResult", ci: Optional[float], n_resamples: int, seed: int, macro: bool) -> Analyses:
     """The intervals and macro averages asked for."""
+    from ..analysis import bootstrap_intervals, macro_average
+
     return Analyses(
         intervals=None if ci is None else bootstrap_intervals(result, ci, n_resamples, seed),
         level=ci, n_resamples=n_resamples, seed=seed,
@@ -97,7 +109,10 @@ def analyses_of(result: CorpusResult, ci: Optional[float], n_resamples: int, see
 @app.command()
 def demo() -> None:
     """Score the small example bundled with the package and print the table."""
+    from ..readers.corpus import load_pairs
+    from ..scoring import score_pairs
+
     key, response = DATA / "demo.key.conll", DATA / "demo.response.conll"
     say("info", f"Scoring {response.name} against {key.name} ({DATA})")
     pairs, warnings = load_pairs(key, response)
-    report(score_pairs(pairs, Settings(), warnings), "table", per_doc=True, output=None)
+    report(score_pairs(pairs, warnings=warnings), "table", per_doc=True, output=None)

@@ -1,46 +1,46 @@
-"""Stage 4: count. One contingency table per (rewritten) pair of partitions
-feeds all six metrics; the result is an additive :class:`Counts` per
-document. A whole corpus is counted in one pass (:func:`count_batch`)."""
-from typing import List, Sequence
+"""Stage 4: count. The twinless policy's partitions go into one contingency
+table each (recall and precision), and every metric of
+:data:`~.metrics.REGISTRY` reads its counts off them, for all documents of a
+corpus in one pass: an array of ``(documents, blocks, fields)``
+(:mod:`.counts`). :mod:`.rates` turns counts into recall, precision and F1."""
+from typing import Sequence
 
 import numpy as np
 
-from ..twinning.policies import Twinned
+from ..twinning.twinned import Twinned, TwinnedCorpus
 from .contingency import Contingency
-from .counts import BLOCK_INDEX, BLOCKS, FIELDS, METRICS, Counts, check_metrics
-from .metrics import metric_counts
+from .counts import BLOCK_INDEX, BLOCKS, FIELDS, Counts, empty_counts, reported
+from .metrics import CONLL_PARTS, METRIC_INFO, METRICS, REGISTRY, Metric, check_metrics
 
-__all__ = ["BLOCK_INDEX", "BLOCKS", "FIELDS", "METRICS", "Contingency", "Counts", "check_metrics", "count_batch"]
-
-
-def count_batch(
-    twinned: Twinned, recall_pair: Twinned, precision_pair: Twinned, metrics: Sequence[str]
-) -> List[Counts]:
-    """Counts of every document in ``twinned``: recall fields from
-    ``recall_pair``, precision fields from ``precision_pair`` (the twinless
-    policy's rewrites), mention identification from the twinned pair."""
-    metrics = check_metrics(metrics)
-    recall = metric_counts(Contingency.from_twinned(recall_pair), metrics)
-    if precision_pair is recall_pair:
-        precision = recall
-    else:
-        precision = metric_counts(Contingency.from_twinned(precision_pair), metrics)
-    array = np.zeros((twinned.n_docs, len(BLOCKS), len(FIELDS)))
-    for name, quad in recall.items():
-        array[:, BLOCK_INDEX[name], 0], array[:, BLOCK_INDEX[name], 1] = quad[0], quad[1]
-    for name, quad in precision.items():
-        array[:, BLOCK_INDEX[name], 2], array[:, BLOCK_INDEX[name], 3] = quad[2], quad[3]
-    array[:, BLOCK_INDEX["mentions"]] = mention_counts(twinned)
-    return [Counts(metrics, row) for row in array]
+__all__ = [
+    "BLOCK_INDEX", "BLOCKS", "CONLL_PARTS", "FIELDS", "METRICS", "METRIC_INFO", "REGISTRY",
+    "Contingency", "Counts", "Metric", "check_metrics", "count_corpus", "empty_counts", "reported",
+]
 
 
-def mention_counts(twinned: Twinned) -> np.ndarray:
-    """Mention identification per document: twin pairs against key and
-    response mentions, as rows ``(found, key, found, response)``."""
-    doc, n_docs = twinned.documents, twinned.n_docs
-    in_key = twinned.key >= 0
-    in_response = twinned.response >= 0
-    found = np.bincount(doc, weights=in_key & in_response, minlength=n_docs)
-    keys = np.bincount(doc, weights=in_key, minlength=n_docs)
-    responses = np.bincount(doc, weights=in_response, minlength=n_docs)
-    return np.stack([found, keys, found, responses], axis=1)
+def count_corpus(
+    twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, metrics: Sequence[str]
+) -> np.ndarray:
+    """Counts of every document of ``twinned``, shape ``(n_docs,
+    len(BLOCKS), len(FIELDS))``: recall fields from ``recall_pair``,
+    precision fields from ``precision_pair`` (the twinless policy's
+    rewrites), metrics of kind ``"mentions"`` from the twinning itself."""
+    array = empty_counts(twinned.n_docs)
+    recall_table = precision_table = None
+    for name in reported(check_metrics(metrics)):
+        metric = METRIC_INFO[name]
+        rows = [BLOCK_INDEX[block] for block in metric.count_blocks]
+        if metric.kind == "mentions":
+            for row, quad in zip(rows, metric.count(twinned)):
+                array[:, row] = np.stack(quad, axis=1)
+            continue
+        if recall_table is None:
+            recall_table = Contingency.from_twinned(recall_pair)
+            precision_table = (
+                recall_table if precision_pair is recall_pair else Contingency.from_twinned(precision_pair)
+            )
+        recall_quads = metric.count(recall_table)
+        precision_quads = recall_quads if precision_table is recall_table else metric.count(precision_table)
+        for row, recall, precision in zip(rows, recall_quads, precision_quads):
+            array[:, row] = np.stack([recall[0], recall[1], precision[2], precision[3]], axis=1)
+    return array

@@ -1,4 +1,4 @@
-"""The sparse contingency table of a key and a response partition (SPEC §1):
+"""The sparse contingency table of a key and a response partition (docs/metrics.md §1):
 the nonzero n_ij = |k_i ∩ r_j| plus the entity sizes. Every metric is a
 function of this table.
 
@@ -6,12 +6,12 @@ One table may hold many documents (entity labels never shared between
 documents); every entity and cell then knows its document, and metrics sum
 per document with :meth:`Contingency.per_doc`.
 """
-from dataclasses import dataclass
-from typing import Tuple
+from dataclasses import dataclass, field
+from typing import Any, Dict, Tuple
 
 import numpy as np
 
-from ..twinning.policies import Twinned
+from ..twinning.twinned import Twinned
 
 
 @dataclass(frozen=True)
@@ -29,10 +29,12 @@ class Contingency:
     key_doc: np.ndarray
     response_doc: np.ndarray
     n_docs: int = 1
+    cache: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Results that several metrics share (CEAF's alignment), per table."""
 
     @classmethod
     def from_twinned(cls, twinned: Twinned) -> "Contingency":
-        doc = twinned.documents
+        doc = twinned.doc
         key, key_sizes, key_doc = _dense(twinned.key, doc)
         response, response_sizes, response_doc = _dense(twinned.response, doc)
         both = (key >= 0) & (response >= 0)

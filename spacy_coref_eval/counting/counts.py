@@ -1,39 +1,40 @@
 """Additive counts: what one document contributes to a corpus score.
 
-A :class:`Counts` holds, for each metric computed, recall and precision
-numerators and denominators (BLANC as two blocks: coreference and
-non-coreference links). Counts of documents add up to the counts of the
-corpus (SPEC §1), so they can be merged across shards and saved.
+Counts keep one shape from counting to output: an array of
+``(documents, len(BLOCKS), len(FIELDS))``, one row per count block of the
+metrics in :data:`~.metrics.REGISTRY` (BLANC has two: coreference and
+non-coreference links) and recall and precision numerators and
+denominators as columns. Counts of documents add up to the counts of the
+corpus (docs/metrics.md §1), so they can be merged across shards and saved.
+A :class:`Counts` is one document's (or one total's) row of that array.
 """
-from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-METRICS: Tuple[str, ...] = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+from .metrics import METRIC_INFO, METRICS, REGISTRY, check_metrics
+
 FIELDS: Tuple[str, ...] = ("recall_num", "recall_den", "precision_num", "precision_den")
-BLOCKS: Tuple[str, ...] = (
-    "mentions", "muc", "bcub", "ceafm", "ceafe", "lea", "blanc_coref", "blanc_noncoref",
-)
-BLOCK_INDEX = {name: i for i, name in enumerate(BLOCKS)}
-BLANC_PARTS = (("coref_links", "blanc_coref"), ("noncoref_links", "blanc_noncoref"))
+BLOCKS: Tuple[str, ...] = tuple(block for metric in REGISTRY for block in metric.count_blocks)
+BLOCK_INDEX: Dict[str, int] = {name: i for i, name in enumerate(BLOCKS)}
+ALWAYS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if not metric.selectable)
+"""The metrics reported whatever is chosen (mention identification)."""
 
 
-def check_metrics(metrics: Iterable[str]) -> Tuple[str, ...]:
-    """Validated metric names, in canonical order."""
-    chosen = set(metrics)
-    unknown = chosen - set(METRICS)
-    if unknown:
-        raise ValueError(f"unknown metric(s) {sorted(unknown)}; choose from {list(METRICS)}")
-    return tuple(m for m in METRICS if m in chosen)
+def reported(metrics: Sequence[str]) -> Tuple[str, ...]:
+    """Every metric reported when ``metrics`` are chosen, in report order."""
+    return tuple(metric.name for metric in REGISTRY if metric.name in ALWAYS or metric.name in metrics)
+
+
+def empty_counts(n_docs: int) -> np.ndarray:
+    """Zero counts of ``n_docs`` documents."""
+    return np.zeros((n_docs, len(BLOCKS), len(FIELDS)))
 
 
 class Counts:
-    """Numerators and denominators of recall and precision per metric.
-
-    ``array`` has one row per block of :data:`BLOCKS` and one column per
-    field of :data:`FIELDS`; rows of metrics not computed stay zero and are
-    left out of :meth:`as_dict`.
-    """
+    """Numerators and denominators of recall and precision per metric, for
+    one document or a total: one row of the counts array (rows of metrics
+    not computed stay zero and are left out of :meth:`as_dict`)."""
 
     __slots__ = ("array", "metrics")
 
@@ -45,18 +46,6 @@ class Counts:
         """``(recall_num, recall_den, precision_num, precision_den)`` of a block."""
         return tuple(float(x) for x in self.array[BLOCK_INDEX[name]])  # type: ignore[return-value]
 
-    def __add__(self, other: "Counts") -> "Counts":
-        if not isinstance(other, Counts):
-            return NotImplemented
-        if other.metrics != self.metrics:
-            raise ValueError(f"cannot add counts of metrics {self.metrics} and {other.metrics}")
-        return Counts(self.metrics, self.array + other.array)
-
-    def __radd__(self, other: object) -> "Counts":
-        if other == 0:
-            return self
-        return NotImplemented  # type: ignore[return-value]
-
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Counts)
@@ -67,24 +56,17 @@ class Counts:
     def __repr__(self) -> str:
         return f"Counts({self.as_dict()!r})"
 
-    @classmethod
-    def total(cls, counts: Iterable["Counts"], metrics: Sequence[str] = METRICS) -> "Counts":
-        """The sum of ``counts`` (zero counts of ``metrics`` when empty)."""
-        out = Counts(metrics)
-        for item in counts:
-            out = out + item
-        return out
-
     def as_dict(self) -> Dict[str, Dict]:
         """``{"mentions": {field: value}, "muc": {...}, ..., "blanc":
         {"coref_links": {...}, "noncoref_links": {...}}}`` for the metrics
-        computed."""
-        out: Dict[str, Dict] = {"mentions": self._fields("mentions")}
-        for metric in self.metrics:
-            if metric == "blanc":
-                out["blanc"] = {part: self._fields(block) for part, block in BLANC_PARTS}
+        reported."""
+        out: Dict[str, Dict] = {}
+        for name in reported(self.metrics):
+            metric = METRIC_INFO[name]
+            if metric.parts:
+                out[name] = {part: self._fields(block) for part, block in zip(metric.parts, metric.blocks)}
             else:
-                out[metric] = self._fields(metric)
+                out[name] = self._fields(name)
         return out
 
     @classmethod
@@ -93,9 +75,10 @@ class Counts:
         must all be in ``data`` (else :class:`KeyError`)."""
         metrics = [m for m in METRICS if m in data] if metrics is None else check_metrics(metrics)
         counts = cls(metrics)
-        for name in ("mentions", *metrics):
-            if name == "blanc":
-                for part, block in BLANC_PARTS:
+        for name in reported(metrics):
+            metric = METRIC_INFO[name]
+            if metric.parts:
+                for part, block in zip(metric.parts, metric.blocks):
                     counts.array[BLOCK_INDEX[block]] = [data[name][part][f] for f in FIELDS]
             else:
                 counts.array[BLOCK_INDEX[name]] = [data[name][f] for f in FIELDS]

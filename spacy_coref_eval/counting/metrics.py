@@ -1,19 +1,23 @@
-"""The six coreference metrics as functions of a :class:`Contingency` table.
+"""The metrics, each declared once in :data:`REGISTRY`, and their count
+functions: the six coreference metrics as functions of a
+:class:`Contingency` table, mention identification of the twinning.
 
 Each returns additive counts ``(recall_num, recall_den, precision_num,
 precision_den)``, every one an array with one value per document of the
-table (SPEC §1–2); BLANC returns one such tuple for coreference links and one
+table (docs/metrics.md §1–2); BLANC returns one such tuple for coreference links and one
 for non-coreference links. All run in time linear in the number of nonzero
 cells, except CEAF, which solves one assignment problem per connected block
 of the key/response entity graph.
 """
-from typing import Dict, List, Tuple
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from ..arrays import connected_blocks
+from ..twinning.twinned import TwinnedCorpus
 from .contingency import Contingency
+from .ratios import Scores, prf_arrays
 
 Quad = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
@@ -108,6 +112,8 @@ def ceaf(table: Contingency) -> Tuple[Quad, Quad]:
     response entity is aligned by its best cell, others by
     :func:`scipy.optimize.linear_sum_assignment` on the dense block.
     """
+    if "ceaf" in table.cache:
+        return table.cache["ceaf"]
     n = table.counts.astype(np.float64)
     phi3 = n
     phi4 = 2 * n / (table.key_sizes[table.rows] + table.response_sizes[table.cols])
@@ -121,6 +127,7 @@ def ceaf(table: Contingency) -> Tuple[Quad, Quad]:
         total4, table.per_doc(table.key_doc, ones[0]),
         total4, table.per_doc(table.response_doc, ones[1]),
     )
+    table.cache["ceaf"] = mentions, entities
     return mentions, entities
 
 
@@ -143,6 +150,8 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
         best = np.maximum.reduceat(similarity[order], starts)
         total += table.per_doc(block_doc[star], best[star])
     ends = np.r_[starts[1:], len(order)]
+    if np.any(~star):
+        from scipy.optimize import linear_sum_assignment
     for start, end, doc in zip(starts[~star].tolist(), ends[~star].tolist(), block_doc[~star].tolist()):
         cells = order[start:end]
         rows = np.unique(table.rows[cells], return_inverse=True)[1].ravel()
@@ -155,21 +164,97 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
     return totals
 
 
-def metric_counts(table: Contingency, metrics: Tuple[str, ...]) -> Dict[str, Quad]:
-    """Per-document counts of the named metrics (BLANC as two blocks)."""
-    out: Dict[str, Quad] = {}
-    if "muc" in metrics:
-        out["muc"] = muc(table)
-    if "bcub" in metrics:
-        out["bcub"] = bcub(table)
-    if "ceafm" in metrics or "ceafe" in metrics:
-        mentions, entities = ceaf(table)
-        if "ceafm" in metrics:
-            out["ceafm"] = mentions
-        if "ceafe" in metrics:
-            out["ceafe"] = entities
-    if "blanc" in metrics:
-        out["blanc_coref"], out["blanc_noncoref"] = blanc(table)
-    if "lea" in metrics:
-        out["lea"] = lea(table)
+def mention_counts(twinned: TwinnedCorpus) -> Tuple[Quad]:
+    """Mention identification: twin pairs against key mentions (recall) and
+    against response mentions (precision), read off the twinning itself."""
+    n_docs = twinned.n_docs
+    found = np.bincount(twinned.response_doc[twinned.twinned], minlength=n_docs).astype(np.float64)
+    keys = np.bincount(twinned.key_doc, minlength=n_docs).astype(np.float64)
+    responses = np.bincount(twinned.response_doc, minlength=n_docs).astype(np.float64)
+    return ((found, keys, found, responses),)
+
+
+def blanc_rates(coref: np.ndarray, noncoref: np.ndarray) -> Scores:
+    """BLANC from the count blocks of its two link kinds (Recasens & Hovy
+    2011; Luo et al. 2014): the mean of the two, or the one kind whose key
+    has links, as the reference scorer does (0 when the key has links of
+    neither kind)."""
+    has_coref, has_noncoref = coref[..., 1] > 0, noncoref[..., 1] > 0
+    coref_rates, noncoref_rates = prf_arrays(coref), prf_arrays(noncoref)
+    out: Scores = {}
+    for name in RATES:
+        c, n = coref_rates[name], noncoref_rates[name]
+        alone = np.where(has_coref, c, np.where(has_noncoref, n, 0.0))
+        out[name] = np.where(has_coref & has_noncoref, (c + n) / 2, alone)
     return out
+
+
+RATES: Tuple[str, ...] = ("recall", "precision", "f1")
+
+
+@dataclass(frozen=True)
+class Metric:
+    """Everything the package knows of one metric, declared once.
+
+    ``count`` gives one count quad per block in ``blocks``, each an array
+    over documents: metrics of ``kind`` ``"partitions"`` read a
+    :class:`Contingency` (once for recall and once for precision, so that
+    twinless policies apply), those of kind ``"mentions"`` read the
+    :class:`TwinnedCorpus` (no policy rewrite). ``parts`` names the blocks
+    in the JSON when there are several (``part_labels`` in tables), and ``combine`` turns their count
+    blocks into recall, precision and F1 (default: the one block's rates).
+    ``in_conll`` marks the three metrics the CoNLL score averages.
+    ``selectable`` metrics are chosen with ``--metrics``; the others are
+    always reported.
+    """
+
+    name: str
+    label: str
+    source: str
+    count: Callable[..., Tuple[Quad, ...]]
+    kind: str = "partitions"
+    blocks: Tuple[str, ...] = ()
+    parts: Tuple[str, ...] = ()
+    part_labels: Tuple[str, ...] = ()
+    combine: Optional[Callable[..., Scores]] = None
+    in_conll: bool = False
+    selectable: bool = True
+
+    @property
+    def count_blocks(self) -> Tuple[str, ...]:
+        """The rows this metric fills in a counts array."""
+        return self.blocks or (self.name,)
+
+    def rates(self, *blocks: np.ndarray) -> Scores:
+        """Recall, precision and F1 from this metric's count blocks."""
+        return self.combine(*blocks) if self.combine is not None else prf_arrays(blocks[0])
+
+
+REGISTRY: Tuple[Metric, ...] = (
+    Metric("mentions", "Mentions", "mention identification", mention_counts, kind="mentions", selectable=False),
+    Metric("muc", "MUC", "Vilain et al. 1995", lambda table: (muc(table),), in_conll=True),
+    Metric("bcub", "B³", "Bagga & Baldwin 1998", lambda table: (bcub(table),), in_conll=True),
+    Metric("ceafm", "CEAFm", "Luo 2005", lambda table: (ceaf(table)[0],)),
+    Metric("ceafe", "CEAFe", "Luo 2005", lambda table: (ceaf(table)[1],), in_conll=True),
+    Metric(
+        "blanc", "BLANC", "Recasens & Hovy 2011; Luo et al. 2014", blanc,
+        blocks=("blanc_coref", "blanc_noncoref"), parts=("coref_links", "noncoref_links"),
+        part_labels=("coref links", "non-coref links"), combine=blanc_rates,
+    ),
+    Metric("lea", "LEA", "Moosavi & Strube 2016", lambda table: (lea(table),)),
+)
+"""Every metric, in report order."""
+METRIC_INFO: Dict[str, Metric] = {metric.name: metric for metric in REGISTRY}
+METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.selectable)
+"""The metrics ``--metrics`` chooses from, in report order."""
+CONLL_PARTS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.in_conll)
+"""The metrics whose F1 the CoNLL score averages (Pradhan et al. 2014)."""
+
+
+def check_metrics(metrics: Iterable[str]) -> Tuple[str, ...]:
+    """Validated metric names, in report order."""
+    chosen = set(metrics)
+    unknown = chosen - set(METRICS)
+    if unknown:
+        raise ValueError(f"unknown metric(s) {sorted(unknown)}; choose from {list(METRICS)}")
+    return tuple(m for m in METRICS if m in chosen)

@@ -1,9 +1,28 @@
-"""The matchers of SPEC §3 in spaCy's ``registry.misc``, so that a config
-can pick one, e.g. ``matcher = {"@misc": "spacy_coref_eval.overlap_matcher.v1",
-"min_overlap": 0.5}``. Loaded through the ``spacy_misc`` entry points."""
+"""The cluster readers and matchers in spaCy's ``registry.misc``, so that a
+config can pick them, e.g. ``match = {"@misc":
+"spacy_coref_eval.overlap_matcher.v1", "min_overlap": 0.5}``. Loaded through
+the ``spacy_misc`` entry points."""
+from typing import Optional
+
 from spacy.util import registry
 
+from ..readers.spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups
 from ..twinning.matchers import ExactMatcher, HeadMatcher, OverlapMatcher, PartialMatcher
+
+
+@registry.misc("spacy_coref_eval.prefixed_span_groups.v1")
+def prefixed_span_groups(prefix: str = "coref_clusters", head_prefix: Optional[str] = None) -> ClusterReader:
+    """Span groups ``PREFIX_<integer>``, one entity each (spaCy's
+    experimental coreference component); heads from ``HEAD_PREFIX_<n>``
+    with ``head_prefix`` (:class:`~..readers.spans.PrefixedSpanGroups`)."""
+    return PrefixedSpanGroups(prefix, head_prefix)
+
+
+@registry.misc("spacy_coref_eval.labeled_span_group.v1")
+def labeled_span_group(key: str, attr: str = "id_") -> ClusterReader:
+    """One span group ``key``, spans with the same ``attr`` forming one
+    entity (:class:`~..readers.spans.LabeledSpanGroup`)."""
+    return LabeledSpanGroup(key, attr)
 
 
 @registry.misc("spacy_coref_eval.exact_matcher.v1")
@@ -22,7 +41,7 @@ def make_head_matcher() -> HeadMatcher:
 def make_overlap_matcher(min_overlap: float = 0.5, overlap_measure: str = "dice") -> OverlapMatcher:
     """Dice (or Jaccard) overlap of at least ``min_overlap``; the option
     names are those of the command line and the JSON settings."""
-    return OverlapMatcher(min_overlap=min_overlap, measure=overlap_measure)
+    return OverlapMatcher(min_overlap=min_overlap, overlap_measure=overlap_measure)
 
 
 @registry.misc("spacy_coref_eval.partial_matcher.v1")

@@ -1,34 +1,29 @@
 """Registered spaCy scorers: score ``Example`` objects with the reference
 scorer's metrics and report spaCy score keys (:mod:`..report.spacy_scores`).
 
-Gold clusters come from ``example.reference`` and predicted ones from
-``example.predicted``, put on the reference's tokens through character
-offsets (:func:`~..readers.alignment.aligned_clusters`). Any component with a
+Gold clusters come from ``example.reference`` (read by
+``reference_reader``) and predicted ones from ``example.predicted`` (read by
+``predicted_reader``; both default to ``reader``), put on the reference's
+tokens through their non-white-space characters
+(:func:`~..readers.alignment.aligned_clusters`). Any component with a
 ``scorer`` setting can use these scorers; :mod:`.component` adds one to
 pipelines whose coreference component has none.
 """
-import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set
 
 from spacy.training import Example
 from spacy.util import registry
 
-from ..counting import METRICS
+from ..counting import METRIC_INFO, METRICS
+from ..errors import CorefEvalWarning, warn
 from ..readers.alignment import aligned_clusters, unmapped_warnings
-from ..readers.spans import ClusterReader, prefixed_span_groups
+from ..readers.spans import ClusterReader, PrefixedSpanGroups
 from ..report.spacy_scores import check_headline, spacy_scores
 from ..scoring import CorpusResult, Settings, score_pairs
+from ..twinning import ExactMatcher, Matcher
 
-ReaderSpec = Union[ClusterReader, Dict[str, Any], None]
-MatcherSpec = Union[str, Callable[..., Any], None]
-
-DEFAULT_READER: Dict[str, Any] = {"@misc": "spacy_coref_eval.prefixed_span_groups.v1"}
-"""The ``reader`` default: a config block, resolved by spaCy (never mutated)."""
-
-
-class CorefEvalWarning(UserWarning):
-    """Input scored in a documented but lossy way (unmapped or repeated spans)."""
+__all__ = ["CorefEvalWarning", "CorefScorer", "example_name", "make_coref_scorer", "score_examples"]
 
 
 def example_name(index: int) -> str:
@@ -36,41 +31,54 @@ def example_name(index: int) -> str:
     return f"example {index}"
 
 
-def resolve_reader(reader: ReaderSpec) -> ClusterReader:
-    """A cluster reader from a reader, an unresolved config block naming a
-    registered one, or ``None`` (``prefixed_span_groups()``)."""
-    if reader is None:
-        return prefixed_span_groups()
-    if isinstance(reader, Mapping):
-        return registry.resolve({"reader": dict(reader)})["reader"]
-    return reader
-
-
-def emit(messages: Iterable[str]) -> None:
-    """Each distinct message once, as a :class:`CorefEvalWarning`."""
-    for message in dict.fromkeys(messages):
-        warnings.warn(message, CorefEvalWarning, stacklevel=2)
+def missing_groups_warning(side: str, reader: ClusterReader, found: Set[str], option: str) -> Optional[str]:
+    """A warning when no doc of one side holds a span group ``reader``
+    reads (``found``: the span group names of all its docs), else ``None``.
+    Readers that cannot say what they accept are trusted."""
+    accepts = getattr(reader, "accepts", None)
+    if accepts is None or accepts(found):
+        return None
+    names = ", ".join(sorted(found)) or "no span groups"
+    return (
+        f"the {side} docs hold no coreference span group (found: {names}; expected "
+        f"{reader.describe()}), so every {side} entity is missing; choose the span groups with {option}"
+    )
 
 
 def score_examples(
     examples: Iterable[Example],
     settings: Optional[Settings] = None,
-    reader: Optional[ClusterReader] = None,
+    readers: Sequence[ClusterReader] = (PrefixedSpanGroups(), PrefixedSpanGroups()),
 ) -> CorpusResult:
     """Score the examples' predicted clusters against their reference
-    clusters, one document per example (named by :func:`example_name`).
-    Warnings (unmapped spans, repeated spans) are emitted and kept on the
-    result."""
-    reader = reader or prefixed_span_groups()
+    clusters, one document per example (named by :func:`example_name`),
+    the reference read by ``readers[0]`` and the prediction by
+    ``readers[1]``. Warnings (unmapped spans, repeated spans, a side with no
+    coreference span group at all) are emitted as
+    :class:`CorefEvalWarning` and kept on the result."""
     pairs = []
     unmapped: Dict[str, int] = {}
+    found: List[Set[str]] = [set(), set()]
     for index, example in enumerate(examples):
-        key, response, n_unmapped = aligned_clusters(example.reference, example.predicted, reader)
+        name = example_name(index)
+        key, response, n_unmapped = aligned_clusters(name, example.reference, example.predicted, readers)
+        found[0].update(example.reference.spans)
+        found[1].update(example.predicted.spans)
         if n_unmapped:
-            unmapped[example_name(index)] = n_unmapped
-        pairs.append((example_name(index), key, response))
-    result = score_pairs(pairs, settings, unmapped_warnings(unmapped))
-    emit(result.warnings)
+            unmapped[name] = n_unmapped
+        pairs.append((name, key, response))
+    notes = [
+        message
+        for side, option, reader, names in zip(
+            ("reference", "predicted"), ("reference_reader", "predicted_reader"), readers, found
+        )
+        if pairs
+        for message in [missing_groups_warning(side, reader, names, f"the scorer's {option} (or reader)")]
+        if message
+    ]
+    result = score_pairs(pairs, settings, notes + unmapped_warnings(unmapped))
+    for message in dict.fromkeys(result.warnings):
+        warn(message)
     return result
 
 
@@ -80,34 +88,41 @@ class CorefScorer:
     arguments spaCy passes (``labels``, component settings) are ignored."""
 
     settings: Settings
-    reader: ClusterReader
+    reference_reader: ClusterReader
+    predicted_reader: ClusterReader
     headline: str = "lea"
 
     def __post_init__(self) -> None:
         check_headline(self.headline, self.settings.metrics)
 
     def __call__(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, float]:
-        result = score_examples(examples, self.settings, self.reader)
+        result = score_examples(examples, self.settings, (self.reference_reader, self.predicted_reader))
         return spacy_scores(result.metrics(), self.headline)
 
 
 def build_scorer(
-    metrics: Iterable[str],
+    metrics: Sequence[str],
     headline: str,
-    reader: ReaderSpec,
-    matcher: MatcherSpec,
+    reader: Optional[ClusterReader],
+    reference_reader: Optional[ClusterReader],
+    predicted_reader: Optional[ClusterReader],
+    match: Optional[Matcher],
     twinless: str,
     singletons: str,
 ) -> CorefScorer:
-    """A :class:`CorefScorer` from registered-function arguments."""
-    settings = Settings(metrics=tuple(metrics), matcher=matcher, twinless=twinless, singletons=singletons)
-    return CorefScorer(settings, resolve_reader(reader), headline)
+    """A :class:`CorefScorer` from registered-function arguments: a reader
+    or matcher left out is the default one."""
+    reader = reader or PrefixedSpanGroups()
+    settings = Settings(tuple(metrics), match or ExactMatcher(), twinless, singletons)
+    return CorefScorer(settings, reference_reader or reader, predicted_reader or reader, headline)
 
 
 @registry.scorers("spacy_coref_eval.coref_scorer.v1")
 def make_coref_scorer(
-    reader: ReaderSpec = DEFAULT_READER,
-    matcher: MatcherSpec = None,
+    reader: Optional[ClusterReader] = None,
+    reference_reader: Optional[ClusterReader] = None,
+    predicted_reader: Optional[ClusterReader] = None,
+    match: Optional[Matcher] = None,
     twinless: str = "conll",
     singletons: str = "keep",
     metrics: Sequence[str] = METRICS,
@@ -115,30 +130,57 @@ def make_coref_scorer(
 ) -> CorefScorer:
     """All chosen ``metrics``, mention identification, the CoNLL score and
     ``coref_p/r/f`` for the ``headline`` metric (one of ``metrics`` or
-    ``"conll"``). ``matcher`` ``None`` twins identical spans only."""
-    return build_scorer(metrics, headline, reader, matcher, twinless, singletons)
+    ``"conll"``). ``reader`` (default: span groups ``coref_clusters_N``)
+    reads both sides unless ``reference_reader`` / ``predicted_reader`` is
+    given; ``match`` (a registered matcher, default exact spans) twins
+    mentions."""
+    return build_scorer(metrics, headline, reader, reference_reader, predicted_reader, match, twinless, singletons)
 
 
-def _one_metric_scorer(metric: str, source: str) -> Callable[..., CorefScorer]:
-    """The registered factory ``spacy_coref_eval.{metric}_scorer.v1``: that
-    metric, mention identification and ``coref_p/r/f`` for it."""
+@dataclass(frozen=True)
+class OneMetricScorerFactory:
+    """The registered factory ``spacy_coref_eval.{metric}_scorer.v1`` of a
+    metric of the registry: that metric, mention identification and
+    ``coref_p/r/f`` for it."""
 
-    def make(
-        reader: ReaderSpec = DEFAULT_READER,
-        matcher: MatcherSpec = None,
+    metric: str
+
+    def __call__(
+        self,
+        reader: Optional[ClusterReader] = None,
+        reference_reader: Optional[ClusterReader] = None,
+        predicted_reader: Optional[ClusterReader] = None,
+        match: Optional[Matcher] = None,
         twinless: str = "conll",
         singletons: str = "keep",
     ) -> CorefScorer:
-        return build_scorer([metric], metric, reader, matcher, twinless, singletons)
+        return build_scorer(
+            [self.metric], self.metric, reader, reference_reader, predicted_reader, match, twinless, singletons
+        )
 
-    make.__name__ = make.__qualname__ = f"make_{metric}_scorer"
-    make.__doc__ = f"{source} and mention identification."
-    return registry.scorers.register(f"spacy_coref_eval.{metric}_scorer.v1", func=make)
+    def __post_init__(self) -> None:
+        info = METRIC_INFO[self.metric]
+        object.__setattr__(self, "__doc__", f"{info.label} ({info.source}) and mention identification.")
+
+    @property
+    def registered_name(self) -> str:
+        return f"spacy_coref_eval.{self.metric}_scorer.v1"
+
+    @property
+    def __name__(self) -> str:
+        """The name spaCy's config system shows for this factory."""
+        return f"make_{self.metric}_scorer"
 
 
-make_muc_scorer = _one_metric_scorer("muc", "MUC (Vilain et al. 1995)")
-make_bcub_scorer = _one_metric_scorer("bcub", "B³ (Bagga & Baldwin 1998)")
-make_ceafm_scorer = _one_metric_scorer("ceafm", "Mention-based CEAF (Luo 2005)")
-make_ceafe_scorer = _one_metric_scorer("ceafe", "Entity-based CEAF (Luo 2005)")
-make_blanc_scorer = _one_metric_scorer("blanc", "BLANC (Recasens & Hovy 2011; Luo et al. 2014)")
-make_lea_scorer = _one_metric_scorer("lea", "LEA (Moosavi & Strube 2016)")
+ONE_METRIC_SCORERS: Dict[str, OneMetricScorerFactory] = {name: OneMetricScorerFactory(name) for name in METRICS}
+for _factory in ONE_METRIC_SCORERS.values():
+    registry.scorers.register(_factory.registered_name, func=_factory)
+
+
+def __getattr__(name: str) -> OneMetricScorerFactory:
+    """``make_{metric}_scorer``: the registered factory of a metric's scorer,
+    the target of its ``spacy_scorers`` entry point."""
+    metric = name[len("make_"):-len("_scorer")] if name.startswith("make_") and name.endswith("_scorer") else ""
+    if metric in ONE_METRIC_SCORERS:
+        return ONE_METRIC_SCORERS[metric]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
+from ..files import open_output
 from .conll_vectorised import BEGIN, END, parse_simple
 
 PathLike = Union[str, Path]
@@ -323,9 +324,12 @@ def _column(text: str) -> str:
     return _SPACE.sub("_", text) or "_"
 
 
-def write_conll(path: PathLike, documents: Iterable[Tuple[str, Sequence[str], Clusters, Sequence[int]]]) -> None:
-    """Write ``(name, words, clusters, sentence_starts)`` documents to a file."""
-    with open(path, "w", encoding="utf8") as out:
+def write_conll(
+    path: PathLike, documents: Iterable[Tuple[str, Sequence[str], Clusters, Sequence[int]]], inputs: Iterable[PathLike] = ()
+) -> None:
+    """Write ``(name, words, clusters, sentence_starts)`` documents to a
+    file, atomically and never over one of ``inputs``."""
+    with open_output(path, "w", inputs, make_parents=True) as out:
         for name, words, clusters, sentence_starts in documents:
             for line in format_conll(name, words, clusters, sentence_starts):
                 out.write(line + "\n")

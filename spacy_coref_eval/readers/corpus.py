@@ -1,32 +1,63 @@
 """Key and response documents from CoNLL-2012 or ``.spacy`` files, paired.
 
-CoNLL against CoNLL pairs documents by name
-(:func:`~spacy_coref_eval.scoring.pair_documents`). As soon as one side is a
-``.spacy`` file, documents are paired by order: both sides must hold as many
-documents, and paired documents the same text (two ``.spacy`` files; the
-tokenisation may differ, see :func:`~.alignment.aligned_clusters`) or the same
-words (a ``.spacy`` file and a CoNLL file). A pair is named after its key
-document: the CoNLL name, else ``doc{index}``.
+Documents pair by name (:func:`~.pairing.pair_documents`): CoNLL documents
+by their ``#begin document`` name, ``.spacy`` docs by the name ``convert``
+stores (``doc.user_data["coref_doc_name"]``). Where a ``.spacy`` side stores
+no names, documents pair by order (both sides must hold as many), except
+that two ``.spacy`` files of which only one stores names is an error. Paired ``.spacy`` docs must
+have the same text up to white space (the tokenisation may differ, see
+:func:`~.alignment.align_clusters`); a ``.spacy`` doc and a CoNLL document
+the same words (compared as ``export`` writes them). A pair is named after
+its key document (for unnamed docs ``doc{index}``).
 
-spaCy is imported only when a ``.spacy`` file is read, so that scoring
-CoNLL files starts fast.
+A ``.spacy`` side whose docs hold no span group its reader reads is an
+error on the key side and a warning on the response side: it would score 0
+without a word. spaCy is imported only when a ``.spacy`` file is read, so
+that scoring CoNLL files starts fast.
 """
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
-from ..scoring import as_clusters, pair_documents
 from .conll import ConllDocument, PathLike, read_conll
+from .conll import _column as conll_column
+from .pairing import SideDocument, pair_documents
 
 if TYPE_CHECKING:
     from .spans import ClusterReader
 
 Pair = Tuple[str, Clusters, Clusters]
 Words = Dict[str, List[str]]
-Side = List[Tuple[str, List[str], Clusters]]
 
 _CONLL_PATTERNS = ("*conll", "*conll.gz")
+
+
+@dataclass(frozen=True)
+class Side:
+    """The documents of one input file (or directory), and for ``.spacy``
+    input every span group name its docs hold."""
+
+    path: Path
+    documents: List[SideDocument]
+    spacy: bool = False
+    groups: FrozenSet[str] = field(default_factory=frozenset)
+
+    @property
+    def named(self) -> bool:
+        return all(document.name is not None for document in self.documents)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """Paired documents, the key's words by pair name, warnings, and the
+    names of the response's documents (paired or not)."""
+
+    pairs: List[Pair]
+    words: Words
+    warnings: List[str]
+    response_names: List[str]
 
 
 def is_docbin(path: PathLike) -> bool:
@@ -55,57 +86,159 @@ def read_conll_documents(path: PathLike, *, with_words: bool = False) -> Dict[st
     return documents
 
 
+def read_side(path: PathLike, reader: Optional["ClusterReader"] = None, with_words: bool = True) -> Side:
+    """The documents of one input: a CoNLL-2012 file or directory, or a
+    ``.spacy`` file read with ``reader`` (default: span groups
+    ``coref_clusters_N``)."""
+    path = Path(path)
+    if is_docbin(path):
+        from .docbin import read_docbin_documents
+        from .spans import PrefixedSpanGroups
+
+        documents, groups = read_docbin_documents(path, reader or PrefixedSpanGroups())
+        return Side(path, documents, spacy=True, groups=groups)
+    documents = read_conll_documents(path, with_words=with_words)
+    return Side(path, [SideDocument(d.name, d.words or [], d.clusters, d.n_tokens) for d in documents.values()])
+
+
 def load_pairs(
     key_path: PathLike,
     response_path: PathLike,
-    reader: Optional["ClusterReader"] = None,
+    key_reader: Optional["ClusterReader"] = None,
+    response_reader: Optional["ClusterReader"] = None,
 ) -> Tuple[List[Pair], List[str]]:
     """``(name, key, response)`` clusters of every document pair, and
-    warnings. ``reader`` reads clusters from ``.spacy`` docs (default: span
+    warnings. The readers read clusters from ``.spacy`` docs (default: span
     groups ``coref_clusters_N``)."""
-    pairs, _, warnings = _load(key_path, response_path, reader, with_words=False)
-    return pairs, warnings
+    loaded = load_corpus(key_path, response_path, key_reader, response_reader, with_words=False)
+    return loaded.pairs, loaded.warnings
 
 
 def load_pairs_with_words(
     key_path: PathLike,
     response_path: PathLike,
-    reader: Optional["ClusterReader"] = None,
+    key_reader: Optional["ClusterReader"] = None,
+    response_reader: Optional["ClusterReader"] = None,
 ) -> Tuple[List[Pair], Words, List[str]]:
     """Like :func:`load_pairs`, with the words of every pair's key document
     by pair name (the CoNLL word column, or the tokens of a ``.spacy`` doc)."""
-    return _load(key_path, response_path, reader, with_words=True)
+    loaded = load_corpus(key_path, response_path, key_reader, response_reader, with_words=True)
+    return loaded.pairs, loaded.words, loaded.warnings
 
 
-def _load(
-    key_path: PathLike, response_path: PathLike, reader: Optional["ClusterReader"], with_words: bool
-) -> Tuple[List[Pair], Words, List[str]]:
-    if is_docbin(key_path) or is_docbin(response_path):
-        from .spans import prefixed_span_groups
+def load_corpus(
+    key_path: PathLike,
+    response_path: PathLike,
+    key_reader: Optional["ClusterReader"] = None,
+    response_reader: Optional["ClusterReader"] = None,
+    with_words: bool = True,
+) -> Loaded:
+    """Both sides read and paired (see the module docstring)."""
+    spacy = is_docbin(key_path) or is_docbin(response_path)
+    key = read_side(key_path, key_reader, with_words or spacy)
+    response = read_side(response_path, response_reader, spacy)
+    if not key.documents:
+        what = "no documents" if key.spacy else "no '#begin document' blocks"
+        raise CorefInputError(f"{key_path}: {what}, nothing to score against")
+    notes = _group_notes(key, key_reader, "key") + _group_notes(response, response_reader, "response")
+    if not spacy:
+        by_name = {document.name: document for document in response.documents}
+        pairs, warnings = pair_documents({d.name: d for d in key.documents}, by_name, None)
+        words = {name: k.words for name, k, _ in pairs if with_words}
+        warnings += length_warnings(pairs)
+        return Loaded(
+            [(name, k.clusters, r.clusters if r else Clusters()) for name, k, r in pairs], words, notes + warnings,
+            list(by_name),
+        )
+    return _pair_with_spacy(key, response, notes)
 
-        reader = reader or prefixed_span_groups()
-        if is_docbin(key_path) and is_docbin(response_path):
-            return _pair_docbins(key_path, response_path, reader)
-        return _pair_by_words(key_path, response_path, reader)
-    key_documents = read_conll_documents(key_path, with_words=with_words)
-    response_documents = read_conll_documents(response_path)
-    if not key_documents:
-        raise CorefInputError(f"{key_path}: no '#begin document' blocks, nothing to score against")
-    key = {name: doc.clusters for name, doc in key_documents.items()}
-    pairs, warnings = pair_documents(key, {name: doc.clusters for name, doc in response_documents.items()})
-    warnings += length_warnings(key_documents, response_documents)
-    words = {name: doc.words for name, doc in key_documents.items() if doc.words is not None}
-    return [(name, as_clusters(k), as_clusters(r)) for name, k, r in pairs], words, warnings
+
+def _pair_with_spacy(key: Side, response: Side, notes: List[str]) -> Loaded:
+    from .alignment import align_clusters, unmapped_warnings
+
+    named_pairs, warnings, response_names = _pair_sides(key, response)
+    pairs: List[Pair] = []
+    words: Words = {}
+    unmapped: Dict[str, int] = {}
+    for index, name, key_doc, response_doc in named_pairs:
+        words[name] = key_doc.words
+        if response_doc is None:
+            pairs.append((name, key_doc.clusters, Clusters()))
+            continue
+        if key.spacy and response.spacy:
+            assert key_doc.text is not None and response_doc.text is not None and key_doc.offsets is not None
+            if _visible(key_doc.text) != _visible(response_doc.text):
+                where = _difference(key_doc.text, response_doc.text, "character", "", 30)
+                raise _mismatch(key.path, response.path, index, name, f"different text: {where}")
+            clusters, n_unmapped = align_clusters(
+                name, response_doc.clusters, (key_doc.text, key_doc.offsets), (response_doc.text, response_doc.offsets)
+            )
+            if n_unmapped:
+                unmapped[name] = n_unmapped
+        else:
+            key_words = [conll_column(word) for word in key_doc.words]
+            response_words = [conll_column(word) for word in response_doc.words]
+            if key_words != response_words:
+                where = _difference(key_words, response_words, "word", " ", 6)
+                raise _mismatch(key.path, response.path, index, name, f"different words: {where}")
+            clusters = response_doc.clusters
+        pairs.append((name, key_doc.clusters, clusters))
+    return Loaded(pairs, words, notes + warnings + unmapped_warnings(unmapped), response_names)
 
 
-def length_warnings(key: Dict[str, ConllDocument], response: Dict[str, ConllDocument]) -> List[str]:
+def _pair_sides(
+    key: Side, response: Side
+) -> Tuple[List[Tuple[int, str, SideDocument, Optional[SideDocument]]], List[str], List[str]]:
+    """``(key index, name, key document, response document or None)``,
+    warnings and the response's document names: by name when both sides
+    are named, by order when neither is."""
+    if key.named and response.named:
+        by_name = {document.name: document for document in response.documents}
+        pairs, warnings = pair_documents({d.name: d for d in key.documents}, by_name, None)
+        return [(index, name, k, r) for index, (name, k, r) in enumerate(pairs)], warnings, list(by_name)
+    if key.spacy and response.spacy and (key.named or response.named):
+        named, unnamed = (key, response) if key.named else (response, key)
+        raise CorefInputError(
+            f"cannot pair {key.path} with {response.path}: the documents of {named.path} are named but those of "
+            f"{unnamed.path} are not (store names with 'spacy-coref-eval convert', which keeps each "
+            "document's name in doc.user_data['coref_doc_name'])"
+        )
+    if len(key.documents) != len(response.documents):
+        raise CorefInputError(
+            f"cannot pair {key.path} ({len(key.documents)} documents) with {response.path} "
+            f"({len(response.documents)} documents): documents without stored names are paired by order"
+        )
+    names = [d.name if key.named else f"doc{index}" for index, d in enumerate(key.documents)]
+    return [(i, name, k, r) for i, (name, k, r) in enumerate(zip(names, key.documents, response.documents))], [], names
+
+
+def _group_notes(side: Side, reader: Optional["ClusterReader"], role: str) -> List[str]:
+    """A ``.spacy`` side none of whose docs holds a span group its reader
+    reads: an error for the key, a warning for the response."""
+    from .spans import PrefixedSpanGroups
+
+    reader = reader or PrefixedSpanGroups()
+    if not side.spacy or not side.documents or not hasattr(reader, "accepts") or reader.accepts(side.groups):
+        return []
+    found = ", ".join(sorted(side.groups)) or "no span groups"
+    option = "--key-spans" if role == "key" else "--response-spans"
+    message = (
+        f"{side.path}: no coreference span group in any doc (found: {found}; expected {reader.describe()}); "
+        f"choose the span groups with --spans or {option}"
+    )
+    if role == "key":
+        raise CorefInputError(message)
+    return [message + "; every response entity is missing"]
+
+
+def length_warnings(pairs: Sequence[Tuple[str, SideDocument, Optional[SideDocument]]]) -> List[str]:
     """One warning listing the documents whose key and response have
     different numbers of tokens (mentions are compared by token position,
     so such a response is likely misaligned)."""
     differing = [
-        f"{name} ({doc.n_tokens} vs {response[name].n_tokens})"
-        for name, doc in key.items()
-        if name in response and doc.n_tokens != response[name].n_tokens
+        f"{name} ({key.n_tokens} vs {response.n_tokens})"
+        for name, key, response in pairs
+        if response is not None and key.n_tokens != response.n_tokens
     ]
     if not differing:
         return []
@@ -116,72 +249,12 @@ def length_warnings(key: Dict[str, ConllDocument], response: Dict[str, ConllDocu
     ]
 
 
-def _pair_docbins(key_path: PathLike, response_path: PathLike, reader: "ClusterReader") -> Tuple[List[Pair], Words, List[str]]:
-    from spacy.vocab import Vocab
-
-    from .alignment import aligned_clusters, unmapped_warnings
-    from .docbin import doc_name, read_docbin
-
-    vocab = Vocab()
-    key_docs = read_docbin(key_path, vocab)
-    response_docs = read_docbin(response_path, vocab)
-    _check_counts(key_path, len(key_docs), response_path, len(response_docs))
-    names = _unique_names(doc_name(doc, index) for index, doc in enumerate(key_docs))
-    pairs: List[Pair] = []
-    unmapped: Dict[str, int] = {}
-    words: Words = {}
-    for index, (name, key_doc, response_doc) in enumerate(zip(names, key_docs, response_docs)):
-        if key_doc.text != response_doc.text:
-            where = _difference(key_doc.text, response_doc.text, "character", "", 30)
-            raise _mismatch(key_path, response_path, index, name, f"different text: {where}")
-        key, response, n_unmapped = aligned_clusters(key_doc, response_doc, reader)
-        if n_unmapped:
-            unmapped[name] = n_unmapped
-        pairs.append((name, key, response))
-        words[name] = [token.text for token in key_doc]
-    return pairs, words, unmapped_warnings(unmapped)
-
-
-def _pair_by_words(key_path: PathLike, response_path: PathLike, reader: "ClusterReader") -> Tuple[List[Pair], Words, List[str]]:
-    key_side = _read_side(key_path, reader)
-    response_side = _read_side(response_path, reader)
-    _check_counts(key_path, len(key_side), response_path, len(response_side))
-    pairs: List[Pair] = []
-    words: Words = {}
-    for index, ((name, key_words, key), (_, response_words, response)) in enumerate(zip(key_side, response_side)):
-        if key_words != response_words:
-            where = _difference(key_words, response_words, "word", " ", 6)
-            raise _mismatch(key_path, response_path, index, name, f"different words: {where}")
-        pairs.append((name, key, response))
-        words[name] = key_words
-    return pairs, words, []
-
-
-def _read_side(path: PathLike, reader: "ClusterReader") -> Side:
-    """``(name, words, clusters)`` of every document of one file."""
-    if is_docbin(path):
-        from .docbin import doc_name, read_docbin
-        from .spans import doc_clusters
-
-        docs = read_docbin(path)
-        names = _unique_names(doc_name(doc, index) for index, doc in enumerate(docs))
-        return [(name, [token.text for token in doc], doc_clusters(doc, reader)) for name, doc in zip(names, docs)]
-    return [(d.name, d.words or [], d.clusters) for d in read_conll_documents(path, with_words=True).values()]
-
-
-def _check_counts(key_path: PathLike, n_key: int, response_path: PathLike, n_response: int) -> None:
-    if n_key != n_response:
-        raise CorefInputError(
-            f"cannot pair {key_path} ({n_key} documents) with {response_path} "
-            f"({n_response} documents): with a .spacy file, documents are paired by order"
-        )
+def _visible(text: str) -> str:
+    return "".join(text.split())
 
 
 def _mismatch(key_path: PathLike, response_path: PathLike, index: int, name: str, detail: str) -> CorefInputError:
-    return CorefInputError(
-        f"cannot pair {key_path} with {response_path}: document index {index} ({name!r}) has {detail} "
-        "(with a .spacy file, documents are paired by order)"
-    )
+    return CorefInputError(f"cannot pair {key_path} with {response_path}: document index {index} ({name!r}) has {detail}")
 
 
 def _difference(key: Sequence[str], response: Sequence[str], unit: str, joiner: str, width: int) -> str:
@@ -196,15 +269,3 @@ def _difference(key: Sequence[str], response: Sequence[str], unit: str, joiner: 
 def _excerpt(items: Sequence[str], at: int, joiner: str, width: int) -> str:
     part = joiner.join(items[at : at + width])
     return repr(part) if part else "nothing (end of document)"
-
-
-def _unique_names(names: Iterable[str]) -> List[str]:
-    """Names made unique by adding ``(doc{index})`` to repeats."""
-    seen = set()
-    out = []
-    for index, name in enumerate(names):
-        if name in seen:
-            name = f"{name} (doc{index})"
-        seen.add(name)
-        out.append(name)
-    return out

@@ -13,15 +13,18 @@ A converted doc has:
   export restores it.
 """
 from pathlib import Path
-from typing import Iterable, Iterator, List, Optional, Tuple
+from typing import FrozenSet, Iterable, Iterator, List, Optional, Tuple
 
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
+from ..files import open_output
+from .alignment import token_offsets
 from .conll import ConllDocument, PathLike
-from .spans import ClusterReader, doc_clusters, prefixed_span_groups
+from .pairing import SideDocument
+from .spans import ClusterReader, PrefixedSpanGroups, doc_clusters
 
 CLUSTER_PREFIX = "coref_clusters"
 NAME_KEY = "coref_doc_name"
@@ -54,17 +57,22 @@ def conll_to_docs(documents: Iterable[ConllDocument], vocab: Vocab) -> Iterator[
         yield conll_to_doc(document, vocab)
 
 
+def stored_name(doc: Doc) -> Optional[str]:
+    """The document name ``convert`` stored on ``doc``, else ``None``."""
+    name = doc.user_data.get(NAME_KEY)
+    return name if isinstance(name, str) and name else None
+
+
 def doc_name(doc: Doc, index: int) -> str:
     """The stored CoNLL name of ``doc``, else ``doc{index}``."""
-    name = doc.user_data.get(NAME_KEY)
-    return name if isinstance(name, str) and name else f"doc{index}"
+    return stored_name(doc) or f"doc{index}"
 
 
 def doc_to_conll(doc: Doc, index: int, reader: Optional[ClusterReader] = None) -> ConllRecord:
     """``(name, words, clusters, sentence_starts)`` of one doc, as
     :func:`~.conll.write_conll` takes them; sentences only where the doc has
     sentence boundaries."""
-    clusters = doc_clusters(doc, reader or prefixed_span_groups(CLUSTER_PREFIX), heads=False)
+    clusters = doc_clusters(doc, reader or PrefixedSpanGroups(CLUSTER_PREFIX), heads=False)
     sentence_starts = [sent.start for sent in doc.sents] if doc.has_annotation("SENT_START") else []
     return doc_name(doc, index), [token.text for token in doc], clusters, sentence_starts
 
@@ -84,23 +92,59 @@ def load_docbin(path: PathLike) -> DocBin:
         raise CorefInputError(f"{path}: cannot read file: {err.strerror or err}") from None
     try:
         return DocBin(store_user_data=True).from_bytes(data)
-    except (ValueError, TypeError, KeyError):
+    except Exception:
         raise CorefInputError(f"{path}: not a spaCy DocBin (.spacy) file") from None
 
 
 def read_docbin(path: PathLike, vocab: Optional[Vocab] = None) -> List[Doc]:
-    """The docs of a ``.spacy`` file."""
-    return list(load_docbin(path).get_docs(vocab or Vocab()))
+    """The docs of a ``.spacy`` file; a damaged one raises
+    :class:`CorefInputError` naming the file and the first bad doc."""
+    return list(iter_docs(path, load_docbin(path), vocab or Vocab()))
 
 
-def write_docbin(path: PathLike, docs: Iterable[Doc]) -> int:
-    """Write docs (user data included) to a ``.spacy`` file; returns how
-    many were written."""
+def iter_docs(path: PathLike, doc_bin: DocBin, vocab: Vocab) -> Iterator[Doc]:
+    """The docs of ``doc_bin`` (read from ``path``), one by one; spaCy's
+    errors on damaged data become :class:`CorefInputError` naming the doc."""
+    docs = doc_bin.get_docs(vocab)
+    index = 0
+    while True:
+        try:
+            doc = next(docs)
+        except StopIteration:
+            return
+        except Exception as err:
+            raise CorefInputError(f"{path}: doc {index} is damaged: {type(err).__name__}: {_first_line(err)}") from None
+        yield doc
+        index += 1
+
+
+def read_docbin_documents(path: PathLike, reader: ClusterReader) -> Tuple[List[SideDocument], FrozenSet[str]]:
+    """Every doc of a ``.spacy`` file as a :class:`SideDocument` (clusters
+    read by ``reader``), and the names of all span groups of its docs."""
+    documents = []
+    groups: set = set()
+    for index, doc in enumerate(read_docbin(path)):
+        try:
+            clusters = doc_clusters(doc, reader)
+        except CorefInputError as err:
+            raise CorefInputError(f"{path}: doc {index}: {err}") from None
+        except Exception as err:
+            raise CorefInputError(f"{path}: doc {index} is damaged: {type(err).__name__}: {_first_line(err)}") from None
+        groups.update(doc.spans)
+        words = [token.text for token in doc]
+        documents.append(SideDocument(stored_name(doc), words, clusters, len(doc), doc.text, token_offsets(doc)))
+    return documents, frozenset(groups)
+
+
+def write_docbin(path: PathLike, docs: Iterable[Doc], inputs: Iterable[PathLike] = ()) -> int:
+    """Write docs (user data included) to a ``.spacy`` file, atomically and
+    never over one of ``inputs``; returns how many were written."""
     doc_bin = DocBin(store_user_data=True, docs=docs)
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        doc_bin.to_disk(path)
-    except OSError as err:
-        raise CorefInputError(f"{path}: cannot write file: {err.strerror or err}") from None
+    with open_output(path, "wb", inputs, make_parents=True) as out:
+        out.write(doc_bin.to_bytes())
     return len(doc_bin)
+
+
+def _first_line(err: Exception) -> str:
+    text = str(err).strip().splitlines()
+    return text[0][:200] if text else ""

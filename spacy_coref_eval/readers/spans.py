@@ -1,7 +1,9 @@
 """Read coreference clusters from a spaCy ``Doc``'s span groups.
 
 A *cluster reader* is a function ``Doc -> list of entities``, an entity being
-a list of ``Span``; two layouts are registered in ``registry.misc``. Readers
+a list of ``Span``; the two layouts here are registered in ``registry.misc``
+(:mod:`~spacy_coref_eval.pipeline.registrations`) and named on the command
+line by :func:`parse_reader`. This module does not import spaCy. Readers
 are plain picklable objects, so pipelines holding them work with
 ``nlp.pipe(n_process=...)`` under any start method.
 :func:`doc_clusters` turns what a reader returns into :class:`Clusters` on the
@@ -9,40 +11,54 @@ doc's own tokens.
 """
 import re
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
-from spacy.tokens import Doc, Span
-from spacy.util import registry
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
 
-ClusterReader = Callable[[Doc], List[List[Span]]]
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span
+
+ClusterReader = Callable[["Doc"], List[List["Span"]]]
 
 _ATTRS = ("id_", "label_", "kb_id_")
 
 
 @dataclass(frozen=True)
 class PrefixedSpanGroups:
-    """Reader of the ``PREFIX_<integer>`` layout (see :func:`prefixed_span_groups`)."""
+    """Every span group named ``PREFIX_<integer>`` (ASCII digits) is one
+    entity, in the order of the integers: the layout of spaCy's experimental
+    coreference component. ``PREFIX_x`` or ``PREFIX_1_heads`` are not
+    entities. With ``head_prefix`` (e.g. ``"coref_head_clusters"``, the
+    component's head-word clusters), span i of group ``HEAD_PREFIX_<n>``
+    gives the head of span i of ``PREFIX_<n>``, for the head and partial
+    matchers."""
 
     prefix: str = "coref_clusters"
     head_prefix: Optional[str] = None
 
-    def groups(self, doc: Doc) -> List[Tuple[int, str]]:
+    def numbered(self, names: Iterable[str]) -> List[Tuple[int, str]]:
+        """The entity groups among span group ``names``, by their integer."""
         pattern = re.compile(re.escape(self.prefix) + r"_([0-9]+)")
-        numbered = []
-        for name in doc.spans:
-            match = pattern.fullmatch(name)
-            if match:
-                numbered.append((int(match.group(1)), name))
-        return sorted(numbered)
+        found = ((pattern.fullmatch(name), name) for name in names)
+        return sorted((int(match.group(1)), name) for match, name in found if match)
 
-    def __call__(self, doc: Doc) -> List[List[Span]]:
+    def groups(self, doc: "Doc") -> List[Tuple[int, str]]:
+        return self.numbered(doc.spans)
+
+    def accepts(self, names: Iterable[str]) -> bool:
+        """Whether any of the span group ``names`` is one of this layout's."""
+        return bool(self.numbered(names))
+
+    def describe(self) -> str:
+        return f"{self.prefix}_<n>"
+
+    def __call__(self, doc: "Doc") -> List[List["Span"]]:
         return [list(doc.spans[name]) for _, name in self.groups(doc)]
 
-    def heads(self, doc: Doc) -> Optional[List[List[int]]]:
+    def heads(self, doc: "Doc") -> Optional[List[List[int]]]:
         """The head token of every mention from the span groups
         ``HEAD_PREFIX_<integer>``, span i of a head group being the head of
         span i of the entity group with the same integer; ``None`` without
@@ -62,7 +78,9 @@ class PrefixedSpanGroups:
 
 @dataclass(frozen=True)
 class LabeledSpanGroup:
-    """Reader of one labeled span group (see :func:`labeled_span_group`)."""
+    """One span group ``key``; spans with the same ``attr`` (``id_``,
+    ``label_`` or ``kb_id_``) form one entity, entities in order of first
+    appearance. A span whose attribute is empty is an entity of its own."""
 
     key: str
     attr: str = "id_"
@@ -71,37 +89,37 @@ class LabeledSpanGroup:
         if self.attr not in _ATTRS:
             raise ValueError(f"attr must be one of {_ATTRS}, not {self.attr!r}")
 
-    def __call__(self, doc: Doc) -> List[List[Span]]:
+    def accepts(self, names: Iterable[str]) -> bool:
+        return self.key in names
+
+    def describe(self) -> str:
+        return self.key
+
+    def __call__(self, doc: "Doc") -> List[List["Span"]]:
         if self.key not in doc.spans:
             return []
-        entities: Dict[object, List[Span]] = {}
+        entities: Dict[object, List["Span"]] = {}
         for index, span in enumerate(doc.spans[self.key]):
             value = getattr(span, self.attr) or ("", index)
             entities.setdefault(value, []).append(span)
         return list(entities.values())
 
 
-@registry.misc("spacy_coref_eval.prefixed_span_groups.v1")
-def prefixed_span_groups(prefix: str = "coref_clusters", head_prefix: Optional[str] = None) -> ClusterReader:
-    """Every span group named ``PREFIX_<integer>`` (ASCII digits) is one
-    entity, in the order of the integers: the layout of spaCy's experimental
-    coreference component. ``PREFIX_x`` or ``PREFIX_1_heads`` are not
-    entities. With ``head_prefix`` (e.g. ``"coref_head_clusters"``, the
-    component's head-word clusters), span i of group ``HEAD_PREFIX_<n>``
-    gives the head of span i of ``PREFIX_<n>``, for the head and partial
-    matchers."""
-    return PrefixedSpanGroups(prefix, head_prefix)
+def parse_reader(spec: str, head_prefix: Optional[str] = None) -> Union["PrefixedSpanGroups", "LabeledSpanGroup"]:
+    """The reader a command-line ``--spans`` value names: ``PREFIX_*``
+    (span groups ``PREFIX_<n>``, heads from ``HEAD_PREFIX_<n>`` with
+    ``head_prefix``) or ``KEY[:ATTR]`` (one labelled group)."""
+    if spec.endswith("_*") and len(spec) > 2:
+        return PrefixedSpanGroups(spec[:-2], head_prefix)
+    if head_prefix is not None:
+        raise ValueError(f"--head-prefix goes with PREFIX_* span groups, not {spec!r}")
+    key, _, attr = spec.partition(":")
+    if not key or "*" in key:
+        raise ValueError(f"cannot read span groups {spec!r}: write PREFIX_* or KEY[:ATTR]")
+    return LabeledSpanGroup(key, attr or "id_")
 
 
-@registry.misc("spacy_coref_eval.labeled_span_group.v1")
-def labeled_span_group(key: str, attr: str = "id_") -> ClusterReader:
-    """One span group ``key``; spans with the same ``attr`` (``id_``,
-    ``label_`` or ``kb_id_``) form one entity, entities in order of first
-    appearance. A span whose attribute is empty is an entity of its own."""
-    return LabeledSpanGroup(key, attr)
-
-
-def doc_clusters(doc: Doc, reader: ClusterReader, heads: Optional[bool] = None) -> Clusters:
+def doc_clusters(doc: "Doc", reader: ClusterReader, heads: Optional[bool] = None) -> Clusters:
     """Clusters of ``doc`` on its own token offsets. Heads come from the
     reader when it gives them (an explicit head span group), else are each
     span's ``root`` when ``heads`` is true, or when it is ``None`` and the

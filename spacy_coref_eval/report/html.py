@@ -11,19 +11,11 @@ from html import escape
 from math import ceil
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ..analysis.error_types import ERROR_KIND_INFO, ERROR_KINDS
 from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct
 from .views import DocumentView, Intervals, Mention, Rates, ReportData, headline, worst_documents
 
 RATE_COLOURS: Dict[str, str] = {"recall": "#4e79a7", "precision": "#f28e2b", "f1": "#59a14f"}
-ERROR_TYPES: Tuple[Tuple[str, str, str], ...] = (
-    ("span_errors", "Span errors", "twinned mentions whose spans differ (non-exact matching only)"),
-    ("missing_mentions", "Missing mentions", "gold mentions with no predicted twin"),
-    ("extra_mentions", "Extra mentions", "predicted mentions with no gold twin"),
-    ("missing_entities", "Missing entities", "gold entities none of whose mentions is predicted"),
-    ("extra_entities", "Extra entities", "predicted entities none of whose mentions is in the gold"),
-    ("divided_entities", "Divided entities", "gold entities split over two or more predicted entities"),
-    ("conflated_entities", "Conflated entities", "predicted entities joining two or more gold entities"),
-)
 PALETTE: Tuple[str, ...] = (
     "#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#b07aa1", "#76b7b2",
     "#edc948", "#ff9da7", "#9c755f", "#17becf", "#bcbd22", "#d37295",
@@ -281,14 +273,14 @@ def nice_step(least: float) -> int:
 
 def errors_section(totals: Mapping[str, int]) -> str:
     """The error-type counts of the corpus, with bars."""
-    largest = max((totals.get(key, 0) for key, _, _ in ERROR_TYPES), default=0) or 1
+    largest = max((totals.get(key, 0) for key in ERROR_KINDS), default=0) or 1
     rows = []
-    for key, label, meaning in ERROR_TYPES:
-        count = totals.get(key, 0)
+    for kind in ERROR_KIND_INFO:
+        count = totals.get(kind.name, 0)
         rows.append(
-            f'<tr><th>{label}</th><td data-error="{key}">{count}</td>'
+            f'<tr><th>{kind.title}</th><td data-error="{kind.name}">{count}</td>'
             f'<td class="barcell"><span class="hbar" style="width:{100 * count / largest:.1f}%"></span></td>'
-            f'<td class="meaning">{meaning}</td></tr>'
+            f'<td class="meaning">{kind.description}</td></tr>'
         )
     return (
         '<section id="errors">\n<h2>Error types</h2>\n'
@@ -317,13 +309,13 @@ def documents_table(
 ) -> str:
     """One row per document, worst first (:func:`~.views.worst_documents`);
     the worst link to their view."""
-    error_head = "".join(f'<th title="{meaning}">{label}</th>' for _, label, meaning in ERROR_TYPES)
+    error_head = "".join(f'<th title="{kind.description}">{kind.title}</th>' for kind in ERROR_KIND_INFO)
     header = f"<thead><tr><th>Document</th><th>{METRIC_NAMES[metric]} F1</th><th>Mentions F1</th>{error_head}</tr></thead>"
     rows = []
     for name in worst_documents(documents, len(documents)):
         doc = documents[name]
         label = f'<a href="#{anchors[name]}">{escape(name)}</a>' if name in anchors else escape(name)
-        counts = "".join(f"<td>{errors.get(name, {}).get(key, '')}</td>" for key, _, _ in ERROR_TYPES)
+        counts = "".join(f"<td>{errors.get(name, {}).get(key, '')}</td>" for key in ERROR_KINDS)
         scores = f'<td>{pct(doc[metric]["f1"])}</td><td>{pct(doc["mentions"]["f1"])}</td>'
         rows.append(f"<tr><th>{label}</th>{scores}{counts}</tr>")
     table = f'<table class="documents">\n{header}\n<tbody>\n' + "\n".join(rows) + "\n</tbody></table>"
@@ -346,7 +338,7 @@ def document_view_html(view: DocumentView, rank: int) -> str:
         for name in dict.fromkeys((metric, "lea", "mentions")) if name in view.metrics
     )
     errors = " · ".join(
-        f"{label.lower()} <b>{view.errors[key]}</b>" for key, label, _ in ERROR_TYPES if view.errors.get(key)
+        f"{kind.title.lower()} <b>{view.errors[kind.name]}</b>" for kind in ERROR_KIND_INFO if view.errors.get(kind.name)
     )
     return (
         f'<article class="doc" id="doc-{rank}">\n<h3>{rank}. {escape(view.name)}</h3>\n'

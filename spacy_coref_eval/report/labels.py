@@ -1,13 +1,13 @@
-"""Names and number formats shared by the text tables and the HTML report."""
+"""Names and number formats shared by the text tables and the HTML report;
+metric names come from the metric registry."""
 from typing import Dict, Tuple
 
-SCORE_ORDER: Tuple[str, ...] = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+from ..counting import REGISTRY
+
+SCORE_ORDER: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY)
 """Report order of everything with recall and precision."""
 METRIC_ORDER: Tuple[str, ...] = SCORE_ORDER + ("conll",)
-METRIC_NAMES: Dict[str, str] = {
-    "mentions": "Mentions", "muc": "MUC", "bcub": "B³", "ceafm": "CEAFm",
-    "ceafe": "CEAFe", "blanc": "BLANC", "lea": "LEA", "conll": "CoNLL",
-}
+METRIC_NAMES: Dict[str, str] = {**{metric.name: metric.label for metric in REGISTRY}, "conll": "CoNLL"}
 RATE_NAMES: Tuple[Tuple[str, str], ...] = (("recall", "Recall"), ("precision", "Precision"), ("f1", "F1"))
 
 
@@ -23,3 +23,11 @@ def number(value: float) -> str:
 
 def fraction(num: float, den: float) -> str:
     return f"{number(num)} / {number(den)}"
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters (terminal escape codes included)
+    written as escapes, so that a document name cannot drive the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)

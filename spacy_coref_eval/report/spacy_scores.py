@@ -14,11 +14,9 @@ not the harmonic mean of ``coref_p`` and ``coref_r``.
 from statistics import fmean
 from typing import Dict, Mapping, Sequence, Tuple
 
-from ..counting import METRICS
-from .rates import CONLL_PARTS
+from ..counting import CONLL_PARTS, METRICS, REGISTRY
 
 HEADLINES: Tuple[str, ...] = METRICS + ("conll",)
-_BLOCKS = METRICS + ("mentions",)
 _RATES = (("p", "precision"), ("r", "recall"), ("f", "f1"))
 
 Metrics = Mapping[str, Mapping[str, float]]
@@ -56,7 +54,7 @@ def headline_keys(metrics: Metrics, headline: str) -> Dict[str, float]:
 def spacy_scores(metrics: Metrics, headline: str = "lea") -> Dict[str, float]:
     """spaCy score keys of a ``metrics`` block (:func:`~.rates.rates`)."""
     out: Dict[str, float] = {}
-    for name in _BLOCKS:
+    for name in (metric.name for metric in REGISTRY):
         if name in metrics:
             out.update(prf_keys(f"coref_{name}", metrics[name]))
     if "conll" in metrics:

@@ -3,8 +3,10 @@ from typing import Dict, List, Mapping, Sequence
 
 from wasabi import table
 
-from ..analysis.error_types import ERROR_KINDS
-from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, SCORE_ORDER, fraction, pct
+from ..analysis.error_types import ERROR_KIND_INFO
+from ..counting import METRIC_INFO
+from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, SCORE_ORDER, fraction, pct, printable
+
 
 def metrics_table(metrics: Mapping[str, Dict]) -> str:
     """One row per metric: recall, precision, F1 (percent) and the counts
@@ -13,13 +15,9 @@ def metrics_table(metrics: Mapping[str, Dict]) -> str:
     for name in SCORE_ORDER:
         if name not in metrics:
             continue
-        scores = metrics[name]
-        if name == "blanc":
-            for part, label in (("coref_links", "  coref links"), ("noncoref_links", "  non-coref links")):
-                rows.append(_row(label, scores[part], counts=True))
-            rows.insert(len(rows) - 2, _row(METRIC_NAMES[name], scores, counts=False))
-        else:
-            rows.append(_row(METRIC_NAMES[name], scores, counts=True))
+        scores, metric = metrics[name], METRIC_INFO[name]
+        rows.append(_row(METRIC_NAMES[name], scores, counts=not metric.parts))
+        rows.extend(_row(f"  {label}", scores[part], counts=True) for part, label in zip(metric.parts, metric.part_labels))
     if "conll" in metrics:
         rows.append([METRIC_NAMES["conll"], "", "", pct(metrics["conll"]["f1"]), "", ""])
     header = ("Metric", "Recall", "Precision", "F1", "Recall num / den", "Precision num / den")
@@ -41,16 +39,11 @@ def _row(label: str, scores: Mapping[str, float], counts: bool) -> List[str]:
 def documents_table(documents: Mapping[str, Mapping[str, Dict]]) -> str:
     """F1 (percent) of every metric, one row per document."""
     names = [m for m in METRIC_ORDER if any(m in d for d in documents.values())]
-    rows = [[doc] + [pct(d[m]["f1"]) if m in d else "" for m in names] for doc, d in documents.items()]
+    rows = [[printable(doc)] + [pct(d[m]["f1"]) if m in d else "" for m in names] for doc, d in documents.items()]
     header = ["Document"] + [f"{METRIC_NAMES[m]} F1" for m in names]
     return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(names))
 
 
-_ERROR_NAMES = {
-    "span_errors": "Span", "missing_mentions": "Missing m.", "extra_mentions": "Extra m.",
-    "missing_entities": "Missing e.", "extra_entities": "Extra e.",
-    "divided_entities": "Divided e.", "conflated_entities": "Conflated e.",
-}
 def _ordered(scores: Mapping[str, Mapping]) -> List[str]:
     return [name for name in METRIC_ORDER if name in scores]
 
@@ -84,9 +77,9 @@ def macro_table(macro: Mapping[str, Mapping[str, float]]) -> str:
 def errors_table(errors: Mapping[str, Mapping[str, int]]) -> str:
     """Counts of every error kind, one row per entry of ``errors`` (documents,
     the total), in the order given (m. = mentions, e. = entities)."""
-    rows = [[name] + [str(counts[kind]) for kind in ERROR_KINDS] for name, counts in errors.items()]
-    header = ["Document"] + [_ERROR_NAMES[kind] for kind in ERROR_KINDS]
-    return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(ERROR_KINDS))
+    rows = [[printable(name)] + [str(counts[kind.name]) for kind in ERROR_KIND_INFO] for name, counts in errors.items()]
+    header = ["Document"] + [kind.short for kind in ERROR_KIND_INFO]
+    return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(ERROR_KIND_INFO))
 
 
 def comparison_table(comparison: Mapping[str, Mapping[str, float]]) -> str:

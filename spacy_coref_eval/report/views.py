@@ -16,13 +16,12 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ..clusters import Clusters
-from ..scoring import CorpusResult, Settings
-from .rates import stack_rates
+from ..counting.rates import stack_rates
+from ..scoring import CorpusResult
 
 Rates = Mapping[str, Mapping[str, float]]
 Intervals = Mapping[str, Mapping[str, Tuple[float, float]]]
 ErrorCounts = Mapping[str, Mapping[str, int]]
-Pair = Tuple[str, Clusters, Clusters]
 
 HEADLINE_ORDER: Tuple[str, ...] = ("conll", "lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "mentions")
 NO_KEY = -1
@@ -183,16 +182,14 @@ def document_view(
     words: Sequence[str],
     key: Clusters,
     response: Clusters,
-    settings: Settings,
+    twins: np.ndarray,
     metrics: Rates,
     errors: Optional[Mapping[str, int]] = None,
     max_tokens: int = 400,
 ) -> DocumentView:
-    """One document's view: mentions twinned as when scoring (same matcher,
-    same singleton setting), cut to the ``max_tokens`` window with most errors."""
-    if settings.singletons == "remove":
-        key, response = key.without_singletons(), response.without_singletons()
-    twins = settings.matcher(key, response)  # type: ignore[operator]
+    """One document's view from its clusters and the twins of its response
+    mentions (as the scoring run twinned them), cut to the ``max_tokens``
+    window with most errors."""
     aligned, shared = entity_alignment(key, response, twins)
     key_twinless = np.ones(len(key), dtype=bool)
     key_twinless[twins[twins >= 0]] = False
@@ -208,9 +205,8 @@ def document_view(
 
 
 def build_report(
-    pairs: Sequence[Pair],
-    words: Mapping[str, Sequence[str]],
     result: CorpusResult,
+    words: Mapping[str, Sequence[str]],
     *,
     intervals: Intervals,
     errors: ErrorCounts,
@@ -223,14 +219,18 @@ def build_report(
     worst: int = 5,
     max_tokens: int = 400,
 ) -> ReportData:
-    """The page data of a scored corpus: ``result`` from ``pairs``, the key
-    ``words`` by document name, and the bootstrap ``intervals``, ``macro``
-    averages and ``errors`` computed from them. Documents without words get
-    no side-by-side view."""
-    documents = dict(zip(result.documents, stack_rates(result.stack(), result.settings.metrics)))
-    clusters = {name: (k, r) for name, k, r in pairs}
+    """The page data of a scoring run (``result``, whose twinning the views
+    read), the key ``words`` by document name, and the bootstrap
+    ``intervals``, ``macro`` averages and ``errors`` computed from it.
+    Documents without words get no side-by-side view."""
+    if result.twinned is None:
+        raise ValueError("the report needs the twinned mentions of a scoring run, not merged counts")
+    documents = dict(zip(result.names, stack_rates(result.counts, result.settings.metrics)))
+    index = {name: i for i, name in enumerate(result.names)}
     views = [
-        document_view(name, words[name], *clusters[name], result.settings, documents[name], errors.get(name), max_tokens)
+        document_view(
+            name, words[name], *result.twinned.document(index[name]), documents[name], errors.get(name), max_tokens
+        )
         for name in worst_documents(documents, worst)
         if name in words
     ]

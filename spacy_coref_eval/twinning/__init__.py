@@ -1,8 +1,10 @@
-"""Stages 2 and 3: twin response mentions with key mentions, then apply a
-twinless policy. The result is a pair of partitions over one mention id space
-(:class:`Twinned`), which is all the counting stage needs."""
+"""Stages 2 and 3: twin response mentions with key mentions
+(:mod:`.matchers`, giving a :class:`TwinnedCorpus`), then rewrite the pair
+for the twinless policy (:mod:`.policies`). The partitions that come out
+(:class:`Twinned`) are all the counting stage needs."""
 from .matchers import MATCHERS, ExactMatcher, HeadMatcher, Matcher, OverlapMatcher, PartialMatcher, get_matcher
-from .policies import POLICIES, Twinned, apply_policy, twin
+from .policies import POLICIES, apply_policy, get_policy
+from .twinned import Twinned, TwinnedCorpus, twin_corpus
 
 __all__ = [
     "MATCHERS",
@@ -13,7 +15,9 @@ __all__ = [
     "PartialMatcher",
     "get_matcher",
     "POLICIES",
-    "Twinned",
     "apply_policy",
-    "twin",
+    "get_policy",
+    "Twinned",
+    "TwinnedCorpus",
+    "twin_corpus",
 ]

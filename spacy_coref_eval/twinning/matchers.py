@@ -1,5 +1,5 @@
 """Matchers decide which response mention is the twin of which key mention
-(Stoyanov et al. 2009; SPEC §3). A matcher is called with the key and the
+(Stoyanov et al. 2009; docs/metrics.md §3). A matcher is called with the key and the
 response :class:`~spacy_coref_eval.clusters.Clusters` and returns, for every
 response mention, the index of its key twin or -1.
 
@@ -10,7 +10,7 @@ score function s(k, r), as in the CorefUD / Universal Anaphora scorers.
 """
 from dataclasses import dataclass
 from numbers import Real
-from typing import Any, Callable, ClassVar, Dict, List, Protocol, Tuple, Union
+from typing import Any, Callable, ClassVar, Dict, List, Protocol, Tuple, Union, runtime_checkable
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -27,23 +27,21 @@ score, and distinct totals of ratios of token counts lie much further apart
 in practice."""
 
 
+@runtime_checkable
 class Matcher(Protocol):
-    """Twins response mentions with key mentions, one-to-one."""
+    """Twins response mentions with key mentions, one-to-one: called with
+    the key and the response, it returns the key twin of every response
+    mention, or -1. ``check`` raises :class:`CorefInputError` when the input
+    lacks what the matcher reads (heads); ``config`` is what the JSON
+    ``settings`` echo."""
 
     name: str
-    needs_heads: bool
 
     def __call__(self, key: Clusters, response: Clusters) -> np.ndarray: ...
 
+    def check(self, key: Clusters, response: Clusters) -> None: ...
+
     def config(self) -> Dict[str, Any]: ...
-
-
-def check_input(matcher: Matcher, key: Clusters, response: Clusters) -> None:
-    """Raise :class:`CorefInputError` if the input lacks what ``matcher``
-    needs (heads), through its optional ``check(key, response)`` method."""
-    check = getattr(matcher, "check", None)
-    if check is not None:
-        check(key, response)
 
 
 def exact_twins(key: Clusters, response: Clusters) -> np.ndarray:
@@ -214,7 +212,7 @@ def _by_position(clusters: Clusters, members: np.ndarray) -> np.ndarray:
 
 def twin_by_score(key: Clusters, response: Clusters, score: ScoreFunction) -> np.ndarray:
     """Exact twins first, then the rest by the highest total ``score``,
-    one-to-one over pairs with score > 0 (SPEC §3).
+    one-to-one over pairs with score > 0 (docs/metrics.md §3).
 
     Only overlapping spans are candidates (:func:`overlapping_pairs`), so
     every score function must be 0 on disjoint spans. Candidate generation
@@ -260,10 +258,12 @@ class ExactMatcher:
     """Same start and end: the CoNLL reference scorer's matching."""
 
     name: ClassVar[str] = "exact"
-    needs_heads: ClassVar[bool] = False
 
     def __call__(self, key: Clusters, response: Clusters) -> np.ndarray:
         return exact_twins(key, response)
+
+    def check(self, key: Clusters, response: Clusters) -> None:
+        """Nothing to check: spans are all this matcher reads."""
 
     def config(self) -> Dict[str, Any]:
         return {"match": self.name}
@@ -276,10 +276,6 @@ class ScoredMatcher:
 
     name: ClassVar[str]
     heads_of: ClassVar[Tuple[str, ...]] = ()
-
-    @property
-    def needs_heads(self) -> bool:
-        return bool(self.heads_of)
 
     def __call__(self, key: Clusters, response: Clusters) -> np.ndarray:
         self.check(key, response)
@@ -299,7 +295,7 @@ class ScoredMatcher:
 
 @dataclass(frozen=True)
 class HeadMatcher(ScoredMatcher):
-    """Same head token, s(k, r) = |k ∩ r| / |k| (SPEC §3). Heads come from
+    """Same head token, s(k, r) = |k ∩ r| / |k| (docs/metrics.md §3). Heads come from
     the reader; a head of -1 (unknown) matches nothing."""
 
     name: ClassVar[str] = "head"
@@ -315,34 +311,34 @@ class HeadMatcher(ScoredMatcher):
 class OverlapMatcher(ScoredMatcher):
     """Token overlap of at least θ = ``min_overlap``: s(k, r) is Dice
     2|k ∩ r| / (|k| + |r|), or Jaccard |k ∩ r| / |k ∪ r|, when that is ≥ θ,
-    else 0 (SPEC §3). With θ = 1 only identical spans match."""
+    else 0 (docs/metrics.md §3). With θ = 1 only identical spans match."""
 
     min_overlap: float = 0.5
-    measure: str = "dice"
+    overlap_measure: str = "dice"
     name: ClassVar[str] = "overlap"
 
     def __post_init__(self) -> None:
         theta = self.min_overlap
         if isinstance(theta, bool) or not isinstance(theta, Real) or not 0 < theta <= 1:
             raise ValueError(f"min_overlap must be a number in (0, 1], not {theta!r}")
-        if self.measure not in OVERLAP_MEASURES:
-            raise ValueError(f"overlap measure must be one of {OVERLAP_MEASURES}, not {self.measure!r}")
+        if self.overlap_measure not in OVERLAP_MEASURES:
+            raise ValueError(f"overlap measure must be one of {OVERLAP_MEASURES}, not {self.overlap_measure!r}")
         object.__setattr__(self, "min_overlap", float(theta))
 
     def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
         common = _intersection(key, response, k, r)
         sizes = (key.ends[k] - key.starts[k]) + (response.ends[r] - response.starts[r])
-        ratio = 2 * common / sizes if self.measure == "dice" else common / (sizes - common)
+        ratio = 2 * common / sizes if self.overlap_measure == "dice" else common / (sizes - common)
         return np.where(ratio >= self.min_overlap, ratio, 0.0)
 
     def config(self) -> Dict[str, Any]:
-        return {"match": self.name, "min_overlap": self.min_overlap, "overlap_measure": self.measure}
+        return {"match": self.name, "min_overlap": self.min_overlap, "overlap_measure": self.overlap_measure}
 
 
 @dataclass(frozen=True)
 class PartialMatcher(ScoredMatcher):
     """CorefUD's partial match (CorefUD / Universal Anaphora scorer): r lies
-    inside k and contains k's head, s(k, r) = |r| / |k| (SPEC §3). Only the
+    inside k and contains k's head, s(k, r) = |r| / |k| (docs/metrics.md §3). Only the
     key needs heads."""
 
     name: ClassVar[str] = "partial"
@@ -367,8 +363,8 @@ MATCHERS: Dict[str, type] = {
 
 def get_matcher(matcher: Union[str, Matcher, None] = None, **options: Any) -> Matcher:
     """A matcher object from a name in :data:`MATCHERS` with its options
-    (``min_overlap`` and ``measure`` for ``"overlap"``), or an object as
-    given (``None`` means exact)."""
+    (``min_overlap`` and ``overlap_measure`` for ``"overlap"``), or an
+    object as given (``None`` means exact)."""
     if matcher is None:
         matcher = "exact"
     if not isinstance(matcher, str):

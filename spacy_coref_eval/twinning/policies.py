@@ -1,79 +1,11 @@
-"""Twinless policies (SPEC §4): each rewrites the twinned (key, response)
+"""Stage 3, twinless policies (docs/metrics.md §4): each rewrites the twinned (key, response)
 pair into one pair for recall and one for precision, so that every metric
 works under every policy with no special case of its own."""
-from dataclasses import dataclass, replace
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters
-from .matchers import Matcher
-
-
-@dataclass(frozen=True)
-class Twinned:
-    """Key and response as partitions of one mention id space.
-
-    ``key[m]`` / ``response[m]`` is the entity of mention id ``m`` on that
-    side, or -1 where the mention is absent. Key mentions take ids
-    ``0 .. len(key) - 1`` in key order; a twinned response mention shares its
-    twin's id and twinless response mentions follow. Entity labels need not
-    be dense (a rewrite may empty an entity).
-
-    Several documents can share one ``Twinned`` (see :func:`twin`):
-    ``doc[m]`` is then the document of mention id ``m`` and entity labels
-    are unique across documents, so that one pass counts a whole corpus.
-    """
-
-    key: np.ndarray
-    response: np.ndarray
-    doc: Optional[np.ndarray] = None
-    n_docs: int = 1
-
-    @property
-    def documents(self) -> np.ndarray:
-        """Document index of every mention id."""
-        return self.doc if self.doc is not None else np.zeros(len(self.key), dtype=np.int64)
-
-    def with_sides(self, key: np.ndarray, response: np.ndarray) -> "Twinned":
-        """The same mention ids and documents with rewritten partitions."""
-        return replace(self, key=key, response=response)
-
-    @property
-    def twinless_key(self) -> np.ndarray:
-        return (self.key >= 0) & (self.response < 0)
-
-    @property
-    def twinless_response(self) -> np.ndarray:
-        return (self.response >= 0) & (self.key < 0)
-
-
-def twin(
-    key: Clusters,
-    response: Clusters,
-    matcher: Matcher,
-    documents: Optional[Tuple[np.ndarray, np.ndarray, int]] = None,
-) -> Twinned:
-    """Put key and response on one mention id space through ``matcher``.
-    ``documents`` gives, for stacked documents (:meth:`Clusters.stack`), the
-    document of every key and response mention and their number."""
-    twins = matcher(key, response)
-    twinless = twins < 0
-    n_key = len(key)
-    ids = twins.copy()
-    ids[twinless] = n_key + np.arange(int(twinless.sum()))
-    size = n_key + int(twinless.sum())
-    key_labels = np.full(size, -1, dtype=np.int64)
-    key_labels[:n_key] = key.entity
-    response_labels = np.full(size, -1, dtype=np.int64)
-    response_labels[ids] = response.entity
-    if documents is None:
-        return Twinned(key_labels, response_labels)
-    key_doc, response_doc, n_docs = documents
-    doc = np.empty(size, dtype=np.int64)
-    doc[:n_key] = key_doc
-    doc[ids] = response_doc
-    return Twinned(key_labels, response_labels, doc, n_docs)
+from .twinned import Twinned
 
 
 def _as_singletons(labels: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -1,0 +1,69 @@
+"""From counts to recall, precision and F1 (docs/metrics.md §1–2).
+
+:func:`score_arrays` is the one implementation of the rules: it works
+elementwise on stacks of count arrays, so the statistics of
+:mod:`~spacy_coref_eval.analysis` score thousands of resampled corpora in
+one call; :func:`rates` applies it to one :class:`Counts` and
+:func:`stack_rates` to every document at once.
+"""
+from typing import Dict, List, Sequence
+
+import numpy as np
+
+from .counts import BLOCK_INDEX, FIELDS, Counts, reported
+from .metrics import CONLL_PARTS, METRIC_INFO, RATES
+from .ratios import Scores, prf_arrays
+
+__all__ = ["CONLL_PARTS", "RATES", "rates", "score_arrays", "stack_rates"]
+
+
+def score_arrays(array: np.ndarray, metrics: Sequence[str]) -> Dict[str, Scores]:
+    """Recall, precision and F1 of every metric reported (in report order)
+    and the CoNLL F1, the mean of the MUC, B³ and CEAFe F1 (Pradhan et al.
+    2014), when those three were computed. ``array`` holds counts of shape
+    ``(..., len(BLOCKS), len(FIELDS))``; every score has the leading shape."""
+    out: Dict[str, Scores] = {}
+    for name in reported(metrics):
+        metric = METRIC_INFO[name]
+        out[name] = metric.rates(*(array[..., BLOCK_INDEX[block], :] for block in metric.count_blocks))
+    if set(CONLL_PARTS) <= set(metrics):
+        out["conll"] = {"f1": sum(out[name]["f1"] for name in CONLL_PARTS) / len(CONLL_PARTS)}
+    return out
+
+
+def rates(counts: Counts) -> Dict[str, Dict]:
+    """The ``metrics`` block of the JSON output for ``counts``
+    (:func:`stack_rates` of one document)."""
+    return stack_rates(counts.array[None], counts.metrics)[0]
+
+
+def stack_rates(array: np.ndarray, metrics: Sequence[str]) -> List[Dict[str, Dict]]:
+    """For every count array of a stack ``(n, len(BLOCKS), len(FIELDS))``:
+    per metric reported its recall, precision and F1 with the counts behind
+    them (a metric of several blocks, BLANC, lists each block's rates and
+    counts under its part name), and the CoNLL F1; computed for all at once."""
+    columns = {name: _lists(scores) for name, scores in score_arrays(array, metrics).items()}
+    parts = {
+        block: _lists(prf_arrays(array[:, BLOCK_INDEX[block]]))
+        for name in columns if name in METRIC_INFO
+        for block in METRIC_INFO[name].blocks
+    }
+    out = []
+    for index, doc_counts in enumerate(array.tolist()):
+        doc: Dict[str, Dict] = {}
+        for name, scores in columns.items():
+            doc[name] = {rate: values[index] for rate, values in scores.items()}
+            metric = METRIC_INFO.get(name)
+            if metric is None:
+                continue
+            if not metric.parts:
+                doc[name].update(zip(FIELDS, doc_counts[BLOCK_INDEX[name]]))
+            for part, block in zip(metric.parts, metric.blocks):
+                doc[name][part] = {rate: values[index] for rate, values in parts[block].items()}
+                doc[name][part].update(zip(FIELDS, doc_counts[BLOCK_INDEX[block]]))
+        out.append(doc)
+    return out
+
+
+def _lists(scores: Scores) -> Dict[str, List[float]]:
+    return {name: values.tolist() for name, values in scores.items()}

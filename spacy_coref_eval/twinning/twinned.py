@@ -1,0 +1,168 @@
+"""Stage 2's result: the key and response mentions of a corpus and the twin
+of every response mention (docs/metrics.md §3).
+
+Documents are stacked on disjoint token ranges (:meth:`Clusters.stack`), so
+one matcher call twins a whole corpus and no span of one document meets a
+span of another. Everything after twinning reads this one object: the
+twinless policies and the counts (through :meth:`TwinnedCorpus.partitions`),
+mention identification, the error kinds and the report's document views.
+"""
+from dataclasses import dataclass, replace
+from typing import Sequence, Tuple
+
+import numpy as np
+
+from ..clusters import Clusters
+from .matchers import Matcher
+
+_EMPTY = np.zeros(0, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Twinned:
+    """Key and response as partitions of one mention id space.
+
+    ``key[m]`` / ``response[m]`` is the entity of mention id ``m`` on that
+    side, or -1 where the mention is absent, and ``doc[m]`` its document.
+    Key mentions take ids ``0 .. n_key - 1`` in key order; a twinned
+    response mention shares its twin's id and twinless response mentions
+    follow. Entity labels are unique across documents and need not be dense
+    (a rewrite may empty an entity).
+    """
+
+    key: np.ndarray
+    response: np.ndarray
+    doc: np.ndarray
+    n_docs: int
+
+    def with_sides(self, key: np.ndarray, response: np.ndarray) -> "Twinned":
+        """The same mention ids and documents with rewritten partitions."""
+        return replace(self, key=key, response=response)
+
+    @property
+    def twinless_key(self) -> np.ndarray:
+        return (self.key >= 0) & (self.response < 0)
+
+    @property
+    def twinless_response(self) -> np.ndarray:
+        return (self.response >= 0) & (self.key < 0)
+
+
+@dataclass(frozen=True)
+class TwinnedCorpus:
+    """Every document's key and response mentions, stacked, and their twins.
+
+    ``key`` and ``response`` hold the stacked clusters (document ``d``
+    shifted by ``offsets[d]`` tokens, its mentions contiguous and in reading
+    order), ``key_doc`` / ``response_doc`` the document of every mention, and
+    ``twins[j]`` the index of the key twin of response mention ``j``, or -1.
+    """
+
+    key: Clusters
+    response: Clusters
+    key_doc: np.ndarray
+    response_doc: np.ndarray
+    offsets: np.ndarray
+    twins: np.ndarray
+    n_docs: int
+
+    @property
+    def twinned(self) -> np.ndarray:
+        """Mask of the response mentions that have a twin."""
+        return self.twins >= 0
+
+    @property
+    def same_span(self) -> np.ndarray:
+        """Mask of the response mentions twinned with a key mention of the
+        very same span (every twin under exact matching)."""
+        found = self.twins >= 0
+        out = np.zeros(len(self.twins), dtype=bool)
+        twins = self.twins[found]
+        out[found] = (self.key.starts[twins] == self.response.starts[found]) & (
+            self.key.ends[twins] == self.response.ends[found]
+        )
+        return out
+
+    def partitions(self) -> Twinned:
+        """Key and response entities on one mention id space (:class:`Twinned`)."""
+        twinless = self.twins < 0
+        n_key, n_extra = len(self.key), int(twinless.sum())
+        ids = self.twins.copy()
+        ids[twinless] = n_key + np.arange(n_extra)
+        key_labels = np.full(n_key + n_extra, -1, dtype=np.int64)
+        key_labels[:n_key] = self.key.entity
+        response_labels = np.full(n_key + n_extra, -1, dtype=np.int64)
+        response_labels[ids] = self.response.entity
+        doc = np.empty(n_key + n_extra, dtype=np.int64)
+        doc[:n_key] = self.key_doc
+        doc[ids] = self.response_doc
+        return Twinned(key_labels, response_labels, doc, self.n_docs)
+
+    def document(self, index: int) -> Tuple[Clusters, Clusters, np.ndarray]:
+        """Key and response clusters of one document on its own token
+        offsets, and the twins as indices into that document's key."""
+        key_range = _range(self.key_doc, index)
+        response_range = _range(self.response_doc, index)
+        shift = int(self.offsets[index])
+        key = _shifted(self.key.subset(_mask(len(self.key), key_range)), -shift)
+        response = _shifted(self.response.subset(_mask(len(self.response), response_range)), -shift)
+        twins = self.twins[response_range[0]:response_range[1]]
+        return key, response, np.where(twins >= 0, twins - key_range[0], -1)
+
+    @classmethod
+    def concat(cls, parts: Sequence["TwinnedCorpus"]) -> "TwinnedCorpus":
+        """Corpora twinned separately (shards of consecutive documents) as one."""
+        if len(parts) == 1:
+            return parts[0]
+        doc_shift = np.cumsum([0] + [part.n_docs for part in parts[:-1]])
+        token_shift = np.cumsum([0] + [_extent(part) for part in parts[:-1]])
+        key, _ = Clusters.stack([part.key for part in parts], token_shift)
+        response, _ = Clusters.stack([part.response for part in parts], token_shift)
+        key_shift = np.cumsum([0] + [len(part.key) for part in parts[:-1]])
+        twins = [np.where(part.twins >= 0, part.twins + shift, -1) for part, shift in zip(parts, key_shift)]
+        return cls(
+            key,
+            response,
+            np.concatenate([part.key_doc + shift for part, shift in zip(parts, doc_shift)]),
+            np.concatenate([part.response_doc + shift for part, shift in zip(parts, doc_shift)]),
+            np.concatenate([part.offsets + shift for part, shift in zip(parts, token_shift)]),
+            np.concatenate(twins),
+            int(sum(part.n_docs for part in parts)),
+        )
+
+
+def twin_corpus(pairs: Sequence[Tuple[Clusters, Clusters]], matcher: Matcher, remove_singletons: bool = False) -> TwinnedCorpus:
+    """Twin the response of every ``(key, response)`` document with its key
+    in one call of ``matcher``, after dropping singleton entities from both
+    sides when ``remove_singletons`` (the CorefUD default)."""
+    extents = [max(key.extent, response.extent) + 1 for key, response in pairs]
+    offsets = np.cumsum([0] + extents[:-1]).astype(np.int64) if pairs else _EMPTY
+    key, key_doc = Clusters.stack([key for key, _ in pairs], offsets)
+    response, response_doc = Clusters.stack([response for _, response in pairs], offsets)
+    if remove_singletons:
+        key_kept, response_kept = key.non_singletons(), response.non_singletons()
+        key, key_doc = key.subset(key_kept), key_doc[key_kept]
+        response, response_doc = response.subset(response_kept), response_doc[response_kept]
+    twins = matcher(key, response)
+    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, len(pairs))
+
+
+def _range(doc: np.ndarray, index: int) -> Tuple[int, int]:
+    """Where document ``index``'s mentions lie in a stacked side."""
+    return int(np.searchsorted(doc, index, "left")), int(np.searchsorted(doc, index, "right"))
+
+
+def _mask(size: int, bounds: Tuple[int, int]) -> np.ndarray:
+    mask = np.zeros(size, dtype=bool)
+    mask[bounds[0]:bounds[1]] = True
+    return mask
+
+
+def _shifted(clusters: Clusters, shift: int) -> Clusters:
+    heads = None if clusters.heads is None else np.where(clusters.heads >= 0, clusters.heads + shift, -1)
+    return replace(clusters, starts=clusters.starts + shift, ends=clusters.ends + shift, heads=heads)
+
+
+def _extent(part: TwinnedCorpus) -> int:
+    """One past the last token of a stacked corpus's last document."""
+    return max(part.key.extent, part.response.extent) + 1
