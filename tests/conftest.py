@@ -1,19 +1,23 @@
-"""Shared fixtures: where the conformance data and corpora live."""
+"""Where the tests' data lives.
+
+Every file a test reads is in ``tests/data`` (sources and licences in
+``tests/data/README.md``), so the suite runs from a bare checkout. The
+folder ``../shared`` beside the checkout (or the one named by
+``SPACY_COREF_EVAL_SHARED``) is an optional, larger source: only
+``tests/test_data.py`` reads it, to check the copies against it."""
 import os
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "tests" / "data"
 SHARED = Path(os.environ.get("SPACY_COREF_EVAL_SHARED", REPO.parent / "shared"))
 
 
-def shared_path(*parts: str) -> Path:
-    """A file under ../shared; fails (never skips) when it is missing."""
-    path = SHARED.joinpath(*parts)
+def data_path(*parts: str) -> Path:
+    """A file under tests/data; fails (never skips) when it is missing."""
+    path = DATA.joinpath(*parts)
     if not path.exists():
-        pytest.fail(
-            f"{path} not found: the conformance data and corpora must be in ../shared "
-            "beside the checkout (or set SPACY_COREF_EVAL_SHARED to that folder)"
-        )
+        pytest.fail(f"{path} not found: tests/data ships with the repository; is the checkout complete?")
     return path

@@ -9,7 +9,7 @@ from benchmarks.perturb import Errors, perturb_corpus
 from spacy_coref_eval import Clusters, read_conll
 from spacy_coref_eval.readers.conll import ConllDocument
 
-from .conftest import shared_path
+from .conftest import data_path
 
 DAMAGE = Errors(drop=0.3, add=0.3, shift=0.3, split=0.3, merge=0.2)
 
@@ -28,7 +28,7 @@ class Corpus:
 
 @lru_cache(maxsize=None)
 def litbank() -> Corpus:
-    documents = read_conll(shared_path("corpora", "litbank.key.conll.gz"), with_words=True)
+    documents = read_conll(data_path("corpora", "litbank.key.conll.gz"), with_words=True)
     key = {name: doc.clusters for name, doc in documents.items()}
     n_tokens = {name: doc.n_tokens for name, doc in documents.items()}
     system = perturb_corpus(key, n_tokens, seed=1)

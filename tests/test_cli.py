@@ -10,7 +10,7 @@ from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.output import score_json
 from spacy_coref_eval.cli.score import DATA
 
-from .conftest import shared_path
+from .conftest import data_path
 
 runner = CliRunner()
 KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"
@@ -97,7 +97,7 @@ def test_demo_runs_as_a_module():
 def test_litbank_scale_json_reproduces_the_api(tmp_path):
     """The whole LitBank key against itself: every metric is 1 except that
     nothing is lost on the way through the command line."""
-    litbank = shared_path("corpora", "litbank.key.conll.gz")
+    litbank = data_path("corpora", "litbank.key.conll.gz")
     result = runner.invoke(app, ["score", str(litbank), str(litbank), "-f", "json"])
     assert result.exit_code == 0, result.output
     metrics = json.loads(result.stdout)["metrics"]

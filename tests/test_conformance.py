@@ -1,4 +1,4 @@
-"""The reference scorer's own numbers (../shared/conformance/expected.json)."""
+"""The reference scorer's own numbers (tests/data/conformance/expected.json)."""
 import json
 import math
 
@@ -6,9 +6,9 @@ import pytest
 
 from spacy_coref_eval import Settings, read_conll, score_documents
 
-from .conftest import shared_path
+from .conftest import data_path
 
-CONFORMANCE = shared_path("conformance")
+CONFORMANCE = data_path("conformance")
 CASES = json.loads((CONFORMANCE / "expected.json").read_text())["cases"]
 SETTINGS = {
     "default": Settings(),

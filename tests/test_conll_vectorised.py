@@ -8,7 +8,7 @@ from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.readers.conll import parse_conll, read_conll
 from spacy_coref_eval.readers.conll_vectorised import parse_simple
 
-from .conftest import shared_path
+from .conftest import data_path
 from .strategies import deterministic
 
 MARK = st.sampled_from(["({})", "({}", "{})"])
@@ -55,8 +55,8 @@ def test_vectorised_reader_equals_line_reader(text):
 
 
 def test_real_files_take_the_vectorised_path_and_agree():
-    files = [shared_path("corpora", "litbank.key.conll.gz")]
-    files += sorted(map(type(files[0]), glob.glob(str(shared_path("conformance")) + "/*/*")))
+    files = [data_path("corpora", "litbank.key.conll.gz")]
+    files += sorted(map(type(files[0]), glob.glob(str(data_path("conformance")) + "/*/*")))
     taken = 0
     for path in files:
         if path.suffix == ".json":

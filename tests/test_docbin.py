@@ -24,7 +24,7 @@ from spacy_coref_eval.pipeline.registrations import prefixed_span_groups
 from spacy_coref_eval.readers.spans import doc_clusters
 from spacy_coref_eval.scoring import score_pairs
 
-from .conftest import shared_path
+from .conftest import data_path
 
 runner = CliRunner()
 KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"
@@ -74,7 +74,7 @@ def split_words(doc: Doc) -> Doc:
 
 
 def test_litbank_convert_then_export_reproduces_every_document(tmp_path):
-    litbank = shared_path("corpora", "litbank.key.conll.gz")
+    litbank = data_path("corpora", "litbank.key.conll.gz")
     spacy_file, conll_file = tmp_path / "litbank.spacy", tmp_path / "litbank.conll"
     for command in (["convert", str(litbank), str(spacy_file)], ["export", str(spacy_file), str(conll_file)]):
         result = runner.invoke(app, command)

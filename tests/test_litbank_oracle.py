@@ -9,13 +9,13 @@ from benchmarks.perturb import perturb_corpus
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.readers.conll import read_conll, write_conll
 
-from .conftest import shared_path
+from .conftest import data_path
 from .oracle import add_counts, assert_counts_close, naive_counts
 
 
 @pytest.mark.parametrize("seed", [11])
 def test_cli_on_litbank_equals_the_oracle(tmp_path, seed):
-    documents = read_conll(shared_path("corpora", "litbank.key.conll.gz"), with_words=True)
+    documents = read_conll(data_path("corpora", "litbank.key.conll.gz"), with_words=True)
     key = {name: doc.clusters for name, doc in documents.items()}
     response = perturb_corpus(key, {name: doc.n_tokens for name, doc in documents.items()}, seed=seed)
     paths = {side: tmp_path / f"{side}.conll" for side in ("key", "response")}

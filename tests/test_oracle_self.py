@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .conftest import shared_path
+from .conftest import data_path
 from .oracle import naive_counts, naive_policy_counts, naive_rates, partition
 
 
@@ -152,7 +152,7 @@ def _values(nested):
             yield value
 
 
-# --- the reference scorer's own counts (shared/conformance/expected.json) ----
+# --- the reference scorer's own counts (tests/data/conformance/expected.json)
 
 MARK = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 
@@ -177,7 +177,7 @@ def read_conll(path):
 def reference_cases():
     """Every case of expected.json but A8 and A9, whose repeated response
     mentions the oracle rejects."""
-    cases = json.loads(shared_path("conformance", "expected.json").read_text())["cases"]
+    cases = json.loads(data_path("conformance", "expected.json").read_text())["cases"]
     return [pytest.param(case, id=name) for name, case in cases.items()
             if name not in ("A8", "A9")]
 
@@ -189,8 +189,8 @@ def _pair(counts):
 @pytest.mark.parametrize("case", reference_cases())
 def test_reference_scorer_counts(case):
     """Counts equal those of the CoNLL reference scorer v8.01 (Pradhan et al. 2014)."""
-    counts = naive_counts(read_conll(shared_path("conformance", case["key"])),
-                          read_conll(shared_path("conformance", case["response"])))
+    counts = naive_counts(read_conll(data_path("conformance", case["key"])),
+                          read_conll(data_path("conformance", case["response"])))
     scores = naive_rates(counts)
     for metric, expected in case["counts"].items():
         if metric == "blanc":

@@ -12,7 +12,7 @@ from spacy_coref_eval.cli.output import score_json as result_json
 from spacy_coref_eval.readers.conll import read_conll, write_conll
 from spacy_coref_eval.shards import load_counts, merge_results, save_counts
 
-from .conftest import shared_path
+from .conftest import data_path
 
 runner = CliRunner()
 
@@ -21,7 +21,7 @@ runner = CliRunner()
 def litbank(tmp_path_factory):
     """LitBank key and a perturbed response, each whole and in two shards."""
     folder = tmp_path_factory.mktemp("litbank")
-    documents = read_conll(shared_path("corpora", "litbank.key.conll.gz"), with_words=True)
+    documents = read_conll(data_path("corpora", "litbank.key.conll.gz"), with_words=True)
     key = {name: doc.clusters for name, doc in documents.items()}
     response = perturb_corpus(key, {name: doc.n_tokens for name, doc in documents.items()}, seed=3)
     names = list(documents)
