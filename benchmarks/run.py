@@ -30,7 +30,7 @@ from spacy_coref_eval.scoring import count_document, score_pairs
 from .perturb import Errors, perturb, perturb_corpus, synthetic_key
 
 REPO = Path(__file__).resolve().parent.parent
-LITBANK = REPO.parent / "shared" / "corpora" / "litbank.key.conll.gz"
+LITBANK = REPO / "tests" / "data" / "corpora" / "litbank.key.conll.gz"
 ALL = Settings(metrics=METRICS)
 Row = Tuple[str, str, str, str]
 
