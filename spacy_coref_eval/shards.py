@@ -85,7 +85,7 @@ def _check_counts(path: Path, names: Sequence[str], array: np.ndarray) -> None:
             doc, block, column = (int(i) for i in np.argwhere(mask)[0])
             raise CorefInputError(
                 f"{path}: document {names[doc]!r}: {BLOCKS[block]} {FIELDS[column]} "
-                f"({array[doc, block, column]!r}) {what}"
+                f"({float(array[doc, block, column])!r}) {what}"
             )
 
 
