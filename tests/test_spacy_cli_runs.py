@@ -270,3 +270,24 @@ def test_spacy_train_logs_and_saves_coref_scores(workdir, rules, dev_path):
     assert performance["coref_lea_f"] == pytest.approx(evaluated["coref_lea_f"], rel=0, abs=JSON_PRECISION)
     assert performance["coref_conll_f"] == pytest.approx(evaluated["coref_conll_f"], rel=0, abs=JSON_PRECISION)
     assert 0.0 < performance["coref_lea_f"] < 1.0
+
+
+def test_spacy_coref_eval_evaluate_prints_every_metric_of_a_pipeline(workdir, rules, dev_path):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("rule_coref")
+    pipeline = workdir / "rules-only"
+    nlp.to_disk(pipeline)
+    output, report = workdir / "evaluate.json", workdir / "evaluate.html"
+    result = run(
+        "-m", "spacy_coref_eval", "evaluate", str(pipeline), str(dev_path), "--code", str(rules),
+        "--output", str(output), "--report", str(report),
+        cwd=workdir,
+    )
+    for label in ("Mentions", "MUC", "B³", "CEAFm", "CEAFe", "BLANC", "LEA", "CoNLL"):
+        assert any(line.startswith(label) for line in result.stdout.splitlines()), label
+    gold = gold_docs(nlp)
+    write_clusters(workdir / "key.conll", gold)
+    write_clusters(workdir / "response.conll", [nlp(doc.text) for doc in gold])
+    expected = cli_scores(workdir / "key.conll", workdir / "response.conll", workdir)
+    assert json.loads(output.read_text())["metrics"] == expected
+    assert report.read_text().startswith("<!DOCTYPE html>")

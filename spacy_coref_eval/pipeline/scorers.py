@@ -10,39 +10,20 @@ tokens through their non-white-space characters
 pipelines whose coreference component has none.
 """
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set
+from typing import Any, Dict, Iterable, Optional, Sequence
 
 from spacy.training import Example
 from spacy.util import registry
 
 from ..counting import METRIC_INFO, METRICS
 from ..errors import CorefEvalWarning, warn
-from ..readers.alignment import aligned_clusters, unmapped_warnings
+from ..readers.alignment import example_pairs
 from ..readers.spans import ClusterReader, PrefixedSpanGroups
 from ..report.spacy_scores import check_headline, spacy_scores
 from ..scoring import CorpusResult, Settings, score_pairs
 from ..twinning import ExactMatcher, Matcher
 
-__all__ = ["CorefEvalWarning", "CorefScorer", "example_name", "make_coref_scorer", "score_examples"]
-
-
-def example_name(index: int) -> str:
-    """The document name of the ``index``-th example in warnings and results."""
-    return f"example {index}"
-
-
-def missing_groups_warning(side: str, reader: ClusterReader, found: Set[str], option: str) -> Optional[str]:
-    """A warning when no doc of one side holds a span group ``reader``
-    reads (``found``: the span group names of all its docs), else ``None``.
-    Readers that cannot say what they accept are trusted."""
-    accepts = getattr(reader, "accepts", None)
-    if accepts is None or accepts(found):
-        return None
-    names = ", ".join(sorted(found)) or "no span groups"
-    return (
-        f"the {side} docs hold no coreference span group (found: {names}; expected "
-        f"{reader.describe()}), so every {side} entity is missing; choose the span groups with {option}"
-    )
+__all__ = ["CorefEvalWarning", "CorefScorer", "make_coref_scorer", "score_examples"]
 
 
 def score_examples(
@@ -51,32 +32,13 @@ def score_examples(
     readers: Sequence[ClusterReader] = (PrefixedSpanGroups(), PrefixedSpanGroups()),
 ) -> CorpusResult:
     """Score the examples' predicted clusters against their reference
-    clusters, one document per example (named by :func:`example_name`),
+    clusters, one document per example (``example 0``, ``example 1``, ...),
     the reference read by ``readers[0]`` and the prediction by
-    ``readers[1]``. Warnings (unmapped spans, repeated spans, a side with no
-    coreference span group at all) are emitted as
-    :class:`CorefEvalWarning` and kept on the result."""
-    pairs = []
-    unmapped: Dict[str, int] = {}
-    found: List[Set[str]] = [set(), set()]
-    for index, example in enumerate(examples):
-        name = example_name(index)
-        key, response, n_unmapped = aligned_clusters(name, example.reference, example.predicted, readers)
-        found[0].update(example.reference.spans)
-        found[1].update(example.predicted.spans)
-        if n_unmapped:
-            unmapped[name] = n_unmapped
-        pairs.append((name, key, response))
-    notes = [
-        message
-        for side, option, reader, names in zip(
-            ("reference", "predicted"), ("reference_reader", "predicted_reader"), readers, found
-        )
-        if pairs
-        for message in [missing_groups_warning(side, reader, names, f"the scorer's {option} (or reader)")]
-        if message
-    ]
-    result = score_pairs(pairs, settings, notes + unmapped_warnings(unmapped))
+    ``readers[1]`` (:func:`~..readers.alignment.example_pairs`). Warnings
+    (unmapped spans, repeated spans, a side with no coreference span group
+    at all) are emitted as :class:`CorefEvalWarning` and kept on the result."""
+    pairs, notes = example_pairs(examples, readers)
+    result = score_pairs(pairs, settings, notes)
     for message in dict.fromkeys(result.warnings):
         warn(message)
     return result

@@ -12,16 +12,18 @@ cannot be mapped; it stays a response mention but is placed past the end of
 the reference doc, so it is twinless.
 """
 from dataclasses import replace
-from typing import TYPE_CHECKING, List, Mapping, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
 from .pairing import Offsets
+from .spans import doc_clusters, missing_groups
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
+    from spacy.training import Example
 _WHITE_SPACE = np.array([ord(c) for c in map(chr, range(0x3000 + 1)) if c.isspace()], dtype=np.uint32)
 
 
@@ -101,14 +103,42 @@ def aligned_clusters(name: str, reference: "Doc", predicted: "Doc", readers: Seq
     on the reference's tokens (:func:`align_clusters`), and the number of
     predicted spans that could not be mapped. ``readers`` are the key's and
     the response's cluster readers."""
-    from .spans import doc_clusters
-
     key = doc_clusters(reference, readers[0])
     response = doc_clusters(predicted, readers[1])
     mapped, unmapped = align_clusters(
         name, response, (reference.text, token_offsets(reference)), (predicted.text, token_offsets(predicted))
     )
     return key, mapped, unmapped
+
+
+def example_pairs(
+    examples: Iterable["Example"], readers: Sequence, names: Optional[Sequence[str]] = None
+) -> Tuple[List[Tuple[str, Clusters, Clusters]], List[str]]:
+    """``(name, key, response)`` of every example (reference read by
+    ``readers[0]``, prediction by ``readers[1]`` and put on the reference's
+    tokens), named ``names[i]`` or ``example i``, and warnings: spans that
+    could not be mapped, and a side none of whose docs holds a span group
+    its reader reads (it would score 0 without a word)."""
+    pairs = []
+    unmapped: Dict[str, int] = {}
+    found: List[Set[str]] = [set(), set()]
+    for index, example in enumerate(examples):
+        name = names[index] if names is not None else f"example {index}"
+        key, response, n_unmapped = aligned_clusters(name, example.reference, example.predicted, readers)
+        found[0].update(example.reference.spans)
+        found[1].update(example.predicted.spans)
+        if n_unmapped:
+            unmapped[name] = n_unmapped
+        pairs.append((name, key, response))
+    notes = []
+    for side, reader, groups in zip(("reference", "predicted"), readers, found):
+        missing = missing_groups(reader, groups) if pairs else None
+        if missing:
+            notes.append(
+                f"the {side} docs hold no coreference span group ({missing}), so every {side} entity is "
+                f"missing; choose the span groups with the scorer's {side}_reader (or reader)"
+            )
+    return pairs, notes + unmapped_warnings(unmapped)
 
 
 def _text_difference(reference: np.ndarray, predicted: np.ndarray) -> str:

@@ -215,16 +215,14 @@ def _pair_sides(
 def _group_notes(side: Side, reader: Optional["ClusterReader"], role: str) -> List[str]:
     """A ``.spacy`` side none of whose docs holds a span group its reader
     reads: an error for the key, a warning for the response."""
-    from .spans import PrefixedSpanGroups
+    from .spans import PrefixedSpanGroups, missing_groups
 
-    reader = reader or PrefixedSpanGroups()
-    if not side.spacy or not side.documents or not hasattr(reader, "accepts") or reader.accepts(side.groups):
+    missing = missing_groups(reader or PrefixedSpanGroups(), side.groups) if side.spacy and side.documents else None
+    if missing is None:
         return []
-    found = ", ".join(sorted(side.groups)) or "no span groups"
-    option = "--key-spans" if role == "key" else "--response-spans"
     message = (
-        f"{side.path}: no coreference span group in any doc (found: {found}; expected {reader.describe()}); "
-        f"choose the span groups with --spans or {option}"
+        f"{side.path}: no coreference span group in any doc ({missing}); "
+        f"choose the span groups with --spans or --{role}-spans"
     )
     if role == "key":
         raise CorefInputError(message)

@@ -119,6 +119,17 @@ def parse_reader(spec: str, head_prefix: Optional[str] = None) -> Union["Prefixe
     return LabeledSpanGroup(key, attr or "id_")
 
 
+def missing_groups(reader: ClusterReader, groups: Iterable[str]) -> Optional[str]:
+    """``"found: …; expected …"`` when none of the span group names
+    ``groups`` is one ``reader`` reads, else ``None`` (also for readers
+    that cannot say what they read)."""
+    accepts = getattr(reader, "accepts", None)
+    groups = sorted(set(groups))
+    if accepts is None or accepts(groups):
+        return None
+    return f"found: {', '.join(groups) or 'no span groups'}; expected {reader.describe()}"
+
+
 def doc_clusters(doc: "Doc", reader: ClusterReader, heads: Optional[bool] = None) -> Clusters:
     """Clusters of ``doc`` on its own token offsets. Heads come from the
     reader when it gives them (an explicit head span group), else are each
