@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
-import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
@@ -139,14 +138,6 @@ def doc_clusters(doc: "Doc", reader: ClusterReader, heads: Optional[bool] = None
     explicit = reader.heads(doc) if heads is not False and hasattr(reader, "heads") else None
     if heads is None:
         heads = explicit is not None or doc.has_annotation("DEP")
-    spans = [(span.start, span.end) for entity in entities for span in entity]
-    if not spans:
-        return Clusters(heads=np.zeros(0, dtype=np.int64) if heads else None)
-    labels = np.repeat(np.arange(len(entities), dtype=np.int64), [len(entity) for entity in entities])
-    array = np.array(spans, dtype=np.int64)
-    head_array = None
-    if explicit is not None:
-        head_array = np.array([head for entity in explicit for head in entity], dtype=np.int64)
-    elif heads:
-        head_array = np.array([span.root.i for entity in entities for span in entity], dtype=np.int64)
-    return Clusters.from_arrays(array[:, 0], array[:, 1], labels, head_array)
+    if explicit is None and heads:
+        explicit = [[span.root.i for span in entity] for entity in entities]
+    return Clusters.from_entities([[(span.start, span.end) for span in entity] for entity in entities], explicit)
