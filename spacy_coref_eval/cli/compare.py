@@ -8,8 +8,7 @@ import typer
 
 from . import app
 from .options import (
-    FORMAT, HEAD_PREFIX, INPUT_FORMS, KEY_ARGUMENT, KEY_SPANS, MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES,
-    OVERLAP_MEASURE, RESPONSE_SPANS, SEED, SINGLETONS, SPANS, TWINLESS, build_readers, build_settings,
+    FORMAT, INPUT_FORMS, KEY_ARGUMENT, N_RESAMPLES, SEED, ScoringOptions, with_scoring_options,
 )
 from .output import json_text, output_format, reported_errors, say, write
 
@@ -20,20 +19,12 @@ MAX_ROUNDS = 10_000_000
 
 
 @app.command("compare")
+@with_scoring_options
 def compare_command(
+    scoring: ScoringOptions,
     key: Path = KEY_ARGUMENT,
     system_a: Path = typer.Argument(..., help=f"System A's coreference: {INPUT_FORMS}", exists=True),
     system_b: Path = typer.Argument(..., help=f"System B's coreference: {INPUT_FORMS}", exists=True),
-    metrics: str = METRICS_OPTION,
-    twinless: str = TWINLESS,
-    singletons: str = SINGLETONS,
-    match: str = MATCH,
-    min_overlap: Optional[float] = MIN_OVERLAP,
-    overlap_measure: Optional[str] = OVERLAP_MEASURE,
-    spans: Optional[str] = SPANS,
-    key_spans: Optional[str] = KEY_SPANS,
-    response_spans: Optional[str] = typer.Option(None, "--response-spans", help="Like --spans, for both systems only"),
-    head_prefix: Optional[str] = HEAD_PREFIX,
     rounds: int = typer.Option(10000, "--rounds", min=1, max=MAX_ROUNDS, help="Rounds of the approximate randomization test"),
     n_resamples: int = N_RESAMPLES,
     seed: int = SEED,
@@ -51,9 +42,8 @@ def compare_command(
     fmt = output_format(fmt, output)
     systems = (system_a, system_b)
     with reported_errors():
-        settings = build_settings(metrics, twinless, singletons, match, min_overlap, overlap_measure)
-        readers = build_readers(spans, key_spans, response_spans, head_prefix)
-        loaded = [load_corpus(key, path, *readers, with_words=False) for path in systems]
+        settings = scoring.settings()
+        loaded = [load_corpus(key, path, *scoring.readers(), with_words=False) for path in systems]
         check_same_documents(
             loaded[0].response_names, loaded[1].response_names,
             f"cannot compare {system_a} with {system_b}: they hold different documents",

@@ -8,30 +8,21 @@ import typer
 
 from . import app
 from .options import (
-    FORMAT, HEAD_PREFIX, KEY_SPANS, MATCH, METRICS_OPTION, MIN_OVERLAP, OVERLAP_MEASURE, PER_DOC, RESPONSE_SPANS,
-    SINGLETONS, SPANS, TWINLESS, build_readers, build_settings,
+    FORMAT, PER_DOC, ScoringOptions, with_scoring_options,
 )
 from .output import output_format, render, reported_errors, say, write
 
 
 @app.command()
+@with_scoring_options
 def evaluate(
+    scoring: ScoringOptions,
     model: str = typer.Argument(..., help="Pipeline to run: an installed package name or a path"),
     data: Path = typer.Argument(..., help="Gold coreference as a spaCy DocBin (.spacy)", exists=True, dir_okay=False),
     code: Optional[Path] = typer.Option(None, "--code", "-c", help="Python file with your registered functions (components), as spacy evaluate's --code", exists=True),
     gpu_id: int = typer.Option(-1, "--gpu-id", "-g", help="GPU to run the pipeline on (-1: CPU)"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the scores as JSON to this file"),
     report_path: Optional[Path] = typer.Option(None, "--report", help="Also write the HTML report to this file"),
-    metrics: str = METRICS_OPTION,
-    twinless: str = TWINLESS,
-    singletons: str = SINGLETONS,
-    match: str = MATCH,
-    min_overlap: Optional[float] = MIN_OVERLAP,
-    overlap_measure: Optional[str] = OVERLAP_MEASURE,
-    spans: Optional[str] = SPANS,
-    key_spans: Optional[str] = KEY_SPANS,
-    response_spans: Optional[str] = RESPONSE_SPANS,
-    head_prefix: Optional[str] = HEAD_PREFIX,
     per_doc: bool = PER_DOC,
     fmt: Optional[str] = FORMAT,
 ) -> None:
@@ -53,8 +44,7 @@ def evaluate(
             import_file("python_code", code)
         if gpu_id >= 0:
             spacy.require_gpu(gpu_id)
-        settings = build_settings(metrics, twinless, singletons, match, min_overlap, overlap_measure)
-        readers = build_readers(spans, key_spans, response_spans, head_prefix)
+        settings = scoring.settings()
         nlp = _load(model)
         gold = list(Corpus(data)(nlp))
         predicted = nlp.pipe(example.predicted for example in gold)
@@ -62,7 +52,7 @@ def evaluate(
         names = [stored_name(example.reference) or f"doc{index}" for index, example in enumerate(examples)]
         if len(set(names)) != len(names):
             names = [f"doc{index}" for index in range(len(examples))]
-        pairs, warnings = example_pairs(examples, readers, names)
+        pairs, warnings = example_pairs(examples, scoring.readers(), names)
         result = score_pairs(pairs, settings, warnings)
         page = None
         if report_path is not None:

@@ -9,7 +9,10 @@ e.g. ``match: str = MATCH`` (``METRICS_OPTION`` keeps clear of
 :data:`~spacy_coref_eval.counting.METRICS`). Importing this module imports
 neither spaCy nor SciPy, so that ``--help`` starts fast.
 """
-from typing import TYPE_CHECKING, List, Optional, Tuple
+import functools
+import inspect
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Tuple
 
 import typer
 
@@ -99,3 +102,50 @@ def check_level(value: Optional[float]) -> Optional[float]:
 
 
 CI = typer.Option(None, "--ci", callback=check_level, help="Add bootstrap confidence intervals at this level, e.g. 0.95")
+
+
+@dataclass(frozen=True)
+class ScoringOptions:
+    """The options every scoring command shares: what to compute
+    (``metrics``), how to twin (``match``, ``min_overlap``,
+    ``overlap_measure``), twinless policy, singletons, and the span groups
+    read from ``.spacy`` input."""
+
+    metrics: str = METRICS_OPTION
+    twinless: str = TWINLESS
+    singletons: str = SINGLETONS
+    match: str = MATCH
+    min_overlap: Optional[float] = MIN_OVERLAP
+    overlap_measure: Optional[str] = OVERLAP_MEASURE
+    spans: Optional[str] = SPANS
+    key_spans: Optional[str] = KEY_SPANS
+    response_spans: Optional[str] = RESPONSE_SPANS
+    head_prefix: Optional[str] = HEAD_PREFIX
+
+    def settings(self) -> "Settings":
+        return build_settings(
+            self.metrics, self.twinless, self.singletons, self.match, self.min_overlap, self.overlap_measure
+        )
+
+    def readers(self) -> Tuple["ClusterReader", "ClusterReader"]:
+        return build_readers(self.spans, self.key_spans, self.response_spans, self.head_prefix)
+
+
+def with_scoring_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """A command taking ``scoring: ScoringOptions``, offered on the command
+    line with every :class:`ScoringOptions` field as an option of its own
+    (typer reads the signature made here)."""
+    own = [p for p in inspect.signature(command).parameters.values() if p.name != "scoring"]
+    shared = [
+        inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=field.default, annotation=field.type)
+        for field in fields(ScoringOptions)
+    ]
+
+    @functools.wraps(command)
+    def run(**values: Any) -> Any:
+        scoring = ScoringOptions(**{field.name: values.pop(field.name) for field in fields(ScoringOptions)})
+        return command(scoring=scoring, **values)
+
+    run.__signature__ = inspect.Signature(own + shared)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in own + shared}
+    return run

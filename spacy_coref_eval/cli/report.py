@@ -8,9 +8,7 @@ import typer
 
 from . import app
 from .options import (
-    HEAD_PREFIX, KEY_ARGUMENT, KEY_SPANS, MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES, OVERLAP_MEASURE,
-    RESPONSE_ARGUMENT, RESPONSE_SPANS, SEED, SINGLETONS, SPANS, TWINLESS, build_readers, build_settings,
-    check_level,
+    KEY_ARGUMENT, N_RESAMPLES, RESPONSE_ARGUMENT, SEED, ScoringOptions, check_level, with_scoring_options,
 )
 from .output import reported_errors, say, write
 
@@ -22,7 +20,9 @@ MAX_TOKENS = typer.Option(400, "--max-tokens", min=1, help="Show at most this ma
 
 
 @app.command("report")
+@with_scoring_options
 def report_command(
+    scoring: ScoringOptions,
     key: Path = KEY_ARGUMENT,
     response: Path = RESPONSE_ARGUMENT,
     output: Path = typer.Option(..., "--output", "-o", help="Write the HTML report to this file"),
@@ -31,16 +31,6 @@ def report_command(
     seed: int = SEED,
     worst: int = WORST,
     max_tokens: int = MAX_TOKENS,
-    metrics: str = METRICS_OPTION,
-    twinless: str = TWINLESS,
-    singletons: str = SINGLETONS,
-    match: str = MATCH,
-    min_overlap: Optional[float] = MIN_OVERLAP,
-    overlap_measure: Optional[str] = OVERLAP_MEASURE,
-    spans: Optional[str] = SPANS,
-    key_spans: Optional[str] = KEY_SPANS,
-    response_spans: Optional[str] = RESPONSE_SPANS,
-    head_prefix: Optional[str] = HEAD_PREFIX,
     n_process: int = typer.Option(1, "--n-process", "-n", min=1, max=256, help="Score documents in this many processes"),
 ) -> None:
     """Write an HTML report of RESPONSE scored against KEY: scores with
@@ -51,9 +41,8 @@ def report_command(
     from ..scoring import score_pairs
 
     with reported_errors():
-        settings = build_settings(metrics, twinless, singletons, match, min_overlap, overlap_measure)
-        readers = build_readers(spans, key_spans, response_spans, head_prefix)
-        pairs, words, warnings = load_pairs_with_words(key, response, *readers)
+        settings = scoring.settings()
+        pairs, words, warnings = load_pairs_with_words(key, response, *scoring.readers())
         if not pairs:
             raise CorefInputError(f"{key}: no documents to report on")
         result = score_pairs(pairs, settings, warnings, n_process=n_process)

@@ -9,9 +9,8 @@ import typer
 
 from . import app
 from .options import (
-    CI, FORMAT, HEAD_PREFIX, KEY_ARGUMENT, KEY_SPANS, MACRO, MATCH, METRICS_OPTION, MIN_OVERLAP, N_RESAMPLES,
-    OVERLAP_MEASURE, PER_DOC, RESPONSE_ARGUMENT, RESPONSE_SPANS, SEED, SINGLETONS, SPANS, TWINLESS, build_readers,
-    build_settings,
+    CI, FORMAT, KEY_ARGUMENT, MACRO, N_RESAMPLES, PER_DOC, RESPONSE_ARGUMENT, SEED, ScoringOptions,
+    with_scoring_options,
 )
 from .output import Analyses, output_format, report, reported_errors, say
 
@@ -24,19 +23,11 @@ SAVE_COUNTS = typer.Option(None, "--save-counts", help="Also save every document
 
 
 @app.command()
+@with_scoring_options
 def score(
+    scoring: ScoringOptions,
     key: Path = KEY_ARGUMENT,
     response: Path = RESPONSE_ARGUMENT,
-    metrics: str = METRICS_OPTION,
-    twinless: str = TWINLESS,
-    singletons: str = SINGLETONS,
-    match: str = MATCH,
-    min_overlap: Optional[float] = MIN_OVERLAP,
-    overlap_measure: Optional[str] = OVERLAP_MEASURE,
-    spans: Optional[str] = SPANS,
-    key_spans: Optional[str] = KEY_SPANS,
-    response_spans: Optional[str] = RESPONSE_SPANS,
-    head_prefix: Optional[str] = HEAD_PREFIX,
     per_doc: bool = PER_DOC,
     ci: Optional[float] = CI,
     macro: bool = MACRO,
@@ -57,8 +48,8 @@ def score(
     fmt = output_format(fmt, output)
     inputs = (key, response)
     with reported_errors():
-        settings = build_settings(metrics, twinless, singletons, match, min_overlap, overlap_measure)
-        pairs, warnings = load_pairs(key, response, *build_readers(spans, key_spans, response_spans, head_prefix))
+        settings = scoring.settings()
+        pairs, warnings = load_pairs(key, response, *scoring.readers())
         result = score_pairs(pairs, settings, warnings, n_process=n_process)
         if save_counts_to is not None:
             save_counts(result, save_counts_to, inputs)

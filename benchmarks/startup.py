@@ -1,0 +1,47 @@
+"""Whole processes, as a user runs them: start-up of the command line, and a
+LitBank ``score`` from the shell against a process that only reads both
+files line by line. Each time is the best of ``repeat`` runs, the two sides
+of a row taking turns."""
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Dict, List, Sequence, Tuple
+
+Row = Tuple[str, str, str, str]
+READ_LINES = (
+    "import sys\n"
+    "for path in sys.argv[1:]:\n"
+    "    with open(path, encoding='utf8') as handle:\n"
+    "        for line in handle:\n"
+    "            line.rsplit(None, 1)\n"
+)
+
+
+def process_times(repeat: int, commands: Dict[str, Sequence[str]]) -> Dict[str, float]:
+    """Fastest wall time of each command over ``repeat`` turns, in seconds."""
+    best = {name: float("inf") for name in commands}
+    for _ in range(repeat):
+        for name, command in commands.items():
+            start = time.perf_counter()
+            subprocess.run(list(command), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            best[name] = min(best[name], time.perf_counter() - start)
+    return best
+
+
+def startup(key_path: Path, response_path: Path, repeat: int) -> List[Row]:
+    python = sys.executable
+    times = process_times(max(repeat, 3), {
+        "numpy": (python, "-c", "import numpy"),
+        "help": (python, "-m", "spacy_coref_eval", "--help"),
+        "floor": (python, "-c", READ_LINES, str(key_path), str(response_path)),
+        "score": (python, "-m", "spacy_coref_eval", "score", str(key_path), str(response_path), "-f", "json"),
+    })
+    help_ratio = times["help"] / times["numpy"]
+    score_ratio = times["score"] / times["floor"]
+    return [
+        ("Start-up: spacy-coref-eval --help (process)", f"{times['help'] * 1000:.0f} ms",
+         f"python -c 'import numpy' {times['numpy'] * 1000:.0f} ms", f"{help_ratio:.2f}x (target <= 3x)"),
+        ("LitBank score, whole process (CoNLL)", f"{times['score'] * 1000:.0f} ms",
+         f"read both files' lines {times['floor'] * 1000:.0f} ms", f"{score_ratio:.2f}x (target <= 3x)"),
+    ]
