@@ -15,7 +15,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Seque
 import numpy as np
 
 from .clusters import Clusters, ClustersLike, as_clusters
-from .counting import METRICS, Counts, check_metrics, count_corpus, empty_counts
+from .counting import METRICS, Counts, check_metrics, count_corpus
 from .counting.rates import rates
 from .errors import CorefInputError
 from .readers.pairing import Pair, pair_clusters, repeated_warnings
@@ -161,10 +161,13 @@ def score_pairs(
     settings: Optional[Settings] = None,
     warnings: Iterable[str] = (),
     n_process: int = 1,
+    lengths: Optional[Sequence[int]] = None,
 ) -> CorpusResult:
     """Score ``(name, key, response)`` triples already paired by the caller.
 
-    Repeated mentions are dropped, with a warning. With ``n_process > 1``
+    Repeated mentions are dropped, with a warning. ``lengths`` (tokens per
+    document) make the twinning's document ranges hold every token, for
+    analyses that stack token information on them (resolution classes). With ``n_process > 1``
     the documents are split into that many shards of consecutive documents,
     scored in parallel processes and joined; counts are per document, so
     the result is the same as with one process.
@@ -175,11 +178,12 @@ def score_pairs(
     if len(set(names)) != len(names):
         repeated = next(name for name in names if names.count(name) > 1)
         raise CorefInputError(f"document {repeated!r} is given more than once")
+    lengths = list(lengths) if lengths is not None else None
     if n_process > 1 and len(pairs) > 1:
-        shards = _score_in_processes(pairs, settings, n_process)
+        shards = _score_in_processes(pairs, settings, n_process, lengths)
     else:
-        shards = [_score_shard(pairs, settings)]
-    counts = np.concatenate([shard[0] for shard in shards]) if shards else empty_counts(0)
+        shards = [_score_shard(pairs, settings, lengths)]
+    counts = np.concatenate([shard[0] for shard in shards])
     notes = [*warnings, *(note for shard in shards for note in shard[1])]
     twinned = TwinnedCorpus.concat([shard[2] for shard in shards])
     return CorpusResult(settings, tuple(names), counts, notes, twinned)
@@ -188,7 +192,7 @@ def score_pairs(
 Shard = Tuple[np.ndarray, List[str], TwinnedCorpus]
 
 
-def _score_shard(pairs: Sequence[Pair], settings: Settings) -> Shard:
+def _score_shard(pairs: Sequence[Pair], settings: Settings, lengths: Optional[Sequence[int]] = None) -> Shard:
     """Counts, warnings and twinning of some documents."""
     notes: List[str] = []
     documents: List[Tuple[Clusters, Clusters]] = []
@@ -200,16 +204,18 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings) -> Shard:
         except CorefInputError as err:
             raise CorefInputError(f"document {name!r}: {err}") from err
         documents.append((key, response))
-    twinned = twin_corpus(documents, settings.match, settings.singletons == "remove")
+    twinned = twin_corpus(documents, settings.match, settings.singletons == "remove", lengths)
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
     return count_corpus(twinned, recall_pair, precision_pair, settings.metrics), notes, twinned
 
 
-_SHARED: Optional[Tuple[List[Pair], Settings]] = None
+_SHARED: Optional[Tuple[List[Pair], Settings, Optional[List[int]]]] = None
 """The documents being scored, for worker processes forked from this one."""
 
 
-def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int) -> List[Shard]:
+def _score_in_processes(
+    pairs: List[Pair], settings: Settings, n_process: int, lengths: Optional[List[int]] = None
+) -> List[Shard]:
     """:func:`_score_shard` on ``n_process`` consecutive shards in parallel.
     Forked workers find the documents in memory; elsewhere each shard is
     sent to its worker."""
@@ -217,7 +223,7 @@ def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int) -
     size = -(-len(pairs) // n_process)
     bounds = [(start, min(start + size, len(pairs))) for start in range(0, len(pairs), size)]
     if "fork" in multiprocessing.get_all_start_methods():
-        _SHARED = (pairs, settings)
+        _SHARED = (pairs, settings, lengths)
         try:
             with ProcessPoolExecutor(len(bounds), mp_context=multiprocessing.get_context("fork")) as pool:
                 return list(pool.map(_score_forked_shard, bounds))
@@ -225,10 +231,11 @@ def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int) -
             _SHARED = None
     with ProcessPoolExecutor(len(bounds)) as pool:
         shards = [pairs[start:end] for start, end in bounds]
-        return list(pool.map(_score_shard, shards, [settings] * len(shards)))
+        parts = [None if lengths is None else lengths[start:end] for start, end in bounds]
+        return list(pool.map(_score_shard, shards, [settings] * len(shards), parts))
 
 
 def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:
     assert _SHARED is not None, "set before the workers were forked"
-    pairs, settings = _SHARED
-    return _score_shard(pairs[bounds[0]:bounds[1]], settings)
+    pairs, settings, lengths = _SHARED
+    return _score_shard(pairs[bounds[0]:bounds[1]], settings, None if lengths is None else lengths[bounds[0]:bounds[1]])

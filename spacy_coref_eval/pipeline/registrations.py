@@ -1,11 +1,12 @@
-"""The cluster readers and matchers in spaCy's ``registry.misc``, so that a
-config can pick them, e.g. ``match = {"@misc":
+"""The cluster readers, matchers and the resolution classifier in spaCy's
+``registry.misc``, so that a config can pick them, e.g. ``match = {"@misc":
 "spacy_coref_eval.overlap_matcher.v1", "min_overlap": 0.5}``. Loaded through
 the ``spacy_misc`` entry points."""
 from typing import Optional
 
 from spacy.util import registry
 
+from ..analysis.resolution_classes import Classifier, classify_mentions
 from ..readers.spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups
 from ..twinning.matchers import ExactMatcher, HeadMatcher, OverlapMatcher, PartialMatcher
 
@@ -48,3 +49,12 @@ def make_overlap_matcher(min_overlap: float = 0.5, overlap_measure: str = "dice"
 def make_partial_matcher() -> PartialMatcher:
     """CorefUD's partial match: r inside k and containing k's head, score |r| / |k|."""
     return PartialMatcher()
+
+
+@registry.misc("spacy_coref_eval.resolution_classes.v1")
+def make_resolution_classifier() -> Classifier:
+    """The resolution classes of Stoyanov et al. (2009, §4):
+    :func:`~spacy_coref_eval.analysis.resolution_classes.classify_mentions`.
+    A replacement takes ``(clusters, tokens)`` and returns a class index
+    per mention (-1 for none)."""
+    return classify_mentions

@@ -8,7 +8,7 @@ twinless policies and the counts (through :meth:`TwinnedCorpus.partitions`),
 mention identification, the error kinds and the report's document views.
 """
 from dataclasses import dataclass, replace
-from typing import Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -56,6 +56,7 @@ class TwinnedCorpus:
     shifted by ``offsets[d]`` tokens, its mentions contiguous and in reading
     order), ``key_doc`` / ``response_doc`` the document of every mention, and
     ``twins[j]`` the index of the key twin of response mention ``j``, or -1.
+    Document ``d`` takes the tokens ``offsets[d]`` up to the next offset.
     """
 
     key: Clusters
@@ -65,6 +66,8 @@ class TwinnedCorpus:
     offsets: np.ndarray
     twins: np.ndarray
     n_docs: int
+    size: int = 0
+    """Tokens the stacked documents take: the last offset plus the last extent."""
 
     @property
     def twinned(self) -> np.ndarray:
@@ -115,7 +118,7 @@ class TwinnedCorpus:
         if len(parts) == 1:
             return parts[0]
         doc_shift = np.cumsum([0] + [part.n_docs for part in parts[:-1]])
-        token_shift = np.cumsum([0] + [_extent(part) for part in parts[:-1]])
+        token_shift = np.cumsum([0] + [part.size for part in parts[:-1]])
         key, _ = Clusters.stack([part.key for part in parts], token_shift)
         response, _ = Clusters.stack([part.response for part in parts], token_shift)
         key_shift = np.cumsum([0] + [len(part.key) for part in parts[:-1]])
@@ -128,14 +131,24 @@ class TwinnedCorpus:
             np.concatenate([part.offsets + shift for part, shift in zip(parts, token_shift)]),
             np.concatenate(twins),
             int(sum(part.n_docs for part in parts)),
+            int(sum(part.size for part in parts)),
         )
 
 
-def twin_corpus(pairs: Sequence[Tuple[Clusters, Clusters]], matcher: Matcher, remove_singletons: bool = False) -> TwinnedCorpus:
+def twin_corpus(
+    pairs: Sequence[Tuple[Clusters, Clusters]],
+    matcher: Matcher,
+    remove_singletons: bool = False,
+    lengths: Optional[Sequence[int]] = None,
+) -> TwinnedCorpus:
     """Twin the response of every ``(key, response)`` document with its key
     in one call of ``matcher``, after dropping singleton entities from both
-    sides when ``remove_singletons`` (the CorefUD default)."""
+    sides when ``remove_singletons`` (the CorefUD default). ``lengths``
+    (tokens per document) make every document's range hold its tokens, so
+    that token information can be stacked on the same offsets."""
     extents = [max(key.extent, response.extent) + 1 for key, response in pairs]
+    if lengths is not None:
+        extents = [max(extent, int(length) + 1) for extent, length in zip(extents, lengths)]
     offsets = np.cumsum([0] + extents[:-1]).astype(np.int64) if pairs else _EMPTY
     key, key_doc = Clusters.stack([key for key, _ in pairs], offsets)
     response, response_doc = Clusters.stack([response for _, response in pairs], offsets)
@@ -144,7 +157,7 @@ def twin_corpus(pairs: Sequence[Tuple[Clusters, Clusters]], matcher: Matcher, re
         key, key_doc = key.subset(key_kept), key_doc[key_kept]
         response, response_doc = response.subset(response_kept), response_doc[response_kept]
     twins = matcher(key, response)
-    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, len(pairs))
+    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, len(pairs), int(sum(extents)))
 
 
 def _range(doc: np.ndarray, index: int) -> Tuple[int, int]:
@@ -161,8 +174,3 @@ def _mask(size: int, bounds: Tuple[int, int]) -> np.ndarray:
 def _shifted(clusters: Clusters, shift: int) -> Clusters:
     heads = None if clusters.heads is None else np.where(clusters.heads >= 0, clusters.heads + shift, -1)
     return replace(clusters, starts=clusters.starts + shift, ends=clusters.ends + shift, heads=heads)
-
-
-def _extent(part: TwinnedCorpus) -> int:
-    """One past the last token of a stacked corpus's last document."""
-    return max(part.key.extent, part.response.extent) + 1
