@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import srsly
 from hypothesis import given, strategies as st
+from spacy.attrs import HEAD, ORTH
 from spacy.tokens import Doc, DocBin, Span
 from spacy.vocab import Vocab
 
@@ -269,7 +270,8 @@ def test_group_keys_follow_spacy_order_when_groups_are_equal():
     doc.spans["coref_clusters_1"] = doc.spans["coref_clusters_2"]
     data = DocBin(docs=[doc]).to_bytes()
     [record] = decode_docbin_records(data, "mem.spacy")
-    assert record.span_groups == tuple(spacy_docs(data)[0].spans) == ("coref_clusters_2", "coref_clusters_1", "mentions")
+    expected = ("coref_clusters_2", "coref_clusters_1", "mentions")
+    assert record.span_groups == tuple(spacy_docs(data)[0].spans) == expected
     assert record.clusters.entities() == (((0, 1),),)
     assert record.clusters.repeated == 1
 
@@ -337,6 +339,10 @@ def edited(change: Callable[[dict], None]) -> bytes:
     return zlib.compress(srsly.msgpack_dumps(msg))
 
 
+def lengths(*values: int) -> bytes:
+    return np.array(values, dtype="int32").tobytes()
+
+
 def set_span(start: int, end: int, doc: int = 1) -> Callable[[dict], None]:
     def change(msg):
         groups = srsly.msgpack_loads(msg["span_groups"][doc])
@@ -383,12 +389,12 @@ def cut_span_record(msg):
 
 
 def head_cycle(msg):
-    # token 2 (the root) and token 3 point at each other; the mention 'the mat' (4-6) needs token 5 -> 3 -> 2 -> 3
-    set_tokens(79, 9, np.uint64(1))(msg)
-    set_tokens(79, 10, np.uint64(2**64 - 1))(msg)
+    """Doc 1's root (token 2) and token 3 become each other's heads: the
+    mention 'The cat' (0-2) needs token 1 -> 2 -> 3 -> 2 ..."""
+    set_tokens(HEAD, 9, np.uint64(1))(msg)
+    set_tokens(HEAD, 10, np.uint64(2**64 - 1))(msg)
 
 
-ORTH, HEAD = 65, 79
 DAMAGED = {
     "span past the end": (set_span(0, 1000), 1, r"span \(0, 1000\) is outside the document \(7 tokens\)"),
     "reversed span": (set_span(5, 2), 1, r"span \(5, 2\) is reversed"),
@@ -405,10 +411,10 @@ DAMAGED = {
     "flags not a map": (set_field("flags", 3, 1), 1, r"'flags' entry is a int"),
 }
 FILE_LEVEL = {
-    "lengths do not add up": (set_field("lengths", np.array([7, 8], dtype="int32").tobytes()), r"sum of the document lengths"),
-    "negative length": (set_field("lengths", np.array([-7, 21], dtype="int32").tobytes()), r"negative length"),
+    "lengths do not add up": (set_field("lengths", lengths(7, 8)), r"sum of the document lengths"),
+    "negative length": (set_field("lengths", lengths(-7, 21)), r"negative length"),
     "spaces for other tokens": (set_field("spaces", b"\x01" * 13), r"13 spaces for 14 tokens"),
-    "span groups for fewer docs": (set_field("span_groups", [b""]), r"'span_groups' should hold one entry per document \(2\), found 1"),
+    "span groups for fewer docs": (set_field("span_groups", [b""]), r"one entry per document \(2\), found 1"),
     "string table not strings": (set_field("strings", [1, 2]), r"string table is not a list of strings"),
     "attrs without ORTH": (set_field("attrs", [HEAD]), r"lacks ORTH"),
     "tokens missing": (set_field("tokens", None), r"'tokens' is missing"),
@@ -448,7 +454,8 @@ def test_damaged_file_names_file(tmp_path, case):
 def test_not_a_docbin(tmp_path, data, detail):
     path = tmp_path / "other.spacy"
     path.write_bytes(data)
-    with pytest.raises(CorefInputError, match=rf"^{re.escape(str(path))}: not a spaCy DocBin \(\.spacy\) file \({detail}"):
+    expected = rf"^{re.escape(str(path))}: not a spaCy DocBin \(\.spacy\) file \({detail}"
+    with pytest.raises(CorefInputError, match=expected):
         read_docbin_records(path)
 
 

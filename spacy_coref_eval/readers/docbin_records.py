@@ -1,12 +1,12 @@
 """Read ``.spacy`` (DocBin) files for scoring without building ``Doc`` objects.
 
-A DocBin (spaCy 3.x; the format is the same from 3.0 to 3.8) is zlib-compressed
-msgpack: one ``uint64`` token table (one column per attribute in ``attrs``,
-strings as 64-bit hashes), the spaces, the document lengths, the table of
-every string used, and per document its flags, user data and span groups
-(msgpack of ``{group bytes: [keys]}``, or before spaCy 3.4 a list of group
-bytes; each span is 40 big-endian bytes ``>QQQllll``: id, kb_id, label,
-start, end, start_char, end_char). :func:`read_docbin_records` decodes this
+A DocBin (``spacy/tokens/_serialize.py``; unchanged from spaCy 3.0 to 3.8)
+is zlib-compressed msgpack: one ``uint64`` token table (one column per
+attribute in ``attrs``, strings as 64-bit hashes), the spaces, the document
+lengths, the table of every string used, and per document its flags, user
+data and span groups (msgpack of ``{group bytes: [keys]}`` since spaCy
+3.3.1, a list of group bytes before; each span is 40 big-endian bytes
+``>QQQllll``: id, kb_id, label, start, end, start_char, end_char). :func:`read_docbin_records` decodes this
 directly and gives, per document, only what scoring needs as a
 :class:`DocRecord`, with the same results as ``DocBin.get_docs`` with a fresh
 ``Vocab`` followed by :func:`~.spans.doc_clusters`:
@@ -44,11 +44,10 @@ from srsly.msgpack.exceptions import UnpackException
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
+from .docbin import NAME_KEY
 from .spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups, doc_clusters, prefixed_span_groups
 
 PathLike = Union[str, Path]
-
-NAME_KEY = "coref_doc_name"
 
 _SPAN = np.dtype(
     [("id", ">u8"), ("kb_id", ">u8"), ("label", ">u8"), ("start", ">i4"), ("end", ">i4"),
@@ -451,6 +450,8 @@ def _decode_groups(unpack: _Unpacker, data: bytes, n_tokens: int) -> _Groups:
                 rows[key] = (len(chunks), len(chunks) + len(spans))
             chunks += spans
         packed = b"".join(chunks)
+    except CorefInputError:
+        raise
     except _DECODE_ERRORS as err:
         raise CorefInputError(f"damaged span groups ({type(err).__name__}: {err})") from None
     if not set(map(type, rows)) <= {str}:
