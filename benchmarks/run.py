@@ -250,6 +250,7 @@ def main() -> None:
         rows += spacy_path(documents, args.repeat)
         rows += matchers(documents, Path(folder), key_path, args.repeat)
         rows += parallel(documents, max(1, args.repeat // 2))
+        rows += docbin_path(Path(folder), key_path, response_path, args.repeat)
     rows += growth([10_000, 100_000, 1_000_000] if args.large else [10_000, 100_000])
     rows += dense_block(2000 if args.large else 500)
     from wasabi import table
@@ -258,6 +259,41 @@ def main() -> None:
     header = ("case", "time", "reference", "ratio")
     widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
     print(table(rows, header=header, divider=True, widths=widths))
+
+
+def docbin_path(folder: Path, key_path: Path, response_path: Path, repeat: int) -> List[Row]:
+    """LitBank key and perturbed response as ``.spacy`` files, read with the
+    DocBin record reader, paired by order (same text) and scored, against
+    the same pair as CoNLL files."""
+    from spacy.vocab import Vocab
+
+    from spacy_coref_eval.readers.docbin import conll_to_doc, write_docbin
+    from spacy_coref_eval.readers.docbin_records import read_docbin_records
+
+    vocab = Vocab()
+    spacy_paths = []
+    for path in (key_path, response_path):
+        spacy_path = folder / (path.stem + ".spacy")
+        write_docbin(spacy_path, (conll_to_doc(doc, vocab) for doc in read_conll(path, with_words=True).values()))
+        spacy_paths.append(spacy_path)
+
+    def from_docbins() -> None:
+        key, response = (read_docbin_records(path) for path in spacy_paths)
+        if len(key) != len(response) or not all(k.same_text(r) for k, r in zip(key, response)):
+            raise RuntimeError("the .spacy key and response do not pair")
+        pairs = [(k.name or f"doc{k.index}", k.clusters, r.clusters) for k, r in zip(key, response)]
+        score_pairs(pairs, ALL).to_json(per_doc=True)
+
+    def from_conll() -> None:
+        pairs, warnings = load_pairs(key_path, response_path)
+        score_pairs(pairs, ALL, warnings).to_json(per_doc=True)
+
+    times = best_of_each(repeat, {"conll": from_conll, "docbin": from_docbins})
+    conll, docbin = times["conll"], times["docbin"]
+    return [
+        (".spacy path vs CoNLL path: read both files + all metrics", f"{docbin * 1000:.1f} ms",
+         f"CoNLL files {conll * 1000:.1f} ms", f"{docbin / conll:.2f}x (target <= 3x)"),
+    ]
 
 
 if __name__ == "__main__":
