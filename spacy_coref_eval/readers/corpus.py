@@ -17,7 +17,7 @@ that scoring CoNLL files starts fast.
 """
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
@@ -92,13 +92,13 @@ def read_side(path: PathLike, reader: Optional["ClusterReader"] = None, with_wor
     ``coref_clusters_N``)."""
     path = Path(path)
     if is_docbin(path):
-        from .docbin import read_docbin_documents
-        from .spans import PrefixedSpanGroups
+        from .docbin_records import read_docbin_records
 
-        documents, groups = read_docbin_documents(path, reader or PrefixedSpanGroups())
-        return Side(path, documents, spacy=True, groups=groups)
-    documents = read_conll_documents(path, with_words=with_words)
-    return Side(path, [SideDocument(d.name, d.words or [], d.clusters, d.n_tokens) for d in documents.values()])
+        records = read_docbin_records(path, reader)
+        documents = [SideDocument(record.name, record.clusters, len(record), record=record) for record in records]
+        return Side(path, documents, spacy=True, groups=frozenset(g for record in records for g in record.span_groups))
+    conll = read_conll_documents(path, with_words=with_words)
+    return Side(path, [SideDocument(d.name, d.clusters, d.n_tokens, d.words or []) for d in conll.values()])
 
 
 def load_pairs(
@@ -154,7 +154,7 @@ def load_corpus(
 
 
 def _pair_with_spacy(key: Side, response: Side, notes: List[str]) -> Loaded:
-    from .alignment import align_clusters, unmapped_warnings
+    from .alignment import unmapped_warnings
 
     named_pairs, warnings, response_names = _pair_sides(key, response)
     pairs: List[Pair] = []
@@ -166,13 +166,7 @@ def _pair_with_spacy(key: Side, response: Side, notes: List[str]) -> Loaded:
             pairs.append((name, key_doc.clusters, Clusters()))
             continue
         if key.spacy and response.spacy:
-            assert key_doc.text is not None and response_doc.text is not None and key_doc.offsets is not None
-            if _visible(key_doc.text) != _visible(response_doc.text):
-                where = _difference(key_doc.text, response_doc.text, "character", "", 30)
-                raise _mismatch(key.path, response.path, index, name, f"different text: {where}")
-            clusters, n_unmapped = align_clusters(
-                name, response_doc.clusters, (key_doc.text, key_doc.offsets), (response_doc.text, response_doc.offsets)
-            )
+            clusters, n_unmapped = _aligned(key, response, index, name, key_doc.record, response_doc.record)
             if n_unmapped:
                 unmapped[name] = n_unmapped
         else:
@@ -184,6 +178,23 @@ def _pair_with_spacy(key: Side, response: Side, notes: List[str]) -> Loaded:
             clusters = response_doc.clusters
         pairs.append((name, key_doc.clusters, clusters))
     return Loaded(pairs, words, notes + warnings + unmapped_warnings(unmapped), response_names)
+
+
+def _aligned(key: Side, response: Side, index: int, name: str, key_record: Any, response_record: Any) -> Tuple[Clusters, int]:
+    """The response's clusters on the key doc's tokens (two ``.spacy``
+    docs; see :func:`~.alignment.align_clusters`), and how many spans could
+    not be mapped."""
+    from .alignment import align_clusters
+
+    if key_record.same_tokens(response_record):
+        return response_record.clusters, 0
+    if _visible(key_record.text) != _visible(response_record.text):
+        where = _difference(key_record.text, response_record.text, "character", "", 30)
+        raise _mismatch(key.path, response.path, index, name, f"different text: {where}")
+    return align_clusters(
+        name, response_record.clusters,
+        (key_record.text, key_record.token_offsets()), (response_record.text, response_record.token_offsets()),
+    )
 
 
 def _pair_sides(

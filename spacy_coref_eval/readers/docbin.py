@@ -13,7 +13,7 @@ A converted doc has:
   export restores it.
 """
 from pathlib import Path
-from typing import FrozenSet, Iterable, Iterator, List, Optional, Tuple
+from typing import Iterable, Iterator, List, Optional, Tuple
 
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
@@ -21,9 +21,7 @@ from spacy.vocab import Vocab
 from ..clusters import Clusters
 from ..errors import CorefInputError
 from ..files import open_output
-from .alignment import token_offsets
 from .conll import ConllDocument, PathLike
-from .pairing import SideDocument
 from .spans import ClusterReader, PrefixedSpanGroups, doc_clusters
 
 CLUSTER_PREFIX = "coref_clusters"
@@ -116,24 +114,6 @@ def iter_docs(path: PathLike, doc_bin: DocBin, vocab: Vocab) -> Iterator[Doc]:
             raise CorefInputError(f"{path}: doc {index} is damaged: {type(err).__name__}: {_first_line(err)}") from None
         yield doc
         index += 1
-
-
-def read_docbin_documents(path: PathLike, reader: ClusterReader) -> Tuple[List[SideDocument], FrozenSet[str]]:
-    """Every doc of a ``.spacy`` file as a :class:`SideDocument` (clusters
-    read by ``reader``), and the names of all span groups of its docs."""
-    documents = []
-    groups: set = set()
-    for index, doc in enumerate(read_docbin(path)):
-        try:
-            clusters = doc_clusters(doc, reader)
-        except CorefInputError as err:
-            raise CorefInputError(f"{path}: doc {index}: {err}") from None
-        except Exception as err:
-            raise CorefInputError(f"{path}: doc {index} is damaged: {type(err).__name__}: {_first_line(err)}") from None
-        groups.update(doc.spans)
-        words = [token.text for token in doc]
-        documents.append(SideDocument(stored_name(doc), words, clusters, len(doc), doc.text, token_offsets(doc)))
-    return documents, frozenset(groups)
 
 
 def write_docbin(path: PathLike, docs: Iterable[Doc], inputs: Iterable[PathLike] = ()) -> int:

@@ -45,7 +45,7 @@ from srsly.msgpack.exceptions import UnpackException
 from ..clusters import Clusters
 from ..errors import CorefInputError
 from .docbin import NAME_KEY
-from .spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups, doc_clusters, prefixed_span_groups
+from .spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups, doc_clusters
 
 PathLike = Union[str, Path]
 
@@ -96,12 +96,15 @@ class DocRecord:
         gaps = np.where(self.spaces, " ", "").tolist()
         return "".join(chain.from_iterable(zip(self.words, gaps)))
 
+    def same_tokens(self, other: "DocRecord") -> bool:
+        """Whether both docs have the same tokens and spaces (so the same
+        text and token offsets)."""
+        return bool(np.array_equal(self.orth, other.orth) and np.array_equal(self.spaces, other.spaces))
+
     def same_text(self, other: "DocRecord") -> bool:
         """Whether both docs have the same text, without building it when
         they have the same tokens."""
-        if np.array_equal(self.orth, other.orth) and np.array_equal(self.spaces, other.spaces):
-            return True
-        return self.text == other.text
+        return self.same_tokens(other) or self.text == other.text
 
     def token_offsets(self) -> Tuple[np.ndarray, np.ndarray]:
         """Character start (``token.idx``) and end of every token."""
@@ -139,7 +142,7 @@ def decode_docbin_records(
 ) -> List[DocRecord]:
     """:func:`read_docbin_records` on the bytes of a ``.spacy`` file;
     ``source`` names it in errors."""
-    reader = reader if reader is not None else prefixed_span_groups()
+    reader = reader if reader is not None else PrefixedSpanGroups()
     unpack = _Unpacker()
     table = _TokenTable(_unpack_file(unpack, data, source), source)
     fast = type(reader) in (PrefixedSpanGroups, LabeledSpanGroup)

@@ -5,8 +5,8 @@ scored against an empty response and a response document not in the key is
 ignored. Warnings name the first few such documents and count the rest, so
 that thousands of unpaired documents give a few lines.
 """
-from dataclasses import dataclass
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 import numpy as np
 
@@ -24,16 +24,21 @@ Pair = Tuple[str, ClustersLike, ClustersLike]
 @dataclass(frozen=True)
 class SideDocument:
     """One document of one side as pairing and scoring need it: its stored
-    name (``None`` for an unnamed ``.spacy`` doc), words (empty when not
-    read), clusters, number of tokens, and for a ``.spacy`` doc its text and
-    token character offsets."""
+    name (``None`` for an unnamed ``.spacy`` doc), clusters, number of
+    tokens, and its words: those read from a CoNLL file (``conll_words``,
+    empty when not read) or, for a ``.spacy`` doc, those of its ``record``
+    (a :class:`~.docbin_records.DocRecord`, which also gives the text and
+    token offsets, each built only when asked for)."""
 
     name: Optional[str]
-    words: List[str]
     clusters: Clusters
     n_tokens: int
-    text: Optional[str] = None
-    offsets: Optional[Offsets] = None
+    conll_words: List[str] = field(default_factory=list)
+    record: Any = None
+
+    @property
+    def words(self) -> List[str]:
+        return self.conll_words if self.record is None else self.record.words
 
 
 def pair_documents(key: Mapping[str, T], response: Mapping[str, T], empty: T) -> Tuple[List[Tuple[str, T, T]], List[str]]:
