@@ -331,3 +331,20 @@ def test_any_component_scorer_setting_accepts_the_scorer(nlp):
     expected = make_coref_scorer(reader=labeled_span_group("ruler", "label_"))([Example(predicted, gold)])
     assert {key: scores[key] for key in expected} == expected
     assert scores["coref_mentions_r"] == 0.75 and scores["coref_muc_r"] == 1.0
+
+
+def test_classes_add_muc_rc_per_class_like_ents_per_type():
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("Anna met Bob . She thanked him . Anna left .")
+    doc.spans["coref_clusters_1"] = [doc[0:1], doc[4:5], doc[8:9]]
+    doc.spans["coref_clusters_2"] = [doc[2:3], doc[6:7]]
+    predicted = nlp.make_doc(doc.text)
+    predicted.spans["coref_clusters_1"] = [predicted[0:1], predicted[8:9]]
+    predicted.spans["coref_clusters_2"] = [predicted[2:3], predicted[4:5], predicted[6:7]]
+    config = {"s": {"@scorers": "spacy_coref_eval.coref_scorer.v1", "classes": True}}
+    scores = spacy.registry.resolve(config)["s"]([Example(predicted, doc)])
+    per_class = scores["coref_rc_per_class"]
+    assert list(per_class) == ["PN-e", "PN-p", "PN-n", "CN-e", "CN-p", "CN-n", "1+2Pr", "G3Pr", "U3Pr"]
+    assert per_class["PN-e"] == {"p": 1.0, "r": 1.0, "f": 1.0}
+    assert per_class["G3Pr"]["r"] == 0.5
+    assert "coref_rc_per_class" not in make_coref_scorer()([Example(predicted, doc)])

@@ -28,8 +28,10 @@ import numpy as np
 from ..arrays import connected_blocks, expand_ranges
 from ..clusters import Clusters
 from ..counting.counts import FIELDS
-from ..errors import CorefInputError
 from ..counting.ratios import prf_arrays, ratio
+from ..errors import CorefInputError
+from ..readers.tokens import MISSING as _MISSING
+from ..readers.tokens import Tokens
 
 if TYPE_CHECKING:
     from ..scoring import CorpusResult
@@ -51,146 +53,10 @@ TABLE4_AVERAGE: Dict[str, float] = {
 """MUC-RC F1 per class, the average column of Stoyanov et al. (2009),
 Table 4: the default scores of the CPP prediction."""
 
-Classifier = Callable[[Clusters, "Tokens"], np.ndarray]
+Classifier = Callable[[Clusters, Tokens], np.ndarray]
 """A resolution classifier: the class index (into :data:`RESOLUTION_CLASSES`)
 of every mention of the clusters, -1 for none."""
 
-_MISSING = frozenset(("", "_", "-"))
-
-
-# --- tokens -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Tokens:
-    """What a classifier may know about the tokens of one or more documents,
-    numbered like the spans of the :class:`Clusters` it classifies.
-
-    ``words`` are required and ``sentence_starts`` (token indices) should
-    be given (without them only document starts begin sentences). The
-    optional columns hold one string per token, ``""``, ``"_"`` or ``"-"``
-    where unknown: ``pos`` a Universal POS tag (spaCy ``pos_``, CoNLL-U
-    UPOS), ``tag`` a Penn Treebank tag (spaCy ``tag_`` of English pipelines,
-    the POS column of CoNLL-2012 files), ``person`` and ``gender`` the
-    values of the morphological features ``Person`` and ``Gender``.
-    ``document_starts`` lists where each stacked document begins (the last
-    may be ``len(words)``, an empty document); nothing about one
-    document's tokens may decide a class in another. Every document start
-    is also a sentence start.
-    """
-
-    words: Sequence[str]
-    sentence_starts: Sequence[int] = ()
-    pos: Optional[Sequence[str]] = None
-    tag: Optional[Sequence[str]] = None
-    person: Optional[Sequence[str]] = None
-    gender: Optional[Sequence[str]] = None
-    document_starts: Sequence[int] = (0,)
-
-    def __post_init__(self) -> None:
-        n = len(self.words)
-        for name in ("pos", "tag", "person", "gender"):
-            column = getattr(self, name)
-            if column is not None and len(column) != n:
-                raise CorefInputError(f"tokens: the {name} column has {len(column)} values for {n} words")
-        documents = np.asarray(self.document_starts, dtype=np.int64).reshape(-1)
-        sentences = np.asarray(self.sentence_starts, dtype=np.int64).reshape(-1)
-        for name, starts, limit in (("sentence", sentences, max(n - 1, 0)), ("document", documents, n)):
-            if len(starts) and (starts.min() < 0 or starts.max() > limit):
-                raise CorefInputError(f"tokens: a {name} start lies outside the {n} tokens")
-        if not len(documents) or documents[0] != 0 or np.any(np.diff(documents) <= 0):
-            raise CorefInputError("tokens: document starts must begin at 0 and increase")
-        object.__setattr__(self, "document_starts", documents)
-        object.__setattr__(self, "sentence_starts", np.union1d(sentences, documents[documents < max(n, 1)]))
-
-    def __len__(self) -> int:
-        return len(self.words)
-
-    @classmethod
-    def from_conll(cls, document: Any) -> "Tokens":
-        """Words and sentences of a :class:`~spacy_coref_eval.readers.conll.ConllDocument`
-        read with ``with_words=True``."""
-        if document.words is None:
-            raise CorefInputError(
-                f"document {document.name!r}: resolution classes need the words; read it with with_words=True"
-            )
-        return cls(document.words, document.sentence_starts or [0])
-
-    @classmethod
-    def from_columns(
-        cls,
-        words: Sequence[str],
-        sentence_starts: Sequence[int],
-        upos: Optional[Sequence[str]] = None,
-        xpos: Optional[Sequence[str]] = None,
-        feats: Optional[Sequence[str]] = None,
-    ) -> "Tokens":
-        """From CoNLL-U columns: UPOS, XPOS (read as Penn Treebank tags) and
-        FEATS (``Gender=Masc|Person=3``), from which ``Person`` and
-        ``Gender`` are kept."""
-        person = gender = None
-        if feats is not None:
-            parsed = [_features(value) for value in feats]
-            person = [f.get("Person", "") for f in parsed]
-            gender = [f.get("Gender", "") for f in parsed]
-        return cls(words, sentence_starts, upos, xpos, person, gender)
-
-    @classmethod
-    def from_spacy(cls, doc: Any) -> "Tokens":
-        """From a spaCy ``Doc``: ``pos_``, ``tag_`` and the ``Person`` and
-        ``Gender`` morphology where the doc has those annotations, sentence
-        starts where it has sentence boundaries (else the doc start only)."""
-        words = [token.text for token in doc]
-        sentences = [sentence.start for sentence in doc.sents] if doc.has_annotation("SENT_START") else [0]
-        pos = [token.pos_ for token in doc] if doc.has_annotation("POS") else None
-        tag = [token.tag_ for token in doc] if doc.has_annotation("TAG") else None
-        person = gender = None
-        if doc.has_annotation("MORPH"):
-            person = [",".join(token.morph.get("Person")) for token in doc]
-            gender = [",".join(token.morph.get("Gender")) for token in doc]
-        return cls(words, sentences, pos, tag, person, gender)
-
-    @classmethod
-    def stack(cls, parts: Sequence["Tokens"], offsets: Sequence[int]) -> "Tokens":
-        """Several documents as one, part ``d`` starting at token
-        ``offsets[d]`` as in :meth:`Clusters.stack`; the tokens between parts
-        are blank. A column is kept when every part has it."""
-        if not parts:
-            return cls([], [0])
-        starts = [int(offset) for offset in offsets]
-        for d in range(1, len(parts)):
-            if starts[d] < starts[d - 1] + max(len(parts[d - 1]), 1):
-                raise CorefInputError(f"tokens: document {d} overlaps the one before it")
-        gaps = [starts[d + 1] - starts[d] - len(parts[d]) for d in range(len(parts) - 1)] + [0]
-        if starts[0] != 0:
-            raise CorefInputError("tokens: the first document must start at token 0")
-
-        def joined(name: str) -> Optional[List[str]]:
-            columns = [getattr(part, name) for part in parts]
-            if any(column is None for column in columns):
-                return None
-            out: List[str] = []
-            for column, gap in zip(columns, gaps):
-                out.extend(column)
-                out.extend([""] * gap)
-            return out
-
-        shifted = [np.asarray(part.sentence_starts) + start for part, start in zip(parts, starts) if len(part)]
-        sentences = np.concatenate(shifted) if shifted else np.zeros(0, dtype=np.int64)
-        words = joined("words")
-        assert words is not None
-        return cls(words, sentences, joined("pos"), joined("tag"), joined("person"), joined("gender"), starts)
-
-
-def _features(value: str) -> Dict[str, str]:
-    """``{"Person": "3", ...}`` from a FEATS string (``_`` for none)."""
-    if value in _MISSING:
-        return {}
-    out = {}
-    for item in value.split("|"):
-        name, _, feature_value = item.partition("=")
-        out[name] = feature_value
-    return out
 
 
 # --- word lists of the lexical fallback ---------------------------------------
@@ -952,10 +818,16 @@ class ResolutionClassResult:
             muc_rc = {rate: values[i] for rate, values in rates.items()}
             muc_rc.update(zip(FIELDS, totals[i].tolist()))
             out[name] = {**profile["classes"][name], "muc_rc": muc_rc}
-        out[NONE] = profile[NONE]
-        out[ANAPHORIC] = profile[ANAPHORIC]
+        out[NONE] = {"count": profile[NONE]}
+        out[ANAPHORIC] = {"count": profile[ANAPHORIC]}
         out["cpp"] = profile["cpp"]
         return out
+
+    def document(self, index: int) -> "ResolutionClassResult":
+        """The counts of one document alone."""
+        return ResolutionClassResult(
+            [self.names[index]], self.muc_rc[index:index + 1], self.members[index:index + 1]
+        )
 
 
 def score_resolution_classes(

@@ -11,15 +11,19 @@ processed in chunks of bounded memory; random numbers come from
 ``numpy.random.default_rng(seed).random``, consumed row by row, so chunking
 never changes a result.
 """
-from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..counting import BLOCK_INDEX, METRIC_INFO
 from ..counting.rates import score_arrays
+from ..counting.ratios import prf_arrays
 from ..errors import CorefInputError, warn
 from ..readers.pairing import listed
 from ..scoring import CorpusResult
+
+if TYPE_CHECKING:
+    from .resolution_classes import ResolutionClassResult
 
 Interval = Tuple[float, float]
 Key = Tuple[str, str]
@@ -108,6 +112,7 @@ def compare(
     n_rounds: int = 10000,
     n_resamples: int = 1000,
     seed: int = 0,
+    classes: Optional[Tuple["ResolutionClassResult", "ResolutionClassResult"]] = None,
 ) -> Dict[str, Dict[str, float]]:
     """Paired comparison of two systems scored on the same documents.
 
@@ -136,17 +141,24 @@ def compare(
 
     Documents pair by name; both results must hold the same documents and
     have been scored with the same settings, else :class:`CorefInputError`.
+    With ``classes`` (each system's resolution classes, documents in the
+    order of its result), every class's MUC-RC is tested like a metric, keyed
+    ``"rc:PN-e"`` and so on, on the same resampled documents.
     """
     _check_rounds("n_rounds", n_rounds)
     _check_rounds("n_resamples", n_resamples)
     a, b = _paired_counts(result_a, result_b)
     _warn_if_few(len(a), "significance tests")
-    metrics = result_a.settings.metrics
-    total_a, total_b = result_a.total.array, result_b.total.array
-    observed_a, observed_b = _scores(total_a, metrics), _scores(total_b, metrics)
+    score = _scorer(result_a.settings.metrics, a.shape[1])
+    if classes is not None:
+        order = {name: i for i, name in enumerate(result_b.names)}
+        a = np.concatenate([a, classes[0].muc_rc], axis=1)
+        b = np.concatenate([b, classes[1].muc_rc[[order[name] for name in result_a.names]]], axis=1)
+    total_a, total_b = a.sum(axis=0), b.sum(axis=0)
+    observed_a, observed_b = score(total_a), score(total_b)
     observed = _difference(observed_a, observed_b)
-    randomization = _randomization_p(a, b, total_a, total_b, observed, n_rounds, seed, metrics)
-    bootstrap = _bootstrap_p(a, b, observed, n_resamples, seed, metrics)
+    randomization = _randomization_p(a, b, total_a, total_b, observed, n_rounds, seed, score)
+    bootstrap = _bootstrap_p(a, b, observed, n_resamples, seed, score)
     out: Dict[str, Dict[str, float]] = {}
     for key in sorted(observed, key=lambda key: key[1] != "f1"):
         prefix = "" if key[1] == "f1" else f"{key[1]}_"
@@ -162,7 +174,7 @@ def compare(
 
 def _randomization_p(
     a: np.ndarray, b: np.ndarray, total_a: np.ndarray, total_b: np.ndarray,
-    observed: Dict[Key, np.ndarray], n_rounds: int, seed: int, metrics: Sequence[str],
+    observed: Dict[Key, np.ndarray], n_rounds: int, seed: int, score: "Scorer",
 ) -> Dict[Key, float]:
     """Approximate randomization p-values (see :func:`compare`): swapping
     the documents of a set S moves Σ_S (b_d − a_d) from B's total to A's."""
@@ -172,19 +184,19 @@ def _randomization_p(
     for size in _chunks(n_rounds, len(a)):
         swapped = (rng.random((size, len(a))) < 0.5).astype(np.float64)
         shift = _totals(swapped, differences)
-        rounds = _difference(_scores(total_a + shift, metrics), _scores(total_b - shift, metrics))
+        rounds = _difference(score(total_a + shift), score(total_b - shift))
         for key, values in rounds.items():
             reached[key] += int(np.count_nonzero(np.abs(values) >= np.abs(observed[key]) - TIE))
     return {key: (count + 1) / (n_rounds + 1) for key, count in reached.items()}
 
 
 def _bootstrap_p(
-    a: np.ndarray, b: np.ndarray, observed: Dict[Key, np.ndarray], n_resamples: int, seed: int, metrics: Sequence[str]
+    a: np.ndarray, b: np.ndarray, observed: Dict[Key, np.ndarray], n_resamples: int, seed: int, score: "Scorer"
 ) -> Dict[Key, float]:
     """Paired bootstrap p-values (see :func:`compare`)."""
     disagree = dict.fromkeys(observed, 0)
     for weights in _bootstrap_weights(len(a), n_resamples, seed):
-        resampled = _difference(_scores(_totals(weights, a), metrics), _scores(_totals(weights, b), metrics))
+        resampled = _difference(score(_totals(weights, a)), score(_totals(weights, b)))
         for key, values in resampled.items():
             disagree[key] += int(np.count_nonzero(values * np.sign(observed[key]) <= 0))
     return {key: count / n_resamples for key, count in disagree.items()}
@@ -222,6 +234,25 @@ def _scores(totals: np.ndarray, metrics: Sequence[str]) -> Dict[Key, np.ndarray]
     """Every (metric, rate) score of count totals."""
     scored = score_arrays(totals, metrics)
     return {(metric, rate): values for metric, scores in scored.items() for rate, values in scores.items()}
+
+
+Scorer = Callable[[np.ndarray], Dict[Key, np.ndarray]]
+
+
+def _scorer(metrics: Sequence[str], n_blocks: int) -> Scorer:
+    """Every (metric, rate) score of count totals whose first ``n_blocks``
+    blocks are a counts array's and whose further blocks, if any, are
+    MUC-RC counts of the resolution classes (keyed ``rc:CLASS``)."""
+    from .resolution_classes import RESOLUTION_CLASSES
+
+    def score(totals: np.ndarray) -> Dict[Key, np.ndarray]:
+        out = _scores(totals[..., :n_blocks, :], metrics)
+        for index, name in enumerate(RESOLUTION_CLASSES[: totals.shape[-2] - n_blocks]):
+            for rate, values in prf_arrays(totals[..., n_blocks + index, :]).items():
+                out[f"rc:{name}", rate] = values
+        return out
+
+    return score
 
 
 def _difference(a: Dict[Key, np.ndarray], b: Dict[Key, np.ndarray]) -> Dict[Key, np.ndarray]:

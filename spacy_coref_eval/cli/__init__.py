@@ -8,7 +8,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-from . import compare, convert, evaluate, report, score  # noqa: E402,F401  (registers the commands)
+from . import compare, convert, evaluate, profile, report, score  # noqa: E402,F401  (registers the commands)
 
 
 def main() -> None:

@@ -28,12 +28,14 @@ def compare_command(
     rounds: int = typer.Option(10000, "--rounds", min=1, max=MAX_ROUNDS, help="Rounds of the approximate randomization test"),
     n_resamples: int = N_RESAMPLES,
     seed: int = SEED,
+    classes: bool = typer.Option(False, "--classes", help="Also test every resolution class's MUC-RC (Stoyanov et al. 2009)"),
     fmt: Optional[str] = FORMAT,
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the comparison to this file (.json: JSON)"),
 ) -> None:
     """Compare SYSTEM_B with SYSTEM_A on KEY: per metric both F1, B − A and
     p-values of approximate randomization (two-sided) and of a paired
     bootstrap (one-sided, in the direction observed)."""
+    from ..analysis.resolution_classes import score_resolution_classes
     from ..analysis.statistics import check_same_documents, compare
     from ..readers.corpus import load_corpus
     from ..report.table import comparison_table
@@ -43,14 +45,21 @@ def compare_command(
     systems = (system_a, system_b)
     with reported_errors():
         settings = scoring.settings()
-        loaded = [load_corpus(key, path, *scoring.readers(), with_words=False) for path in systems]
+        loaded = [load_corpus(key, path, *scoring.readers(), with_words=False, with_tokens=classes) for path in systems]
         check_same_documents(
             loaded[0].response_names, loaded[1].response_names,
             f"cannot compare {system_a} with {system_b}: they hold different documents",
             (system_a.name, system_b.name),
         )
-        result_a, result_b = (score_pairs(side.pairs, settings, side.warnings) for side in loaded)
-        comparison = compare(result_a, result_b, n_rounds=rounds, n_resamples=n_resamples, seed=seed)
+        tokens = [[side.tokens[name] for name, _, _ in side.pairs] for side in loaded] if classes else [None, None]
+        result_a, result_b = (
+            score_pairs(side.pairs, settings, side.warnings, lengths=None if parts is None else [len(p) for p in parts])
+            for side, parts in zip(loaded, tokens)
+        )
+        per_class = None
+        if classes:
+            per_class = (score_resolution_classes(result_a, tokens[0]), score_resolution_classes(result_b, tokens[1]))
+        comparison = compare(result_a, result_b, n_rounds=rounds, n_resamples=n_resamples, seed=seed, classes=per_class)
     warnings = [f"{path}: {note}" for path, result in zip(systems, (result_a, result_b)) for note in result.warnings]
     for warning in warnings:
         say("warn", warning)
@@ -62,6 +71,8 @@ def compare_command(
             f"randomization ({rounds} rounds), paired bootstrap ({n_resamples} resamples), seed {seed}\n"
             + comparison_table(comparison)
         )
+        if classes:
+            text += "\nResolution classes, MUC-RC (Stoyanov et al. 2009)\n" + comparison_table(comparison, "Class")
     write(text, output, "the comparison", (key, *systems))
 
 
@@ -75,7 +86,9 @@ def comparison_json(
     seed: int,
     warnings: List[str],
 ) -> Dict[str, Any]:
-    """The JSON document of ``compare --format json``."""
+    """The JSON document of ``compare --format json``; resolution classes
+    (``rc:CLASS`` entries of ``comparison``) under ``resolution_classes``."""
+    classes = {name[3:]: entry for name, entry in comparison.items() if name.startswith("rc:")}
     return {
         "settings": result.settings.to_dict(),
         "key": str(key),
@@ -84,6 +97,7 @@ def comparison_json(
         "rounds": rounds,
         "n_resamples": n_resamples,
         "seed": seed,
-        "metrics": comparison,
+        "metrics": {name: entry for name, entry in comparison.items() if not name.startswith("rc:")},
+        **({"resolution_classes": classes} if classes else {}),
         "warnings": warnings,
     }

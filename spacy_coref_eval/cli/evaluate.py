@@ -35,6 +35,7 @@ def evaluate(
 
     from ..readers.alignment import example_pairs
     from ..readers.docbin import stored_name
+    from ..readers.tokens import Tokens
     from ..scoring import score_pairs
     from .report import report_page
 
@@ -50,14 +51,15 @@ def evaluate(
         predicted = nlp.pipe(example.predicted for example in gold)
         examples = [Example(doc, example.reference) for doc, example in zip(predicted, gold)]
         names = [stored_name(example.reference) or f"doc{index}" for index, example in enumerate(examples)]
+        tokens = [Tokens.from_spacy(example.reference) for example in examples]
         if len(set(names)) != len(names):
             names = [f"doc{index}" for index in range(len(examples))]
         pairs, warnings = example_pairs(examples, scoring.readers(), names)
-        result = score_pairs(pairs, settings, warnings)
+        result = score_pairs(pairs, settings, warnings, lengths=[len(part) for part in tokens])
         page = None
         if report_path is not None:
             words = {name: [token.text for token in example.reference] for name, example in zip(names, examples)}
-            page = report_page(result, words, str(data), f"{model} on {data}")
+            page = report_page(result, words, str(data), f"{model} on {data}", tokens=tokens)
     for warning in result.warnings:
         say("warn", warning)
     shown = output_format(fmt, None)

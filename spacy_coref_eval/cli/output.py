@@ -88,6 +88,8 @@ class Analyses:
     seed: int = 0
     macro: Optional[Dict[str, Dict[str, float]]] = None
     errors: Optional[Dict[str, Dict[str, int]]] = None
+    classes: Any = None
+    """A :class:`~spacy_coref_eval.analysis.resolution_classes.ResolutionClassResult` (``--classes``)."""
 
 
 def score_json(result: "CorpusResult", per_doc: bool = False, analyses: Analyses = Analyses()) -> Dict[str, Any]:
@@ -105,12 +107,16 @@ def score_json(result: "CorpusResult", per_doc: bool = False, analyses: Analyses
         out["macro"] = analyses.macro
     if analyses.errors is not None:
         out["errors"] = {TOTAL: analyses.errors[TOTAL]}
+    if analyses.classes is not None:
+        out["resolution_classes"] = analyses.classes.to_dict()
     if per_doc:
         documents = zip(result.names, stack_rates(result.counts, result.settings.metrics))
         out["documents"] = {name: {"metrics": rates} for name, rates in documents}
-        if analyses.errors is not None:
-            for name, document in out["documents"].items():
+        for index, (name, document) in enumerate(out["documents"].items()):
+            if analyses.errors is not None:
                 document["errors"] = analyses.errors[name]
+            if analyses.classes is not None:
+                document["resolution_classes"] = analyses.classes.document(index).to_dict()
     out["warnings"] = list(result.warnings)
     return out
 
@@ -124,7 +130,7 @@ def render(result: "CorpusResult", fmt: str, per_doc: bool, analyses: Analyses =
     """The report in ``json`` or ``table`` form."""
     from ..analysis.error_types import TOTAL
     from ..counting.rates import stack_rates
-    from ..report.table import documents_table, errors_table, intervals_table, macro_table, metrics_table
+    from ..report.table import classes_table, documents_table, errors_table, intervals_table, macro_table, metrics_table
 
     if fmt == "json":
         return json_text(score_json(result, per_doc, analyses))
@@ -141,7 +147,18 @@ def render(result: "CorpusResult", fmt: str, per_doc: bool, analyses: Analyses =
     if analyses.errors is not None:
         shown = analyses.errors if per_doc else {TOTAL: analyses.errors[TOTAL]}
         parts.append("Errors (m. = mentions, e. = entities)\n" + errors_table(shown))
+    if analyses.classes is not None:
+        parts.append(_classes_text(analyses.classes.to_dict(), "Resolution classes (Stoyanov et al. 2009), MUC-RC"))
+        for index, name in enumerate(result.names if per_doc else ()):
+            parts.append(_classes_text(analyses.classes.document(index).to_dict(), f"Resolution classes of {name}"))
     return "\n".join(parts)
+
+
+def _classes_text(block: Dict[str, Any], title: str) -> str:
+    from ..report.labels import printable
+    from ..report.table import classes_table
+
+    return f"{printable(title)}; CPP prediction {100 * block['cpp']:.2f}\n" + classes_table(block)
 
 
 def report(

@@ -13,6 +13,7 @@ from .options import (
 from .output import reported_errors, say, write
 
 if TYPE_CHECKING:
+    from ..readers.tokens import Tokens
     from ..scoring import CorpusResult
 
 WORST = typer.Option(5, "--worst", min=0, help="Show this many lowest-scoring documents side by side")
@@ -37,16 +38,21 @@ def report_command(
     bootstrap intervals, charts, error types and the worst documents'
     gold and predicted mentions side by side."""
     from ..errors import CorefInputError
-    from ..readers.corpus import load_pairs_with_words
+    from ..readers.corpus import load_corpus
     from ..scoring import score_pairs
 
     with reported_errors():
         settings = scoring.settings()
-        pairs, words, warnings = load_pairs_with_words(key, response, *scoring.readers())
-        if not pairs:
+        loaded = load_corpus(key, response, *scoring.readers(), with_tokens=True)
+        if not loaded.pairs:
             raise CorefInputError(f"{key}: no documents to report on")
-        result = score_pairs(pairs, settings, warnings, n_process=n_process)
-        page = report_page(result, words, str(key), str(response), ci, n_resamples, seed, worst, max_tokens)
+        tokens = [loaded.tokens[name] for name, _, _ in loaded.pairs]
+        result = score_pairs(
+            loaded.pairs, settings, loaded.warnings, n_process=n_process, lengths=[len(part) for part in tokens]
+        )
+        page = report_page(
+            result, loaded.words, str(key), str(response), ci, n_resamples, seed, worst, max_tokens, tokens
+        )
     for warning in result.warnings:
         say("warn", warning)
     write(page, output, "the report", (key, response))
@@ -62,10 +68,14 @@ def report_page(
     seed: int = 0,
     worst: int = 5,
     max_tokens: int = 400,
+    tokens: Optional[Sequence["Tokens"]] = None,
 ) -> str:
-    """The HTML page of a scoring run: its analyses computed, its views
-    built from the run's own twinning, then rendered."""
+    """The HTML page of a scoring run: its analyses computed (resolution
+    classes when the documents' ``tokens`` are given and the run was scored
+    with their lengths), its views built from the run's own twinning, then
+    rendered."""
     from ..analysis import bootstrap_intervals, corpus_error_counts, macro_average
+    from ..analysis.resolution_classes import score_resolution_classes
     from ..report.html import render_report
     from ..report.views import build_report
 
@@ -76,5 +86,6 @@ def report_page(
         errors=corpus_error_counts(result),
         key=key, response=response, level=level, n_resamples=n_resamples, seed=seed,
         worst=worst, max_tokens=max_tokens,
+        classes=None if tokens is None else score_resolution_classes(result, tokens).to_dict(),
     )
     return render_report(data)

@@ -32,6 +32,10 @@ def score(
     ci: Optional[float] = CI,
     macro: bool = MACRO,
     errors: bool = typer.Option(False, "--errors", help="Add counts of error kinds (by document too with --per-doc)"),
+    classes: bool = typer.Option(
+        False, "--classes",
+        help="Add resolution classes (Stoyanov et al. 2009): class mix and MUC-RC per class (by document too with --per-doc)",
+    ),
     seed: int = SEED,
     n_resamples: int = N_RESAMPLES,
     fmt: Optional[str] = FORMAT,
@@ -41,7 +45,8 @@ def score(
 ) -> None:
     """Score RESPONSE against KEY with every chosen metric."""
     from ..analysis import corpus_error_counts
-    from ..readers.corpus import load_pairs
+    from ..analysis.resolution_classes import score_resolution_classes
+    from ..readers.corpus import load_corpus
     from ..scoring import score_pairs
     from ..shards import save_counts
 
@@ -49,13 +54,17 @@ def score(
     inputs = (key, response)
     with reported_errors():
         settings = scoring.settings()
-        pairs, warnings = load_pairs(key, response, *scoring.readers())
-        result = score_pairs(pairs, settings, warnings, n_process=n_process)
+        loaded = load_corpus(key, response, *scoring.readers(), with_words=False, with_tokens=classes)
+        tokens = [loaded.tokens[name] for name, _, _ in loaded.pairs] if classes else None
+        lengths = [len(part) for part in tokens] if tokens is not None else None
+        result = score_pairs(loaded.pairs, settings, loaded.warnings, n_process=n_process, lengths=lengths)
         if save_counts_to is not None:
             save_counts(result, save_counts_to, inputs)
         analyses = analyses_of(result, ci, n_resamples, seed, macro)
         if errors:
             analyses = replace(analyses, errors=corpus_error_counts(result))
+        if tokens is not None:
+            analyses = replace(analyses, classes=score_resolution_classes(result, tokens))
     report(result, fmt, per_doc, output, analyses, inputs)
 
 

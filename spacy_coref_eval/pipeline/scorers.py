@@ -15,10 +15,12 @@ from typing import Any, Dict, Iterable, Optional, Sequence
 from spacy.training import Example
 from spacy.util import registry
 
+from ..analysis.resolution_classes import RESOLUTION_CLASSES, score_resolution_classes
 from ..counting import METRIC_INFO, METRICS
 from ..errors import CorefEvalWarning, warn
 from ..readers.alignment import example_pairs
 from ..readers.spans import ClusterReader, PrefixedSpanGroups
+from ..readers.tokens import Tokens
 from ..report.spacy_scores import check_headline, spacy_scores
 from ..scoring import CorpusResult, Settings, score_pairs
 from ..twinning import ExactMatcher, Matcher
@@ -30,15 +32,17 @@ def score_examples(
     examples: Iterable[Example],
     settings: Optional[Settings] = None,
     readers: Sequence[ClusterReader] = (PrefixedSpanGroups(), PrefixedSpanGroups()),
+    lengths: Optional[Sequence[int]] = None,
 ) -> CorpusResult:
     """Score the examples' predicted clusters against their reference
     clusters, one document per example (``example 0``, ``example 1``, ...),
     the reference read by ``readers[0]`` and the prediction by
     ``readers[1]`` (:func:`~..readers.alignment.example_pairs`). Warnings
     (unmapped spans, repeated spans, a side with no coreference span group
-    at all) are emitted as :class:`CorefEvalWarning` and kept on the result."""
+    at all) are emitted as :class:`CorefEvalWarning` and kept on the result.
+    ``lengths`` are passed on to :func:`~..scoring.score_pairs`."""
     pairs, notes = example_pairs(examples, readers)
-    result = score_pairs(pairs, settings, notes)
+    result = score_pairs(pairs, settings, notes, lengths=lengths)
     for message in dict.fromkeys(result.warnings):
         warn(message)
     return result
@@ -53,13 +57,25 @@ class CorefScorer:
     reference_reader: ClusterReader
     predicted_reader: ClusterReader
     headline: str = "lea"
+    classes: bool = False
 
     def __post_init__(self) -> None:
         check_headline(self.headline, self.settings.metrics)
 
-    def __call__(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, float]:
-        result = score_examples(examples, self.settings, (self.reference_reader, self.predicted_reader))
-        return spacy_scores(result.metrics(), self.headline)
+    def __call__(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
+        readers = (self.reference_reader, self.predicted_reader)
+        if not self.classes:
+            return spacy_scores(score_examples(examples, self.settings, readers).metrics(), self.headline)
+        examples = list(examples)
+        tokens = [Tokens.from_spacy(example.reference) for example in examples]
+        result = score_examples(examples, self.settings, readers, [len(part) for part in tokens])
+        scores: Dict[str, Any] = spacy_scores(result.metrics(), self.headline)
+        rates = score_resolution_classes(result, tokens).rates()
+        scores["coref_rc_per_class"] = {
+            name: {short: float(rates[rate][index]) for short, rate in (("p", "precision"), ("r", "recall"), ("f", "f1"))}
+            for index, name in enumerate(RESOLUTION_CLASSES)
+        }
+        return scores
 
 
 def build_scorer(
@@ -71,12 +87,13 @@ def build_scorer(
     match: Optional[Matcher],
     twinless: str,
     singletons: str,
+    classes: bool = False,
 ) -> CorefScorer:
     """A :class:`CorefScorer` from registered-function arguments: a reader
     or matcher left out is the default one."""
     reader = reader or PrefixedSpanGroups()
     settings = Settings(tuple(metrics), match or ExactMatcher(), twinless, singletons)
-    return CorefScorer(settings, reference_reader or reader, predicted_reader or reader, headline)
+    return CorefScorer(settings, reference_reader or reader, predicted_reader or reader, headline, classes)
 
 
 @registry.scorers("spacy_coref_eval.coref_scorer.v1")
@@ -89,14 +106,19 @@ def make_coref_scorer(
     singletons: str = "keep",
     metrics: Sequence[str] = METRICS,
     headline: str = "lea",
+    classes: bool = False,
 ) -> CorefScorer:
     """All chosen ``metrics``, mention identification, the CoNLL score and
     ``coref_p/r/f`` for the ``headline`` metric (one of ``metrics`` or
     ``"conll"``). ``reader`` (default: span groups ``coref_clusters_N``)
     reads both sides unless ``reference_reader`` / ``predicted_reader`` is
     given; ``match`` (a registered matcher, default exact spans) twins
-    mentions."""
-    return build_scorer(metrics, headline, reader, reference_reader, predicted_reader, match, twinless, singletons)
+    mentions. With ``classes``, ``coref_rc_per_class`` holds the MUC-RC of
+    every resolution class (Stoyanov et al. 2009) as ``{"PN-e": {"p", "r",
+    "f"}, ...}``, like spaCy's ``ents_per_type``."""
+    return build_scorer(
+        metrics, headline, reader, reference_reader, predicted_reader, match, twinless, singletons, classes
+    )
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ error on the key side and a warning on the response side: it would score 0
 without a word. spaCy is imported only when a ``.spacy`` file is read, so
 that scoring CoNLL files starts fast.
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
@@ -24,6 +24,7 @@ from ..errors import CorefInputError
 from .conll import ConllDocument, PathLike, read_conll
 from .conll import _column as conll_column
 from .pairing import SideDocument, pair_documents
+from .tokens import Tokens
 
 if TYPE_CHECKING:
     from .spans import ClusterReader
@@ -51,13 +52,15 @@ class Side:
 
 @dataclass(frozen=True)
 class Loaded:
-    """Paired documents, the key's words by pair name, warnings, and the
-    names of the response's documents (paired or not)."""
+    """Paired documents, the key's words by pair name, warnings, the names
+    of the response's documents (paired or not), and with ``with_tokens``
+    the key's token information by pair name (for resolution classes)."""
 
     pairs: List[Pair]
     words: Words
     warnings: List[str]
     response_names: List[str]
+    tokens: Dict[str, Tokens] = field(default_factory=dict)
 
 
 def is_docbin(path: PathLike) -> bool:
@@ -86,19 +89,23 @@ def read_conll_documents(path: PathLike, *, with_words: bool = False) -> Dict[st
     return documents
 
 
-def read_side(path: PathLike, reader: Optional["ClusterReader"] = None, with_words: bool = True) -> Side:
+def read_side(
+    path: PathLike, reader: Optional["ClusterReader"] = None, with_words: bool = True, token_attrs: bool = False
+) -> Side:
     """The documents of one input: a CoNLL-2012 file or directory, or a
     ``.spacy`` file read with ``reader`` (default: span groups
-    ``coref_clusters_N``)."""
+    ``coref_clusters_N``; ``token_attrs`` also reads parts of speech and
+    morphology)."""
     path = Path(path)
     if is_docbin(path):
         from .docbin_records import read_docbin_records
 
-        records = read_docbin_records(path, reader)
+        records = read_docbin_records(path, reader, token_attrs=token_attrs)
         documents = [SideDocument(record.name, record.clusters, len(record), record=record) for record in records]
         return Side(path, documents, spacy=True, groups=frozenset(g for record in records for g in record.span_groups))
     conll = read_conll_documents(path, with_words=with_words)
-    return Side(path, [SideDocument(d.name, d.clusters, d.n_tokens, d.words or []) for d in conll.values()])
+    documents = [SideDocument(d.name, d.clusters, d.n_tokens, d.words or [], None, d.sentence_starts) for d in conll.values()]
+    return Side(path, documents)
 
 
 def load_pairs(
@@ -132,25 +139,50 @@ def load_corpus(
     key_reader: Optional["ClusterReader"] = None,
     response_reader: Optional["ClusterReader"] = None,
     with_words: bool = True,
+    with_tokens: bool = False,
 ) -> Loaded:
-    """Both sides read and paired (see the module docstring)."""
+    """Both sides read and paired (see the module docstring); with
+    ``with_tokens`` the key's token information too."""
     spacy = is_docbin(key_path) or is_docbin(response_path)
-    key = read_side(key_path, key_reader, with_words or spacy)
+    key = read_side(key_path, key_reader, with_words or spacy or with_tokens, token_attrs=with_tokens)
     response = read_side(response_path, response_reader, spacy)
     if not key.documents:
         what = "no documents" if key.spacy else "no '#begin document' blocks"
         raise CorefInputError(f"{key_path}: {what}, nothing to score against")
     notes = _group_notes(key, key_reader, "key") + _group_notes(response, response_reader, "response")
-    if not spacy:
+    if spacy:
+        loaded = _pair_with_spacy(key, response, notes)
+    else:
         by_name = {document.name: document for document in response.documents}
         pairs, warnings = pair_documents({d.name: d for d in key.documents}, by_name, None)
         words = {name: k.words for name, k, _ in pairs if with_words}
         warnings += length_warnings(pairs)
-        return Loaded(
+        loaded = Loaded(
             [(name, k.clusters, r.clusters if r else Clusters()) for name, k, r in pairs], words, notes + warnings,
             list(by_name),
         )
-    return _pair_with_spacy(key, response, notes)
+    if with_tokens:
+        names = [name for name, _, _ in loaded.pairs]
+        loaded = replace(loaded, tokens={name: side_tokens(doc) for name, doc in zip(names, _by_pair(key, loaded))})
+    return loaded
+
+
+def side_tokens(document: SideDocument) -> Tokens:
+    """The token information of one document: words and sentences of a
+    CoNLL document, words, parts of speech and morphology of a ``.spacy``
+    doc read with ``token_attrs``."""
+    record = document.record
+    if record is None:
+        return Tokens(document.words, document.sentence_starts or [0])
+    return Tokens.from_columns(record.words, [0], record.pos, record.tags, record.morphs)
+
+
+def _by_pair(key: Side, loaded: Loaded) -> List[SideDocument]:
+    """The key documents in the order of the loaded pairs."""
+    if key.named:
+        by_name = {document.name: document for document in key.documents}
+        return [by_name[name] for name, _, _ in loaded.pairs]
+    return list(key.documents)
 
 
 def _pair_with_spacy(key: Side, response: Side, notes: List[str]) -> Loaded:

@@ -26,7 +26,7 @@ class SideDocument:
     """One document of one side as pairing and scoring need it: its stored
     name (``None`` for an unnamed ``.spacy`` doc), clusters, number of
     tokens, and its words: those read from a CoNLL file (``conll_words``,
-    empty when not read) or, for a ``.spacy`` doc, those of its ``record``
+    empty when not read, with ``sentence_starts``) or, for a ``.spacy`` doc, those of its ``record``
     (a :class:`~.docbin_records.DocRecord`, which also gives the text and
     token offsets, each built only when asked for)."""
 
@@ -35,6 +35,7 @@ class SideDocument:
     n_tokens: int
     conll_words: List[str] = field(default_factory=list)
     record: Any = None
+    sentence_starts: Sequence[int] = ()
 
     @property
     def words(self) -> List[str]:

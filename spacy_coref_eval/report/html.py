@@ -36,6 +36,7 @@ def render_report(data: ReportData) -> str:
         header_section(data),
         metrics_section(data),
         errors_section(data.errors.get("total", {})),
+        classes_section(data.classes),
         documents_section(data),
         worst_section(data.views),
     ])
@@ -289,6 +290,31 @@ def errors_section(totals: Mapping[str, int]) -> str:
     )
 
 
+def classes_section(classes: Optional[Mapping[str, object]]) -> str:
+    """The resolution classes of Stoyanov et al. (2009): per class its
+    share of the anaphoric mentions and its MUC-RC F1, as bars."""
+    if not classes:
+        return ""
+    rows = []
+    for name, block in classes.items():
+        if not isinstance(block, Mapping) or "muc_rc" not in block:
+            continue
+        share, f1 = float(block["share"]), float(block["muc_rc"]["f1"])  # type: ignore[index]
+        rows.append(
+            f'<tr><th>{escape(name)}</th><td data-class-count="{escape(name)}">{block["count"]}</td>'
+            f'<td class="barcell"><span class="hbar share" style="width:{100 * share:.1f}%"></span> {pct(share)}%</td>'
+            f'<td class="barcell"><span class="hbar f1" style="width:{100 * f1:.1f}%"></span> {pct(f1)}</td></tr>'
+        )
+    head = "<thead><tr><th>Class</th><th>Count</th><th>Share of anaphoric mentions</th><th>MUC-RC F1</th></tr></thead>"
+    cpp = float(classes.get("cpp", 0.0))  # type: ignore[arg-type]
+    return (
+        '<section id="classes">\n<h2>Resolution classes</h2>\n'
+        '<p class="meta">Anaphoric gold mentions by class and MUC-RC per class, after Stoyanov et al. (2009, §4); '
+        f"CPP prediction of MUC F1 from this mix: {pct(cpp)}.</p>\n"
+        f'<table class="classes">{head}<tbody>\n' + "\n".join(rows) + "\n</tbody></table>\n</section>"
+    )
+
+
 def documents_section(data: ReportData) -> str:
     """Per-document F1 distribution and the table of documents, worst first."""
     if not data.documents:
@@ -500,6 +526,7 @@ STYLE = (
     ".errors td.meaning{text-align:left;color:var(--muted);font-size:13px}"
     ".barcell{width:180px;text-align:left}"
     ".hbar{display:inline-block;height:10px;background:#e15759;border-radius:2px}"
+    ".hbar.share{background:#4e79a7}.hbar.f1{background:#59a14f}"
     ".scroll{max-height:320px;overflow:auto;border:1px solid var(--line);border-radius:6px;margin-top:12px}"
     ".documents{width:100%;font-size:12px}.documents thead th{position:sticky;top:0;background:#fff}"
     ".chart{max-width:100%;height:auto;font-size:11px}.chart .tick{fill:var(--muted)}"

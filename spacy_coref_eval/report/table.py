@@ -82,11 +82,41 @@ def errors_table(errors: Mapping[str, Mapping[str, int]]) -> str:
     return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(ERROR_KIND_INFO))
 
 
-def comparison_table(comparison: Mapping[str, Mapping[str, float]]) -> str:
-    """F1 (percent) of systems A and B per metric, B − A (points) and the
+def classes_table(classes: Mapping[str, Mapping]) -> str:
+    """Resolution classes (Stoyanov et al. 2009, Table 4): per class its
+    count, share of the anaphoric mentions and MUC-RC recall, precision and
+    F1 (percent); then the mentions in no class."""
+    rows = [
+        [name, str(block["count"]), pct(block["share"])]
+        + [pct(block["muc_rc"][rate]) for rate, _ in RATE_NAMES]
+        for name, block in classes.items()
+        if isinstance(block, Mapping) and "muc_rc" in block
+    ]
+    rows.append(["none", str(classes["none"]["count"]), "", "", "", ""])
+    header = ("Class", "Count", "Share", "MUC-RC R", "MUC-RC P", "MUC-RC F1")
+    return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r", "r"))
+
+
+def profile_table(classes: Mapping[str, Mapping[str, float]], scores: Mapping[str, float], none: int) -> str:
+    """A corpus's class mix: per class its count, share of the anaphoric
+    mentions, the MUC-RC F1 the CPP prediction assumes and share × F1
+    (percent), then the mentions in no class."""
+    rows = [
+        [name, str(entry["count"]), pct(entry["share"]), pct(scores.get(name, 0.0)), pct(entry["share"] * scores.get(name, 0.0))]
+        for name, entry in classes.items()
+    ]
+    rows.append(["none", str(none), "", "", ""])
+    header = ("Class", "Count", "Share", "Assumed F1", "Share × F1")
+    return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r"))
+
+
+def comparison_table(comparison: Mapping[str, Mapping[str, float]], first: str = "Metric") -> str:
+    """F1 (percent) of systems A and B per metric (or per resolution class,
+    keyed ``rc:CLASS``, with ``first="Class"``), B − A (points) and the
     p-values of :func:`~spacy_coref_eval.analysis.statistics.compare`."""
-    rows = [_comparison_row(METRIC_NAMES[name], comparison[name]) for name in _ordered(comparison)]
-    header = ("Metric", "A F1", "B F1", "B − A", "p randomization", "p bootstrap")
+    names = _ordered(comparison) if first == "Metric" else [name for name in comparison if name.startswith("rc:")]
+    rows = [_comparison_row(METRIC_NAMES.get(name, name[3:]), comparison[name]) for name in names]
+    header = (first, "A F1", "B F1", "B − A", "p randomization", "p bootstrap")
     return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r", "r"))
 
 

@@ -75,6 +75,8 @@ class ReportData:
     views: Sequence[DocumentView]
     macro: Rates = field(default_factory=dict)
     warnings: Sequence[str] = ()
+    classes: Optional[Mapping[str, object]] = None
+    """The ``resolution_classes`` block of the JSON output, when computed."""
     title: str = "Coreference evaluation report"
 
 
@@ -218,10 +220,12 @@ def build_report(
     seed: int = 0,
     worst: int = 5,
     max_tokens: int = 400,
+    classes: Optional[Mapping[str, object]] = None,
 ) -> ReportData:
     """The page data of a scoring run (``result``, whose twinning the views
     read), the key ``words`` by document name, and the bootstrap
-    ``intervals``, ``macro`` averages and ``errors`` computed from it.
+    ``intervals``, ``macro`` averages, ``errors`` and resolution
+    ``classes`` computed from it.
     Documents without words get no side-by-side view."""
     if result.twinned is None:
         raise ValueError("the report needs the twinned mentions of a scoring run, not merged counts")
@@ -236,5 +240,5 @@ def build_report(
     ]
     return ReportData(
         key, response, result.settings.to_dict(), result.metrics(), intervals, level, n_resamples, seed,
-        documents, errors, views, macro or {}, list(result.warnings),
+        documents, errors, views, macro or {}, list(result.warnings), classes=classes,
     )

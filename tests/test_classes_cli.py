@@ -1,0 +1,105 @@
+"""Resolution classes where users see them: ``score --classes`` (JSON,
+table, per document), ``profile``, ``compare --classes`` and the HTML
+report's class chart, all against the analysis module's own numbers."""
+import json
+
+from typer.testing import CliRunner
+
+from spacy_coref_eval.analysis.resolution_classes import (
+    RESOLUTION_CLASSES, TABLE4_AVERAGE, class_profile, score_resolution_classes,
+)
+from spacy_coref_eval.cli import app
+from spacy_coref_eval.cli.score import DATA
+from spacy_coref_eval.readers.corpus import load_corpus
+from spacy_coref_eval.scoring import score_pairs
+
+from .conftest import data_path
+
+runner = CliRunner()
+KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"
+LITBANK = data_path("corpora", "litbank.key.conll.gz")
+
+
+def api_classes(key, response):
+    loaded = load_corpus(key, response, with_tokens=True)
+    tokens = [loaded.tokens[name] for name, _, _ in loaded.pairs]
+    result = score_pairs(loaded.pairs, lengths=[len(part) for part in tokens])
+    return score_resolution_classes(result, tokens)
+
+
+def test_score_classes_json_equals_the_api_and_has_every_class():
+    result = runner.invoke(app, ["score", str(KEY), str(RESPONSE), "--classes", "--per-doc", "-f", "json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    expected = api_classes(KEY, RESPONSE)
+    assert data["resolution_classes"] == json.loads(json.dumps(expected.to_dict()))
+    block = data["resolution_classes"]
+    assert set(RESOLUTION_CLASSES) <= set(block) and block["none"]["count"] >= 0
+    for name in RESOLUTION_CLASSES:
+        assert set(block[name]) == {"count", "share", "muc_rc"}
+        assert set(block[name]["muc_rc"]) == {
+            "recall", "precision", "f1", "recall_num", "recall_den", "precision_num", "precision_den",
+        }
+    per_doc = [doc["resolution_classes"] for doc in data["documents"].values()]
+    for name in RESOLUTION_CLASSES:
+        assert sum(doc[name]["count"] for doc in per_doc) == block[name]["count"]
+        assert sum(doc[name]["muc_rc"]["recall_num"] for doc in per_doc) == block[name]["muc_rc"]["recall_num"]
+
+
+def test_score_classes_table_lists_every_class():
+    result = runner.invoke(app, ["score", str(KEY), str(RESPONSE), "--classes"])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("Resolution classes (Stoyanov et al. 2009)") for line in lines)
+    for name in (*RESOLUTION_CLASSES, "none"):
+        assert any(line.split()[:1] == [name] for line in lines), name
+
+
+def test_key_against_itself_scores_one_on_every_class_with_members():
+    result = runner.invoke(app, ["score", str(LITBANK), str(LITBANK), "--classes", "-f", "json"])
+    block = json.loads(result.stdout)["resolution_classes"]
+    for name in RESOLUTION_CLASSES:
+        assert block[name]["count"] > 0
+        assert block[name]["muc_rc"]["f1"] == 1.0
+
+
+def test_profile_gives_the_class_mix_and_the_cpp_prediction(tmp_path):
+    result = runner.invoke(app, ["profile", str(LITBANK), "-f", "json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    members = api_classes(LITBANK, LITBANK).members
+    assert {k: data[k] for k in ("classes", "none", "anaphoric", "cpp")} == json.loads(json.dumps(class_profile(members)))
+    expected_cpp = sum(data["classes"][name]["share"] * TABLE4_AVERAGE[name] for name in RESOLUTION_CLASSES)
+    assert abs(data["cpp"] - expected_cpp) < 1e-12
+    scores = tmp_path / "scores.json"
+    scored = runner.invoke(app, ["score", str(KEY), str(RESPONSE), "--classes", "-o", str(scores)])
+    assert scored.exit_code == 0
+    own = runner.invoke(app, ["profile", str(LITBANK), "--scores", str(scores), "-f", "json"])
+    block = json.loads(scores.read_text())["resolution_classes"]
+    expected = sum(data["classes"][n]["share"] * block[n]["muc_rc"]["f1"] for n in RESOLUTION_CLASSES)
+    assert abs(json.loads(own.stdout)["cpp"] - expected) < 1e-12
+    table = runner.invoke(app, ["profile", str(LITBANK)])
+    assert "CPP prediction of MUC F1" in table.stdout and "G3Pr" in table.stdout
+
+
+def test_compare_tests_every_class(tmp_path):
+    result = runner.invoke(app, [
+        "compare", str(KEY), str(RESPONSE), str(KEY), "--classes", "--rounds", "200", "--n-resamples", "100", "-f", "json",
+    ])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert set(data["resolution_classes"]) == set(RESOLUTION_CLASSES)
+    for entry in data["resolution_classes"].values():
+        assert 0 <= entry["p_value_randomization"] <= 1 and 0 <= entry["p_value_bootstrap"] <= 1
+        assert entry["b"] in (0.0, 1.0)
+    assert "rc:PN-e" not in data["metrics"]
+
+
+def test_report_has_a_class_chart(tmp_path):
+    page = tmp_path / "r.html"
+    assert runner.invoke(app, ["report", str(KEY), str(RESPONSE), "-o", str(page), "--n-resamples", "50"]).exit_code == 0
+    html = page.read_text()
+    assert '<section id="classes">' in html
+    block = api_classes(KEY, RESPONSE).to_dict()
+    for name in RESOLUTION_CLASSES:
+        assert f'<td data-class-count="{name}">{block[name]["count"]}</td>' in html
