@@ -433,10 +433,9 @@ class _FileParser:
                                                       sentence_lines.tolist()))
         ]
         self._fields(line_start[token_lines], newlines[token_lines])
-        if not documents:
-            documents = [("1", int(sentence_lines[0]) + 1 if len(sentence_lines) else 1, 0)]
-        elif sentences and documents[0][2] > 0:
-            documents.insert(0, ("1", sentences[0].line, 0))
+        if sentences and (not documents or documents[0][2] > 0):
+            documents.insert(0, ("", sentences[0].line, 0))
+        documents = [(name or str(index), line, first) for index, (name, line, first) in enumerate(documents, 1)]
         self.has_skipped = b"Bridge=" in self.data or b"Split" in self.data
         entity_rows, entity_starts, entity_ends = self._entity_values()
         parsed: Dict[str, CorefUDDocument] = {}
@@ -483,8 +482,7 @@ class _FileParser:
                 continue
             match = _NEWDOC.match(text)
             if match:
-                name = (match.group(1) or "").strip() or str(len(documents) + 1)
-                documents.append((name, line + 1, owner))
+                documents.append(((match.group(1) or "").strip(), line + 1, owner))
                 continue
             match = _GLOBAL_ENTITY.match(text)
             if match:
@@ -881,6 +879,12 @@ class _MentionReader:
         entity_ids = tuple(self.entities)
         if n and ends.min() < 0:
             m = int(np.argmax(ends < 0))
+            if m in self.part and self.spans[m][-1][1] >= 0:
+                part, total = self.part[m]
+                raise CorefInputError(
+                    f"{self.source}:{self.line_of(self.start[m])}: discontinuous mention of entity "
+                    f"{entity_ids[self.entity[m]]} opened here has {part} of its {total} subspans (document {self.name!r})"
+                )
             raise CorefInputError(f"{self.source}:{self.line_of(self.start[m])}: mention of entity "
                                   f"{entity_ids[self.entity[m]]} opened here is never closed (document {self.name!r})")
         sentence_rows = np.array(self.sentence_rows, dtype=np.int64)
