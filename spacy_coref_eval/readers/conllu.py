@@ -40,10 +40,8 @@ import gzip
 import re
 import zlib
 from dataclasses import dataclass, field
-from itertools import chain, compress, repeat
-from operator import contains
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, List, NamedTuple, Optional, Set, Tuple, Union
 
 import numpy as np
 
@@ -53,7 +51,6 @@ PathLike = Union[str, Path]
 
 _NEWDOC = re.compile(r"^# newdoc(?:\s+id\s*=\s*(.+))?$")
 _SENT_ID = re.compile(r"^# sent_id\s*=?\s*(\S+)")
-_SKIPPED = re.compile(rb"(Bridge|SplitAnte|Split)=")
 _GLOBAL_ENTITY = re.compile(r"^# global\.Entity\s*=\s*(\S+)")
 _ENTITY_VALUE = re.compile(r"(?:\([^()]+\)?|[^()]+\))+")
 _ENTITY_VALUES = re.compile(r"(?:(?:\([^()\n]+\)?|[^()\n]+\))*\n)*")
@@ -62,7 +59,6 @@ _SUBSPAN = re.compile(r"^([^\[\]]+)\[(\d+)/(\d+)\]$")
 _EMPTY_ID = re.compile(r"^(\d+)\.(\d+)$")
 _RANGE_ID = re.compile(r"^(\d+)-(\d+)$")
 _FORBIDDEN_IN_EID = frozenset("=| \t[]")
-_SKIPPED_KEYS = ("Bridge", "SplitAnte")
 _MINOR_BITS = 16
 _MAJOR_BITS = 24
 _ORDS: List[str] = [str(i) for i in range(1, 1025)]
