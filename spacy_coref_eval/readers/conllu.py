@@ -61,7 +61,6 @@ _RANGE_ID = re.compile(r"^(\d+)-(\d+)$")
 _FORBIDDEN_IN_EID = frozenset("=| \t[]")
 _MINOR_BITS = 16
 _MAJOR_BITS = 24
-_ORDS: List[str] = [str(i) for i in range(1, 1025)]
 
 
 def node_key(sentence: int, major: int, minor: int = 0) -> int:
@@ -399,7 +398,10 @@ class _FileParser:
 
     def parse(self) -> ConlluFile:
         buffer = self.buffer
-        newlines = np.flatnonzero(buffer == 10)
+        separators = np.flatnonzero(buffer <= 10)
+        kinds = buffer[separators]
+        newlines = separators[kinds == 10]
+        self.tabs = separators[kinds == 9]
         line_start = np.zeros(len(newlines), dtype=np.int64)
         line_start[1:] = newlines[:-1] + 1
         first = buffer[line_start]
@@ -429,26 +431,22 @@ class _FileParser:
                                                       sentence_lines.tolist()))
         ]
         self._fields(line_start[token_lines], newlines[token_lines])
+        self._ids(sentence_rows, row_counts)
         if sentences and (not documents or documents[0][2] > 0):
             documents.insert(0, ("", sentences[0].line, 0))
         documents = [(name or str(index), line, first) for index, (name, line, first) in enumerate(documents, 1)]
-        self.has_skipped = b"Bridge=" in self.data or b"Split" in self.data
-        entity_rows, entity_starts, entity_ends = self._entity_values()
+        entity_rows, entity_starts, entity_ends = self._misc_items()
         parsed: Dict[str, CorefUDDocument] = {}
-        bridges = splits = 0
         bounds = [first_sentence for _, _, first_sentence in documents[1:]] + [len(sentences)]
         for (name, line, first_sentence), stop in zip(documents, bounds):
             if name in parsed:
                 raise CorefInputError(
                     f"{self.source}:{line}: document {name!r} appears twice (first at line {parsed[name].line})"
                 )
-            document, doc_bridges, doc_splits = self._document(
+            parsed[name] = self._document(
                 name, line, sentences[first_sentence:stop], entity_rows, entity_starts, entity_ends
             )
-            parsed[name] = document
-            bridges += doc_bridges
-            splits += doc_splits
-        return ConlluFile(self.source, parsed, bridges, splits)
+        return ConlluFile(self.source, parsed, self.bridges, self.split_antecedents)
 
     def _comments(self, comment: np.ndarray, line_start: np.ndarray, newlines: np.ndarray,
                   sentence_lines: np.ndarray, token_lines: np.ndarray):
@@ -457,38 +455,42 @@ class _FileParser:
         buffer = self.buffer
         candidates = np.flatnonzero(comment & (newlines - line_start >= 9))
         prefixes = buffer[line_start[candidates, None] + np.arange(2, 9)]
-        wanted = np.zeros(len(candidates), dtype=bool)
-        for prefix in (b"sent_id", b"newdoc", b"global."):
+        is_sent_id = (prefixes == np.frombuffer(b"sent_id", dtype=np.uint8)).all(axis=1)
+        other = np.zeros(len(candidates), dtype=bool)
+        for prefix in (b"newdoc", b"global."):
             pattern = np.frombuffer(prefix, dtype=np.uint8)
-            wanted |= (prefixes[:, :len(pattern)] == pattern).all(axis=1)
+            other |= (prefixes[:, :len(pattern)] == pattern).all(axis=1)
+        sent_id_lines = candidates[is_sent_id]
+        texts = self.column(line_start[sent_id_lines], newlines[sent_id_lines])
+        owners = np.searchsorted(sentence_lines, sent_id_lines).tolist()
+        sent_ids: Dict[int, str] = {}
+        match = _SENT_ID.match
+        for owner, text in zip(owners, texts):
+            found = match(text)
+            if found:
+                sent_ids[owner] = found.group(1)
+        others = candidates[other]
         short_newdoc = np.flatnonzero(comment & (newlines - line_start == 8))
         if len(short_newdoc):
-            candidates = np.union1d(candidates[wanted], short_newdoc)
-        else:
-            candidates = candidates[wanted]
-        sent_ids: Dict[int, str] = {}
+            others = np.union1d(others, short_newdoc)
         documents: List[Tuple[str, int, int]] = []
-        owners = np.searchsorted(sentence_lines, candidates).tolist()
-        positions = np.searchsorted(token_lines, candidates).tolist()
-        for line, owner, position in zip(candidates.tolist(), owners, positions):
-            text = self.decode(self.data[line_start[line]:newlines[line]])
-            match = _SENT_ID.match(text)
-            if match:
-                sent_ids[owner] = match.group(1)
+        owners = np.searchsorted(sentence_lines, others).tolist()
+        positions = np.searchsorted(token_lines, others).tolist()
+        for line, owner, position in zip(others.tolist(), owners, positions):
+            text = self.decode(self.data[int(line_start[line]):int(newlines[line])])
+            found = _NEWDOC.match(text)
+            if found:
+                documents.append(((found.group(1) or "").strip(), line + 1, owner))
                 continue
-            match = _NEWDOC.match(text)
-            if match:
-                documents.append(((match.group(1) or "").strip(), line + 1, owner))
-                continue
-            match = _GLOBAL_ENTITY.match(text)
-            if match:
-                self.headers.append((position, _Header(match.group(1), line + 1, self.source)))
+            found = _GLOBAL_ENTITY.match(text)
+            if found:
+                self.headers.append((position, _Header(found.group(1), line + 1, self.source)))
         return sent_ids, documents
 
     def _fields(self, starts: np.ndarray, ends: np.ndarray) -> None:
         """Byte offsets of the ten fields of every token line: field ``k``
         of row ``r`` is ``[self.field_start[r, k], self.field_end[r, k])``."""
-        tabs = np.flatnonzero(self.buffer == 9)
+        tabs = self.tabs
         first_tab = np.searchsorted(tabs, starts)
         counts = np.searchsorted(tabs, ends) - first_tab
         bad = np.flatnonzero(counts != 9)
@@ -503,66 +505,65 @@ class _FileParser:
         self.field_start = np.column_stack((starts, inner + 1))
         self.field_end = np.column_stack((inner, ends))
 
-    def _entity_values(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Rows with an ``Entity`` attribute in MISC, and where its values start and end."""
+    def _misc_items(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows with an ``Entity`` attribute in MISC and where its values
+        start and end; counts the ``Bridge`` and ``SplitAnte`` (or ``Split``)
+        attributes."""
         buffer = self.buffer
-        n = len(buffer)
-        candidates = np.flatnonzero(buffer[:max(n - 7, 0)] == ord("E"))
-        for offset, char in enumerate(b"ntity=", 1):
-            candidates = candidates[buffer[candidates + offset] == char]
-        rows = np.searchsorted(self.field_start[:, 9], candidates, "right") - 1
-        keep = rows >= 0
-        candidates, rows = candidates[keep], rows[keep]
-        misc_start = self.field_start[rows, 9]
-        keep = (candidates < self.field_end[rows, 9]) & (
-            (candidates == misc_start) | (buffer[np.maximum(candidates - 1, 0)] == ord("|"))
-        )
-        candidates, rows = candidates[keep], rows[keep]
+        misc_start, misc_end = self.field_start[:, 9], self.field_end[:, 9]
         pipes = np.flatnonzero(buffer == ord("|"))
-        following = np.searchsorted(pipes, candidates)
-        next_pipe = np.append(pipes, n)[following]
-        ends = np.minimum(next_pipe, self.field_end[rows, 9])
-        nonempty = ends > candidates + 7
-        return rows[nonempty], candidates[nonempty] + 7, ends[nonempty]
+        pipe_row = np.searchsorted(misc_start, pipes, "right") - 1
+        in_misc = (pipe_row >= 0) & (pipes < misc_end[np.maximum(pipe_row, 0)])
+        pipes, pipe_row = pipes[in_misc], pipe_row[in_misc]
+        following = np.append(pipes, len(buffer))
+        starts = np.concatenate((misc_start, pipes + 1))
+        rows = np.concatenate((np.arange(len(misc_start)), pipe_row))
+        ends = np.minimum(
+            np.concatenate((following[np.searchsorted(pipes, misc_start)], following[1:])), misc_end[rows]
+        )
+        first = buffer[np.minimum(starts, len(buffer) - 1)]
+        wanted = np.flatnonzero((first == ord("E")) | (first == ord("B")) | (first == ord("S")))
+        starts, rows, ends = starts[wanted], rows[wanted], ends[wanted]
+        heads = buffer[np.minimum(starts[:, None] + np.arange(10), len(buffer) - 1)]
+
+        def having(name: bytes) -> np.ndarray:
+            pattern = np.frombuffer(name, dtype=np.uint8)
+            return (heads[:, :len(pattern)] == pattern).all(axis=1)
+
+        self.bridges = int(having(b"Bridge=").sum())
+        self.split_antecedents = int((having(b"SplitAnte=") | having(b"Split=")).sum())
+        entity = np.flatnonzero(having(b"Entity=") & (ends > starts + 7))
+        entity = entity[np.argsort(starts[entity], kind="stable")]
+        return rows[entity], starts[entity] + 7, ends[entity]
 
     def _document(self, name: str, line: int, sentences: List[_Sentence], entity_rows: np.ndarray,
                   entity_starts: np.ndarray, entity_ends: np.ndarray):
         if not sentences:
-            return _empty_document(name, self.source, line), 0, 0
+            return _empty_document(name, self.source, line)
         first_row = sentences[0].row
         stop_row = sentences[-1].row + sentences[-1].rows
         starts, ends = self.field_start[first_row:stop_row], self.field_end[first_row:stop_row]
-        ids = self.column(starts[:, 0], ends[:, 0])
         sentence_rows = [sentence.row - first_row for sentence in sentences]
-        lengths: List[int] = []
+        plain = self.row_plain[first_row:stop_row]
+        lengths = np.add.reduceat(plain.astype(np.int64), sentence_rows).tolist()
+        if 0 in lengths:
+            raise CorefInputError(f"{self.source}:{sentences[lengths.index(0)].line}: sentence without words")
         multiword: List[int] = []
         empty_rows: List[int] = []
         empty_nodes: List[EmptyNode] = []
-        n_before = 0
-        for s, (sentence, a) in enumerate(zip(sentences, sentence_rows)):
-            n = sentence.rows
-            if ids[a:a + n] == _ORDS[:n]:
-                lengths.append(n)
-            else:
-                lengths.append(self._special_sentence(sentence, s, a, ids, n_before, multiword,
-                                                      empty_rows, empty_nodes))
-            n_before += lengths[-1]
-        sentence_starts = np.zeros(len(lengths) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=sentence_starts[1:])
         words_before = None
         word_rows: Union[slice, np.ndarray] = slice(None)
-        if multiword or empty_rows:
-            is_word = np.ones(len(ids), dtype=bool)
-            is_word[multiword + empty_rows] = False
-            words_before = np.zeros(len(ids) + 1, dtype=np.int64)
-            np.cumsum(is_word, out=words_before[1:])
-            word_rows = is_word
+        if not plain.all():
+            words_before = np.zeros(len(plain) + 1, dtype=np.int64)
+            np.cumsum(plain, out=words_before[1:])
+            self._special_rows(first_row, sentences, sentence_rows, words_before, multiword, empty_rows, empty_nodes)
+            word_rows = plain
+        n_before = int(sum(lengths))
+        sentence_starts = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=sentence_starts[1:])
         word_starts, word_ends = starts[word_rows], ends[word_rows]
         words = self.column(word_starts[:, 1], word_ends[:, 1])
         word_ords = np.arange(1, n_before + 1, dtype=np.int64) - np.repeat(sentence_starts[:-1], lengths)
-        bridges = splits = 0
-        if self.has_skipped:
-            bridges, splits = self._count_skipped(first_row, stop_row)
         reader = _MentionReader(self, name, sentences, first_row, sentence_rows, words_before, set(multiword),
                                 dict(zip(empty_rows, range(len(empty_rows)))), empty_nodes)
         lo, hi = np.searchsorted(entity_rows, [first_row, stop_row])
@@ -582,72 +583,74 @@ class _FileParser:
             empty_nodes=tuple(empty_nodes),
             **reader.columns(),
         )
-        return document, bridges, splits
+        return document
 
-    def _count_skipped(self, first_row: int, stop_row: int) -> Tuple[int, int]:
-        """``Bridge`` and ``SplitAnte`` (or its old name ``Split``) attributes."""
-        lo = int(self.field_start[first_row, 9])
-        hi = int(self.field_end[stop_row - 1, 9])
-        misc_starts = self.field_start[:, 9]
-        counts = []
-        for names in ((b"Bridge=",), (b"SplitAnte=", b"Split=")):
-            count = 0
-            for name in names:
-                at = self.data.find(name, lo, hi)
-                while at >= 0:
-                    row = int(np.searchsorted(misc_starts, at, "right")) - 1
-                    if self.data[at - 1:at] in (b"|", b"\t") and at < self.field_end[row, 9]:
-                        count += 1
-                    at = self.data.find(name, at + 1, hi)
-            counts.append(count)
-        return counts[0], counts[1]
+    def _ids(self, sentence_rows: np.ndarray, row_counts: np.ndarray) -> None:
+        """Check that every integer ID is the next word's number in its
+        sentence; note which rows have other IDs (multiword ranges, empty
+        nodes: ``row_plain`` false) and each row's next word number
+        (``row_expected``)."""
+        buffer = self.buffer
+        starts, ends = self.field_start[:, 0], self.field_end[:, 0]
+        lengths = ends - starts
+        width = 7
+        chars = buffer[np.minimum(starts[:, None] + np.arange(width), len(buffer) - 1)] - np.uint8(48)
+        inside = np.arange(width) < lengths[:, None]
+        plain = ((chars <= 9) | ~inside).all(axis=1) & (lengths >= 1) & (lengths <= width)
+        value = np.zeros(len(starts), dtype=np.int64)
+        for k in range(width):
+            more = inside[:, k]
+            value[more] = value[more] * 10 + chars[more, k]
+        sentence_of_row = np.repeat(np.arange(len(sentence_rows)), row_counts)
+        special = np.zeros(len(plain) + 1, dtype=np.int64)
+        np.cumsum(~plain, out=special[1:])
+        first = sentence_rows[sentence_of_row]
+        expected = np.arange(len(plain)) - first - (special[:-1] - special[first]) + 1
+        bad = np.flatnonzero(plain & (value != expected))
+        if len(bad):
+            row = int(bad[0])
+            ident = self.decode(self.data[int(starts[row]):int(ends[row])])
+            raise CorefInputError(f"{self.source}:{int(self.row_line[row])}: ID {ident} where word "
+                                  f"{int(expected[row])} is due")
+        self.row_plain = plain
+        self.row_expected = expected
 
-    def _special_sentence(self, sentence: _Sentence, s: int, a: int, ids: List[str], n_before: int,
-                          multiword: List[int], empty_rows: List[int], empty_nodes: List[EmptyNode]) -> int:
-        """Check the IDs of a sentence with multiword ranges or empty nodes,
-        note where these are; the number of words."""
-        rows = ids[a:a + sentence.rows]
-        plain = [ident for ident in rows if ident.isdigit()]
-        if plain != _ORDS[:len(plain)] and plain != [str(i) for i in range(1, len(plain) + 1)]:
-            wrong = next(i for i, ident in enumerate(plain) if ident != str(i + 1))
-            offset = [r for r, ident in enumerate(rows) if ident.isdigit()][wrong]
-            raise CorefInputError(f"{self.source}:{sentence.line + offset}: ID {plain[wrong]} where word "
-                                  f"{wrong + 1} is due")
-        if not plain:
-            raise CorefInputError(f"{self.source}:{sentence.line}: sentence without words")
-        last_empty = (0, 0)
-        special = [offset for offset, ident in enumerate(rows) if not ident.isdigit()]
-        for seen, offset in enumerate(special):
-            ident = rows[offset]
-            line = sentence.line + offset
-            expected = offset - seen + 1
+    def _special_rows(self, first_row: int, sentences: List[_Sentence], sentence_rows: List[int],
+                      words_before: np.ndarray, multiword: List[int], empty_rows: List[int],
+                      empty_nodes: List[EmptyNode]) -> None:
+        """Check the multiword ranges and empty nodes of a document and note
+        where they are (document rows)."""
+        rows = np.flatnonzero(~self.row_plain[first_row:first_row + len(words_before) - 1])
+        owners = (np.searchsorted(sentence_rows, rows, "right") - 1).tolist()
+        absolute = rows + first_row
+        idents = self.column(self.field_start[absolute, 0], self.field_end[absolute, 0])
+        lines = self.row_line[absolute].tolist()
+        expected_words = self.row_expected[absolute].tolist()
+        last_empty = (-1, 0, 0)
+        for r, s, ident, line, expected in zip(rows.tolist(), owners, idents, lines, expected_words):
+            row = first_row + r
             range_match = _RANGE_ID.match(ident)
             if range_match:
                 low, high = int(range_match.group(1)), int(range_match.group(2))
                 if low != expected or high < low:
                     raise CorefInputError(f"{self.source}:{line}: multiword token {ident} where word {expected} is due")
-                multiword.append(a + offset)
+                multiword.append(r)
                 continue
             empty_match = _EMPTY_ID.match(ident)
-            if empty_match:
-                major, minor = int(empty_match.group(1)), int(empty_match.group(2))
-                if major != expected - 1 or minor == 0 or (major, minor) <= last_empty:
-                    raise CorefInputError(
-                        f"{self.source}:{line}: empty node {ident} out of order (after word {expected - 1})"
-                    )
-                if minor >= 1 << _MINOR_BITS or major >= 1 << _MAJOR_BITS:
-                    raise CorefInputError(f"{self.source}:{line}: empty node ID {ident} is too large")
-                last_empty = (major, minor)
-                empty_rows.append(a + offset)
-                row = sentence.row + offset
-                form, deps = (
-                    self.decode(self.data[self.field_start[row, k]:self.field_end[row, k]]) for k in (1, 8)
-                )
-                empty_nodes.append(EmptyNode(s, ident, n_before + expected - 1, node_key(s, major, minor),
-                                             form, self._deps(deps, s, line), line))
-                continue
-            raise CorefInputError(f"{self.source}:{line}: ID {ident!r} where word {expected} is due")
-        return len(plain)
+            if not empty_match:
+                raise CorefInputError(f"{self.source}:{line}: ID {ident!r} where word {expected} is due")
+            major, minor = int(empty_match.group(1)), int(empty_match.group(2))
+            if major != expected - 1 or minor == 0 or (s, major, minor) <= last_empty:
+                raise CorefInputError(f"{self.source}:{line}: empty node {ident} out of order (after word {expected - 1})")
+            if minor >= 1 << _MINOR_BITS or major >= 1 << _MAJOR_BITS:
+                raise CorefInputError(f"{self.source}:{line}: empty node ID {ident} is too large")
+            last_empty = (s, major, minor)
+            empty_rows.append(r)
+            form, deps = (
+                self.decode(self.data[int(self.field_start[row, k]):int(self.field_end[row, k])]) for k in (1, 8)
+            )
+            empty_nodes.append(EmptyNode(s, ident, int(words_before[r]), node_key(s, major, minor), form,
+                                         self._deps(deps, s, line), line))
 
     def _deps(self, text: str, sentence: int, line: int) -> Tuple[Tuple[int, str], ...]:
         if text == "_":
@@ -669,6 +672,11 @@ def _empty_document(name: str, source: str, line: int) -> CorefUDDocument:
         name, source, line, [], _Columns(None, none, none), np.zeros(1, dtype=np.int64), [], [], none, (), (),
         none, none, none, none, flags, flags, none, [],
     )
+
+
+def _field(parts: List[str], index: Optional[int]) -> Optional[str]:
+    """Field ``index`` of an opening chunk split at dashes, if present."""
+    return parts[index] if index is not None and index < len(parts) else None
 
 
 class _MentionReader:
@@ -697,8 +705,8 @@ class _MentionReader:
         self.start: List[int] = []
         self.end: List[int] = []
         self.entity: List[int] = []
-        self.head: List[Optional[str]] = []
-        self.etype: List[Optional[str]] = []
+        self.bodies: List[Tuple[List[str], _Header]] = []
+        self.last_part: Dict[int, Tuple[List[str], _Header]] = {}
         self.spans: Dict[int, List[List[int]]] = {}
         self.part: Dict[int, Tuple[int, int]] = {}
         self.pending: Dict[str, int] = {}
@@ -731,7 +739,7 @@ class _MentionReader:
         return chosen, 1 << 62
 
     def _pair(self, rows: List[int], text: str) -> None:
-        start, end, entity, heads, etypes = self.start, self.end, self.entity, self.head, self.etype
+        start, end, entity, bodies = self.start, self.end, self.entity, self.bodies
         entities = self.entities
         stacks = self.stacks
         part_of = self.part
@@ -742,22 +750,24 @@ class _MentionReader:
         if header is None:
             raise CorefInputError(f"{self.source}:{self.line_of(row)}: Entity= annotation but no "
                                   "'# global.Entity' header before it")
-        eid_i, etype_i, head_i, split = header.eid, header.etype, header.head, header.splits
+        eid_i, split = header.eid, header.splits
         for opening, single, closing in _CHUNK_OR_ROW.findall(text):
             if opening:
                 parts = opening.split("-", split)
-                if eid_i >= len(parts):
+                try:
+                    eid = parts[eid_i]
+                except IndexError:
                     raise CorefInputError(f"{self.source}:{self.line_of(row)}: Entity chunk ({opening} has no eid "
-                                          f"(header {header.text})")
-                eid = parts[eid_i]
-                if eid not in entities or eid[-1] == "]":
+                                          f"(header {header.text})") from None
+                index = entities.get(eid)
+                if index is None:
                     if self._rare_opening(eid, parts, row, single, header):
                         continue
+                    index = entities[eid]
                 seq = len(start)
                 start.append(row)
-                entity.append(entities[eid])
-                etypes.append(parts[etype_i] if etype_i is not None and etype_i < len(parts) else None)
-                heads.append(parts[head_i] if head_i is not None and head_i < len(parts) else None)
+                entity.append(index)
+                bodies.append((parts, header))
                 if single:
                     end.append(row)
                 else:
@@ -769,7 +779,7 @@ class _MentionReader:
                         stack.append(seq)
             elif closing:
                 stack = stacks.get(closing)
-                if stack and stack[-1] not in part_of:
+                if stack and (not part_of or stack[-1] not in part_of):
                     end[stack.pop()] = row
                 else:
                     self._rare_closing(closing, row)
@@ -780,7 +790,7 @@ class _MentionReader:
                 row = rows[i]
                 if row >= next_header:
                     header, next_header = self._header_at(row)
-                    eid_i, etype_i, head_i, split = header.eid, header.etype, header.head, header.splits
+                    eid_i, split = header.eid, header.splits
 
     def _rare_opening(self, eid: str, parts: List[str], row: int, single: str, header: _Header) -> bool:
         """Check a new entity id, or open a subspan of a discontinuous
@@ -799,7 +809,6 @@ class _MentionReader:
             raise CorefInputError(f"{self.source}:{line}: entity id {eid!r} contains a character not allowed in ids")
         if eid not in self.entities:
             self.entities[eid] = len(self.entities)
-        head = parts[header.head] if header.head is not None and header.head < len(parts) else None
         stack = self.stacks.setdefault(eid, [])
         if part == 1:
             if eid in self.pending:
@@ -809,8 +818,7 @@ class _MentionReader:
             self.start.append(row)
             self.end.append(-1)
             self.entity.append(self.entities[eid])
-            self.etype.append(parts[header.etype] if header.etype is not None and header.etype < len(parts) else None)
-            self.head.append(head)
+            self.bodies.append((parts, header))
             self.spans[seq] = [[row, -1]]
             if total > 1:
                 self.pending[eid] = seq
@@ -822,7 +830,7 @@ class _MentionReader:
                     f"mention of {eid} has its subspan [{part - 1}/{total}] read and closed"
                 )
             self.spans[seq].append([row, -1])
-            self.head[seq] = head
+            self.last_part[seq] = (parts, header)
             if part == total:
                 del self.pending[eid]
         self.part[seq] = (part, total)
@@ -892,6 +900,7 @@ class _MentionReader:
                 f"opened here closes at line {self.line_of(self.end[m])}, in another sentence; CorefUD mentions "
                 f"lie within one sentence (document {self.name!r})"
             )
+        etypes = [_field(parts, header.etype) for parts, header in self.bodies]
         heads = self._head_numbers()
         lines = self.row_line[self.first_row + starts] if n else np.zeros(0, dtype=np.int64)
         zero = np.zeros(n, dtype=bool)
@@ -934,26 +943,30 @@ class _MentionReader:
             mention_zero=zero,
             mention_contiguous=contiguous,
             mention_line=lines,
-            mention_etype=self.etype,
+            mention_etype=etypes,
             mention_words=words_of,
             mention_empty=empty_of,
         )
 
     def _head_numbers(self) -> np.ndarray:
-        heads = self.head
-        if all(h is None for h in heads):
-            return np.ones(len(heads), dtype=np.int64)
+        """The head field of every mention (of its last subspan's opening),
+        1 where there is none."""
+        if all(header.head is None for _, header in self.bodies):
+            return np.ones(len(self.bodies), dtype=np.int64)
         numbers = []
-        for m, h in enumerate(heads):
-            if h is None:
+        for m, (parts, header) in enumerate(self.bodies):
+            if m in self.last_part:
+                parts, header = self.last_part[m]
+            value = _field(parts, header.head)
+            if value is None:
                 numbers.append(1)
                 continue
             try:
-                numbers.append(int(h))
+                numbers.append(int(value))
             except ValueError:
                 raise CorefInputError(
                     f"{self.source}:{self.line_of(self.start[m])}: entity {tuple(self.entities)[self.entity[m]]}: "
-                    f"head index {h!r} is not a number"
+                    f"head index {value!r} is not a number"
                 ) from None
         return np.array(numbers, dtype=np.int64)
 
