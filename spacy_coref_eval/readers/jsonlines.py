@@ -192,8 +192,7 @@ def _mentions(clusters: object, name: str, n_tokens: int, where: str) -> Tuple[n
         ints = list(chain.from_iterable(flat))
     except TypeError:
         _mention_error(clusters, name, where)
-    if (not _LISTS.issuperset(map(type, clusters)) or not _LISTS.issuperset(map(type, flat))
-            or widths.count(2) != len(widths) or not _INTS.issuperset(map(type, ints))):
+    if widths.count(2) != len(widths) or not _INTS.issuperset(map(type, ints)):
         _mention_error(clusters, name, where)
     labels = np.repeat(np.arange(len(clusters), dtype=np.int64), sizes)
     if not flat:
