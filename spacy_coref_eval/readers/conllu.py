@@ -53,8 +53,6 @@ _NEWDOC = re.compile(r"^# newdoc(?:\s+id\s*=\s*(.+))?$")
 _SENT_ID = re.compile(r"^# sent_id\s*=?\s*(\S+)")
 _GLOBAL_ENTITY = re.compile(r"^# global\.Entity\s*=\s*(\S+)")
 _ENTITY_VALUE = re.compile(r"(?:\([^()]+\)?|[^()]+\))+")
-_ENTITY_VALUES = re.compile(r"(?:(?:\([^()\n]+\)?|[^()\n]+\))*\n)*")
-_CHUNK_OR_ROW = re.compile(r"\(([^()\n]+)(\)?)|([^()\n]+)\)|\n")
 _SUBSPAN = re.compile(r"^([^\[\]]+)\[(\d+)/(\d+)\]$")
 _EMPTY_ID = re.compile(r"^(\d+)\.(\d+)$")
 _RANGE_ID = re.compile(r"^(\d+)-(\d+)$")
@@ -398,10 +396,11 @@ class _FileParser:
 
     def parse(self) -> ConlluFile:
         buffer = self.buffer
-        separators = np.flatnonzero(buffer <= 10)
+        separators = np.flatnonzero((buffer <= 10) | (buffer == 124))
         kinds = buffer[separators]
         newlines = separators[kinds == 10]
         self.tabs = separators[kinds == 9]
+        self.pipes = separators[kinds == 124]
         line_start = np.zeros(len(newlines), dtype=np.int64)
         line_start[1:] = newlines[:-1] + 1
         first = buffer[line_start]
@@ -471,6 +470,9 @@ class _FileParser:
                 sent_ids[owner] = found.group(1)
         others = candidates[other]
         short_newdoc = np.flatnonzero(comment & (newlines - line_start == 8))
+        short_newdoc = short_newdoc[
+            (buffer[line_start[short_newdoc, None] + np.arange(8)] == np.frombuffer(b"# newdoc", dtype=np.uint8)).all(axis=1)
+        ]
         if len(short_newdoc):
             others = np.union1d(others, short_newdoc)
         documents: List[Tuple[str, int, int]] = []
@@ -491,6 +493,12 @@ class _FileParser:
         """Byte offsets of the ten fields of every token line: field ``k``
         of row ``r`` is ``[self.field_start[r, k], self.field_end[r, k])``."""
         tabs = self.tabs
+        if len(tabs) == 9 * len(starts):
+            inner = tabs.reshape(-1, 9)
+            if not len(inner) or ((inner[:, 0] > starts).all() and (inner[:, 8] < ends).all()):
+                self.field_start = np.column_stack((starts, inner + 1))
+                self.field_end = np.column_stack((inner, ends))
+                return
         first_tab = np.searchsorted(tabs, starts)
         counts = np.searchsorted(tabs, ends) - first_tab
         bad = np.flatnonzero(counts != 9)
@@ -498,10 +506,7 @@ class _FileParser:
             row = int(bad[0])
             raise CorefInputError(f"{self.source}:{int(self.row_line[row])}: {int(counts[row]) + 1} tab-separated "
                                   "field(s), a CoNLL-U token line has 10")
-        if len(tabs):
-            inner = tabs[first_tab[:, None] + np.arange(9)]
-        else:
-            inner = np.zeros((0, 9), dtype=np.int64)
+        inner = tabs[first_tab[:, None] + np.arange(9)]
         self.field_start = np.column_stack((starts, inner + 1))
         self.field_end = np.column_stack((inner, ends))
 
@@ -511,7 +516,7 @@ class _FileParser:
         attributes."""
         buffer = self.buffer
         misc_start, misc_end = self.field_start[:, 9], self.field_end[:, 9]
-        pipes = np.flatnonzero(buffer == ord("|"))
+        pipes = self.pipes
         pipe_row = np.searchsorted(misc_start, pipes, "right") - 1
         in_misc = (pipe_row >= 0) & (pipes < misc_end[np.maximum(pipe_row, 0)])
         pipes, pipe_row = pipes[in_misc], pipe_row[in_misc]
@@ -718,14 +723,19 @@ class _MentionReader:
     def read(self, rows: List[int], text: str) -> None:
         """Pair the brackets of the ``Entity`` values ``text`` (one a line)
         of ``rows``."""
-        if not _ENTITY_VALUES.fullmatch(text):
-            for row, value in zip(rows, text.split("\n")):
-                if not _ENTITY_VALUE.fullmatch(value):
-                    raise CorefInputError(f"{self.source}:{self.line_of(row)}: malformed Entity={value}")
+        if "\0" in text:
+            row = rows[text[:text.index("\0")].count("\n")]
+            raise CorefInputError(f"{self.source}:{self.line_of(row)}: malformed Entity= value (NUL character)")
         if self.multiword and not self.multiword.isdisjoint(rows):
             row = min(self.multiword.intersection(rows))
             raise CorefInputError(f"{self.source}:{self.line_of(row)}: Entity= on a multiword token line")
         self._pair(rows, text)
+
+    def _malformed(self, rows: List[int], text: str) -> CorefInputError:
+        for row, value in zip(rows, text.split("\n")):
+            if not _ENTITY_VALUE.fullmatch(value):
+                return CorefInputError(f"{self.source}:{self.line_of(row)}: malformed Entity={value}")
+        return CorefInputError(f"{self.source}: malformed Entity= value")  # pragma: no cover
 
     def _header_at(self, row: int) -> Tuple[Optional[_Header], int]:
         """The header in force at ``row`` and the row where the next starts."""
@@ -751,13 +761,16 @@ class _MentionReader:
             raise CorefInputError(f"{self.source}:{self.line_of(row)}: Entity= annotation but no "
                                   "'# global.Entity' header before it")
         eid_i, split = header.eid, header.splits
-        for opening, single, closing in _CHUNK_OR_ROW.findall(text):
-            if opening:
-                parts = opening.split("-", split)
+        pieces = text.replace("(", "\0(").replace(")", ")\0").replace("\n", "\0\n\0").split("\0")
+        for chunk in filter(None, pieces):
+            first = chunk[0]
+            if first == "(":
+                single = chunk[-1] == ")"
+                parts = (chunk[1:-1] if single else chunk[1:]).split("-", split)
                 try:
                     eid = parts[eid_i]
                 except IndexError:
-                    raise CorefInputError(f"{self.source}:{self.line_of(row)}: Entity chunk ({opening} has no eid "
+                    raise CorefInputError(f"{self.source}:{self.line_of(row)}: Entity chunk {chunk} has no eid "
                                           f"(header {header.text})") from None
                 index = entities.get(eid)
                 if index is None:
@@ -777,13 +790,7 @@ class _MentionReader:
                         stacks[eid] = [seq]
                     else:
                         stack.append(seq)
-            elif closing:
-                stack = stacks.get(closing)
-                if stack and (not part_of or stack[-1] not in part_of):
-                    end[stack.pop()] = row
-                else:
-                    self._rare_closing(closing, row)
-            else:
+            elif first == "\n":
                 i += 1
                 if i == n_rows:
                     break
@@ -791,6 +798,15 @@ class _MentionReader:
                 if row >= next_header:
                     header, next_header = self._header_at(row)
                     eid_i, split = header.eid, header.splits
+            elif chunk[-1] == ")" and len(chunk) > 1:
+                closing = chunk[:-1]
+                stack = stacks.get(closing)
+                if stack and (not part_of or stack[-1] not in part_of):
+                    end[stack.pop()] = row
+                else:
+                    self._rare_closing(closing, row)
+            else:
+                raise self._malformed(rows, text)
 
     def _rare_opening(self, eid: str, parts: List[str], row: int, single: str, header: _Header) -> bool:
         """Check a new entity id, or open a subspan of a discontinuous
