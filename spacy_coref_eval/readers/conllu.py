@@ -561,7 +561,7 @@ class _FileParser:
         if not plain.all():
             words_before = np.zeros(len(plain) + 1, dtype=np.int64)
             np.cumsum(plain, out=words_before[1:])
-            self._special_rows(first_row, sentences, sentence_rows, words_before, multiword, empty_rows, empty_nodes)
+            self._special_rows(first_row, sentence_rows, words_before, multiword, empty_rows, empty_nodes)
             word_rows = plain
         n_before = int(sum(lengths))
         sentence_starts = np.zeros(len(lengths) + 1, dtype=np.int64)
@@ -620,7 +620,7 @@ class _FileParser:
         self.row_plain = plain
         self.row_expected = expected
 
-    def _special_rows(self, first_row: int, sentences: List[_Sentence], sentence_rows: List[int],
+    def _special_rows(self, first_row: int, sentence_rows: List[int],
                       words_before: np.ndarray, multiword: List[int], empty_rows: List[int],
                       empty_nodes: List[EmptyNode]) -> None:
         """Check the multiword ranges and empty nodes of a document and note
