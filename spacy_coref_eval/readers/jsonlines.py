@@ -1,0 +1,276 @@
+"""Read coreference from jsonlines files, the format neural coreference
+models read and write (Lee et al. 2017's e2e-coref and its descendants).
+
+Each line is one JSON object: ``doc_key``, ``sentences`` (lists of tokens)
+and clusters as lists of ``[start, end]`` token indices over the whole
+document, ``end`` inclusive: ``clusters`` for gold, ``predicted_clusters``
+for model output. Which field is read:
+
+- ``field`` given: that field, in every line;
+- role ``"response"`` (default): ``predicted_clusters`` where a line has it,
+  else ``clusters`` (model outputs often keep the gold clusters beside
+  their predictions);
+- role ``"key"``: ``clusters``.
+
+Models that work on word pieces add ``subtoken_map`` (the word of every
+piece); then ``sentences`` hold pieces and a mention runs from the word of
+its first piece to the word of its last. Sentence starts then come from
+``sentence_map`` (the sentence of every piece) when present, else from the
+piece segments of ``sentences``.
+
+Documents pair with CoNLL-2012 documents by :func:`conll_doc_keys`: the
+exact name, or ``NAME_N`` for ``(NAME); part NNN`` (N = int(NNN)), the doc_key
+of the common OntoNotes preprocessing.
+"""
+import gzip
+import json
+import re
+import zlib
+from dataclasses import dataclass
+from itertools import accumulate, chain
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Tuple, Union
+
+import numpy as np
+
+from ..clusters import Clusters
+from ..errors import CorefInputError
+
+PathLike = Union[str, Path]
+
+_PART = re.compile(r"^\((.*)\); part (\d+)$")
+_ROLES = ("response", "key")
+_LISTS = frozenset((list,))
+_INTS = frozenset((int,))
+_WORDPIECE_MARKERS = ("##", "\u0120", "\u2581")
+_SPECIAL_PIECES = frozenset(("[CLS]", "[SEP]", "<s>", "</s>", "<pad>", "[PAD]"))
+
+
+@dataclass
+class JsonlinesDocument:
+    """One line: ``words`` (the flattened ``sentences``, or with
+    ``subtoken_map`` the words rebuilt from their pieces, markers and
+    special tokens dropped), the first word of every sentence, the
+    clusters (word spans, end exclusive) and the field they were read from.
+    ``tokens`` are the flattened ``sentences`` as written."""
+
+    doc_key: str
+    words: List[str]
+    sentence_starts: List[int]
+    clusters: Clusters
+    field: str
+    source: str
+    line: int
+    tokens: List[str]
+    subtoken_map: Optional[List[int]] = None
+
+
+def conll_doc_keys(name: str) -> Tuple[str, ...]:
+    """The doc_keys a CoNLL-2012 document name pairs with: the name itself,
+    and for ``(NAME); part NNN`` also ``NAME_N`` with N = int(NNN)."""
+    match = _PART.match(name)
+    if match is None:
+        return (name,)
+    return (name, f"{match.group(1)}_{int(match.group(2))}")
+
+
+def pair_with_conll(conll_names: Iterable[str], doc_keys: Iterable[str]) -> Dict[str, str]:
+    """For every CoNLL document name, the doc_key it pairs with (names
+    without a partner are left out). A doc_key claimed by two names, or a
+    name matching two doc_keys, is an error."""
+    available = set(doc_keys)
+    pairs: Dict[str, str] = {}
+    claimed: Dict[str, str] = {}
+    for name in conll_names:
+        matches = [key for key in dict.fromkeys(conll_doc_keys(name)) if key in available]
+        if len(matches) > 1:
+            raise CorefInputError(f"CoNLL document {name!r} matches two jsonlines doc_keys: {matches[0]!r} and {matches[1]!r}")
+        if not matches:
+            continue
+        key = matches[0]
+        if key in claimed:
+            raise CorefInputError(f"jsonlines doc_key {key!r} pairs with two CoNLL documents: {claimed[key]!r} and {name!r}")
+        claimed[key] = name
+        pairs[name] = key
+    return pairs
+
+
+def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[str] = None) -> Dict[str, JsonlinesDocument]:
+    """Documents of a jsonlines file (``.gz`` read transparently) by doc_key,
+    in file order. ``role`` and ``field`` choose the clusters read (module
+    docstring)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+        if path.suffix == ".gz":
+            data = gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as err:
+        raise CorefInputError(f"{path}: cannot read file: {err}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise CorefInputError(f"{path}: not UTF-8 text: {err}") from None
+    return parse_jsonlines(text, source=str(path), role=role, field=field)
+
+
+def parse_jsonlines(text: str, *, source: str = "<string>", role: str = "response",
+                    field: Optional[str] = None) -> Dict[str, JsonlinesDocument]:
+    """Like :func:`read_jsonlines`, from a string."""
+    if role not in _ROLES:
+        raise ValueError(f"role must be one of {_ROLES}, not {role!r}")
+    documents: Dict[str, JsonlinesDocument] = {}
+    loads = json.loads
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line or line.isspace():
+            continue
+        try:
+            obj = loads(line)
+        except ValueError as err:
+            raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
+        document = _document(obj, source, number, role, field)
+        if document.doc_key in documents:
+            raise CorefInputError(f"{source}:{number}: doc_key {document.doc_key!r} appears twice "
+                                  f"(first at line {documents[document.doc_key].line})")
+        documents[document.doc_key] = document
+    return documents
+
+
+def _document(obj: object, source: str, line: int, role: str, field: Optional[str]) -> JsonlinesDocument:
+    if not isinstance(obj, dict):
+        raise CorefInputError(f"{source}:{line}: a line must hold a JSON object")
+    doc_key = obj.get("doc_key")
+    if not isinstance(doc_key, str):
+        raise CorefInputError(f"{source}:{line}: no doc_key string")
+    where = f"{source}:{line}: document {doc_key!r}"
+    sentences = obj.get("sentences")
+    if not isinstance(sentences, list) or not _LISTS.issuperset(map(type, sentences)):
+        raise CorefInputError(f"{where}: 'sentences' must be a list of lists of tokens")
+    tokens = list(chain.from_iterable(sentences))
+    lengths = list(map(len, sentences))
+    chosen = _field(obj, role, field, where)
+    spans, labels = _mentions(obj[chosen], chosen, len(tokens), where)
+    subtoken_map = obj.get("subtoken_map")
+    if subtoken_map is None:
+        words = tokens
+        sentence_starts = _starts(lengths)
+    else:
+        subtoken_map = _subtoken_map(subtoken_map, len(tokens), where)
+        if len(spans):
+            spans = subtoken_map[spans]
+        words = _words_from_pieces(tokens, subtoken_map)
+        sentence_starts = _word_sentence_starts(obj.get("sentence_map"), sentences, subtoken_map, where)
+    if len(spans):
+        clusters = Clusters.from_arrays(spans[:, 0], spans[:, 1] + 1, labels)
+    else:
+        clusters = Clusters()
+    return JsonlinesDocument(doc_key, words, sentence_starts, clusters, chosen, source, line, tokens,
+                             subtoken_map.tolist() if subtoken_map is not None else None)
+
+
+def _field(obj: dict, role: str, field: Optional[str], where: str) -> str:
+    if field is not None:
+        if field not in obj:
+            raise CorefInputError(f"{where}: no {field!r} field")
+        return field
+    if role == "response" and "predicted_clusters" in obj:
+        return "predicted_clusters"
+    if "clusters" in obj:
+        return "clusters"
+    wanted = "'predicted_clusters' or 'clusters'" if role == "response" else "'clusters'"
+    raise CorefInputError(f"{where}: no {wanted} field")
+
+
+def _mentions(clusters: object, name: str, n_tokens: int, where: str) -> Tuple[np.ndarray, np.ndarray]:
+    """All mentions as an (n, 2) array of inclusive token spans, and the
+    index of their cluster."""
+    if not isinstance(clusters, list):
+        raise CorefInputError(f"{where}: {name!r} must be a list of clusters")
+    try:
+        sizes = list(map(len, clusters))
+        flat = list(chain.from_iterable(clusters))
+        widths = list(map(len, flat))
+        ints = list(chain.from_iterable(flat))
+    except TypeError:
+        _mention_error(clusters, name, where)
+    if widths.count(2) != len(widths) or not _INTS.issuperset(map(type, ints)):
+        _mention_error(clusters, name, where)
+    labels = np.repeat(np.arange(len(clusters), dtype=np.int64), sizes)
+    if not flat:
+        return np.zeros((0, 2), dtype=np.int64), labels
+    spans = np.array(ints, dtype=np.int64).reshape(-1, 2)
+    bad = (spans[:, 0] < 0) | (spans[:, 1] < spans[:, 0]) | (spans[:, 1] >= n_tokens)
+    if bad.any():
+        m = int(np.argmax(bad))
+        raise CorefInputError(f"{where}: mention {flat[m]!r} in {name}[{int(labels[m])}] is reversed or "
+                              f"outside the document's {n_tokens} tokens (end is inclusive)")
+    return spans, labels
+
+
+def _mention_error(clusters: list, name: str, where: str) -> None:
+    for index, cluster in enumerate(clusters):
+        if not isinstance(cluster, list):
+            raise CorefInputError(f"{where}: {name}[{index}] must be a list of [start, end] mentions")
+        for mention in cluster:
+            if (not isinstance(mention, list) or len(mention) != 2
+                    or not all(isinstance(i, int) and not isinstance(i, bool) for i in mention)):
+                raise CorefInputError(f"{where}: mention {mention!r} in {name}[{index}] is not "
+                                      "[start, end] with integer token indices")
+    raise CorefInputError(f"{where}: {name!r} must hold lists of [start, end] mentions")  # pragma: no cover
+
+
+def _subtoken_map(value: object, n_tokens: int, where: str) -> np.ndarray:
+    if not isinstance(value, list) or len(value) != n_tokens:
+        raise CorefInputError(f"{where}: 'subtoken_map' must give the word of each of the {n_tokens} tokens")
+    array = np.array(value) if value else np.zeros(0, dtype=np.int64)
+    if array.ndim != 1 or (len(array) and array.dtype.kind not in "iu"):
+        raise CorefInputError(f"{where}: 'subtoken_map' must hold integer word indices")
+    array = array.astype(np.int64, copy=False)
+    if len(array) and (array[0] < 0 or np.any(np.diff(array) < 0)):
+        raise CorefInputError(f"{where}: 'subtoken_map' must be non-decreasing from word 0")
+    return array
+
+
+def _starts(lengths: Iterable[int]) -> List[int]:
+    return list(accumulate(chain((0,), lengths)))[:-1]
+
+
+def _words_from_pieces(pieces: List[str], subtoken_map: np.ndarray) -> List[str]:
+    """Words rebuilt from word pieces: the pieces of each word joined, with
+    continuation/space markers and special tokens dropped."""
+    n_words = int(subtoken_map[-1]) + 1 if len(subtoken_map) else 0
+    words = [""] * n_words
+    for piece, word in zip(pieces, subtoken_map.tolist()):
+        if piece in _SPECIAL_PIECES:
+            continue
+        for marker in _WORDPIECE_MARKERS:
+            if piece.startswith(marker):
+                piece = piece[len(marker):]
+                break
+        words[word] += piece
+    return words
+
+
+def _word_sentence_starts(sentence_map: object, sentences: List[list], subtoken_map: np.ndarray,
+                          where: str) -> List[int]:
+    if sentence_map is not None:
+        if not isinstance(sentence_map, list) or len(sentence_map) != len(subtoken_map):
+            raise CorefInputError(f"{where}: 'sentence_map' must give the sentence of each token")
+        if not sentence_map:
+            return []
+        sentence_of = np.array(sentence_map)
+        first_pieces = np.flatnonzero(np.concatenate(([True], sentence_of[1:] != sentence_of[:-1])))
+    else:
+        first_pieces = np.array(_starts(len(s) for s in sentences if s), dtype=np.int64)
+    starts = np.unique(subtoken_map[first_pieces]) if len(first_pieces) else np.zeros(0, dtype=np.int64)
+    return starts.tolist()
+
+
+def write_jsonlines(path: PathLike, documents: Iterable[Tuple[str, List[List[str]], Clusters]],
+                    field: str = "clusters") -> None:
+    """Write documents ``(doc_key, sentences, clusters)`` as jsonlines with
+    inclusive ends (the inverse of :func:`read_jsonlines` for word-level
+    files)."""
+    with open(path, "w", encoding="utf8") as out:
+        for doc_key, sentences, clusters in documents:
+            entities = [[[start, end - 1] for start, end in entity] for entity in clusters.entities()]
+            out.write(json.dumps({"doc_key": doc_key, "sentences": sentences, field: entities}) + "\n")
