@@ -19,8 +19,8 @@ from spacy_coref_eval.readers.conllu import (
 )
 
 DATA = Path(__file__).resolve().parent / "data"
-CONFORMANCE = DATA / "corefud"
-GUM = DATA / "gum" / "gum-corefud.40docs.conllu.gz"
+CONFORMANCE = DATA / "conformance" / "corefud"
+GUM = DATA / "corpora" / "gum-corefud.40docs.conllu.gz"
 CONFORMANCE_FILES = sorted(p for p in CONFORMANCE.rglob("TC-*") if p.suffix in (".key", ".response"))
 
 NodeKey = Tuple[int, int, int]

@@ -14,7 +14,7 @@ from spacy_coref_eval.readers.jsonlines import (
     write_jsonlines,
 )
 
-from .conftest import shared_path
+from .conftest import data_path
 
 
 def _line(**fields) -> str:
@@ -87,7 +87,7 @@ def test_errors_name_file_line_and_doc_key(line, message):
 
 
 def test_round_trip_through_a_conll_file(tmp_path):
-    documents = list(read_conll(shared_path("corpora", "litbank.key.conll.gz"), with_words=True).values())[:8]
+    documents = list(read_conll(data_path("corpora", "litbank.key.conll.gz"), with_words=True).values())[:8]
     conll = tmp_path / "subset.conll"
     write_conll(conll, [(d.name, d.words, d.clusters, d.sentence_starts) for d in documents])
     key = read_conll(conll, with_words=True)
