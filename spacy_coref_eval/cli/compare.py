@@ -45,7 +45,7 @@ def compare_command(
     systems = (system_a, system_b)
     with reported_errors():
         settings = scoring.settings()
-        loaded = [load_corpus(key, path, *scoring.readers(), with_words=False, with_tokens=classes) for path in systems]
+        loaded = [load_corpus(key, path, *scoring.readers(), with_words=False, with_tokens=classes, formats=scoring.formats()) for path in systems]
         check_same_documents(
             loaded[0].response_names, loaded[1].response_names,
             f"cannot compare {system_a} with {system_b}: they hold different documents",

@@ -2,12 +2,12 @@
 back (spaCy is imported when one of them runs, not when the CLI starts)."""
 import sys
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, TypeVar
+from typing import Iterable, Iterator, List, Optional, Sequence, TypeVar
 
 import typer
 
 from . import app
-from .options import HEAD_PREFIX, SPANS, build_readers
+from .options import HEAD_PREFIX, INPUT_FORMAT, SPANS, build_readers
 from .output import reported_errors, say
 
 PROGRESS_MIN_BYTES = 1 << 20
@@ -32,31 +32,71 @@ def progress(items: Iterable[T], total: int, path: Path, desc: str) -> Iterator[
 
 @app.command()
 def convert(
-    input_path: Path = typer.Argument(..., metavar="IN", help="CoNLL-2012 file (.conll, .gz) or a directory of them"),
-    output_path: Path = typer.Argument(..., metavar="OUT", help="spaCy DocBin file to write (.spacy)"),
+    input_path: Path = typer.Argument(..., metavar="IN", help="Coreference in any format: CoNLL-2012 (file or directory), .conllu, .jsonlines, .spacy"),
+    output_path: Path = typer.Argument(..., metavar="OUT", help="File to write; its suffix names the format: .spacy, .conll (any *conll), .jsonlines/.jsonl"),
+    input_format: Optional[str] = INPUT_FORMAT,
+    spans: Optional[str] = SPANS,
+    head_prefix: Optional[str] = HEAD_PREFIX,
 ) -> None:
-    """Convert CoNLL-2012 coreference to a spaCy DocBin (.spacy).
+    """Convert coreference between formats, keeping every score.
 
-    Every doc keeps the words (one space after each but the last), the
-    sentence starts, one span group coref_clusters_N per entity (N from 1)
-    and the document name.
+    To .spacy: every doc keeps the words (one space after each but the
+    last), the sentence starts, one span group coref_clusters_N per entity
+    (N from 1), mention heads as span groups coref_head_clusters_N when the
+    input has them, and the document name. To CoNLL-2012 or jsonlines: the
+    words, sentences, clusters and names.
     """
-    from spacy.vocab import Vocab
-
     from ..errors import CorefInputError
-    from ..readers.corpus import is_docbin, read_conll_documents
-    from ..readers.docbin import conll_to_docs, write_docbin
+    from ..readers.corpus import input_format as format_of
+    from ..readers.corpus import read_side
 
     with reported_errors():
-        if is_docbin(input_path):
-            raise CorefInputError(f"{input_path} is already a .spacy file (did you mean 'export'?)")
-        documents = read_conll_documents(input_path, with_words=True)
-        docs = conll_to_docs(progress(documents.values(), len(documents), input_path, "Converting"), Vocab())
-        n_docs = write_docbin(output_path, docs, [input_path])
-    n_mentions = sum(len(document.clusters) for document in documents.values())
+        target = format_of(output_path)
+        if target == "conllu":
+            raise CorefInputError(f"{output_path}: writing CoNLL-U is not supported; write .spacy, .conll or .jsonlines")
+        source = format_of(input_path, input_format)
+        if source == target == "spacy" or (source == target == "conll" and input_format is None):
+            raise CorefInputError(f"{input_path} and {output_path} are both {source} files; nothing to convert")
+        reader, _ = build_readers(spans, None, None, head_prefix)
+        side = read_side(input_path, reader, with_words=True, fmt=source, role="key")
+        documents = progress(side.documents, len(side.documents), input_path, "Converting")
+        n_docs = write_documents(output_path, target, documents, [input_path])
+    for warning in side.warnings:
+        say("warn", warning)
+    n_mentions = sum(len(document.clusters) for document in side.documents)
     if not n_docs:
-        say("warn", f"{input_path}: no '#begin document' blocks found")
+        say("warn", f"{input_path}: no documents found")
     say("good", f"Converted {n_docs} document(s), {n_mentions} mention(s) to {output_path}")
+
+
+def write_documents(path: Path, fmt: str, documents: Iterable, inputs: Sequence[Path]) -> int:
+    """Write the documents of a side (:class:`~..readers.pairing.SideDocument`)
+    in format ``fmt``; returns how many were written."""
+    documents = list(documents)
+    names = [document.name if document.name is not None else f"doc{index}" for index, document in enumerate(documents)]
+    if fmt == "spacy":
+        from spacy.vocab import Vocab
+
+        from ..readers.docbin import words_to_doc, write_docbin
+
+        vocab = Vocab()
+        docs = (words_to_doc(name, d.words, d.clusters, d.sentence_starts, vocab) for name, d in zip(names, documents))
+        return write_docbin(path, docs, inputs)
+    if fmt == "jsonlines":
+        from ..readers.jsonlines import write_jsonlines
+
+        write_jsonlines(path, [(name, _sentences(d), d.clusters) for name, d in zip(names, documents)], inputs=inputs)
+        return len(documents)
+    from ..readers.conll import write_conll
+
+    write_conll(path, [(name, d.words, d.clusters, d.sentence_starts) for name, d in zip(names, documents)], inputs)
+    return len(documents)
+
+
+def _sentences(document) -> List[List[str]]:
+    starts = sorted(set(int(s) for s in document.sentence_starts) | {0})
+    bounds = [s for s in starts if s < len(document.words)] + [len(document.words)]
+    return [list(document.words[a:b]) for a, b in zip(bounds, bounds[1:])] or [[]]
 
 
 @app.command()

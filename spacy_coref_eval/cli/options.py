@@ -50,6 +50,10 @@ SPANS_HELP = (
 SPANS = typer.Option(None, "--spans", help=SPANS_HELP)
 KEY_SPANS = typer.Option(None, "--key-spans", help="Like --spans, for the key side only")
 RESPONSE_SPANS = typer.Option(None, "--response-spans", help="Like --spans, for the response side only")
+INPUT_FORMAT = typer.Option(
+    None, "--input-format",
+    help="Format of the input files: conll, conllu, jsonlines or spacy (default: from each file's suffix)",
+)
 HEAD_PREFIX = typer.Option(
     None, "--head-prefix", help="With PREFIX_* span groups: span i of HEAD_PREFIX_<n> is the head of span i of PREFIX_<n>"
 )
@@ -121,6 +125,7 @@ class ScoringOptions:
     key_spans: Optional[str] = KEY_SPANS
     response_spans: Optional[str] = RESPONSE_SPANS
     head_prefix: Optional[str] = HEAD_PREFIX
+    input_format: Optional[str] = INPUT_FORMAT
 
     def settings(self) -> "Settings":
         return build_settings(
@@ -129,6 +134,10 @@ class ScoringOptions:
 
     def readers(self) -> Tuple["ClusterReader", "ClusterReader"]:
         return build_readers(self.spans, self.key_spans, self.response_spans, self.head_prefix)
+
+    def formats(self) -> Tuple[Optional[str], Optional[str]]:
+        """The key's and the response's input format (``None``: from the suffix)."""
+        return self.input_format, self.input_format
 
 
 def with_scoring_options(command: Callable[..., Any]) -> Callable[..., Any]:

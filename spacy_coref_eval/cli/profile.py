@@ -6,7 +6,7 @@ from typing import Optional
 import typer
 
 from . import app
-from .options import FORMAT, HEAD_PREFIX, INPUT_FORMS, SPANS, build_readers
+from .options import FORMAT, HEAD_PREFIX, INPUT_FORMAT, INPUT_FORMS, SPANS, build_readers
 from .output import json_text, output_format, reported_errors, write
 
 
@@ -20,6 +20,7 @@ def profile(
     ),
     spans: Optional[str] = SPANS,
     head_prefix: Optional[str] = HEAD_PREFIX,
+    input_format: Optional[str] = INPUT_FORMAT,
     fmt: Optional[str] = FORMAT,
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the profile to this file (.json: JSON)"),
 ) -> None:
@@ -33,7 +34,7 @@ def profile(
     fmt = output_format(fmt, output)
     with reported_errors():
         reader, _ = build_readers(spans, None, None, head_prefix)
-        loaded = load_corpus(key, key, reader, reader, with_words=False, with_tokens=True)
+        loaded = load_corpus(key, key, reader, reader, with_words=False, with_tokens=True, formats=(input_format, input_format))
         tokens = [loaded.tokens[name] for name, _, _ in loaded.pairs]
         result = score_pairs(loaded.pairs, lengths=[len(part) for part in tokens])
         members = score_resolution_classes(result, tokens).members

@@ -43,7 +43,7 @@ def report_command(
 
     with reported_errors():
         settings = scoring.settings()
-        loaded = load_corpus(key, response, *scoring.readers(), with_tokens=True)
+        loaded = load_corpus(key, response, *scoring.readers(), with_tokens=True, formats=scoring.formats())
         if not loaded.pairs:
             raise CorefInputError(f"{key}: no documents to report on")
         tokens = [loaded.tokens[name] for name, _, _ in loaded.pairs]

@@ -54,7 +54,7 @@ def score(
     inputs = (key, response)
     with reported_errors():
         settings = scoring.settings()
-        loaded = load_corpus(key, response, *scoring.readers(), with_words=False, with_tokens=classes)
+        loaded = load_corpus(key, response, *scoring.readers(), with_words=False, with_tokens=classes, formats=scoring.formats())
         tokens = [loaded.tokens[name] for name, _, _ in loaded.pairs] if classes else None
         lengths = [len(part) for part in tokens] if tokens is not None else None
         result = score_pairs(loaded.pairs, settings, loaded.warnings, n_process=n_process, lengths=lengths)

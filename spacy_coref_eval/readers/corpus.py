@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+import numpy as np
+
 from ..clusters import Clusters
 from ..errors import CorefInputError
 from .conll import ConllDocument, PathLike, read_conll
@@ -27,6 +29,7 @@ from .pairing import SideDocument, pair_documents
 from .tokens import Tokens
 
 if TYPE_CHECKING:
+    from .conllu import CorefUDDocument
     from .spans import ClusterReader
 
 Pair = Tuple[str, Clusters, Clusters]
@@ -42,8 +45,13 @@ class Side:
 
     path: Path
     documents: List[SideDocument]
-    spacy: bool = False
+    format: str = "conll"
     groups: FrozenSet[str] = field(default_factory=frozenset)
+    warnings: List[str] = field(default_factory=list)
+
+    @property
+    def spacy(self) -> bool:
+        return self.format == "spacy"
 
     @property
     def named(self) -> bool:
@@ -89,23 +97,97 @@ def read_conll_documents(path: PathLike, *, with_words: bool = False) -> Dict[st
     return documents
 
 
-def read_side(
-    path: PathLike, reader: Optional["ClusterReader"] = None, with_words: bool = True, token_attrs: bool = False
-) -> Side:
-    """The documents of one input: a CoNLL-2012 file or directory, or a
-    ``.spacy`` file read with ``reader`` (default: span groups
-    ``coref_clusters_N``; ``token_attrs`` also reads parts of speech and
-    morphology)."""
+FORMATS = ("conll", "conllu", "jsonlines", "spacy")
+"""Input formats: CoNLL-2012, CorefUD CoNLL-U, jsonlines, spaCy DocBin."""
+_SUFFIXES = {".conllu": "conllu", ".jsonlines": "jsonlines", ".jsonl": "jsonlines", ".spacy": "spacy"}
+
+
+def input_format(path: PathLike, given: Optional[str] = None) -> str:
+    """The format of an input: ``given``, else from the suffix (``.gz``
+    aside): ``.conllu`` CoNLL-U, ``.jsonlines``/``.jsonl`` jsonlines,
+    ``.spacy`` DocBin, anything else (``.conll``, ``.gold_conll``,
+    ``*_conll``, a directory) CoNLL-2012."""
+    if given is not None:
+        if given not in FORMATS:
+            raise CorefInputError(f"unknown input format {given!r}; choose from {', '.join(FORMATS)}")
+        return given
     path = Path(path)
-    if is_docbin(path):
+    suffix = Path(path.stem).suffix if path.suffix == ".gz" else path.suffix
+    return _SUFFIXES.get(suffix.lower(), "conll")
+
+
+def read_side(
+    path: PathLike,
+    reader: Optional["ClusterReader"] = None,
+    with_words: bool = True,
+    token_attrs: bool = False,
+    fmt: Optional[str] = None,
+    role: str = "response",
+) -> Side:
+    """The documents of one input in its format (:func:`input_format`): a
+    CoNLL-2012 file or directory, a CoNLL-U or jsonlines file (``role``
+    ``"key"`` reads jsonlines ``clusters``, ``"response"`` prefers
+    ``predicted_clusters``), or a ``.spacy`` file read with ``reader``
+    (default: span groups ``coref_clusters_N``; ``token_attrs`` also reads
+    parts of speech and morphology). Input that does not fit its format
+    raises :class:`CorefInputError` naming the format tried."""
+    path = Path(path)
+    fmt = input_format(path, fmt)
+    try:
+        return _read_side(path, fmt, reader, with_words, token_attrs, role)
+    except CorefInputError as err:
+        if fmt == "conll" and "outside a '#begin document' block" in str(err):
+            raise CorefInputError(
+                f"{err} (read as CoNLL-2012; for another format use its suffix or --input-format "
+                f"{'|'.join(FORMATS)})"
+            ) from None
+        raise
+
+
+def _read_side(path: Path, fmt: str, reader: Optional["ClusterReader"], with_words: bool, token_attrs: bool, role: str) -> Side:
+    if fmt == "spacy":
         from .docbin_records import read_docbin_records
 
         records = read_docbin_records(path, reader, token_attrs=token_attrs)
         documents = [SideDocument(record.name, record.clusters, len(record), record=record) for record in records]
-        return Side(path, documents, spacy=True, groups=frozenset(g for record in records for g in record.span_groups))
+        return Side(path, documents, fmt, frozenset(g for record in records for g in record.span_groups))
+    if fmt == "conllu":
+        from .conllu import read_conllu
+
+        conllu = read_conllu(path)
+        documents = [_conllu_document(document) for document in conllu.documents.values()]
+        return Side(path, documents, fmt, warnings=conllu.warnings())
+    if fmt == "jsonlines":
+        from .jsonlines import read_jsonlines
+
+        lines = read_jsonlines(path, role=role)
+        documents = [SideDocument(d.doc_key, d.clusters, len(d.words), d.words, None, d.sentence_starts) for d in lines.values()]
+        return Side(path, documents, fmt)
     conll = read_conll_documents(path, with_words=with_words)
     documents = [SideDocument(d.name, d.clusters, d.n_tokens, d.words or [], None, d.sentence_starts) for d in conll.values()]
-    return Side(path, documents)
+    return Side(path, documents, fmt)
+
+
+def _conllu_document(document: "CorefUDDocument") -> SideDocument:
+    """A CoNLL-U document whose mentions are word spans. Empty nodes are
+    not words, so a mention covering one counts its words only; mentions
+    that are discontinuous or headed by an empty node (zeros) cannot be
+    word spans and raise :class:`CorefInputError` naming their line."""
+    odd = ~document.mention_contiguous | document.mention_zero
+    if odd.any():
+        m = int(np.argmax(odd))
+        kind = "a zero mention (headed by an empty node)" if document.mention_zero[m] else "a discontinuous mention"
+        raise CorefInputError(
+            f"{document.source}:{int(document.mention_line[m])}: {kind} of entity {document.entities[document.mention_entity[m]]!r} "
+            f"in document {document.name!r}: only mentions that are word spans can be scored"
+        )
+    clusters = Clusters.from_arrays(
+        document.mention_start, document.mention_end, document.mention_entity, document.mention_head
+    )
+    tokens = Tokens.from_columns(
+        document.words, document.sentence_starts[:-1], document.upos, document.xpos, document.feats
+    )
+    return SideDocument(document.name, clusters, document.n_words, document.words, None, tokens.sentence_starts, tokens)
 
 
 def load_pairs(
@@ -113,11 +195,12 @@ def load_pairs(
     response_path: PathLike,
     key_reader: Optional["ClusterReader"] = None,
     response_reader: Optional["ClusterReader"] = None,
+    formats: Tuple[Optional[str], Optional[str]] = (None, None),
 ) -> Tuple[List[Pair], List[str]]:
     """``(name, key, response)`` clusters of every document pair, and
     warnings. The readers read clusters from ``.spacy`` docs (default: span
-    groups ``coref_clusters_N``)."""
-    loaded = load_corpus(key_path, response_path, key_reader, response_reader, with_words=False)
+    groups ``coref_clusters_N``); ``formats`` as :func:`load_corpus`."""
+    loaded = load_corpus(key_path, response_path, key_reader, response_reader, with_words=False, formats=formats)
     return loaded.pairs, loaded.warnings
 
 
@@ -140,18 +223,22 @@ def load_corpus(
     response_reader: Optional["ClusterReader"] = None,
     with_words: bool = True,
     with_tokens: bool = False,
+    formats: Tuple[Optional[str], Optional[str]] = (None, None),
 ) -> Loaded:
-    """Both sides read and paired (see the module docstring); with
+    """Both sides read (``formats`` may name their formats, else taken from
+    the suffixes) and paired (see the module docstring); with
     ``with_tokens`` the key's token information too."""
-    spacy = is_docbin(key_path) or is_docbin(response_path)
-    key = read_side(key_path, key_reader, with_words or spacy or with_tokens, token_attrs=with_tokens)
-    response = read_side(response_path, response_reader, spacy)
+    kinds = input_format(key_path, formats[0]), input_format(response_path, formats[1])
+    checked = kinds != ("conll", "conll")
+    key = read_side(key_path, key_reader, with_words or checked or with_tokens, with_tokens, kinds[0], "key")
+    response = read_side(response_path, response_reader, checked, False, kinds[1], "response")
     if not key.documents:
-        what = "no documents" if key.spacy else "no '#begin document' blocks"
+        what = "no '#begin document' blocks" if key.format == "conll" else "no documents"
         raise CorefInputError(f"{key_path}: {what}, nothing to score against")
-    notes = _group_notes(key, key_reader, "key") + _group_notes(response, response_reader, "response")
-    if spacy:
-        loaded = _pair_with_spacy(key, response, notes)
+    notes = list(dict.fromkeys(key.warnings + response.warnings))
+    notes += _group_notes(key, key_reader, "key") + _group_notes(response, response_reader, "response")
+    if checked:
+        loaded = _pair_checked(key, _named_like(response, key), notes)
     else:
         by_name = {document.name: document for document in response.documents}
         pairs, warnings = pair_documents({d.name: d for d in key.documents}, by_name, None)
@@ -171,9 +258,11 @@ def side_tokens(document: SideDocument) -> Tokens:
     """The token information of one document: words and sentences of a
     CoNLL document, words, parts of speech and morphology of a ``.spacy``
     doc read with ``token_attrs``."""
+    if document.tokens is not None:
+        return document.tokens
     record = document.record
     if record is None:
-        return Tokens(document.words, document.sentence_starts or [0])
+        return Tokens(document.words, document.sentence_starts if len(document.sentence_starts) else [0])
     return Tokens.from_columns(record.words, [0], record.pos, record.tags, record.morphs)
 
 
@@ -185,7 +274,19 @@ def _by_pair(key: Side, loaded: Loaded) -> List[SideDocument]:
     return list(key.documents)
 
 
-def _pair_with_spacy(key: Side, response: Side, notes: List[str]) -> Loaded:
+def _named_like(side: Side, other: Side) -> Side:
+    """A jsonlines side against a CoNLL-2012 side: its documents renamed
+    to the CoNLL names they pair with (doc_key ``NAME_N`` for
+    ``(NAME); part NNN``, or the exact name)."""
+    if side.format != "jsonlines" or other.format != "conll":
+        return side
+    from .jsonlines import pair_with_conll
+
+    renamed = {key: name for name, key in pair_with_conll([d.name for d in other.documents], [d.name for d in side.documents]).items()}
+    return replace(side, documents=[replace(d, name=renamed.get(d.name, d.name)) for d in side.documents])
+
+
+def _pair_checked(key: Side, response: Side, notes: List[str]) -> Loaded:
     from .alignment import unmapped_warnings
 
     named_pairs, warnings, response_names = _pair_sides(key, response)

@@ -13,7 +13,7 @@ A converted doc has:
   export restores it.
 """
 from pathlib import Path
-from typing import Iterable, Iterator, List, Optional, Tuple
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
@@ -25,6 +25,7 @@ from .conll import ConllDocument, PathLike
 from .spans import ClusterReader, PrefixedSpanGroups, doc_clusters
 
 CLUSTER_PREFIX = "coref_clusters"
+HEAD_PREFIX = "coref_head_clusters"
 NAME_KEY = "coref_doc_name"
 
 ConllRecord = Tuple[str, List[str], Clusters, List[int]]
@@ -34,19 +35,36 @@ def conll_to_doc(document: ConllDocument, vocab: Vocab) -> Doc:
     """One CoNLL document (read ``with_words=True``) as a ``Doc``."""
     if document.words is None:
         raise ValueError(f"document {document.name!r} was read without its words (use with_words=True)")
-    words = document.words
+    return words_to_doc(document.name, document.words, document.clusters, document.sentence_starts, vocab)
+
+
+def words_to_doc(name: str, words: Sequence[str], clusters: Clusters, sentence_starts: Sequence[int], vocab: Vocab) -> Doc:
+    """A document given by its words as a ``Doc`` (see the module
+    docstring); mention heads, when ``clusters`` has them, become span
+    groups ``coref_head_clusters_N`` (span i the head of mention i of
+    ``coref_clusters_N``), read back with ``--head-prefix coref_head_clusters``."""
     spaces = [True] * len(words)
     if spaces:
         spaces[-1] = False
     sent_starts = None
-    if document.sentence_starts:
-        starts = set(document.sentence_starts)
+    if len(sentence_starts):
+        starts = set(int(start) for start in sentence_starts)
         sent_starts = [index in starts for index in range(len(words))]
-    doc = Doc(vocab, words=words, spaces=spaces, sent_starts=sent_starts)
-    for number, entity in enumerate(document.clusters.entities(), 1):
-        doc.spans[f"{CLUSTER_PREFIX}_{number}"] = [doc[start:end] for start, end in entity]
-    doc.user_data[NAME_KEY] = document.name
+    doc = Doc(vocab, words=list(words), spaces=spaces, sent_starts=sent_starts)
+    heads = clusters.heads
+    for number, members in enumerate(_entity_members(clusters), 1):
+        doc.spans[f"{CLUSTER_PREFIX}_{number}"] = [doc[int(clusters.starts[m]):int(clusters.ends[m])] for m in members]
+        if heads is not None:
+            doc.spans[f"{HEAD_PREFIX}_{number}"] = [doc[int(heads[m]):int(heads[m]) + 1] for m in members]
+    doc.user_data[NAME_KEY] = name
     return doc
+
+
+def _entity_members(clusters: Clusters) -> List[List[int]]:
+    out: List[List[int]] = [[] for _ in range(clusters.n_entities)]
+    for index, entity in enumerate(clusters.entity.tolist()):
+        out[entity].append(index)
+    return out
 
 
 def conll_to_docs(documents: Iterable[ConllDocument], vocab: Vocab) -> Iterator[Doc]:

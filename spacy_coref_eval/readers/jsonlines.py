@@ -35,6 +35,7 @@ import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
+from ..files import open_output
 
 PathLike = Union[str, Path]
 
@@ -266,11 +267,11 @@ def _word_sentence_starts(sentence_map: object, sentences: List[list], subtoken_
 
 
 def write_jsonlines(path: PathLike, documents: Iterable[Tuple[str, List[List[str]], Clusters]],
-                    field: str = "clusters") -> None:
+                    field: str = "clusters", inputs: Iterable[PathLike] = ()) -> None:
     """Write documents ``(doc_key, sentences, clusters)`` as jsonlines with
     inclusive ends (the inverse of :func:`read_jsonlines` for word-level
-    files)."""
-    with open(path, "w", encoding="utf8") as out:
+    files), atomically and never over one of ``inputs``."""
+    with open_output(path, "w", inputs, make_parents=True) as out:
         for doc_key, sentences, clusters in documents:
             entities = [[[start, end - 1] for start, end in entity] for entity in clusters.entities()]
             out.write(json.dumps({"doc_key": doc_key, "sentences": sentences, field: entities}) + "\n")

@@ -36,6 +36,8 @@ class SideDocument:
     conll_words: List[str] = field(default_factory=list)
     record: Any = None
     sentence_starts: Sequence[int] = ()
+    tokens: Any = None
+    """Token information read with the document (:class:`~.tokens.Tokens` of a CoNLL-U document)."""
 
     @property
     def words(self) -> List[str]:
