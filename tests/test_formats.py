@@ -1,0 +1,145 @@
+"""Every format in every command: the format from the suffix or
+--input-format, jsonlines scoring exactly like its CoNLL copy, CoNLL-U
+read as word spans, and convert round trips that change no score."""
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from spacy_coref_eval import CorefInputError
+from spacy_coref_eval.cli import app
+from spacy_coref_eval.cli.score import DATA
+from spacy_coref_eval.readers.corpus import input_format, load_corpus
+
+from .conftest import data_path
+
+runner = CliRunner()
+KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"
+LITBANK = data_path("corpora", "litbank.key.conll.gz")
+GUM = data_path("corpora", "gum-corefud.40docs.conllu.gz")
+
+
+def run(*args):
+    return runner.invoke(app, [str(arg) for arg in args])
+
+
+def scores(key, response, *options):
+    result = run("score", key, response, "-f", "json", *options)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)["metrics"]
+
+
+@pytest.mark.parametrize("name, fmt", [
+    ("a.conll", "conll"), ("a.gold_conll", "conll"), ("a.v4_gold_conll.gz", "conll"), ("dir", "conll"),
+    ("a.conllu", "conllu"), ("a.conllu.gz", "conllu"), ("a.jsonlines", "jsonlines"), ("a.jsonl", "jsonlines"),
+    ("a.spacy", "spacy"),
+])
+def test_the_format_comes_from_the_suffix(name, fmt):
+    assert input_format(Path(name)) == fmt
+    assert input_format(Path(name), "jsonlines") == "jsonlines"
+
+
+def test_an_unknown_format_is_refused():
+    with pytest.raises(CorefInputError, match="unknown input format 'xml'"):
+        input_format("a.conll", "xml")
+
+
+def test_a_file_that_does_not_fit_its_format_names_the_formats(tmp_path):
+    conllu = tmp_path / "gum.txt"
+    conllu.write_bytes(
+        b"# global.Entity = eid-etype-head-other\n# newdoc id = x\n# sent_id = 1\n"
+        b"1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\tEntity=(e1-person-1-)\n\n"
+    )
+    result = run("score", conllu, conllu)
+    assert result.exit_code == 1
+    assert "read as CoNLL-2012; for another format use its suffix or --input-format conll|conllu|jsonlines|spacy" in result.stderr
+    assert run("score", conllu, conllu, "--input-format", "conllu").exit_code == 0
+
+
+@pytest.fixture(scope="module")
+def converted(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("formats")
+    out = {}
+    for suffix in ("jsonlines", "spacy"):
+        path = folder / f"litbank.{suffix}"
+        assert run("convert", LITBANK, path).exit_code == 0
+        out[suffix] = path
+    response = folder / "response.conll"
+    from benchmarks.perturb import perturb_corpus
+    from spacy_coref_eval.readers.conll import read_conll, write_conll
+
+    documents = read_conll(LITBANK, with_words=True)
+    system = perturb_corpus({n: d.clusters for n, d in documents.items()}, {n: d.n_tokens for n, d in documents.items()}, seed=3)
+    write_conll(response, [(n, d.words, system[n], d.sentence_starts) for n, d in documents.items()])
+    out["response"] = response
+    for suffix in ("jsonlines", "spacy"):
+        path = folder / f"response.{suffix}"
+        assert run("convert", response, path).exit_code == 0
+        out[f"response.{suffix}"] = path
+    return out
+
+
+def test_jsonlines_litbank_scores_exactly_like_its_conll_copy(converted):
+    expected = scores(LITBANK, converted["response"])
+    assert scores(LITBANK, converted["response.jsonlines"]) == expected
+    assert scores(converted["jsonlines"], converted["response.jsonlines"]) == expected
+    assert scores(converted["jsonlines"], converted["response"]) == expected
+
+
+def test_convert_round_trips_every_format_without_changing_a_score(converted, tmp_path):
+    expected = scores(LITBANK, converted["response"])
+    for source in ("response.jsonlines", "response.spacy"):
+        for target in ("conll", "jsonlines", "spacy"):
+            if source.endswith(target):
+                continue
+            path = tmp_path / f"{source}.{target}"
+            assert run("convert", converted[source], path).exit_code == 0
+            assert scores(LITBANK, path) == expected, (source, target)
+
+
+def test_jsonlines_response_pairs_with_conll_names_by_doc_key(tmp_path):
+    converted = tmp_path / "demo.jsonlines"
+    assert run("convert", RESPONSE, converted).exit_code == 0
+    lines = [json.loads(line) for line in converted.read_text().splitlines()]
+    assert [line["doc_key"] for line in lines] == ["(demo/alice); part 000", "(demo/storm); part 000"]
+    for line in lines:
+        line["doc_key"] = line["doc_key"][1:].replace("); part 000", "_0")
+        line["predicted_clusters"] = line.pop("clusters")
+    response = tmp_path / "model.jsonlines"
+    response.write_text("".join(json.dumps(line) + "\n" for line in reversed(lines)))
+    assert scores(KEY, response) == scores(KEY, RESPONSE)
+    loaded = load_corpus(KEY, response)
+    assert [name for name, _, _ in loaded.pairs] == ["(demo/alice); part 000", "(demo/storm); part 000"]
+    assert loaded.response_names == ["(demo/storm); part 000", "(demo/alice); part 000"]
+
+
+def test_conllu_is_scored_as_word_spans_with_heads(tmp_path):
+    assert scores(GUM, GUM)["muc"]["f1"] == 1.0
+    spacy_copy = tmp_path / "gum.spacy"
+    assert run("convert", GUM, spacy_copy).exit_code == 0
+    for match in ("exact", "head", "partial"):
+        got = scores(GUM, spacy_copy, "--match", match, "--response-spans", "coref_clusters_*", "--head-prefix", "coref_head_clusters")
+        assert got["muc"]["f1"] == 1.0 and got["mentions"]["f1"] == 1.0, match
+    removed = scores(GUM, GUM, "--singletons", "remove", "--match", "head")
+    assert removed["mentions"]["recall_den"] < scores(GUM, GUM)["mentions"]["recall_den"]
+
+
+def test_discontinuous_conllu_mentions_are_a_clear_error(tmp_path):
+    text = (
+        "# global.Entity = eid-etype-head-other\n# newdoc id = d\n# sent_id = 1\n"
+        "1\ta\ta\tX\t_\t_\t0\troot\t_\tEntity=(e1[1/2]-x-1-)\n"
+        "2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n"
+        "3\tc\tc\tX\t_\t_\t1\tdep\t_\tEntity=(e1[2/2]-x-1-)\n\n"
+    )
+    path = tmp_path / "d.conllu"
+    path.write_text(text)
+    result = run("score", path, path)
+    assert result.exit_code == 1
+    assert "d.conllu:4: a discontinuous mention of entity 'e1' in document 'd'" in result.stderr
+
+
+def test_conllu_bridging_is_counted_in_one_warning():
+    result = run("score", GUM, GUM)
+    assert result.stderr.count("Bridge=") == 1
+    assert "296 Bridge= and 48 SplitAnte= annotation(s) read past" in result.stderr
