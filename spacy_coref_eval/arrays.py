@@ -26,7 +26,7 @@ nodes of the problem) grow with the whole union."""
 @dataclass(frozen=True)
 class Blocks:
     """The connected blocks of a bipartite graph given by its edges
-    ``(rows[e], cols[e])``, numbered in the order of their smallest node.
+    ``(rows[e], cols[e])``.
 
     ``edges`` lists the edge indices block by block (each block's in input
     order); block ``b`` owns ``edges[bounds[b]:bounds[b + 1]]``.
@@ -72,7 +72,7 @@ class Blocks:
 
 def connected_blocks(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> Blocks:
     """The :class:`Blocks` of the bipartite graph on ``n_rows`` rows and
-    ``n_cols`` columns whose edges are ``(rows[e], cols[e])``; O(n + e)."""
+    ``n_cols`` columns whose edges are ``(rows[e], cols[e])``; O(n + e log e)."""
     n_nodes = n_rows + n_cols
     graph = csr_matrix((np.ones(len(rows)), (rows, cols + n_rows)), shape=(n_nodes, n_nodes))
     _, component = connected_components(graph, directed=False)
@@ -104,35 +104,44 @@ def max_gain_matching(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_r
     """Indices of the edges ``(rows[e], cols[e])`` (distinct, gains > 0) of a
     one-to-one matching of maximum total gain.
 
-    Sparse problems get a pad column ``n_cols + i`` of gain 0 for each row
-    i, so that a matching covering every row exists, and gains become costs
-    ``K − gain`` with ``K = 1 + max gain``: all ≥ 1, as the solver drops
-    explicit zeros. Every full matching has ``n_rows`` edges and costs
-    ``n_rows · K`` less its gain, and its real edges are a matching of the
-    same gain, while any matching extends to a full one through the pads;
-    so a full matching of minimum cost is a matching of maximum gain. One
-    :func:`scipy.sparse.csgraph.min_weight_full_bipartite_matching`
-    (LAPJVsp, Jonker & Volgenant 1987) solves it in memory linear in the
-    edges. The problem is never square, so the solver skips its row
-    reduction phase, which on near-equal float costs can cycle for minutes,
-    and solves each row by a shortest augmenting path.
-
-    Dense problems (:data:`DENSE_CELLS`) go to
-    :func:`scipy.optimize.linear_sum_assignment` on the matrix of gains, 0
-    for a missing edge: a zero cell assigned is an unmatched pair, so its
-    maximum is the same.
+    * Equal gains: the total is the gain times the size, so a maximum
+      matching (Hopcroft–Karp,
+      :func:`scipy.sparse.csgraph.maximum_bipartite_matching`).
+    * Dense problems (:data:`DENSE_CELLS`):
+      :func:`scipy.optimize.linear_sum_assignment` on the matrix of gains,
+      0 for a missing edge, as an assigned zero cell is an unmatched pair.
+    * Sparse problems: row i gets a pad column ``n_cols + i`` of gain 0, so
+      that a matching covering every row exists, and gains become costs
+      ``K − gain`` with ``K = 1 + max gain``, all ≥ 1 (the solver drops
+      explicit zeros). A full matching has ``n_rows`` edges and costs
+      ``n_rows · K`` less its gain; its real edges are a matching of that
+      gain, and any matching extends to a full one through the pads; so a
+      full matching of minimum cost is a matching of maximum gain.
+      :func:`scipy.sparse.csgraph.min_weight_full_bipartite_matching`
+      (LAPJVsp, Jonker & Volgenant 1987) solves it in memory linear in the
+      edges. The problem is never square, so the solver skips its row
+      reduction phase, which on near-equal float costs can cycle for
+      minutes, and finds each row a shortest augmenting path.
     """
     if len(rows) == 0:
         return np.zeros(0, dtype=np.int64)
     gains = np.asarray(gains, dtype=np.float64)
     cells = n_rows * n_cols
-    if cells <= DENSE_CELLS and cells <= 8 * len(rows):
+    if gains.min() == gains.max():
+        from scipy.sparse.csgraph import maximum_bipartite_matching
+
+        graph = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_rows, n_cols))
+        col_of = np.asarray(maximum_bipartite_matching(graph, perm_type="column"))
+        matched_rows = np.flatnonzero(col_of >= 0)
+        matched_cols = col_of[matched_rows]
+    elif cells <= DENSE_CELLS and cells <= 8 * len(rows):
         from scipy.optimize import linear_sum_assignment
 
         matrix = np.zeros((n_rows, n_cols))
         matrix[rows, cols] = gains
         matched_rows, matched_cols = linear_sum_assignment(matrix, maximize=True)
         real = matrix[matched_rows, matched_cols] > 0
+        matched_rows, matched_cols = matched_rows[real], matched_cols[real]
     else:
         from scipy.sparse.csgraph import min_weight_full_bipartite_matching
 
@@ -146,4 +155,5 @@ def max_gain_matching(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_r
         )
         matched_rows, matched_cols = min_weight_full_bipartite_matching(graph)
         real = matched_cols < n_cols
-    return edge_index(rows, cols, n_cols, matched_rows[real], matched_cols[real])
+        matched_rows, matched_cols = matched_rows[real], matched_cols[real]
+    return edge_index(rows, cols, n_cols, matched_rows, matched_cols)

@@ -23,9 +23,10 @@ from ..errors import CorefInputError
 ScoreFunction = Callable[[Clusters, Clusters, np.ndarray, np.ndarray], np.ndarray]
 OVERLAP_MEASURES = ("dice", "jaccard")
 TIE_TOLERANCE = 1e-12
-"""Assignment totals closer than this are ties: float noise is ~1e-16 per
-score, and distinct totals of ratios of token counts lie much further apart
-in practice."""
+"""2 × 2 blocks (:func:`_solve_squares`) count float totals closer than this
+as ties: float noise is ~1e-16 per score, and distinct totals of two ratios
+of token counts lie much further apart. Larger blocks compare totals of
+exact ratios (:func:`as_ratios`), which decides the same on such scores."""
 
 
 class Matcher(Protocol):
