@@ -263,9 +263,12 @@ def ambiguous_blocks(folder: Path, repeat: int, n_tokens: int = 2000) -> List[Ro
 
 
 def chain_entities(n_mentions: int, sizes: List[int], offset: int) -> np.ndarray:
-    """Entity of each of ``n_mentions`` consecutive mentions, entities
-    taking ``sizes`` mentions in turn after a first one of ``offset``."""
-    bounds = np.cumsum(np.resize(sizes, n_mentions)) + offset
+    """Entity of each of ``n_mentions`` consecutive mentions: a first
+    entity of ``offset`` mentions (if any), then entities of ``sizes``
+    mentions in turn."""
+    bounds = offset + np.cumsum(np.resize(sizes, n_mentions))
+    if offset:
+        bounds = np.r_[offset, bounds]
     return np.searchsorted(bounds, np.arange(n_mentions), side="right")
 
 

@@ -365,26 +365,57 @@ def test_ceaf_with_blocks_grouped_or_not_equals_the_oracle(pair, group_nodes):
     )
 
 
-def chain(n_mentions: int) -> Tuple[Clusters, Clusters]:
-    """One-word mentions; key entities {2k, 2k+1}, response entities
-    {2k+1, 2k+2} closed into a ring: one (n/2) × (n/2) CEAF block."""
+def chain(n_mentions: int, key_sizes: List[int], response_sizes: List[int]) -> Tuple[Clusters, Clusters]:
+    """One-word mentions; key entities of ``key_sizes`` mentions in turn,
+    response entities of ``response_sizes`` after a first one of a single
+    mention, so that the boundaries interleave: one block whose graph is a
+    path."""
     t = np.arange(n_mentions)
-    key = Clusters.from_arrays(t, t + 1, t // 2)
-    response = Clusters.from_arrays(t, t + 1, ((t + 1) // 2) % (n_mentions // 2))
+    key_bounds = np.cumsum(np.resize(key_sizes, n_mentions))
+    response_bounds = np.r_[1, 1 + np.cumsum(np.resize(response_sizes, n_mentions))]
+    key = Clusters.from_arrays(t, t + 1, np.searchsorted(key_bounds, t, side="right"))
+    response = Clusters.from_arrays(t, t + 1, np.searchsorted(response_bounds, t, side="right"))
     return key, response
 
 
-def test_a_long_chain_block_is_solved_in_linear_memory():
-    """A 4,000 × 4,000 block would take 128 MB as a dense matrix."""
-    key, response = chain(8000)
-    settings = Settings(metrics=("ceafm", "ceafe"))
+def path_alignment(key: Clusters, response: Clusters) -> Tuple[Fraction, Fraction]:
+    """Φ* for φ3 and φ4 when consecutive mentions' (key, response) entity
+    pairs form a path: the best set of pairwise non-adjacent edges, by
+    dynamic programming over the path, in exact fractions."""
+    pairs, first, counts = np.unique(
+        np.stack([key.entity, response.entity], 1), axis=0, return_index=True, return_counts=True
+    )
+    order = np.argsort(first)
+    key_sizes, response_sizes = np.bincount(key.entity), np.bincount(response.entity)
+    totals = []
+    for phi in (lambda k, r, n: Fraction(n), lambda k, r, n: Fraction(2 * n, key_sizes[k] + response_sizes[r])):
+        before, best = Fraction(0), Fraction(0)
+        for (k, r), n in zip(pairs[order].tolist(), counts[order].tolist()):
+            before, best = best, max(best, before + phi(k, r, n))
+        totals.append(best)
+    return totals[0], totals[1]
+
+
+def test_a_long_chain_block_is_solved_sparse_and_exactly():
+    """A 4,000 × 4,001 block with varied gains (a dense matrix would take
+    128 MB), checked against dynamic programming on its path."""
+    key, response = chain(10_000, [2, 3], [3, 2])
+    assert (key.n_entities, response.n_entities) == (4000, 4001)
     tracemalloc.start()
-    counts = count_document(key, response, settings).as_dict()
+    counts = count_document(key, response, Settings(metrics=("ceafm", "ceafe"))).as_dict()
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 16 * 2**20
+    phi3, phi4 = path_alignment(key, response)
+    assert counts["ceafm"]["recall_num"] == phi3
+    assert counts["ceafe"]["recall_num"] == pytest.approx(float(phi4), rel=1e-12)
+
+
+def test_a_chain_of_equal_gains_needs_only_a_maximum_matching():
+    key, response = chain(8000, [2], [2])
+    counts = count_document(key, response, Settings(metrics=("ceafm",))).as_dict()
     assert counts["ceafm"] == {"recall_num": 4000, "recall_den": 8000, "precision_num": 4000, "precision_den": 8000}
-    assert counts["ceafe"] == {"recall_num": 2000, "recall_den": 4000, "precision_num": 2000, "precision_den": 4000}
+    assert path_alignment(key, response)[0] == 4000
 
 
 def test_importing_the_package_leaves_scipy_optimize_unloaded():

@@ -10,6 +10,7 @@ of the key/response entity graph.
 from typing import Dict, List, Tuple
 
 import numpy as np
+
 from ..arrays import GROUP_NODES, connected_blocks, max_gain_matching
 from .contingency import Contingency
 
@@ -103,7 +104,7 @@ def ceaf(table: Contingency) -> Tuple[Quad, Quad]:
 
     Cells with n_ij = 0 never help, so each connected block of the graph of
     nonzero cells is aligned on its own (:func:`_best_alignment`): a block
-    with one key or one response entity by its best cell, others as sparse
+    with one key or one response entity by its best cell, others as
     assignment problems.
     """
     n = table.counts.astype(np.float64)
@@ -127,10 +128,11 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
     connected blocks of each document.
 
     A star block (one key or one response entity) is aligned by its best
-    cell, for all stars at once. The other blocks are solved as sparse
-    assignment problems (:func:`~spacy_coref_eval.arrays.max_gain_matching`),
-    in memory linear in the cells of a block rather than in the product of
-    its key and response entities.
+    cell, for all stars at once. The other blocks, a group of small ones at
+    a time, are assignment problems
+    (:func:`~spacy_coref_eval.arrays.max_gain_matching`), solved sparse in
+    memory linear in their cells unless small and dense, never as a dense
+    matrix of all key × response entities of a large block.
     """
     totals = [np.zeros(table.n_docs) for _ in similarities]
     if len(table.counts) == 0:
