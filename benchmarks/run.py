@@ -5,10 +5,14 @@
 
 Every time is the best of ``--repeat`` runs. A floor is the least work any
 scorer must do on the same input, so a ratio compares like with like on any
-machine. Each growth case runs in a fresh process.
+machine; the assignment cases compare overlap with exact matching on a pair
+built for large ambiguous blocks, and the CEAF chain with fixed targets.
+Each growth case and the chain run in a fresh process. LitBank is read from
+``../shared`` beside the checkout, or from ``$SPACY_COREF_EVAL_SHARED``.
 """
 import argparse
 import gzip
+import os
 import platform
 import subprocess
 import sys
@@ -23,7 +27,7 @@ import numpy as np
 from spacy_coref_eval import Settings, read_conll
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.counting import METRICS
-from spacy_coref_eval.readers.conll import write_conll
+from spacy_coref_eval.readers.conll import crossing_mentions, write_conll
 from spacy_coref_eval.readers.corpus import load_pairs
 from spacy_coref_eval.scoring import count_document, score_pairs
 
@@ -211,6 +215,100 @@ def matchers(documents: Dict, folder: Path, key_path: Path, repeat: int) -> List
     return rows
 
 
+def ambiguous_side(n_tokens: int, rng: np.random.Generator) -> Clusters:
+    """Mentions starting at 90% of the tokens, 4–12 tokens long, in
+    entities of about four: spans overlap in long chains, so overlap
+    matching meets blocks of hundreds of mentions whose scores tie."""
+    starts = np.flatnonzero(rng.random(n_tokens) < 0.9)
+    ends = np.minimum(starts + rng.choice([4, 6, 8, 10, 12], size=len(starts)), n_tokens)
+    clusters = Clusters.from_arrays(starts, ends, rng.integers(0, max(len(starts) // 4, 1), size=len(starts)))
+    return clusters.subset(~crossing_mentions(clusters))
+
+
+def largest_block(key: Clusters, response: Clusters) -> Tuple[int, int]:
+    """Key and response mentions of the largest block of overlap matching's
+    candidate graph (after exact twins)."""
+    from spacy_coref_eval.arrays import connected_blocks
+    from spacy_coref_eval.twinning.matchers import OverlapMatcher, exact_twins, overlapping_pairs
+
+    twins = exact_twins(key, response)
+    free_keys = np.setdiff1d(np.arange(len(key)), twins[twins >= 0])
+    free_responses = np.flatnonzero(twins < 0)
+    i, j = overlapping_pairs(key.starts[free_keys], key.ends[free_keys],
+                             response.starts[free_responses], response.ends[free_responses])
+    positive = OverlapMatcher().score(key, response, free_keys[i], free_responses[j]) > 0
+    blocks = connected_blocks(i[positive], j[positive], len(free_keys), len(free_responses))
+    biggest = int(np.argmax(blocks.n_rows + blocks.n_cols))
+    return int(blocks.n_rows[biggest]), int(blocks.n_cols[biggest])
+
+
+def ambiguous_blocks(folder: Path, repeat: int, n_tokens: int = 2000) -> List[Row]:
+    """Overlap against exact matching, whole ``score`` (reading both files
+    too), on a seeded key and response of dense overlapping spans."""
+    rng = np.random.default_rng(11)
+    key, response = ambiguous_side(n_tokens, rng), ambiguous_side(n_tokens, rng)
+    paths = folder / "ambiguous.key.conll", folder / "ambiguous.response.conll"
+    for path, clusters in zip(paths, (key, response)):
+        write_conll(path, [("ambiguous", ["w"] * n_tokens, clusters, [0])])
+    settings = {match: Settings(metrics=METRICS, matcher=match) for match in ("exact", "overlap")}
+    times = best_of_each(repeat, {
+        m: (lambda s=settings[m]: score_pairs(load_pairs(*paths)[0], s)) for m in ("exact", "overlap")
+    })
+    kilobytes = paths[0].stat().st_size / 1024
+    rows, cols = largest_block(key, response)
+    return [(f"Matcher overlap vs exact, ambiguous blocks up to {rows} x {cols} ({kilobytes:.0f} KB files)",
+             f"{times['overlap'] * 1000:.1f} ms", f"exact {times['exact'] * 1000:.1f} ms",
+             f"{times['overlap'] / times['exact']:.2f}x (target <= 1.5x)")]
+
+
+def chain_entities(n_mentions: int, sizes: List[int], offset: int) -> np.ndarray:
+    """Entity of each of ``n_mentions`` consecutive mentions: a first
+    entity of ``offset`` mentions (if any), then entities of ``sizes``
+    mentions in turn."""
+    bounds = offset + np.cumsum(np.resize(sizes, n_mentions))
+    if offset:
+        bounds = np.r_[offset, bounds]
+    return np.searchsorted(bounds, np.arange(n_mentions), side="right")
+
+
+def chain_case(n_mentions: int, varied: bool) -> Tuple[float, float, int, int]:
+    """Seconds for CEAFm and CEAFe on a chain of ``n_mentions`` one-word
+    mentions whose key and response entities interleave, so that they form
+    one block, and the peak memory the scoring allocates (tracemalloc), in
+    MB, and the numbers of key and response entities: key entities
+    {2k, 2k+1} and response entities {2k+1, 2k+2}, or entities of 2 and 3
+    mentions in turn (``varied``)."""
+    t = np.arange(n_mentions)
+    sizes = ([2, 3], [3, 2]) if varied else ([2], [2])
+    key = Clusters.from_arrays(t, t + 1, chain_entities(n_mentions, sizes[0], 0))
+    response = Clusters.from_arrays(t, t + 1, chain_entities(n_mentions, sizes[1], 1))
+    settings = Settings(metrics=("ceafm", "ceafe"))
+    start = time.perf_counter()
+    count_document(key, response, settings)
+    seconds = time.perf_counter() - start
+    tracemalloc.start()
+    count_document(key, response, settings)
+    peak_mb = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return seconds, peak_mb, key.n_entities, response.n_entities
+
+
+def ceaf_chain(n_mentions: int = 40_000) -> List[Row]:
+    """The chains of :func:`chain_case`, each in a fresh process, against
+    fixed targets of 5 s and 1 GB."""
+    rows = []
+    for varied in (False, True):
+        code = f"from benchmarks.run import chain_case; print(*chain_case({n_mentions}, {varied}))"
+        out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+        seconds, peak, keys, responses = map(float, out.stdout.split())
+        sizes = "2 and 3" if varied else "2"
+        rows.append((f"CEAF chain of {n_mentions:,} mentions, entities of {sizes}: "
+                     f"one {keys:,.0f} x {responses:,.0f} block",
+                     f"{seconds:.2f} s", f"peak {peak:,.0f} MB allocated",
+                     f"{seconds / 5:.2f}x of 5 s, {peak / 1024:.3f}x of 1 GB (target <= 1x)"))
+    return rows
+
+
 def parallel(documents: Dict, repeat: int) -> List[Row]:
     """The LitBank pair 40 times over (4,000 documents), overlap matching."""
     key = {f"{copy}/{name}": doc.clusters for copy in range(40) for name, doc in documents.items()}
@@ -233,8 +331,6 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    import os
-
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
 
 
@@ -249,10 +345,12 @@ def main() -> None:
         rows += conll_path(key_path, response_path, args.repeat)
         rows += spacy_path(documents, args.repeat)
         rows += matchers(documents, Path(folder), key_path, args.repeat)
+        rows += ambiguous_blocks(Path(folder), args.repeat)
         rows += parallel(documents, max(1, args.repeat // 2))
         rows += docbin_path(Path(folder), key_path, response_path, args.repeat)
     rows += growth([10_000, 100_000, 1_000_000] if args.large else [10_000, 100_000])
     rows += dense_block(2000 if args.large else 500)
+    rows += ceaf_chain()
     from wasabi import table
 
     print(f"machine: {machine()}")

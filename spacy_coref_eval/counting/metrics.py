@@ -14,7 +14,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
-from ..arrays import connected_blocks
+from ..arrays import GROUP_NODES, connected_blocks, max_gain_matching
 from ..twinning.twinned import TwinnedCorpus
 from .contingency import Contingency
 from .ratios import Scores, prf_arrays
@@ -108,9 +108,9 @@ def ceaf(table: Contingency) -> Tuple[Quad, Quad]:
     recall Φ* / Σ_i φ(k_i, k_i), precision Φ* / Σ_j φ(r_j, r_j).
 
     Cells with n_ij = 0 never help, so each connected block of the graph of
-    nonzero cells is aligned on its own; a block with one key or one
-    response entity is aligned by its best cell, others by
-    :func:`scipy.optimize.linear_sum_assignment` on the dense block.
+    nonzero cells is aligned on its own (:func:`_best_alignment`): a block
+    with one key or one response entity by its best cell, others as
+    assignment problems.
     """
     if "ceaf" in table.cache:
         return table.cache["ceaf"]
@@ -133,34 +133,31 @@ def ceaf(table: Contingency) -> Tuple[Quad, Quad]:
 
 def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) -> List[np.ndarray]:
     """Φ* per document for each similarity (given per cell), summed over the
-    connected blocks of each document."""
+    connected blocks of each document.
+
+    A star block (one key or one response entity) is aligned by its best
+    cell, for all stars at once. The other blocks, a group of small ones at
+    a time, are assignment problems
+    (:func:`~spacy_coref_eval.arrays.max_gain_matching`), solved sparse in
+    memory linear in their cells unless small and dense, never as a dense
+    matrix of all key × response entities of a large block.
+    """
     totals = [np.zeros(table.n_docs) for _ in similarities]
     if len(table.counts) == 0:
         return totals
-    block, key_count, response_count = connected_blocks(
-        table.rows, table.cols, len(table.key_sizes), len(table.response_sizes)
-    )
-    order = np.argsort(block, kind="stable")
-    block_sorted = block[order]
-    starts = np.flatnonzero(np.r_[True, block_sorted[1:] != block_sorted[:-1]])
-    ids = block_sorted[starts]
-    star = (key_count[ids] == 1) | (response_count[ids] == 1)
-    block_doc = table.cell_doc[order[starts]]
+    blocks = connected_blocks(table.rows, table.cols, len(table.key_sizes), len(table.response_sizes))
+    star = (blocks.n_rows == 1) | (blocks.n_cols == 1)
+    block_doc = table.cell_doc[blocks.first_edges]
     for total, similarity in zip(totals, similarities):
-        best = np.maximum.reduceat(similarity[order], starts)
+        best = np.maximum.reduceat(similarity[blocks.edges], blocks.bounds[:-1])
         total += table.per_doc(block_doc[star], best[star])
-    ends = np.r_[starts[1:], len(order)]
-    if np.any(~star):
-        from scipy.optimize import linear_sum_assignment
-    for start, end, doc in zip(starts[~star].tolist(), ends[~star].tolist(), block_doc[~star].tolist()):
-        cells = order[start:end]
-        rows = np.unique(table.rows[cells], return_inverse=True)[1].ravel()
-        cols = np.unique(table.cols[cells], return_inverse=True)[1].ravel()
+    for cells in blocks.groups(~star, GROUP_NODES):
+        key_ids, rows = np.unique(table.rows[cells], return_inverse=True)
+        response_ids, cols = np.unique(table.cols[cells], return_inverse=True)
+        rows, cols, shape = rows.ravel(), cols.ravel(), (len(key_ids), len(response_ids))
         for total, similarity in zip(totals, similarities):
-            dense = np.zeros((rows.max() + 1, cols.max() + 1))
-            dense[rows, cols] = similarity[cells]
-            r, c = linear_sum_assignment(dense, maximize=True)
-            total[doc] += dense[r, c].sum()
+            chosen = cells[max_gain_matching(rows, cols, similarity[cells], *shape)]
+            total += table.per_doc(table.cell_doc[chosen], similarity[chosen])
     return totals
 
 

@@ -8,23 +8,25 @@ Every matcher first twins the mentions with identical spans
 total score, one-to-one (:func:`twin_by_score`), and differ only in their
 score function s(k, r), as in the CorefUD / Universal Anaphora scorers.
 """
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 from numbers import Real
-from typing import Any, Callable, ClassVar, Dict, List, Protocol, Tuple, Union, runtime_checkable
+from typing import Any, Callable, ClassVar, Dict, List, NamedTuple, Optional, Protocol, Tuple, Union, runtime_checkable
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
-from ..arrays import connected_blocks, expand_ranges
+from ..arrays import GROUP_NODES, connected_blocks, edge_index, expand_ranges, max_gain_matching
 from ..clusters import Clusters
 from ..errors import CorefInputError
 
 ScoreFunction = Callable[[Clusters, Clusters, np.ndarray, np.ndarray], np.ndarray]
 OVERLAP_MEASURES = ("dice", "jaccard")
 TIE_TOLERANCE = 1e-12
-"""Assignment totals closer than this are ties: float noise is ~1e-16 per
-score, and distinct totals of ratios of token counts lie much further apart
-in practice."""
+"""2 × 2 blocks (:func:`_solve_squares`) count float totals closer than this
+as ties: float noise is ~1e-16 per score, and distinct totals of two ratios
+of token counts lie much further apart. Larger blocks compare totals of
+exact ratios (:func:`as_ratios`), which decides the same on such scores."""
 
 
 @runtime_checkable
@@ -91,69 +93,312 @@ def overlapping_pairs(
     )
 
 
-def _assignment_value(scores: np.ndarray) -> float:
-    if scores.size == 0:
-        return 0.0
-    rows, cols = linear_sum_assignment(scores, maximize=True)
-    return float(scores[rows, cols].sum())
+MAX_DENOMINATOR = 1 << 16
+"""Scores are read as fractions p/q with q up to this (token counts are far
+smaller)."""
+QUICK_DENOMINATOR = 256
+"""Denominators up to this are found for all scores at once; larger ones
+one score at a time."""
+REDUCED_COST_TOLERANCE = 1e-9
+"""When scores are not such fractions, a reduced cost up to this (relative
+to the largest score) counts as zero. Float noise stays near 1e-15; the
+answer is the exact one when distinct totals of a block of n mentions lie
+more than n times this apart."""
+Ratios = Tuple[np.ndarray, np.ndarray]
+
+
+def as_ratios(scores: np.ndarray) -> Optional[Ratios]:
+    """Integer numerators and denominators ``(p, q)`` with every score the
+    correctly rounded float of p/q and q ≤ :data:`MAX_DENOMINATOR`, or None
+    if a score is no such fraction.
+
+    The fraction is unique: two with denominators up to 2^16 differ by at
+    least 2^-32, far more than the rounding of a score up to 2^16, so the
+    smallest q for which p = round(score · q) gives back the score is the
+    score's own.
+    """
+    values, inverse = np.unique(scores, return_inverse=True)
+    if len(values) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    if values[0] <= 0 or values[-1] > MAX_DENOMINATOR:
+        return None
+    denominators = np.zeros(len(values), dtype=np.int64)
+    quick = np.arange(1, QUICK_DENOMINATOR + 1)
+    for chunk in range(0, len(values), 1024):
+        part = values[chunk:chunk + 1024, None]
+        hit = np.rint(part * quick) / quick == part
+        found = hit.any(axis=1)
+        denominators[chunk:chunk + 1024][found] = quick[hit.argmax(axis=1)[found]]
+    for index in np.flatnonzero(denominators == 0).tolist():
+        fraction = Fraction(float(values[index])).limit_denominator(MAX_DENOMINATOR)
+        if float(fraction) != values[index]:
+            return None
+        denominators[index] = fraction.denominator
+    numerators = np.rint(values * denominators).astype(np.int64)
+    inverse = inverse.ravel()
+    return numerators[inverse], denominators[inverse]
+
+
+@dataclass(frozen=True)
+class Gains:
+    """Scores as the solver sees them: ``values`` (float64), reduced costs
+    up to ``tolerance`` count as zero, and shortest paths ignore
+    improvements up to ``slack``."""
+
+    values: np.ndarray
+    tolerance: float
+    slack: float
+
+    @classmethod
+    def of(cls, scores: np.ndarray, ratios: Optional[Ratios], n_nodes: int) -> "Gains":
+        """Integers (as float64) proportional to the scores, small enough
+        that every sum a solver forms on ``n_nodes`` nodes is exact: each
+        p/q times the least common multiple L of the denominators. Equal
+        totals are then equal as rationals, exactly, and a reduced cost is
+        0 or at least 1. Without ``ratios``, or if L is too large, the
+        scores themselves (scaled to at most 1) with
+        :data:`REDUCED_COST_TOLERANCE`."""
+        budget = 2.0 ** 50 / (4 * (n_nodes + 1))
+        if ratios is not None:
+            numerators, denominators = ratios
+            common = 1
+            for q in np.unique(denominators).tolist():
+                common = math.lcm(common, q)
+            if common <= budget and float(scores.max()) * common + 1 <= budget:
+                return cls((numerators * (common // denominators)).astype(np.float64), 0.5, 0.0)
+        slack = REDUCED_COST_TOLERANCE / (4 * (n_nodes + 1))
+        return cls(scores / scores.max(), REDUCED_COST_TOLERANCE, slack)
+
+
+def earliest_optimal(
+    rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_rows: int, n_cols: int, ratios: Optional[Ratios]
+) -> np.ndarray:
+    """The edges ``(rows[e], cols[e])`` (scores > 0, distinct) of a one-to-one
+    assignment of maximum total score, as indices ordered by column: among
+    optimal assignments the one that gives each column in turn, earliest
+    first, the earliest row that still allows an optimal total, and no row
+    only if none does (the lexicographically smallest).
+
+    Pad the graph with a row ``R + j`` ("column j has no row") for each
+    column and a column ``C + i`` for each row, joined by gain-0 edges
+    (i, C + i), (R + j, j) and (R + j, C + i) for every edge (i, j). Its
+    perfect matchings are the assignments with their pads: unmatched nodes
+    take their own pad, and the pads of a pair (i, j) take each other.
+
+    1. One sparse solve (:func:`~spacy_coref_eval.arrays.max_gain_matching`)
+       gives an optimal assignment, hence an optimal perfect matching M;
+       gains are exact integers when ``ratios`` (:func:`as_ratios`) are
+       given (:meth:`Gains.of`).
+    2. Dual values u, v with u_a + v_b ≥ g_ab on every edge and equality on
+       M are shortest-path distances in the graph with an arc M(a) → b of
+       length g_aM(a) − g_ab for every edge (a, b) ∉ M (Bellman–Ford; no
+       negative cycle, as M is optimal). By LP duality (the assignment
+       polytope is integral) a perfect matching is optimal iff all its
+       edges are tight (u_a + v_b = g_ab): the optimal assignments are
+       exactly the perfect matchings of the tight subgraph T.
+    3. Columns in order fix their row. With M a perfect matching of T that
+       agrees with every fixed column, a tight edge (i, j) lies in a perfect
+       matching of T that agrees with them iff it is in M or closes an
+       alternating cycle: a path M(j) → … → i (tight edges out of rows, M
+       edges back into them) through unfixed nodes other than j. One search
+       from M(j) finds the earliest reachable candidate row; M is switched
+       along that cycle, which keeps the invariant for the next column. The
+       pad row (no row) stays only when no real row is reachable.
+
+    Memory O(E). Time: one sparse solve; Bellman–Ford rounds of O(E), as
+    many as the longest improving alternating path has edges (about 15 on
+    blocks of a thousand ambiguous mentions); an O(E) search only for a
+    column whose row in M is not already its earliest candidate.
+    """
+    if len(rows) == 0:
+        return np.zeros(0, dtype=np.int64)
+    size = n_rows + n_cols
+    gains = Gains.of(scores, ratios, size)
+    matched = max_gain_matching(rows, cols, gains.values, n_rows, n_cols)
+    left, right, gain, mate_edge = _padded(rows, cols, gains.values, n_rows, n_cols, matched)
+    tight = _tight_edges(left, right, gain, mate_edge, gains)
+    right_of = right[mate_edge].tolist()
+    left, right = left[tight], right[tight]
+    order = np.lexsort((right, left))
+    graph = Adjacency(np.searchsorted(left[order], np.arange(size + 1)).tolist(), right[order].tolist())
+    real = (left < n_rows) & (right < n_cols)
+    by_col = np.lexsort((left[real], right[real]))
+    candidates = Adjacency(
+        np.searchsorted(right[real][by_col], np.arange(n_cols + 1)).tolist(), left[real][by_col].tolist()
+    )
+    chosen = _fix_columns(graph, candidates, right_of, n_rows, n_cols)
+    if not chosen:
+        return np.zeros(0, dtype=np.int64)
+    pairs = np.array(chosen, dtype=np.int64)
+    return edge_index(rows, cols, n_cols, pairs[:, 0], pairs[:, 1])
+
+
+def _padded(
+    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_rows: int, n_cols: int, matched: np.ndarray
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The padded graph of :func:`earliest_optimal` as ``(left, right,
+    gain)`` per edge, and the edge of the perfect matching M at each left
+    node, M extending the assignment ``matched`` (edge indices)."""
+    n_edges = len(rows)
+    pad_rows, pad_cols = n_rows + np.arange(n_cols), n_cols + np.arange(n_rows)
+    left = np.concatenate([rows, np.arange(n_rows), pad_rows, n_rows + cols])
+    right = np.concatenate([cols, pad_cols, np.arange(n_cols), n_cols + rows])
+    gain = np.concatenate([gains, np.zeros(n_rows + n_cols + n_edges)])
+    mate_edge = np.concatenate([n_edges + np.arange(n_rows), n_edges + n_rows + np.arange(n_cols)])
+    mate_edge[rows[matched]] = matched
+    mate_edge[n_rows + cols[matched]] = n_edges + n_rows + n_cols + matched
+    return left, right, gain, mate_edge
+
+
+def _tight_edges(
+    left: np.ndarray, right: np.ndarray, gain: np.ndarray, mate_edge: np.ndarray, gains: Gains
+) -> np.ndarray:
+    """Mask of the padded edges with zero reduced cost under dual values
+    from shortest paths (step 2 of :func:`earliest_optimal`): Bellman–Ford
+    from every node at distance 0, all arcs relaxed at once each round."""
+    size = len(mate_edge)
+    free = np.ones(len(gain), dtype=bool)
+    free[mate_edge] = False
+    mate = mate_edge[left[free]]
+    src, dst = right[mate], right[free]
+    length = gain[mate] - gain[free]
+    distance = np.zeros(size)
+    for _ in range(size + 1):
+        shorter = distance[src] + length
+        better = shorter < distance[dst] - gains.slack
+        if not better.any():
+            break
+        np.minimum.at(distance, dst[better], shorter[better])
+    else:
+        raise AssertionError("negative cycle: the assignment was not optimal")
+    tight = ~free
+    tight[free] = length + distance[src] - distance[dst] <= gains.tolerance
+    return tight
+
+
+class Adjacency(NamedTuple):
+    """Neighbours of node a: ``targets[starts[a]:starts[a + 1]]``, as lists
+    for the node-by-node searches."""
+
+    starts: List[int]
+    targets: List[int]
+
+
+def _fix_columns(
+    graph: Adjacency, candidates: Adjacency, right_of: List[int], n_rows: int, n_cols: int
+) -> List[Tuple[int, int]]:
+    """Step 3 of :func:`earliest_optimal`: ``graph`` holds the tight
+    neighbours of each padded row, ``candidates`` the real rows tight with
+    each column in order, ``right_of`` the perfect matching M (switched in
+    place). Returns the (row, column) pairs fixed, by column."""
+    size = len(right_of)
+    left_of = [0] * size
+    for a, b in enumerate(right_of):
+        left_of[b] = a
+    fixed_left, fixed_right = [False] * size, [False] * size
+    chosen: List[Tuple[int, int]] = []
+    starts, rows = candidates
+    for j in range(n_cols):
+        best = mate = left_of[j]
+        for row in rows[starts[j]:starts[j + 1]]:
+            if not fixed_left[row]:
+                if row != mate:
+                    best = _switch_to_earliest(graph, candidates, right_of, left_of, fixed_left, fixed_right, j)
+                break
+        fixed_left[best] = fixed_right[j] = True
+        if best < n_rows:
+            chosen.append((best, j))
+    return chosen
+
+
+def _switch_to_earliest(
+    graph: Adjacency, candidates: Adjacency, right_of: List[int], left_of: List[int],
+    fixed_left: List[bool], fixed_right: List[bool], j: int,
+) -> int:
+    """The earliest candidate row of column j reachable from M(j) by an
+    alternating path through unfixed nodes other than j (M(j) itself if
+    none earlier is), with M switched along the cycle so that it matches
+    that row to j."""
+    mate = left_of[j]
+    wanted = []
+    for row in candidates.targets[candidates.starts[j]:candidates.starts[j + 1]]:
+        if row == mate:
+            break
+        if not fixed_left[row]:
+            wanted.append(row)
+    first, wanted_set = wanted[0], set(wanted)
+    came_from = {mate: (-1, -1)}
+    seen_right = {j}
+    queue = [mate]
+    found = []
+    starts, targets = graph
+    for a in queue:
+        for b in targets[starts[a]:starts[a + 1]]:
+            if b in seen_right or fixed_right[b] or b == right_of[a]:
+                continue
+            seen_right.add(b)
+            row = left_of[b]
+            if row in came_from:
+                continue
+            came_from[row] = (a, b)
+            if row in wanted_set:
+                found.append(row)
+                if row == first:
+                    break
+            queue.append(row)
+        else:
+            continue
+        break
+    if not found:
+        return mate
+    best = row = min(found)
+    while row != mate:
+        previous, b = came_from[row]
+        right_of[previous], left_of[b] = b, previous
+        row = previous
+    right_of[best], left_of[j] = j, best
+    return best
 
 
 def best_assignment(scores: np.ndarray) -> List[Tuple[int, int]]:
-    """A one-to-one assignment of maximum total score over the cells with
-    score > 0, rows and columns being mentions in (start, end) order.
-
-    Among optimal assignments (totals within :data:`TIE_TOLERANCE`) it is the
-    one that gives each column in turn, earliest first, the earliest row that
-    still allows an optimal total, and no row only if none does: the
-    lexicographically smallest. This costs one
-    :func:`~scipy.optimize.linear_sum_assignment` per tried cell, O(c · b³)
-    for a block of b mentions and c candidate cells.
-    """
-    best = _assignment_value(scores)
-    free = np.ones(scores.shape[0], dtype=bool)
-    chosen: List[Tuple[int, int]] = []
-    total = 0.0
-    for col in range(scores.shape[1]):
-        for row in np.flatnonzero(free & (scores[:, col] > 0)).tolist():
-            free[row] = False
-            rest = _assignment_value(scores[free][:, col + 1 :])
-            if total + scores[row, col] + rest >= best - TIE_TOLERANCE:
-                chosen.append((row, col))
-                total += scores[row, col]
-                break
-            free[row] = True
-    return chosen
+    """:func:`earliest_optimal` on a dense matrix of scores (cells > 0 are
+    the candidates): ``(row, column)`` pairs, by column."""
+    rows, cols = np.nonzero(scores > 0)
+    values = scores[rows, cols]
+    chosen = earliest_optimal(rows, cols, values, *scores.shape, as_ratios(values))
+    return list(zip(rows[chosen].tolist(), cols[chosen].tolist()))
 
 
 def _solve_blocks(
     rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_rows: int, n_cols: int
 ) -> Tuple[np.ndarray, np.ndarray]:
-    """:func:`best_assignment` on each connected block of the candidate
+    """:func:`earliest_optimal` on each connected block of the candidate
     graph. Nearly all blocks are stars (one row or one column) or 2 × 2;
-    both kinds are solved for all blocks at once with the same result as
-    :func:`best_assignment`, the rest one by one."""
+    both kinds are solved for all blocks at once with the same result, the
+    rest in groups of blocks."""
     if len(rows) == 0:
         return rows, cols
-    block, block_rows, block_cols = connected_blocks(rows, cols, n_rows, n_cols)
-    lone = np.bincount(block, minlength=len(block_rows))[block] == 1
-    star = ~lone & ((block_rows == 1) | (block_cols == 1))[block]
-    square = ((block_rows == 2) & (block_cols == 2))[block]
+    blocks = connected_blocks(rows, cols, n_rows, n_cols)
+    block = blocks.of_edge
+    lone = (blocks.n_edges == 1)[block]
+    star = ~lone & ((blocks.n_rows == 1) | (blocks.n_cols == 1))[block]
+    square = ((blocks.n_rows == 2) & (blocks.n_cols == 2))[block]
     picked = [
         (rows[lone], cols[lone]),
         _solve_stars(np.flatnonzero(star), rows, cols, scores, block),
         _solve_squares(np.flatnonzero(square), rows, cols, scores, block),
     ]
-    order = np.flatnonzero(~lone & ~star & ~square)
-    order = order[np.argsort(block[order], kind="stable")]
-    firsts = np.flatnonzero(np.diff(block[order], prepend=-1))
-    for start, end in zip(firsts.tolist(), firsts[1:].tolist() + [len(order)]):
-        members = order[start:end]
+    other = (blocks.n_edges > 1) & (blocks.n_rows > 1) & (blocks.n_cols > 1)
+    other &= ~((blocks.n_rows == 2) & (blocks.n_cols == 2))
+    ratios = as_ratios(scores) if other.any() else None
+    for members in blocks.groups(other, GROUP_NODES):
         local_rows, row_index = np.unique(rows[members], return_inverse=True)
         local_cols, col_index = np.unique(cols[members], return_inverse=True)
-        matrix = np.zeros((len(local_rows), len(local_cols)))
-        matrix[row_index.ravel(), col_index.ravel()] = scores[members]
-        chosen = np.array(best_assignment(matrix), dtype=np.int64).reshape(-1, 2)
-        picked.append((local_rows[chosen[:, 0]], local_cols[chosen[:, 1]]))
+        chosen = members[earliest_optimal(
+            row_index.ravel(), col_index.ravel(), scores[members], len(local_rows), len(local_cols),
+            None if ratios is None else (ratios[0][members], ratios[1][members]),
+        )]
+        picked.append((rows[chosen], cols[chosen]))
     return np.concatenate([r for r, _ in picked]), np.concatenate([c for _, c in picked])
 
 
@@ -217,7 +462,7 @@ def twin_by_score(key: Clusters, response: Clusters, score: ScoreFunction) -> np
     Only overlapping spans are candidates (:func:`overlapping_pairs`), so
     every score function must be 0 on disjoint spans. Candidate generation
     is O((n + m) log(n + m) + c); each connected block of candidates is then
-    solved exactly by :func:`best_assignment`.
+    solved exactly by :func:`earliest_optimal`.
     """
     twins = exact_twins(key, response)
     taken = np.zeros(len(key), dtype=bool)
