@@ -12,6 +12,7 @@ Each growth case and the chain run in a fresh process. LitBank is read from
 """
 import argparse
 import gzip
+import json
 import os
 import platform
 import subprocess
@@ -28,10 +29,12 @@ from spacy_coref_eval import Settings, read_conll
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.counting import METRICS
 from spacy_coref_eval.readers.conll import crossing_mentions, write_conll
+from spacy_coref_eval.cli.output import score_json
 from spacy_coref_eval.readers.corpus import load_pairs
 from spacy_coref_eval.scoring import count_document, score_pairs
 
 from .perturb import Errors, perturb, perturb_corpus, synthetic_key
+from .startup import startup
 
 REPO = Path(__file__).resolve().parent.parent
 LITBANK = REPO / "tests" / "data" / "corpora" / "litbank.key.conll.gz"
@@ -80,7 +83,7 @@ def read_floor(*paths: Path) -> None:
 def conll_path(key_path: Path, response_path: Path, repeat: int) -> List[Row]:
     def run() -> None:
         pairs, warnings = load_pairs(key_path, response_path)
-        score_pairs(pairs, ALL, warnings).to_json(per_doc=True)
+        score_json(score_pairs(pairs, ALL, warnings), per_doc=True)
 
     times = best_of_each(repeat, {"floor": lambda: read_floor(key_path, response_path), "ours": run})
     floor, ours = times["floor"], times["ours"]
@@ -197,7 +200,7 @@ def matchers(documents: Dict, folder: Path, key_path: Path, repeat: int) -> List
     errors = Errors(drop=0.05, add=0.05, shift=0.3, split=0.05, merge=0.02)
     response = {n: with_last_token_heads(c) for n, c in perturb_corpus(key, n_tokens, seed=5, errors=errors).items()}
     pairs = [(name, key[name], response[name]) for name in key]
-    settings = {match: Settings(metrics=METRICS, matcher=match) for match in ("exact", "overlap", "head")}
+    settings = {match: Settings.from_options(METRICS, match) for match in ("exact", "overlap", "head")}
     times = best_of_each(3 * repeat, {m: (lambda s=s: score_pairs(pairs, s)) for m, s in settings.items()})
     exact = times["exact"]
     rows = []
@@ -250,7 +253,7 @@ def ambiguous_blocks(folder: Path, repeat: int, n_tokens: int = 2000) -> List[Ro
     paths = folder / "ambiguous.key.conll", folder / "ambiguous.response.conll"
     for path, clusters in zip(paths, (key, response)):
         write_conll(path, [("ambiguous", ["w"] * n_tokens, clusters, [0])])
-    settings = {match: Settings(metrics=METRICS, matcher=match) for match in ("exact", "overlap")}
+    settings = {match: Settings.from_options(METRICS, match) for match in ("exact", "overlap")}
     times = best_of_each(repeat, {
         m: (lambda s=settings[m]: score_pairs(load_pairs(*paths)[0], s)) for m in ("exact", "overlap")
     })
@@ -315,7 +318,7 @@ def parallel(documents: Dict, repeat: int) -> List[Row]:
     n_tokens = {f"{copy}/{name}": doc.n_tokens for copy in range(40) for name, doc in documents.items()}
     response = perturb_corpus(key, n_tokens, seed=7)
     pairs = [(name, key[name], response[name]) for name in key]
-    settings = Settings(metrics=METRICS, matcher="overlap")
+    settings = Settings.from_options(METRICS, "overlap")
     times = best_of_each(repeat, {n: (lambda n=n: score_pairs(pairs, settings, n_process=n)) for n in (1, 2)})
     one, two = times[1], times[2]
     return [("--n-process 2 vs 1 (4,000 documents, overlap)", f"{two * 1000:.0f} ms",
@@ -348,6 +351,8 @@ def main() -> None:
         rows += ambiguous_blocks(Path(folder), args.repeat)
         rows += parallel(documents, max(1, args.repeat // 2))
         rows += docbin_path(Path(folder), key_path, response_path, args.repeat)
+        rows += other_formats(Path(folder), key_path, response_path, args.repeat)
+        rows += startup(key_path, response_path, args.repeat)
     rows += growth([10_000, 100_000, 1_000_000] if args.large else [10_000, 100_000])
     rows += dense_block(2000 if args.large else 500)
     rows += ceaf_chain()
@@ -360,13 +365,12 @@ def main() -> None:
 
 
 def docbin_path(folder: Path, key_path: Path, response_path: Path, repeat: int) -> List[Row]:
-    """LitBank key and perturbed response as ``.spacy`` files, read with the
-    DocBin record reader, paired by order (same text) and scored, against
-    the same pair as CoNLL files."""
+    """LitBank key and perturbed response as ``.spacy`` files read, paired
+    (by stored name) and scored as ``score`` does, against the same pair as
+    CoNLL files."""
     from spacy.vocab import Vocab
 
     from spacy_coref_eval.readers.docbin import conll_to_doc, write_docbin
-    from spacy_coref_eval.readers.docbin_records import read_docbin_records
 
     vocab = Vocab()
     spacy_paths = []
@@ -376,15 +380,12 @@ def docbin_path(folder: Path, key_path: Path, response_path: Path, repeat: int) 
         spacy_paths.append(spacy_path)
 
     def from_docbins() -> None:
-        key, response = (read_docbin_records(path) for path in spacy_paths)
-        if len(key) != len(response) or not all(k.same_text(r) for k, r in zip(key, response)):
-            raise RuntimeError("the .spacy key and response do not pair")
-        pairs = [(k.name or f"doc{k.index}", k.clusters, r.clusters) for k, r in zip(key, response)]
-        score_pairs(pairs, ALL).to_json(per_doc=True)
+        pairs, warnings = load_pairs(*spacy_paths)
+        score_json(score_pairs(pairs, ALL, warnings), per_doc=True)
 
     def from_conll() -> None:
         pairs, warnings = load_pairs(key_path, response_path)
-        score_pairs(pairs, ALL, warnings).to_json(per_doc=True)
+        score_json(score_pairs(pairs, ALL, warnings), per_doc=True)
 
     times = best_of_each(repeat, {"conll": from_conll, "docbin": from_docbins})
     conll, docbin = times["conll"], times["docbin"]
@@ -392,6 +393,56 @@ def docbin_path(folder: Path, key_path: Path, response_path: Path, repeat: int) 
         (".spacy path vs CoNLL path: read both files + all metrics", f"{docbin * 1000:.1f} ms",
          f"CoNLL files {conll * 1000:.1f} ms", f"{docbin / conll:.2f}x (target <= 3x)"),
     ]
+
+
+def other_formats(folder: Path, key_path: Path, response_path: Path, repeat: int) -> List[Row]:
+    """CorefUD CoNLL-U (the 40 GUM documents scored against themselves:
+    there is no CoNLL-U writer to store a perturbed copy) against reading
+    the file's lines twice, and jsonlines (LitBank key and perturbed
+    response) against ``json.loads`` of every line of both files."""
+    from spacy_coref_eval.readers.jsonlines import write_jsonlines
+
+    gum = REPO / "tests" / "data" / "corpora" / "gum-corefud.40docs.conllu.gz"
+    jsonlines = []
+    for path in (key_path, response_path):
+        documents = read_conll(path, with_words=True)
+        target = folder / (path.stem + ".jsonlines")
+        sentences = {name: _sentences(doc.words, doc.sentence_starts) for name, doc in documents.items()}
+        write_jsonlines(target, [(name, sentences[name], doc.clusters) for name, doc in documents.items()])
+        jsonlines.append(target)
+
+    def gum_lines() -> None:
+        for _ in range(2):
+            with gzip.open(gum, "rt", encoding="utf8") as handle:
+                for line in handle:
+                    line.split("\t")
+
+    def gum_score() -> None:
+        pairs, warnings = load_pairs(gum, gum)
+        score_json(score_pairs(pairs, ALL, warnings), per_doc=True)
+
+    def json_floor() -> None:
+        for path in jsonlines:
+            with open(path, encoding="utf8") as handle:
+                for line in handle:
+                    json.loads(line)
+
+    def json_score() -> None:
+        pairs, warnings = load_pairs(*jsonlines)
+        score_json(score_pairs(pairs, ALL, warnings), per_doc=True)
+
+    times = best_of_each(repeat, {"lines": gum_lines, "gum": gum_score, "json": json_floor, "jsonlines": json_score})
+    return [
+        ("CoNLL-U path: GUM 40 docs, read both + all metrics", f"{times['gum'] * 1000:.1f} ms",
+         f"read the lines twice {times['lines'] * 1000:.1f} ms", f"{times['gum'] / times['lines']:.2f}x (target <= 3x)"),
+        ("jsonlines path: LitBank, read both + all metrics", f"{times['jsonlines'] * 1000:.1f} ms",
+         f"json.loads every line {times['json'] * 1000:.1f} ms", f"{times['jsonlines'] / times['json']:.2f}x (target <= 2x)"),
+    ]
+
+
+def _sentences(words: List[str], starts: List[int]) -> List[List[str]]:
+    bounds = sorted(set(starts) | {0}) + [len(words)]
+    return [words[a:b] for a, b in zip(bounds, bounds[1:]) if b > a]
 
 
 if __name__ == "__main__":

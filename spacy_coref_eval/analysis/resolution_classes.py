@@ -663,7 +663,7 @@ def _joins(
     cols = group[final][run] + c * len(group_start)
     part_ids, row = _dense(rows, n_classes * width)
     _, col = _dense(cols, n_classes * len(group_start))
-    block, _, _ = connected_blocks(row, col, len(part_ids), int(col.max()) + 1)
+    block = connected_blocks(row, col, len(part_ids), int(col.max()) + 1).of_edge
     part_block = np.empty(len(part_ids), dtype=np.int64)
     part_block[row] = block
     part_class, part_local = part_ids // width, part_ids % width

@@ -33,7 +33,7 @@ def progress(items: Iterable[T], total: int, path: Path, desc: str) -> Iterator[
 @app.command()
 def convert(
     input_path: Path = typer.Argument(..., metavar="IN", help="Coreference in any format: CoNLL-2012 (file or directory), .conllu, .jsonlines, .spacy"),
-    output_path: Path = typer.Argument(..., metavar="OUT", help="File to write; its suffix names the format: .spacy, .conll (any *conll), .jsonlines/.jsonl"),
+    output_path: Path = typer.Argument(..., metavar="OUT", help="File to write; its name says the format: *conll (CoNLL-2012), .jsonlines/.jsonl, else a spaCy DocBin (.spacy)"),
     input_format: Optional[str] = INPUT_FORMAT,
     spans: Optional[str] = SPANS,
     head_prefix: Optional[str] = HEAD_PREFIX,
@@ -47,15 +47,17 @@ def convert(
     words, sentences, clusters and names.
     """
     from ..errors import CorefInputError
+    from ..files import check_not_input
     from ..readers.corpus import input_format as format_of
     from ..readers.corpus import read_side
 
     with reported_errors():
-        target = format_of(output_path)
-        if target == "conllu":
-            raise CorefInputError(f"{output_path}: writing CoNLL-U is not supported; write .spacy, .conll or .jsonlines")
+        check_not_input(output_path, [input_path])
+        target = output_format_of(output_path)
         source = format_of(input_path, input_format)
-        if source == target == "spacy" or (source == target == "conll" and input_format is None):
+        if source == target == "spacy":
+            raise CorefInputError(f"{input_path} is already a .spacy file (did you mean 'export'?)")
+        if source == target:
             raise CorefInputError(f"{input_path} and {output_path} are both {source} files; nothing to convert")
         reader, _ = build_readers(spans, None, None, head_prefix)
         side = read_side(input_path, reader, with_words=True, fmt=source, role="key")
@@ -67,6 +69,22 @@ def convert(
     if not n_docs:
         say("warn", f"{input_path}: no documents found")
     say("good", f"Converted {n_docs} document(s), {n_mentions} mention(s) to {output_path}")
+
+
+def output_format_of(path: Path) -> str:
+    """The format ``convert`` writes: CoNLL-2012 for a name ending in
+    ``conll`` (``.gz`` aside), jsonlines for ``.jsonlines``/``.jsonl``, a
+    spaCy DocBin otherwise (``.spacy``)."""
+    from ..errors import CorefInputError
+
+    name = path.name[: -len(".gz")] if path.name.endswith(".gz") else path.name
+    if name.endswith(".conllu"):
+        raise CorefInputError(f"{path}: writing CoNLL-U is not supported; write .spacy, .conll or .jsonlines")
+    if name.endswith("conll"):
+        return "conll"
+    if name.endswith((".jsonlines", ".jsonl")):
+        return "jsonlines"
+    return "spacy"
 
 
 def write_documents(path: Path, fmt: str, documents: Iterable, inputs: Sequence[Path]) -> int:

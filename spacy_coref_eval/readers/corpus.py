@@ -303,9 +303,8 @@ def _pair_checked(key: Side, response: Side, notes: List[str]) -> Loaded:
             if n_unmapped:
                 unmapped[name] = n_unmapped
         else:
-            key_words = [conll_column(word) for word in key_doc.words]
-            response_words = [conll_column(word) for word in response_doc.words]
-            if key_words != response_words:
+            if key_doc.words != response_doc.words and _columns(key_doc.words) != _columns(response_doc.words):
+                key_words, response_words = _columns(key_doc.words), _columns(response_doc.words)
                 where = _difference(key_words, response_words, "word", " ", 6)
                 raise _mismatch(key.path, response.path, index, name, f"different words: {where}")
             clusters = response_doc.clusters
@@ -389,6 +388,11 @@ def length_warnings(pairs: Sequence[Tuple[str, SideDocument, Optional[SideDocume
         f"{len(differing)} document(s) have different numbers of tokens in the key and the response; "
         f"mentions are compared by token position, so check the files are aligned: {listed}"
     ]
+
+
+def _columns(words: Sequence[str]) -> List[str]:
+    """Words as ``export`` writes them to a CoNLL column."""
+    return [conll_column(word) for word in words]
 
 
 def _visible(text: str) -> str:
