@@ -4,7 +4,7 @@ import gzip
 import pytest
 
 from spacy_coref_eval import Clusters, CorefInputError, read_conll, score_documents
-from spacy_coref_eval.readers.conll import format_conll, read_conll_string
+from spacy_coref_eval.readers.conll import conll_column, format_conll, parse_conll
 
 
 def doc(name: str, marks, sep: str = "\t") -> str:
@@ -15,8 +15,12 @@ def doc(name: str, marks, sep: str = "\t") -> str:
     return "\n".join(lines) + "\n"
 
 
+def parse(text: str):
+    return parse_conll(text, source="<string>")
+
+
 def entities(text: str, name: str = "(a); part 000"):
-    return read_conll_string(text)[name].clusters.entities()
+    return parse(text)[name].clusters.entities()
 
 
 def test_nested_single_and_concatenated_marks():
@@ -31,14 +35,14 @@ def test_space_separated_fields_and_blank_lines():
 
 def test_tokens_numbered_through_the_document():
     text = doc("(a); part 000", ["-", None, "-", None, "(7)"])
-    parsed = read_conll_string(text)["(a); part 000"]
+    parsed = parse(text)["(a); part 000"]
     assert parsed.n_tokens == 3
     assert parsed.clusters.entities() == (((2, 3),),)
 
 
 def test_several_documents_and_trailing_space_in_names():
     text = doc("(a); part 000 ", ["(1)"]) + doc("(b); part 001", ["(1)", "(1)"])
-    docs = read_conll_string(text)
+    docs = parse(text)
     assert list(docs) == ["(a); part 000", "(b); part 001"]
     assert docs["(b); part 001"].clusters.entities() == (((0, 1), (1, 2)),)
 
@@ -64,27 +68,27 @@ def test_open_without_close_names_the_opening_line(tmp_path):
 
 def test_unreadable_mark_field():
     with pytest.raises(CorefInputError, match=r"<string>:2: cannot read coreference field '\(1\(\)'"):
-        read_conll_string(doc("(a); part 000", ["(1()"]))
+        parse(doc("(a); part 000", ["(1()"]))
 
 
 def test_missing_end_document():
     with pytest.raises(CorefInputError, match=r"document '\(a\)' \(line 1\) has no '#end document'"):
-        read_conll_string("#begin document (a)\nd 0 0 w (1)\n")
+        parse("#begin document (a)\nd 0 0 w (1)\n")
 
 
 def test_begin_inside_document():
     with pytest.raises(CorefInputError, match=r"<string>:3: '#begin document' inside document"):
-        read_conll_string("#begin document (a)\nd 0 0 w -\n#begin document (b)\n")
+        parse("#begin document (a)\nd 0 0 w -\n#begin document (b)\n")
 
 
 def test_token_line_outside_document():
     with pytest.raises(CorefInputError, match=r"<string>:1: token line outside"):
-        read_conll_string("d 0 0 w (1)\n")
+        parse("d 0 0 w (1)\n")
 
 
 def test_document_named_twice():
     with pytest.raises(CorefInputError, match=r"<string>:4: document '\(a\)' appears twice \(first at line 1\)"):
-        read_conll_string(doc("(a)", ["-"]) + doc("(a)", ["-"]))
+        parse(doc("(a)", ["-"]) + doc("(a)", ["-"]))
 
 
 def test_missing_file_is_a_clear_error(tmp_path):
@@ -101,14 +105,14 @@ def test_gzip_is_read_transparently(tmp_path):
 
 def test_repeated_mentions_keep_first_copy_in_reference_order():
     text = doc("(a); part 000", ["(1(3(3", "-", "3)3)1)", "(3)"])
-    clusters = read_conll_string(text)["(a); part 000"].clusters
+    clusters = parse(text)["(a); part 000"].clusters
     assert clusters.entities() == (((0, 3),), ((3, 4),))
     assert clusters.repeated == 2
 
 
 def test_repeated_mentions_in_key_and_response_are_warned():
-    key = {"a": read_conll_string(doc("a", ["(1)(2)", "(1)"]))["a"].clusters}
-    response = {"a": read_conll_string(doc("a", ["(1)(1)", "(2)"]))["a"].clusters}
+    key = {"a": parse(doc("a", ["(1)(2)", "(1)"]))["a"].clusters}
+    response = {"a": parse(doc("a", ["(1)(1)", "(2)"]))["a"].clusters}
     result = score_documents(key, response)
     assert result.warnings == [
         "document 'a': 1 repeated mention(s) in the key dropped (first copy kept)",
@@ -132,7 +136,7 @@ def test_missing_and_extra_documents():
 
 def test_empty_documents_score_zero():
     text = doc("(a)", []) + doc("(b)", ["-", "-"])
-    docs = {name: d.clusters for name, d in read_conll_string(text).items()}
+    docs = {name: d.clusters for name, d in parse(text).items()}
     result = score_documents(docs, docs)
     assert result.warnings == []
     for metric, scores in result.metrics().items():
@@ -142,8 +146,18 @@ def test_empty_documents_score_zero():
 def test_format_conll_round_trip():
     clusters = Clusters.from_entities([[(0, 3), (3, 4), (0, 4)], [(2, 3), (5, 7), (0, 1)]])
     text = "\n".join(format_conll("(x); part 000", [f"w{i}" for i in range(7)], clusters, [0, 4])) + "\n"
-    parsed = read_conll_string(text)["(x); part 000"]
+    parsed = parse(text)["(x); part 000"]
     assert {frozenset(e) for e in parsed.clusters.entities()} == {frozenset(e) for e in clusters.entities()}
+
+
+def test_conll_column_is_how_words_are_written():
+    words = ["New York", "\n", "", "a \t\u3000b", "ok"]
+    assert [conll_column(word) for word in words] == ["New_York", "_", "_", "a_b", "ok"]
+    clusters = Clusters.from_entities([[(0, 1), (4, 5)]])
+    text = "\n".join(format_conll("(x)", words, clusters)) + "\n"
+    read_back = parse_conll(text, source="<string>", with_words=True)["(x)"]
+    assert read_back.words == [conll_column(word) for word in words]
+    assert read_back.clusters.entities() == clusters.entities()
 
 
 def test_crossing_mentions_of_one_entity_cannot_be_written():
@@ -152,7 +166,7 @@ def test_crossing_mentions_of_one_entity_cannot_be_written():
         list(format_conll("(x)", ["w"] * 8, crossing))
     nested = Clusters.from_entities([[(0, 5), (2, 5), (0, 2), (3, 4)], [(1, 4)]])
     text = "\n".join(format_conll("(x)", ["w"] * 8, nested)) + "\n"
-    read_back = read_conll_string(text)["(x)"].clusters.entities()
+    read_back = parse(text)["(x)"].clusters.entities()
     assert [set(entity) for entity in read_back] == [set(entity) for entity in nested.entities()]
 
 

@@ -2,17 +2,37 @@
 
 A document runs from ``#begin document NAME`` to ``#end document``; NAME is the
 rest of the begin line (trailing white space removed, so that key and response
-files that differ only there still pair up). Token lines hold fields separated
-by tabs or spaces; the last field marks mentions with ``(id``, ``id)`` and
-``(id)``, several per field separated by ``|`` or concatenated. Blank lines
-separate sentences. Tokens are numbered from 0 through the whole document.
+files that differ only there still pair up). Blank lines separate sentences;
+tokens are numbered from 0 through the whole document.
 
-Within one field the marks are applied as the reference scorer (v8.01) applies
+The coreference field of a token line is its last field. The reference scorer
+(v8.01, ``lib/CorScorer.pm``) splits lines on tabs only; files of its test
+suite separate fields by spaces. So the field is what follows the last tab or
+space, and in a line with tabs the text between the last tab and the field
+must hold no ``(`` or ``)`` (marks the reference scorer would read there).
+
+A field is ``-`` or ``_`` (no marks), or marks ``(id``, ``id)``, ``(id)``,
+separated by ``|`` or concatenated; an id is any text without white space,
+control characters or ``()|+-`` (the reference scorer reads digits only).
+Like the reference scorer, which reads its marks with regular expressions
+and ignores the rest of the field, the reader ignores ``-`` among marks
+(``(1)-``) and drops double-antecedent marks ``(N+M)`` (M one digit); both
+are counted in one warning per file. Anything else (a field without marks,
+or with other text such as ``(1\\x00)``) is a :class:`CorefInputError`, where
+the reference scorer would read part of it silently.
+
+Within one field the marks are applied as the reference scorer applies
 them: one-token mentions first, then openings, then closings, each left to
 right; a closing pairs with the latest unclosed opening of the same id. So
 entities are ordered by their first mark and mentions within an entity by
-where they close, which decides which copy of a repeated span is kept (SPEC
-§3).
+where they close, which decides which copy of a repeated span is kept
+(docs/metrics.md §3). (The reference scorer deletes each mark from the field as it reads it,
+so in ``(1(2)3)`` it reads ``(2)`` and then ``(13)``; this reader reads
+``(1``, ``(2)``, ``3)``.)
+
+Files are read in chunks up to :data:`MAX_INPUT_BYTES` (after gzip
+decompression) with lines up to :data:`MAX_LINE_BYTES`; larger input, and
+input that does not fit in memory, is a :class:`CorefInputError`.
 """
 import codecs
 import gzip
@@ -20,7 +40,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -31,10 +51,19 @@ from .conll_vectorised import BEGIN, END, parse_simple
 
 PathLike = Union[str, Path]
 
-_FIELD = re.compile(r"(?:\([^()|\s]+\)|\([^()|\s]+|[^()|\s]+\)|\|)+")
-_MARK = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)")
+MAX_INPUT_BYTES = 1 << 30
+"""Largest input :func:`read_conll` reads (1 GiB, after decompression)."""
+MAX_LINE_BYTES = 1 << 24
+"""Longest line :func:`read_conll` reads (16 MiB)."""
+_CHUNK_BYTES = 1 << 20
+
+_ID = r"[^\s()|+\-\x00-\x1f\x7f-\x9f]+"
+_TOKEN = re.compile(rf"\(([0-9]+\+[0-9])\)|\(({_ID})\)|\(({_ID})|({_ID})\)|(-)|\||({_ID}|[\s\S])")
+_BAD = 6
+_FINDALL_LIMIT = 1000
 _EMPTY_FIELDS = frozenset(("-", "_"))
 _SPACE = re.compile(r"\s+")
+_SHOWN = 40
 
 
 @dataclass
@@ -50,10 +79,30 @@ class ConllDocument:
     sentence_starts: List[int] = field(default_factory=list)
 
 
-def read_conll(path: PathLike, *, with_words: bool = False) -> Dict[str, ConllDocument]:
+class ConllFile(Dict[str, ConllDocument]):
+    """The documents of one CoNLL-2012 file by name, in file order, and the
+    reader's ``warnings`` (one line each, naming the file)."""
+
+    def __init__(self, documents: Iterable[Tuple[str, ConllDocument]] = (), warnings: Iterable[str] = ()) -> None:
+        super().__init__(documents)
+        self.warnings: List[str] = list(warnings)
+
+
+class Marks(NamedTuple):
+    """The marks of one coreference field, each kind in field order."""
+
+    singles: List[str]
+    opens: List[str]
+    closes: List[str]
+    dashes: int
+    dropped: int
+
+
+def read_conll(path: PathLike, *, with_words: bool = False) -> ConllFile:
     """All documents of a CoNLL-2012 file (``.gz`` read transparently), by
-    name in file order. ``with_words`` also keeps the word column (the 4th
-    field, or the first of a line with fewer than five) and sentence starts.
+    name in file order, with the reader's warnings. ``with_words`` also keeps
+    the word column (the 4th field, or the first of a line with fewer than
+    five) and sentence starts.
 
     Files in the common simple form are read by the vectorised reader
     (:mod:`.conll_vectorised`), everything else line by line; both give the
@@ -61,55 +110,113 @@ def read_conll(path: PathLike, *, with_words: bool = False) -> Dict[str, ConllDo
     """
     path = Path(path)
     try:
-        data = path.read_bytes()
-        if path.suffix == ".gz":
-            data = gzip.decompress(data)
+        data = _read_bytes(path)
+        if data.startswith(codecs.BOM_UTF8):
+            del data[: len(codecs.BOM_UTF8)]
+        if not with_words:
+            simple = parse_simple(data)
+            if simple is not None:
+                return ConllFile(
+                    (name, ConllDocument(name, clusters, n_tokens, str(path), line))
+                    for name, line, clusters, n_tokens in simple
+                )
+        try:
+            text = data.decode("utf8")
+        except UnicodeDecodeError as err:
+            raise CorefInputError(f"{path}: not UTF-8 text: {err}") from None
+        del data
+        return _parse(text, str(path), with_words)
+    except MemoryError:
+        raise CorefInputError(f"{path}: not enough memory to read this file") from None
+
+
+def _read_bytes(path: Path) -> bytearray:
+    """The bytes of ``path`` (gunzipped for ``.gz``), read in chunks within
+    :data:`MAX_INPUT_BYTES` and :data:`MAX_LINE_BYTES`."""
+    data = bytearray()
+    newlines = line_length = 0
+    chunk_size = min(_CHUNK_BYTES, MAX_LINE_BYTES)
+    try:
+        with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as stream:
+            while True:
+                chunk = stream.read(chunk_size)
+                if not chunk:
+                    return data
+                if len(data) + len(chunk) > MAX_INPUT_BYTES:
+                    raise CorefInputError(
+                        f"{path}: larger than the maximum input size ({MAX_INPUT_BYTES} bytes"
+                        f"{' decompressed' if path.suffix == '.gz' else ''})"
+                    )
+                first = chunk.find(b"\n")
+                line_length += len(chunk) if first < 0 else first
+                if line_length > MAX_LINE_BYTES:
+                    raise CorefInputError(
+                        f"{path}:{newlines + 1}: line longer than the maximum line length ({MAX_LINE_BYTES} bytes)"
+                    )
+                if first >= 0:
+                    line_length = len(chunk) - chunk.rfind(b"\n") - 1
+                    newlines += chunk.count(b"\n")
+                data += chunk
     except (OSError, EOFError, zlib.error) as err:
         raise CorefInputError(f"{path}: cannot read file: {err}") from None
-    if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
-    if not with_words:
-        simple = parse_simple(data)
-        if simple is not None:
-            return {
-                name: ConllDocument(name, clusters, n_tokens, str(path), line)
-                for name, line, clusters, n_tokens in simple
-            }
-    try:
-        text = data.decode("utf8")
-    except UnicodeDecodeError as err:
-        raise CorefInputError(f"{path}: not UTF-8 text: {err}") from None
-    return parse_conll(text, source=str(path), with_words=with_words)
 
 
-def read_conll_string(text: str, source: str = "<string>", **kwargs) -> Dict[str, ConllDocument]:
-    """Like :func:`read_conll`, from a string."""
-    return parse_conll(text, source=source, **kwargs)
-
-
-def parse_conll(text: str, *, source: str, with_words: bool = False) -> Dict[str, ConllDocument]:
-    """Parse CoNLL-2012 text; errors name ``source`` and the line number.
+def parse_conll(text: str, *, source: str, with_words: bool = False) -> ConllFile:
+    """Parse CoNLL-2012 text; errors and warnings name ``source`` and the line.
 
     Work is proportional to the number of lines with a mark: the document
-    structure is found from the ``#`` lines, and a token line ending in
-    ``-`` is never split.
+    structure is found from the ``#`` lines, and a token line ending in a tab
+    and ``-`` is never split.
     """
+    try:
+        return _parse(text, source, with_words)
+    except MemoryError:
+        raise CorefInputError(f"{source}: not enough memory to read this input") from None
+
+
+def _parse(text: str, source: str, with_words: bool) -> ConllFile:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
-    documents: Dict[str, ConllDocument] = {}
+    documents = ConllFile()
+    notes = _Notes()
     for name, begin, end, comments in _blocks(lines, source):
         if name in documents:
             raise CorefInputError(
-                f"{source}:{begin + 1}: document {name!r} appears twice "
+                f"{source}:{begin + 1}: document {_quote(name)} appears twice "
                 f"(first at line {documents[name].line})"
             )
         body = lines[begin + 1:end]
         if comments:
             body = ["" if line[:1] == "#" else line for line in body]
-        reader = _DocumentReader(name, source, begin + 1, body)
+        reader = _DocumentReader(name, source, begin + 1, body, notes)
         documents[name] = reader.read(with_words)
+    documents.warnings.extend(notes.warnings(source))
     return documents
+
+
+class _Notes:
+    """Marks of a file read as the reference scorer reads them, but which
+    may not be what the writer meant: counted for one warning."""
+
+    def __init__(self) -> None:
+        self.dash_fields = 0
+        self.dropped = 0
+        self.first: Optional[Tuple[int, str]] = None
+
+    def warnings(self, source: str) -> List[str]:
+        if self.first is None:
+            return []
+        parts = []
+        if self.dash_fields:
+            parts.append(f"{self.dash_fields} coreference field(s) with '-' among marks (the '-' is ignored)")
+        if self.dropped:
+            parts.append(f"{self.dropped} double-antecedent mark(s) '(N+M)' (dropped)")
+        line, name = self.first
+        return [
+            f"{source}: {' and '.join(parts)}, first at line {line} in document {_quote(name)}; "
+            "read as the CoNLL reference scorer reads them"
+        ]
 
 
 def _blocks(lines: List[str], source: str) -> Iterator[Tuple[str, int, int, bool]]:
@@ -127,7 +234,7 @@ def _blocks(lines: List[str], source: str) -> Iterator[Tuple[str, int, int, bool
             if current is not None:
                 raise CorefInputError(
                     f"{source}:{i + 1}: '#begin document' inside document "
-                    f"{current[0]!r} (opened at line {current[1] + 1}) with no '#end document'"
+                    f"{_quote(current[0])} (opened at line {current[1] + 1}) with no '#end document'"
                 )
             _check_outside(lines, previous_end + 1, i, source)
             current, comments = (begin.group(1).rstrip(), i), False
@@ -140,7 +247,7 @@ def _blocks(lines: List[str], source: str) -> Iterator[Tuple[str, int, int, bool
             comments = True
     if current is not None:
         raise CorefInputError(
-            f"{source}: document {current[0]!r} (line {current[1] + 1}) has no '#end document'"
+            f"{source}: document {_quote(current[0])} (line {current[1] + 1}) has no '#end document'"
         )
     _check_outside(lines, previous_end + 1, len(lines), source)
 
@@ -154,11 +261,12 @@ def _check_outside(lines: List[str], start: int, stop: int, source: str) -> None
 class _DocumentReader:
     """Reads the mentions of one document from the lines of its body."""
 
-    def __init__(self, name: str, source: str, line: int, body: List[str]) -> None:
+    def __init__(self, name: str, source: str, line: int, body: List[str], notes: _Notes) -> None:
         self.name = name
         self.source = source
         self.line = line
         self.body = body
+        self.notes = notes
         self.entity_ids: Dict[str, int] = {}
         self.open: Dict[str, List[int]] = {}
         self.starts: List[int] = []
@@ -167,15 +275,17 @@ class _DocumentReader:
 
     def read(self, with_words: bool) -> ConllDocument:
         tokens = [line for line in self.body if line and not line.isspace()]
-        for index, line in [(i, line) for i, line in enumerate(tokens) if line[-1] != "-"]:
-            marks = line.rsplit(None, 1)[-1]
+        for index, line in [(i, line) for i, line in enumerate(tokens) if not line.endswith("\t-") and line != "-"]:
+            marks = line[line.rfind("\t") + 1:]
+            if " " in marks or not marks[-1:].strip():
+                marks = coreference_field(line)
             if marks not in _EMPTY_FIELDS:
                 self._add_marks(marks, index)
         for ident, stack in self.open.items():
             if stack:
                 raise CorefInputError(
-                    f"{self.source}:{self._line_of(stack[0])}: mention of entity {ident} opens "
-                    f"but never closes (document {self.name!r})"
+                    f"{self.source}:{self._line_of(stack[0])}: mention of entity {_shorten(ident)} opens "
+                    f"but never closes (document {_quote(self.name)})"
                 )
         clusters = Clusters.from_arrays(
             np.array(self.starts, dtype=np.int64),
@@ -221,28 +331,30 @@ class _DocumentReader:
             index = self.entity_ids[ident] = len(self.entity_ids)
         return index
 
-    def _add_marks(self, marks: str, token: int) -> None:
-        if not _FIELD.fullmatch(marks):
+    def _add_marks(self, text: str, token: int) -> None:
+        try:
+            marks = read_marks(text)
+        except ValueError as err:
             raise CorefInputError(
-                f"{self.source}:{self._line_of(token)}: cannot read coreference field {marks!r} "
-                f"in document {self.name!r}"
-            )
-        found = _MARK.findall(marks)
-        for ident, _, _ in found:
-            if ident:
-                self._add_mention(token, token, ident)
-        for _, ident, _ in found:
-            if ident:
-                self._entity(ident)
-                self.open.setdefault(ident, []).append(token)
-        for _, _, ident in found:
-            if not ident:
-                continue
+                f"{self.source}:{self._line_of(token)}: cannot read coreference field {_quote(text)} "
+                f"in document {_quote(self.name)}: {err}"
+            ) from None
+        if marks.dashes or marks.dropped:
+            if self.notes.first is None:
+                self.notes.first = (self._line_of(token), self.name)
+            self.notes.dash_fields += marks.dashes > 0
+            self.notes.dropped += marks.dropped
+        for ident in marks.singles:
+            self._add_mention(token, token, ident)
+        for ident in marks.opens:
+            self._entity(ident)
+            self.open.setdefault(ident, []).append(token)
+        for ident in marks.closes:
             stack = self.open.get(ident)
             if not stack:
                 raise CorefInputError(
-                    f"{self.source}:{self._line_of(token)}: mention of entity {ident} closes but "
-                    f"was never opened (document {self.name!r})"
+                    f"{self.source}:{self._line_of(token)}: mention of entity {_shorten(ident)} closes but "
+                    f"was never opened (document {_quote(self.name)})"
                 )
             self._add_mention(stack.pop(), token, ident)
 
@@ -250,6 +362,75 @@ class _DocumentReader:
         self.starts.append(start)
         self.ends.append(last + 1)
         self.labels.append(self._entity(ident))
+
+
+def coreference_field(line: str) -> str:
+    """The coreference field of a token line: what follows the last tab or
+    space, or, in a line with tabs where the text between the last tab and
+    that field holds ``(`` or ``)``, everything after the last tab (which no
+    field can be, so reading it fails)."""
+    text = line.rstrip()
+    tab = text.rfind("\t")
+    space = text.rfind(" ")
+    if space < tab or tab < 0:
+        return text[max(tab, space) + 1:]
+    before = text[tab + 1:space]
+    if "(" in before or ")" in before:
+        return text[tab + 1:]
+    return text[space + 1:]
+
+
+def read_marks(text: str) -> Marks:
+    """The marks of one coreference field (not ``-`` or ``_``), in linear
+    time; a ``ValueError`` names the first text that is not a mark, or says
+    there is no mark at all."""
+    singles: List[str] = []
+    opens: List[str] = []
+    closes: List[str] = []
+    dashes = dropped = 0
+    tokens = _TOKEN.findall(text) if len(text) <= _FINDALL_LIMIT else _tokens_to_first_bad(text)
+    for double, single, opening, closing, dash, bad in tokens:
+        if single:
+            singles.append(single)
+        elif opening:
+            opens.append(opening)
+        elif closing:
+            closes.append(closing)
+        elif dash:
+            dashes += 1
+        elif double:
+            dropped += 1
+        elif bad:
+            match = next(match for match in _TOKEN.finditer(text) if match.lastindex == _BAD)
+            raise ValueError(f"{_quote(bad)} at character {match.start() + 1} is not part of a mark")
+    if not (singles or opens or closes or dropped):
+        raise ValueError("no mark (a field without marks is '-' or '_')")
+    return Marks(singles, opens, closes, dashes, dropped)
+
+
+def _tokens_to_first_bad(text: str) -> List[Tuple[str, ...]]:
+    """The groups of :data:`_TOKEN` matched in ``text``, up to the first one
+    that is not part of a mark (so a long bad field costs little memory)."""
+    tokens = []
+    for match in _TOKEN.finditer(text):
+        tokens.append(match.groups(""))
+        if match.lastindex == _BAD:
+            break
+    return tokens
+
+
+def _shorten(text: str) -> str:
+    """``text`` for a message: its first characters when it is long."""
+    if len(text) <= _SHOWN:
+        return text
+    return f"{text[:_SHOWN]}… ({len(text)} characters)"
+
+
+def _quote(text: str) -> str:
+    """``text`` quoted for a message, its first characters when it is long."""
+    if len(text) <= _SHOWN:
+        return repr(text)
+    return f"{text[:_SHOWN]!r}… ({len(text)} characters)"
 
 
 def format_conll(
@@ -285,7 +466,7 @@ def format_conll(
         else:
             opens.setdefault(start, []).append((end, entity))
             closes.setdefault(end - 1, []).append((start, entity))
-    doc_id = _column(name.split(";")[0].strip().strip("()") or "-")
+    doc_id = conll_column(name.split(";")[0].strip().strip("()") or "-")
     breaks = set(sentence_starts) - {0}
     yield f"#begin document {name}"
     for token, word in enumerate(words):
@@ -294,7 +475,7 @@ def format_conll(
         marks = [f"({e}" for _, e in sorted(opens.get(token, []), key=lambda x: -x[0])]
         marks += [f"({e})" for e in singles.get(token, [])]
         marks += [f"{e})" for _, e in sorted(closes.get(token, []), key=lambda x: -x[0])]
-        yield f"{doc_id}\t0\t{token}\t{_column(word)}\t{'|'.join(marks) or '-'}"
+        yield f"{doc_id}\t0\t{token}\t{conll_column(word)}\t{'|'.join(marks) or '-'}"
     yield ""
     yield "#end document"
 
@@ -319,8 +500,11 @@ def crossing_mentions(clusters: Clusters) -> np.ndarray:
     return out
 
 
-def _column(text: str) -> str:
-    """``text`` as one column: white space runs become ``_``."""
+def conll_column(text: str) -> str:
+    """``text`` as :func:`format_conll` writes it in one column: white space
+    runs become ``_``, and empty text is ``_``. Compare words with a CoNLL
+    file written by it through this function (a spaCy token ``"\\n"`` is
+    written as ``_``)."""
     return _SPACE.sub("_", text) or "_"
 
 

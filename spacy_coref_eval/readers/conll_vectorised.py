@@ -1,12 +1,14 @@
 """The common case of CoNLL-2012 coreference, read with numpy over the bytes.
 
 :func:`parse_simple` reads a file whose documents are well formed and whose
-entity ids are plain numbers (no leading zeros), with ``\\n`` line ends and no
-trailing white space on token lines: every file written by a system or by
-this package. It gives exactly what the line-by-line reader
-(:func:`~.conll.parse_conll`) gives, in a few passes over the bytes, and
-returns ``None`` for anything else, including every error, so that the line
-reader can read it or explain what is wrong.
+entity ids are plain numbers (no leading zeros), whose coreference fields hold
+nothing but marks and ``|`` (or are ``-`` or ``_``), with ``\\n`` line ends,
+no trailing white space on token lines, and a tab before the last field of
+every line with tabs: every file written by a system or by this package. It
+gives exactly what the line-by-line reader (:func:`~.conll.parse_conll`)
+gives, in a few passes over the bytes, and returns ``None`` for anything
+else, including every error and every input that reader warns about, so
+that the line reader can read it or explain what is wrong.
 
 The marks are applied as the reference scorer applies them (see
 :mod:`.conll`): per token, one-token mentions, then openings, then closings,
@@ -66,7 +68,7 @@ def parse_simple(data: bytes) -> Optional[List[Document]]:
     doc_first_token = token_number[begins] + 1
     n_tokens = token_number[ends] + 1 - doc_first_token
     marked = np.flatnonzero(token & (last != _DASH))
-    plain = token & (last == _DASH)
+    plain = np.flatnonzero(token & (last == _DASH))
     plain_ends = line_ends[plain]
     if np.any(plain_ends - line_starts[plain] < 2):
         return None
@@ -76,7 +78,10 @@ def parse_simple(data: bytes) -> Optional[List[Document]]:
     events = _events(buf, marked, line_starts, line_ends)
     if events is None:
         return None
-    line, kind, position, ident = events
+    line, kind, position, ident, spaced = events
+    spaced = np.r_[plain[before == _SPACE], spaced]
+    if len(spaced) and _has_tab(buf, line_starts, spaced):
+        return None
     doc = line_doc[line]
     tokens = token_number[line] - doc_first_token[doc]
     mentions = _mentions(doc, tokens, kind, position, ident, line)
@@ -129,14 +134,24 @@ def _last_field_starts(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) ->
     return None
 
 
+def _has_tab(buf: np.ndarray, line_starts: np.ndarray, lines: np.ndarray) -> bool:
+    """Whether any of ``lines`` holds a tab."""
+    tabs = np.flatnonzero(buf == _TAB)
+    if len(tabs) == 0:
+        return False
+    return bool(np.isin(lines, np.searchsorted(line_starts, tabs, side="right") - 1).any())
+
+
 def _events(
     buf: np.ndarray, marked: np.ndarray, line_starts: np.ndarray, line_ends: np.ndarray
-) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """``(line, kind, position, id)`` of every mark on the marked lines."""
+) -> Optional[Tuple[np.ndarray, ...]]:
+    """``(line, kind, position, id)`` of every mark on the marked lines, and
+    the marked lines whose last field follows a space."""
     ends = line_ends[marked]
     field_starts = _last_field_starts(buf, line_starts[marked], ends)
     if field_starts is None:
         return None
+    spaced = marked[(field_starts > line_starts[marked]) & (buf[np.maximum(field_starts - 1, 0)] == _SPACE)]
     single_char = ends - field_starts == 1
     underscore = single_char & (buf[field_starts] == _UNDERSCORE)
     keep = ~underscore
@@ -145,6 +160,8 @@ def _events(
     chars = buf[positions]
     digit = (chars >= _ZERO) & (chars <= _NINE)
     if np.any(~digit & (chars != _OPEN) & (chars != _CLOSE) & (chars != _PIPE)):
+        return None
+    if np.any(np.bincount(owner[digit], minlength=len(marked)) == 0):
         return None
     same_prev = np.r_[False, owner[1:] == owner[:-1]]
     same_next = np.r_[owner[1:] == owner[:-1], False]
@@ -168,7 +185,7 @@ def _events(
     values = (chars[digit] - _ZERO).astype(np.float64) * 10.0 ** exponent
     ident = np.bincount(run_of[digit], weights=values, minlength=len(run_start)).astype(np.int64)
     kind = np.where(opened & closed, _SINGLE_KIND, np.where(opened, _OPEN_KIND, _CLOSE_KIND))
-    return marked[owner[run_start]], kind, run_start, ident
+    return marked[owner[run_start]], kind, run_start, ident, spaced
 
 
 def _mentions(

@@ -23,8 +23,7 @@ import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
-from .conll import ConllDocument, PathLike, read_conll
-from .conll import _column as conll_column
+from .conll import ConllFile, PathLike, conll_column, read_conll
 from .pairing import SideDocument, pair_documents
 from .tokens import Tokens
 
@@ -76,24 +75,27 @@ def is_docbin(path: PathLike) -> bool:
     return Path(path).suffix == ".spacy"
 
 
-def read_conll_documents(path: PathLike, *, with_words: bool = False) -> Dict[str, ConllDocument]:
+def read_conll_documents(path: PathLike, *, with_words: bool = False) -> ConllFile:
     """Documents of a CoNLL-2012 file, or of a directory's files whose names
     end in ``conll`` or ``conll.gz`` (in name order, e.g. LitBank's
-    ``coref/conll``); document names must be unique."""
+    ``coref/conll``), with the reader's warnings; document names must be
+    unique."""
     path = Path(path)
     if not path.is_dir():
         return read_conll(path, with_words=with_words)
     files = sorted({file for pattern in _CONLL_PATTERNS for file in path.glob(pattern) if file.is_file()})
     if not files:
         raise CorefInputError(f"{path}: no CoNLL files (*conll, *conll.gz) in this directory")
-    documents: Dict[str, ConllDocument] = {}
+    documents = ConllFile()
     for file in files:
-        for name, document in read_conll(file, with_words=with_words).items():
+        read = read_conll(file, with_words=with_words)
+        for name, document in read.items():
             if name in documents:
                 raise CorefInputError(
                     f"{file}: document {name!r} appears twice (also in {documents[name].source})"
                 )
             documents[name] = document
+        documents.warnings.extend(read.warnings)
     return documents
 
 
@@ -165,7 +167,7 @@ def _read_side(path: Path, fmt: str, reader: Optional["ClusterReader"], with_wor
         return Side(path, documents, fmt)
     conll = read_conll_documents(path, with_words=with_words)
     documents = [SideDocument(d.name, d.clusters, d.n_tokens, d.words or [], None, d.sentence_starts) for d in conll.values()]
-    return Side(path, documents, fmt)
+    return Side(path, documents, fmt, warnings=conll.warnings)
 
 
 def _conllu_document(document: "CorefUDDocument") -> SideDocument:
