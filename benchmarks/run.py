@@ -146,6 +146,9 @@ def growth_case(n: int) -> Tuple[float, float]:
     """Seconds for all metrics on one synthetic document of ``n`` mentions
     in n/4 entities with realistic errors, and the peak memory the scoring
     allocates (tracemalloc, which sees numpy's buffers), in MB."""
+    import scipy.optimize  # noqa: F401  (solver imports are not what grows with N)
+    import scipy.sparse.csgraph  # noqa: F401
+
     key = synthetic_key(n, seed=1)
     response = perturb(key, int(key.ends.max()) + 5, np.random.default_rng(2), writable=False)
     start = time.perf_counter()

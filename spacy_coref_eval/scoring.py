@@ -220,6 +220,7 @@ def _score_in_processes(
     Forked workers find the documents in memory; elsewhere each shard is
     sent to its worker."""
     global _SHARED
+    _load_solvers()
     size = -(-len(pairs) // n_process)
     bounds = [(start, min(start + size, len(pairs))) for start in range(0, len(pairs), size)]
     if "fork" in multiprocessing.get_all_start_methods():
@@ -233,6 +234,14 @@ def _score_in_processes(
         shards = [pairs[start:end] for start, end in bounds]
         parts = [None if lengths is None else lengths[start:end] for start, end in bounds]
         return list(pool.map(_score_shard, shards, [settings] * len(shards), parts))
+
+
+def _load_solvers() -> None:
+    """Import SciPy's solvers once here, so that worker processes inherit
+    them instead of each importing them (the import costs more than
+    twinning a shard)."""
+    import scipy.optimize  # noqa: F401
+    import scipy.sparse.csgraph  # noqa: F401
 
 
 def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:

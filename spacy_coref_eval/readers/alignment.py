@@ -105,10 +105,22 @@ def aligned_clusters(name: str, reference: "Doc", predicted: "Doc", readers: Seq
     the response's cluster readers."""
     key = doc_clusters(reference, readers[0])
     response = doc_clusters(predicted, readers[1])
+    if _same_tokens(reference, predicted):
+        return key, response, 0
     mapped, unmapped = align_clusters(
         name, response, (reference.text, token_offsets(reference)), (predicted.text, token_offsets(predicted))
     )
     return key, mapped, unmapped
+
+
+def _same_tokens(reference: "Doc", predicted: "Doc") -> bool:
+    """Whether two docs have the same tokens and spaces (so the same text),
+    found without building either text."""
+    from spacy.attrs import ORTH, SPACY
+
+    if len(reference) != len(predicted):
+        return False
+    return bool(np.array_equal(reference.to_array([ORTH, SPACY]), predicted.to_array([ORTH, SPACY])))
 
 
 def example_pairs(
