@@ -162,6 +162,7 @@ def score_pairs(
     warnings: Iterable[str] = (),
     n_process: int = 1,
     lengths: Optional[Sequence[int]] = None,
+    keep_twinned: bool = True,
 ) -> CorpusResult:
     """Score ``(name, key, response)`` triples already paired by the caller.
 
@@ -170,7 +171,9 @@ def score_pairs(
     analyses that stack token information on them (resolution classes). With ``n_process > 1``
     the documents are split into that many shards of consecutive documents,
     scored in parallel processes and joined; counts are per document, so
-    the result is the same as with one process.
+    the result is the same as with one process. Without ``keep_twinned``
+    worker processes send back counts only (the result's ``twinned`` is
+    then ``None``; error kinds, the report and resolution classes need it).
     """
     settings = settings or Settings()
     pairs = list(pairs)
@@ -180,20 +183,23 @@ def score_pairs(
         raise CorefInputError(f"document {repeated!r} is given more than once")
     lengths = list(lengths) if lengths is not None else None
     if n_process > 1 and len(pairs) > 1:
-        shards = _score_in_processes(pairs, settings, n_process, lengths)
+        shards = _score_in_processes(pairs, settings, n_process, lengths, keep_twinned)
     else:
         shards = [_score_shard(pairs, settings, lengths)]
     counts = np.concatenate([shard[0] for shard in shards])
     notes = [*warnings, *(note for shard in shards for note in shard[1])]
-    twinned = TwinnedCorpus.concat([shard[2] for shard in shards])
+    parts = [shard[2] for shard in shards]
+    twinned = TwinnedCorpus.concat(parts) if all(part is not None for part in parts) else None
     return CorpusResult(settings, tuple(names), counts, notes, twinned)
 
 
-Shard = Tuple[np.ndarray, List[str], TwinnedCorpus]
+Shard = Tuple[np.ndarray, List[str], Optional[TwinnedCorpus]]
 
 
-def _score_shard(pairs: Sequence[Pair], settings: Settings, lengths: Optional[Sequence[int]] = None) -> Shard:
-    """Counts, warnings and twinning of some documents."""
+def _score_shard(
+    pairs: Sequence[Pair], settings: Settings, lengths: Optional[Sequence[int]] = None, keep_twinned: bool = True
+) -> Shard:
+    """Counts, warnings and (with ``keep_twinned``) twinning of some documents."""
     notes: List[str] = []
     documents: List[Tuple[Clusters, Clusters]] = []
     for name, key_value, response_value in pairs:
@@ -206,15 +212,16 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings, lengths: Optional[Se
         documents.append((key, response))
     twinned = twin_corpus(documents, settings.match, settings.singletons == "remove", lengths)
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
-    return count_corpus(twinned, recall_pair, precision_pair, settings.metrics), notes, twinned
+    counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics)
+    return counts, notes, twinned if keep_twinned else None
 
 
-_SHARED: Optional[Tuple[List[Pair], Settings, Optional[List[int]]]] = None
+_SHARED: Optional[Tuple[List[Pair], Settings, Optional[List[int]], bool]] = None
 """The documents being scored, for worker processes forked from this one."""
 
 
 def _score_in_processes(
-    pairs: List[Pair], settings: Settings, n_process: int, lengths: Optional[List[int]] = None
+    pairs: List[Pair], settings: Settings, n_process: int, lengths: Optional[List[int]], keep_twinned: bool
 ) -> List[Shard]:
     """:func:`_score_shard` on ``n_process`` consecutive shards in parallel.
     Forked workers find the documents in memory; elsewhere each shard is
@@ -224,7 +231,7 @@ def _score_in_processes(
     size = -(-len(pairs) // n_process)
     bounds = [(start, min(start + size, len(pairs))) for start in range(0, len(pairs), size)]
     if "fork" in multiprocessing.get_all_start_methods():
-        _SHARED = (pairs, settings, lengths)
+        _SHARED = (pairs, settings, lengths, keep_twinned)
         try:
             with ProcessPoolExecutor(len(bounds), mp_context=multiprocessing.get_context("fork")) as pool:
                 return list(pool.map(_score_forked_shard, bounds))
@@ -233,7 +240,8 @@ def _score_in_processes(
     with ProcessPoolExecutor(len(bounds)) as pool:
         shards = [pairs[start:end] for start, end in bounds]
         parts = [None if lengths is None else lengths[start:end] for start, end in bounds]
-        return list(pool.map(_score_shard, shards, [settings] * len(shards), parts))
+        n = len(shards)
+        return list(pool.map(_score_shard, shards, [settings] * n, parts, [keep_twinned] * n))
 
 
 def _load_solvers() -> None:
@@ -246,5 +254,6 @@ def _load_solvers() -> None:
 
 def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:
     assert _SHARED is not None, "set before the workers were forked"
-    pairs, settings, lengths = _SHARED
-    return _score_shard(pairs[bounds[0]:bounds[1]], settings, None if lengths is None else lengths[bounds[0]:bounds[1]])
+    pairs, settings, lengths, keep_twinned = _SHARED
+    start, end = bounds
+    return _score_shard(pairs[start:end], settings, None if lengths is None else lengths[start:end], keep_twinned)

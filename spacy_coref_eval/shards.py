@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, Sequence
 
 import numpy as np
-import srsly
 
 from .counting import BLOCKS, FIELDS, Counts, empty_counts
 from .errors import CorefInputError
@@ -42,6 +41,8 @@ def save_counts(result: CorpusResult, path: PathLike, inputs: Iterable[PathLike]
     if Path(path).suffix == ".json":
         write_output(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", inputs)
     else:
+        import srsly
+
         write_output(path, srsly.msgpack_dumps(data), inputs)
 
 
@@ -49,6 +50,8 @@ def load_counts(path: PathLike) -> CorpusResult:
     """Read a counts file written by :func:`save_counts`; counts that are
     not finite, negative or with a numerator above its denominator are
     refused, naming the document and the field."""
+    import srsly
+
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf8")) if path.suffix == ".json" else srsly.read_msgpack(path)

@@ -53,7 +53,10 @@ def corpus_error_counts(result: CorpusResult) -> Dict[str, Dict[str, int]]:
     if TOTAL in result.names:
         raise CorefInputError(f"a document named {TOTAL!r} clashes with the corpus total of the error counts")
     if result.twinned is None:
-        raise CorefInputError("error kinds need the twinned mentions; results merged from saved counts have none")
+        raise CorefInputError(
+            "error kinds need the twinned mentions; results merged from saved counts, or scored in several "
+            "processes without keep_twinned, have none"
+        )
     table = count_errors(result.twinned)
     out = {name: dict(zip(ERROR_KINDS, row)) for name, row in zip(result.names, table.tolist())}
     out[TOTAL] = dict(zip(ERROR_KINDS, table.sum(axis=0).tolist()))

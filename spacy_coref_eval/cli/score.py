@@ -48,7 +48,6 @@ def score(
     from ..analysis.resolution_classes import score_resolution_classes
     from ..readers.corpus import load_corpus
     from ..scoring import score_pairs
-    from ..shards import save_counts
 
     fmt = output_format(fmt, output)
     inputs = (key, response)
@@ -57,8 +56,12 @@ def score(
         loaded = load_corpus(key, response, *scoring.readers(), with_words=False, with_tokens=classes, formats=scoring.formats())
         tokens = [loaded.tokens[name] for name, _, _ in loaded.pairs] if classes else None
         lengths = [len(part) for part in tokens] if tokens is not None else None
-        result = score_pairs(loaded.pairs, settings, loaded.warnings, n_process=n_process, lengths=lengths)
+        result = score_pairs(
+            loaded.pairs, settings, loaded.warnings, n_process=n_process, lengths=lengths, keep_twinned=errors or classes
+        )
         if save_counts_to is not None:
+            from ..shards import save_counts
+
             save_counts(result, save_counts_to, inputs)
         analyses = analyses_of(result, ci, n_resamples, seed, macro)
         if errors:
