@@ -151,11 +151,17 @@ def growth_case(n: int) -> Tuple[float, float]:
 
     key = synthetic_key(n, seed=1)
     response = perturb(key, int(key.ends.max()) + 5, np.random.default_rng(2), writable=False)
+    return time_and_peak(lambda: count_document(key, response, ALL))
+
+
+def time_and_peak(work: Callable[[], object]) -> Tuple[float, float]:
+    """Seconds of one call of ``work``, and the peak memory a second call
+    allocates (tracemalloc, which sees numpy's buffers), in MB."""
     start = time.perf_counter()
-    count_document(key, response, ALL)
+    work()
     seconds = time.perf_counter() - start
     tracemalloc.start()
-    count_document(key, response, ALL)
+    work()
     peak_mb = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     return seconds, peak_mb
@@ -289,13 +295,7 @@ def chain_case(n_mentions: int, varied: bool) -> Tuple[float, float, int, int]:
     key = Clusters.from_arrays(t, t + 1, chain_entities(n_mentions, sizes[0], 0))
     response = Clusters.from_arrays(t, t + 1, chain_entities(n_mentions, sizes[1], 1))
     settings = Settings(metrics=("ceafm", "ceafe"))
-    start = time.perf_counter()
-    count_document(key, response, settings)
-    seconds = time.perf_counter() - start
-    tracemalloc.start()
-    count_document(key, response, settings)
-    peak_mb = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
+    seconds, peak_mb = time_and_peak(lambda: count_document(key, response, settings))
     return seconds, peak_mb, key.n_entities, response.n_entities
 
 

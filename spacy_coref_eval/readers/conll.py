@@ -30,14 +30,12 @@ where they close, which decides which copy of a repeated span is kept
 so in ``(1(2)3)`` it reads ``(2)`` and then ``(13)``; this reader reads
 ``(1``, ``(2)``, ``3)``.)
 
-Files are read in chunks up to :data:`MAX_INPUT_BYTES` (after gzip
-decompression) with lines up to :data:`MAX_LINE_BYTES`; larger input, and
+Files are read in chunks up to :data:`~.inputs.MAX_INPUT_BYTES` (after gzip
+decompression) with lines up to :data:`~.inputs.MAX_LINE_BYTES`; larger input, and
 input that does not fit in memory, is a :class:`CorefInputError`.
 """
 import codecs
-import gzip
 import re
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
@@ -48,14 +46,10 @@ from ..clusters import Clusters
 from ..errors import CorefInputError
 from ..files import open_output
 from .conll_vectorised import BEGIN, END, parse_simple
+from .inputs import read_input
 
 PathLike = Union[str, Path]
 
-MAX_INPUT_BYTES = 1 << 30
-"""Largest input :func:`read_conll` reads (1 GiB, after decompression)."""
-MAX_LINE_BYTES = 1 << 24
-"""Longest line :func:`read_conll` reads (16 MiB)."""
-_CHUNK_BYTES = 1 << 20
 
 _ID = r"[^\s()|+\-\x00-\x1f\x7f-\x9f]+"
 _TOKEN = re.compile(rf"\(([0-9]+\+[0-9])\)|\(({_ID})\)|\(({_ID})|({_ID})\)|(-)|\||({_ID}|[\s\S])")
@@ -110,7 +104,7 @@ def read_conll(path: PathLike, *, with_words: bool = False) -> ConllFile:
     """
     path = Path(path)
     try:
-        data = _read_bytes(path)
+        data = read_input(path)
         if data.startswith(codecs.BOM_UTF8):
             del data[: len(codecs.BOM_UTF8)]
         if not with_words:
@@ -128,37 +122,6 @@ def read_conll(path: PathLike, *, with_words: bool = False) -> ConllFile:
         return _parse(text, str(path), with_words)
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
-
-
-def _read_bytes(path: Path) -> bytearray:
-    """The bytes of ``path`` (gunzipped for ``.gz``), read in chunks within
-    :data:`MAX_INPUT_BYTES` and :data:`MAX_LINE_BYTES`."""
-    data = bytearray()
-    newlines = line_length = 0
-    chunk_size = min(_CHUNK_BYTES, MAX_LINE_BYTES)
-    try:
-        with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as stream:
-            while True:
-                chunk = stream.read(chunk_size)
-                if not chunk:
-                    return data
-                if len(data) + len(chunk) > MAX_INPUT_BYTES:
-                    raise CorefInputError(
-                        f"{path}: larger than the maximum input size ({MAX_INPUT_BYTES} bytes"
-                        f"{' decompressed' if path.suffix == '.gz' else ''})"
-                    )
-                first = chunk.find(b"\n")
-                line_length += len(chunk) if first < 0 else first
-                if line_length > MAX_LINE_BYTES:
-                    raise CorefInputError(
-                        f"{path}:{newlines + 1}: line longer than the maximum line length ({MAX_LINE_BYTES} bytes)"
-                    )
-                if first >= 0:
-                    line_length = len(chunk) - chunk.rfind(b"\n") - 1
-                    newlines += chunk.count(b"\n")
-                data += chunk
-    except (OSError, EOFError, zlib.error) as err:
-        raise CorefInputError(f"{path}: cannot read file: {err}") from None
 
 
 def parse_conll(text: str, *, source: str, with_words: bool = False) -> ConllFile:

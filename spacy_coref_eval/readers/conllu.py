@@ -36,9 +36,7 @@ ID), which is how the CorefUD scorer identifies words (its ``linear`` match of
 empty nodes).
 """
 import codecs
-import gzip
 import re
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional, Set, Tuple, Union
@@ -46,6 +44,7 @@ from typing import Dict, List, NamedTuple, Optional, Set, Tuple, Union
 import numpy as np
 
 from ..errors import CorefInputError
+from .inputs import read_input
 
 PathLike = Union[str, Path]
 
@@ -241,11 +240,9 @@ def read_conllu(path: PathLike) -> ConlluFile:
     """Read a CorefUD CoNLL-U file (``.gz`` read transparently)."""
     path = Path(path)
     try:
-        data = path.read_bytes()
-        if path.suffix == ".gz":
-            data = gzip.decompress(data)
-    except (OSError, EOFError, zlib.error) as err:
-        raise CorefInputError(f"{path}: cannot read file: {err}") from None
+        data = bytes(read_input(path))
+    except MemoryError:
+        raise CorefInputError(f"{path}: not enough memory to read this file") from None
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     return _FileParser(data, str(path)).parse()

@@ -22,10 +22,8 @@ Documents pair with CoNLL-2012 documents by :func:`conll_doc_keys`: the
 exact name, or ``NAME_N`` for ``(NAME); part NNN`` (N = int(NNN)), the doc_key
 of the common OntoNotes preprocessing.
 """
-import gzip
 import json
 import re
-import zlib
 from dataclasses import dataclass
 from itertools import accumulate, chain
 from pathlib import Path
@@ -35,6 +33,7 @@ import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
+from .inputs import MAX_INPUT_BYTES, read_input
 from ..files import open_output
 
 PathLike = Union[str, Path]
@@ -102,11 +101,9 @@ def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[st
     docstring)."""
     path = Path(path)
     try:
-        data = path.read_bytes()
-        if path.suffix == ".gz":
-            data = gzip.decompress(data)
-    except (OSError, EOFError, zlib.error) as err:
-        raise CorefInputError(f"{path}: cannot read file: {err}") from None
+        data = bytes(read_input(path, MAX_INPUT_BYTES))
+    except MemoryError:
+        raise CorefInputError(f"{path}: not enough memory to read this file") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:

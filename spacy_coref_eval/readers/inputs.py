@@ -1,0 +1,49 @@
+"""Reading input files within bounds: every reader takes its bytes from
+:func:`read_input`, ``.gz`` read transparently."""
+import gzip
+import zlib
+from pathlib import Path
+from typing import Optional
+
+from ..errors import CorefInputError
+
+MAX_INPUT_BYTES = 1 << 30
+"""Largest input read (1 GiB, after decompression)."""
+MAX_LINE_BYTES = 1 << 24
+"""Longest line read (16 MiB) unless a reader allows more."""
+_CHUNK_BYTES = 1 << 20
+
+
+def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
+    """The bytes of ``path`` (gunzipped for ``.gz``), read in chunks within
+    :data:`MAX_INPUT_BYTES` and lines of at most ``max_line`` bytes
+    (default :data:`MAX_LINE_BYTES`), so that a gzip bomb, an endless
+    stream or a giant line stops with a :class:`CorefInputError` naming the
+    file (and line) before it fills the memory."""
+    max_line = MAX_LINE_BYTES if max_line is None else max_line
+    data = bytearray()
+    newlines = line_length = 0
+    chunk_size = min(_CHUNK_BYTES, max_line)
+    try:
+        with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as stream:
+            while True:
+                chunk = stream.read(chunk_size)
+                if not chunk:
+                    return data
+                if len(data) + len(chunk) > MAX_INPUT_BYTES:
+                    raise CorefInputError(
+                        f"{path}: larger than the maximum input size ({MAX_INPUT_BYTES} bytes"
+                        f"{' decompressed' if path.suffix == '.gz' else ''})"
+                    )
+                first = chunk.find(b"\n")
+                line_length += len(chunk) if first < 0 else first
+                if line_length > max_line:
+                    raise CorefInputError(
+                        f"{path}:{newlines + 1}: line longer than the maximum line length ({max_line} bytes)"
+                    )
+                if first >= 0:
+                    line_length = len(chunk) - chunk.rfind(b"\n") - 1
+                    newlines += chunk.count(b"\n")
+                data += chunk
+    except (OSError, EOFError, zlib.error) as err:
+        raise CorefInputError(f"{path}: cannot read file: {err}") from None
