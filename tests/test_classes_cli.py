@@ -103,3 +103,23 @@ def test_report_has_a_class_chart(tmp_path):
     block = api_classes(KEY, RESPONSE).to_dict()
     for name in RESOLUTION_CLASSES:
         assert f'<td data-class-count="{name}">{block[name]["count"]}</td>' in html
+
+
+def test_the_pos_column_of_ontonotes_files_decides_the_head_kind(tmp_path):
+    """A capitalised word inside a sentence is a proper name to the lexical
+    fallback, but the part-of-speech column says it is a common noun."""
+    row = "d 0 {i} {w} {p} * - - - - * {c}\n"
+    tokens = [("the", "DT", "(1"), ("Bank", "NN", "1)"), ("said", "VBD", "-"), ("the", "DT", "(1"), ("Bank", "NN", "1)"), (".", ".", "-")]
+    body = "".join(row.format(i=i, w=w, p=p, c=c) for i, (w, p, c) in enumerate(tokens))
+    tagged = tmp_path / "tagged.conll"
+    tagged.write_text("#begin document (d); part 000\n" + body + "#end document\n")
+    plain = tmp_path / "plain.conll"
+    plain.write_text("#begin document (d); part 000\n" + "".join(
+        f"d 0 {i} {w} {c}\n" for i, (w, _, c) in enumerate(tokens)
+    ) + "#end document\n")
+    counts = {}
+    for name, path in (("tagged", tagged), ("plain", plain)):
+        result = runner.invoke(app, ["score", str(path), str(path), "--classes", "-f", "json"])
+        block = json.loads(result.stdout)["resolution_classes"]
+        counts[name] = {cls: block[cls]["count"] for cls in RESOLUTION_CLASSES if block[cls]["count"]}
+    assert counts == {"tagged": {"CN-e": 1}, "plain": {"PN-e": 1}}

@@ -71,6 +71,16 @@ class ConllDocument:
     line: int
     words: Optional[List[str]] = None
     sentence_starts: List[int] = field(default_factory=list)
+    pos: Optional[List[str]] = None
+    """The part-of-speech column (the 5th) of OntoNotes-style files, whose
+    token lines have :data:`ONTONOTES_COLUMNS` or more fields; read with
+    the words."""
+
+
+ONTONOTES_COLUMNS = 12
+"""Fields of a CoNLL-2012 token line in the OntoNotes layout (document,
+part, word number, word, part of speech, parse, lemma, frameset, sense,
+speaker, named entities, …, coreference)."""
 
 
 class ConllFile(Dict[str, ConllDocument]):
@@ -255,8 +265,14 @@ class _DocumentReader:
             np.array(self.ends, dtype=np.int64),
             np.array(self.labels, dtype=np.int64),
         )
-        words, sentence_starts = (self._words(tokens), self._sentence_starts()) if with_words else (None, [])
-        return ConllDocument(self.name, clusters, len(tokens), self.source, self.line, words, sentence_starts)
+        if not with_words:
+            return ConllDocument(self.name, clusters, len(tokens), self.source, self.line)
+        columns = [line.split() for line in tokens]
+        words = [fields[3] if len(fields) > 4 else fields[0] for fields in columns]
+        pos = [fields[4] for fields in columns] if columns and all(len(f) >= ONTONOTES_COLUMNS for f in columns) else None
+        return ConllDocument(
+            self.name, clusters, len(tokens), self.source, self.line, words, self._sentence_starts(), pos
+        )
 
     def _line_of(self, token: int) -> int:
         """1-based file line of token ``token`` (for error messages)."""
@@ -267,14 +283,6 @@ class _DocumentReader:
                 if seen == token:
                     return self.line + 1 + offset
         return self.line
-
-    @staticmethod
-    def _words(tokens: List[str]) -> List[str]:
-        out = []
-        for line in tokens:
-            columns = line.split()
-            out.append(columns[3] if len(columns) > 4 else columns[0])
-        return out
 
     def _sentence_starts(self) -> List[int]:
         starts: List[int] = []

@@ -166,7 +166,13 @@ def _read_side(path: Path, fmt: str, reader: Optional["ClusterReader"], with_wor
         documents = [SideDocument(d.doc_key, d.clusters, len(d.words), d.words, None, d.sentence_starts) for d in lines.values()]
         return Side(path, documents, fmt)
     conll = read_conll_documents(path, with_words=with_words)
-    documents = [SideDocument(d.name, d.clusters, d.n_tokens, d.words or [], None, d.sentence_starts) for d in conll.values()]
+    documents = [
+        SideDocument(
+            d.name, d.clusters, d.n_tokens, d.words or [], None, d.sentence_starts,
+            None if d.pos is None else Tokens(d.words or [], d.sentence_starts or [0], tag=d.pos),
+        )
+        for d in conll.values()
+    ]
     return Side(path, documents, fmt, warnings=conll.warnings)
 
 

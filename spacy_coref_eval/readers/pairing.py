@@ -37,7 +37,9 @@ class SideDocument:
     record: Any = None
     sentence_starts: Sequence[int] = ()
     tokens: Any = None
-    """Token information read with the document (:class:`~.tokens.Tokens` of a CoNLL-U document)."""
+    """Token information read with the document (:class:`~.tokens.Tokens` of
+    a CoNLL-U document or of an OntoNotes-style CoNLL-2012 document with
+    its part-of-speech column)."""
 
     @property
     def words(self) -> List[str]:
