@@ -15,7 +15,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Seque
 import numpy as np
 
 from .clusters import Clusters, ClustersLike, as_clusters
-from .counting import METRICS, Counts, check_metrics, count_corpus
+from .counting import DEFAULT_METRICS, Counts, check_metrics, count_corpus
 from .counting.rates import rates
 from .errors import CorefInputError
 from .readers.pairing import Pair, pair_clusters, repeated_warnings
@@ -33,7 +33,7 @@ class Settings:
     with :meth:`from_options` or from the JSON ``settings`` with
     :meth:`from_dict`."""
 
-    metrics: Tuple[str, ...] = METRICS
+    metrics: Tuple[str, ...] = DEFAULT_METRICS
     match: Matcher = ExactMatcher()
     twinless: str = "conll"
     singletons: str = "keep"
@@ -52,7 +52,7 @@ class Settings:
     @classmethod
     def from_options(
         cls,
-        metrics: Iterable[str] = METRICS,
+        metrics: Iterable[str] = DEFAULT_METRICS,
         match: Optional[str] = "exact",
         twinless: str = "conll",
         singletons: str = "keep",

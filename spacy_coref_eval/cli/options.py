@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional, Tuple
 
 import typer
 
-from ..counting.metrics import METRICS, check_metrics
+from ..counting.metrics import DEFAULT_METRICS, METRICS, check_metrics
 
 if TYPE_CHECKING:
     from ..readers.spans import ClusterReader
@@ -27,7 +27,9 @@ KEY_ARGUMENT = typer.Argument(..., help=f"Gold coreference: {INPUT_FORMS}", exis
 RESPONSE_ARGUMENT = typer.Argument(
     ..., help="System coreference, the same forms; .spacy documents pair by stored name (else by order)", exists=True,
 )
-METRICS_OPTION = typer.Option(",".join(METRICS), "--metrics", "-m", help="Comma-separated metrics")
+METRICS_OPTION = typer.Option(
+    ",".join(DEFAULT_METRICS), "--metrics", "-m", help=f"Comma-separated metrics, from {','.join(METRICS)}"
+)
 TWINLESS = typer.Option("conll", "--twinless", help="Twinless policy: conll, b3all, b30, sys")
 SINGLETONS = typer.Option("keep", "--singletons", help="keep or remove singleton entities")
 MATCH = typer.Option("exact", "--match", help="Mention matching: exact, head, overlap, partial (head and partial need heads)")

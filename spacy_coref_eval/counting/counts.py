@@ -12,7 +12,7 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .metrics import METRIC_INFO, METRICS, REGISTRY, check_metrics
+from .metrics import DEFAULT_METRICS, METRIC_INFO, METRICS, REGISTRY, check_metrics
 
 FIELDS: Tuple[str, ...] = ("recall_num", "recall_den", "precision_num", "precision_den")
 BLOCKS: Tuple[str, ...] = tuple(block for metric in REGISTRY for block in metric.count_blocks)
@@ -38,7 +38,7 @@ class Counts:
 
     __slots__ = ("array", "metrics")
 
-    def __init__(self, metrics: Sequence[str] = METRICS, array: Optional[np.ndarray] = None) -> None:
+    def __init__(self, metrics: Sequence[str] = DEFAULT_METRICS, array: Optional[np.ndarray] = None) -> None:
         self.metrics = check_metrics(metrics)
         self.array = np.zeros((len(BLOCKS), len(FIELDS))) if array is None else array
 

@@ -171,6 +171,33 @@ def mention_counts(twinned: TwinnedCorpus) -> Tuple[Quad]:
     return ((found, keys, found, responses),)
 
 
+def mor(twinned: TwinnedCorpus) -> Tuple[Quad]:
+    """MOR, the mention overlap ratio (Žabokrtský et al. 2022, CRAC): key and
+    response mentions are aligned one-to-one, whatever the twinning, so as to
+    share the most tokens, Σ |k ∩ r|; recall divides that by the tokens of
+    all key mentions, precision by those of all response mentions. The
+    alignment decomposes over the connected blocks of the graph of
+    overlapping key/response pairs, each solved as a maximum-gain matching."""
+    from ..twinning.matchers import overlapping_pairs
+
+    key, response, n_docs = twinned.key, twinned.response, twinned.n_docs
+    rows, cols = overlapping_pairs(key.starts, key.ends, response.starts, response.ends)
+    common = np.minimum(key.ends[rows], response.ends[cols]) - np.maximum(key.starts[rows], response.starts[cols])
+    shared = np.zeros(n_docs)
+    if len(rows):
+        blocks = connected_blocks(rows, cols, len(key), len(response))
+        for cells in blocks.groups(np.ones(len(blocks), dtype=bool), GROUP_NODES):
+            key_ids, local_rows = np.unique(rows[cells], return_inverse=True)
+            response_ids, local_cols = np.unique(cols[cells], return_inverse=True)
+            chosen = cells[max_gain_matching(
+                local_rows.ravel(), local_cols.ravel(), common[cells].astype(np.float64), len(key_ids), len(response_ids)
+            )]
+            shared += np.bincount(twinned.key_doc[rows[chosen]], weights=common[chosen], minlength=n_docs)
+    key_tokens = np.bincount(twinned.key_doc, weights=key.ends - key.starts, minlength=n_docs)
+    response_tokens = np.bincount(twinned.response_doc, weights=response.ends - response.starts, minlength=n_docs)
+    return ((shared, key_tokens.astype(np.float64), shared, response_tokens.astype(np.float64)),)
+
+
 def blanc_rates(coref: np.ndarray, noncoref: np.ndarray) -> Scores:
     """BLANC from the count blocks of its two link kinds (Recasens & Hovy
     2011; Luo et al. 2014): the mean of the two, or the one kind whose key
@@ -201,8 +228,8 @@ class Metric:
     in the JSON when there are several (``part_labels`` in tables), and ``combine`` turns their count
     blocks into recall, precision and F1 (default: the one block's rates).
     ``in_conll`` marks the three metrics the CoNLL score averages.
-    ``selectable`` metrics are chosen with ``--metrics``; the others are
-    always reported.
+    ``selectable`` metrics are chosen with ``--metrics`` (those not
+    ``default`` only when asked for); the others are always reported.
     """
 
     name: str
@@ -216,6 +243,7 @@ class Metric:
     combine: Optional[Callable[..., Scores]] = None
     in_conll: bool = False
     selectable: bool = True
+    default: bool = True
 
     @property
     def count_blocks(self) -> Tuple[str, ...]:
@@ -239,11 +267,14 @@ REGISTRY: Tuple[Metric, ...] = (
         part_labels=("coref links", "non-coref links"), combine=blanc_rates,
     ),
     Metric("lea", "LEA", "Moosavi & Strube 2016", lambda table: (lea(table),)),
+    Metric("mor", "MOR", "Žabokrtský et al. 2022", mor, kind="mentions", default=False),
 )
 """Every metric, in report order."""
 METRIC_INFO: Dict[str, Metric] = {metric.name: metric for metric in REGISTRY}
 METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.selectable)
 """The metrics ``--metrics`` chooses from, in report order."""
+DEFAULT_METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.selectable and metric.default)
+"""The metrics computed unless others are chosen: the six of the CoNLL reference scorer."""
 CONLL_PARTS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.in_conll)
 """The metrics whose F1 the CoNLL score averages (Pradhan et al. 2014)."""
 

@@ -16,7 +16,7 @@ from spacy.training import Example
 from spacy.util import registry
 
 from ..analysis.resolution_classes import RESOLUTION_CLASSES, score_resolution_classes
-from ..counting import METRIC_INFO, METRICS
+from ..counting import DEFAULT_METRICS, METRIC_INFO, METRICS
 from ..errors import CorefEvalWarning, warn
 from ..readers.alignment import example_pairs
 from ..readers.spans import ClusterReader, PrefixedSpanGroups
@@ -104,7 +104,7 @@ def make_coref_scorer(
     match: Optional[Matcher] = None,
     twinless: str = "conll",
     singletons: str = "keep",
-    metrics: Sequence[str] = METRICS,
+    metrics: Sequence[str] = DEFAULT_METRICS,
     headline: str = "lea",
     classes: bool = False,
 ) -> CorefScorer:
