@@ -9,7 +9,7 @@ import spacy
 from hypothesis import given, strategies as st
 from spacy.training import Example
 
-from spacy_coref_eval import Clusters, Settings, count_document
+from spacy_coref_eval import Settings, count_document
 from spacy_coref_eval.counting import METRICS, REGISTRY
 
 from .strategies import deterministic, entities_over, spans

@@ -550,7 +550,7 @@ def count_resolution_classes(
     class of :data:`RESOLUTION_CLASSES`) and ``members`` of shape
     ``(n_docs, 11)`` (:data:`MEMBER_COLUMNS`).
     """
-    n_key, n_classes = len(key), len(RESOLUTION_CLASSES)
+    n_classes = len(RESOLUTION_CLASSES)
     twins, classes, key_doc, response_doc = _checked(key, response, twins, classes, key_doc, response_doc, n_docs)
     n_entities = key.n_entities
     entity_doc = np.zeros(n_entities, dtype=np.int64)

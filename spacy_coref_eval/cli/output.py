@@ -130,7 +130,7 @@ def render(result: "CorpusResult", fmt: str, per_doc: bool, analyses: Analyses =
     """The report in ``json`` or ``table`` form."""
     from ..analysis.error_types import TOTAL
     from ..counting.rates import stack_rates
-    from ..report.table import classes_table, documents_table, errors_table, intervals_table, macro_table, metrics_table
+    from ..report.table import documents_table, errors_table, intervals_table, macro_table, metrics_table
 
     if fmt == "json":
         return json_text(score_json(result, per_doc, analyses))
