@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 from benchmarks.perturb import perturb_corpus
 from spacy_coref_eval import CorefInputError, Settings, score_documents
 from spacy_coref_eval.cli import app
+from spacy_coref_eval.counting import BLOCKS
 from spacy_coref_eval.cli.output import score_json as result_json
 from spacy_coref_eval.readers.conll import read_conll, write_conll
 from spacy_coref_eval.shards import load_counts, merge_results, save_counts
@@ -119,6 +120,7 @@ def test_malformed_counts_files_are_one_clear_error(tmp_path):
 def test_only_the_chosen_metrics_are_counted(tmp_path):
     result = score_documents({"d": [[(0, 1), (2, 3)]]}, {"d": [[(0, 1), (2, 3)]]}, Settings(metrics=("ceafm",)))
     array = result.documents["d"].array
-    assert array[1:].any(axis=1).tolist() == [False, False, True, False, False, False, False]
+    counted = {block for block, row in zip(BLOCKS, array) if row.any()}
+    assert counted == {"mentions", "ceafm"}
     save_counts(result, tmp_path / "c.msgpack")
     assert load_counts(tmp_path / "c.msgpack").documents == result.documents
