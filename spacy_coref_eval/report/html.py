@@ -290,6 +290,10 @@ def errors_section(totals: Mapping[str, int]) -> str:
     )
 
 
+BAR_SHARE = 75
+"""Percent of a class-chart cell a full bar takes, leaving room for its number."""
+
+
 def classes_section(classes: Optional[Mapping[str, object]]) -> str:
     """The resolution classes of Stoyanov et al. (2009): per class its
     share of the anaphoric mentions and its MUC-RC F1, as bars."""
@@ -302,8 +306,8 @@ def classes_section(classes: Optional[Mapping[str, object]]) -> str:
         share, f1 = float(block["share"]), float(block["muc_rc"]["f1"])  # type: ignore[index]
         rows.append(
             f'<tr><th>{escape(name)}</th><td data-class-count="{escape(name)}">{block["count"]}</td>'
-            f'<td class="barcell"><span class="hbar share" style="width:{100 * share:.1f}%"></span> {pct(share)}%</td>'
-            f'<td class="barcell"><span class="hbar f1" style="width:{100 * f1:.1f}%"></span> {pct(f1)}</td></tr>'
+            f'<td class="barcell"><span class="hbar share" style="width:{BAR_SHARE * share:.1f}%"></span> {pct(share)}%</td>'
+            f'<td class="barcell"><span class="hbar f1" style="width:{BAR_SHARE * f1:.1f}%"></span> {pct(f1)}</td></tr>'
         )
     head = "<thead><tr><th>Class</th><th>Count</th><th>Share of anaphoric mentions</th><th>MUC-RC F1</th></tr></thead>"
     cpp = float(classes.get("cpp", 0.0))  # type: ignore[arg-type]
@@ -527,6 +531,7 @@ STYLE = (
     ".barcell{width:180px;text-align:left}"
     ".hbar{display:inline-block;height:10px;background:#e15759;border-radius:2px}"
     ".hbar.share{background:#4e79a7}.hbar.f1{background:#59a14f}"
+    ".classes td.barcell{white-space:nowrap;min-width:16em}"
     ".scroll{max-height:320px;overflow:auto;border:1px solid var(--line);border-radius:6px;margin-top:12px}"
     ".documents{width:100%;font-size:12px}.documents thead th{position:sticky;top:0;background:#fff}"
     ".chart{max-width:100%;height:auto;font-size:11px}.chart .tick{fill:var(--muted)}"
