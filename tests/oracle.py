@@ -1,9 +1,9 @@
-"""A naive, obviously-correct scorer written straight from SPEC.md.
+"""A naive, obviously-correct scorer written straight from the definitions (docs/metrics.md).
 
 It works on Python sets with explicit loops and exact fractions, and exists
 only to be compared against the fast engine. Mentions are hashable
 ``(start, end)`` tuples matched exactly: the same tuple on both sides is a
-twin pair (SPEC §3, ``exact`` matching). An entity is a set of mentions, a
+twin pair (docs/metrics.md §3, ``exact`` matching). An entity is a set of mentions, a
 partition a list of entities; no mention may appear twice on one side.
 """
 
@@ -56,7 +56,7 @@ def pair_count(size):
 # swapped, which is how ``naive_counts`` builds it.
 
 def mention_side(key, response):
-    """Mention identification: twinned key mentions / key mentions (SPEC §2)."""
+    """Mention identification: twinned key mentions / key mentions (docs/metrics.md §2)."""
     key_mentions = mentions_of(key)
     return len(key_mentions & mentions_of(response)), len(key_mentions)
 
@@ -200,7 +200,7 @@ def naive_counts(key, response):
     }
 
 
-# --- twinless policies (SPEC §4) ---------------------------------------------
+# --- twinless policies (docs/metrics.md §4) ---------------------------------------------
 
 def singletons(mentions):
     """Each mention as an entity of its own."""
@@ -213,7 +213,7 @@ def without(entities, mentions):
 
 
 def rewrite(key, response, policy):
-    """The (recall pair, precision pair) of a twinless policy, as in SPEC §4.
+    """The (recall pair, precision pair) of a twinless policy, as in docs/metrics.md §4.
 
     conll: Pradhan et al. 2014; b3all and b30: Stoyanov et al. 2009;
     sys: Cai & Strube 2010.
@@ -247,7 +247,7 @@ def rewrite(key, response, policy):
 def naive_policy_counts(key, response, policy):
     """Counts under a twinless policy: recall fields from the recall pair,
     precision fields from the precision pair, mention identification from
-    the pair as given (SPEC §4)."""
+    the pair as given (docs/metrics.md §4)."""
     recall_pair, precision_pair = rewrite(key, response, policy)
     from_recall = naive_counts(*recall_pair)
     from_precision = naive_counts(*precision_pair)
@@ -275,12 +275,12 @@ def naive_policy_counts(key, response, policy):
 # --- rates --------------------------------------------------------------------
 
 def ratio(numerator, denominator):
-    """numerator / denominator, with 0/0 = 0 (SPEC §1)."""
+    """numerator / denominator, with 0/0 = 0 (docs/metrics.md §1)."""
     return numerator / denominator if denominator else 0.0
 
 
 def f1(recall, precision):
-    """Harmonic mean, 0 when both are 0 (SPEC §1)."""
+    """Harmonic mean, 0 when both are 0 (docs/metrics.md §1)."""
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
@@ -294,7 +294,7 @@ def rates(counts):
 def blanc_rates(counts):
     """BLANC: mean of the coreference and non-coreference link scores
     (Recasens & Hovy 2011; Luo et al. 2014), or the one part whose key side
-    has links (SPEC §2)."""
+    has links (docs/metrics.md §2)."""
     coref = rates(counts["coref_links"])
     noncoref = rates(counts["noncoref_links"])
     has_coref = counts["coref_links"]["recall_den"] != 0

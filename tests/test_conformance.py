@@ -73,7 +73,7 @@ def test_repeated_mentions_are_reported():
 
 
 def test_worked_examples_of_the_papers():
-    """Luo (2005) Figure 1 and Moosavi & Strube (2016) §5, as SPEC §2 quotes them."""
+    """Luo (2005) Figure 1 and Moosavi & Strube (2016) §5, as docs/metrics.md §2 quotes them."""
     f1 = {r: score_case(CASES[f"luo-{r}"], Settings()).metrics() for r in "abcd"}
     expected = {
         "muc": (0.947, 0.947, 0.900, 0.0),

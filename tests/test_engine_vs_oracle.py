@@ -35,7 +35,7 @@ def with_edge_cases(test):
 @with_edge_cases
 @given(pair=key_response_pairs(max_mentions=10))
 def test_engine_matches_oracle_under_each_policy(policy, pair):
-    """Every count field, under each twinless policy of SPEC §4."""
+    """Every count field, under each twinless policy of docs/metrics.md §4."""
     assert_engine_matches_oracle(*pair, policy)
 
 

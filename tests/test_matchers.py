@@ -1,4 +1,4 @@
-"""Mention matchers (SPEC §3): hand-built documents with the twins written
+"""Mention matchers (docs/metrics.md §3): hand-built documents with the twins written
 out, the assignment checked against brute force, candidate generation
 against all pairs, option validation and missing heads."""
 import json
@@ -181,7 +181,7 @@ def test_tie_break_never_costs_score():
 # --- brute force: optimal total, then the earliest tie -----------------------------
 
 def fraction_score(name: str, k: Tuple[int, int, int], r: Tuple[int, int, int], theta=Fraction(1, 2)) -> Fraction:
-    """s(k, r) of SPEC §3, from the definitions, exactly."""
+    """s(k, r) of docs/metrics.md §3, from the definitions, exactly."""
     (ks, ke, kh), (rs, re, rh) = k, r
     common = max(0, min(ke, re) - max(ks, rs))
     if name == "head":

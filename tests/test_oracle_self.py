@@ -126,7 +126,7 @@ POLICY_B3 = {
 
 @pytest.mark.parametrize("policy", sorted(POLICY_B3))
 def test_twinless_policies_b3_by_hand(policy):
-    """SPEC §4 rewrites (Stoyanov et al. 2009; Cai & Strube 2010) on B³."""
+    """docs/metrics.md §4 rewrites (Stoyanov et al. 2009; Cai & Strube 2010) on B³."""
     bcub = naive_policy_counts([[A, B]], [[A, C]], policy)["bcub"]
     (recall_num, recall_den), (precision_num, precision_den) = POLICY_B3[policy]
     assert (bcub["recall_num"], bcub["recall_den"]) == (recall_num, recall_den)

@@ -1,4 +1,4 @@
-"""Twinless policies (SPEC §4) against per-mention B³ values written out
+"""Twinless policies (docs/metrics.md §4) against per-mention B³ values written out
 from the papers' definitions: B³all and B³0 (Stoyanov et al. 2009), B³sys
 and CEAFsys (Cai & Strube 2010); singleton removal; and properties that
 hold under every matcher."""

@@ -65,7 +65,7 @@ def test_perfect_response_scores_one(key):
     """A response equal to the key scores 1 on every metric, except where the
     key gives the metric nothing to find: MUC with no coreference link
     (Vilain et al. 1995) and BLANC with fewer than two mentions (no link of
-    either kind, SPEC §2); those are 0/0 = 0."""
+    either kind, docs/metrics.md §2); those are 0/0 = 0."""
     counts = flatten(count_document(key, key).as_dict())
     for path, value in counts.items():
         assert value == counts[path[:-1] + (path[-1].replace("num", "den"),)], path
@@ -97,7 +97,7 @@ def test_order_of_entities_and_mentions_is_irrelevant(pair, policy, data):
 @deterministic(max_examples=60)
 @given(corpus=corpora(max_documents=4, max_mentions=8))
 def test_corpus_counts_are_the_sum_of_document_counts(corpus):
-    """SPEC §1: a corpus score sums document counts before dividing."""
+    """docs/metrics.md §1: a corpus score sums document counts before dividing."""
     keys, responses = corpus
     result = score_documents(keys, responses)
     assert set(result.documents) == set(keys)
@@ -126,7 +126,7 @@ def test_swapping_key_and_response_swaps_recall_and_precision(pair, policy):
 @deterministic(max_examples=100)
 @given(pair=same_mention_pairs(max_mentions=10))
 def test_policies_agree_without_twinless_mentions(pair):
-    """SPEC §4 rewrites only touch twinless mentions."""
+    """docs/metrics.md §4 rewrites only touch twinless mentions."""
     key, response = pair
     conll = engine_counts(key, response, "conll")
     for policy in POLICIES:
@@ -149,7 +149,7 @@ def expected_metrics(counts):
 @given(corpus=corpora(max_documents=3, max_mentions=8))
 def test_metrics_equal_oracle_rates(corpus):
     """Micro-averaged recall, precision and F1 of every metric, BLANC combined
-    as in SPEC §2 and the CoNLL average, against ``naive_rates``, with the
+    as in docs/metrics.md §2 and the CoNLL average, against ``naive_rates``, with the
     summed counts beside each rate."""
     keys, responses = corpus
     metrics = flatten(score_documents(keys, responses).metrics())
