@@ -16,6 +16,7 @@ without a word. spaCy is imported only when a ``.spacy`` file is read, so
 that scoring CoNLL files starts fast.
 """
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
@@ -169,7 +170,7 @@ def _read_side(path: Path, fmt: str, reader: Optional["ClusterReader"], with_wor
     documents = [
         SideDocument(
             d.name, d.clusters, d.n_tokens, d.words or [], None, d.sentence_starts,
-            None if d.pos is None else Tokens(d.words or [], d.sentence_starts or [0], tag=d.pos),
+            None if d.pos is None else partial(Tokens, d.words or [], d.sentence_starts or [0], tag=d.pos),
         )
         for d in conll.values()
     ]
@@ -192,10 +193,13 @@ def _conllu_document(document: "CorefUDDocument") -> SideDocument:
     clusters = Clusters.from_arrays(
         document.mention_start, document.mention_end, document.mention_entity, document.mention_head
     )
-    tokens = Tokens.from_columns(
-        document.words, document.sentence_starts[:-1], document.upos, document.xpos, document.feats
-    )
-    return SideDocument(document.name, clusters, document.n_words, document.words, None, tokens.sentence_starts, tokens)
+    def token_info() -> Tokens:
+        return Tokens.from_columns(
+            document.words, document.sentence_starts[:-1], document.upos, document.xpos, document.feats
+        )
+
+    starts = document.sentence_starts[:-1]
+    return SideDocument(document.name, clusters, document.n_words, document.words, None, starts, token_info)
 
 
 def load_pairs(
@@ -266,8 +270,8 @@ def side_tokens(document: SideDocument) -> Tokens:
     """The token information of one document: words and sentences of a
     CoNLL document, words, parts of speech and morphology of a ``.spacy``
     doc read with ``token_attrs``."""
-    if document.tokens is not None:
-        return document.tokens
+    if document.token_info is not None:
+        return document.token_info()
     record = document.record
     if record is None:
         return Tokens(document.words, document.sentence_starts if len(document.sentence_starts) else [0])

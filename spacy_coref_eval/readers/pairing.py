@@ -6,7 +6,7 @@ ignored. Warnings name the first few such documents and count the rest, so
 that thousands of unpaired documents give a few lines.
 """
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 import numpy as np
 
@@ -36,10 +36,10 @@ class SideDocument:
     conll_words: List[str] = field(default_factory=list)
     record: Any = None
     sentence_starts: Sequence[int] = ()
-    tokens: Any = None
-    """Token information read with the document (:class:`~.tokens.Tokens` of
-    a CoNLL-U document or of an OntoNotes-style CoNLL-2012 document with
-    its part-of-speech column)."""
+    token_info: Optional[Callable[[], Any]] = None
+    """Builds the token information read with the document
+    (:class:`~.tokens.Tokens` of a CoNLL-U document or of an OntoNotes-style
+    CoNLL-2012 document with its part-of-speech column), only when asked for."""
 
     @property
     def words(self) -> List[str]:
