@@ -163,3 +163,27 @@ def test_unusual_files_fall_back_to_the_line_reader(tmp_path):
         from_file, from_text = read_conll(path), parse_conll(text, source=str(path))
         assert from_file["(a)"].clusters.entities() == from_text["(a)"].clusters.entities() == (((0, 1),),), label
         assert from_file.warnings == from_text.warnings, label
+
+
+@deterministic(max_examples=150)
+@given(text=conll_texts())
+def test_words_read_beside_the_vectorised_reader_equal_the_line_reader(text):
+    """With words, a file in the simple form keeps its vectorised clusters
+    and takes words, sentences and parts of speech from one pass over its
+    lines: all as the line reader gives them."""
+    import tempfile
+    from pathlib import Path
+
+    try:
+        slow = parse_conll(text, source="<t>", with_words=True)
+    except CorefInputError:
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.conll"
+        path.write_text(text, encoding="utf8")
+        fast = read_conll(path, with_words=True)
+    assert list(fast) == list(slow)
+    for name in slow:
+        a, b = fast[name], slow[name]
+        assert (a.words, a.sentence_starts, a.pos, a.n_tokens, a.line) == (b.words, b.sentence_starts, b.pos, b.n_tokens, b.line)
+        assert a.clusters.entities() == b.clusters.entities()

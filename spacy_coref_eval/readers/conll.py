@@ -117,18 +117,23 @@ def read_conll(path: PathLike, *, with_words: bool = False) -> ConllFile:
         data = read_input(path)
         if data.startswith(codecs.BOM_UTF8):
             del data[: len(codecs.BOM_UTF8)]
-        if not with_words:
-            simple = parse_simple(data)
-            if simple is not None:
-                return ConllFile(
-                    (name, ConllDocument(name, clusters, n_tokens, str(path), line))
-                    for name, line, clusters, n_tokens in simple
-                )
+        simple = parse_simple(data)
+        if simple is not None and not with_words:
+            return ConllFile(
+                (name, ConllDocument(name, clusters, n_tokens, str(path), line))
+                for name, line, clusters, n_tokens in simple
+            )
         try:
             text = data.decode("utf8")
         except UnicodeDecodeError as err:
             raise CorefInputError(f"{path}: not UTF-8 text: {err}") from None
         del data
+        if simple is not None:
+            lines = text.split("\n")
+            return ConllFile(
+                (name, ConllDocument(name, clusters, n_tokens, str(path), line, *_columns(_body(lines, line))))
+                for name, line, clusters, n_tokens in simple
+            )
         return _parse(text, str(path), with_words)
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
@@ -267,12 +272,7 @@ class _DocumentReader:
         )
         if not with_words:
             return ConllDocument(self.name, clusters, len(tokens), self.source, self.line)
-        columns = [line.split() for line in tokens]
-        words = [fields[3] if len(fields) > 4 else fields[0] for fields in columns]
-        pos = [fields[4] for fields in columns] if columns and all(len(f) >= ONTONOTES_COLUMNS for f in columns) else None
-        return ConllDocument(
-            self.name, clusters, len(tokens), self.source, self.line, words, self._sentence_starts(), pos
-        )
+        return ConllDocument(self.name, clusters, len(tokens), self.source, self.line, *_columns(self.body))
 
     def _line_of(self, token: int) -> int:
         """1-based file line of token ``token`` (for error messages)."""
@@ -283,18 +283,6 @@ class _DocumentReader:
                 if seen == token:
                     return self.line + 1 + offset
         return self.line
-
-    def _sentence_starts(self) -> List[int]:
-        starts: List[int] = []
-        token, in_sentence = 0, False
-        for line in self.body:
-            if line and not line.isspace():
-                if not in_sentence:
-                    starts.append(token)
-                token, in_sentence = token + 1, True
-            else:
-                in_sentence = False
-        return starts
 
     def _entity(self, ident: str) -> int:
         index = self.entity_ids.get(ident)
@@ -402,6 +390,40 @@ def _quote(text: str) -> str:
     if len(text) <= _SHOWN:
         return repr(text)
     return f"{text[:_SHOWN]!r}… ({len(text)} characters)"
+
+
+def _body(lines: List[str], begin: int) -> List[str]:
+    """The lines of the document whose ``#begin document`` is line
+    ``begin`` (1-based), up to its ``#end document``."""
+    end = begin
+    while not lines[end].startswith("#"):
+        end += 1
+    return lines[begin:end]
+
+
+def _columns(body: List[str]) -> Tuple[List[str], List[int], Optional[List[str]]]:
+    """The words (the 4th field, or the first of a line with fewer than
+    five), sentence starts (after blank lines) and, for OntoNotes-style
+    lines, the part-of-speech column of a document's body."""
+    words: List[str] = []
+    starts: List[int] = []
+    pos: Optional[List[str]] = []
+    in_sentence = False
+    for line in body:
+        if not line or line.isspace():
+            in_sentence = False
+            continue
+        if not in_sentence:
+            starts.append(len(words))
+            in_sentence = True
+        fields = line.split()
+        words.append(fields[3] if len(fields) > 4 else fields[0])
+        if pos is not None:
+            if len(fields) >= ONTONOTES_COLUMNS:
+                pos.append(fields[4])
+            else:
+                pos = None
+    return words, starts, pos if pos else None
 
 
 def format_conll(
