@@ -6,7 +6,7 @@ ignored. Warnings name the first few such documents and count the rest, so
 that thousands of unpaired documents give a few lines.
 """
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 import numpy as np
 
@@ -82,15 +82,3 @@ def repeated_warnings(name: str, key: Clusters, response: Clusters) -> List[str]
         for side, clusters in (("key", key), ("response", response))
         if clusters.repeated
     ]
-
-
-def unique_names(names: Iterable[str]) -> List[str]:
-    """Names made unique by adding ``(doc{index})`` to repeats."""
-    seen: Dict[str, int] = {}
-    out = []
-    for index, name in enumerate(names):
-        if name in seen:
-            name = f"{name} (doc{index})"
-        seen[name] = index
-        out.append(name)
-    return out
