@@ -404,14 +404,14 @@ def other_formats(folder: Path, key_path: Path, response_path: Path, repeat: int
     there is no CoNLL-U writer to store a perturbed copy) against reading
     the file's lines twice, and jsonlines (LitBank key and perturbed
     response) against ``json.loads`` of every line of both files."""
-    from spacy_coref_eval.readers.jsonlines import write_jsonlines
+    from spacy_coref_eval.readers.jsonlines import split_sentences, write_jsonlines
 
     gum = REPO / "tests" / "data" / "corpora" / "gum-corefud.40docs.conllu.gz"
     jsonlines = []
     for path in (key_path, response_path):
         documents = read_conll(path, with_words=True)
         target = folder / (path.stem + ".jsonlines")
-        sentences = {name: _sentences(doc.words, doc.sentence_starts) for name, doc in documents.items()}
+        sentences = {name: split_sentences(doc.words, doc.sentence_starts) for name, doc in documents.items()}
         write_jsonlines(target, [(name, sentences[name], doc.clusters) for name, doc in documents.items()])
         jsonlines.append(target)
 
@@ -442,11 +442,6 @@ def other_formats(folder: Path, key_path: Path, response_path: Path, repeat: int
         ("jsonlines path: LitBank, read both + all metrics", f"{times['jsonlines'] * 1000:.1f} ms",
          f"json.loads every line {times['json'] * 1000:.1f} ms", f"{times['jsonlines'] / times['json']:.2f}x (target <= 2x)"),
     ]
-
-
-def _sentences(words: List[str], starts: List[int]) -> List[List[str]]:
-    bounds = sorted(set(starts) | {0}) + [len(words)]
-    return [words[a:b] for a, b in zip(bounds, bounds[1:]) if b > a]
 
 
 if __name__ == "__main__":

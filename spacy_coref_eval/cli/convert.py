@@ -2,7 +2,7 @@
 back (spaCy is imported when one of them runs, not when the CLI starts)."""
 import sys
 from pathlib import Path
-from typing import Iterable, Iterator, List, Optional, Sequence, TypeVar
+from typing import Iterable, Iterator, Optional, Sequence, TypeVar
 
 import typer
 
@@ -101,20 +101,15 @@ def write_documents(path: Path, fmt: str, documents: Iterable, inputs: Sequence[
         docs = (words_to_doc(name, d.words, d.clusters, d.sentence_starts, vocab) for name, d in zip(names, documents))
         return write_docbin(path, docs, inputs)
     if fmt == "jsonlines":
-        from ..readers.jsonlines import write_jsonlines
+        from ..readers.jsonlines import split_sentences, write_jsonlines
 
-        write_jsonlines(path, [(name, _sentences(d), d.clusters) for name, d in zip(names, documents)], inputs=inputs)
+        sentences = [split_sentences(d.words, d.sentence_starts) for d in documents]
+        write_jsonlines(path, [(name, s, d.clusters) for name, s, d in zip(names, sentences, documents)], inputs=inputs)
         return len(documents)
     from ..readers.conll import write_conll
 
     write_conll(path, [(name, d.words, d.clusters, d.sentence_starts) for name, d in zip(names, documents)], inputs)
     return len(documents)
-
-
-def _sentences(document) -> List[List[str]]:
-    starts = sorted(set(int(s) for s in document.sentence_starts) | {0})
-    bounds = [s for s in starts if s < len(document.words)] + [len(document.words)]
-    return [list(document.words[a:b]) for a, b in zip(bounds, bounds[1:])] or [[]]
 
 
 @app.command()

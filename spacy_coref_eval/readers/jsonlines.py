@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from itertools import accumulate, chain
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -261,6 +261,14 @@ def _word_sentence_starts(sentence_map: object, sentences: List[list], subtoken_
         first_pieces = np.array(_starts(len(s) for s in sentences if s), dtype=np.int64)
     starts = np.unique(subtoken_map[first_pieces]) if len(first_pieces) else np.zeros(0, dtype=np.int64)
     return starts.tolist()
+
+
+def split_sentences(words: Sequence[str], sentence_starts: Sequence[int]) -> List[List[str]]:
+    """The words of a document as its sentences (the ``sentences`` field),
+    one sentence when no start is given."""
+    starts = sorted({int(start) for start in sentence_starts if 0 < int(start) < len(words)} | {0})
+    bounds = starts + [len(words)]
+    return [list(words[a:b]) for a, b in zip(bounds, bounds[1:])]
 
 
 def write_jsonlines(path: PathLike, documents: Iterable[Tuple[str, List[List[str]], Clusters]],
