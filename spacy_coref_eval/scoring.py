@@ -10,6 +10,7 @@ instead of matching again.
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
@@ -115,9 +116,10 @@ class CorpusResult:
     warnings: List[str]
     twinned: Optional[TwinnedCorpus] = None
 
-    @property
+    @cached_property
     def documents(self) -> DocumentCounts:
-        """Every document's :class:`Counts`, by name, in corpus order."""
+        """Every document's :class:`Counts`, by name, in corpus order (its
+        name index built once)."""
         return DocumentCounts(self)
 
     def stack(self, names: Optional[Iterable[str]] = None) -> np.ndarray:
