@@ -1,10 +1,13 @@
 """Stage 1 data model: the coreference clusters of one document.
 
-Every reader (CoNLL-2012 files, spaCy span groups) produces :class:`Clusters`;
-everything downstream (twinning, policies, counting) works on it.
+Every reader (CoNLL-2012 files, spaCy span groups, CorefUD CoNLL-U) produces
+:class:`Clusters`; everything downstream (twinning, policies, counting) works
+on it. A mention is a token range, or, where a reader has mentions that are
+not ranges (discontinuous CorefUD mentions, empty nodes), a set of tokens
+(:class:`NodeSets`).
 """
-from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Tuple, Union
+from dataclasses import dataclass, field, replace
+from typing import Dict, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -17,6 +20,70 @@ _EMPTY = np.zeros(0, dtype=np.int64)
 
 
 @dataclass(frozen=True)
+class NodeSets:
+    """The tokens of every mention as a set, for clusters whose mentions are
+    not all token ranges: mention ``m`` holds ``tokens[indptr[m]:indptr[m + 1]]``
+    (sorted, unique). ``zero[m]`` marks a zero mention (CorefUD: headed by
+    an empty node) and ``zero_deps[m]``, when given, is what the CorefUD
+    scorer's dependent zero matching reads of it: the sentence of its head
+    and the head's enhanced dependencies ``((parent, relation), ...)``
+    (``None`` for other mentions). A mention's ``(start, end)`` is then
+    the hull of its set."""
+
+    indptr: np.ndarray
+    tokens: np.ndarray
+    zero: np.ndarray
+    zero_deps: Optional[np.ndarray] = None
+
+    @classmethod
+    def of_ranges(cls, starts: np.ndarray, ends: np.ndarray) -> "NodeSets":
+        """Every mention the full range ``[start, end)``."""
+        sizes = ends - starts
+        indptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        tokens = np.repeat(starts - indptr[:-1], sizes) + np.arange(int(indptr[-1]), dtype=np.int64)
+        return cls(indptr, tokens, np.zeros(len(starts), dtype=bool))
+
+    def __len__(self) -> int:
+        return len(self.zero)
+
+    @property
+    def sizes(self) -> np.ndarray:
+        return np.diff(self.indptr)
+
+    def of(self, m: int) -> np.ndarray:
+        """The tokens of mention ``m``."""
+        return self.tokens[self.indptr[m]:self.indptr[m + 1]]
+
+    def take(self, index: np.ndarray) -> "NodeSets":
+        """The sets of the mentions ``index`` (positions), in that order."""
+        sizes = self.sizes[index]
+        indptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        source = np.repeat(self.indptr[index] - indptr[:-1], sizes) + np.arange(int(indptr[-1]), dtype=np.int64)
+        deps = None if self.zero_deps is None else self.zero_deps[index]
+        return NodeSets(indptr, self.tokens[source], self.zero[index], deps)
+
+    def shifted(self, shift: np.ndarray) -> "NodeSets":
+        """Every set moved by ``shift[m]`` tokens."""
+        return replace(self, tokens=self.tokens + np.repeat(shift, self.sizes))
+
+    @classmethod
+    def concat(cls, parts: Sequence["NodeSets"]) -> "NodeSets":
+        bases = np.cumsum([0] + [int(part.indptr[-1]) for part in parts[:-1]])
+        deps = None
+        if any(part.zero_deps is not None for part in parts):
+            deps = np.concatenate([np.empty(0, dtype=object)] + [
+                part.zero_deps if part.zero_deps is not None else np.full(len(part), None, dtype=object)
+                for part in parts
+            ])
+        return cls(
+            np.concatenate([[0]] + [part.indptr[1:] + base for part, base in zip(parts, bases)]).astype(np.int64),
+            np.concatenate([_EMPTY] + [part.tokens for part in parts]),
+            np.concatenate([np.zeros(0, dtype=bool)] + [part.zero for part in parts]),
+            deps,
+        )
+
+
+@dataclass(frozen=True)
 class Clusters:
     """Mentions of one document as token spans, each in exactly one entity.
 
@@ -25,7 +92,10 @@ class Clusters:
     ``heads[m]`` (optional) its head token. Mentions are kept in reading
     order: entities by first appearance, mentions within an entity as given.
     ``repeated`` counts mentions dropped on construction because their span
-    was already present (see :meth:`from_entities`).
+    was already present (see :meth:`from_entities`). ``nodes``, when given,
+    holds every mention's token set (:class:`NodeSets`) and ``starts``/``ends``
+    their hulls; it is ``None`` when every mention is its range, which
+    keeps that common case as cheap as spans.
     """
 
     starts: np.ndarray = field(default_factory=lambda: _EMPTY)
@@ -34,6 +104,7 @@ class Clusters:
     n_entities: int = 0
     heads: Optional[np.ndarray] = None
     repeated: int = 0
+    nodes: Optional[NodeSets] = None
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -74,10 +145,12 @@ class Clusters:
         ends: np.ndarray,
         labels: np.ndarray,
         heads: Optional[np.ndarray] = None,
+        nodes: Optional[NodeSets] = None,
     ) -> "Clusters":
         """Build from parallel arrays. Entities are ordered by label value and
         mentions within an entity keep their array order; a repeated span
-        keeps its first copy in that order, as in :meth:`from_entities`."""
+        (with ``nodes``: a repeated token set) keeps its first copy in that
+        order, as in :meth:`from_entities`."""
         starts = np.asarray(starts, dtype=np.int64)
         ends = np.asarray(ends, dtype=np.int64)
         labels = np.asarray(labels, dtype=np.int64)
@@ -91,13 +164,15 @@ class Clusters:
             order = np.argsort(labels, kind="stable")
             starts, ends, labels = starts[order], ends[order], labels[order]
             heads = heads[order] if heads is not None else None
-        keep = _first_occurrences(starts, ends)
+            nodes = nodes.take(order) if nodes is not None else None
+        keep = _first_occurrences(starts, ends, None if nodes is None else set_codes(nodes)[0])
         repeated = len(starts) - len(keep)
         if repeated:
             starts, ends, labels = starts[keep], ends[keep], labels[keep]
             heads = heads[keep] if heads is not None else None
+            nodes = nodes.take(keep) if nodes is not None else None
         entity, n_entities = _dense_labels(labels)
-        return cls(starts, ends, entity, n_entities, heads, repeated)
+        return cls(starts, ends, entity, n_entities, heads, repeated, nodes)
 
     def entities(self) -> Tuple[Tuple[Span, ...], ...]:
         """The entities as tuples of ``(start, end)`` spans, in stored order."""
@@ -109,8 +184,34 @@ class Clusters:
     def subset(self, mask: np.ndarray) -> "Clusters":
         """The mentions where ``mask`` is true, entities renumbered densely."""
         heads = self.heads[mask] if self.heads is not None else None
+        nodes = self.nodes.take(np.flatnonzero(mask)) if self.nodes is not None else None
         entity, n_entities = _dense_labels(self.entity[mask])
-        return Clusters(self.starts[mask], self.ends[mask], entity, n_entities, heads, self.repeated)
+        return Clusters(self.starts[mask], self.ends[mask], entity, n_entities, heads, self.repeated, nodes)
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """The number of tokens of every mention."""
+        return self.ends - self.starts if self.nodes is None else self.nodes.sizes
+
+    def scattered(self) -> np.ndarray:
+        """Mask of the mentions whose token set is not their range."""
+        if self.nodes is None:
+            return np.zeros(len(self), dtype=bool)
+        return self.nodes.sizes != self.ends - self.starts
+
+    def zeros(self) -> np.ndarray:
+        """Mask of the zero mentions (:class:`NodeSets`; none without node sets)."""
+        return np.zeros(len(self), dtype=bool) if self.nodes is None else self.nodes.zero
+
+    def node_sets(self) -> NodeSets:
+        """Every mention's token set (built from the ranges when not stored)."""
+        return self.nodes if self.nodes is not None else NodeSets.of_ranges(self.starts, self.ends)
+
+    def shifted(self, shift: int) -> "Clusters":
+        """The same clusters ``shift`` tokens later (heads of -1 stay unknown)."""
+        heads = None if self.heads is None else np.where(self.heads >= 0, self.heads + shift, -1)
+        nodes = None if self.nodes is None else self.nodes.shifted(np.full(len(self), shift, dtype=np.int64))
+        return replace(self, starts=self.starts + shift, ends=self.ends + shift, heads=heads, nodes=nodes)
 
     @property
     def extent(self) -> int:
@@ -138,6 +239,9 @@ class Clusters:
         if all(part.heads is not None for part in parts if len(part)):
             heads = np.concatenate([part.heads if part.heads is not None else _EMPTY for part in parts])
             heads = np.where(heads >= 0, heads + shift, -1)
+        nodes = None
+        if any(part.nodes is not None for part in parts):
+            nodes = NodeSets.concat([part.node_sets() for part in parts]).shifted(shift)
         stacked = cls(
             np.concatenate([part.starts for part in parts]) + shift,
             np.concatenate([part.ends for part in parts]) + shift,
@@ -145,6 +249,7 @@ class Clusters:
             int(sum(part.n_entities for part in parts)),
             heads,
             sum(part.repeated for part in parts),
+            nodes,
         )
         return stacked, doc
 
@@ -158,15 +263,34 @@ class Clusters:
         return self.subset(self.non_singletons())
 
 
-def _first_occurrences(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Indices of the first occurrence of every distinct span, in order."""
+def _first_occurrences(starts: np.ndarray, ends: np.ndarray, codes: Optional[np.ndarray] = None) -> np.ndarray:
+    """Indices of the first occurrence of every distinct span (with
+    ``codes``, every distinct token set: :func:`set_codes`), in order."""
     if len(starts) < 2:
         return np.arange(len(starts))
-    order = np.lexsort((np.arange(len(starts)), ends, starts))
-    s, e = starts[order], ends[order]
+    keys = (starts, ends) if codes is None else (codes,)
+    order = np.lexsort((np.arange(len(starts)),) + keys[::-1])
     first = np.ones(len(order), dtype=bool)
-    first[1:] = (s[1:] != s[:-1]) | (e[1:] != e[:-1])
+    different = np.zeros(len(order) - 1, dtype=bool)
+    for key in keys:
+        sorted_key = key[order]
+        different |= sorted_key[1:] != sorted_key[:-1]
+    first[1:] = different
     return np.sort(order[first])
+
+
+def set_codes(*sides: NodeSets) -> Tuple[np.ndarray, ...]:
+    """One integer per token set, equal for equal sets across all ``sides``
+    (the same code in every side's array)."""
+    interned: Dict[bytes, int] = {}
+    out = []
+    for side in sides:
+        codes = np.empty(len(side), dtype=np.int64)
+        tokens, indptr = side.tokens, side.indptr.tolist()
+        for m in range(len(side)):
+            codes[m] = interned.setdefault(tokens[indptr[m]:indptr[m + 1]].tobytes(), len(interned))
+        out.append(codes)
+    return tuple(out)
 
 
 def _dense_labels(labels: np.ndarray) -> Tuple[np.ndarray, int]:
@@ -175,6 +299,35 @@ def _dense_labels(labels: np.ndarray) -> Tuple[np.ndarray, int]:
         return _EMPTY, 0
     uniques, inverse = np.unique(labels, return_inverse=True)
     return inverse.ravel().astype(np.int64), len(uniques)
+
+
+def common_tokens(key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """|k ∩ r| for every pair of mentions ``(k[i], r[i])``: range
+    arithmetic, and set intersection where either is not a range."""
+    common = np.maximum(np.minimum(key.ends[k], response.ends[r]) - np.maximum(key.starts[k], response.starts[r]), 0)
+    odd = np.flatnonzero((key.scattered()[k] | response.scattered()[r]) & (common > 0))
+    if len(odd):
+        key_sets, response_sets = key.node_sets(), response.node_sets()
+        for i in odd.tolist():
+            common[i] = len(np.intersect1d(key_sets.of(int(k[i])), response_sets.of(int(r[i])), assume_unique=True))
+    return common
+
+
+def holds(clusters: Clusters, m: np.ndarray, tokens: np.ndarray) -> np.ndarray:
+    """Whether mention ``m[i]`` holds token ``tokens[i]``, for every i."""
+    inside = (clusters.starts[m] <= tokens) & (tokens < clusters.ends[m])
+    odd = np.flatnonzero(clusters.scattered()[m] & inside)
+    for i in odd.tolist():
+        found = clusters.node_sets().of(int(m[i]))
+        inside[i] = bool(np.isin(tokens[i], found))
+    return inside
+
+
+def same_sets(key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """Whether key mention ``k[i]`` and response mention ``r[i]`` have the
+    same tokens, for every i."""
+    sizes = key.sizes[k]
+    return (sizes == response.sizes[r]) & (common_tokens(key, response, k, r) == sizes)
 
 
 ClustersLike = Union[Clusters, Entities]

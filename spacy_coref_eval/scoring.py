@@ -23,6 +23,9 @@ from .readers.pairing import Pair, pair_clusters, repeated_warnings
 from .twinning import ExactMatcher, Matcher, TwinnedCorpus, apply_policy, get_matcher, get_policy, twin_corpus
 
 SINGLETON_MODES = ("keep", "remove")
+ZERO_MODES = ("keep", "exclude")
+PRESETS = ("corefud",)
+"""Named bundles of another scorer's conventions (docs/corefud.md for ``corefud``)."""
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,11 @@ class Settings:
     """How to score: which ``metrics``, how mentions are twinned
     (``match``, a matcher object: docs/metrics.md §3), what happens to
     twinless mentions (``twinless``, §4) and whether singleton entities
-    count (``singletons``: ``"keep"`` or ``"remove"``). Build it from names
+    count (``singletons``: ``"keep"`` or ``"remove"``). ``preset``
+    ``"corefud"`` follows the CorefUD scorer's conventions where they differ
+    from the reference scorer's (its BLANC rule; its matcher comes from
+    :meth:`from_options`) and ``zeros`` ``"exclude"`` drops zero mentions
+    after singletons, as that scorer's option does. Build it from names
     with :meth:`from_options` or from the JSON ``settings`` with
     :meth:`from_dict`."""
 
@@ -38,6 +45,8 @@ class Settings:
     match: Matcher = ExactMatcher()
     twinless: str = "conll"
     singletons: str = "keep"
+    preset: Optional[str] = None
+    zeros: str = "keep"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", check_metrics(self.metrics))
@@ -49,30 +58,59 @@ class Settings:
         get_policy(self.twinless)
         if self.singletons not in SINGLETON_MODES:
             raise ValueError(f"singletons must be one of {SINGLETON_MODES}, not {self.singletons!r}")
+        if self.preset is not None and self.preset not in PRESETS:
+            raise ValueError(f"unknown preset {self.preset!r}; choose from {list(PRESETS)}")
+        if self.zeros not in ZERO_MODES:
+            raise ValueError(f"zeros must be one of {ZERO_MODES}, not {self.zeros!r}")
+
+    @property
+    def conventions(self) -> str:
+        """Whose rules turn counts into scores: ``"reference"`` or the preset's."""
+        return self.preset or "reference"
 
     @classmethod
     def from_options(
         cls,
         metrics: Iterable[str] = DEFAULT_METRICS,
-        match: Optional[str] = "exact",
+        match: Optional[str] = None,
         twinless: str = "conll",
-        singletons: str = "keep",
+        singletons: Optional[str] = None,
         min_overlap: Optional[float] = None,
         overlap_measure: Optional[str] = None,
+        preset: Optional[str] = None,
+        zeros: str = "keep",
+        zero_match: Optional[str] = None,
     ) -> "Settings":
         """Settings from names, as the command line and the JSON give them;
         ``min_overlap`` and ``overlap_measure`` are options of
-        ``match="overlap"`` (``None``: the matcher's default)."""
+        ``match="overlap"`` (``None``: the matcher's default). ``match`` and
+        ``singletons`` default to ``exact`` and ``keep``, or under
+        ``preset="corefud"`` to ``head`` and ``remove`` with the CorefUD
+        scorer's alignment (:class:`~.twinning.corefud.CorefUDMatcher`),
+        whose ``zero_match`` is ``dependent`` unless given (that scorer's
+        default)."""
         options = {"min_overlap": min_overlap, "overlap_measure": overlap_measure}
         given = {name: value for name, value in options.items() if value is not None}
-        return cls(tuple(metrics), get_matcher(match, **given), twinless, singletons)
+        if preset == "corefud":
+            from .twinning.corefud import CorefUDMatcher
+
+            if given:
+                raise ValueError(f"the corefud preset matches by exact, head or partial and takes no {sorted(given)}")
+            matcher: Matcher = CorefUDMatcher(match or "head", zero_match or "dependent")
+            singletons = singletons or "remove"
+        elif zero_match not in (None, "linear"):
+            raise ValueError(f"zero mentions are matched {zero_match!r} only under the corefud preset")
+        else:
+            matcher = get_matcher(match, **given)
+        return cls(tuple(metrics), matcher, twinless, singletons or "keep", preset, zeros)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Settings":
         """Inverse of :meth:`to_dict`."""
         return cls.from_options(
-            data["metrics"], data.get("match", "exact"), data.get("twinless", "conll"),
-            data.get("singletons", "keep"), data.get("min_overlap"), data.get("overlap_measure"),
+            data["metrics"], data.get("match"), data.get("twinless", "conll"),
+            data.get("singletons"), data.get("min_overlap"), data.get("overlap_measure"),
+            data.get("preset"), data.get("zeros", "keep"), data.get("zero_match"),
         )
 
     def to_dict(self) -> Dict[str, Any]:
@@ -82,6 +120,8 @@ class Settings:
             **self.match.config(),
             "twinless": self.twinless,
             "singletons": self.singletons,
+            **({"preset": self.preset} if self.preset else {}),
+            **({"zeros": self.zeros} if self.zeros != "keep" else {}),
         }
 
 
@@ -137,7 +177,7 @@ class CorpusResult:
 
     def metrics(self) -> Dict[str, Dict]:
         """Recall, precision, F1 and counts per metric, micro-averaged."""
-        return rates(self.total)
+        return rates(self.total, self.settings.conventions)
 
 
 def count_document(key: ClustersLike, response: ClustersLike, settings: Optional[Settings] = None) -> Counts:
@@ -212,7 +252,9 @@ def _score_shard(
         except CorefInputError as err:
             raise CorefInputError(f"document {name!r}: {err}") from err
         documents.append((key, response))
-    twinned = twin_corpus(documents, settings.match, settings.singletons == "remove", lengths)
+    twinned = twin_corpus(
+        documents, settings.match, settings.singletons == "remove", lengths, settings.zeros == "exclude"
+    )
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
     counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics)
     return counts, notes, twinned if keep_twinned else None

@@ -61,7 +61,7 @@ def macro_average(result: CorpusResult) -> Dict[str, Dict[str, float]]:
     stack = result.stack()
     _warn_if_few(len(stack), "macro averages")
     out: Dict[str, Dict[str, float]] = {}
-    for metric, scores in score_arrays(stack, result.settings.metrics).items():
+    for metric, scores in score_arrays(stack, result.settings.metrics, result.settings.conventions).items():
         defined = _defined(stack, metric)
         n = int(defined.sum())
         out[metric] = {rate: float(values[defined].mean()) if n else 0.0 for rate, values in scores.items()}
@@ -96,8 +96,8 @@ def bootstrap_intervals(
     if len(stack) == 0:
         raise CorefInputError("bootstrap intervals need at least one document; the corpus has none")
     _warn_if_few(len(stack), "bootstrap intervals")
-    metrics = result.settings.metrics
-    parts = [_scores(_totals(weights, stack), metrics) for weights in _bootstrap_weights(len(stack), n_resamples, seed)]
+    metrics, conventions = result.settings.metrics, result.settings.conventions
+    parts = [_scores(_totals(weights, stack), metrics, conventions) for weights in _bootstrap_weights(len(stack), n_resamples, seed)]
     quantiles = 50 * np.array([1 - level, 1 + level])
     out: Dict[str, Dict[str, Interval]] = {}
     for metric, rate in parts[0]:
@@ -149,7 +149,7 @@ def compare(
     _check_rounds("n_resamples", n_resamples)
     a, b = _paired_counts(result_a, result_b)
     _warn_if_few(len(a), "significance tests")
-    score = _scorer(result_a.settings.metrics, a.shape[1])
+    score = _scorer(result_a.settings.metrics, result_a.settings.conventions, a.shape[1])
     if classes is not None:
         order = {name: i for i, name in enumerate(result_b.names)}
         a = np.concatenate([a, classes[0].muc_rc], axis=1)
@@ -230,23 +230,23 @@ def _totals(weights: np.ndarray, stack: np.ndarray) -> np.ndarray:
     return (weights @ stack.reshape(len(stack), -1)).reshape(len(weights), *stack.shape[1:])
 
 
-def _scores(totals: np.ndarray, metrics: Sequence[str]) -> Dict[Key, np.ndarray]:
+def _scores(totals: np.ndarray, metrics: Sequence[str], conventions: str) -> Dict[Key, np.ndarray]:
     """Every (metric, rate) score of count totals."""
-    scored = score_arrays(totals, metrics)
+    scored = score_arrays(totals, metrics, conventions)
     return {(metric, rate): values for metric, scores in scored.items() for rate, values in scores.items()}
 
 
 Scorer = Callable[[np.ndarray], Dict[Key, np.ndarray]]
 
 
-def _scorer(metrics: Sequence[str], n_blocks: int) -> Scorer:
+def _scorer(metrics: Sequence[str], conventions: str, n_blocks: int) -> Scorer:
     """Every (metric, rate) score of count totals whose first ``n_blocks``
     blocks are a counts array's and whose further blocks, if any, are
     MUC-RC counts of the resolution classes (keyed ``rc:CLASS``)."""
     from .resolution_classes import RESOLUTION_CLASSES
 
     def score(totals: np.ndarray) -> Dict[Key, np.ndarray]:
-        out = _scores(totals[..., :n_blocks, :], metrics)
+        out = _scores(totals[..., :n_blocks, :], metrics, conventions)
         for index, name in enumerate(RESOLUTION_CLASSES[: totals.shape[-2] - n_blocks]):
             for rate, values in prf_arrays(totals[..., n_blocks + index, :]).items():
                 out[f"rc:{name}", rate] = values

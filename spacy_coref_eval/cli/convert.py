@@ -92,6 +92,7 @@ def write_documents(path: Path, fmt: str, documents: Iterable, inputs: Sequence[
     in format ``fmt``; returns how many were written."""
     documents = list(documents)
     names = [document.name if document.name is not None else f"doc{index}" for index, document in enumerate(documents)]
+    check_spans(names, documents, fmt)
     if fmt == "spacy":
         from spacy.vocab import Vocab
 
@@ -110,6 +111,22 @@ def write_documents(path: Path, fmt: str, documents: Iterable, inputs: Sequence[
 
     write_conll(path, [(name, d.words, d.clusters, d.sentence_starts) for name, d in zip(names, documents)], inputs)
     return len(documents)
+
+
+def check_spans(names: Sequence[str], documents: Sequence, fmt: str) -> None:
+    """Raise :class:`CorefInputError` for the first document with a mention
+    that is not a token range (a discontinuous CorefUD mention, or one that
+    skips an empty node): ``fmt`` has spans only."""
+    from ..errors import CorefInputError
+
+    for name, document in zip(names, documents):
+        scattered = document.clusters.scattered()
+        if scattered.any():
+            m = int(scattered.argmax())
+            raise CorefInputError(
+                f"document {name!r}: {int(scattered.sum())} mention(s) are not token ranges (the first covers tokens "
+                f"{document.clusters.nodes.of(m).tolist()}), and {fmt} holds spans only"
+            )
 
 
 @app.command()

@@ -31,8 +31,21 @@ METRICS_OPTION = typer.Option(
     ",".join(DEFAULT_METRICS), "--metrics", "-m", help=f"Comma-separated metrics, from {','.join(METRICS)}"
 )
 TWINLESS = typer.Option("conll", "--twinless", help="Twinless policy: conll, b3all, b30, sys")
-SINGLETONS = typer.Option("keep", "--singletons", help="keep or remove singleton entities")
-MATCH = typer.Option("exact", "--match", help="Mention matching: exact, head, overlap, partial (head and partial need heads)")
+SINGLETONS = typer.Option(
+    None, "--singletons", help="keep or remove singleton entities (default: keep; remove with --preset corefud)"
+)
+MATCH = typer.Option(
+    None, "--match",
+    help="Mention matching: exact, head, overlap, partial (head and partial need heads; default: exact, head with --preset corefud)",
+)
+PRESET = typer.Option(
+    None, "--preset",
+    help="corefud: the official CorefUD scorer's numbers, with its conventions (head matching and no singletons by default, its alignment and BLANC rule)",
+)
+ZEROS = typer.Option("keep", "--zeros", help="keep or exclude zero mentions (CoNLL-U empty-node heads), after singletons")
+ZERO_MATCH = typer.Option(
+    None, "--zero-match", help="--preset corefud: match zeros as nodes (linear) or by their dependencies (dependent, the default)"
+)
 MIN_OVERLAP = typer.Option(None, "--min-overlap", help="--match overlap: least overlap θ in (0, 1] (default 0.5)")
 OVERLAP_MEASURE = typer.Option(None, "--overlap-measure", help="--match overlap: dice (default) or jaccard")
 MAX_SEED = 2**32 - 1
@@ -75,17 +88,21 @@ def parse_metrics(value: str) -> List[str]:
 def build_settings(
     metrics: str,
     twinless: str,
-    singletons: str,
-    match: str,
+    singletons: Optional[str],
+    match: Optional[str],
     min_overlap: Optional[float],
     overlap_measure: Optional[str],
+    preset: Optional[str] = None,
+    zeros: str = "keep",
+    zero_match: Optional[str] = None,
 ) -> "Settings":
     """:class:`Settings` from the values of the shared options; bad values
     raise :class:`ValueError` (or :class:`typer.BadParameter` for metrics)."""
     from ..scoring import Settings
 
     return Settings.from_options(
-        parse_metrics(metrics), match, twinless, singletons, min_overlap=min_overlap, overlap_measure=overlap_measure
+        parse_metrics(metrics), match, twinless, singletons, min_overlap=min_overlap, overlap_measure=overlap_measure,
+        preset=preset, zeros=zeros, zero_match=zero_match,
     )
 
 
@@ -114,15 +131,19 @@ CI = typer.Option(None, "--ci", callback=check_level, help="Add bootstrap confid
 class ScoringOptions:
     """The options every scoring command shares: what to compute
     (``metrics``), how to twin (``match``, ``min_overlap``,
-    ``overlap_measure``), twinless policy, singletons, and the span groups
+    ``overlap_measure``), twinless policy, singletons, another scorer's
+    conventions (``preset``, ``zeros``, ``zero_match``), and the span groups
     read from ``.spacy`` input."""
 
     metrics: str = METRICS_OPTION
     twinless: str = TWINLESS
-    singletons: str = SINGLETONS
-    match: str = MATCH
+    singletons: Optional[str] = SINGLETONS
+    match: Optional[str] = MATCH
     min_overlap: Optional[float] = MIN_OVERLAP
     overlap_measure: Optional[str] = OVERLAP_MEASURE
+    preset: Optional[str] = PRESET
+    zeros: str = ZEROS
+    zero_match: Optional[str] = ZERO_MATCH
     spans: Optional[str] = SPANS
     key_spans: Optional[str] = KEY_SPANS
     response_spans: Optional[str] = RESPONSE_SPANS
@@ -131,7 +152,8 @@ class ScoringOptions:
 
     def settings(self) -> "Settings":
         return build_settings(
-            self.metrics, self.twinless, self.singletons, self.match, self.min_overlap, self.overlap_measure
+            self.metrics, self.twinless, self.singletons, self.match, self.min_overlap, self.overlap_measure,
+            self.preset, self.zeros, self.zero_match,
         )
 
     def readers(self) -> Tuple["ClusterReader", "ClusterReader"]:

@@ -110,7 +110,7 @@ def score_json(result: "CorpusResult", per_doc: bool = False, analyses: Analyses
     if analyses.classes is not None:
         out["resolution_classes"] = analyses.classes.to_dict()
     if per_doc:
-        documents = zip(result.names, stack_rates(result.counts, result.settings.metrics))
+        documents = zip(result.names, stack_rates(result.counts, result.settings.metrics, result.settings.conventions))
         out["documents"] = {name: {"metrics": rates} for name, rates in documents}
         for index, (name, document) in enumerate(out["documents"].items()):
             if analyses.errors is not None:
@@ -143,7 +143,7 @@ def render(result: "CorpusResult", fmt: str, per_doc: bool, analyses: Analyses =
     if analyses.macro is not None:
         parts.append("Macro averages over documents\n" + macro_table(analyses.macro))
     if per_doc:
-        parts.append(documents_table(dict(zip(result.names, stack_rates(result.counts, result.settings.metrics)))))
+        parts.append(documents_table(dict(zip(result.names, stack_rates(result.counts, result.settings.metrics, result.settings.conventions)))))
     if analyses.errors is not None:
         shown = analyses.errors if per_doc else {TOTAL: analyses.errors[TOTAL]}
         parts.append("Errors (m. = mentions, e. = entities)\n" + errors_table(shown))

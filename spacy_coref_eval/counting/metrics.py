@@ -15,6 +15,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 import numpy as np
 
 from ..arrays import GROUP_NODES, connected_blocks, max_gain_matching
+from ..clusters import common_tokens
 from ..twinning.twinned import TwinnedCorpus
 from .contingency import Contingency
 from .ratios import Scores, prf_arrays
@@ -182,7 +183,8 @@ def mor(twinned: TwinnedCorpus) -> Tuple[Quad]:
 
     key, response, n_docs = twinned.key, twinned.response, twinned.n_docs
     rows, cols = overlapping_pairs(key.starts, key.ends, response.starts, response.ends)
-    common = np.minimum(key.ends[rows], response.ends[cols]) - np.maximum(key.starts[rows], response.starts[cols])
+    common = common_tokens(key, response, rows, cols)
+    rows, cols, common = rows[common > 0], cols[common > 0], common[common > 0]
     shared = np.zeros(n_docs)
     if len(rows):
         blocks = connected_blocks(rows, cols, len(key), len(response))
@@ -193,17 +195,22 @@ def mor(twinned: TwinnedCorpus) -> Tuple[Quad]:
                 local_rows.ravel(), local_cols.ravel(), common[cells].astype(np.float64), len(key_ids), len(response_ids)
             )]
             shared += np.bincount(twinned.key_doc[rows[chosen]], weights=common[chosen], minlength=n_docs)
-    key_tokens = np.bincount(twinned.key_doc, weights=key.ends - key.starts, minlength=n_docs)
-    response_tokens = np.bincount(twinned.response_doc, weights=response.ends - response.starts, minlength=n_docs)
+    key_tokens = np.bincount(twinned.key_doc, weights=key.sizes, minlength=n_docs)
+    response_tokens = np.bincount(twinned.response_doc, weights=response.sizes, minlength=n_docs)
     return ((shared, key_tokens.astype(np.float64), shared, response_tokens.astype(np.float64)),)
 
 
-def blanc_rates(coref: np.ndarray, noncoref: np.ndarray) -> Scores:
+def blanc_rates(coref: np.ndarray, noncoref: np.ndarray, conventions: str = "reference") -> Scores:
     """BLANC from the count blocks of its two link kinds (Recasens & Hovy
     2011; Luo et al. 2014): the mean of the two, or the one kind whose key
     has links, as the reference scorer does (0 when the key has links of
-    neither kind)."""
+    neither kind). Under the ``"corefud"`` conventions a kind is left out
+    only when neither the key nor the response has such links
+    (docs/corefud.md §4)."""
     has_coref, has_noncoref = coref[..., 1] > 0, noncoref[..., 1] > 0
+    if conventions == "corefud":
+        has_coref |= coref[..., 3] > 0
+        has_noncoref |= noncoref[..., 3] > 0
     coref_rates, noncoref_rates = prf_arrays(coref), prf_arrays(noncoref)
     out: Scores = {}
     for name in RATES:
@@ -250,9 +257,10 @@ class Metric:
         """The rows this metric fills in a counts array."""
         return self.blocks or (self.name,)
 
-    def rates(self, *blocks: np.ndarray) -> Scores:
-        """Recall, precision and F1 from this metric's count blocks."""
-        return self.combine(*blocks) if self.combine is not None else prf_arrays(blocks[0])
+    def rates(self, *blocks: np.ndarray, conventions: str = "reference") -> Scores:
+        """Recall, precision and F1 from this metric's count blocks, under
+        the ``conventions`` of a scorer (``"reference"`` or a preset's)."""
+        return self.combine(*blocks, conventions) if self.combine is not None else prf_arrays(blocks[0])
 
 
 REGISTRY: Tuple[Metric, ...] = (

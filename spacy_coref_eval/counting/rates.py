@@ -17,32 +17,34 @@ from .ratios import Scores, prf_arrays
 __all__ = ["CONLL_PARTS", "RATES", "rates", "score_arrays", "stack_rates"]
 
 
-def score_arrays(array: np.ndarray, metrics: Sequence[str]) -> Dict[str, Scores]:
+def score_arrays(array: np.ndarray, metrics: Sequence[str], conventions: str = "reference") -> Dict[str, Scores]:
     """Recall, precision and F1 of every metric reported (in report order)
     and the CoNLL F1, the mean of the MUC, B³ and CEAFe F1 (Pradhan et al.
     2014), when those three were computed. ``array`` holds counts of shape
-    ``(..., len(BLOCKS), len(FIELDS))``; every score has the leading shape."""
+    ``(..., len(BLOCKS), len(FIELDS))``; every score has the leading shape.
+    ``conventions`` name the scorer whose rules apply (``Settings.conventions``)."""
     out: Dict[str, Scores] = {}
     for name in reported(metrics):
         metric = METRIC_INFO[name]
-        out[name] = metric.rates(*(array[..., BLOCK_INDEX[block], :] for block in metric.count_blocks))
+        blocks = (array[..., BLOCK_INDEX[block], :] for block in metric.count_blocks)
+        out[name] = metric.rates(*blocks, conventions=conventions)
     if set(CONLL_PARTS) <= set(metrics):
         out["conll"] = {"f1": sum(out[name]["f1"] for name in CONLL_PARTS) / len(CONLL_PARTS)}
     return out
 
 
-def rates(counts: Counts) -> Dict[str, Dict]:
+def rates(counts: Counts, conventions: str = "reference") -> Dict[str, Dict]:
     """The ``metrics`` block of the JSON output for ``counts``
     (:func:`stack_rates` of one document)."""
-    return stack_rates(counts.array[None], counts.metrics)[0]
+    return stack_rates(counts.array[None], counts.metrics, conventions)[0]
 
 
-def stack_rates(array: np.ndarray, metrics: Sequence[str]) -> List[Dict[str, Dict]]:
+def stack_rates(array: np.ndarray, metrics: Sequence[str], conventions: str = "reference") -> List[Dict[str, Dict]]:
     """For every count array of a stack ``(n, len(BLOCKS), len(FIELDS))``:
     per metric reported its recall, precision and F1 with the counts behind
     them (a metric of several blocks, BLANC, lists each block's rates and
     counts under its part name), and the CoNLL F1; computed for all at once."""
-    columns = {name: _lists(scores) for name, scores in score_arrays(array, metrics).items()}
+    columns = {name: _lists(scores) for name, scores in score_arrays(array, metrics, conventions).items()}
     parts = {
         block: _lists(prf_arrays(array[:, BLOCK_INDEX[block]]))
         for name in columns if name in METRIC_INFO

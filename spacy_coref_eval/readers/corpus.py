@@ -69,6 +69,9 @@ class Loaded:
     warnings: List[str]
     response_names: List[str]
     tokens: Dict[str, Tokens] = field(default_factory=dict)
+    renumbered: Dict[str, SideDocument] = field(default_factory=dict)
+    """Key documents renumbered for their pair (CoNLL-U files with different
+    empty nodes), by pair name."""
 
 
 def is_docbin(path: PathLike) -> bool:
@@ -178,28 +181,16 @@ def _read_side(path: Path, fmt: str, reader: Optional["ClusterReader"], with_wor
 
 
 def _conllu_document(document: "CorefUDDocument") -> SideDocument:
-    """A CoNLL-U document whose mentions are word spans. Empty nodes are
-    not words, so a mention covering one counts its words only; mentions
-    that are discontinuous or headed by an empty node (zeros) cannot be
-    word spans and raise :class:`CorefInputError` naming their line."""
-    odd = ~document.mention_contiguous | document.mention_zero
-    if odd.any():
-        m = int(np.argmax(odd))
-        kind = "a zero mention (headed by an empty node)" if document.mention_zero[m] else "a discontinuous mention"
-        raise CorefInputError(
-            f"{document.source}:{int(document.mention_line[m])}: {kind} of entity {document.entities[document.mention_entity[m]]!r} "
-            f"in document {document.name!r}: only mentions that are word spans can be scored"
-        )
-    clusters = Clusters.from_arrays(
-        document.mention_start, document.mention_end, document.mention_entity, document.mention_head
-    )
-    def token_info() -> Tokens:
-        return Tokens.from_columns(
-            document.words, document.sentence_starts[:-1], document.upos, document.xpos, document.feats
-        )
+    """A CoNLL-U document whose tokens are its nodes, words and empty nodes
+    (:mod:`~.conllu_nodes`): discontinuous and zero mentions are sets of
+    nodes."""
+    from .conllu_nodes import node_clusters, node_forms, node_order, node_sentence_starts, node_tokens
 
-    starts = document.sentence_starts[:-1]
-    return SideDocument(document.name, clusters, document.n_words, document.words, None, starts, token_info)
+    order = node_order(document)
+    return SideDocument(
+        document.name, node_clusters(document, order), len(order), node_forms(document, order), None,
+        node_sentence_starts(document, order), partial(node_tokens, document, order), corefud=document,
+    )
 
 
 def load_pairs(
@@ -282,7 +273,7 @@ def _by_pair(key: Side, loaded: Loaded) -> List[SideDocument]:
     """The key documents in the order of the loaded pairs."""
     if key.named:
         by_name = {document.name: document for document in key.documents}
-        return [by_name[name] for name, _, _ in loaded.pairs]
+        return [loaded.renumbered.get(name) or by_name[name] for name, _, _ in loaded.pairs]
     return list(key.documents)
 
 
@@ -305,6 +296,7 @@ def _pair_checked(key: Side, response: Side, notes: List[str]) -> Loaded:
     pairs: List[Pair] = []
     words: Words = {}
     unmapped: Dict[str, int] = {}
+    renumbered: Dict[str, SideDocument] = {}
     for index, name, key_doc, response_doc in named_pairs:
         words[name] = key_doc.words
         if response_doc is None:
@@ -314,6 +306,13 @@ def _pair_checked(key: Side, response: Side, notes: List[str]) -> Loaded:
             clusters, n_unmapped = _aligned(key, response, index, name, key_doc.record, response_doc.record)
             if n_unmapped:
                 unmapped[name] = n_unmapped
+        elif key_doc.corefud is not None and response_doc.corefud is not None:
+            paired_key, clusters = _corefud_pair(key_doc, response_doc)
+            if paired_key is not key_doc:
+                renumbered[name] = paired_key
+                words[name] = paired_key.words
+            pairs.append((name, paired_key.clusters, clusters))
+            continue
         else:
             if key_doc.words != response_doc.words and _columns(key_doc.words) != _columns(response_doc.words):
                 key_words, response_words = _columns(key_doc.words), _columns(response_doc.words)
@@ -321,7 +320,26 @@ def _pair_checked(key: Side, response: Side, notes: List[str]) -> Loaded:
                 raise _mismatch(key.path, response.path, index, name, f"different words: {where}")
             clusters = response_doc.clusters
         pairs.append((name, key_doc.clusters, clusters))
-    return Loaded(pairs, words, notes + warnings + unmapped_warnings(unmapped), response_names)
+    return Loaded(pairs, words, notes + warnings + unmapped_warnings(unmapped), response_names, renumbered=renumbered)
+
+
+def _corefud_pair(key: SideDocument, response: SideDocument) -> Tuple[SideDocument, Clusters]:
+    """Two CoNLL-U documents with the same words (:func:`~.conllu.check_aligned`):
+    the key document and the response's clusters, both numbered on the
+    union of their nodes when their empty nodes differ."""
+    from .conllu import check_aligned
+    from .conllu_nodes import empty_keys, node_clusters, node_forms, node_order, node_sentence_starts, node_tokens
+
+    check_aligned(key.corefud, response.corefud)
+    if np.array_equal(empty_keys(key.corefud), empty_keys(response.corefud)):
+        return key, response.clusters
+    order = node_order(key.corefud, empty_keys(response.corefud))
+    paired_key = replace(
+        key, clusters=node_clusters(key.corefud, order), n_tokens=len(order),
+        conll_words=node_forms(key.corefud, order, response.corefud),
+        sentence_starts=node_sentence_starts(key.corefud, order), token_info=partial(node_tokens, key.corefud, order),
+    )
+    return paired_key, node_clusters(response.corefud, order)
 
 
 def _aligned(key: Side, response: Side, index: int, name: str, key_record: Any, response_record: Any) -> Tuple[Clusters, int]:

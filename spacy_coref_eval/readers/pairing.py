@@ -40,6 +40,10 @@ class SideDocument:
     """Builds the token information read with the document
     (:class:`~.tokens.Tokens` of a CoNLL-U document or of an OntoNotes-style
     CoNLL-2012 document with its part-of-speech column), only when asked for."""
+    corefud: Any = None
+    """The :class:`~.conllu.CorefUDDocument` a CoNLL-U document was read
+    from: its tokens are its nodes, renumbered when paired with a file that
+    has other empty nodes (:mod:`~.conllu_nodes`)."""
 
     @property
     def words(self) -> List[str]:

@@ -229,7 +229,7 @@ def build_report(
     Documents without words get no side-by-side view."""
     if result.twinned is None:
         raise ValueError("the report needs the twinned mentions of a scoring run, not merged counts")
-    documents = dict(zip(result.names, stack_rates(result.counts, result.settings.metrics)))
+    documents = dict(zip(result.names, stack_rates(result.counts, result.settings.metrics, result.settings.conventions)))
     index = {name: i for i, name in enumerate(result.names)}
     views = [
         document_view(

@@ -17,7 +17,7 @@ from typing import Any, Callable, ClassVar, Dict, List, NamedTuple, Optional, Pr
 import numpy as np
 
 from ..arrays import GROUP_NODES, connected_blocks, edge_index, expand_ranges, max_gain_matching
-from ..clusters import Clusters
+from ..clusters import Clusters, common_tokens, holds
 from ..errors import CorefInputError
 
 ScoreFunction = Callable[[Clusters, Clusters, np.ndarray, np.ndarray], np.ndarray]
@@ -47,20 +47,26 @@ class Matcher(Protocol):
 
 
 def exact_twins(key: Clusters, response: Clusters) -> np.ndarray:
-    """Twin of each response mention with the same (start, end) in the key,
-    else -1; O((n + m) log n). Spans are unique on each side, so the twins
-    are one-to-one."""
+    """Twin of each response mention with the same tokens in the key, else
+    -1; O((n + m) log n) on ranges. Mentions are unique on each side, so the
+    twins are one-to-one. A mention whose token set is not its range can
+    only equal another such set, which is compared as a set."""
     twins = np.full(len(response), -1, dtype=np.int64)
     if len(key) == 0 or len(response) == 0:
         return twins
+    key_odd, response_odd = key.scattered(), response.scattered()
     width = int(max(key.ends.max(), response.ends.max())) + 1
-    key_codes = key.starts * width + key.ends
+    key_codes = np.where(key_odd, -1, key.starts * width + key.ends)
     order = np.argsort(key_codes, kind="stable")
     sorted_codes = key_codes[order]
     codes = response.starts * width + response.ends
     position = np.minimum(np.searchsorted(sorted_codes, codes), len(sorted_codes) - 1)
-    found = sorted_codes[position] == codes
+    found = (sorted_codes[position] == codes) & ~response_odd
     twins[found] = order[position[found]]
+    if response_odd.any() and key_odd.any():
+        by_set = {key.nodes.of(m).tobytes(): m for m in np.flatnonzero(key_odd).tolist()}
+        for j in np.flatnonzero(response_odd).tolist():
+            twins[j] = by_set.get(response.nodes.of(j).tobytes(), -1)
     return twins
 
 
@@ -493,11 +499,6 @@ def require_heads(clusters: Clusters, side: str, matcher: str) -> None:
         )
 
 
-def _intersection(key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
-    common = np.minimum(key.ends[k], response.ends[r]) - np.maximum(key.starts[k], response.starts[r])
-    return np.maximum(common, 0)
-
-
 @dataclass(frozen=True)
 class ExactMatcher:
     """Same start and end: the CoNLL reference scorer's matching."""
@@ -549,7 +550,7 @@ class HeadMatcher(ScoredMatcher):
     def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
         assert key.heads is not None and response.heads is not None, "checked by require_heads"
         same = (key.heads[k] == response.heads[r]) & (key.heads[k] >= 0)
-        return np.where(same, _intersection(key, response, k, r) / (key.ends[k] - key.starts[k]), 0.0)
+        return np.where(same, common_tokens(key, response, k, r) / key.sizes[k], 0.0)
 
 
 @dataclass(frozen=True)
@@ -571,8 +572,8 @@ class OverlapMatcher(ScoredMatcher):
         object.__setattr__(self, "min_overlap", float(theta))
 
     def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
-        common = _intersection(key, response, k, r)
-        sizes = (key.ends[k] - key.starts[k]) + (response.ends[r] - response.starts[r])
+        common = common_tokens(key, response, k, r)
+        sizes = key.sizes[k] + response.sizes[r]
         ratio = 2 * common / sizes if self.overlap_measure == "dice" else common / (sizes - common)
         return np.where(ratio >= self.min_overlap, ratio, 0.0)
 
@@ -591,11 +592,9 @@ class PartialMatcher(ScoredMatcher):
 
     def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
         assert key.heads is not None, "checked by require_heads"
-        head = key.heads[k]
-        starts, ends = response.starts[r], response.ends[r]
-        inside = (key.starts[k] <= starts) & (ends <= key.ends[k])
-        has_head = (starts <= head) & (head < ends)
-        return np.where(inside & has_head, (ends - starts) / (key.ends[k] - key.starts[k]), 0.0)
+        sizes = response.sizes[r]
+        inside = common_tokens(key, response, k, r) == sizes
+        return np.where(inside & holds(response, r, key.heads[k]), sizes / key.sizes[k], 0.0)
 
 
 MATCHERS: Dict[str, type] = {

@@ -84,6 +84,8 @@ class TwinnedCorpus:
         out[found] = (self.key.starts[twins] == self.response.starts[found]) & (
             self.key.ends[twins] == self.response.ends[found]
         )
+        if self.key.nodes is not None or self.response.nodes is not None:
+            out[found] &= same_sets(self.key, self.response, twins, np.flatnonzero(found))
         return out
 
     def partitions(self) -> Twinned:
@@ -107,8 +109,8 @@ class TwinnedCorpus:
         key_range = _range(self.key_doc, index)
         response_range = _range(self.response_doc, index)
         shift = int(self.offsets[index])
-        key = _shifted(self.key.subset(_mask(len(self.key), key_range)), -shift)
-        response = _shifted(self.response.subset(_mask(len(self.response), response_range)), -shift)
+        key = self.key.subset(_mask(len(self.key), key_range)).shifted(-shift)
+        response = self.response.subset(_mask(len(self.response), response_range)).shifted(-shift)
         twins = self.twins[response_range[0]:response_range[1]]
         return key, response, np.where(twins >= 0, twins - key_range[0], -1)
 
@@ -140,12 +142,16 @@ def twin_corpus(
     matcher: Matcher,
     remove_singletons: bool = False,
     lengths: Optional[Sequence[int]] = None,
+    remove_zeros: bool = False,
 ) -> TwinnedCorpus:
     """Twin the response of every ``(key, response)`` document with its key
-    in one call of ``matcher``, after dropping singleton entities from both
-    sides when ``remove_singletons`` (the CorefUD default). ``lengths``
-    (tokens per document) make every document's range hold its tokens, so
-    that token information can be stacked on the same offsets."""
+    in one call of ``matcher`` (one per document if it is ``per_document``),
+    after dropping singleton entities from both sides when
+    ``remove_singletons`` (the CorefUD default), then zero mentions when
+    ``remove_zeros`` (in that order, as the CorefUD scorer does, so an
+    entity left with one mention stays). ``lengths`` (tokens per document)
+    make every document's range hold its tokens, so that token information
+    can be stacked on the same offsets."""
     extents = [max(key.extent, response.extent) + 1 for key, response in pairs]
     if lengths is not None:
         extents = [max(extent, int(length) + 1) for extent, length in zip(extents, lengths)]
@@ -156,8 +162,31 @@ def twin_corpus(
         key_kept, response_kept = key.non_singletons(), response.non_singletons()
         key, key_doc = key.subset(key_kept), key_doc[key_kept]
         response, response_doc = response.subset(response_kept), response_doc[response_kept]
-    twins = matcher(key, response)
+    if remove_zeros:
+        key_kept, response_kept = ~key.zeros(), ~response.zeros()
+        key, key_doc = key.subset(key_kept), key_doc[key_kept]
+        response, response_doc = response.subset(response_kept), response_doc[response_kept]
+    if getattr(matcher, "per_document", False):
+        twins = _twin_each(matcher, key, key_doc, response, response_doc, len(pairs))
+    else:
+        twins = matcher(key, response)
     return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, len(pairs), int(sum(extents)))
+
+
+def _twin_each(
+    matcher: Matcher, key: Clusters, key_doc: np.ndarray, response: Clusters, response_doc: np.ndarray, n_docs: int
+) -> np.ndarray:
+    """The twins of stacked documents, ``matcher`` called on each alone."""
+    twins = np.full(len(response), -1, dtype=np.int64)
+    for index in range(n_docs):
+        key_range, response_range = _range(key_doc, index), _range(response_doc, index)
+        if key_range[0] == key_range[1] or response_range[0] == response_range[1]:
+            continue
+        found = matcher(
+            key.subset(_mask(len(key), key_range)), response.subset(_mask(len(response), response_range))
+        )
+        twins[response_range[0]:response_range[1]] = np.where(found >= 0, found + key_range[0], -1)
+    return twins
 
 
 def _range(doc: np.ndarray, index: int) -> Tuple[int, int]:
@@ -169,8 +198,3 @@ def _mask(size: int, bounds: Tuple[int, int]) -> np.ndarray:
     mask = np.zeros(size, dtype=bool)
     mask[bounds[0]:bounds[1]] = True
     return mask
-
-
-def _shifted(clusters: Clusters, shift: int) -> Clusters:
-    heads = None if clusters.heads is None else np.where(clusters.heads >= 0, clusters.heads + shift, -1)
-    return replace(clusters, starts=clusters.starts + shift, ends=clusters.ends + shift, heads=heads)

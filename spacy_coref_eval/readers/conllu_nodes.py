@@ -1,0 +1,115 @@
+"""CorefUD documents as :class:`~spacy_coref_eval.clusters.Clusters` over
+nodes (docs/corefud.md §1, §8).
+
+A CorefUD mention is a set of nodes: words and empty nodes (``8.1``), the
+union of its subspans when it is discontinuous. The tokens of a document
+are therefore its nodes in file order, and a mention's tokens are the
+positions of its nodes. Key and response must have the same words but may
+have different empty nodes, so a pair is numbered on the union of both
+files' nodes (``extra`` in :func:`node_order`): an empty node only one file has
+then lies outside every mention of the other, and node ``5.1`` of the key
+is node ``5.1`` of the response whatever its form, as in the CorefUD
+scorer. A document without empty nodes or discontinuous mentions keeps
+plain ranges over its words.
+"""
+from typing import List, Optional, Tuple
+
+import numpy as np
+
+from ..clusters import Clusters, NodeSets
+from .conllu import CorefUDDocument, node_key
+from .tokens import Tokens
+
+EMPTY_FORM = "_"
+"""The form of an empty node the file lacks (it has no form there)."""
+
+
+def empty_keys(document: CorefUDDocument) -> np.ndarray:
+    """The identities (:func:`~.conllu.node_key`) of the document's empty nodes."""
+    return np.array([node.key for node in document.empty_nodes], dtype=np.int64)
+
+
+def node_order(document: CorefUDDocument, extra: np.ndarray = np.zeros(0, dtype=np.int64)) -> np.ndarray:
+    """The sorted identities of the document's nodes, with the empty nodes
+    ``extra`` (another file's) added: position ``p`` is token ``p``."""
+    return np.union1d(np.concatenate([document.word_keys(), empty_keys(document)]), extra)
+
+
+def node_clusters(document: CorefUDDocument, order: np.ndarray) -> Clusters:
+    """The document's clusters with node positions in ``order`` as tokens;
+    ranges over words when the order holds words only and every mention is
+    contiguous."""
+    words_only = len(order) == document.n_words
+    if words_only and document.mention_contiguous.all():
+        return Clusters.from_arrays(
+            document.mention_start, document.mention_end, document.mention_entity, document.mention_head
+        )
+    word_position = np.searchsorted(order, document.word_keys())
+    empty_position = np.searchsorted(order, empty_keys(document))
+    sets: List[np.ndarray] = []
+    for m in range(len(document)):
+        words = document.mention_words.get(m)
+        if words is None:
+            positions = word_position[int(document.mention_start[m]):int(document.mention_end[m])]
+        else:
+            positions = word_position[list(words)]
+        empties = document.mention_empty.get(m)
+        if empties:
+            positions = np.sort(np.concatenate([positions, empty_position[list(empties)]]))
+        sets.append(positions)
+    sizes = np.array([len(s) for s in sets], dtype=np.int64)
+    indptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    tokens = np.concatenate(sets).astype(np.int64) if sets else np.zeros(0, dtype=np.int64)
+    zero = document.mention_zero.astype(bool)
+    heads = np.empty(len(document), dtype=np.int64)
+    heads[~zero] = word_position[document.mention_head[~zero]]
+    heads[zero] = empty_position[document.mention_head[zero]]
+    deps = None
+    if zero.any():
+        deps = np.full(len(document), None, dtype=object)
+        for m in np.flatnonzero(zero).tolist():
+            head = document.empty_nodes[int(document.mention_head[m])]
+            deps[m] = (head.sentence, head.deps)
+    starts = tokens[indptr[:-1]] if len(sets) else tokens
+    ends = tokens[indptr[1:] - 1] + 1 if len(sets) else tokens
+    return Clusters.from_arrays(starts, ends, document.mention_entity, heads, NodeSets(indptr, tokens, zero, deps))
+
+
+def node_forms(document: CorefUDDocument, order: np.ndarray, other: Optional[CorefUDDocument] = None) -> List[str]:
+    """The form of every node in ``order``: words, then empty nodes of this
+    file or of ``other``, :data:`EMPTY_FORM` for those neither has."""
+    if len(order) == document.n_words:
+        return list(document.words)
+    forms = [EMPTY_FORM] * len(order)
+    for position, word in zip(np.searchsorted(order, document.word_keys()).tolist(), document.words):
+        forms[position] = word
+    for source in (other, document):
+        if source is not None:
+            for node in source.empty_nodes:
+                position = int(np.searchsorted(order, node.key))
+                if position < len(order) and order[position] == node.key:
+                    forms[position] = node.form
+    return forms
+
+
+def node_sentence_starts(document: CorefUDDocument, order: np.ndarray) -> np.ndarray:
+    """The first node position of every sentence."""
+    if len(order) == document.n_words:
+        return document.sentence_starts[:-1]
+    first_keys = np.array([node_key(s, 0) for s in range(document.n_sentences)], dtype=np.int64)
+    return np.searchsorted(order, first_keys)
+
+
+def node_tokens(document: CorefUDDocument, order: np.ndarray) -> Tokens:
+    """Token information over nodes: the word columns, ``_`` for empty nodes."""
+    starts = node_sentence_starts(document, order)
+    if len(order) == document.n_words:
+        return Tokens.from_columns(document.words, starts, document.upos, document.xpos, document.feats)
+    positions = np.searchsorted(order, document.word_keys()).tolist()
+    columns = []
+    for values in (document.upos, document.xpos, document.feats):
+        column = [EMPTY_FORM] * len(order)
+        for position, value in zip(positions, values):
+            column[position] = value
+        columns.append(column)
+    return Tokens.from_columns(node_forms(document, order), starts, *columns)
