@@ -354,3 +354,28 @@ def assert_counts_close(actual, expected, context=""):
         if not math.isclose(actual_flat[path], expected_flat[path], rel_tol=1e-9, abs_tol=1e-12)
     }
     assert not wrong, f"{context}(actual, expected) differ at {wrong}"
+
+
+# --- twinning by score ------------------------------------------------------------
+
+def earliest_best_twins(free_keys, free_responses, score):
+    """Twins of the responses ``free_responses`` among the keys
+    ``free_keys`` (both in the order ties follow), by brute force: of all
+    one-to-one assignments whose pairs all score > 0, the one of maximum
+    exact total (``score(key, response)`` a Fraction), ties to the
+    lexicographically smallest list of key positions ('no twin' last).
+    Returns ``{response: key}``."""
+    from itertools import product
+
+    best, choice = None, ()
+    for option in product(range(len(free_keys) + 1), repeat=len(free_responses)):
+        used = [o for o in option if o < len(free_keys)]
+        if len(used) != len(set(used)):
+            continue
+        scores = [score(free_keys[o], free_responses[j]) for j, o in enumerate(option) if o < len(free_keys)]
+        if any(s == 0 for s in scores):
+            continue
+        rank = (-sum(scores, Fraction(0)), option)
+        if best is None or rank < best:
+            best, choice = rank, option
+    return {free_responses[j]: free_keys[o] for j, o in enumerate(choice) if o < len(free_keys)}

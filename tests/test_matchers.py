@@ -5,8 +5,7 @@ import json
 import subprocess
 import sys
 from fractions import Fraction
-from itertools import product
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Sequence, Tuple
 
 import numpy as np
 import pytest
@@ -28,6 +27,7 @@ from spacy_coref_eval.twinning.matchers import (
     overlapping_pairs,
     twin_by_score,
 )
+from .oracle import earliest_best_twins
 from .strategies import deterministic, key_response_pairs, spans
 
 Span = Tuple[int, int]
@@ -205,24 +205,8 @@ def brute_force_twins(name: str, key, response) -> List[int]:
         result[j] = key_spans.get((s, e), -1)
     free_keys = sorted((i for i in range(len(key)) if i not in result), key=lambda i: key[i][:2])
     free_responses = sorted((j for j in range(len(response)) if result[j] < 0), key=lambda j: response[j][:2])
-    best: Optional[Tuple[Fraction, Tuple[float, ...]]] = None
-    choice: Tuple[int, ...] = ()
-    for option in product(range(len(free_keys) + 1), repeat=len(free_responses)):
-        used = [o for o in option if o < len(free_keys)]
-        if len(used) != len(set(used)):
-            continue
-        scores = [
-            fraction_score(name, key[free_keys[o]], response[free_responses[j]])
-            for j, o in enumerate(option) if o < len(free_keys)
-        ]
-        if any(s == 0 for s in scores):
-            continue
-        rank = (-sum(scores, Fraction(0)), option)
-        if best is None or rank < best:
-            best, choice = rank, option
-    for j, o in enumerate(choice):
-        if o < len(free_keys):
-            result[free_responses[j]] = free_keys[o]
+    for j, i in earliest_best_twins(free_keys, free_responses, lambda i, j: fraction_score(name, key[i], response[j])).items():
+        result[j] = i
     return result
 
 

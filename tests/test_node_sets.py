@@ -4,7 +4,6 @@ brute force on sets, ranges given as sets against plain spans, CoNLL-U
 files with such mentions, and the CorefUD preset's surfaces."""
 import json
 from fractions import Fraction
-from itertools import product
 from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -20,6 +19,7 @@ from spacy_coref_eval.scoring import score_pairs
 from spacy_coref_eval.twinning import get_matcher
 
 from .conftest import data_path
+from .oracle import earliest_best_twins
 from .strategies import deterministic, key_response_pairs
 
 runner = CliRunner()
@@ -109,20 +109,8 @@ def brute_force_twins(name: str, key: List[Mention], response: List[Mention]) ->
     result = [next((i for i, k in enumerate(key) if k[0] == r[0]), -1) for r in response]
     free_keys = sorted((i for i in range(len(key)) if i not in result), key=lambda i: hull(key[i]))
     free_responses = sorted((j for j in range(len(response)) if result[j] < 0), key=lambda j: hull(response[j]))
-    best, choice = None, ()
-    for option in product(range(len(free_keys) + 1), repeat=len(free_responses)):
-        used = [o for o in option if o < len(free_keys)]
-        if len(used) != len(set(used)):
-            continue
-        scores = [set_score(name, key[free_keys[o]], response[free_responses[j]]) for j, o in enumerate(option) if o < len(free_keys)]
-        if any(s == 0 for s in scores):
-            continue
-        rank = (-sum(scores, Fraction(0)), option)
-        if best is None or rank < best:
-            best, choice = rank, option
-    for j, o in enumerate(choice):
-        if o < len(free_keys):
-            result[free_responses[j]] = free_keys[o]
+    for j, i in earliest_best_twins(free_keys, free_responses, lambda i, j: set_score(name, key[i], response[j])).items():
+        result[j] = i
     return result
 
 
@@ -269,3 +257,19 @@ def test_the_preset_scores_a_conllu_pair_in_one_call():
     pairs, _ = load_pairs(ZEROS / "TC-ZF.key", ZEROS / "TC-ZF-4.response", formats=("conllu", "conllu"))
     result = score_pairs(pairs, Settings.from_options(preset="corefud", singletons="keep"))
     assert result.twinned is not None and result.settings.preset == "corefud"
+
+
+def test_error_kinds_and_the_report_read_sets(tmp_path):
+    key = conllu(tmp_path, "k.conllu", [
+        ("1", "a", "Entity=(e1[1/2]-x-1-)"), ("1.1", "he", "Entity=(e1-x-1)"), ("2", "b", "_"),
+        ("3", "c", "Entity=(e1[2/2]-x-1-)"),
+    ])
+    response = conllu(tmp_path, "r.conllu", [
+        ("1", "a", "Entity=(e1-x-1-"), ("2", "b", "_"), ("3", "c", "Entity=e1)(e2-x-1)"),
+    ])
+    errors = runner.invoke(app, ["score", key, response, "--errors", "-f", "json"])
+    assert errors.exit_code == 0, errors.stderr
+    assert "errors" in json.loads(errors.stdout)
+    report = runner.invoke(app, ["report", key, response, "-o", str(tmp_path / "report.html")])
+    assert report.exit_code == 0, report.stderr
+    assert "he" in (tmp_path / "report.html").read_text()

@@ -12,7 +12,7 @@ is node ``5.1`` of the response whatever its form, as in the CorefUD
 scorer. A document without empty nodes or discontinuous mentions keeps
 plain ranges over its words.
 """
-from typing import List, Optional, Tuple
+from typing import List, Optional
 
 import numpy as np
 

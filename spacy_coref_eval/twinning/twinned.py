@@ -12,7 +12,7 @@ from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters
+from ..clusters import Clusters, same_sets
 from .matchers import Matcher
 
 _EMPTY = np.zeros(0, dtype=np.int64)

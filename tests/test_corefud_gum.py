@@ -1,0 +1,54 @@
+"""The official CorefUD scorer's numbers on a real corpus: GUM documents in
+CorefUD CoNLL-U against a seeded perturbation of them
+(:mod:`tests.corefud_perturb`), under its three matchings with singletons
+kept and removed, all seven metrics. The official numbers are its output
+on the same files (tests/data/corefud-rerun/gum_perturbed.json, with how
+they were made). Documents where the perturbation put one mention into two
+entities are left out: the official scorer keeps such a mention in both,
+this package keeps the first copy (docs/corefud.md §8)."""
+import gzip
+import json
+import math
+
+import pytest
+
+from spacy_coref_eval import Settings
+from spacy_coref_eval.readers.corpus import load_pairs
+from spacy_coref_eval.scoring import score_pairs
+
+from .conftest import data_path
+from .corefud_perturb import keep_documents, perturb_corefud
+
+OFFICIAL = json.loads(data_path("corefud-rerun", "gum_perturbed.json").read_text())
+METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor")
+
+
+@pytest.fixture(scope="module")
+def pairs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("gum")
+    key = gzip.open(data_path("corpora", "gum-corefud.40docs.conllu.gz"), "rt", encoding="utf-8").read()
+    response = perturb_corefud(key, OFFICIAL["seed"])
+    (folder / "key.conllu").write_text(keep_documents(key, OFFICIAL["documents"]), encoding="utf-8")
+    (folder / "response.conllu").write_text(keep_documents(response, OFFICIAL["documents"]), encoding="utf-8")
+    loaded, _ = load_pairs(folder / "key.conllu", folder / "response.conllu")
+    assert [name for name, _, _ in loaded] == OFFICIAL["documents"]
+    return loaded
+
+
+@pytest.mark.parametrize("setting", sorted(OFFICIAL["scores"]))
+def test_gum_scores_equal_the_official_scorer_s(pairs, setting):
+    match, singletons = setting.split("-")
+    settings = Settings.from_options(METRICS, match, singletons=singletons, preset="corefud")
+    got = score_pairs(pairs, settings).metrics()
+    for metric in METRICS:
+        ours = tuple(got[metric][rate] for rate in ("recall", "precision", "f1"))
+        assert all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in zip(ours, OFFICIAL["scores"][setting][metric])), (
+            metric, ours, OFFICIAL["scores"][setting][metric]
+        )
+
+
+def test_the_perturbation_changes_what_each_matching_forgives(pairs):
+    f1 = {
+        setting: scores["muc"][2] for setting, scores in OFFICIAL["scores"].items()
+    }
+    assert f1["exact-keep"] < f1["partial-keep"] < 1 and f1["exact-keep"] < f1["head-keep"]
