@@ -36,9 +36,9 @@ def node_order(document: CorefUDDocument, extra: np.ndarray = np.zeros(0, dtype=
 
 
 def node_clusters(document: CorefUDDocument, order: np.ndarray) -> Clusters:
-    """The document's clusters with node positions in ``order`` as tokens;
-    ranges over words when the order holds words only and every mention is
-    contiguous."""
+    """The document's clusters with node positions in ``order`` as tokens:
+    plain ranges when every mention is a range of nodes and none is a
+    zero, else with every mention's node set (:class:`NodeSets`)."""
     words_only = len(order) == document.n_words
     if words_only and document.mention_contiguous.all():
         return Clusters.from_arrays(
@@ -46,33 +46,47 @@ def node_clusters(document: CorefUDDocument, order: np.ndarray) -> Clusters:
         )
     word_position = np.searchsorted(order, document.word_keys())
     empty_position = np.searchsorted(order, empty_keys(document))
-    sets: List[np.ndarray] = []
-    for m in range(len(document)):
-        words = document.mention_words.get(m)
-        if words is None:
-            positions = word_position[int(document.mention_start[m]):int(document.mention_end[m])]
-        else:
-            positions = word_position[list(words)]
+    sizes = (document.mention_end - document.mention_start).astype(np.int64)
+    odd = sorted(set(document.mention_words) | set(document.mention_empty))
+    odd_sets = {}
+    for m in odd:
+        positions = word_position[list(document.words_of(m))]
         empties = document.mention_empty.get(m)
         if empties:
             positions = np.sort(np.concatenate([positions, empty_position[list(empties)]]))
-        sets.append(positions)
-    sizes = np.array([len(s) for s in sets], dtype=np.int64)
+        odd_sets[m] = positions
+        sizes[m] = len(positions)
     indptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    tokens = np.concatenate(sets).astype(np.int64) if sets else np.zeros(0, dtype=np.int64)
+    plain = np.ones(len(document), dtype=bool)
+    plain[odd] = False
+    offsets = np.repeat(document.mention_start[plain] - indptr[:-1][plain], sizes[plain])
+    slots = np.flatnonzero(np.repeat(plain, sizes))
+    tokens = np.empty(int(indptr[-1]), dtype=np.int64)
+    tokens[slots] = word_position[slots + offsets]
+    for m, positions in odd_sets.items():
+        tokens[indptr[m]:indptr[m + 1]] = positions
     zero = document.mention_zero.astype(bool)
     heads = np.empty(len(document), dtype=np.int64)
     heads[~zero] = word_position[document.mention_head[~zero]]
     heads[zero] = empty_position[document.mention_head[zero]]
-    deps = None
-    if zero.any():
-        deps = np.full(len(document), None, dtype=object)
-        for m in np.flatnonzero(zero).tolist():
-            head = document.empty_nodes[int(document.mention_head[m])]
-            deps[m] = (head.sentence, head.deps)
-    starts = tokens[indptr[:-1]] if len(sets) else tokens
-    ends = tokens[indptr[1:] - 1] + 1 if len(sets) else tokens
-    return Clusters.from_arrays(starts, ends, document.mention_entity, heads, NodeSets(indptr, tokens, zero, deps))
+    starts = tokens[indptr[:-1]] if len(document) else tokens
+    ends = tokens[indptr[1:] - 1] + 1 if len(document) else tokens
+    nodes = None
+    if zero.any() or np.any(ends - starts != sizes):
+        nodes = NodeSets(indptr, tokens, zero, _zero_deps(document, zero))
+    return Clusters.from_arrays(starts, ends, document.mention_entity, heads, nodes)
+
+
+def _zero_deps(document: CorefUDDocument, zero: np.ndarray) -> Optional[np.ndarray]:
+    """What dependent zero matching reads of each zero mention: its head's
+    sentence and enhanced dependencies (``None`` for other mentions)."""
+    if not zero.any():
+        return None
+    deps = np.full(len(document), None, dtype=object)
+    for m in np.flatnonzero(zero).tolist():
+        head = document.empty_nodes[int(document.mention_head[m])]
+        deps[m] = (head.sentence, head.deps)
+    return deps
 
 
 def node_forms(document: CorefUDDocument, order: np.ndarray, other: Optional[CorefUDDocument] = None) -> List[str]:
