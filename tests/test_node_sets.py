@@ -273,3 +273,21 @@ def test_error_kinds_and_the_report_read_sets(tmp_path):
     report = runner.invoke(app, ["report", key, response, "-o", str(tmp_path / "report.html")])
     assert report.exit_code == 0, report.stderr
     assert "he" in (tmp_path / "report.html").read_text()
+
+
+def test_saved_counts_merge_under_the_preset_s_blanc_rule(tmp_path):
+    """TC-M-3: the key has no non-coreference links but the response has;
+    the CorefUD rule keeps that part (at 0), the reference rule drops it.
+    Counts saved under the preset merge back under the preset."""
+    folder = data_path("conformance", "corefud", "exact-match")
+    options = ["--input-format", "conllu", "--match", "exact", "--singletons", "keep", "--metrics", "blanc", "-f", "json"]
+    blanc = {}
+    for name, preset in (("reference", []), ("corefud", ["--preset", "corefud"])):
+        counts = tmp_path / f"{name}.json"
+        scored = runner.invoke(app, ["score", str(folder / "TC-M.key"), str(folder / "TC-M-3.response"), *options, *preset,
+                                     "--save-counts", str(counts)])
+        merged = runner.invoke(app, ["merge", str(counts), "-f", "json"])
+        assert scored.exit_code == 0 and merged.exit_code == 0, scored.stderr + merged.stderr
+        blanc[name] = json.loads(scored.stdout)["metrics"]["blanc"]["f1"]
+        assert json.loads(merged.stdout)["metrics"]["blanc"]["f1"] == blanc[name]
+    assert blanc["corefud"] == pytest.approx(blanc["reference"] / 2)
