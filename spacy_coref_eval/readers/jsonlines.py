@@ -21,13 +21,23 @@ piece segments of ``sentences``.
 Documents pair with CoNLL-2012 documents by :func:`conll_doc_keys`: the
 exact name, or ``NAME_N`` for ``(NAME); part NNN`` (N = int(NNN)), the doc_key
 of the common OntoNotes preprocessing.
+
+Reading is what ``json.loads`` of every line gives, done faster: a line's
+members are decoded one by one, except that the clusters read, when their
+text is lists of ``[int, int]`` lists (checked by one regular expression),
+become numbers by numpy without a Python list per mention; and the clusters
+of all documents are built in one :meth:`Clusters.from_arrays` call. A line
+that is not so plain is decoded by ``json.loads``, which explains errors.
 """
 import json
 import re
+import sys
 from dataclasses import dataclass
 from itertools import accumulate, chain
+from json.decoder import scanstring
+from json.scanner import make_scanner
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Collection, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -44,6 +54,30 @@ _LISTS = frozenset((list,))
 _INTS = frozenset((int,))
 _WORDPIECE_MARKERS = ("##", "\u0120", "\u2581")
 _SPECIAL_PIECES = frozenset(("[CLS]", "[SEP]", "<s>", "</s>", "<pad>", "[PAD]"))
+_CLUSTER_FIELDS = ("predicted_clusters", "clusters")
+_OTHER_MEMBERS = frozenset(("doc_key", "sentences", "subtoken_map", "sentence_map"))
+
+
+def _span_lists() -> "re.Pattern[str]":
+    """JSON text of a list of lists of ``[int, int]`` (ints of at most 18
+    digits, JSON white space), possessive where Python has it (3.11)."""
+    more = "+" if sys.version_info >= (3, 11) else ""
+    space = rf"[ \t\n\r]*{more}"
+    number = rf"-?{more}(?:0|[1-9][0-9]{{0,17}}{more})"
+    mention = rf"\[{space}{number}{space},{space}{number}{space}\]"
+    cluster = rf"\[{space}(?:{mention}(?:{space},{space}{mention})*{more})?{more}{space}\]"
+    return re.compile(rf"\[{space}(?:{cluster}(?:{space},{space}{cluster})*{more})?{more}{space}\]")
+
+
+_SPAN_LISTS = _span_lists()
+_SPACE = re.compile(r"[ \t\n\r]*")
+_SCAN = make_scanner(json.JSONDecoder())
+_NUMBERS_ONLY = str.maketrans("[],", "   ")
+_BRACKETS_ONLY = str.maketrans("", "", "0123456789-, \t\n\r")
+
+
+class _SpanText(str):
+    """The JSON text of a clusters field that :data:`_SPAN_LISTS` matches."""
 
 
 @dataclass
@@ -101,7 +135,7 @@ def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[st
     docstring)."""
     path = Path(path)
     try:
-        data = bytes(read_input(path, MAX_INPUT_BYTES))
+        data = read_input(path, MAX_INPUT_BYTES)
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
     try:
@@ -117,23 +151,71 @@ def parse_jsonlines(text: str, *, source: str = "<string>", role: str = "respons
     if role not in _ROLES:
         raise ValueError(f"role must be one of {_ROLES}, not {role!r}")
     documents: Dict[str, JsonlinesDocument] = {}
-    loads = json.loads
+    mentions: List[Tuple[np.ndarray, np.ndarray]] = []
+    raw = frozenset((field,) if field is not None else _CLUSTER_FIELDS) - _OTHER_MEMBERS
     for number, line in enumerate(text.split("\n"), 1):
         if not line or line.isspace():
             continue
-        try:
-            obj = loads(line)
-        except ValueError as err:
-            raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
-        document = _document(obj, source, number, role, field)
+        obj = _members(line, raw)
+        if obj is None:
+            try:
+                obj = json.loads(line)
+            except ValueError as err:
+                raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
+        document, spans = _document(obj, source, number, role, field)
         if document.doc_key in documents:
             raise CorefInputError(f"{source}:{number}: doc_key {document.doc_key!r} appears twice "
                                   f"(first at line {documents[document.doc_key].line})")
         documents[document.doc_key] = document
+        mentions.append(spans)
+    built = _clusters_by_document(mentions, [len(document.words) for document in documents.values()])
+    for document, clusters in zip(documents.values(), built):
+        document.clusters = clusters
     return documents
 
 
-def _document(obj: object, source: str, line: int, role: str, field: Optional[str]) -> JsonlinesDocument:
+def _members(line: str, raw: Collection[str]) -> Optional[Dict[str, Any]]:
+    """The JSON object on ``line`` as ``json.loads`` gives it, except that
+    the value of a member named in ``raw`` that :data:`_SPAN_LISTS` matches
+    is kept as its text (:class:`_SpanText`). None for anything but a plain
+    object (``json.loads`` then reads it, or says what is wrong)."""
+    space = _SPACE.match
+    obj: Dict[str, Any] = {}
+    try:
+        at = space(line).end()
+        if line[at] != "{":
+            return None
+        at = space(line, at + 1).end()
+        while line[at] != "}":
+            if line[at] != '"':
+                return None
+            key, at = scanstring(line, at + 1)
+            at = space(line, at).end()
+            if line[at] != ":":
+                return None
+            at = space(line, at + 1).end()
+            spans = _SPAN_LISTS.match(line, at) if key in raw else None
+            if spans:
+                obj[key], at = _SpanText(spans.group()), spans.end()
+            else:
+                obj[key], at = _SCAN(line, at)
+            at = space(line, at).end()
+            if line[at] == ",":
+                at = space(line, at + 1).end()
+                if line[at] != '"':
+                    return None
+            elif line[at] != "}":
+                return None
+    except (IndexError, ValueError, StopIteration):
+        return None
+    return obj if space(line, at + 1).end() == len(line) else None
+
+
+def _document(obj: object, source: str, line: int, role: str,
+              field: Optional[str]) -> Tuple[JsonlinesDocument, Tuple[np.ndarray, np.ndarray]]:
+    """The document of one line (its clusters left empty) and its mentions
+    as word spans (an (n, 2) array, end exclusive) with their cluster
+    index."""
     if not isinstance(obj, dict):
         raise CorefInputError(f"{source}:{line}: a line must hold a JSON object")
     doc_key = obj.get("doc_key")
@@ -143,26 +225,22 @@ def _document(obj: object, source: str, line: int, role: str, field: Optional[st
     sentences = obj.get("sentences")
     if not isinstance(sentences, list) or not _LISTS.issuperset(map(type, sentences)):
         raise CorefInputError(f"{where}: 'sentences' must be a list of lists of tokens")
-    tokens = list(chain.from_iterable(sentences))
-    lengths = list(map(len, sentences))
+    tokens, sentence_starts = _flattened(sentences)
     chosen = _field(obj, role, field, where)
     spans, labels = _mentions(obj[chosen], chosen, len(tokens), where)
     subtoken_map = obj.get("subtoken_map")
     if subtoken_map is None:
         words = tokens
-        sentence_starts = _starts(lengths)
     else:
         subtoken_map = _subtoken_map(subtoken_map, len(tokens), where)
         if len(spans):
             spans = subtoken_map[spans]
         words = _words_from_pieces(tokens, subtoken_map)
         sentence_starts = _word_sentence_starts(obj.get("sentence_map"), sentences, subtoken_map, where)
-    if len(spans):
-        clusters = Clusters.from_arrays(spans[:, 0], spans[:, 1] + 1, labels)
-    else:
-        clusters = Clusters()
-    return JsonlinesDocument(doc_key, words, sentence_starts, clusters, chosen, source, line, tokens,
-                             subtoken_map.tolist() if subtoken_map is not None else None)
+    spans[:, 1] += 1
+    document = JsonlinesDocument(doc_key, words, sentence_starts, Clusters(), chosen, source, line, tokens,
+                                 subtoken_map.tolist() if subtoken_map is not None else None)
+    return document, (spans, labels)
 
 
 def _field(obj: dict, role: str, field: Optional[str], where: str) -> str:
@@ -181,6 +259,33 @@ def _field(obj: dict, role: str, field: Optional[str], where: str) -> str:
 def _mentions(clusters: object, name: str, n_tokens: int, where: str) -> Tuple[np.ndarray, np.ndarray]:
     """All mentions as an (n, 2) array of inclusive token spans, and the
     index of their cluster."""
+    if isinstance(clusters, _SpanText):
+        spans, labels = _parsed_spans(clusters)
+    else:
+        spans, labels = _listed_spans(clusters, name, where)
+    if len(spans):
+        bad = (spans[:, 0] < 0) | (spans[:, 1] < spans[:, 0]) | (spans[:, 1] >= n_tokens)
+        if bad.any():
+            m = int(np.argmax(bad))
+            raise CorefInputError(f"{where}: mention [{spans[m, 0]}, {spans[m, 1]}] in {name}[{int(labels[m])}] is "
+                                  f"reversed or outside the document's {n_tokens} tokens (end is inclusive)")
+    return spans, labels
+
+
+def _parsed_spans(text: str) -> Tuple[np.ndarray, np.ndarray]:
+    """:func:`_mentions` of text that :data:`_SPAN_LISTS` matches: the
+    numbers in order, and the cluster of every mention from the depth of
+    its bracket."""
+    brackets = np.frombuffer(text.translate(_BRACKETS_ONLY).encode("ascii"), dtype=np.uint8) == ord("[")
+    depth = np.cumsum(brackets.astype(np.int64) * 2 - 1)
+    labels = np.cumsum(brackets & (depth == 2))[brackets & (depth == 3)] - 1
+    if not len(labels):
+        return np.zeros((0, 2), dtype=np.int64), labels
+    return np.fromstring(text.translate(_NUMBERS_ONLY), dtype=np.int64, sep=" ").reshape(-1, 2), labels
+
+
+def _listed_spans(clusters: object, name: str, where: str) -> Tuple[np.ndarray, np.ndarray]:
+    """:func:`_mentions` of clusters decoded by ``json.loads``."""
     if not isinstance(clusters, list):
         raise CorefInputError(f"{where}: {name!r} must be a list of clusters")
     try:
@@ -195,13 +300,10 @@ def _mentions(clusters: object, name: str, n_tokens: int, where: str) -> Tuple[n
     labels = np.repeat(np.arange(len(clusters), dtype=np.int64), sizes)
     if not flat:
         return np.zeros((0, 2), dtype=np.int64), labels
-    spans = np.array(ints, dtype=np.int64).reshape(-1, 2)
-    bad = (spans[:, 0] < 0) | (spans[:, 1] < spans[:, 0]) | (spans[:, 1] >= n_tokens)
-    if bad.any():
-        m = int(np.argmax(bad))
-        raise CorefInputError(f"{where}: mention {flat[m]!r} in {name}[{int(labels[m])}] is reversed or "
-                              f"outside the document's {n_tokens} tokens (end is inclusive)")
-    return spans, labels
+    try:
+        return np.array(ints, dtype=np.int64).reshape(-1, 2), labels
+    except OverflowError:
+        raise CorefInputError(f"{where}: {name!r} holds a token index too large for any document") from None
 
 
 def _mention_error(clusters: list, name: str, where: str) -> None:
@@ -226,6 +328,46 @@ def _subtoken_map(value: object, n_tokens: int, where: str) -> np.ndarray:
     if len(array) and (array[0] < 0 or np.any(np.diff(array) < 0)):
         raise CorefInputError(f"{where}: 'subtoken_map' must be non-decreasing from word 0")
     return array
+
+
+def _clusters_by_document(mentions: Sequence[Tuple[np.ndarray, np.ndarray]], n_words: Sequence[int]) -> List[Clusters]:
+    """The clusters of every document from its word spans (end exclusive)
+    and cluster indices: the documents laid end to end (words and cluster
+    indices shifted past those before) go through one
+    :meth:`Clusters.from_arrays`, whose result is cut back into documents.
+    Per document this is what :meth:`Clusters.from_arrays` gives."""
+    if not mentions:
+        return []
+    counts = np.array([len(labels) for _, labels in mentions], dtype=np.int64)
+    word_offsets = np.concatenate(([0], np.cumsum(n_words, dtype=np.int64)))
+    label_offsets = np.concatenate(([0], np.cumsum([labels.max() + 1 if len(labels) else 0 for _, labels in mentions])))
+    spans = np.concatenate([spans for spans, _ in mentions]).reshape(-1, 2) + np.repeat(word_offsets[:-1], counts)[:, None]
+    labels = np.concatenate([labels for _, labels in mentions]) + np.repeat(label_offsets[:-1], counts)
+    stacked = Clusters.from_arrays(spans[:, 0], spans[:, 1], labels)
+    document = np.searchsorted(word_offsets, stacked.starts, "right") - 1
+    bounds = np.searchsorted(document, np.arange(len(mentions) + 1)).tolist()
+    kept = np.diff(bounds)
+    out = []
+    for d, (a, b) in enumerate(zip(bounds, bounds[1:])):
+        if a == b:
+            out.append(Clusters())
+            continue
+        first = int(stacked.entity[a])
+        out.append(Clusters(stacked.starts[a:b] - word_offsets[d], stacked.ends[a:b] - word_offsets[d],
+                            stacked.entity[a:b] - first, int(stacked.entity[b - 1]) - first + 1, None,
+                            int(counts[d] - kept[d])))
+    return out
+
+
+def _flattened(sentences: List[list]) -> Tuple[List[Any], List[int]]:
+    """The tokens of all sentences in one list, and the first token of
+    every sentence."""
+    tokens: List[Any] = []
+    starts = []
+    for sentence in sentences:
+        starts.append(len(tokens))
+        tokens += sentence
+    return tokens, starts
 
 
 def _starts(lengths: Iterable[int]) -> List[int]:
