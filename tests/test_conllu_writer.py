@@ -213,7 +213,9 @@ def test_empty_documents_keep_their_place(tmp_path):
      r"document 'c': mention \(1, 3\) of entity 0 overlaps another mention of that entity without nesting; CoNLL-U"),
     (("h", list("abc"), Clusters(np.array([0]), np.array([2]), np.array([0]), 1, np.array([2])), []),
      r"document 'h': the head 2 of mention \(0, 2\) lies outside it"),
-    (("a\nb", ["x"], Clusters(), []), r"document 'a\\nb': a CoNLL-U document id must fit on one line"),
+    (("a\nb", ["x"], Clusters(), []), r"document 'a\\nb': a CoNLL-U document id is one line, not empty"),
+    ((" a", ["x"], Clusters(), []), r"document ' a': a CoNLL-U document id is one line"),
+    (("", ["x"], Clusters(), []), r"document '': a CoNLL-U document id is one line"),
     (("o", ["x"], Clusters.from_entities([[(0, 2)]]), []), r"document 'o': mention \(0, 2\) ends after the document's 1 words"),
 ])
 def test_what_cannot_be_written_is_refused(tmp_path, document, message):

@@ -56,7 +56,8 @@ def write_conllu(
 
     CorefUD mentions lie within one sentence, so two sentences that a
     mention spans are written as one; returns how many sentence breaks
-    were dropped so. A document name with a line break, a mention head
+    were dropped so. A document name that would not read back (empty, on
+    two lines, or with white space around it), a mention head
     outside its mention, or two mentions of one entity that overlap without
     nesting raise :class:`CorefInputError` naming the document.
     """
@@ -78,8 +79,9 @@ def format_conllu(document: ConlluDocument, with_header: bool = False, first_eid
     from ``first_eid``, and how many sentence breaks were dropped because a
     mention spans them."""
     name, words, clusters = document.name, document.words, document.clusters
-    if "\n" in name or "\r" in name:
-        raise CorefInputError(f"document {name!r}: a CoNLL-U document id must fit on one line")
+    if "\n" in name or "\r" in name or not name or name != name.strip():
+        raise CorefInputError(f"document {name!r}: a CoNLL-U document id is one line, not empty, "
+                              "and neither starts nor ends with white space (it would not read back)")
     check_nesting(name, clusters, "CoNLL-U brackets")
     n_words = len(words)
     if len(clusters) and int(clusters.ends.max()) > n_words:
