@@ -235,3 +235,13 @@ def test_clusters_built_in_one_batch_equal_those_built_alone():
     for got, want in zip(jsonlines_module._clusters_by_document(mentions, n_words), expected):
         assert [got.starts.tolist(), got.ends.tolist(), got.entity.tolist(), got.n_entities, got.repeated] == [
             want.starts.tolist(), want.ends.tolist(), want.entity.tolist(), want.n_entities, want.repeated]
+
+
+def test_the_first_error_in_the_file_is_reported():
+    outside = _line(doc_key="a", sentences=[["x"]], clusters=[[[0, 0]], [[0, 3]]])
+    fine = _line(doc_key="b", sentences=[["x"]], clusters=[[[0, 0]]])
+    for later in ("{not json", _line(doc_key="a", sentences=[["x"]], clusters=[])):
+        with pytest.raises(CorefInputError, match=r"^f:1: document 'a': mention \[0, 3\] in clusters\[1\] is reversed"):
+            parse_jsonlines("\n".join([outside, fine, later]), source="f", role="key")
+    with pytest.raises(CorefInputError, match=r"^f:3: not a JSON object"):
+        parse_jsonlines("\n".join([fine, fine.replace('"b"', '"c"'), "{not json", outside]), source="f", role="key")

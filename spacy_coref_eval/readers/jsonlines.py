@@ -25,9 +25,10 @@ of the common OntoNotes preprocessing.
 Reading is what ``json.loads`` of every line gives, done faster: a line's
 members are decoded one by one, except that the clusters read, when their
 text is lists of ``[int, int]`` lists (checked by one regular expression),
-become numbers by numpy without a Python list per mention; and the clusters
-of all documents are built in one :meth:`Clusters.from_arrays` call. A line
-that is not so plain is decoded by ``json.loads``, which explains errors.
+are kept as text; the texts of all lines become numbers at once with numpy,
+without a Python list per mention, and the clusters of all documents are
+built in one :meth:`Clusters.from_arrays` call. A line that is not so plain
+is decoded by ``json.loads``, which explains errors.
 """
 import json
 import re
@@ -37,7 +38,7 @@ from itertools import accumulate, chain
 from json.decoder import scanstring
 from json.scanner import make_scanner
 from pathlib import Path
-from typing import Any, Collection, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Collection, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -74,6 +75,10 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 _SCAN = make_scanner(json.JSONDecoder())
 _NUMBERS_ONLY = str.maketrans("[],", "   ")
 _BRACKETS_ONLY = str.maketrans("", "", "0123456789-, \t\n\r")
+
+
+_NO_SPANS = np.zeros((0, 2), dtype=np.int64)
+_NO_LABELS = np.zeros(0, dtype=np.int64)
 
 
 class _SpanText(str):
@@ -151,27 +156,87 @@ def parse_jsonlines(text: str, *, source: str = "<string>", role: str = "respons
     if role not in _ROLES:
         raise ValueError(f"role must be one of {_ROLES}, not {role!r}")
     documents: Dict[str, JsonlinesDocument] = {}
-    mentions: List[Tuple[np.ndarray, np.ndarray]] = []
+    pending: List[_Mentions] = []
     raw = frozenset((field,) if field is not None else _CLUSTER_FIELDS) - _OTHER_MEMBERS
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line or line.isspace():
-            continue
-        obj = _members(line, raw)
-        if obj is None:
-            try:
-                obj = json.loads(line)
-            except ValueError as err:
-                raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
-        document, spans = _document(obj, source, number, role, field)
-        if document.doc_key in documents:
-            raise CorefInputError(f"{source}:{number}: doc_key {document.doc_key!r} appears twice "
-                                  f"(first at line {documents[document.doc_key].line})")
-        documents[document.doc_key] = document
-        mentions.append(spans)
-    built = _clusters_by_document(mentions, [len(document.words) for document in documents.values()])
+    try:
+        for number, line in enumerate(text.split("\n"), 1):
+            if not line or line.isspace():
+                continue
+            obj = _members(line, raw)
+            if obj is None:
+                try:
+                    obj = json.loads(line)
+                except ValueError as err:
+                    raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
+            document, mentions = _document(obj, source, number, role, field)
+            if document.doc_key in documents:
+                raise CorefInputError(f"{source}:{number}: doc_key {document.doc_key!r} appears twice "
+                                      f"(first at line {documents[document.doc_key].line})")
+            documents[document.doc_key] = document
+            pending.append(mentions)
+    except CorefInputError:
+        _word_spans(pending)  # a mention error of an earlier line is the one to report
+        raise
+    built = _clusters_by_document(_word_spans(pending), [len(document.words) for document in documents.values()])
     for document, clusters in zip(documents.values(), built):
         document.clusters = clusters
     return documents
+
+
+class _Mentions(NamedTuple):
+    """The mentions of one document as read from its line: inclusive token
+    spans and cluster indices, or the clusters text they are still to be
+    parsed from; and what checking and placing them needs."""
+
+    spans: np.ndarray
+    labels: np.ndarray
+    text: Optional[str]
+    subtoken_map: Optional[np.ndarray]
+    field: str
+    n_tokens: int
+    where: str
+
+
+def _word_spans(pending: Sequence[_Mentions]) -> List[Tuple[np.ndarray, np.ndarray]]:
+    """Every document's mentions as word spans (end exclusive) and cluster
+    indices. The clusters texts of all documents are parsed at once; a
+    mention outside its document raises :class:`CorefInputError` for the
+    first such document."""
+    deferred = [m for m in pending if m.text is not None]
+    parsed: Iterator[Tuple[np.ndarray, np.ndarray]] = iter(())
+    if deferred:
+        spans, labels, owner = _parsed_spans([m.text for m in deferred])
+        limits = np.array([m.n_tokens for m in deferred], dtype=np.int64)[owner]
+        bounds = np.searchsorted(owner, np.arange(len(deferred) + 1)).tolist()
+        outside = _outside(spans, limits)
+        if outside.any():
+            d = int(owner[np.argmax(outside)])
+            _check_inside(spans[bounds[d]:bounds[d + 1]], labels[bounds[d]:bounds[d + 1]], deferred[d])
+        parsed = iter(zip(np.split(spans, bounds[1:-1]), np.split(labels, bounds[1:-1])))
+    out = []
+    for mentions in pending:
+        spans, labels = next(parsed) if mentions.text is not None else (mentions.spans, mentions.labels)
+        if mentions.subtoken_map is not None and len(spans):
+            spans = mentions.subtoken_map[spans]
+        out.append((spans + (0, 1), labels))
+    return out
+
+
+def _check_inside(spans: np.ndarray, labels: np.ndarray, mentions: _Mentions) -> None:
+    """Raise :class:`CorefInputError` for the first mention that is
+    reversed or outside the document's tokens."""
+    n_tokens = mentions.n_tokens
+    bad = _outside(spans, n_tokens)
+    if bad.any():
+        m = int(np.argmax(bad))
+        raise CorefInputError(f"{mentions.where}: mention [{spans[m, 0]}, {spans[m, 1]}] in {mentions.field}"
+                              f"[{int(labels[m])}] is reversed or outside the document's {n_tokens} tokens "
+                              "(end is inclusive)")
+
+
+def _outside(spans: np.ndarray, n_tokens: Union[int, np.ndarray]) -> np.ndarray:
+    """Mask of the inclusive spans that are reversed or outside ``n_tokens``."""
+    return (spans[:, 0] < 0) | (spans[:, 1] < spans[:, 0]) | (spans[:, 1] >= n_tokens)
 
 
 def _members(line: str, raw: Collection[str]) -> Optional[Dict[str, Any]]:
@@ -211,11 +276,8 @@ def _members(line: str, raw: Collection[str]) -> Optional[Dict[str, Any]]:
     return obj if space(line, at + 1).end() == len(line) else None
 
 
-def _document(obj: object, source: str, line: int, role: str,
-              field: Optional[str]) -> Tuple[JsonlinesDocument, Tuple[np.ndarray, np.ndarray]]:
-    """The document of one line (its clusters left empty) and its mentions
-    as word spans (an (n, 2) array, end exclusive) with their cluster
-    index."""
+def _document(obj: object, source: str, line: int, role: str, field: Optional[str]) -> Tuple[JsonlinesDocument, _Mentions]:
+    """The document of one line (its clusters left empty) and its mentions."""
     if not isinstance(obj, dict):
         raise CorefInputError(f"{source}:{line}: a line must hold a JSON object")
     doc_key = obj.get("doc_key")
@@ -227,20 +289,23 @@ def _document(obj: object, source: str, line: int, role: str,
         raise CorefInputError(f"{where}: 'sentences' must be a list of lists of tokens")
     tokens, sentence_starts = _flattened(sentences)
     chosen = _field(obj, role, field, where)
-    spans, labels = _mentions(obj[chosen], chosen, len(tokens), where)
-    subtoken_map = obj.get("subtoken_map")
-    if subtoken_map is None:
-        words = tokens
+    clusters = obj[chosen]
+    if isinstance(clusters, _SpanText):
+        mentions = _Mentions(_NO_SPANS, _NO_LABELS, clusters, None, chosen, len(tokens), where)
     else:
+        spans, labels = _listed_spans(clusters, chosen, where)
+        mentions = _Mentions(spans, labels, None, None, chosen, len(tokens), where)
+        _check_inside(spans, labels, mentions)
+    subtoken_map = obj.get("subtoken_map")
+    words = tokens
+    if subtoken_map is not None:
         subtoken_map = _subtoken_map(subtoken_map, len(tokens), where)
-        if len(spans):
-            spans = subtoken_map[spans]
+        mentions = mentions._replace(subtoken_map=subtoken_map)
         words = _words_from_pieces(tokens, subtoken_map)
         sentence_starts = _word_sentence_starts(obj.get("sentence_map"), sentences, subtoken_map, where)
-    spans[:, 1] += 1
     document = JsonlinesDocument(doc_key, words, sentence_starts, Clusters(), chosen, source, line, tokens,
                                  subtoken_map.tolist() if subtoken_map is not None else None)
-    return document, (spans, labels)
+    return document, mentions
 
 
 def _field(obj: dict, role: str, field: Optional[str], where: str) -> str:
@@ -256,36 +321,27 @@ def _field(obj: dict, role: str, field: Optional[str], where: str) -> str:
     raise CorefInputError(f"{where}: no {wanted} field")
 
 
-def _mentions(clusters: object, name: str, n_tokens: int, where: str) -> Tuple[np.ndarray, np.ndarray]:
-    """All mentions as an (n, 2) array of inclusive token spans, and the
-    index of their cluster."""
-    if isinstance(clusters, _SpanText):
-        spans, labels = _parsed_spans(clusters)
-    else:
-        spans, labels = _listed_spans(clusters, name, where)
-    if len(spans):
-        bad = (spans[:, 0] < 0) | (spans[:, 1] < spans[:, 0]) | (spans[:, 1] >= n_tokens)
-        if bad.any():
-            m = int(np.argmax(bad))
-            raise CorefInputError(f"{where}: mention [{spans[m, 0]}, {spans[m, 1]}] in {name}[{int(labels[m])}] is "
-                                  f"reversed or outside the document's {n_tokens} tokens (end is inclusive)")
-    return spans, labels
-
-
-def _parsed_spans(text: str) -> Tuple[np.ndarray, np.ndarray]:
-    """:func:`_mentions` of text that :data:`_SPAN_LISTS` matches: the
-    numbers in order, and the cluster of every mention from the depth of
-    its bracket."""
-    brackets = np.frombuffer(text.translate(_BRACKETS_ONLY).encode("ascii"), dtype=np.uint8) == ord("[")
+def _parsed_spans(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The mentions of clusters texts that :data:`_SPAN_LISTS` matches, all
+    parsed at once: inclusive token spans (the numbers in order), the
+    cluster of every mention within its text (from the depth of its
+    bracket), and the text it comes from."""
+    joined = "".join(texts)
+    brackets = np.frombuffer(joined.translate(_BRACKETS_ONLY).encode("ascii"), dtype=np.uint8) == ord("[")
     depth = np.cumsum(brackets.astype(np.int64) * 2 - 1)
-    labels = np.cumsum(brackets & (depth == 2))[brackets & (depth == 3)] - 1
+    mention = brackets & (depth == 3)
+    text_open = brackets & (depth == 1)
+    clusters = np.cumsum(brackets & (depth == 2))
+    owner = np.cumsum(text_open)[mention] - 1
+    labels = clusters[mention] - 1 - clusters[text_open][owner]
     if not len(labels):
-        return np.zeros((0, 2), dtype=np.int64), labels
-    return np.fromstring(text.translate(_NUMBERS_ONLY), dtype=np.int64, sep=" ").reshape(-1, 2), labels
+        return _NO_SPANS, labels, owner
+    return np.fromstring(joined.translate(_NUMBERS_ONLY), dtype=np.int64, sep=" ").reshape(-1, 2), labels, owner
 
 
 def _listed_spans(clusters: object, name: str, where: str) -> Tuple[np.ndarray, np.ndarray]:
-    """:func:`_mentions` of clusters decoded by ``json.loads``."""
+    """The mentions of clusters decoded by ``json.loads``: inclusive token
+    spans and the index of their cluster."""
     if not isinstance(clusters, list):
         raise CorefInputError(f"{where}: {name!r} must be a list of clusters")
     try:
@@ -299,7 +355,7 @@ def _listed_spans(clusters: object, name: str, where: str) -> Tuple[np.ndarray, 
         _mention_error(clusters, name, where)
     labels = np.repeat(np.arange(len(clusters), dtype=np.int64), sizes)
     if not flat:
-        return np.zeros((0, 2), dtype=np.int64), labels
+        return _NO_SPANS, labels
     try:
         return np.array(ints, dtype=np.int64).reshape(-1, 2), labels
     except OverflowError:
