@@ -46,9 +46,10 @@ def convert(
     (N from 1), mention heads as span groups coref_head_clusters_N when the
     input has them, and the document name. To CoNLL-2012 or jsonlines: the
     words, sentences, clusters and names. To CoNLL-U (CorefUD): the words,
-    sentences (one per document where the input has none; sentences a
-    mention spans are joined), clusters with their heads, names, and the
-    parts of speech and Gender and Person features the input has.
+    sentences (one per document from .spacy input, whose sentences are not
+    read; sentences a mention spans are joined), clusters with their heads,
+    names, and the parts of speech and Gender and Person features the input
+    has.
     """
     from ..errors import CorefInputError
     from ..files import check_not_input
