@@ -61,7 +61,7 @@ def test_a_file_that_does_not_fit_its_format_names_the_formats(tmp_path):
 def converted(tmp_path_factory):
     folder = tmp_path_factory.mktemp("formats")
     out = {}
-    for suffix in ("jsonlines", "spacy"):
+    for suffix in ("jsonlines", "spacy", "conllu"):
         path = folder / f"litbank.{suffix}"
         assert run("convert", LITBANK, path).exit_code == 0
         out[suffix] = path
@@ -73,7 +73,7 @@ def converted(tmp_path_factory):
     system = perturb_corpus({n: d.clusters for n, d in documents.items()}, {n: d.n_tokens for n, d in documents.items()}, seed=3)
     write_conll(response, [(n, d.words, system[n], d.sentence_starts) for n, d in documents.items()])
     out["response"] = response
-    for suffix in ("jsonlines", "spacy"):
+    for suffix in ("jsonlines", "spacy", "conllu"):
         path = folder / f"response.{suffix}"
         assert run("convert", response, path).exit_code == 0
         out[f"response.{suffix}"] = path
@@ -87,10 +87,17 @@ def test_jsonlines_litbank_scores_exactly_like_its_conll_copy(converted):
     assert scores(converted["jsonlines"], converted["response"]) == expected
 
 
+def test_conllu_copies_score_exactly_like_the_conll_files(converted):
+    expected = scores(LITBANK, converted["response"])
+    assert scores(LITBANK, converted["response.conllu"]) == expected
+    assert scores(converted["conllu"], converted["response.conllu"]) == expected
+    assert scores(converted["conllu"], converted["response.jsonlines"]) == expected
+
+
 def test_convert_round_trips_every_format_without_changing_a_score(converted, tmp_path):
     expected = scores(LITBANK, converted["response"])
-    for source in ("response.jsonlines", "response.spacy"):
-        for target in ("conll", "jsonlines", "spacy"):
+    for source in ("response.jsonlines", "response.spacy", "response.conllu"):
+        for target in ("conll", "jsonlines", "spacy", "conllu"):
             if source.endswith(target):
                 continue
             path = tmp_path / f"{source}.{target}"
@@ -129,3 +136,18 @@ def test_conllu_bridging_is_counted_in_one_warning():
     result = run("score", GUM, GUM)
     assert result.stderr.count("Bridge=") == 1
     assert "296 Bridge= and 48 SplitAnte= annotation(s) read past" in result.stderr
+
+
+def test_convert_writes_conllu_that_keeps_heads_and_says_what_it_joined(tmp_path):
+    spacy_copy, conllu = tmp_path / "gum.spacy", tmp_path / "gum.conllu"
+    assert run("convert", GUM, spacy_copy).exit_code == 0
+    result = run("convert", spacy_copy, conllu, "--head-prefix", "coref_head_clusters")
+    assert result.exit_code == 0, result.stderr
+    for match in ("exact", "head"):
+        assert scores(GUM, conllu, "--match", match)["muc"]["f1"] == 1.0
+    key, response = tmp_path / "key.conll", tmp_path / "crossing.conll"
+    key.write_text("#begin document d\nd\t0\t0\ta\t(0\n\nd\t0\t1\tb\t0)\nd\t0\t2\tc\t(0)\n\n#end document\n")
+    result = run("convert", key, tmp_path / "k.conllu")
+    assert result.exit_code == 0
+    assert "1 sentence break(s) inside mentions dropped" in result.stderr
+    assert scores(key, tmp_path / "k.conllu") == scores(key, key)

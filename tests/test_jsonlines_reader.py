@@ -1,10 +1,17 @@
 """The jsonlines reader: hand-made lines, field precedence, word pieces,
-doc_key pairing, errors, and a round trip through a CoNLL file."""
+doc_key pairing, errors, a round trip through a CoNLL file, and the fast
+path (clusters read as text, built in one batch) against ``json.loads`` and
+per-document clusters."""
 import json
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.errors import CorefInputError
+from spacy_coref_eval.readers import jsonlines as jsonlines_module
 from spacy_coref_eval.readers.conll import read_conll, write_conll
 from spacy_coref_eval.readers.jsonlines import (
     conll_doc_keys,
@@ -15,6 +22,7 @@ from spacy_coref_eval.readers.jsonlines import (
 )
 
 from .conftest import data_path
+from .strategies import deterministic
 
 
 def _line(**fields) -> str:
@@ -105,3 +113,135 @@ def test_round_trip_through_a_conll_file(tmp_path):
         assert read[name].clusters.entities() == doc.clusters.entities()
         assert read[name].field == "predicted_clusters"
     assert sum(len(d.clusters) for d in read.values()) == sum(len(d.clusters) for d in documents)
+
+
+def reference(text: str, role: str = "response", field=None):
+    """What every line gives read by ``json.loads``, each document's
+    clusters built alone: (doc_key, words, sentence starts, field,
+    clusters) by doc_key."""
+    out = {}
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        obj = json.loads(line)
+        chosen = field or ("predicted_clusters" if role == "response" and "predicted_clusters" in obj else "clusters")
+        spans = [(s, e + 1, k) for k, cluster in enumerate(obj[chosen]) for s, e in cluster]
+        array = np.array(spans, dtype=np.int64).reshape(-1, 3)
+        clusters = Clusters.from_arrays(array[:, 0], array[:, 1], array[:, 2]) if len(spans) else Clusters()
+        words = [w for sentence in obj["sentences"] for w in sentence]
+        starts = list(np.cumsum([0] + [len(s) for s in obj["sentences"]])[:-1])
+        out[obj["doc_key"]] = (words, starts, chosen, clusters)
+    return out
+
+
+def same(got, expected) -> None:
+    assert list(got) == list(expected)
+    for key, (words, starts, chosen, clusters) in expected.items():
+        document = got[key]
+        assert (document.words, document.sentence_starts, document.field) == (words, starts, chosen)
+        for name in ("starts", "ends", "entity"):
+            assert getattr(document.clusters, name).tolist() == getattr(clusters, name).tolist(), (key, name)
+        assert (document.clusters.n_entities, document.clusters.repeated) == (clusters.n_entities, clusters.repeated)
+        assert document.clusters.heads is None
+
+
+SEPARATORS = [(", ", ": "), (",", ":"), (" ,  ", " :\t"), (",\r", ":")]
+
+
+@st.composite
+def jsonlines_texts(draw):
+    """Lines of documents (some empty) whose clusters hold repeated,
+    nested and empty clusters, written with varied JSON white space and
+    member order, gold and predicted clusters side by side."""
+    lines = []
+    for index in range(draw(st.integers(1, 4))):
+        lengths = draw(st.lists(st.integers(0, 5), min_size=0, max_size=4))
+        n_tokens = sum(lengths)
+        span = st.integers(0, max(n_tokens - 1, 0)).flatmap(lambda s: st.tuples(st.just(s), st.integers(s, min(s + 3, max(n_tokens - 1, 0)))))
+        clusters = draw(st.lists(st.lists(span, max_size=4), max_size=4)) if n_tokens else draw(st.sampled_from([[], [[]]]))
+        obj = {"doc_key": f"d{index}", "sentences": [[f"w{i}" for i in range(n)] for n in lengths],
+               "clusters": [[list(m) for m in c] for c in clusters]}
+        if draw(st.booleans()):
+            obj["predicted_clusters"] = [[list(m) for m in reversed(c)] for c in reversed(clusters)]
+        items = list(obj.items())
+        if draw(st.booleans()):
+            items.reverse()
+        lines.append(json.dumps(dict(items), separators=draw(st.sampled_from(SEPARATORS))))
+    return "\n".join(lines) + "\n"
+
+
+@deterministic(300)
+@given(jsonlines_texts(), st.sampled_from(["response", "key"]))
+def test_fast_path_reads_what_json_loads_and_per_document_clusters_give(text, role):
+    same(parse_jsonlines(text, role=role), reference(text, role))
+
+
+def test_the_fast_path_is_taken_and_the_slow_one_agrees(monkeypatch):
+    text = _line(doc_key="a", sentences=[["x", "y", "z"]], clusters=[[[0, 0], [1, 2]], [], [[0, 0], [2, 2]]]) + "\n"
+    assert isinstance(jsonlines_module._members(text.strip(), {"clusters"})["clusters"], jsonlines_module._SpanText)
+    fast = parse_jsonlines(text, role="key")
+    monkeypatch.setattr(jsonlines_module, "_members", lambda line, raw: None)
+    slow = parse_jsonlines(text, role="key")
+    for document in (fast["a"], slow["a"]):
+        assert document.clusters.entities() == (((0, 1), (1, 3)), ((2, 3),))
+        assert document.clusters.repeated == 1
+
+
+@pytest.mark.parametrize("clusters", [
+    "[[[0, 1],]]", "[[[01, 1]]]", "[[[0 1]]]", "[[[0, 1][1, 1]]]", "[[0, 1]]", "[[[0, 1, 1]]]", "[[[]]]",
+    "[[[0, --1]]]", "[[[0, 1]]]]", "[[[0, 1.0]]]", "[[[true, 1]]]", "[[[0, 1]], ]", "[[[0, 1e0]]]",
+    "[[[-1, 1]]]", "[[[1, 0]]]", "[[[0, 5]]]", "[[[0, 12345678901234567890]]]", "[[[0, 1]]] x", '[[["0", 1]]]',
+])
+def test_odd_clusters_text_fails_or_reads_as_json_loads_says(clusters, monkeypatch):
+    text = '{"doc_key": "d", "sentences": [["a", "b"]], "clusters": ' + clusters + "}\n"
+
+    def outcome():
+        try:
+            return parse_jsonlines(text, source="f", role="key")["d"].clusters.entities()
+        except CorefInputError as err:
+            return type(err), str(err)
+
+    fast = outcome()
+    monkeypatch.setattr(jsonlines_module, "_members", lambda line, raw: None)
+    assert fast == outcome()
+
+
+def test_a_field_the_reader_reads_otherwise_is_never_kept_as_text(monkeypatch):
+    text = '{"doc_key": "a", "sentences": [[[0, 0]], [[0, 0]]], "clusters": [[[0, 1]]]}\n'
+
+    def outcome():
+        try:
+            return parse_jsonlines(text, source="f", field="sentences")["a"].clusters.entities()
+        except CorefInputError as err:
+            return str(err)
+
+    fast = outcome()
+    monkeypatch.setattr(jsonlines_module, "_members", lambda line, raw: None)
+    assert fast == outcome() == (((0, 1),),)
+
+
+def test_clusters_built_in_one_batch_equal_those_built_alone():
+    rng = np.random.default_rng(0)
+    mentions, n_words, expected = [], [], []
+    for _ in range(30):
+        n = int(rng.integers(0, 40))
+        count = int(rng.integers(0, 12)) if n else 0
+        starts = rng.integers(0, max(n, 1), size=count)
+        ends = np.minimum(starts + rng.integers(1, 4, size=count), n)
+        labels = np.sort(rng.integers(0, 5, size=count))
+        mentions.append((np.column_stack((starts, ends)).astype(np.int64), labels.astype(np.int64)))
+        n_words.append(n)
+        expected.append(Clusters.from_arrays(starts, ends, labels) if count else Clusters())
+    for got, want in zip(jsonlines_module._clusters_by_document(mentions, n_words), expected):
+        assert [got.starts.tolist(), got.ends.tolist(), got.entity.tolist(), got.n_entities, got.repeated] == [
+            want.starts.tolist(), want.ends.tolist(), want.entity.tolist(), want.n_entities, want.repeated]
+
+
+def test_the_first_error_in_the_file_is_reported():
+    outside = _line(doc_key="a", sentences=[["x"]], clusters=[[[0, 0]], [[0, 3]]])
+    fine = _line(doc_key="b", sentences=[["x"]], clusters=[[[0, 0]]])
+    for later in ("{not json", _line(doc_key="a", sentences=[["x"]], clusters=[])):
+        with pytest.raises(CorefInputError, match=r"^f:1: document 'a': mention \[0, 3\] in clusters\[1\] is reversed"):
+            parse_jsonlines("\n".join([outside, fine, later]), source="f", role="key")
+    with pytest.raises(CorefInputError, match=r"^f:3: not a JSON object"):
+        parse_jsonlines("\n".join([fine, fine.replace('"b"', '"c"'), "{not json", outside]), source="f", role="key")

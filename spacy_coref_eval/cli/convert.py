@@ -1,8 +1,9 @@
-"""``convert`` and ``export``: CoNLL-2012 to spaCy DocBin (``.spacy``) and
-back (spaCy is imported when one of them runs, not when the CLI starts)."""
+"""``convert`` (any format to any other) and ``export`` (spaCy DocBin to
+CoNLL-2012); spaCy is imported when one of them needs it, not when the CLI
+starts."""
 import sys
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Sequence, TypeVar
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar
 
 import typer
 
@@ -33,7 +34,7 @@ def progress(items: Iterable[T], total: int, path: Path, desc: str) -> Iterator[
 @app.command()
 def convert(
     input_path: Path = typer.Argument(..., metavar="IN", help="Coreference in any format: CoNLL-2012 (file or directory), .conllu, .jsonlines, .spacy"),
-    output_path: Path = typer.Argument(..., metavar="OUT", help="File to write; its name says the format: *conll (CoNLL-2012), .jsonlines/.jsonl, else a spaCy DocBin (.spacy)"),
+    output_path: Path = typer.Argument(..., metavar="OUT", help="File to write; its name says the format: *conll (CoNLL-2012), .conllu (CorefUD), .jsonlines/.jsonl, else a spaCy DocBin (.spacy)"),
     input_format: Optional[str] = INPUT_FORMAT,
     spans: Optional[str] = SPANS,
     head_prefix: Optional[str] = HEAD_PREFIX,
@@ -44,7 +45,11 @@ def convert(
     last), the sentence starts, one span group coref_clusters_N per entity
     (N from 1), mention heads as span groups coref_head_clusters_N when the
     input has them, and the document name. To CoNLL-2012 or jsonlines: the
-    words, sentences, clusters and names.
+    words, sentences, clusters and names. To CoNLL-U (CorefUD): the words,
+    sentences (one per document from .spacy input, whose sentences are not
+    read; sentences a mention spans are joined), clusters with their heads,
+    names, and the parts of speech and Gender and Person features the input
+    has.
     """
     from ..errors import CorefInputError
     from ..files import check_not_input
@@ -60,10 +65,10 @@ def convert(
         if source == target:
             raise CorefInputError(f"{input_path} and {output_path} are both {source} files; nothing to convert")
         reader, _ = build_readers(spans, None, None, head_prefix)
-        side = read_side(input_path, reader, with_words=True, fmt=source, role="key")
+        side = read_side(input_path, reader, with_words=True, token_attrs=target == "conllu", fmt=source, role="key")
         documents = progress(side.documents, len(side.documents), input_path, "Converting")
-        n_docs = write_documents(output_path, target, documents, [input_path])
-    for warning in side.warnings:
+        n_docs, notes = write_documents(output_path, target, documents, [input_path])
+    for warning in side.warnings + notes:
         say("warn", warning)
     n_mentions = sum(len(document.clusters) for document in side.documents)
     if not n_docs:
@@ -73,13 +78,11 @@ def convert(
 
 def output_format_of(path: Path) -> str:
     """The format ``convert`` writes: CoNLL-2012 for a name ending in
-    ``conll`` (``.gz`` aside), jsonlines for ``.jsonlines``/``.jsonl``, a
-    spaCy DocBin otherwise (``.spacy``)."""
-    from ..errors import CorefInputError
-
+    ``conll`` (``.gz`` aside), CoNLL-U for ``.conllu``, jsonlines for
+    ``.jsonlines``/``.jsonl``, a spaCy DocBin otherwise (``.spacy``)."""
     name = path.name[: -len(".gz")] if path.name.endswith(".gz") else path.name
     if name.endswith(".conllu"):
-        raise CorefInputError(f"{path}: writing CoNLL-U is not supported; write .spacy, .conll or .jsonlines")
+        return "conllu"
     if name.endswith("conll"):
         return "conll"
     if name.endswith((".jsonlines", ".jsonl")):
@@ -87,9 +90,9 @@ def output_format_of(path: Path) -> str:
     return "spacy"
 
 
-def write_documents(path: Path, fmt: str, documents: Iterable, inputs: Sequence[Path]) -> int:
+def write_documents(path: Path, fmt: str, documents: Iterable, inputs: Sequence[Path]) -> Tuple[int, List[str]]:
     """Write the documents of a side (:class:`~..readers.pairing.SideDocument`)
-    in format ``fmt``; returns how many were written."""
+    in format ``fmt``; returns how many were written, and warnings."""
     documents = list(documents)
     names = [document.name if document.name is not None else f"doc{index}" for index, document in enumerate(documents)]
     check_spans(names, documents, fmt)
@@ -100,17 +103,26 @@ def write_documents(path: Path, fmt: str, documents: Iterable, inputs: Sequence[
 
         vocab = Vocab()
         docs = (words_to_doc(name, d.words, d.clusters, d.sentence_starts, vocab) for name, d in zip(names, documents))
-        return write_docbin(path, docs, inputs)
+        return write_docbin(path, docs, inputs), []
     if fmt == "jsonlines":
         from ..readers.jsonlines import split_sentences, write_jsonlines
 
         sentences = [split_sentences(d.words, d.sentence_starts) for d in documents]
         write_jsonlines(path, [(name, s, d.clusters) for name, s, d in zip(names, sentences, documents)], inputs=inputs)
-        return len(documents)
+        return len(documents), []
+    if fmt == "conllu":
+        from ..readers.conllu_write import write_conllu
+        from ..readers.corpus import side_tokens
+
+        joined = write_conllu(
+            path, [(name, d.words, d.clusters, d.sentence_starts, side_tokens(d)) for name, d in zip(names, documents)], inputs
+        )
+        notes = [f"{path}: {joined} sentence break(s) inside mentions dropped (a CorefUD mention lies within one sentence)"]
+        return len(documents), notes if joined else []
     from ..readers.conll import write_conll
 
     write_conll(path, [(name, d.words, d.clusters, d.sentence_starts) for name, d in zip(names, documents)], inputs)
-    return len(documents)
+    return len(documents), []
 
 
 def check_spans(names: Sequence[str], documents: Sequence, fmt: str) -> None:

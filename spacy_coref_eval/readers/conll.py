@@ -442,14 +442,7 @@ def format_conll(
     first-closed when read back, so they would come back as two other
     spans. They raise :class:`CorefInputError`.
     """
-    crossing = crossing_mentions(clusters)
-    if crossing.any():
-        first = int(np.argmax(crossing))
-        raise CorefInputError(
-            f"document {name!r}: mention ({clusters.starts[first]}, {clusters.ends[first]}) of entity "
-            f"{clusters.entity[first]} overlaps another mention of that entity without nesting; "
-            "CoNLL-2012 brackets cannot express that"
-        )
+    check_nesting(name, clusters, "CoNLL-2012 brackets")
     opens: Dict[int, List[Tuple[int, int]]] = {}
     closes: Dict[int, List[Tuple[int, int]]] = {}
     singles: Dict[int, List[int]] = {}
@@ -471,6 +464,20 @@ def format_conll(
         yield f"{doc_id}\t0\t{token}\t{conll_column(word)}\t{'|'.join(marks) or '-'}"
     yield ""
     yield "#end document"
+
+
+def check_nesting(name: str, clusters: Clusters, brackets: str) -> None:
+    """Raise :class:`CorefInputError` naming document ``name`` when two
+    mentions of one entity overlap without nesting (``brackets`` cannot
+    express that)."""
+    crossing = crossing_mentions(clusters)
+    if crossing.any():
+        first = int(np.argmax(crossing))
+        raise CorefInputError(
+            f"document {name!r}: mention ({clusters.starts[first]}, {clusters.ends[first]}) of entity "
+            f"{clusters.entity[first]} overlaps another mention of that entity without nesting; "
+            f"{brackets} cannot express that"
+        )
 
 
 def crossing_mentions(clusters: Clusters) -> np.ndarray:

@@ -21,13 +21,24 @@ piece segments of ``sentences``.
 Documents pair with CoNLL-2012 documents by :func:`conll_doc_keys`: the
 exact name, or ``NAME_N`` for ``(NAME); part NNN`` (N = int(NNN)), the doc_key
 of the common OntoNotes preprocessing.
+
+Reading is what ``json.loads`` of every line gives, done faster: a line's
+members are decoded one by one, except that the clusters read, when their
+text is lists of ``[int, int]`` lists (checked by one regular expression),
+are kept as text; the texts of all lines become numbers at once with numpy,
+without a Python list per mention, and the clusters of all documents are
+built in one :meth:`Clusters.from_arrays` call. A line that is not so plain
+is decoded by ``json.loads``, which explains errors.
 """
 import json
 import re
+import sys
 from dataclasses import dataclass
 from itertools import accumulate, chain
+from json.decoder import scanstring
+from json.scanner import make_scanner
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Collection, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -44,6 +55,34 @@ _LISTS = frozenset((list,))
 _INTS = frozenset((int,))
 _WORDPIECE_MARKERS = ("##", "\u0120", "\u2581")
 _SPECIAL_PIECES = frozenset(("[CLS]", "[SEP]", "<s>", "</s>", "<pad>", "[PAD]"))
+_CLUSTER_FIELDS = ("predicted_clusters", "clusters")
+_OTHER_MEMBERS = frozenset(("doc_key", "sentences", "subtoken_map", "sentence_map"))
+
+
+def _span_lists() -> "re.Pattern[str]":
+    """JSON text of a list of lists of ``[int, int]`` (ints of at most 18
+    digits, JSON white space), possessive where Python has it (3.11)."""
+    more = "+" if sys.version_info >= (3, 11) else ""
+    space = rf"[ \t\n\r]*{more}"
+    number = rf"-?{more}(?:0|[1-9][0-9]{{0,17}}{more})"
+    mention = rf"\[{space}{number}{space},{space}{number}{space}\]"
+    cluster = rf"\[{space}(?:{mention}(?:{space},{space}{mention})*{more})?{more}{space}\]"
+    return re.compile(rf"\[{space}(?:{cluster}(?:{space},{space}{cluster})*{more})?{more}{space}\]")
+
+
+_SPAN_LISTS = _span_lists()
+_SPACE = re.compile(r"[ \t\n\r]*")
+_SCAN = make_scanner(json.JSONDecoder())
+_NUMBERS_ONLY = str.maketrans("[],", "   ")
+_BRACKETS_ONLY = str.maketrans("", "", "0123456789-, \t\n\r")
+
+
+_NO_SPANS = np.zeros((0, 2), dtype=np.int64)
+_NO_LABELS = np.zeros(0, dtype=np.int64)
+
+
+class _SpanText(str):
+    """The JSON text of a clusters field that :data:`_SPAN_LISTS` matches."""
 
 
 @dataclass
@@ -101,7 +140,7 @@ def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[st
     docstring)."""
     path = Path(path)
     try:
-        data = bytes(read_input(path, MAX_INPUT_BYTES))
+        data = read_input(path, MAX_INPUT_BYTES)
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
     try:
@@ -117,23 +156,128 @@ def parse_jsonlines(text: str, *, source: str = "<string>", role: str = "respons
     if role not in _ROLES:
         raise ValueError(f"role must be one of {_ROLES}, not {role!r}")
     documents: Dict[str, JsonlinesDocument] = {}
-    loads = json.loads
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line or line.isspace():
-            continue
-        try:
-            obj = loads(line)
-        except ValueError as err:
-            raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
-        document = _document(obj, source, number, role, field)
-        if document.doc_key in documents:
-            raise CorefInputError(f"{source}:{number}: doc_key {document.doc_key!r} appears twice "
-                                  f"(first at line {documents[document.doc_key].line})")
-        documents[document.doc_key] = document
+    pending: List[_Mentions] = []
+    raw = frozenset((field,) if field is not None else _CLUSTER_FIELDS) - _OTHER_MEMBERS
+    try:
+        for number, line in enumerate(text.split("\n"), 1):
+            if not line or line.isspace():
+                continue
+            obj = _members(line, raw)
+            if obj is None:
+                try:
+                    obj = json.loads(line)
+                except ValueError as err:
+                    raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
+            document, mentions = _document(obj, source, number, role, field)
+            if document.doc_key in documents:
+                raise CorefInputError(f"{source}:{number}: doc_key {document.doc_key!r} appears twice "
+                                      f"(first at line {documents[document.doc_key].line})")
+            documents[document.doc_key] = document
+            pending.append(mentions)
+    except CorefInputError:
+        _word_spans(pending)  # a mention error of an earlier line is the one to report
+        raise
+    built = _clusters_by_document(_word_spans(pending), [len(document.words) for document in documents.values()])
+    for document, clusters in zip(documents.values(), built):
+        document.clusters = clusters
     return documents
 
 
-def _document(obj: object, source: str, line: int, role: str, field: Optional[str]) -> JsonlinesDocument:
+class _Mentions(NamedTuple):
+    """The mentions of one document as read from its line: inclusive token
+    spans and cluster indices, or the clusters text they are still to be
+    parsed from; and what checking and placing them needs."""
+
+    spans: np.ndarray
+    labels: np.ndarray
+    text: Optional[str]
+    subtoken_map: Optional[np.ndarray]
+    field: str
+    n_tokens: int
+    where: str
+
+
+def _word_spans(pending: Sequence[_Mentions]) -> List[Tuple[np.ndarray, np.ndarray]]:
+    """Every document's mentions as word spans (end exclusive) and cluster
+    indices. The clusters texts of all documents are parsed at once; a
+    mention outside its document raises :class:`CorefInputError` for the
+    first such document."""
+    deferred = [m for m in pending if m.text is not None]
+    parsed: Iterator[Tuple[np.ndarray, np.ndarray]] = iter(())
+    if deferred:
+        spans, labels, owner = _parsed_spans([m.text for m in deferred])
+        limits = np.array([m.n_tokens for m in deferred], dtype=np.int64)[owner]
+        bounds = np.searchsorted(owner, np.arange(len(deferred) + 1)).tolist()
+        outside = _outside(spans, limits)
+        if outside.any():
+            d = int(owner[np.argmax(outside)])
+            _check_inside(spans[bounds[d]:bounds[d + 1]], labels[bounds[d]:bounds[d + 1]], deferred[d])
+        parsed = iter(zip(np.split(spans, bounds[1:-1]), np.split(labels, bounds[1:-1])))
+    out = []
+    for mentions in pending:
+        spans, labels = next(parsed) if mentions.text is not None else (mentions.spans, mentions.labels)
+        if mentions.subtoken_map is not None and len(spans):
+            spans = mentions.subtoken_map[spans]
+        out.append((spans + (0, 1), labels))
+    return out
+
+
+def _check_inside(spans: np.ndarray, labels: np.ndarray, mentions: _Mentions) -> None:
+    """Raise :class:`CorefInputError` for the first mention that is
+    reversed or outside the document's tokens."""
+    n_tokens = mentions.n_tokens
+    bad = _outside(spans, n_tokens)
+    if bad.any():
+        m = int(np.argmax(bad))
+        raise CorefInputError(f"{mentions.where}: mention [{spans[m, 0]}, {spans[m, 1]}] in {mentions.field}"
+                              f"[{int(labels[m])}] is reversed or outside the document's {n_tokens} tokens "
+                              "(end is inclusive)")
+
+
+def _outside(spans: np.ndarray, n_tokens: Union[int, np.ndarray]) -> np.ndarray:
+    """Mask of the inclusive spans that are reversed or outside ``n_tokens``."""
+    return (spans[:, 0] < 0) | (spans[:, 1] < spans[:, 0]) | (spans[:, 1] >= n_tokens)
+
+
+def _members(line: str, raw: Collection[str]) -> Optional[Dict[str, Any]]:
+    """The JSON object on ``line`` as ``json.loads`` gives it, except that
+    the value of a member named in ``raw`` that :data:`_SPAN_LISTS` matches
+    is kept as its text (:class:`_SpanText`). None for anything but a plain
+    object (``json.loads`` then reads it, or says what is wrong)."""
+    space = _SPACE.match
+    obj: Dict[str, Any] = {}
+    try:
+        at = space(line).end()
+        if line[at] != "{":
+            return None
+        at = space(line, at + 1).end()
+        while line[at] != "}":
+            if line[at] != '"':
+                return None
+            key, at = scanstring(line, at + 1)
+            at = space(line, at).end()
+            if line[at] != ":":
+                return None
+            at = space(line, at + 1).end()
+            spans = _SPAN_LISTS.match(line, at) if key in raw else None
+            if spans:
+                obj[key], at = _SpanText(spans.group()), spans.end()
+            else:
+                obj[key], at = _SCAN(line, at)
+            at = space(line, at).end()
+            if line[at] == ",":
+                at = space(line, at + 1).end()
+                if line[at] != '"':
+                    return None
+            elif line[at] != "}":
+                return None
+    except (IndexError, ValueError, StopIteration):
+        return None
+    return obj if space(line, at + 1).end() == len(line) else None
+
+
+def _document(obj: object, source: str, line: int, role: str, field: Optional[str]) -> Tuple[JsonlinesDocument, _Mentions]:
+    """The document of one line (its clusters left empty) and its mentions."""
     if not isinstance(obj, dict):
         raise CorefInputError(f"{source}:{line}: a line must hold a JSON object")
     doc_key = obj.get("doc_key")
@@ -143,26 +287,25 @@ def _document(obj: object, source: str, line: int, role: str, field: Optional[st
     sentences = obj.get("sentences")
     if not isinstance(sentences, list) or not _LISTS.issuperset(map(type, sentences)):
         raise CorefInputError(f"{where}: 'sentences' must be a list of lists of tokens")
-    tokens = list(chain.from_iterable(sentences))
-    lengths = list(map(len, sentences))
+    tokens, sentence_starts = _flattened(sentences)
     chosen = _field(obj, role, field, where)
-    spans, labels = _mentions(obj[chosen], chosen, len(tokens), where)
-    subtoken_map = obj.get("subtoken_map")
-    if subtoken_map is None:
-        words = tokens
-        sentence_starts = _starts(lengths)
+    clusters = obj[chosen]
+    if isinstance(clusters, _SpanText):
+        mentions = _Mentions(_NO_SPANS, _NO_LABELS, clusters, None, chosen, len(tokens), where)
     else:
+        spans, labels = _listed_spans(clusters, chosen, where)
+        mentions = _Mentions(spans, labels, None, None, chosen, len(tokens), where)
+        _check_inside(spans, labels, mentions)
+    subtoken_map = obj.get("subtoken_map")
+    words = tokens
+    if subtoken_map is not None:
         subtoken_map = _subtoken_map(subtoken_map, len(tokens), where)
-        if len(spans):
-            spans = subtoken_map[spans]
+        mentions = mentions._replace(subtoken_map=subtoken_map)
         words = _words_from_pieces(tokens, subtoken_map)
         sentence_starts = _word_sentence_starts(obj.get("sentence_map"), sentences, subtoken_map, where)
-    if len(spans):
-        clusters = Clusters.from_arrays(spans[:, 0], spans[:, 1] + 1, labels)
-    else:
-        clusters = Clusters()
-    return JsonlinesDocument(doc_key, words, sentence_starts, clusters, chosen, source, line, tokens,
-                             subtoken_map.tolist() if subtoken_map is not None else None)
+    document = JsonlinesDocument(doc_key, words, sentence_starts, Clusters(), chosen, source, line, tokens,
+                                 subtoken_map.tolist() if subtoken_map is not None else None)
+    return document, mentions
 
 
 def _field(obj: dict, role: str, field: Optional[str], where: str) -> str:
@@ -178,9 +321,27 @@ def _field(obj: dict, role: str, field: Optional[str], where: str) -> str:
     raise CorefInputError(f"{where}: no {wanted} field")
 
 
-def _mentions(clusters: object, name: str, n_tokens: int, where: str) -> Tuple[np.ndarray, np.ndarray]:
-    """All mentions as an (n, 2) array of inclusive token spans, and the
-    index of their cluster."""
+def _parsed_spans(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The mentions of clusters texts that :data:`_SPAN_LISTS` matches, all
+    parsed at once: inclusive token spans (the numbers in order), the
+    cluster of every mention within its text (from the depth of its
+    bracket), and the text it comes from."""
+    joined = "".join(texts)
+    brackets = np.frombuffer(joined.translate(_BRACKETS_ONLY).encode("ascii"), dtype=np.uint8) == ord("[")
+    depth = np.cumsum(brackets.astype(np.int64) * 2 - 1)
+    mention = brackets & (depth == 3)
+    text_open = brackets & (depth == 1)
+    clusters = np.cumsum(brackets & (depth == 2))
+    owner = np.cumsum(text_open)[mention] - 1
+    labels = clusters[mention] - 1 - clusters[text_open][owner]
+    if not len(labels):
+        return _NO_SPANS, labels, owner
+    return np.fromstring(joined.translate(_NUMBERS_ONLY), dtype=np.int64, sep=" ").reshape(-1, 2), labels, owner
+
+
+def _listed_spans(clusters: object, name: str, where: str) -> Tuple[np.ndarray, np.ndarray]:
+    """The mentions of clusters decoded by ``json.loads``: inclusive token
+    spans and the index of their cluster."""
     if not isinstance(clusters, list):
         raise CorefInputError(f"{where}: {name!r} must be a list of clusters")
     try:
@@ -194,14 +355,11 @@ def _mentions(clusters: object, name: str, n_tokens: int, where: str) -> Tuple[n
         _mention_error(clusters, name, where)
     labels = np.repeat(np.arange(len(clusters), dtype=np.int64), sizes)
     if not flat:
-        return np.zeros((0, 2), dtype=np.int64), labels
-    spans = np.array(ints, dtype=np.int64).reshape(-1, 2)
-    bad = (spans[:, 0] < 0) | (spans[:, 1] < spans[:, 0]) | (spans[:, 1] >= n_tokens)
-    if bad.any():
-        m = int(np.argmax(bad))
-        raise CorefInputError(f"{where}: mention {flat[m]!r} in {name}[{int(labels[m])}] is reversed or "
-                              f"outside the document's {n_tokens} tokens (end is inclusive)")
-    return spans, labels
+        return _NO_SPANS, labels
+    try:
+        return np.array(ints, dtype=np.int64).reshape(-1, 2), labels
+    except OverflowError:
+        raise CorefInputError(f"{where}: {name!r} holds a token index too large for any document") from None
 
 
 def _mention_error(clusters: list, name: str, where: str) -> None:
@@ -226,6 +384,46 @@ def _subtoken_map(value: object, n_tokens: int, where: str) -> np.ndarray:
     if len(array) and (array[0] < 0 or np.any(np.diff(array) < 0)):
         raise CorefInputError(f"{where}: 'subtoken_map' must be non-decreasing from word 0")
     return array
+
+
+def _clusters_by_document(mentions: Sequence[Tuple[np.ndarray, np.ndarray]], n_words: Sequence[int]) -> List[Clusters]:
+    """The clusters of every document from its word spans (end exclusive)
+    and cluster indices: the documents laid end to end (words and cluster
+    indices shifted past those before) go through one
+    :meth:`Clusters.from_arrays`, whose result is cut back into documents.
+    Per document this is what :meth:`Clusters.from_arrays` gives."""
+    if not mentions:
+        return []
+    counts = np.array([len(labels) for _, labels in mentions], dtype=np.int64)
+    word_offsets = np.concatenate(([0], np.cumsum(n_words, dtype=np.int64)))
+    label_offsets = np.concatenate(([0], np.cumsum([labels.max() + 1 if len(labels) else 0 for _, labels in mentions])))
+    spans = np.concatenate([spans for spans, _ in mentions]).reshape(-1, 2) + np.repeat(word_offsets[:-1], counts)[:, None]
+    labels = np.concatenate([labels for _, labels in mentions]) + np.repeat(label_offsets[:-1], counts)
+    stacked = Clusters.from_arrays(spans[:, 0], spans[:, 1], labels)
+    document = np.searchsorted(word_offsets, stacked.starts, "right") - 1
+    bounds = np.searchsorted(document, np.arange(len(mentions) + 1)).tolist()
+    kept = np.diff(bounds)
+    out = []
+    for d, (a, b) in enumerate(zip(bounds, bounds[1:])):
+        if a == b:
+            out.append(Clusters())
+            continue
+        first = int(stacked.entity[a])
+        out.append(Clusters(stacked.starts[a:b] - word_offsets[d], stacked.ends[a:b] - word_offsets[d],
+                            stacked.entity[a:b] - first, int(stacked.entity[b - 1]) - first + 1, None,
+                            int(counts[d] - kept[d])))
+    return out
+
+
+def _flattened(sentences: List[list]) -> Tuple[List[Any], List[int]]:
+    """The tokens of all sentences in one list, and the first token of
+    every sentence."""
+    tokens: List[Any] = []
+    starts = []
+    for sentence in sentences:
+        starts.append(len(tokens))
+        tokens += sentence
+    return tokens, starts
 
 
 def _starts(lengths: Iterable[int]) -> List[int]:
