@@ -90,8 +90,18 @@ def test_jsonlines_litbank_scores_exactly_like_its_conll_copy(converted):
 def test_conllu_copies_score_exactly_like_the_conll_files(converted):
     expected = scores(LITBANK, converted["response"])
     assert scores(LITBANK, converted["response.conllu"]) == expected
-    assert scores(converted["conllu"], converted["response.conllu"]) == expected
     assert scores(converted["conllu"], converted["response.jsonlines"]) == expected
+
+
+def test_conllu_files_with_other_sentences_are_refused_naming_the_first(converted):
+    """convert joins the sentences a mention crosses, so a key and a
+    response converted apart can split the same words differently; two
+    CoNLL-U files must have the same sentences, as the CorefUD scorer
+    requires."""
+    result = run("score", converted["conllu"], converted["response.conllu"])
+    assert result.exit_code == 1
+    assert "document '(105_persuasion_brat); part 000', sentence 29" in result.stderr
+    assert "122 word(s), the key's has 87" in result.stderr
 
 
 def test_convert_round_trips_every_format_without_changing_a_score(converted, tmp_path):
@@ -144,7 +154,8 @@ def test_convert_writes_conllu_that_keeps_heads_and_says_what_it_joined(tmp_path
     result = run("convert", spacy_copy, conllu, "--head-prefix", "coref_head_clusters")
     assert result.exit_code == 0, result.stderr
     for match in ("exact", "head"):
-        assert scores(GUM, conllu, "--match", match)["muc"]["f1"] == 1.0
+        got = scores(spacy_copy, conllu, "--match", match, "--key-spans", "coref_clusters_*", "--head-prefix", "coref_head_clusters")
+        assert got["muc"]["f1"] == 1.0 and got["mentions"]["f1"] == 1.0
     key, response = tmp_path / "key.conll", tmp_path / "crossing.conll"
     key.write_text("#begin document d\nd\t0\t0\ta\t(0\n\nd\t0\t1\tb\t0)\nd\t0\t2\tc\t(0)\n\n#end document\n")
     result = run("convert", key, tmp_path / "k.conllu")
