@@ -1,7 +1,7 @@
 """Array routines that several stages use: expanding ranges, the connected
 blocks of a bipartite graph, and a sparse maximum-gain matching on it."""
 from dataclasses import dataclass
-from typing import Iterator, Tuple
+from typing import Iterator, Optional, Tuple
 
 import numpy as np
 
@@ -51,17 +51,22 @@ class Blocks:
 
     def groups(self, selected: np.ndarray, max_nodes: int = 0) -> Iterator[np.ndarray]:
         """The edge indices of the ``selected`` blocks (a mask over blocks),
-        block by block. With ``max_nodes``, consecutive selected blocks are
-        joined into one group until their rows and columns reach
-        ``max_nodes``, so that a solver called once per group is called
-        few times on many small blocks, never on one huge union."""
+        block by block. With ``max_nodes``, consecutive selected blocks of
+        fewer than ``max_nodes // 2`` rows and columns are joined into one
+        group until their rows and columns reach ``max_nodes``, so that a
+        solver called once per group is called few times on many small
+        blocks; larger blocks stay alone, as the sparse solver's time grows
+        with the product of a group's rows and columns."""
         chosen = np.flatnonzero(selected)
         if len(chosen) == 0:
             return
         owner, position = expand_ranges(self.bounds[chosen], self.bounds[chosen + 1])
         if max_nodes:
             nodes = (self.n_rows + self.n_cols)[chosen]
-            group = (np.cumsum(nodes) - nodes) // max_nodes
+            small = nodes < max_nodes // 2
+            group = (np.cumsum(nodes * small) - nodes * small) // max_nodes
+            group = np.where(small, group, len(chosen) + np.arange(len(chosen)))
+            group = np.cumsum(np.r_[0, group[1:] != group[:-1]])
         else:
             group = np.arange(len(chosen))
         cuts = np.flatnonzero(np.diff(group[owner])) + 1
@@ -121,7 +126,9 @@ DENSE_CELLS = 1 << 22
 at least 1/8 filled is solved dense (32 MB at most)."""
 
 
-def max_gain_matching(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
+def max_gain_matching(
+    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_rows: int, n_cols: int, may_miss: Optional[np.ndarray] = None
+) -> np.ndarray:
     """Indices of the edges ``(rows[e], cols[e])`` (distinct, gains > 0) of a
     one-to-one matching of maximum total gain.
 
@@ -137,7 +144,10 @@ def max_gain_matching(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_r
       explicit zeros). A full matching has ``n_rows`` edges and costs
       ``n_rows · K`` less its gain; its real edges are a matching of that
       gain, and any matching extends to a full one through the pads; so a
-      full matching of minimum cost is a matching of maximum gain.
+      full matching of minimum cost is a matching of maximum gain. Rows
+      outside ``may_miss`` (a mask; all rows by default), which the caller
+      knows every maximum-gain matching to match, get no pad: the solver's
+      time grows with its columns.
       :func:`scipy.sparse.csgraph.min_weight_full_bipartite_matching`
       (LAPJVsp, Jonker & Volgenant 1987) solves it in memory linear in the
       edges. The problem is never square, so the solver skips its row
@@ -169,12 +179,13 @@ def max_gain_matching(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_r
         from scipy.sparse.csgraph import min_weight_full_bipartite_matching
 
         top = float(gains.max()) + 1.0
+        padded = np.arange(n_rows) if may_miss is None else np.flatnonzero(may_miss)
         graph = csr_matrix(
             (
-                np.concatenate([top - gains, np.full(n_rows, top)]),
-                (np.concatenate([rows, np.arange(n_rows)]), np.concatenate([cols, n_cols + np.arange(n_rows)])),
+                np.concatenate([top - gains, np.full(len(padded), top)]),
+                (np.concatenate([rows, padded]), np.concatenate([cols, n_cols + np.arange(len(padded))])),
             ),
-            shape=(n_rows, n_cols + n_rows),
+            shape=(n_rows, n_cols + len(padded)),
         )
         matched_rows, matched_cols = min_weight_full_bipartite_matching(graph)
         real = matched_cols < n_cols

@@ -48,20 +48,34 @@ class Matcher(Protocol):
 
 def exact_twins(key: Clusters, response: Clusters) -> np.ndarray:
     """Twin of each response mention with the same (start, end) in the key,
-    else -1; O((n + m) log n). Spans are unique on each side, so the twins
-    are one-to-one."""
+    else -1; O((n + m) log(n + m)). Spans are unique on each side, so the
+    twins are one-to-one."""
+    return _exact_twins_by_span(key, response)[0]
+
+
+def _exact_twins_by_span(key: Clusters, response: Clusters) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`exact_twins`, and each side's mentions ordered by (start, end):
+    both sides sorted by span once, then merged (two sorted runs, so the
+    stable sort of their concatenation is a linear merge)."""
     twins = np.full(len(response), -1, dtype=np.int64)
-    if len(key) == 0 or len(response) == 0:
-        return twins
-    width = int(max(key.ends.max(), response.ends.max())) + 1
-    key_codes = key.starts * width + key.ends
-    order = np.argsort(key_codes, kind="stable")
-    sorted_codes = key_codes[order]
-    codes = response.starts * width + response.ends
-    position = np.minimum(np.searchsorted(sorted_codes, codes), len(sorted_codes) - 1)
-    found = sorted_codes[position] == codes
-    twins[found] = order[position[found]]
-    return twins
+    width = 1 + max((int(side.ends.max()) for side in (key, response) if len(side)), default=0)
+    key_order, key_codes = _sorted_spans(key, width)
+    response_order, response_codes = _sorted_spans(response, width)
+    if len(key) and len(response):
+        codes = np.concatenate([key_codes, response_codes])
+        merged = np.argsort(codes, kind="stable")
+        codes = codes[merged]
+        pair = np.flatnonzero((codes[1:] == codes[:-1]) & (merged[:-1] < len(key)) & (merged[1:] >= len(key)))
+        twins[response_order[merged[pair + 1] - len(key)]] = key_order[merged[pair]]
+    return twins, key_order, response_order
+
+
+def _sorted_spans(clusters: Clusters, width: int) -> Tuple[np.ndarray, np.ndarray]:
+    """The mentions ordered by (start, end), and their spans as sorted codes
+    start · width + end."""
+    codes = clusters.starts * width + clusters.ends
+    order = np.argsort(codes, kind="stable")
+    return order, codes[order]
 
 
 def overlapping_pairs(
@@ -77,20 +91,23 @@ def overlapping_pairs(
     """
     key_order = np.argsort(key_starts, kind="stable")
     response_order = np.argsort(response_starts, kind="stable")
-    sorted_key_starts = key_starts[key_order]
-    sorted_response_starts = response_starts[response_order]
-    keys_a, response_ranks = expand_ranges(
-        np.searchsorted(sorted_response_starts, key_starts, "left"),
-        np.searchsorted(sorted_response_starts, key_ends, "left"),
+    keys, responses = _overlaps_by_start(
+        key_starts[key_order], key_ends[key_order], response_starts[response_order], response_ends[response_order]
     )
-    responses_b, key_ranks = expand_ranges(
-        np.searchsorted(sorted_key_starts, response_starts, "right"),
-        np.searchsorted(sorted_key_starts, response_ends, "left"),
+    return key_order[keys], response_order[responses]
+
+
+def _overlaps_by_start(
+    key_starts: np.ndarray, key_ends: np.ndarray, response_starts: np.ndarray, response_ends: np.ndarray
+) -> Tuple[np.ndarray, np.ndarray]:
+    """:func:`overlapping_pairs` of spans already sorted by start on both sides."""
+    keys_a, responses_a = expand_ranges(
+        np.searchsorted(response_starts, key_starts, "left"), np.searchsorted(response_starts, key_ends, "left")
     )
-    return (
-        np.concatenate([keys_a, key_order[key_ranks]]),
-        np.concatenate([response_order[response_ranks], responses_b]),
+    responses_b, keys_b = expand_ranges(
+        np.searchsorted(key_starts, response_starts, "right"), np.searchsorted(key_starts, response_ends, "left")
     )
+    return np.concatenate([keys_a, keys_b]), np.concatenate([responses_a, responses_b])
 
 
 MAX_DENOMINATOR = 1 << 16
@@ -149,6 +166,11 @@ class Gains:
     tolerance: float
     slack: float
 
+    @property
+    def exact(self) -> bool:
+        """Whether the values are exact integers (ratios made whole)."""
+        return self.slack == 0.0
+
     @classmethod
     def of(cls, scores: np.ndarray, ratios: Optional[Ratios], n_nodes: int) -> "Gains":
         """Integers (as float64) proportional to the scores, small enough
@@ -185,10 +207,13 @@ def earliest_optimal(
     perfect matchings are the assignments with their pads: unmatched nodes
     take their own pad, and the pads of a pair (i, j) take each other.
 
-    1. One sparse solve (:func:`~spacy_coref_eval.arrays.max_gain_matching`)
-       gives an optimal assignment, hence an optimal perfect matching M;
-       gains are exact integers when ``ratios`` (:func:`as_ratios`) are
-       given (:meth:`Gains.of`).
+    0. Edges no optimal assignment uses are dropped (:func:`_reduce`),
+       which leaves the optimal assignments as they are and splits some
+       blocks; gains are exact integers when ``ratios`` (:func:`as_ratios`)
+       are given (:meth:`Gains.of`).
+    1. One sparse or dense solve per group of blocks
+       (:func:`_optimal_by_block`) gives an optimal assignment, hence an
+       optimal perfect matching M.
     2. Dual values u, v with u_a + v_b ≥ g_ab on every edge and equality on
        M are shortest-path distances in the graph with an arc M(a) → b of
        length g_aM(a) − g_ab for every edge (a, b) ∉ M (Bellman–Ford; no
@@ -196,49 +221,75 @@ def earliest_optimal(
        polytope is integral) a perfect matching is optimal iff all its
        edges are tight (u_a + v_b = g_ab): the optimal assignments are
        exactly the perfect matchings of the tight subgraph T.
-    3. Columns in order fix their row. With M a perfect matching of T that
-       agrees with every fixed column, a tight edge (i, j) lies in a perfect
-       matching of T that agrees with them iff it is in M or closes an
-       alternating cycle: a path M(j) → … → i (tight edges out of rows, M
-       edges back into them) through unfixed nodes other than j. One search
-       from M(j) finds the earliest reachable candidate row; M is switched
-       along that cycle, which keeps the invariant for the next column. The
-       pad row (no row) stays only when no real row is reachable.
+    3. A tight edge off M lies in a perfect matching of T iff it closes an
+       alternating cycle, i.e. iff its ends share a strongly connected
+       component of T directed rows → columns off M, columns → rows on M
+       (Dulmage & Mendelsohn 1958). Columns alone in theirs keep their row
+       in M. The others, in order, fix their row: with M a perfect matching
+       of T that agrees with every fixed column, a tight edge (i, j) lies
+       in one that agrees with them iff it is in M or closes an alternating
+       cycle through unfixed nodes other than j. One search from M(j) finds
+       the earliest reachable candidate row; M is switched along that
+       cycle, which keeps the invariant for the next column. The pad row
+       (no row) stays only when no real row is reachable.
 
-    Memory O(E). Time: one sparse solve; Bellman–Ford rounds of O(E), as
-    many as the longest improving alternating path has edges (about 15 on
-    blocks of a thousand ambiguous mentions); an O(E) search only for a
-    column whose row in M is not already its earliest candidate.
+    Memory O(E). Time: the solves; Bellman–Ford rounds of O(E), as many as
+    the longest improving alternating path has edges (about 15 on blocks of
+    a thousand ambiguous mentions); one strongly connected components pass;
+    an O(E) search only for a column whose row in M is not already its
+    earliest candidate.
     """
     if len(rows) == 0:
         return np.zeros(0, dtype=np.int64)
-    size = n_rows + n_cols
-    gains = Gains.of(scores, ratios, size)
-    matched = max_gain_matching(rows, cols, gains.values, n_rows, n_cols)
-    left, right, gain, mate_edge = _padded(rows, cols, gains.values, n_rows, n_cols, matched)
+    return _earliest(rows, cols, Gains.of(scores, ratios, n_rows + n_cols), n_rows, n_cols)
+
+
+def _earliest(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: int, n_cols: int) -> np.ndarray:
+    """:func:`earliest_optimal` on gains already made."""
+    kept, free_rows, free_cols = _reduce(rows, cols, gains, n_rows, n_cols)
+    rows, cols, values = rows[kept], cols[kept], gains.values[kept]
+    matched = _optimal_by_block(rows, cols, values, free_rows, free_cols)
+    left, right, gain, mate_edge = _padded(rows, cols, values, n_rows, n_cols, matched)
     tight = _tight_edges(left, right, gain, mate_edge, gains)
-    right_of = right[mate_edge].tolist()
-    left, right = left[tight], right[tight]
-    order = np.lexsort((right, left))
-    graph = Adjacency(np.searchsorted(left[order], np.arange(size + 1)).tolist(), right[order].tolist())
-    real = (left < n_rows) & (right < n_cols)
-    by_col = np.lexsort((left[real], right[real]))
-    candidates = Adjacency(
-        np.searchsorted(right[real][by_col], np.arange(n_cols + 1)).tolist(), left[real][by_col].tolist()
-    )
-    chosen = _fix_columns(graph, candidates, right_of, n_rows, n_cols)
-    if not chosen:
+    chosen = _fix_columns(left, right, tight, mate_edge, n_rows, n_cols)
+    return kept[chosen[np.argsort(cols[chosen], kind="stable")]]
+
+
+def _optimal_by_block(
+    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, free_rows: np.ndarray, free_cols: np.ndarray
+) -> np.ndarray:
+    """Edge indices of a maximum-gain assignment, by one
+    :func:`~spacy_coref_eval.arrays.max_gain_matching` per group of
+    connected blocks, where only the rows in ``free_rows`` (or, turned
+    around, the columns in ``free_cols``) may stay unmatched: each group
+    takes the orientation whose solve is smaller."""
+    if len(rows) == 0:
         return np.zeros(0, dtype=np.int64)
-    pairs = np.array(chosen, dtype=np.int64)
-    return edge_index(rows, cols, n_cols, pairs[:, 0], pairs[:, 1])
+    blocks = connected_blocks(rows, cols, len(free_rows), len(free_cols))
+    matched = []
+    for members in blocks.groups(np.ones(len(blocks), dtype=bool), GROUP_NODES):
+        group_rows, row_index = np.unique(rows[members], return_inverse=True)
+        group_cols, col_index = np.unique(cols[members], return_inverse=True)
+        row_index, col_index = row_index.ravel(), col_index.ravel()
+        n_group_rows, n_group_cols = len(group_rows), len(group_cols)
+        may_miss_rows, may_miss_cols = free_rows[group_rows], free_cols[group_cols]
+        by_rows = n_group_rows * (n_group_cols + int(may_miss_rows.sum()))
+        by_cols = n_group_cols * (n_group_rows + int(may_miss_cols.sum()))
+        if by_cols < by_rows:
+            found = max_gain_matching(col_index, row_index, gains[members], n_group_cols, n_group_rows, may_miss_cols)
+        else:
+            found = max_gain_matching(row_index, col_index, gains[members], n_group_rows, n_group_cols, may_miss_rows)
+        matched.append(members[found])
+    return np.concatenate(matched)
 
 
 def _padded(
     rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_rows: int, n_cols: int, matched: np.ndarray
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The padded graph of :func:`earliest_optimal` as ``(left, right,
-    gain)`` per edge, and the edge of the perfect matching M at each left
-    node, M extending the assignment ``matched`` (edge indices)."""
+    gain)`` per edge, the real edges first, and the edge of the perfect
+    matching M at each left node, M extending the assignment ``matched``
+    (edge indices)."""
     n_edges = len(rows)
     pad_rows, pad_cols = n_rows + np.arange(n_cols), n_cols + np.arange(n_rows)
     left = np.concatenate([rows, np.arange(n_rows), pad_rows, n_rows + cols])
@@ -285,12 +336,49 @@ class Adjacency(NamedTuple):
 
 
 def _fix_columns(
-    graph: Adjacency, candidates: Adjacency, right_of: List[int], n_rows: int, n_cols: int
+    left: np.ndarray, right: np.ndarray, tight: np.ndarray, mate_edge: np.ndarray, n_rows: int, n_cols: int
+) -> np.ndarray:
+    """Step 3 of :func:`earliest_optimal` on the padded graph and its
+    ``tight`` edges: the padded edge indices of the chosen real edges."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    size = n_rows + n_cols
+    off_m = tight.copy()
+    off_m[mate_edge] = False
+    arcs = csr_matrix(
+        (
+            np.ones(int(off_m.sum()) + size),
+            (np.r_[left[off_m], size + right[mate_edge]], np.r_[size + right[off_m], left[mate_edge]]),
+        ),
+        shape=(2 * size, 2 * size),
+    )
+    component = connected_components(arcs, directed=True, connection="strong")[1]
+    within = np.flatnonzero(tight & (component[left] == component[size + right]))
+    alone = mate_edge[(left[mate_edge] < n_rows) & (right[mate_edge] < n_cols)]
+    alone = alone[component[left[alone]] != component[size + right[alone]]]
+    if len(within) == 0:
+        return alone
+    order = within[np.lexsort((right[within], left[within]))]
+    graph = Adjacency(np.searchsorted(left[order], np.arange(size + 1)).tolist(), right[order].tolist())
+    real = within[(left[within] < n_rows) & (right[within] < n_cols)]
+    real = real[np.lexsort((left[real], right[real]))]
+    columns = np.unique(right[real])
+    bounds = np.searchsorted(right[real], columns)
+    candidates = Adjacency(np.r_[bounds, len(real)].tolist(), left[real].tolist())
+    edge_of = dict(zip(zip(left[real].tolist(), right[real].tolist()), real.tolist()))
+    chosen = _fix_in_order(graph, candidates, columns.tolist(), right[mate_edge].tolist(), n_rows)
+    return np.r_[alone, np.array([edge_of[pair] for pair in chosen], dtype=np.int64)]
+
+
+def _fix_in_order(
+    graph: Adjacency, candidates: Adjacency, columns: List[int], right_of: List[int], n_rows: int
 ) -> List[Tuple[int, int]]:
-    """Step 3 of :func:`earliest_optimal`: ``graph`` holds the tight
-    neighbours of each padded row, ``candidates`` the real rows tight with
-    each column in order, ``right_of`` the perfect matching M (switched in
-    place). Returns the (row, column) pairs fixed, by column."""
+    """The sequential part of step 3: ``graph`` holds the tight neighbours
+    of each padded row within its component, ``candidates`` the real rows
+    so tight with each of ``columns`` in turn, ``right_of`` the perfect
+    matching M (switched in place). Returns the real (row, column) pairs
+    fixed."""
     size = len(right_of)
     left_of = [0] * size
     for a, b in enumerate(right_of):
@@ -298,13 +386,16 @@ def _fix_columns(
     fixed_left, fixed_right = [False] * size, [False] * size
     chosen: List[Tuple[int, int]] = []
     starts, rows = candidates
-    for j in range(n_cols):
+    for k, j in enumerate(columns):
         best = mate = left_of[j]
-        for row in rows[starts[j]:starts[j + 1]]:
-            if not fixed_left[row]:
-                if row != mate:
-                    best = _switch_to_earliest(graph, candidates, right_of, left_of, fixed_left, fixed_right, j)
+        wanted = []
+        for row in rows[starts[k]:starts[k + 1]]:
+            if row == mate:
                 break
+            if not fixed_left[row]:
+                wanted.append(row)
+        if wanted:
+            best = _switch_to_earliest(graph, right_of, left_of, fixed_right, j, wanted)
         fixed_left[best] = fixed_right[j] = True
         if best < n_rows:
             chosen.append((best, j))
@@ -312,20 +403,13 @@ def _fix_columns(
 
 
 def _switch_to_earliest(
-    graph: Adjacency, candidates: Adjacency, right_of: List[int], left_of: List[int],
-    fixed_left: List[bool], fixed_right: List[bool], j: int,
+    graph: Adjacency, right_of: List[int], left_of: List[int], fixed_right: List[bool], j: int, wanted: List[int]
 ) -> int:
-    """The earliest candidate row of column j reachable from M(j) by an
-    alternating path through unfixed nodes other than j (M(j) itself if
-    none earlier is), with M switched along the cycle so that it matches
-    that row to j."""
+    """The earliest of the ``wanted`` rows (unfixed candidates of column j
+    before M(j), in order) reachable from M(j) by an alternating path
+    through unfixed nodes other than j, with M switched along the cycle
+    so that it matches that row to j; M(j) itself if none is."""
     mate = left_of[j]
-    wanted = []
-    for row in candidates.targets[candidates.starts[j]:candidates.starts[j + 1]]:
-        if row == mate:
-            break
-        if not fixed_left[row]:
-            wanted.append(row)
     first, wanted_set = wanted[0], set(wanted)
     came_from = {mate: (-1, -1)}
     seen_right = {j}
@@ -373,33 +457,109 @@ def _solve_blocks(
     rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_rows: int, n_cols: int
 ) -> Tuple[np.ndarray, np.ndarray]:
     """:func:`earliest_optimal` on each connected block of the candidate
-    graph. Nearly all blocks are stars (one row or one column) or 2 × 2;
-    both kinds are solved for all blocks at once with the same result, the
-    rest in groups of blocks."""
+    graph. Nearly all blocks are stars (one row or one column), told apart
+    by node degrees alone and solved for all at once with the same result;
+    the rest go to :func:`_solve_entangled`."""
     if len(rows) == 0:
         return rows, cols
-    blocks = connected_blocks(rows, cols, n_rows, n_cols)
-    block = blocks.of_edge
-    lone = (blocks.n_edges == 1)[block]
-    star = ~lone & ((blocks.n_rows == 1) | (blocks.n_cols == 1))[block]
-    square = ((blocks.n_rows == 2) & (blocks.n_cols == 2))[block]
-    picked = [
-        (rows[lone], cols[lone]),
-        _solve_stars(np.flatnonzero(star), rows, cols, scores, block),
-        _solve_squares(np.flatnonzero(square), rows, cols, scores, block),
-    ]
-    other = (blocks.n_edges > 1) & (blocks.n_rows > 1) & (blocks.n_cols > 1)
-    other &= ~((blocks.n_rows == 2) & (blocks.n_cols == 2))
-    ratios = as_ratios(scores) if other.any() else None
-    for members in blocks.groups(other, GROUP_NODES):
-        local_rows, row_index = np.unique(rows[members], return_inverse=True)
-        local_cols, col_index = np.unique(cols[members], return_inverse=True)
-        chosen = members[earliest_optimal(
-            row_index.ravel(), col_index.ravel(), scores[members], len(local_rows), len(local_cols),
-            None if ratios is None else (ratios[0][members], ratios[1][members]),
-        )]
-        picked.append((rows[chosen], cols[chosen]))
+    row_degree, col_degree = np.bincount(rows, minlength=n_rows), np.bincount(cols, minlength=n_cols)
+    row_shares, col_shares = np.zeros(n_rows, dtype=bool), np.zeros(n_cols, dtype=bool)
+    row_shares[rows[col_degree[cols] > 1]] = True
+    col_shares[cols[row_degree[rows] > 1]] = True
+    one_row, one_col = ~row_shares[rows], ~col_shares[cols]
+    lone = one_row & one_col
+    star = np.flatnonzero((one_row | one_col) & ~lone)
+    picked = [(rows[lone], cols[lone]), _solve_stars(star, rows, cols, scores, np.where(one_row, rows, n_rows + cols))]
+    rest = ~(one_row | one_col)
+    if rest.any():
+        picked.append(_solve_entangled(rows[rest], cols[rest], scores[rest]))
     return np.concatenate([r for r, _ in picked]), np.concatenate([c for _, c in picked])
+
+
+def _solve_entangled(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Blocks of two rows and two columns or more: the 2 × 2 ones all at
+    once, the rest by :func:`earliest_optimal` together, on gains exact for
+    all of them; if no common scale is exact, in groups of blocks, each on
+    its own gains."""
+    local_rows, row_index = np.unique(rows, return_inverse=True)
+    local_cols, col_index = np.unique(cols, return_inverse=True)
+    row_index, col_index = row_index.ravel(), col_index.ravel()
+    n_rows, n_cols = len(local_rows), len(local_cols)
+    blocks = connected_blocks(row_index, col_index, n_rows, n_cols)
+    square = (blocks.n_rows == 2) & (blocks.n_cols == 2)
+    picked = [_solve_squares(np.flatnonzero(square[blocks.of_edge]), row_index, col_index, scores, blocks.of_edge)]
+    if not square.all():
+        ratios = as_ratios(scores)
+        rest = np.flatnonzero(~square[blocks.of_edge])
+        gains = Gains.of(scores[rest], _part(ratios, rest), n_rows + n_cols)
+        if gains.exact:
+            chosen = [rest[_earliest(row_index[rest], col_index[rest], gains, n_rows, n_cols)]]
+        else:
+            chosen = []
+            for members in blocks.groups(~square, GROUP_NODES):
+                group_rows, group_row_index = np.unique(row_index[members], return_inverse=True)
+                group_cols, group_col_index = np.unique(col_index[members], return_inverse=True)
+                chosen.append(members[earliest_optimal(
+                    group_row_index.ravel(), group_col_index.ravel(), scores[members], len(group_rows),
+                    len(group_cols), _part(ratios, members),
+                )])
+        picked.extend((row_index[edges], col_index[edges]) for edges in chosen)
+    return local_rows[np.concatenate([r for r, _ in picked])], local_cols[np.concatenate([c for _, c in picked])]
+
+
+def _part(ratios: Optional[Ratios], edges: np.ndarray) -> Optional[Ratios]:
+    return None if ratios is None else (ratios[0][edges], ratios[1][edges])
+
+
+class Reduced(NamedTuple):
+    """What :func:`_reduce` leaves: the ``kept`` edge indices, and the rows
+    and columns that some optimal assignment may leave unmatched (masks)."""
+
+    kept: np.ndarray
+    free_rows: np.ndarray
+    free_cols: np.ndarray
+
+
+def _reduce(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: int, n_cols: int) -> Reduced:
+    """Drops dominated edges, repeatedly: edge (i, j) is dominated if row i
+    has another column j' with g(i, j') > g(i, j) + g(i', j') for every
+    other row i' of j' (0 if none), or the same with rows and columns
+    swapped. No optimal assignment uses a dominated edge: trading (i, j)
+    and (i', j') for (i, j') gains (an exchange argument, as in reductions
+    for the assignment problem). Likewise a row that is the strictly best
+    row of one of its columns is matched in every optimal assignment (that
+    cell would replace the column's row), and so is such a column. Decided
+    only on exact gains; on float ones nothing is dropped or known."""
+    kept = np.arange(len(rows))
+    free_rows, free_cols = np.ones(n_rows, dtype=bool), np.ones(n_cols, dtype=bool)
+    if not gains.exact:
+        return Reduced(kept, free_rows, free_cols)
+    while True:
+        r, c, g = rows[kept], cols[kept], gains.values[kept]
+        row_net = g - _best_of_others(c, g, n_cols, 0.0)
+        col_net = g - _best_of_others(r, g, n_rows, 0.0)
+        dominated = _best_of_others(r, row_net, n_rows, -np.inf) > g
+        dominated |= _best_of_others(c, col_net, n_cols, -np.inf) > g
+        if not dominated.any():
+            free_rows[r[row_net > 0]] = False
+            free_cols[c[col_net > 0]] = False
+            return Reduced(kept, free_rows, free_cols)
+        kept = kept[~dominated]
+
+
+def _best_of_others(group: np.ndarray, values: np.ndarray, n_groups: int, none: float) -> np.ndarray:
+    """For each element, the largest value among the other elements of its
+    group, or ``none``."""
+    best = np.full(n_groups, none)
+    np.maximum.at(best, group, values)
+    edge = np.arange(len(values))
+    top = np.full(n_groups, len(values))
+    at_best = values == best[group]
+    np.minimum.at(top, group[at_best], edge[at_best])
+    is_top = top[group] == edge
+    second = np.full(n_groups, none)
+    np.maximum.at(second, group[~is_top], values[~is_top])
+    return np.where(is_top, second[group], best[group])
 
 
 def _solve_stars(
@@ -450,11 +610,6 @@ def _solve_squares(
     return np.concatenate(pick_rows), np.concatenate(pick_cols)
 
 
-def _by_position(clusters: Clusters, members: np.ndarray) -> np.ndarray:
-    """``members`` sorted by (start, end)."""
-    return members[np.lexsort((clusters.ends[members], clusters.starts[members]))]
-
-
 def twin_by_score(key: Clusters, response: Clusters, score: ScoreFunction) -> np.ndarray:
     """Exact twins first, then the rest by the highest total ``score``,
     one-to-one over pairs with score > 0 (docs/metrics.md §3).
@@ -464,14 +619,13 @@ def twin_by_score(key: Clusters, response: Clusters, score: ScoreFunction) -> np
     is O((n + m) log(n + m) + c); each connected block of candidates is then
     solved exactly by :func:`earliest_optimal`.
     """
-    twins = exact_twins(key, response)
+    twins, key_order, response_order = _exact_twins_by_span(key, response)
     taken = np.zeros(len(key), dtype=bool)
     taken[twins[twins >= 0]] = True
-    free_keys = _by_position(key, np.flatnonzero(~taken))
-    free_responses = _by_position(response, np.flatnonzero(twins < 0))
-    i, j = overlapping_pairs(
-        key.starts[free_keys], key.ends[free_keys],
-        response.starts[free_responses], response.ends[free_responses],
+    free_keys = key_order[~taken[key_order]]
+    free_responses = response_order[twins[response_order] < 0]
+    i, j = _overlaps_by_start(
+        key.starts[free_keys], key.ends[free_keys], response.starts[free_responses], response.ends[free_responses]
     )
     if len(i) == 0:
         return twins
