@@ -124,6 +124,10 @@ def edge_index(
 DENSE_CELLS = 1 << 22
 """A matching problem whose full matrix has at most this many cells and is
 at least 1/8 filled is solved dense (32 MB at most)."""
+SMALL_CELLS = 1 << 15
+"""A matching problem whose full matrix has at most this many cells is
+solved dense however sparse: below about 180 × 180 the dense solver beats
+the sparse one's fixed costs."""
 
 
 def max_gain_matching(
@@ -135,7 +139,7 @@ def max_gain_matching(
     * Equal gains: the total is the gain times the size, so a maximum
       matching (Hopcroft–Karp,
       :func:`scipy.sparse.csgraph.maximum_bipartite_matching`).
-    * Dense problems (:data:`DENSE_CELLS`):
+    * Dense or small problems (:data:`DENSE_CELLS`, :data:`SMALL_CELLS`):
       :func:`scipy.optimize.linear_sum_assignment` on the matrix of gains,
       0 for a missing edge, as an assigned zero cell is an unmatched pair.
     * Sparse problems: row i gets a pad column ``n_cols + i`` of gain 0, so
@@ -167,7 +171,7 @@ def max_gain_matching(
         col_of = np.asarray(maximum_bipartite_matching(graph, perm_type="column"))
         matched_rows = np.flatnonzero(col_of >= 0)
         matched_cols = col_of[matched_rows]
-    elif cells <= DENSE_CELLS and cells <= 8 * len(rows):
+    elif cells <= SMALL_CELLS or (cells <= DENSE_CELLS and cells <= 8 * len(rows)):
         from scipy.optimize import linear_sum_assignment
 
         matrix = np.zeros((n_rows, n_cols))

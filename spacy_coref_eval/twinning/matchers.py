@@ -245,13 +245,21 @@ def earliest_optimal(
 
 
 def _earliest(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: int, n_cols: int) -> np.ndarray:
-    """:func:`earliest_optimal` on gains already made."""
-    kept, free_rows, free_cols = _reduce(rows, cols, gains, n_rows, n_cols)
-    rows, cols, values = rows[kept], cols[kept], gains.values[kept]
-    matched = _optimal_by_block(rows, cols, values, free_rows, free_cols)
-    left, right, gain, mate_edge = _padded(rows, cols, values, n_rows, n_cols, matched)
-    tight = _tight_edges(left, right, gain, mate_edge, gains)
-    chosen = _fix_columns(left, right, tight, mate_edge, n_rows, n_cols)
+    """:func:`earliest_optimal` on gains already made. Beyond
+    :data:`~spacy_coref_eval.arrays.GROUP_NODES` rows and columns, with the
+    reductions of step 0, one solve per group of blocks and the components
+    of step 3; up to it, whose fixed costs outweigh their savings, with one
+    solve and the search over all tight edges."""
+    if n_rows + n_cols > GROUP_NODES:
+        kept, free_rows, free_cols = _reduce(rows, cols, gains, n_rows, n_cols)
+        rows, cols, values = rows[kept], cols[kept], gains.values[kept]
+        matched = _optimal_by_block(rows, cols, values, free_rows, free_cols)
+    else:
+        kept, values = np.arange(len(rows)), gains.values
+        matched = max_gain_matching(rows, cols, values, n_rows, n_cols)
+    left, right, mate_edge = _padded(rows, cols, n_rows, n_cols, matched)
+    tight = _tight_edges(rows, cols, values, n_rows, n_cols, matched, gains)
+    chosen = _fix_columns(left, right, tight, mate_edge, n_rows, n_cols, n_rows + n_cols > GROUP_NODES)
     return kept[chosen[np.argsort(cols[chosen], kind="stable")]]
 
 
@@ -284,47 +292,61 @@ def _optimal_by_block(
 
 
 def _padded(
-    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_rows: int, n_cols: int, matched: np.ndarray
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The padded graph of :func:`earliest_optimal` as ``(left, right,
-    gain)`` per edge, the real edges first, and the edge of the perfect
-    matching M at each left node, M extending the assignment ``matched``
-    (edge indices)."""
+    rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int, matched: np.ndarray
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The padded graph of :func:`earliest_optimal` as ``(left, right)`` per
+    edge (the real edges, then (i, C + i), (R + j, j) and (R + j, C + i)),
+    and the edge of the perfect matching M at each left node, M extending
+    the assignment ``matched`` (edge indices)."""
     n_edges = len(rows)
     pad_rows, pad_cols = n_rows + np.arange(n_cols), n_cols + np.arange(n_rows)
     left = np.concatenate([rows, np.arange(n_rows), pad_rows, n_rows + cols])
     right = np.concatenate([cols, pad_cols, np.arange(n_cols), n_cols + rows])
-    gain = np.concatenate([gains, np.zeros(n_rows + n_cols + n_edges)])
     mate_edge = np.concatenate([n_edges + np.arange(n_rows), n_edges + n_rows + np.arange(n_cols)])
     mate_edge[rows[matched]] = matched
     mate_edge[n_rows + cols[matched]] = n_edges + n_rows + n_cols + matched
-    return left, right, gain, mate_edge
+    return left, right, mate_edge
 
 
 def _tight_edges(
-    left: np.ndarray, right: np.ndarray, gain: np.ndarray, mate_edge: np.ndarray, gains: Gains
+    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n_rows: int, n_cols: int, matched: np.ndarray,
+    gains: Gains,
 ) -> np.ndarray:
-    """Mask of the padded edges with zero reduced cost under dual values
-    from shortest paths (step 2 of :func:`earliest_optimal`): Bellman–Ford
-    from every node at distance 0, all arcs relaxed at once each round."""
-    size = len(mate_edge)
-    free = np.ones(len(gain), dtype=bool)
-    free[mate_edge] = False
-    mate = mate_edge[left[free]]
-    src, dst = right[mate], right[free]
-    length = gain[mate] - gain[free]
-    distance = np.zeros(size)
-    for _ in range(size + 1):
-        shorter = distance[src] + length
-        better = shorter < distance[dst] - gains.slack
+    """Mask of the edges of :func:`_padded` that are tight under optimal
+    dual values (step 2 of :func:`earliest_optimal`). Those of the
+    unpadded problem, u, v ≥ 0 with u_i + v_j ≥ g_ij, equality on the
+    optimal assignment M and 0 on nodes it leaves unmatched, come from the
+    least v with v_j ≥ v_M(i) + g_ij − g_iM(i) for every edge (i, j) ∉ M
+    of a matched row i, v_j ≥ g_ij for those of unmatched rows, v ≥ 0:
+    longest paths, by Bellman–Ford rounds relaxing all arcs at once (no
+    positive cycle, as M is optimal); then u_i = g_iM(i) − v_M(i). Pads
+    take dual 0, so that (i, C + i) is tight iff u_i = 0, (R + j, j) iff
+    v_j = 0, and every edge between pads is."""
+    col_of = np.full(n_rows, -1)
+    col_of[rows[matched]] = cols[matched]
+    gain_of = np.zeros(n_rows)
+    gain_of[rows[matched]] = values[matched]
+    off = np.ones(len(rows), dtype=bool)
+    off[matched] = False
+    from_matched = off & (col_of[rows] >= 0)
+    starting = off & ~from_matched
+    v = np.zeros(n_cols)
+    np.maximum.at(v, cols[starting], values[starting])
+    src, dst = col_of[rows[from_matched]], cols[from_matched]
+    length = values[from_matched] - gain_of[rows[from_matched]]
+    for _ in range(n_cols + 1):
+        longer = v[src] + length
+        better = longer > v[dst] + gains.slack
         if not better.any():
             break
-        np.minimum.at(distance, dst[better], shorter[better])
+        np.maximum.at(v, dst[better], longer[better])
     else:
-        raise AssertionError("negative cycle: the assignment was not optimal")
-    tight = ~free
-    tight[free] = length + distance[src] - distance[dst] <= gains.tolerance
-    return tight
+        raise AssertionError("positive cycle: the assignment was not optimal")
+    u = np.where(col_of >= 0, gain_of - v[col_of], 0.0)
+    return np.concatenate([
+        u[rows] + v[cols] - values <= gains.tolerance, u <= gains.tolerance, v <= gains.tolerance,
+        np.ones(len(rows), dtype=bool),
+    ])
 
 
 class Adjacency(NamedTuple):
@@ -336,27 +358,24 @@ class Adjacency(NamedTuple):
 
 
 def _fix_columns(
-    left: np.ndarray, right: np.ndarray, tight: np.ndarray, mate_edge: np.ndarray, n_rows: int, n_cols: int
+    left: np.ndarray, right: np.ndarray, tight: np.ndarray, mate_edge: np.ndarray, n_rows: int, n_cols: int,
+    by_component: bool,
 ) -> np.ndarray:
     """Step 3 of :func:`earliest_optimal` on the padded graph and its
-    ``tight`` edges: the padded edge indices of the chosen real edges."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
-
+    ``tight`` edges: the padded edge indices of the chosen real edges. With
+    ``by_component``, columns alone in their strongly connected component
+    keep their row in M and the search sees only edges within components;
+    without, every column is searched over all tight edges (the same
+    choice)."""
     size = n_rows + n_cols
-    off_m = tight.copy()
-    off_m[mate_edge] = False
-    arcs = csr_matrix(
-        (
-            np.ones(int(off_m.sum()) + size),
-            (np.r_[left[off_m], size + right[mate_edge]], np.r_[size + right[off_m], left[mate_edge]]),
-        ),
-        shape=(2 * size, 2 * size),
-    )
-    component = connected_components(arcs, directed=True, connection="strong")[1]
-    within = np.flatnonzero(tight & (component[left] == component[size + right]))
-    alone = mate_edge[(left[mate_edge] < n_rows) & (right[mate_edge] < n_cols)]
-    alone = alone[component[left[alone]] != component[size + right[alone]]]
+    if by_component:
+        component = _strong_components(left, right, tight, mate_edge, size)
+        same = component[left] == component[size + right]
+        within = np.flatnonzero(tight & same)
+        alone = mate_edge[(left[mate_edge] < n_rows) & (right[mate_edge] < n_cols)]
+        alone = alone[~same[alone]]
+    else:
+        within, alone = np.flatnonzero(tight), np.zeros(0, dtype=np.int64)
     if len(within) == 0:
         return alone
     order = within[np.lexsort((right[within], left[within]))]
@@ -369,6 +388,28 @@ def _fix_columns(
     edge_of = dict(zip(zip(left[real].tolist(), right[real].tolist()), real.tolist()))
     chosen = _fix_in_order(graph, candidates, columns.tolist(), right[mate_edge].tolist(), n_rows)
     return np.r_[alone, np.array([edge_of[pair] for pair in chosen], dtype=np.int64)]
+
+
+def _strong_components(
+    left: np.ndarray, right: np.ndarray, tight: np.ndarray, mate_edge: np.ndarray, size: int
+) -> np.ndarray:
+    """The strongly connected component of every node of the tight graph
+    directed rows → columns off M and columns → rows on M (rows are nodes
+    0 … size - 1, columns size … 2 size - 1), by SciPy's
+    :func:`~scipy.sparse.csgraph.connected_components`."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    off_m = tight.copy()
+    off_m[mate_edge] = False
+    arcs = csr_matrix(
+        (
+            np.ones(int(off_m.sum()) + size),
+            (np.r_[left[off_m], size + right[mate_edge]], np.r_[size + right[off_m], left[mate_edge]]),
+        ),
+        shape=(2 * size, 2 * size),
+    )
+    return connected_components(arcs, directed=True, connection="strong")[1]
 
 
 def _fix_in_order(
@@ -491,9 +532,12 @@ def _solve_entangled(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> 
     if not square.all():
         ratios = as_ratios(scores)
         rest = np.flatnonzero(~square[blocks.of_edge])
-        gains = Gains.of(scores[rest], _part(ratios, rest), n_rows + n_cols)
+        rest_rows, rest_row_index = np.unique(row_index[rest], return_inverse=True)
+        rest_cols, rest_col_index = np.unique(col_index[rest], return_inverse=True)
+        n_rest_rows, n_rest_cols = len(rest_rows), len(rest_cols)
+        gains = Gains.of(scores[rest], _part(ratios, rest), n_rest_rows + n_rest_cols)
         if gains.exact:
-            chosen = [rest[_earliest(row_index[rest], col_index[rest], gains, n_rows, n_cols)]]
+            chosen = [rest[_earliest(rest_row_index.ravel(), rest_col_index.ravel(), gains, n_rest_rows, n_rest_cols)]]
         else:
             chosen = []
             for members in blocks.groups(~square, GROUP_NODES):
@@ -521,30 +565,28 @@ class Reduced(NamedTuple):
 
 
 def _reduce(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: int, n_cols: int) -> Reduced:
-    """Drops dominated edges, repeatedly: edge (i, j) is dominated if row i
-    has another column j' with g(i, j') > g(i, j) + g(i', j') for every
-    other row i' of j' (0 if none), or the same with rows and columns
-    swapped. No optimal assignment uses a dominated edge: trading (i, j)
-    and (i', j') for (i, j') gains (an exchange argument, as in reductions
-    for the assignment problem). Likewise a row that is the strictly best
-    row of one of its columns is matched in every optimal assignment (that
-    cell would replace the column's row), and so is such a column. Decided
-    only on exact gains; on float ones nothing is dropped or known."""
+    """Drops dominated edges: edge (i, j) is dominated if row i has another
+    column j' with g(i, j') > g(i, j) + g(i', j') for every other row i'
+    of j' (0 if none), or the same with rows and columns swapped. No
+    optimal assignment uses a dominated edge: trading (i, j) and (i', j')
+    for (i, j') gains (an exchange argument, as in reductions for the
+    assignment problem). Likewise a row that is the strictly best row of
+    one of its columns is matched in every optimal assignment (that cell
+    would replace the column's row), and so is such a column. Decided only
+    on exact gains, in one pass (a second one finds little); on float gains
+    nothing is dropped or known."""
     kept = np.arange(len(rows))
     free_rows, free_cols = np.ones(n_rows, dtype=bool), np.ones(n_cols, dtype=bool)
     if not gains.exact:
         return Reduced(kept, free_rows, free_cols)
-    while True:
-        r, c, g = rows[kept], cols[kept], gains.values[kept]
-        row_net = g - _best_of_others(c, g, n_cols, 0.0)
-        col_net = g - _best_of_others(r, g, n_rows, 0.0)
-        dominated = _best_of_others(r, row_net, n_rows, -np.inf) > g
-        dominated |= _best_of_others(c, col_net, n_cols, -np.inf) > g
-        if not dominated.any():
-            free_rows[r[row_net > 0]] = False
-            free_cols[c[col_net > 0]] = False
-            return Reduced(kept, free_rows, free_cols)
-        kept = kept[~dominated]
+    g = gains.values
+    row_net = g - _best_of_others(cols, g, n_cols, 0.0)
+    col_net = g - _best_of_others(rows, g, n_rows, 0.0)
+    free_rows[rows[row_net > 0]] = False
+    free_cols[cols[col_net > 0]] = False
+    dominated = _best_of_others(rows, row_net, n_rows, -np.inf) > g
+    dominated |= _best_of_others(cols, col_net, n_cols, -np.inf) > g
+    return Reduced(kept[~dominated], free_rows, free_cols)
 
 
 def _best_of_others(group: np.ndarray, values: np.ndarray, n_groups: int, none: float) -> np.ndarray:
