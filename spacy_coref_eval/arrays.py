@@ -75,16 +75,35 @@ class Blocks:
 
 def connected_blocks(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> Blocks:
     """The :class:`Blocks` of the bipartite graph on ``n_rows`` rows and
-    ``n_cols`` columns whose edges are ``(rows[e], cols[e])``; O(n + e log e)."""
+    ``n_cols`` columns whose edges are ``(rows[e], cols[e])``, numbered by
+    their smallest node; O(n + e), sorting only block numbers."""
     n_nodes = n_rows + n_cols
     component = components(n_nodes, np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64) + n_rows)
-    labels, of_edge = np.unique(component[rows], return_inverse=True)
-    of_edge = of_edge.ravel()
-    edges = np.argsort(of_edge, kind="stable")
-    bounds = np.searchsorted(of_edge[edges], np.arange(len(labels) + 1))
+    labels, block_of = compact(component[rows], n_nodes)
+    of_edge = block_of[component[rows]]
+    edges = stable_order(of_edge, len(labels))
+    bounds = np.r_[0, np.cumsum(np.bincount(of_edge, minlength=len(labels)))]
     per_row = np.bincount(component[:n_rows], minlength=n_nodes)[labels]
     per_col = np.bincount(component[n_rows:], minlength=n_nodes)[labels]
     return Blocks(of_edge, per_row, per_col, edges, bounds)
+
+
+def compact(values: np.ndarray, size: int) -> Tuple[np.ndarray, np.ndarray]:
+    """The distinct ``values`` (integers in ``[0, size)``), ascending, and
+    the rank of every integer among them (a lookup table of ``size``):
+    ``np.unique`` with its inverse, in O(n + size) without sorting."""
+    present = np.zeros(size, dtype=bool)
+    present[values] = True
+    return np.flatnonzero(present), np.cumsum(present) - 1
+
+
+def stable_order(keys: np.ndarray, n_keys: int) -> np.ndarray:
+    """``np.argsort(keys, kind="stable")`` for integer keys in
+    ``[0, n_keys)``: as 16-bit keys when they fit, which NumPy sorts by
+    radix sort in linear time."""
+    if n_keys <= 1 << 16:
+        keys = keys.astype(np.uint16)
+    return np.argsort(keys, kind="stable")
 
 
 def components(n_nodes: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:

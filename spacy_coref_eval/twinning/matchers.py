@@ -16,7 +16,7 @@ from typing import Any, Callable, ClassVar, Dict, List, NamedTuple, Optional, Pr
 
 import numpy as np
 
-from ..arrays import GROUP_NODES, connected_blocks, edge_index, expand_ranges, max_gain_matching
+from ..arrays import GROUP_NODES, compact, connected_blocks, expand_ranges, max_gain_matching
 from ..clusters import Clusters
 from ..errors import CorefInputError
 
@@ -273,12 +273,11 @@ def _optimal_by_block(
     takes the orientation whose solve is smaller."""
     if len(rows) == 0:
         return np.zeros(0, dtype=np.int64)
-    blocks = connected_blocks(rows, cols, len(free_rows), len(free_cols))
+    shape = len(free_rows), len(free_cols)
+    blocks = connected_blocks(rows, cols, *shape)
     matched = []
     for members in blocks.groups(np.ones(len(blocks), dtype=bool), GROUP_NODES):
-        group_rows, row_index = np.unique(rows[members], return_inverse=True)
-        group_cols, col_index = np.unique(cols[members], return_inverse=True)
-        row_index, col_index = row_index.ravel(), col_index.ravel()
+        group_rows, row_index, group_cols, col_index = _relabel(rows[members], cols[members], *shape)
         n_group_rows, n_group_cols = len(group_rows), len(group_cols)
         may_miss_rows, may_miss_cols = free_rows[group_rows], free_cols[group_cols]
         by_rows = n_group_rows * (n_group_cols + int(may_miss_rows.sum()))
@@ -513,18 +512,18 @@ def _solve_blocks(
     picked = [(rows[lone], cols[lone]), _solve_stars(star, rows, cols, scores, np.where(one_row, rows, n_rows + cols))]
     rest = ~(one_row | one_col)
     if rest.any():
-        picked.append(_solve_entangled(rows[rest], cols[rest], scores[rest]))
+        picked.append(_solve_entangled(rows[rest], cols[rest], scores[rest], n_rows, n_cols))
     return np.concatenate([r for r, _ in picked]), np.concatenate([c for _, c in picked])
 
 
-def _solve_entangled(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def _solve_entangled(
+    rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_rows: int, n_cols: int
+) -> Tuple[np.ndarray, np.ndarray]:
     """Blocks of two rows and two columns or more: the 2 × 2 ones all at
     once, the rest by :func:`earliest_optimal` together, on gains exact for
     all of them; if no common scale is exact, in groups of blocks, each on
     its own gains."""
-    local_rows, row_index = np.unique(rows, return_inverse=True)
-    local_cols, col_index = np.unique(cols, return_inverse=True)
-    row_index, col_index = row_index.ravel(), col_index.ravel()
+    local_rows, row_index, local_cols, col_index = _relabel(rows, cols, n_rows, n_cols)
     n_rows, n_cols = len(local_rows), len(local_cols)
     blocks = connected_blocks(row_index, col_index, n_rows, n_cols)
     square = (blocks.n_rows == 2) & (blocks.n_cols == 2)
@@ -532,23 +531,34 @@ def _solve_entangled(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> 
     if not square.all():
         ratios = as_ratios(scores)
         rest = np.flatnonzero(~square[blocks.of_edge])
-        rest_rows, rest_row_index = np.unique(row_index[rest], return_inverse=True)
-        rest_cols, rest_col_index = np.unique(col_index[rest], return_inverse=True)
-        n_rest_rows, n_rest_cols = len(rest_rows), len(rest_cols)
-        gains = Gains.of(scores[rest], _part(ratios, rest), n_rest_rows + n_rest_cols)
+        rest_row_labels, rest_rows, rest_col_labels, rest_cols = _relabel(row_index[rest], col_index[rest], n_rows, n_cols)
+        shape = len(rest_row_labels), len(rest_col_labels)
+        gains = Gains.of(scores[rest], _part(ratios, rest), sum(shape))
         if gains.exact:
-            chosen = [rest[_earliest(rest_row_index.ravel(), rest_col_index.ravel(), gains, n_rest_rows, n_rest_cols)]]
+            chosen = [rest[_earliest(rest_rows, rest_cols, gains, *shape)]]
         else:
             chosen = []
             for members in blocks.groups(~square, GROUP_NODES):
-                group_rows, group_row_index = np.unique(row_index[members], return_inverse=True)
-                group_cols, group_col_index = np.unique(col_index[members], return_inverse=True)
+                group_rows, group_row_index, group_cols, group_col_index = _relabel(
+                    row_index[members], col_index[members], n_rows, n_cols
+                )
                 chosen.append(members[earliest_optimal(
-                    group_row_index.ravel(), group_col_index.ravel(), scores[members], len(group_rows),
-                    len(group_cols), _part(ratios, members),
+                    group_row_index, group_col_index, scores[members], len(group_rows), len(group_cols),
+                    _part(ratios, members),
                 )])
         picked.extend((row_index[edges], col_index[edges]) for edges in chosen)
     return local_rows[np.concatenate([r for r, _ in picked])], local_cols[np.concatenate([c for _, c in picked])]
+
+
+def _relabel(
+    rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows and columns that have edges, and every edge's row and
+    column numbered among them, in order
+    (:func:`~spacy_coref_eval.arrays.compact`)."""
+    row_labels, row_rank = compact(rows, n_rows)
+    col_labels, col_rank = compact(cols, n_cols)
+    return row_labels, row_rank[rows], col_labels, col_rank[cols]
 
 
 def _part(ratios: Optional[Ratios], edges: np.ndarray) -> Optional[Ratios]:
