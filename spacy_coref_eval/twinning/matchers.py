@@ -16,7 +16,7 @@ from typing import Any, Callable, ClassVar, Dict, List, NamedTuple, Optional, Pr
 
 import numpy as np
 
-from ..arrays import GROUP_NODES, compact, connected_blocks, expand_ranges, max_gain_matching
+from ..arrays import GROUP_NODES, compact, connected_blocks, expand_ranges, max_gain_matching, stable_order
 from ..clusters import Clusters
 from ..errors import CorefInputError
 
@@ -362,67 +362,70 @@ def _fix_columns(
 ) -> np.ndarray:
     """Step 3 of :func:`earliest_optimal` on the padded graph and its
     ``tight`` edges: the padded edge indices of the chosen real edges. With
-    ``by_component``, columns alone in their strongly connected component
-    keep their row in M and the search sees only edges within components;
-    without, every column is searched over all tight edges (the same
-    choice)."""
+    ``by_component``, rows alone in their strongly connected component keep
+    their column in M and the search sees only edges within components that
+    hold a real edge; without, every column is searched over all tight edges
+    (the same choice)."""
     size = n_rows + n_cols
+    right_of = right[mate_edge]
+    left_of = np.empty(size, dtype=np.int64)
+    left_of[right_of] = np.arange(size)
+    real = (left < n_rows) & (right < n_cols)
     if by_component:
-        component = _strong_components(left, right, tight, mate_edge, size)
-        same = component[left] == component[size + right]
-        within = np.flatnonzero(tight & same)
-        alone = mate_edge[(left[mate_edge] < n_rows) & (right[mate_edge] < n_cols)]
-        alone = alone[~same[alone]]
+        component = _strong_components(left, left_of[right], tight, mate_edge, size)
+        group = component[left]
+        inner = tight & (group == component[left_of[right]]) & (np.bincount(component)[group] > 1)
+        with_real = np.zeros(size, dtype=bool)
+        with_real[group[inner & real]] = True
+        within = np.flatnonzero(inner & with_real[group])
+        alone = mate_edge[~inner[mate_edge] & real[mate_edge]]
     else:
         within, alone = np.flatnonzero(tight), np.zeros(0, dtype=np.int64)
     if len(within) == 0:
         return alone
-    order = within[np.lexsort((right[within], left[within]))]
-    graph = Adjacency(np.searchsorted(left[order], np.arange(size + 1)).tolist(), right[order].tolist())
-    real = within[(left[within] < n_rows) & (right[within] < n_cols)]
-    real = real[np.lexsort((left[real], right[real]))]
-    columns = np.unique(right[real])
-    bounds = np.searchsorted(right[real], columns)
-    candidates = Adjacency(np.r_[bounds, len(real)].tolist(), left[real].tolist())
-    edge_of = dict(zip(zip(left[real].tolist(), right[real].tolist()), real.tolist()))
-    chosen = _fix_in_order(graph, candidates, columns.tolist(), right[mate_edge].tolist(), n_rows)
+    order = within[stable_order(left[within], size)]
+    graph = Adjacency(np.r_[0, np.cumsum(np.bincount(left[order], minlength=size))].tolist(), right[order].tolist())
+    candidates = within[real[within]]
+    candidates = candidates[np.lexsort((left[candidates], right[candidates]))]
+    columns, first = np.unique(right[candidates], return_index=True)
+    chosen = _fix_in_order(
+        graph, Adjacency(np.r_[first, len(candidates)].tolist(), left[candidates].tolist()), columns.tolist(),
+        right_of.tolist(), left_of.tolist(), n_rows,
+    )
+    edge_of = dict(zip(zip(left[candidates].tolist(), right[candidates].tolist()), candidates.tolist()))
     return np.r_[alone, np.array([edge_of[pair] for pair in chosen], dtype=np.int64)]
 
 
 def _strong_components(
-    left: np.ndarray, right: np.ndarray, tight: np.ndarray, mate_edge: np.ndarray, size: int
+    left: np.ndarray, mate_of_right: np.ndarray, tight: np.ndarray, mate_edge: np.ndarray, size: int
 ) -> np.ndarray:
-    """The strongly connected component of every node of the tight graph
-    directed rows → columns off M and columns → rows on M (rows are nodes
-    0 … size - 1, columns size … 2 size - 1), by SciPy's
-    :func:`~scipy.sparse.csgraph.connected_components`."""
+    """The strongly connected component of every left node of the tight
+    graph directed left → right off M and right → left on M, each right
+    node merged into its mate (the one node it leads to): arcs a → M(b)
+    for the tight edges (a, b) off M (``mate_of_right`` holds M(b) per
+    edge). By SciPy's :func:`~scipy.sparse.csgraph.connected_components`."""
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components
 
     off_m = tight.copy()
     off_m[mate_edge] = False
-    arcs = csr_matrix(
-        (
-            np.ones(int(off_m.sum()) + size),
-            (np.r_[left[off_m], size + right[mate_edge]], np.r_[size + right[off_m], left[mate_edge]]),
-        ),
-        shape=(2 * size, 2 * size),
-    )
+    sources, targets = left[off_m], mate_of_right[off_m]
+    order = stable_order(sources, size)
+    starts = np.r_[0, np.cumsum(np.bincount(sources, minlength=size))]
+    arcs = csr_matrix((np.ones(len(order)), targets[order], starts), shape=(size, size))
     return connected_components(arcs, directed=True, connection="strong")[1]
 
 
 def _fix_in_order(
-    graph: Adjacency, candidates: Adjacency, columns: List[int], right_of: List[int], n_rows: int
+    graph: Adjacency, candidates: Adjacency, columns: List[int], right_of: List[int], left_of: List[int],
+    n_rows: int,
 ) -> List[Tuple[int, int]]:
     """The sequential part of step 3: ``graph`` holds the tight neighbours
     of each padded row within its component, ``candidates`` the real rows
-    so tight with each of ``columns`` in turn, ``right_of`` the perfect
-    matching M (switched in place). Returns the real (row, column) pairs
-    fixed."""
+    so tight with each of ``columns`` in turn, ``right_of`` and ``left_of``
+    the perfect matching M (switched in place). Returns the real
+    (row, column) pairs fixed."""
     size = len(right_of)
-    left_of = [0] * size
-    for a, b in enumerate(right_of):
-        left_of[b] = a
     fixed_left, fixed_right = [False] * size, [False] * size
     chosen: List[Tuple[int, int]] = []
     starts, rows = candidates
