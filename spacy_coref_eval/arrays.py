@@ -49,24 +49,24 @@ class Blocks:
         """The first edge (in input order) of every block."""
         return self.edges[self.bounds[:-1]]
 
-    def groups(self, selected: np.ndarray, max_nodes: int = 0) -> Iterator[np.ndarray]:
+    def groups(self, selected: np.ndarray, max_nodes: int = 0, large_alone: bool = False) -> Iterator[np.ndarray]:
         """The edge indices of the ``selected`` blocks (a mask over blocks),
-        block by block. With ``max_nodes``, consecutive selected blocks of
-        fewer than ``max_nodes // 2`` rows and columns are joined into one
-        group until their rows and columns reach ``max_nodes``, so that a
-        solver called once per group is called few times on many small
-        blocks; larger blocks stay alone, as the sparse solver's time grows
-        with the product of a group's rows and columns."""
+        block by block. With ``max_nodes``, consecutive selected blocks are
+        joined into one group until their rows and columns reach
+        ``max_nodes``, so that a solver called once per group is called few
+        times on many small blocks, never on one huge union; with
+        ``large_alone``, blocks of ``max_nodes // 2`` rows and columns or
+        more stay alone, for a solver whose time grows with the product of
+        a group's rows and columns."""
         chosen = np.flatnonzero(selected)
         if len(chosen) == 0:
             return
         owner, position = expand_ranges(self.bounds[chosen], self.bounds[chosen + 1])
         if max_nodes:
             nodes = (self.n_rows + self.n_cols)[chosen]
-            small = nodes < max_nodes // 2
+            small = nodes < max_nodes // 2 if large_alone else np.ones(len(chosen), dtype=bool)
             group = (np.cumsum(nodes * small) - nodes * small) // max_nodes
             group = np.where(small, group, len(chosen) + np.arange(len(chosen)))
-            group = np.cumsum(np.r_[0, group[1:] != group[:-1]])
         else:
             group = np.arange(len(chosen))
         cuts = np.flatnonzero(np.diff(group[owner])) + 1
@@ -144,13 +144,14 @@ DENSE_CELLS = 1 << 22
 """A matching problem whose full matrix has at most this many cells and is
 at least 1/8 filled is solved dense (32 MB at most)."""
 SMALL_CELLS = 1 << 15
-"""A matching problem whose full matrix has at most this many cells is
-solved dense however sparse: below about 180 × 180 the dense solver beats
-the sparse one's fixed costs."""
+"""Below about 180 × 180 cells the dense solver beats the sparse one's
+fixed costs, however sparse the problem (``small_cells`` of
+:func:`max_gain_matching`)."""
 
 
 def max_gain_matching(
-    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_rows: int, n_cols: int, may_miss: Optional[np.ndarray] = None
+    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_rows: int, n_cols: int,
+    may_miss: Optional[np.ndarray] = None, small_cells: int = 0,
 ) -> np.ndarray:
     """Indices of the edges ``(rows[e], cols[e])`` (distinct, gains > 0) of a
     one-to-one matching of maximum total gain.
@@ -158,7 +159,8 @@ def max_gain_matching(
     * Equal gains: the total is the gain times the size, so a maximum
       matching (Hopcroft–Karp,
       :func:`scipy.sparse.csgraph.maximum_bipartite_matching`).
-    * Dense or small problems (:data:`DENSE_CELLS`, :data:`SMALL_CELLS`):
+    * Dense problems (:data:`DENSE_CELLS`), and those of at most
+      ``small_cells`` cells (:data:`SMALL_CELLS` is a good choice):
       :func:`scipy.optimize.linear_sum_assignment` on the matrix of gains,
       0 for a missing edge, as an assigned zero cell is an unmatched pair.
     * Sparse problems: row i gets a pad column ``n_cols + i`` of gain 0, so
@@ -169,8 +171,9 @@ def max_gain_matching(
       gain, and any matching extends to a full one through the pads; so a
       full matching of minimum cost is a matching of maximum gain. Rows
       outside ``may_miss`` (a mask; all rows by default), which the caller
-      knows every maximum-gain matching to match, get no pad: the solver's
-      time grows with its columns.
+      knows every maximum-gain matching to match, get no pad (the solver's
+      time grows with its columns), and columns without edges keep the
+      problem wider than tall.
       :func:`scipy.sparse.csgraph.min_weight_full_bipartite_matching`
       (LAPJVsp, Jonker & Volgenant 1987) solves it in memory linear in the
       edges. The problem is never square, so the solver skips its row
@@ -190,7 +193,7 @@ def max_gain_matching(
         col_of = np.asarray(maximum_bipartite_matching(graph, perm_type="column"))
         matched_rows = np.flatnonzero(col_of >= 0)
         matched_cols = col_of[matched_rows]
-    elif cells <= SMALL_CELLS or (cells <= DENSE_CELLS and cells <= 8 * len(rows)):
+    elif cells <= small_cells or (cells <= DENSE_CELLS and cells <= 8 * len(rows)):
         from scipy.optimize import linear_sum_assignment
 
         matrix = np.zeros((n_rows, n_cols))
@@ -208,7 +211,7 @@ def max_gain_matching(
                 np.concatenate([top - gains, np.full(len(padded), top)]),
                 (np.concatenate([rows, padded]), np.concatenate([cols, n_cols + np.arange(len(padded))])),
             ),
-            shape=(n_rows, n_cols + len(padded)),
+            shape=(n_rows, max(n_cols + len(padded), n_rows + 1)),
         )
         matched_rows, matched_cols = min_weight_full_bipartite_matching(graph)
         real = matched_cols < n_cols

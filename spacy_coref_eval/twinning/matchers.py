@@ -16,7 +16,7 @@ from typing import Any, Callable, ClassVar, Dict, List, NamedTuple, Optional, Pr
 
 import numpy as np
 
-from ..arrays import GROUP_NODES, compact, connected_blocks, expand_ranges, max_gain_matching, stable_order
+from ..arrays import GROUP_NODES, SMALL_CELLS, compact, connected_blocks, expand_ranges, max_gain_matching, stable_order
 from ..clusters import Clusters
 from ..errors import CorefInputError
 
@@ -256,7 +256,7 @@ def _earliest(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: int, n_c
         matched = _optimal_by_block(rows, cols, values, free_rows, free_cols)
     else:
         kept, values = np.arange(len(rows)), gains.values
-        matched = max_gain_matching(rows, cols, values, n_rows, n_cols)
+        matched = max_gain_matching(rows, cols, values, n_rows, n_cols, small_cells=SMALL_CELLS)
     left, right, mate_edge = _padded(rows, cols, n_rows, n_cols, matched)
     tight = _tight_edges(rows, cols, values, n_rows, n_cols, matched, gains)
     chosen = _fix_columns(left, right, tight, mate_edge, n_rows, n_cols, n_rows + n_cols > GROUP_NODES)
@@ -276,16 +276,20 @@ def _optimal_by_block(
     shape = len(free_rows), len(free_cols)
     blocks = connected_blocks(rows, cols, *shape)
     matched = []
-    for members in blocks.groups(np.ones(len(blocks), dtype=bool), GROUP_NODES):
+    for members in blocks.groups(np.ones(len(blocks), dtype=bool), GROUP_NODES, large_alone=True):
         group_rows, row_index, group_cols, col_index = _relabel(rows[members], cols[members], *shape)
         n_group_rows, n_group_cols = len(group_rows), len(group_cols)
         may_miss_rows, may_miss_cols = free_rows[group_rows], free_cols[group_cols]
         by_rows = n_group_rows * (n_group_cols + int(may_miss_rows.sum()))
         by_cols = n_group_cols * (n_group_rows + int(may_miss_cols.sum()))
         if by_cols < by_rows:
-            found = max_gain_matching(col_index, row_index, gains[members], n_group_cols, n_group_rows, may_miss_cols)
+            found = max_gain_matching(
+                col_index, row_index, gains[members], n_group_cols, n_group_rows, may_miss_cols, SMALL_CELLS
+            )
         else:
-            found = max_gain_matching(row_index, col_index, gains[members], n_group_rows, n_group_cols, may_miss_rows)
+            found = max_gain_matching(
+                row_index, col_index, gains[members], n_group_rows, n_group_cols, may_miss_rows, SMALL_CELLS
+            )
         matched.append(members[found])
     return np.concatenate(matched)
 
