@@ -54,20 +54,24 @@ def exact_twins(key: Clusters, response: Clusters) -> np.ndarray:
 
 
 def _exact_twins_by_span(key: Clusters, response: Clusters) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`exact_twins`, and each side's mentions ordered by (start, end):
-    both sides sorted by span once, then merged (two sorted runs, so the
-    stable sort of their concatenation is a linear merge)."""
+    """:func:`exact_twins`, and the mentions left without a twin on each
+    side, ordered by (start, end): both sides sorted by span once, then
+    merged (two sorted runs, so the stable sort of their concatenation is a
+    linear merge)."""
     twins = np.full(len(response), -1, dtype=np.int64)
     width = 1 + max((int(side.ends.max()) for side in (key, response) if len(side)), default=0)
     key_order, key_codes = _sorted_spans(key, width)
     response_order, response_codes = _sorted_spans(response, width)
+    key_free, response_free = np.ones(len(key), dtype=bool), np.ones(len(response), dtype=bool)
     if len(key) and len(response):
         codes = np.concatenate([key_codes, response_codes])
         merged = np.argsort(codes, kind="stable")
         codes = codes[merged]
         pair = np.flatnonzero((codes[1:] == codes[:-1]) & (merged[:-1] < len(key)) & (merged[1:] >= len(key)))
-        twins[response_order[merged[pair + 1] - len(key)]] = key_order[merged[pair]]
-    return twins, key_order, response_order
+        key_rank, response_rank = merged[pair], merged[pair + 1] - len(key)
+        twins[response_order[response_rank]] = key_order[key_rank]
+        key_free[key_rank] = response_free[response_rank] = False
+    return twins, key_order[key_free], response_order[response_free]
 
 
 def _sorted_spans(clusters: Clusters, width: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -100,12 +104,20 @@ def overlapping_pairs(
 def _overlaps_by_start(
     key_starts: np.ndarray, key_ends: np.ndarray, response_starts: np.ndarray, response_ends: np.ndarray
 ) -> Tuple[np.ndarray, np.ndarray]:
-    """:func:`overlapping_pairs` of spans already sorted by start on both sides."""
+    """:func:`overlapping_pairs` of spans already sorted by start on both
+    sides. Where each range begins (the responses starting before each key,
+    the keys starting at or before each response) comes from one merge of
+    the two sorted runs of starts, keys first among equals; where it ends,
+    from binary search."""
+    n_keys = len(key_starts)
+    merged = np.argsort(np.concatenate([key_starts, response_starts]), kind="stable")
+    position = np.empty(len(merged), dtype=np.int64)
+    position[merged] = np.arange(len(merged))
     keys_a, responses_a = expand_ranges(
-        np.searchsorted(response_starts, key_starts, "left"), np.searchsorted(response_starts, key_ends, "left")
+        position[:n_keys] - np.arange(n_keys), np.searchsorted(response_starts, key_ends, "left")
     )
     responses_b, keys_b = expand_ranges(
-        np.searchsorted(key_starts, response_starts, "right"), np.searchsorted(key_starts, response_ends, "left")
+        position[n_keys:] - np.arange(len(response_starts)), np.searchsorted(key_starts, response_ends, "left")
     )
     return np.concatenate([keys_a, keys_b]), np.concatenate([responses_a, responses_b])
 
@@ -678,11 +690,7 @@ def twin_by_score(key: Clusters, response: Clusters, score: ScoreFunction) -> np
     is O((n + m) log(n + m) + c); each connected block of candidates is then
     solved exactly by :func:`earliest_optimal`.
     """
-    twins, key_order, response_order = _exact_twins_by_span(key, response)
-    taken = np.zeros(len(key), dtype=bool)
-    taken[twins[twins >= 0]] = True
-    free_keys = key_order[~taken[key_order]]
-    free_responses = response_order[twins[response_order] < 0]
+    twins, free_keys, free_responses = _exact_twins_by_span(key, response)
     i, j = _overlaps_by_start(
         key.starts[free_keys], key.ends[free_keys], response.starts[free_responses], response.ends[free_responses]
     )
