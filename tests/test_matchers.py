@@ -23,6 +23,7 @@ from spacy_coref_eval.twinning import (
 )
 from spacy_coref_eval.twinning.matchers import (
     _solve_blocks,
+    _twinless_by_span,
     best_assignment,
     exact_twins,
     overlapping_pairs,
@@ -261,6 +262,20 @@ def test_candidates_are_exactly_the_overlapping_pairs(first, second):
         (i, j) for i, (ks, ke) in enumerate(first) for j, (rs, re) in enumerate(second) if ks < re and rs < ke
     }
     assert len(found) == len(set(found)) and set(found) == expected
+
+
+@deterministic(max_examples=200)
+@given(pair=key_response_pairs(max_mentions=12))
+def test_scored_matchers_start_from_the_exact_twins_and_the_rest_by_position(pair):
+    """One sort of each side by span gives the exact twins and the
+    twinless mentions of both sides ordered by (start, end)."""
+    key, response = Clusters.from_entities(pair[0]), Clusters.from_entities(pair[1])
+    twins, free_keys, free_responses = _twinless_by_span(key, response)
+    assert twins.tolist() == exact_twins(key, response).tolist()
+    paired = {"key": set(twins.tolist()), "response": set(np.flatnonzero(twins >= 0).tolist())}
+    for name, side, free in (("key", key, free_keys), ("response", response, free_responses)):
+        expected = sorted(set(range(len(side))) - paired[name], key=lambda m: (side.starts[m], side.ends[m]))
+        assert free.tolist() == expected
 
 
 def test_only_overlapping_pairs_are_scored():

@@ -228,31 +228,30 @@ def earliest_optimal(
     perfect matchings are the assignments with their pads: unmatched nodes
     take their own pad, and the pads of a pair (i, j) take each other.
 
-    0. Edges no optimal assignment uses are dropped (:func:`_reduce`),
-       which leaves the optimal assignments as they are and splits some
-       blocks; gains are exact integers when ``ratios`` (:func:`as_ratios`)
-       are given (:meth:`Gains.of`).
+    0. Edges no optimal assignment uses are dropped, and the rows and
+       columns every optimal assignment matches are found
+       (:func:`_reduce`): the optimal assignments stay as they are, and
+       some blocks split. Gains are exact integers when ``ratios``
+       (:func:`as_ratios`) are given (:meth:`Gains.of`).
     1. One sparse or dense solve per group of blocks
        (:func:`_optimal_by_block`) gives an optimal assignment, hence an
        optimal perfect matching M.
-    2. Dual values u, v with u_a + v_b ≥ g_ab on every edge and equality on
-       M are shortest-path distances in the graph with an arc M(a) → b of
-       length g_aM(a) − g_ab for every edge (a, b) ∉ M (Bellman–Ford; no
-       negative cycle, as M is optimal). By LP duality (the assignment
-       polytope is integral) a perfect matching is optimal iff all its
-       edges are tight (u_a + v_b = g_ab): the optimal assignments are
-       exactly the perfect matchings of the tight subgraph T.
+    2. Optimal dual values (:func:`_tight_edges`): by LP duality (the
+       assignment polytope is integral) a perfect matching is optimal iff
+       all its edges are tight (u_a + v_b = g_ab), so the optimal
+       assignments are exactly the perfect matchings of the tight
+       subgraph T.
     3. A tight edge off M lies in a perfect matching of T iff it closes an
        alternating cycle, i.e. iff its ends share a strongly connected
        component of T directed rows → columns off M, columns → rows on M
-       (Dulmage & Mendelsohn 1958). Columns alone in theirs keep their row
-       in M. The others, in order, fix their row: with M a perfect matching
-       of T that agrees with every fixed column, a tight edge (i, j) lies
-       in one that agrees with them iff it is in M or closes an alternating
-       cycle through unfixed nodes other than j. One search from M(j) finds
-       the earliest reachable candidate row; M is switched along that
-       cycle, which keeps the invariant for the next column. The pad row
-       (no row) stays only when no real row is reachable.
+       (Dulmage & Mendelsohn 1958); rows alone in theirs keep their column
+       in M. The other columns, in order, fix their row: with M a perfect
+       matching of T that agrees with every fixed column, a tight edge
+       (i, j) lies in one that agrees with them iff it is in M or closes an
+       alternating cycle through unfixed nodes other than j. One search
+       from M(j) finds the earliest reachable candidate row; M is switched
+       along that cycle, which keeps the invariant for the next column. The
+       pad row (no row) stays only when no real row is reachable.
 
     Memory O(E). Time: the solves; Bellman–Ford rounds of O(E), as many as
     the longest improving alternating path has edges (about 15 on blocks of
@@ -342,10 +341,11 @@ def _tight_edges(
     optimal assignment M and 0 on nodes it leaves unmatched, come from the
     least v with v_j ≥ v_M(i) + g_ij − g_iM(i) for every edge (i, j) ∉ M
     of a matched row i, v_j ≥ g_ij for those of unmatched rows, v ≥ 0:
-    longest paths, by Bellman–Ford rounds relaxing all arcs at once (no
-    positive cycle, as M is optimal); then u_i = g_iM(i) − v_M(i). Pads
-    take dual 0, so that (i, C + i) is tight iff u_i = 0, (R + j, j) iff
-    v_j = 0, and every edge between pads is."""
+    longest paths, by Bellman–Ford rounds relaxing all arcs at once; then
+    u_i = g_iM(i) − v_M(i). As M is optimal, no alternating path or cycle
+    gains, so there is no positive cycle, v is 0 on unmatched columns and
+    u ≥ 0. Pads take dual 0, so that (i, C + i) is tight iff u_i = 0,
+    (R + j, j) iff v_j = 0, and every edge between pads is."""
     col_of = np.full(n_rows, -1)
     col_of[rows[matched]] = cols[matched]
     gain_of = np.zeros(n_rows)
@@ -559,7 +559,9 @@ def _solve_entangled(
     if not square.all():
         ratios = as_ratios(scores)
         rest = np.flatnonzero(~square[blocks.of_edge])
-        rest_row_labels, rest_rows, rest_col_labels, rest_cols = _relabel(row_index[rest], col_index[rest], n_rows, n_cols)
+        rest_row_labels, rest_rows, rest_col_labels, rest_cols = _relabel(
+            row_index[rest], col_index[rest], n_rows, n_cols
+        )
         shape = len(rest_row_labels), len(rest_col_labels)
         gains = Gains.of(scores[rest], _part(ratios, rest), sum(shape))
         if gains.exact:
