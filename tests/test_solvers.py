@@ -5,10 +5,9 @@ import subprocess
 import sys
 import time
 import tracemalloc
-from contextlib import contextmanager
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, Iterator, List, Set, Tuple
+from typing import List, Set, Tuple
 
 import numpy as np
 import pytest
@@ -30,18 +29,7 @@ from spacy_coref_eval.twinning.matchers import (
     earliest_optimal,
 )
 from .oracle import assert_counts_close, naive_counts
-from .strategies import deterministic, key_response_pairs
-
-@contextmanager
-def patched(module: Any, name: str, value: Any) -> Iterator[None]:
-    """``module.name`` set to ``value`` for the block."""
-    saved = getattr(module, name)
-    setattr(module, name, value)
-    try:
-        yield
-    finally:
-        setattr(module, name, saved)
-
+from .strategies import deterministic, key_response_pairs, patched
 
 # --- the per-cell solver that earliest_optimal replaced, kept as the oracle ----------
 
@@ -396,6 +384,18 @@ def test_tight_edges_describe_exactly_the_optimal_assignments(graph):
                 col_pad[j] for j in unmatched_cols
             )
             assert allowed == (set(edges) in optimal)
+
+
+@pytest.mark.parametrize("matched, gaining", [([0], "alternating path"), ([], "a pair to add"), ([1, 2], None)])
+def test_duals_refuse_an_assignment_that_is_not_optimal(matched, gaining):
+    """Edges (0, 0) 1, (0, 1) 2, (1, 0) 2: the optimum takes the last two."""
+    rows, cols = np.array([0, 0, 1]), np.array([0, 1, 0])
+    gains = Gains.of(np.array([0.25, 0.5, 0.5]), as_ratios(np.array([0.25, 0.5, 0.5])), 4)
+    if gaining is None:
+        assert _tight_edges(rows, cols, gains.values, 2, 2, np.array(matched), gains)[[1, 2]].all()
+    else:
+        with pytest.raises(AssertionError, match="not optimal"):
+            _tight_edges(rows, cols, gains.values, 2, 2, np.array(matched, dtype=np.int64), gains)
 
 
 @pytest.mark.parametrize("with_ratios", [True, False])

@@ -367,6 +367,10 @@ def _tight_edges(
     else:
         raise AssertionError("positive cycle: the assignment was not optimal")
     u = np.where(col_of >= 0, gain_of - v[col_of], 0.0)
+    unmatched_cols = np.ones(n_cols, dtype=bool)
+    unmatched_cols[cols[matched]] = False
+    if (u < -gains.tolerance).any() or (v[unmatched_cols] > gains.tolerance).any():
+        raise AssertionError("gaining alternating path: the assignment was not optimal")
     return np.concatenate([
         u[rows] + v[cols] - values <= gains.tolerance, u <= gains.tolerance, v <= gains.tolerance,
         np.ones(len(rows), dtype=bool),
