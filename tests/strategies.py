@@ -5,6 +5,9 @@ range, so nested and overlapping spans are common. No mention appears twice
 on the same side.
 """
 
+from contextlib import contextmanager
+from typing import Any, Iterator
+
 from hypothesis import HealthCheck, Phase, settings, strategies as st
 
 
@@ -23,6 +26,18 @@ def deterministic(max_examples, shrink=True):
         phases=phases,
         suppress_health_check=[HealthCheck.too_slow],
     )
+
+
+@contextmanager
+def patched(module: Any, name: str, value: Any) -> Iterator[None]:
+    """``module.name`` set to ``value`` for the block (a size threshold, to
+    send small examples down the path meant for large ones)."""
+    saved = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, saved)
 
 
 SHARED, KEY_ONLY, RESPONSE_ONLY = "shared", "key-only", "response-only"

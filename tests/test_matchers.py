@@ -12,6 +12,7 @@ import pytest
 from hypothesis import assume, given, strategies as st
 
 from spacy_coref_eval import Clusters, CorefInputError, Settings, count_document, score_pairs
+from spacy_coref_eval.twinning import matchers as matchers_module
 from spacy_coref_eval.twinning import (
     MATCHERS,
     ExactMatcher,
@@ -22,13 +23,14 @@ from spacy_coref_eval.twinning import (
 )
 from spacy_coref_eval.twinning.matchers import (
     _solve_blocks,
+    _twinless_by_span,
     best_assignment,
     exact_twins,
     overlapping_pairs,
     twin_by_score,
 )
 from .oracle import earliest_best_twins
-from .strategies import deterministic, key_response_pairs, spans
+from .strategies import deterministic, key_response_pairs, patched, spans
 
 Span = Tuple[int, int]
 HEAD, OVERLAP, PARTIAL = HeadMatcher(), OverlapMatcher(), PartialMatcher()
@@ -247,6 +249,20 @@ def test_candidates_are_exactly_the_overlapping_pairs(first, second):
     assert len(found) == len(set(found)) and set(found) == expected
 
 
+@deterministic(max_examples=200)
+@given(pair=key_response_pairs(max_mentions=12))
+def test_scored_matchers_start_from_the_exact_twins_and_the_rest_by_position(pair):
+    """One sort of each side by span gives the exact twins and the
+    twinless mentions of both sides ordered by (start, end)."""
+    key, response = Clusters.from_entities(pair[0]), Clusters.from_entities(pair[1])
+    twins, free_keys, free_responses = _twinless_by_span(key, response)
+    assert twins.tolist() == exact_twins(key, response).tolist()
+    paired = {"key": set(twins.tolist()), "response": set(np.flatnonzero(twins >= 0).tolist())}
+    for name, side, free in (("key", key, free_keys), ("response", response, free_responses)):
+        expected = sorted(set(range(len(side))) - paired[name], key=lambda m: (side.starts[m], side.ends[m]))
+        assert free.tolist() == expected
+
+
 def test_only_overlapping_pairs_are_scored():
     """1000 disjoint key and response mentions, each response overlapping
     one key: 1000 pairs are scored, not 10⁶."""
@@ -260,6 +276,32 @@ def test_only_overlapping_pairs_are_scored():
 
     assert twin_by_score(key, response, spy).tolist() == list(range(1000))
     assert scored == [1000]
+
+
+def dense_chain(n_tokens: int, rng: np.random.Generator) -> Clusters:
+    """Mentions starting at 90% of the tokens, 2–8 tokens long, heads
+    inside: overlap matching meets blocks of dozens of mentions whose
+    scores tie."""
+    starts = np.flatnonzero(rng.random(n_tokens) < 0.9)
+    ends = np.minimum(starts + rng.choice([2, 3, 4, 6, 8], size=len(starts)), n_tokens)
+    heads = starts + (rng.random(len(starts)) * (ends - starts)).astype(np.int64)
+    return Clusters.from_arrays(starts, ends, rng.integers(0, max(len(starts) // 3, 1), size=len(starts)), heads)
+
+
+@pytest.mark.parametrize("matcher", [OVERLAP, OverlapMatcher(0.3, "jaccard"), HEAD, PARTIAL])
+@deterministic(max_examples=40)
+@given(seed=st.integers(0, 10_000), n_tokens=st.integers(20, 160))
+def test_large_blocks_twin_alike_reduced_or_direct(matcher, seed, n_tokens):
+    """Blocks past ``GROUP_NODES`` (here all of them) lose dominated edges,
+    are solved by component and searched by strongly connected component;
+    below it (here none) they are solved as they come: the same twins."""
+    rng = np.random.default_rng(seed)
+    key, response = dense_chain(n_tokens, rng), dense_chain(n_tokens, rng)
+    with patched(matchers_module, "GROUP_NODES", 0):
+        reduced = matcher(key, response).tolist()
+    with patched(matchers_module, "GROUP_NODES", 1 << 30):
+        direct = matcher(key, response).tolist()
+    assert reduced == direct
 
 
 def reordered(clusters: Clusters, seed: int) -> Clusters:

@@ -6,7 +6,8 @@ import sys
 import time
 import tracemalloc
 from fractions import Fraction
-from typing import List, Tuple
+from itertools import combinations
+from typing import List, Set, Tuple
 
 import numpy as np
 import pytest
@@ -14,19 +15,21 @@ from hypothesis import assume, given, strategies as st
 from scipy.optimize import linear_sum_assignment
 
 from spacy_coref_eval import Clusters, Settings, arrays, count_document
-from spacy_coref_eval.arrays import connected_blocks, max_gain_matching
+from spacy_coref_eval.arrays import SMALL_CELLS, compact, connected_blocks, max_gain_matching, stable_order
 from spacy_coref_eval.counting import metrics
 from spacy_coref_eval.twinning import matchers
 from spacy_coref_eval.twinning.matchers import (
     TIE_TOLERANCE,
     Gains,
+    _reduce,
     _solve_blocks,
+    _tight_edges,
     as_ratios,
     best_assignment,
     earliest_optimal,
 )
 from .oracle import assert_counts_close, naive_counts
-from .strategies import deterministic, key_response_pairs
+from .strategies import deterministic, key_response_pairs, patched
 
 # --- the per-cell solver that earliest_optimal replaced, kept as the oracle ----------
 
@@ -91,13 +94,9 @@ def solved(scores: np.ndarray, ratios) -> List[Tuple[int, int]]:
 @given(scores=score_matrices())
 def test_earliest_optimal_equals_the_per_cell_solver(scores, dense_cells):
     """Whichever solver (sparse or dense) gives the first optimal
-    assignment."""
-    saved = arrays.DENSE_CELLS
-    arrays.DENSE_CELLS = dense_cells
-    try:
+    assignment (0 cells: sparse even for small problems)."""
+    with patched(arrays, "DENSE_CELLS", dense_cells), patched(matchers, "SMALL_CELLS", dense_cells):
         assert best_assignment(scores) == per_cell_assignment(scores)
-    finally:
-        arrays.DENSE_CELLS = saved
 
 
 @deterministic(max_examples=300)
@@ -214,8 +213,8 @@ def components(rows, cols) -> List[set]:
 
 
 @deterministic(max_examples=300)
-@given(graph=bipartite_graphs(), max_nodes=st.integers(0, 8), pick=st.integers(0, 2**12))
-def test_blocks_are_the_connected_components(graph, max_nodes, pick):
+@given(graph=bipartite_graphs(), max_nodes=st.integers(0, 8), pick=st.integers(0, 2**12), large_alone=st.booleans())
+def test_blocks_are_the_connected_components(graph, max_nodes, pick, large_alone):
     rows, cols, n_rows, n_cols = graph
     blocks = connected_blocks(rows, cols, n_rows, n_cols)
     found = [set(blocks.edges[a:b].tolist()) for a, b in zip(blocks.bounds[:-1], blocks.bounds[1:])]
@@ -229,7 +228,7 @@ def test_blocks_are_the_connected_components(graph, max_nodes, pick):
         assert blocks.n_cols[b] == len({cols[e] for e in edges})
         assert blocks.first_edges[b] == min(edges)
     selected = np.array([(pick >> b) & 1 == 1 for b in range(len(blocks))], dtype=bool)
-    groups = [set(g.tolist()) for g in blocks.groups(selected, max_nodes=max_nodes)]
+    groups = [set(g.tolist()) for g in blocks.groups(selected, max_nodes=max_nodes, large_alone=large_alone)]
     assert sorted(e for g in groups for e in g) == sorted(e for b in np.flatnonzero(selected) for e in found[b])
     nodes = (blocks.n_rows + blocks.n_cols).tolist()
     for group in groups:
@@ -238,6 +237,8 @@ def test_blocks_are_the_connected_components(graph, max_nodes, pick):
         if max_nodes:
             assert sum(nodes[b] for b in members[:-1]) < max_nodes
         else:
+            assert len(members) == 1
+        if large_alone and any(nodes[b] >= max_nodes // 2 for b in members):
             assert len(members) == 1
 
 
@@ -291,6 +292,127 @@ def test_sparse_matching_on_near_equal_float_costs_is_fast():
     assert gains[chosen].sum() == pytest.approx(_assignment_value(dense), abs=1e-9)
 
 
+@deterministic(max_examples=300)
+@given(graph=gain_graphs(), small=st.booleans())
+def test_max_gain_matching_needs_no_pad_for_a_strictly_best_row(graph, small):
+    """Rows that are the strictly best row of a column, which every optimal
+    matching matches, may go without a pad; and small problems may be
+    solved dense."""
+    rows, cols, gains, n_rows, n_cols = graph
+    assume(len(rows))
+    best_other = np.zeros(len(rows))
+    for e in range(len(rows)):
+        best_other[e] = max([gains[f] for f in range(len(rows)) if cols[f] == cols[e] and f != e], default=0.0)
+    may_miss = np.ones(n_rows, dtype=bool)
+    may_miss[rows[gains > best_other]] = False
+    chosen = max_gain_matching(rows, cols, gains, n_rows, n_cols, may_miss, SMALL_CELLS if small else 0)
+    assert len(set(rows[chosen].tolist())) == len(chosen) == len(set(cols[chosen].tolist()))
+    dense = np.zeros((n_rows, n_cols))
+    dense[rows, cols] = gains
+    assert gains[chosen].sum() == pytest.approx(_assignment_value(dense), abs=1e-12)
+
+
+@deterministic(max_examples=200)
+@given(st.lists(st.integers(0, 40), max_size=60), st.integers(41, 70_000))
+def test_compact_and_stable_order_are_numpy_s_unique_and_stable_argsort(values, size):
+    values = np.array(values, dtype=np.int64)
+    labels, rank = compact(values, size)
+    expected, inverse = np.unique(values, return_inverse=True)
+    assert labels.tolist() == expected.tolist() and rank[values].tolist() == inverse.ravel().tolist()
+    assert stable_order(values, size).tolist() == np.argsort(values, kind="stable").tolist()
+
+
+# --- what the earliest optimal assignment builds on: reductions and duals ----------------
+
+def optimal_matchings(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray) -> List[Set[int]]:
+    """Every matching of maximum total gain (exact integer gains), as sets of
+    edge indices, by trying every set of edges that is one-to-one."""
+    matchings: List[Set[int]] = []
+    for size in range(min(len(set(rows.tolist())), len(set(cols.tolist()))) + 1):
+        for edges in combinations(range(len(rows)), size):
+            if len({rows[e] for e in edges}) == len({cols[e] for e in edges}) == size:
+                matchings.append(set(edges))
+    totals = [sum(gains[e] for e in m) for m in matchings]
+    return [m for m, total in zip(matchings, totals) if total == max(totals)]
+
+
+@st.composite
+def exact_gain_graphs(draw):
+    """Graphs of at most 5 rows and 5 columns, their gains the exact
+    integers of scores from a palette of ratios (most totals tie)."""
+    rows, cols, n_rows, n_cols = draw(bipartite_graphs(max_nodes=5, max_edges=10))
+    assume(len(rows))
+    palette = draw(st.lists(st.sampled_from(RATIOS), min_size=1, max_size=3))
+    scores = np.array(draw(st.lists(st.sampled_from(palette), min_size=len(rows), max_size=len(rows))))
+    gains = Gains.of(scores, as_ratios(scores), n_rows + n_cols)
+    assert gains.exact
+    return rows, cols, gains, n_rows, n_cols
+
+
+@deterministic(max_examples=300)
+@given(graph=exact_gain_graphs())
+def test_reductions_keep_every_optimal_assignment(graph):
+    """No optimal assignment uses a dropped edge or leaves a row or column
+    unmatched that :func:`_reduce` says every one matches."""
+    rows, cols, gains, n_rows, n_cols = graph
+    kept, free_rows, free_cols = _reduce(rows, cols, gains, n_rows, n_cols)
+    for matching in optimal_matchings(rows, cols, gains.values):
+        assert matching <= set(kept.tolist())
+        assert {int(rows[e]) for e in matching} >= set(np.flatnonzero(~free_rows).tolist())
+        assert {int(cols[e]) for e in matching} >= set(np.flatnonzero(~free_cols).tolist())
+
+
+@deterministic(max_examples=300)
+@given(graph=exact_gain_graphs())
+def test_tight_edges_describe_exactly_the_optimal_assignments(graph):
+    """An assignment is optimal iff its edges are tight and every row and
+    column it leaves unmatched has a tight pad (u_i = 0, v_j = 0)."""
+    rows, cols, gains, n_rows, n_cols = graph
+    matched = max_gain_matching(rows, cols, gains.values, n_rows, n_cols)
+    tight = _tight_edges(rows, cols, gains.values, n_rows, n_cols, matched, gains)
+    n_edges = len(rows)
+    real, row_pad, col_pad = tight[:n_edges], tight[n_edges:n_edges + n_rows], tight[n_edges + n_rows:][:n_cols]
+    optimal = optimal_matchings(rows, cols, gains.values)
+    for size in range(n_edges + 1):
+        for edges in combinations(range(n_edges), size):
+            one_to_one = len({rows[e] for e in edges}) == len({cols[e] for e in edges}) == size
+            if not one_to_one:
+                continue
+            unmatched_rows = set(range(n_rows)) - {int(rows[e]) for e in edges}
+            unmatched_cols = set(range(n_cols)) - {int(cols[e]) for e in edges}
+            allowed = all(real[e] for e in edges) and all(row_pad[i] for i in unmatched_rows) and all(
+                col_pad[j] for j in unmatched_cols
+            )
+            assert allowed == (set(edges) in optimal)
+
+
+@pytest.mark.parametrize("matched, gaining", [([0], "alternating path"), ([], "a pair to add"), ([1, 2], None)])
+def test_duals_refuse_an_assignment_that_is_not_optimal(matched, gaining):
+    """Edges (0, 0) 1, (0, 1) 2, (1, 0) 2: the optimum takes the last two."""
+    rows, cols = np.array([0, 0, 1]), np.array([0, 1, 0])
+    gains = Gains.of(np.array([0.25, 0.5, 0.5]), as_ratios(np.array([0.25, 0.5, 0.5])), 4)
+    if gaining is None:
+        assert _tight_edges(rows, cols, gains.values, 2, 2, np.array(matched), gains)[[1, 2]].all()
+    else:
+        with pytest.raises(AssertionError, match="not optimal"):
+            _tight_edges(rows, cols, gains.values, 2, 2, np.array(matched, dtype=np.int64), gains)
+
+
+@pytest.mark.parametrize("with_ratios", [True, False])
+@deterministic(max_examples=300)
+@given(scores=score_matrices(max_rows=7, max_cols=7, zero_weight=4))
+def test_reduced_and_by_component_path_equals_the_per_cell_solver(scores, with_ratios):
+    """Past ``GROUP_NODES`` (here 0) :func:`earliest_optimal` drops
+    dominated edges, solves block by block without pads for the rows every
+    optimal assignment matches, and searches by strongly connected
+    component: the same first optimal assignment, on exact ratios or on
+    floats."""
+    rows, cols, values = edges_of(scores)
+    ratios = as_ratios(values) if with_ratios else None
+    with patched(matchers, "GROUP_NODES", 0):
+        assert solved(scores, ratios) == per_cell_assignment(scores)
+
+
 # --- whole candidate graphs: stars, squares and grouped blocks -------------------------
 
 @st.composite
@@ -314,18 +436,16 @@ def per_block_oracle(rows, cols, scores) -> set:
     return pairs
 
 
-@pytest.mark.parametrize("group_nodes", [1, 8, 4096])
+@pytest.mark.parametrize("group_nodes", [0, 1, 8, 4096])
 @deterministic(max_examples=150)
 @given(graph=candidate_graphs())
 def test_solve_blocks_equals_the_oracle_block_by_block(graph, group_nodes):
+    """Up to ``group_nodes`` rows and columns the entangled blocks are
+    solved directly, beyond it reduced and by component."""
     rows, cols, scores, n_rows, n_cols = graph
     assume(len(rows))
-    saved = matchers.GROUP_NODES
-    matchers.GROUP_NODES = group_nodes
-    try:
+    with patched(matchers, "GROUP_NODES", group_nodes):
         got = _solve_blocks(rows, cols, scores, n_rows, n_cols)
-    finally:
-        matchers.GROUP_NODES = saved
     pairs = list(zip(*(side.tolist() for side in got)))
     assert len(pairs) == len(set(pairs))
     assert set(pairs) == per_block_oracle(rows, cols, scores)
@@ -353,12 +473,8 @@ def test_large_ambiguous_blocks_are_solved_quickly():
 @deterministic(max_examples=40, shrink=False)
 @given(pair=key_response_pairs(min_mentions=15, max_mentions=30, max_entities=8))
 def test_ceaf_with_blocks_grouped_or_not_equals_the_oracle(pair, group_nodes):
-    saved = metrics.GROUP_NODES
-    metrics.GROUP_NODES = group_nodes
-    try:
+    with patched(metrics, "GROUP_NODES", group_nodes):
         engine = count_document(*pair, settings=Settings(metrics=("ceafm", "ceafe"))).as_dict()
-    finally:
-        metrics.GROUP_NODES = saved
     expected = naive_counts(*pair)
     assert_counts_close(
         {name: engine[name] for name in ("ceafm", "ceafe")}, {name: expected[name] for name in ("ceafm", "ceafe")}

@@ -16,7 +16,7 @@ from typing import Any, Callable, ClassVar, Dict, List, NamedTuple, Optional, Pr
 
 import numpy as np
 
-from ..arrays import GROUP_NODES, connected_blocks, edge_index, expand_ranges, max_gain_matching
+from ..arrays import GROUP_NODES, SMALL_CELLS, compact, connected_blocks, expand_ranges, max_gain_matching, stable_order
 from ..clusters import Clusters, common_tokens, holds
 from ..errors import CorefInputError
 
@@ -56,9 +56,12 @@ def exact_twins(key: Clusters, response: Clusters) -> np.ndarray:
         return twins
     key_odd, response_odd = key.scattered(), response.scattered()
     width = int(max(key.ends.max(), response.ends.max())) + 1
-    key_codes = np.where(key_odd, -1, key.starts * width + key.ends)
-    order = np.argsort(key_codes, kind="stable")
-    sorted_codes = key_codes[order]
+    if key.nodes is None:
+        order, sorted_codes = _sorted_spans(key, width)
+    else:
+        key_codes = np.where(key_odd, -1, key.starts * width + key.ends)
+        order = np.argsort(key_codes, kind="stable")
+        sorted_codes = key_codes[order]
     codes = response.starts * width + response.ends
     position = np.minimum(np.searchsorted(sorted_codes, codes), len(sorted_codes) - 1)
     found = (sorted_codes[position] == codes) & ~response_odd
@@ -68,6 +71,51 @@ def exact_twins(key: Clusters, response: Clusters) -> np.ndarray:
         for j in np.flatnonzero(response_odd).tolist():
             twins[j] = by_set.get(response.nodes.of(j).tobytes(), -1)
     return twins
+
+
+def _twinless_by_span(key: Clusters, response: Clusters) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`exact_twins`, and the mentions left without a twin on each
+    side, ordered by (start, end): both sides sorted by span once, then
+    merged (two sorted runs, so the stable sort of their concatenation is a
+    linear merge). Mentions that are token sets take :func:`exact_twins`
+    and a sort of the rest."""
+    if key.nodes is not None or response.nodes is not None:
+        return _twinless_of_sets(key, response)
+    twins = np.full(len(response), -1, dtype=np.int64)
+    width = 1 + max((int(side.ends.max()) for side in (key, response) if len(side)), default=0)
+    key_order, key_codes = _sorted_spans(key, width)
+    response_order, response_codes = _sorted_spans(response, width)
+    key_free, response_free = np.ones(len(key), dtype=bool), np.ones(len(response), dtype=bool)
+    if len(key) and len(response):
+        codes = np.concatenate([key_codes, response_codes])
+        merged = np.argsort(codes, kind="stable")
+        codes = codes[merged]
+        pair = np.flatnonzero((codes[1:] == codes[:-1]) & (merged[:-1] < len(key)) & (merged[1:] >= len(key)))
+        key_rank, response_rank = merged[pair], merged[pair + 1] - len(key)
+        twins[response_order[response_rank]] = key_order[key_rank]
+        key_free[key_rank] = response_free[response_rank] = False
+    return twins, key_order[key_free], response_order[response_free]
+
+
+def _twinless_of_sets(key: Clusters, response: Clusters) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_twinless_by_span` where some mentions are token sets."""
+    twins = exact_twins(key, response)
+    taken = np.zeros(len(key), dtype=bool)
+    taken[twins[twins >= 0]] = True
+    free_keys, free_responses = np.flatnonzero(~taken), np.flatnonzero(twins < 0)
+    return (
+        twins,
+        free_keys[np.lexsort((key.ends[free_keys], key.starts[free_keys]))],
+        free_responses[np.lexsort((response.ends[free_responses], response.starts[free_responses]))],
+    )
+
+
+def _sorted_spans(clusters: Clusters, width: int) -> Tuple[np.ndarray, np.ndarray]:
+    """The mentions ordered by (start, end), and their spans as sorted codes
+    start · width + end."""
+    codes = clusters.starts * width + clusters.ends
+    order = np.argsort(codes, kind="stable")
+    return order, codes[order]
 
 
 def overlapping_pairs(
@@ -83,20 +131,31 @@ def overlapping_pairs(
     """
     key_order = np.argsort(key_starts, kind="stable")
     response_order = np.argsort(response_starts, kind="stable")
-    sorted_key_starts = key_starts[key_order]
-    sorted_response_starts = response_starts[response_order]
-    keys_a, response_ranks = expand_ranges(
-        np.searchsorted(sorted_response_starts, key_starts, "left"),
-        np.searchsorted(sorted_response_starts, key_ends, "left"),
+    keys, responses = _overlaps_by_start(
+        key_starts[key_order], key_ends[key_order], response_starts[response_order], response_ends[response_order]
     )
-    responses_b, key_ranks = expand_ranges(
-        np.searchsorted(sorted_key_starts, response_starts, "right"),
-        np.searchsorted(sorted_key_starts, response_ends, "left"),
+    return key_order[keys], response_order[responses]
+
+
+def _overlaps_by_start(
+    key_starts: np.ndarray, key_ends: np.ndarray, response_starts: np.ndarray, response_ends: np.ndarray
+) -> Tuple[np.ndarray, np.ndarray]:
+    """:func:`overlapping_pairs` of spans already sorted by start on both
+    sides. Where each range begins (the responses starting before each key,
+    the keys starting at or before each response) comes from one merge of
+    the two sorted runs of starts, keys first among equals; where it ends,
+    from binary search."""
+    n_keys = len(key_starts)
+    merged = np.argsort(np.concatenate([key_starts, response_starts]), kind="stable")
+    position = np.empty(len(merged), dtype=np.int64)
+    position[merged] = np.arange(len(merged))
+    keys_a, responses_a = expand_ranges(
+        position[:n_keys] - np.arange(n_keys), np.searchsorted(response_starts, key_ends, "left")
     )
-    return (
-        np.concatenate([keys_a, key_order[key_ranks]]),
-        np.concatenate([response_order[response_ranks], responses_b]),
+    responses_b, keys_b = expand_ranges(
+        position[n_keys:] - np.arange(len(response_starts)), np.searchsorted(key_starts, response_ends, "left")
     )
+    return np.concatenate([keys_a, keys_b]), np.concatenate([responses_a, responses_b])
 
 
 MAX_DENOMINATOR = 1 << 16
@@ -155,6 +214,11 @@ class Gains:
     tolerance: float
     slack: float
 
+    @property
+    def exact(self) -> bool:
+        """Whether the values are exact integers (ratios made whole)."""
+        return self.slack == 0.0
+
     @classmethod
     def of(cls, scores: np.ndarray, ratios: Optional[Ratios], n_nodes: int) -> "Gains":
         """Integers (as float64) proportional to the scores, small enough
@@ -191,95 +255,153 @@ def earliest_optimal(
     perfect matchings are the assignments with their pads: unmatched nodes
     take their own pad, and the pads of a pair (i, j) take each other.
 
-    1. One sparse solve (:func:`~spacy_coref_eval.arrays.max_gain_matching`)
-       gives an optimal assignment, hence an optimal perfect matching M;
-       gains are exact integers when ``ratios`` (:func:`as_ratios`) are
-       given (:meth:`Gains.of`).
-    2. Dual values u, v with u_a + v_b ≥ g_ab on every edge and equality on
-       M are shortest-path distances in the graph with an arc M(a) → b of
-       length g_aM(a) − g_ab for every edge (a, b) ∉ M (Bellman–Ford; no
-       negative cycle, as M is optimal). By LP duality (the assignment
-       polytope is integral) a perfect matching is optimal iff all its
-       edges are tight (u_a + v_b = g_ab): the optimal assignments are
-       exactly the perfect matchings of the tight subgraph T.
-    3. Columns in order fix their row. With M a perfect matching of T that
-       agrees with every fixed column, a tight edge (i, j) lies in a perfect
-       matching of T that agrees with them iff it is in M or closes an
-       alternating cycle: a path M(j) → … → i (tight edges out of rows, M
-       edges back into them) through unfixed nodes other than j. One search
+    0. Edges no optimal assignment uses are dropped, and the rows and
+       columns every optimal assignment matches are found
+       (:func:`_reduce`): the optimal assignments stay as they are, and
+       some blocks split. Gains are exact integers when ``ratios``
+       (:func:`as_ratios`) are given (:meth:`Gains.of`).
+    1. One sparse or dense solve per group of blocks
+       (:func:`_optimal_by_block`) gives an optimal assignment, hence an
+       optimal perfect matching M.
+    2. Optimal dual values (:func:`_tight_edges`): by LP duality (the
+       assignment polytope is integral) a perfect matching is optimal iff
+       all its edges are tight (u_a + v_b = g_ab), so the optimal
+       assignments are exactly the perfect matchings of the tight
+       subgraph T.
+    3. A tight edge off M lies in a perfect matching of T iff it closes an
+       alternating cycle, i.e. iff its ends share a strongly connected
+       component of T directed rows → columns off M, columns → rows on M
+       (Dulmage & Mendelsohn 1958); rows alone in theirs keep their column
+       in M. The other columns, in order, fix their row: with M a perfect
+       matching of T that agrees with every fixed column, a tight edge
+       (i, j) lies in one that agrees with them iff it is in M or closes an
+       alternating cycle through unfixed nodes other than j. One search
        from M(j) finds the earliest reachable candidate row; M is switched
        along that cycle, which keeps the invariant for the next column. The
        pad row (no row) stays only when no real row is reachable.
 
-    Memory O(E). Time: one sparse solve; Bellman–Ford rounds of O(E), as
-    many as the longest improving alternating path has edges (about 15 on
-    blocks of a thousand ambiguous mentions); an O(E) search only for a
-    column whose row in M is not already its earliest candidate.
+    Memory O(E). Time: the solves; Bellman–Ford rounds of O(E), as many as
+    the longest improving alternating path has edges (about 15 on blocks of
+    a thousand ambiguous mentions); one strongly connected components pass;
+    an O(E) search only for a column whose row in M is not already its
+    earliest candidate.
     """
     if len(rows) == 0:
         return np.zeros(0, dtype=np.int64)
-    size = n_rows + n_cols
-    gains = Gains.of(scores, ratios, size)
-    matched = max_gain_matching(rows, cols, gains.values, n_rows, n_cols)
-    left, right, gain, mate_edge = _padded(rows, cols, gains.values, n_rows, n_cols, matched)
-    tight = _tight_edges(left, right, gain, mate_edge, gains)
-    right_of = right[mate_edge].tolist()
-    left, right = left[tight], right[tight]
-    order = np.lexsort((right, left))
-    graph = Adjacency(np.searchsorted(left[order], np.arange(size + 1)).tolist(), right[order].tolist())
-    real = (left < n_rows) & (right < n_cols)
-    by_col = np.lexsort((left[real], right[real]))
-    candidates = Adjacency(
-        np.searchsorted(right[real][by_col], np.arange(n_cols + 1)).tolist(), left[real][by_col].tolist()
-    )
-    chosen = _fix_columns(graph, candidates, right_of, n_rows, n_cols)
-    if not chosen:
+    return _earliest(rows, cols, Gains.of(scores, ratios, n_rows + n_cols), n_rows, n_cols)
+
+
+def _earliest(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: int, n_cols: int) -> np.ndarray:
+    """:func:`earliest_optimal` on gains already made. Beyond
+    :data:`~spacy_coref_eval.arrays.GROUP_NODES` rows and columns, with the
+    reductions of step 0, one solve per group of blocks and the components
+    of step 3; up to it, whose fixed costs outweigh their savings, with one
+    solve and the search over all tight edges."""
+    if n_rows + n_cols > GROUP_NODES:
+        kept, free_rows, free_cols = _reduce(rows, cols, gains, n_rows, n_cols)
+        rows, cols, values = rows[kept], cols[kept], gains.values[kept]
+        matched = _optimal_by_block(rows, cols, values, free_rows, free_cols)
+    else:
+        kept, values = np.arange(len(rows)), gains.values
+        matched = max_gain_matching(rows, cols, values, n_rows, n_cols, small_cells=SMALL_CELLS)
+    left, right, mate_edge = _padded(rows, cols, n_rows, n_cols, matched)
+    tight = _tight_edges(rows, cols, values, n_rows, n_cols, matched, gains)
+    chosen = _fix_columns(left, right, tight, mate_edge, n_rows, n_cols, n_rows + n_cols > GROUP_NODES)
+    return kept[chosen[np.argsort(cols[chosen], kind="stable")]]
+
+
+def _optimal_by_block(
+    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, free_rows: np.ndarray, free_cols: np.ndarray
+) -> np.ndarray:
+    """Edge indices of a maximum-gain assignment, by one
+    :func:`~spacy_coref_eval.arrays.max_gain_matching` per group of
+    connected blocks, where only the rows in ``free_rows`` (or, turned
+    around, the columns in ``free_cols``) may stay unmatched: each group
+    takes the orientation whose solve is smaller."""
+    if len(rows) == 0:
         return np.zeros(0, dtype=np.int64)
-    pairs = np.array(chosen, dtype=np.int64)
-    return edge_index(rows, cols, n_cols, pairs[:, 0], pairs[:, 1])
+    shape = len(free_rows), len(free_cols)
+    blocks = connected_blocks(rows, cols, *shape)
+    matched = []
+    for members in blocks.groups(np.ones(len(blocks), dtype=bool), GROUP_NODES, large_alone=True):
+        group_rows, row_index, group_cols, col_index = _relabel(rows[members], cols[members], *shape)
+        n_group_rows, n_group_cols = len(group_rows), len(group_cols)
+        may_miss_rows, may_miss_cols = free_rows[group_rows], free_cols[group_cols]
+        by_rows = n_group_rows * (n_group_cols + int(may_miss_rows.sum()))
+        by_cols = n_group_cols * (n_group_rows + int(may_miss_cols.sum()))
+        if by_cols < by_rows:
+            found = max_gain_matching(
+                col_index, row_index, gains[members], n_group_cols, n_group_rows, may_miss_cols, SMALL_CELLS
+            )
+        else:
+            found = max_gain_matching(
+                row_index, col_index, gains[members], n_group_rows, n_group_cols, may_miss_rows, SMALL_CELLS
+            )
+        matched.append(members[found])
+    return np.concatenate(matched)
 
 
 def _padded(
-    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_rows: int, n_cols: int, matched: np.ndarray
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The padded graph of :func:`earliest_optimal` as ``(left, right,
-    gain)`` per edge, and the edge of the perfect matching M at each left
-    node, M extending the assignment ``matched`` (edge indices)."""
+    rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int, matched: np.ndarray
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The padded graph of :func:`earliest_optimal` as ``(left, right)`` per
+    edge (the real edges, then (i, C + i), (R + j, j) and (R + j, C + i)),
+    and the edge of the perfect matching M at each left node, M extending
+    the assignment ``matched`` (edge indices)."""
     n_edges = len(rows)
     pad_rows, pad_cols = n_rows + np.arange(n_cols), n_cols + np.arange(n_rows)
     left = np.concatenate([rows, np.arange(n_rows), pad_rows, n_rows + cols])
     right = np.concatenate([cols, pad_cols, np.arange(n_cols), n_cols + rows])
-    gain = np.concatenate([gains, np.zeros(n_rows + n_cols + n_edges)])
     mate_edge = np.concatenate([n_edges + np.arange(n_rows), n_edges + n_rows + np.arange(n_cols)])
     mate_edge[rows[matched]] = matched
     mate_edge[n_rows + cols[matched]] = n_edges + n_rows + n_cols + matched
-    return left, right, gain, mate_edge
+    return left, right, mate_edge
 
 
 def _tight_edges(
-    left: np.ndarray, right: np.ndarray, gain: np.ndarray, mate_edge: np.ndarray, gains: Gains
+    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n_rows: int, n_cols: int, matched: np.ndarray,
+    gains: Gains,
 ) -> np.ndarray:
-    """Mask of the padded edges with zero reduced cost under dual values
-    from shortest paths (step 2 of :func:`earliest_optimal`): Bellman–Ford
-    from every node at distance 0, all arcs relaxed at once each round."""
-    size = len(mate_edge)
-    free = np.ones(len(gain), dtype=bool)
-    free[mate_edge] = False
-    mate = mate_edge[left[free]]
-    src, dst = right[mate], right[free]
-    length = gain[mate] - gain[free]
-    distance = np.zeros(size)
-    for _ in range(size + 1):
-        shorter = distance[src] + length
-        better = shorter < distance[dst] - gains.slack
+    """Mask of the edges of :func:`_padded` that are tight under optimal
+    dual values (step 2 of :func:`earliest_optimal`). Those of the
+    unpadded problem, u, v ≥ 0 with u_i + v_j ≥ g_ij, equality on the
+    optimal assignment M and 0 on nodes it leaves unmatched, come from the
+    least v with v_j ≥ v_M(i) + g_ij − g_iM(i) for every edge (i, j) ∉ M
+    of a matched row i, v_j ≥ g_ij for those of unmatched rows, v ≥ 0:
+    longest paths, by Bellman–Ford rounds relaxing all arcs at once; then
+    u_i = g_iM(i) − v_M(i). As M is optimal, no alternating path or cycle
+    gains, so there is no positive cycle, v is 0 on unmatched columns and
+    u ≥ 0. Pads take dual 0, so that (i, C + i) is tight iff u_i = 0,
+    (R + j, j) iff v_j = 0, and every edge between pads is."""
+    col_of = np.full(n_rows, -1)
+    col_of[rows[matched]] = cols[matched]
+    gain_of = np.zeros(n_rows)
+    gain_of[rows[matched]] = values[matched]
+    off = np.ones(len(rows), dtype=bool)
+    off[matched] = False
+    from_matched = off & (col_of[rows] >= 0)
+    starting = off & ~from_matched
+    v = np.zeros(n_cols)
+    np.maximum.at(v, cols[starting], values[starting])
+    src, dst = col_of[rows[from_matched]], cols[from_matched]
+    length = values[from_matched] - gain_of[rows[from_matched]]
+    for _ in range(n_cols + 1):
+        longer = v[src] + length
+        better = longer > v[dst] + gains.slack
         if not better.any():
             break
-        np.minimum.at(distance, dst[better], shorter[better])
+        np.maximum.at(v, dst[better], longer[better])
     else:
-        raise AssertionError("negative cycle: the assignment was not optimal")
-    tight = ~free
-    tight[free] = length + distance[src] - distance[dst] <= gains.tolerance
-    return tight
+        raise AssertionError("positive cycle: the assignment was not optimal")
+    u = np.where(col_of >= 0, gain_of - v[col_of], 0.0)
+    unmatched_cols = np.ones(n_cols, dtype=bool)
+    unmatched_cols[cols[matched]] = False
+    if (u < -gains.tolerance).any() or (v[unmatched_cols] > gains.tolerance).any():
+        raise AssertionError("gaining alternating path: the assignment was not optimal")
+    return np.concatenate([
+        u[rows] + v[cols] - values <= gains.tolerance, u <= gains.tolerance, v <= gains.tolerance,
+        np.ones(len(rows), dtype=bool),
+    ])
 
 
 class Adjacency(NamedTuple):
@@ -291,26 +413,88 @@ class Adjacency(NamedTuple):
 
 
 def _fix_columns(
-    graph: Adjacency, candidates: Adjacency, right_of: List[int], n_rows: int, n_cols: int
+    left: np.ndarray, right: np.ndarray, tight: np.ndarray, mate_edge: np.ndarray, n_rows: int, n_cols: int,
+    by_component: bool,
+) -> np.ndarray:
+    """Step 3 of :func:`earliest_optimal` on the padded graph and its
+    ``tight`` edges: the padded edge indices of the chosen real edges. With
+    ``by_component``, rows alone in their strongly connected component keep
+    their column in M and the search sees only edges within components that
+    hold a real edge; without, every column is searched over all tight edges
+    (the same choice)."""
+    size = n_rows + n_cols
+    right_of = right[mate_edge]
+    left_of = np.empty(size, dtype=np.int64)
+    left_of[right_of] = np.arange(size)
+    real = (left < n_rows) & (right < n_cols)
+    if by_component:
+        component = _strong_components(left, left_of[right], tight, mate_edge, size)
+        group = component[left]
+        inner = tight & (group == component[left_of[right]]) & (np.bincount(component)[group] > 1)
+        with_real = np.zeros(size, dtype=bool)
+        with_real[group[inner & real]] = True
+        within = np.flatnonzero(inner & with_real[group])
+        alone = mate_edge[~inner[mate_edge] & real[mate_edge]]
+    else:
+        within, alone = np.flatnonzero(tight), np.zeros(0, dtype=np.int64)
+    if len(within) == 0:
+        return alone
+    order = within[stable_order(left[within], size)]
+    graph = Adjacency(np.r_[0, np.cumsum(np.bincount(left[order], minlength=size))].tolist(), right[order].tolist())
+    candidates = within[real[within]]
+    candidates = candidates[np.lexsort((left[candidates], right[candidates]))]
+    columns, first = np.unique(right[candidates], return_index=True)
+    chosen = _fix_in_order(
+        graph, Adjacency(np.r_[first, len(candidates)].tolist(), left[candidates].tolist()), columns.tolist(),
+        right_of.tolist(), left_of.tolist(), n_rows,
+    )
+    edge_of = dict(zip(zip(left[candidates].tolist(), right[candidates].tolist()), candidates.tolist()))
+    return np.r_[alone, np.array([edge_of[pair] for pair in chosen], dtype=np.int64)]
+
+
+def _strong_components(
+    left: np.ndarray, mate_of_right: np.ndarray, tight: np.ndarray, mate_edge: np.ndarray, size: int
+) -> np.ndarray:
+    """The strongly connected component of every left node of the tight
+    graph directed left → right off M and right → left on M, each right
+    node merged into its mate (the one node it leads to): arcs a → M(b)
+    for the tight edges (a, b) off M (``mate_of_right`` holds M(b) per
+    edge). By SciPy's :func:`~scipy.sparse.csgraph.connected_components`."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    off_m = tight.copy()
+    off_m[mate_edge] = False
+    sources, targets = left[off_m], mate_of_right[off_m]
+    order = stable_order(sources, size)
+    starts = np.r_[0, np.cumsum(np.bincount(sources, minlength=size))]
+    arcs = csr_matrix((np.ones(len(order)), targets[order], starts), shape=(size, size))
+    return connected_components(arcs, directed=True, connection="strong")[1]
+
+
+def _fix_in_order(
+    graph: Adjacency, candidates: Adjacency, columns: List[int], right_of: List[int], left_of: List[int],
+    n_rows: int,
 ) -> List[Tuple[int, int]]:
-    """Step 3 of :func:`earliest_optimal`: ``graph`` holds the tight
-    neighbours of each padded row, ``candidates`` the real rows tight with
-    each column in order, ``right_of`` the perfect matching M (switched in
-    place). Returns the (row, column) pairs fixed, by column."""
+    """The sequential part of step 3: ``graph`` holds the tight neighbours
+    of each padded row within its component, ``candidates`` the real rows
+    so tight with each of ``columns`` in turn, ``right_of`` and ``left_of``
+    the perfect matching M (switched in place). Returns the real
+    (row, column) pairs fixed."""
     size = len(right_of)
-    left_of = [0] * size
-    for a, b in enumerate(right_of):
-        left_of[b] = a
     fixed_left, fixed_right = [False] * size, [False] * size
     chosen: List[Tuple[int, int]] = []
     starts, rows = candidates
-    for j in range(n_cols):
+    for k, j in enumerate(columns):
         best = mate = left_of[j]
-        for row in rows[starts[j]:starts[j + 1]]:
-            if not fixed_left[row]:
-                if row != mate:
-                    best = _switch_to_earliest(graph, candidates, right_of, left_of, fixed_left, fixed_right, j)
+        wanted = []
+        for row in rows[starts[k]:starts[k + 1]]:
+            if row == mate:
                 break
+            if not fixed_left[row]:
+                wanted.append(row)
+        if wanted:
+            best = _switch_to_earliest(graph, right_of, left_of, fixed_right, j, wanted)
         fixed_left[best] = fixed_right[j] = True
         if best < n_rows:
             chosen.append((best, j))
@@ -318,20 +502,13 @@ def _fix_columns(
 
 
 def _switch_to_earliest(
-    graph: Adjacency, candidates: Adjacency, right_of: List[int], left_of: List[int],
-    fixed_left: List[bool], fixed_right: List[bool], j: int,
+    graph: Adjacency, right_of: List[int], left_of: List[int], fixed_right: List[bool], j: int, wanted: List[int]
 ) -> int:
-    """The earliest candidate row of column j reachable from M(j) by an
-    alternating path through unfixed nodes other than j (M(j) itself if
-    none earlier is), with M switched along the cycle so that it matches
-    that row to j."""
+    """The earliest of the ``wanted`` rows (unfixed candidates of column j
+    before M(j), in order) reachable from M(j) by an alternating path
+    through unfixed nodes other than j, with M switched along the cycle
+    so that it matches that row to j; M(j) itself if none is."""
     mate = left_of[j]
-    wanted = []
-    for row in candidates.targets[candidates.starts[j]:candidates.starts[j + 1]]:
-        if row == mate:
-            break
-        if not fixed_left[row]:
-            wanted.append(row)
     first, wanted_set = wanted[0], set(wanted)
     came_from = {mate: (-1, -1)}
     seen_right = {j}
@@ -379,33 +556,123 @@ def _solve_blocks(
     rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_rows: int, n_cols: int
 ) -> Tuple[np.ndarray, np.ndarray]:
     """:func:`earliest_optimal` on each connected block of the candidate
-    graph. Nearly all blocks are stars (one row or one column) or 2 × 2;
-    both kinds are solved for all blocks at once with the same result, the
-    rest in groups of blocks."""
+    graph. Nearly all blocks are stars (one row or one column), told apart
+    by node degrees alone and solved for all at once with the same result;
+    the rest go to :func:`_solve_entangled`."""
     if len(rows) == 0:
         return rows, cols
-    blocks = connected_blocks(rows, cols, n_rows, n_cols)
-    block = blocks.of_edge
-    lone = (blocks.n_edges == 1)[block]
-    star = ~lone & ((blocks.n_rows == 1) | (blocks.n_cols == 1))[block]
-    square = ((blocks.n_rows == 2) & (blocks.n_cols == 2))[block]
-    picked = [
-        (rows[lone], cols[lone]),
-        _solve_stars(np.flatnonzero(star), rows, cols, scores, block),
-        _solve_squares(np.flatnonzero(square), rows, cols, scores, block),
-    ]
-    other = (blocks.n_edges > 1) & (blocks.n_rows > 1) & (blocks.n_cols > 1)
-    other &= ~((blocks.n_rows == 2) & (blocks.n_cols == 2))
-    ratios = as_ratios(scores) if other.any() else None
-    for members in blocks.groups(other, GROUP_NODES):
-        local_rows, row_index = np.unique(rows[members], return_inverse=True)
-        local_cols, col_index = np.unique(cols[members], return_inverse=True)
-        chosen = members[earliest_optimal(
-            row_index.ravel(), col_index.ravel(), scores[members], len(local_rows), len(local_cols),
-            None if ratios is None else (ratios[0][members], ratios[1][members]),
-        )]
-        picked.append((rows[chosen], cols[chosen]))
+    row_degree, col_degree = np.bincount(rows, minlength=n_rows), np.bincount(cols, minlength=n_cols)
+    row_shares, col_shares = np.zeros(n_rows, dtype=bool), np.zeros(n_cols, dtype=bool)
+    row_shares[rows[col_degree[cols] > 1]] = True
+    col_shares[cols[row_degree[rows] > 1]] = True
+    one_row, one_col = ~row_shares[rows], ~col_shares[cols]
+    lone = one_row & one_col
+    star = np.flatnonzero((one_row | one_col) & ~lone)
+    picked = [(rows[lone], cols[lone]), _solve_stars(star, rows, cols, scores, np.where(one_row, rows, n_rows + cols))]
+    rest = ~(one_row | one_col)
+    if rest.any():
+        picked.append(_solve_entangled(rows[rest], cols[rest], scores[rest], n_rows, n_cols))
     return np.concatenate([r for r, _ in picked]), np.concatenate([c for _, c in picked])
+
+
+def _solve_entangled(
+    rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_rows: int, n_cols: int
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Blocks of two rows and two columns or more: the 2 × 2 ones all at
+    once, the rest by :func:`earliest_optimal` together, on gains exact for
+    all of them; if no common scale is exact, in groups of blocks, each on
+    its own gains."""
+    local_rows, row_index, local_cols, col_index = _relabel(rows, cols, n_rows, n_cols)
+    n_rows, n_cols = len(local_rows), len(local_cols)
+    blocks = connected_blocks(row_index, col_index, n_rows, n_cols)
+    square = (blocks.n_rows == 2) & (blocks.n_cols == 2)
+    picked = [_solve_squares(np.flatnonzero(square[blocks.of_edge]), row_index, col_index, scores, blocks.of_edge)]
+    if not square.all():
+        ratios = as_ratios(scores)
+        rest = np.flatnonzero(~square[blocks.of_edge])
+        rest_row_labels, rest_rows, rest_col_labels, rest_cols = _relabel(
+            row_index[rest], col_index[rest], n_rows, n_cols
+        )
+        shape = len(rest_row_labels), len(rest_col_labels)
+        gains = Gains.of(scores[rest], _part(ratios, rest), sum(shape))
+        if gains.exact:
+            chosen = [rest[_earliest(rest_rows, rest_cols, gains, *shape)]]
+        else:
+            chosen = []
+            for members in blocks.groups(~square, GROUP_NODES):
+                group_rows, group_row_index, group_cols, group_col_index = _relabel(
+                    row_index[members], col_index[members], n_rows, n_cols
+                )
+                chosen.append(members[earliest_optimal(
+                    group_row_index, group_col_index, scores[members], len(group_rows), len(group_cols),
+                    _part(ratios, members),
+                )])
+        picked.extend((row_index[edges], col_index[edges]) for edges in chosen)
+    return local_rows[np.concatenate([r for r, _ in picked])], local_cols[np.concatenate([c for _, c in picked])]
+
+
+def _relabel(
+    rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows and columns that have edges, and every edge's row and
+    column numbered among them, in order
+    (:func:`~spacy_coref_eval.arrays.compact`)."""
+    row_labels, row_rank = compact(rows, n_rows)
+    col_labels, col_rank = compact(cols, n_cols)
+    return row_labels, row_rank[rows], col_labels, col_rank[cols]
+
+
+def _part(ratios: Optional[Ratios], edges: np.ndarray) -> Optional[Ratios]:
+    return None if ratios is None else (ratios[0][edges], ratios[1][edges])
+
+
+class Reduced(NamedTuple):
+    """What :func:`_reduce` leaves: the ``kept`` edge indices, and the rows
+    and columns that some optimal assignment may leave unmatched (masks)."""
+
+    kept: np.ndarray
+    free_rows: np.ndarray
+    free_cols: np.ndarray
+
+
+def _reduce(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: int, n_cols: int) -> Reduced:
+    """Drops dominated edges: edge (i, j) is dominated if row i has another
+    column j' with g(i, j') > g(i, j) + g(i', j') for every other row i'
+    of j' (0 if none), or the same with rows and columns swapped. No
+    optimal assignment uses a dominated edge: trading (i, j) and (i', j')
+    for (i, j') gains (an exchange argument, as in reductions for the
+    assignment problem). Likewise a row that is the strictly best row of
+    one of its columns is matched in every optimal assignment (that cell
+    would replace the column's row), and so is such a column. Decided only
+    on exact gains, in one pass (a second one finds little); on float gains
+    nothing is dropped or known."""
+    kept = np.arange(len(rows))
+    free_rows, free_cols = np.ones(n_rows, dtype=bool), np.ones(n_cols, dtype=bool)
+    if not gains.exact:
+        return Reduced(kept, free_rows, free_cols)
+    g = gains.values
+    row_net = g - _best_of_others(cols, g, n_cols, 0.0)
+    col_net = g - _best_of_others(rows, g, n_rows, 0.0)
+    free_rows[rows[row_net > 0]] = False
+    free_cols[cols[col_net > 0]] = False
+    dominated = _best_of_others(rows, row_net, n_rows, -np.inf) > g
+    dominated |= _best_of_others(cols, col_net, n_cols, -np.inf) > g
+    return Reduced(kept[~dominated], free_rows, free_cols)
+
+
+def _best_of_others(group: np.ndarray, values: np.ndarray, n_groups: int, none: float) -> np.ndarray:
+    """For each element, the largest value among the other elements of its
+    group, or ``none``."""
+    best = np.full(n_groups, none)
+    np.maximum.at(best, group, values)
+    edge = np.arange(len(values))
+    top = np.full(n_groups, len(values))
+    at_best = values == best[group]
+    np.minimum.at(top, group[at_best], edge[at_best])
+    is_top = top[group] == edge
+    second = np.full(n_groups, none)
+    np.maximum.at(second, group[~is_top], values[~is_top])
+    return np.where(is_top, second[group], best[group])
 
 
 def _solve_stars(
@@ -456,11 +723,6 @@ def _solve_squares(
     return np.concatenate(pick_rows), np.concatenate(pick_cols)
 
 
-def _by_position(clusters: Clusters, members: np.ndarray) -> np.ndarray:
-    """``members`` sorted by (start, end)."""
-    return members[np.lexsort((clusters.ends[members], clusters.starts[members]))]
-
-
 def twin_by_score(key: Clusters, response: Clusters, score: ScoreFunction) -> np.ndarray:
     """Exact twins first, then the rest by the highest total ``score``,
     one-to-one over pairs with score > 0 (docs/metrics.md §3).
@@ -470,14 +732,9 @@ def twin_by_score(key: Clusters, response: Clusters, score: ScoreFunction) -> np
     is O((n + m) log(n + m) + c); each connected block of candidates is then
     solved exactly by :func:`earliest_optimal`.
     """
-    twins = exact_twins(key, response)
-    taken = np.zeros(len(key), dtype=bool)
-    taken[twins[twins >= 0]] = True
-    free_keys = _by_position(key, np.flatnonzero(~taken))
-    free_responses = _by_position(response, np.flatnonzero(twins < 0))
-    i, j = overlapping_pairs(
-        key.starts[free_keys], key.ends[free_keys],
-        response.starts[free_responses], response.ends[free_responses],
+    twins, free_keys, free_responses = _twinless_by_span(key, response)
+    i, j = _overlaps_by_start(
+        key.starts[free_keys], key.ends[free_keys], response.starts[free_responses], response.ends[free_responses]
     )
     if len(i) == 0:
         return twins
