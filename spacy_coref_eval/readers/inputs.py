@@ -22,7 +22,7 @@ def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
     file (and line) before it fills the memory."""
     max_line = MAX_LINE_BYTES if max_line is None else max_line
     data = bytearray()
-    newlines = line_length = 0
+    line_length = 0
     chunk_size = min(_CHUNK_BYTES, max_line)
     try:
         with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as stream:
@@ -38,12 +38,12 @@ def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
                 first = chunk.find(b"\n")
                 line_length += len(chunk) if first < 0 else first
                 if line_length > max_line:
+                    line = data.count(b"\n") + 1
                     raise CorefInputError(
-                        f"{path}:{newlines + 1}: line longer than the maximum line length ({max_line} bytes)"
+                        f"{path}:{line}: line longer than the maximum line length ({max_line} bytes)"
                     )
                 if first >= 0:
                     line_length = len(chunk) - chunk.rfind(b"\n") - 1
-                    newlines += chunk.count(b"\n")
                 data += chunk
     except (OSError, EOFError, zlib.error) as err:
         raise CorefInputError(f"{path}: cannot read file: {err}") from None
