@@ -314,14 +314,11 @@ def tabbed_columns(data: bytes, documents: List[Document]) -> Optional[List[Colu
 
 
 def _text_of(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> List[str]:
-    """The UTF-8 text of every nonempty byte range ``buf[starts[i]:ends[i]]``
-    (none holding a tab), decoded in one piece."""
-    lengths = ends - starts
-    at = np.cumsum(lengths + 1) - lengths - 1
-    out = np.full(int(at[-1] + lengths[-1]), _TAB, dtype=np.uint8)
-    owner, source = expand_ranges(starts, ends)
-    out[at[owner] + source - starts[owner]] = buf[source]
-    return out.tobytes().decode("utf8").split("\t")
+    """The UTF-8 text of every field ``buf[starts[i]:ends[i]]``, each
+    followed by a tab, taken out with its tab and decoded in one piece."""
+    sizes = ends + 1 - starts
+    at = np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+    return buf[at].tobytes().decode("utf8").split("\t")[:-1]
 
 
 def _narrow_utf8(buf: np.ndarray) -> bool:
