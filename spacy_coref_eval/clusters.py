@@ -4,7 +4,7 @@ Every reader (CoNLL-2012 files, spaCy span groups) produces :class:`Clusters`;
 everything downstream (twinning, policies, counting) works on it.
 """
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Tuple, Union
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -81,10 +81,7 @@ class Clusters:
         starts = np.asarray(starts, dtype=np.int64)
         ends = np.asarray(ends, dtype=np.int64)
         labels = np.asarray(labels, dtype=np.int64)
-        bad_spans = (ends <= starts) | (starts < 0)
-        if bad_spans.any():
-            bad = int(np.argmax(bad_spans))
-            raise CorefInputError(f"mention ({starts[bad]}, {ends[bad]}) is empty, reversed or before the first token")
+        _check_spans(starts, ends)
         if heads is not None and np.any(heads < -1):
             raise CorefInputError("a mention head lies before the first token (-1 alone means unknown)")
         if np.any(labels[1:] < labels[:-1]):
@@ -98,6 +95,34 @@ class Clusters:
             heads = heads[keep] if heads is not None else None
         entity, n_entities = _dense_labels(labels)
         return cls(starts, ends, entity, n_entities, heads, repeated)
+
+    @classmethod
+    def per_document(
+        cls, doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, labels: np.ndarray, n_docs: int
+    ) -> List["Clusters"]:
+        """:meth:`from_arrays` of ``n_docs`` documents at once, without
+        heads: document ``d`` has the mentions with ``doc == d`` (``doc``
+        nondecreasing), in array order."""
+        doc = np.asarray(doc, dtype=np.int64)
+        starts = np.asarray(starts, dtype=np.int64)
+        ends = np.asarray(ends, dtype=np.int64)
+        labels = np.asarray(labels, dtype=np.int64)
+        _check_spans(starts, ends)
+        order = np.lexsort((labels, doc))
+        keep = order[_first_occurrences(starts[order], ends[order], doc[order])]
+        given = np.bincount(doc, minlength=n_docs)
+        doc, starts, ends, labels = doc[keep], starts[keep], ends[keep], labels[keep]
+        new = np.ones(len(keep), dtype=bool)
+        new[1:] = (labels[1:] != labels[:-1]) | (doc[1:] != doc[:-1])
+        first_entity = np.r_[0, np.cumsum(np.bincount(doc[new], minlength=n_docs))]
+        entity = np.cumsum(new) - 1 - first_entity[doc]
+        bounds = np.searchsorted(doc, np.arange(n_docs + 1)).tolist()
+        n_entities = np.diff(first_entity).tolist()
+        repeated = (given - np.diff(bounds)).tolist()
+        return [
+            cls(starts[lo:hi], ends[lo:hi], entity[lo:hi], n, None, dropped)
+            for lo, hi, n, dropped in zip(bounds[:-1], bounds[1:], n_entities, repeated)
+        ]
 
     def entities(self) -> Tuple[Tuple[Span, ...], ...]:
         """The entities as tuples of ``(start, end)`` spans, in stored order."""
@@ -158,14 +183,22 @@ class Clusters:
         return self.subset(self.non_singletons())
 
 
-def _first_occurrences(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Indices of the first occurrence of every distinct span, in order."""
+def _check_spans(starts: np.ndarray, ends: np.ndarray) -> None:
+    bad_spans = (ends <= starts) | (starts < 0)
+    if bad_spans.any():
+        bad = int(np.argmax(bad_spans))
+        raise CorefInputError(f"mention ({starts[bad]}, {ends[bad]}) is empty, reversed or before the first token")
+
+
+def _first_occurrences(starts: np.ndarray, ends: np.ndarray, doc: Optional[np.ndarray] = None) -> np.ndarray:
+    """Indices of the first occurrence of every distinct span (of every
+    document), in order."""
     if len(starts) < 2:
         return np.arange(len(starts))
-    order = np.lexsort((np.arange(len(starts)), ends, starts))
-    s, e = starts[order], ends[order]
+    keys = (ends, starts) if doc is None else (ends, starts, doc)
+    order = np.lexsort((np.arange(len(starts)), *keys))
     first = np.ones(len(order), dtype=bool)
-    first[1:] = (s[1:] != s[:-1]) | (e[1:] != e[:-1])
+    first[1:] = np.logical_or.reduce([key[order][1:] != key[order][:-1] for key in keys])
     return np.sort(order[first])
 
 

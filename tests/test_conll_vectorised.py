@@ -1,11 +1,12 @@
 """The vectorised CoNLL reader gives exactly what the line reader gives."""
 import gzip
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spacy_coref_eval import CorefInputError
+from spacy_coref_eval import Clusters, CorefInputError
 from spacy_coref_eval.readers.conll import parse_conll, read_conll
 from spacy_coref_eval.readers.conll_vectorised import parse_simple, tabbed_columns
 
@@ -252,3 +253,21 @@ def test_the_wide_spaces_are_those_str_split_splits_at():
 
     wide = {chr(code) for code in range(0x80, 0x110000) if chr(code).isspace()}
     assert {c for c in map(chr, range(0x80, 0x110000)) if _WIDE_SPACE.match(c)} == wide
+
+
+@deterministic(max_examples=200)
+@given(
+    mentions=st.lists(
+        st.tuples(st.integers(0, 3), st.integers(0, 4), st.integers(1, 3), st.integers(0, 4)), max_size=25
+    ),
+    n_docs=st.integers(4, 6),
+)
+def test_clusters_of_all_documents_at_once_equal_one_at_a_time(mentions, n_docs):
+    """Repeated spans, labels out of order and empty documents included."""
+    mentions = sorted(mentions, key=lambda m: m[0])
+    doc, starts, lengths, labels = (np.array([m[i] for m in mentions], dtype=np.int64) for i in range(4))
+    together = Clusters.per_document(doc, starts, starts + lengths, labels, n_docs)
+    for d, clusters in enumerate(together):
+        alone = Clusters.from_arrays(starts[doc == d], (starts + lengths)[doc == d], labels[doc == d])
+        assert clusters.entities() == alone.entities() and clusters.repeated == alone.repeated
+        assert clusters.n_entities == alone.n_entities and clusters.entity.tolist() == alone.entity.tolist()

@@ -257,15 +257,10 @@ def _documents(
     doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, entity: np.ndarray, created: np.ndarray,
 ) -> List[Document]:
     order = np.lexsort((created, doc))
-    doc, starts, ends, entity = doc[order], starts[order], ends[order], entity[order]
-    bounds = np.searchsorted(doc, np.arange(len(names) + 1))
-    out = []
-    for index, name in enumerate(names):
-        lo, hi = bounds[index], bounds[index + 1]
-        clusters = Clusters.from_arrays(starts[lo:hi], ends[lo:hi], entity[lo:hi])
-        out.append((name, int(begins[index]) + 1, clusters, int(n_tokens[index])))
-    return out
-
+    clusters = Clusters.per_document(doc[order], starts[order], ends[order], entity[order], len(names))
+    return [
+        (name, line + 1, part, n) for name, line, part, n in zip(names, begins.tolist(), clusters, n_tokens.tolist())
+    ]
 
 
 def tabbed_columns(data: bytes, documents: List[Document]) -> Optional[List[Columns]]:
