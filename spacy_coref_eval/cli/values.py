@@ -4,11 +4,11 @@ Typer from 0.2x converts every parameter's value, given or default,
 through a pydantic ``TypeAdapter`` built when the value comes: for
 ``score`` that is importing pydantic and building some twenty adapters,
 longer than reading and scoring LitBank. The values of these commands are
-plain (text, bounded integers, numbers, paths), so :class:`CommandGroup`
-gives every parameter of the command it runs a converter that takes a
-plainly valid value as typer would and hands anything else to typer's own
-conversion, so that messages and exit codes stay typer's. With a typer that
-converts otherwise (no ``get_runtime_param``) nothing changes.
+plain (text, bounded integers, numbers, paths), so the commands of an
+:class:`App` give each parameter a converter that takes a plainly valid
+value as typer would and hands anything else to typer's own conversion, so
+that messages and exit codes stay typer's. With a typer that converts
+otherwise (no ``get_runtime_param``) nothing changes.
 """
 import os
 import re

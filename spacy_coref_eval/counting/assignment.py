@@ -7,7 +7,7 @@ about a millisecond, importing SciPy's solvers a quarter of a second.
 Larger problems go to :func:`~spacy_coref_eval.arrays.max_gain_matching`.
 """
 from heapq import heappop, heappush
-from typing import Callable, List, Tuple
+from typing import Callable, Dict, List, Set, Tuple
 
 import numpy as np
 
@@ -50,8 +50,8 @@ def python_matching(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_row
     cost_of = [0.0] * n_rows
     edge_of = [-1] * n_rows
     for source in range(n_rows):
-        distance = {}
-        via = {}
+        distance: Dict[int, float] = {}
+        via: Dict[int, Tuple[int, float, int]] = {}
         heap: List[Tuple[float, int]] = []
         for col, cost, edge in adjacent[source]:
             reduced = cost - potential[col]
@@ -60,7 +60,7 @@ def python_matching(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_row
                 via[col] = (source, cost, edge)
                 heappush(heap, (reduced, col))
         reached: List[int] = []
-        settled = set()
+        settled: Set[int] = set()
         while True:
             length, col = heappop(heap)
             if col in settled:
