@@ -50,7 +50,11 @@ def parse_simple(data: bytes) -> Optional[List[Document]]:
     if b"\r" in data:
         return None
     buf = np.frombuffer(data, dtype=np.uint8)
-    newlines = np.flatnonzero(buf == _NL)
+    blanks = np.flatnonzero(buf <= _SPACE)
+    blank = buf[blanks]
+    if np.any((blank != _NL) & (blank != _TAB) & (blank != _SPACE)):
+        return None
+    newlines, tabs, spaces = blanks[blank == _NL], blanks[blank == _TAB], blanks[blank == _SPACE]
     line_starts = np.r_[0, newlines + 1]
     line_ends = np.r_[newlines, len(buf)]
     nonempty = line_ends > line_starts
@@ -272,7 +276,11 @@ def tabbed_columns(data: bytes, documents: List[Document]) -> Optional[List[Colu
     line ``i`` are then the ``i``-th row of the file's tabs, and the words
     lie between its 3rd and 4th. ``None`` for any other file."""
     buf = np.frombuffer(data, dtype=np.uint8)
-    newlines = np.flatnonzero(buf == _NL)
+    blanks = np.flatnonzero(buf <= _SPACE)
+    blank = buf[blanks]
+    if np.any((blank != _NL) & (blank != _TAB) & (blank != _SPACE)):
+        return None
+    newlines, tabs, spaces = blanks[blank == _NL], blanks[blank == _TAB], blanks[blank == _SPACE]
     line_starts = np.r_[0, newlines + 1]
     line_ends = np.r_[newlines, len(buf)]
     first = np.full(len(line_starts), _NL, dtype=np.uint8)
@@ -280,17 +288,14 @@ def tabbed_columns(data: bytes, documents: List[Document]) -> Optional[List[Colu
     first[nonempty] = buf[line_starts[nonempty]]
     token = (first != _NL) & (first != _HASH)
     lines = np.flatnonzero(token)
-    tabs = np.flatnonzero(buf == _TAB)
     if len(lines) == 0 or len(tabs) % len(lines) or len(tabs) // len(lines) <= _WORD_FIELD or not _narrow_utf8(buf):
         return None
     row = tabs.reshape(len(lines), -1)
-    spaces = np.flatnonzero(buf == _SPACE)
     if (
         np.any(row[:, 0] <= line_starts[lines])
         or np.any(row[:, -1] >= line_ends[lines] - 1)
         or np.any(np.diff(row, axis=1) == 1)
         or token[np.searchsorted(line_starts, spaces, side="right") - 1].any()
-        or np.count_nonzero(buf < _SPACE) != len(newlines) + len(tabs)
     ):
         return None
     words = _text_of(buf, row[:, _WORD_FIELD - 1] + 1, row[:, _WORD_FIELD])
