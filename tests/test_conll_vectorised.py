@@ -271,3 +271,9 @@ def test_clusters_of_all_documents_at_once_equal_one_at_a_time(mentions, n_docs)
         alone = Clusters.from_arrays(starts[doc == d], (starts + lengths)[doc == d], labels[doc == d])
         assert clusters.entities() == alone.entities() and clusters.repeated == alone.repeated
         assert clusters.n_entities == alone.n_entities and clusters.entity.tolist() == alone.entity.tolist()
+
+
+def test_control_characters_in_words_keep_the_vectorised_path():
+    text = "#begin document (a); part 000\na\t0\t0\tx\x0cy\t(1)\na\t0\t1\tz\x00\t-\n#end document\n"
+    fast = parse_simple(text.encode())
+    assert fast is not None and fast[0][2].entities() == (((0, 1),),)

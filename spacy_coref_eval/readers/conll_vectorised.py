@@ -50,11 +50,7 @@ def parse_simple(data: bytes) -> Optional[List[Document]]:
     if b"\r" in data:
         return None
     buf = np.frombuffer(data, dtype=np.uint8)
-    blanks = np.flatnonzero(buf <= _SPACE)
-    blank = buf[blanks]
-    if np.any((blank != _NL) & (blank != _TAB) & (blank != _SPACE)):
-        return None
-    newlines, tabs, spaces = blanks[blank == _NL], blanks[blank == _TAB], blanks[blank == _SPACE]
+    newlines = np.flatnonzero(buf == _NL)
     line_starts = np.r_[0, newlines + 1]
     line_ends = np.r_[newlines, len(buf)]
     nonempty = line_ends > line_starts
