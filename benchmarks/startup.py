@@ -1,7 +1,8 @@
 """Whole processes, as a user runs them: start-up of the command line, a
 LitBank ``score`` from the shell against a process that only reads both
-files line by line, and what ``--classes`` adds to it. Each time is the best of ``repeat`` runs, the two sides
-of a row taking turns."""
+files line by line, and what ``--classes`` adds to it. Each time is the best of ``repeat`` runs (at least
+seven: a process takes under half a second, and on a shared machine fewer turns often miss a quiet one), the
+two sides of a row taking turns."""
 import os
 import subprocess
 import sys
@@ -36,7 +37,7 @@ def process_times(repeat: int, commands: Dict[str, Sequence[str]]) -> Dict[str, 
 
 def startup(key_path: Path, response_path: Path, repeat: int) -> List[Row]:
     python = sys.executable
-    times = process_times(max(repeat, 3), {
+    times = process_times(max(repeat, 7), {
         "numpy": (python, "-c", "import numpy"),
         "help": (python, "-m", "spacy_coref_eval", "--help"),
         "floor": (python, "-c", READ_LINES, str(key_path), str(response_path)),

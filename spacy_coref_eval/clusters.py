@@ -7,7 +7,7 @@ not ranges (discontinuous CorefUD mentions, empty nodes), a set of tokens
 (:class:`NodeSets`).
 """
 from dataclasses import dataclass, field, replace
-from typing import Dict, Iterable, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -154,10 +154,7 @@ class Clusters:
         starts = np.asarray(starts, dtype=np.int64)
         ends = np.asarray(ends, dtype=np.int64)
         labels = np.asarray(labels, dtype=np.int64)
-        bad_spans = (ends <= starts) | (starts < 0)
-        if bad_spans.any():
-            bad = int(np.argmax(bad_spans))
-            raise CorefInputError(f"mention ({starts[bad]}, {ends[bad]}) is empty, reversed or before the first token")
+        _check_spans(starts, ends)
         if heads is not None and np.any(heads < -1):
             raise CorefInputError("a mention head lies before the first token (-1 alone means unknown)")
         if np.any(labels[1:] < labels[:-1]):
@@ -165,7 +162,7 @@ class Clusters:
             starts, ends, labels = starts[order], ends[order], labels[order]
             heads = heads[order] if heads is not None else None
             nodes = nodes.take(order) if nodes is not None else None
-        keep = _first_occurrences(starts, ends, None if nodes is None else set_codes(nodes)[0])
+        keep = _first_occurrences(starts, ends) if nodes is None else _first_occurrences(set_codes(nodes)[0])
         repeated = len(starts) - len(keep)
         if repeated:
             starts, ends, labels = starts[keep], ends[keep], labels[keep]
@@ -173,6 +170,34 @@ class Clusters:
             nodes = nodes.take(keep) if nodes is not None else None
         entity, n_entities = _dense_labels(labels)
         return cls(starts, ends, entity, n_entities, heads, repeated, nodes)
+
+    @classmethod
+    def per_document(
+        cls, doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, labels: np.ndarray, n_docs: int
+    ) -> List["Clusters"]:
+        """:meth:`from_arrays` of ``n_docs`` documents at once, without
+        heads: document ``d`` has the mentions with ``doc == d`` (``doc``
+        nondecreasing), in array order."""
+        doc = np.asarray(doc, dtype=np.int64)
+        starts = np.asarray(starts, dtype=np.int64)
+        ends = np.asarray(ends, dtype=np.int64)
+        labels = np.asarray(labels, dtype=np.int64)
+        _check_spans(starts, ends)
+        order = np.lexsort((labels, doc))
+        keep = order[_first_occurrences(starts[order], ends[order], doc[order])]
+        given = np.bincount(doc, minlength=n_docs)
+        doc, starts, ends, labels = doc[keep], starts[keep], ends[keep], labels[keep]
+        new = np.ones(len(keep), dtype=bool)
+        new[1:] = (labels[1:] != labels[:-1]) | (doc[1:] != doc[:-1])
+        first_entity = np.r_[0, np.cumsum(np.bincount(doc[new], minlength=n_docs))]
+        entity = np.cumsum(new) - 1 - first_entity[doc]
+        bounds = np.searchsorted(doc, np.arange(n_docs + 1)).tolist()
+        n_entities = np.diff(first_entity).tolist()
+        repeated = (given - np.diff(bounds)).tolist()
+        return [
+            cls(starts[lo:hi], ends[lo:hi], entity[lo:hi], n, None, dropped)
+            for lo, hi, n, dropped in zip(bounds[:-1], bounds[1:], n_entities, repeated)
+        ]
 
     def entities(self) -> Tuple[Tuple[Span, ...], ...]:
         """The entities as tuples of ``(start, end)`` spans, in stored order."""
@@ -263,19 +288,23 @@ class Clusters:
         return self.subset(self.non_singletons())
 
 
-def _first_occurrences(starts: np.ndarray, ends: np.ndarray, codes: Optional[np.ndarray] = None) -> np.ndarray:
-    """Indices of the first occurrence of every distinct span (with
-    ``codes``, every distinct token set: :func:`set_codes`), in order."""
-    if len(starts) < 2:
-        return np.arange(len(starts))
-    keys = (starts, ends) if codes is None else (codes,)
-    order = np.lexsort((np.arange(len(starts)),) + keys[::-1])
-    first = np.ones(len(order), dtype=bool)
-    different = np.zeros(len(order) - 1, dtype=bool)
-    for key in keys:
-        sorted_key = key[order]
-        different |= sorted_key[1:] != sorted_key[:-1]
-    first[1:] = different
+def _check_spans(starts: np.ndarray, ends: np.ndarray) -> None:
+    bad_spans = (ends <= starts) | (starts < 0)
+    if bad_spans.any():
+        bad = int(np.argmax(bad_spans))
+        raise CorefInputError(f"mention ({starts[bad]}, {ends[bad]}) is empty, reversed or before the first token")
+
+
+def _first_occurrences(*keys: np.ndarray) -> np.ndarray:
+    """Indices of the first occurrence of every distinct combination of
+    the ``keys``' values (a span: starts and ends; a token set: its
+    :func:`set_codes`), in order."""
+    n = len(keys[0])
+    if n < 2:
+        return np.arange(n)
+    order = np.lexsort((np.arange(n),) + keys[::-1])
+    first = np.ones(n, dtype=bool)
+    first[1:] = np.logical_or.reduce([key[order][1:] != key[order][:-1] for key in keys])
     return np.sort(order[first])
 
 

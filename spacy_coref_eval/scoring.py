@@ -7,8 +7,6 @@ document in one matcher call) → :func:`~.twinning.apply_policy` →
 and the twinning it came from, which the analyses and the report read
 instead of matching again.
 """
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
@@ -270,6 +268,9 @@ def _score_in_processes(
     """:func:`_score_shard` on ``n_process`` consecutive shards in parallel.
     Forked workers find the documents in memory; elsewhere each shard is
     sent to its worker."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     global _SHARED
     _load_solvers()
     size = -(-len(pairs) // n_process)

@@ -1,12 +1,14 @@
 """The vectorised CoNLL reader gives exactly what the line reader gives."""
 import gzip
 
+import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spacy_coref_eval import CorefInputError
+from spacy_coref_eval import Clusters, CorefInputError
 from spacy_coref_eval.readers.conll import parse_conll, read_conll
-from spacy_coref_eval.readers.conll_vectorised import parse_simple
+from spacy_coref_eval.readers.conll_vectorised import parse_simple, tabbed_columns
 
 from .conftest import data_path
 from .strategies import deterministic
@@ -187,3 +189,91 @@ def test_words_read_beside_the_vectorised_reader_equal_the_line_reader(text):
         a, b = fast[name], slow[name]
         assert (a.words, a.sentence_starts, a.pos, a.n_tokens, a.line) == (b.words, b.sentence_starts, b.pos, b.n_tokens, b.line)
         assert a.clusters.entities() == b.clusters.entities()
+
+
+WORDS = st.text(st.sampled_from("ab\u00e9\u201c\u4e2d_-("), min_size=0, max_size=3)
+ODD = st.integers(0, 39).flatmap(
+    lambda n: st.sampled_from(["\xa0", "\u2003", " ", "\t", "\x0b", "\x85"]) if n == 0 else st.just("")
+)
+
+
+@st.composite
+def tabbed_texts(draw):
+    """Files whose token lines have their fields separated by tabs, mostly
+    the same number of fields on every line (5 or 12), with words that are
+    sometimes empty or hold white space beyond ASCII, spaces or tabs."""
+    n_fields = draw(st.sampled_from([5, 12, 4]))
+    lines = []
+    for doc in range(draw(st.integers(1, 3))):
+        lines.append(f"#begin document (d{doc}); part 000")
+        for token in range(draw(st.integers(0, 6))):
+            if token and draw(st.booleans()):
+                lines.append("")
+            fields = [f"d{doc}", "0", str(token), "w" + draw(WORDS) + draw(ODD), "P" + draw(WORDS)][: n_fields - 1]
+            fields += ["x"] * (n_fields - 1 - len(fields))
+            if draw(st.integers(0, 29)) == 0:
+                fields.append(draw(st.sampled_from(["y", ""])))
+            lines.append("\t".join(fields + [f"({token % 3})" if token % 2 else "-"]))
+        lines.append("#end document")
+    return "\n".join(lines) + "\n"
+
+
+@deterministic(max_examples=300)
+@given(text=tabbed_texts())
+def test_tabbed_words_equal_the_line_reader(text, tmp_path_factory):
+    """Words at a stride of the tabs where every line has the same number,
+    and the line by line reading of them wherever white space or a missing
+    field would make str.split differ."""
+    try:
+        slow = parse_conll(text, source="<t>", with_words=True)
+    except CorefInputError:
+        return
+    path = tmp_path_factory.mktemp("tabbed") / "t.conll"
+    path.write_text(text, encoding="utf8")
+    fast = read_conll(path, with_words=True)
+    assert list(fast) == list(slow)
+    for name in slow:
+        a, b = fast[name], slow[name]
+        assert (a.words, a.sentence_starts, a.pos, a.n_tokens) == (b.words, b.sentence_starts, b.pos, b.n_tokens)
+
+
+def test_tabbed_files_take_the_stride_and_invalid_utf8_is_refused_as_before(tmp_path):
+    lines = ["#begin document (a); part 000", "a\t0\t0\tCafé\t-", "a\t0\t1\t“x”\t(1)", "#end document", ""]
+    data = "\n".join(lines).encode()
+    assert tabbed_columns(data, parse_simple(data)) == [(["Café", "“x”"], [0], None)]
+    path = tmp_path / "bad.conll"
+    path.write_bytes(data.replace("é".encode(), b"\xe9"))
+    assert tabbed_columns(path.read_bytes(), parse_simple(path.read_bytes())) is None
+    with pytest.raises(CorefInputError, match=r"bad\.conll: not UTF-8 text: 'utf-8' codec can't decode byte 0xe9"):
+        read_conll(path, with_words=True)
+
+
+def test_the_wide_spaces_are_those_str_split_splits_at():
+    from spacy_coref_eval.readers.conll_vectorised import _WIDE_SPACE
+
+    wide = {chr(code) for code in range(0x80, 0x110000) if chr(code).isspace()}
+    assert {c for c in map(chr, range(0x80, 0x110000)) if _WIDE_SPACE.match(c)} == wide
+
+
+@deterministic(max_examples=200)
+@given(
+    mentions=st.lists(
+        st.tuples(st.integers(0, 3), st.integers(0, 4), st.integers(1, 3), st.integers(0, 4)), max_size=25
+    ),
+    n_docs=st.integers(4, 6),
+)
+def test_clusters_of_all_documents_at_once_equal_one_at_a_time(mentions, n_docs):
+    """Repeated spans, labels out of order and empty documents included."""
+    mentions = sorted(mentions, key=lambda m: m[0])
+    doc, starts, lengths, labels = (np.array([m[i] for m in mentions], dtype=np.int64) for i in range(4))
+    together = Clusters.per_document(doc, starts, starts + lengths, labels, n_docs)
+    for d, clusters in enumerate(together):
+        alone = Clusters.from_arrays(starts[doc == d], (starts + lengths)[doc == d], labels[doc == d])
+        assert clusters.entities() == alone.entities() and clusters.repeated == alone.repeated
+        assert clusters.n_entities == alone.n_entities and clusters.entity.tolist() == alone.entity.tolist()
+
+
+def test_control_characters_in_words_keep_the_vectorised_path():
+    text = "#begin document (a); part 000\na\t0\t0\tx\x0cy\t(1)\na\t0\t1\tz\x00\t-\n#end document\n"
+    fast = parse_simple(text.encode())
+    assert fast is not None and fast[0][2].entities() == (((0, 1),),)

@@ -91,16 +91,43 @@ def test_the_checker_sees_every_kind_of_import():
     }
 
 
-def test_help_imports_neither_spacy_nor_scipy():
+def test_help_imports_neither_spacy_nor_scipy_nor_pydantic():
     code = (
         "import sys\n"
         "from typer.testing import CliRunner\n"
         "from spacy_coref_eval.cli import app\n"
         "assert CliRunner().invoke(app, ['--help']).exit_code == 0\n"
         "assert CliRunner().invoke(app, ['score', '--help']).exit_code == 0\n"
-        "heavy = sorted(m for m in ('spacy', 'scipy', 'srsly', 'thinc') if m in sys.modules)\n"
+        "heavy = sorted(m for m in ('spacy', 'scipy', 'srsly', 'thinc', 'pydantic') if m in sys.modules)\n"
         "print(','.join(heavy))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("extra, unused", [
+    ((), ("spacy", "scipy", "srsly", "thinc", "pydantic", "multiprocessing", "concurrent", "wasabi", "rich")),
+    (("--classes",), ("scipy", "pydantic", "numpy.ma", "numpy.random")),
+])
+def test_score_imports_only_what_it_uses(extra, unused):
+    """``score`` of CoNLL files to JSON, the commonest process: no spaCy,
+    SciPy (small CEAF blocks are solved in Python), pydantic (typer's
+    conversion of values), process pools or table printing; with
+    ``--classes`` neither the statistics nor numpy's masked arrays."""
+    data = PACKAGE / "data"
+    argv = ["spacy-coref-eval", "score", str(data / "demo.key.conll"), str(data / "demo.response.conll"), "-f", "json"]
+    argv += extra
+    code = (
+        "import sys\n"
+        "from spacy_coref_eval.cli import main\n"
+        f"sys.argv = {argv!r}\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as stop:\n"
+        "    assert not stop.code, stop.code\n"
+        f"print(','.join(sorted(m for m in {unused!r} if m in sys.modules)), file=sys.stderr)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.strip() == ""

@@ -1,14 +1,23 @@
 """Analyses of a scored corpus beyond its micro-averaged scores: macro
 averages, bootstrap confidence intervals, paired significance tests
-(:mod:`.statistics`) and counts of error kinds (:mod:`.error_types`)."""
-from .error_types import ERROR_KINDS, corpus_error_counts, error_counts
-from .statistics import bootstrap_intervals, compare, macro_average
+(:mod:`.statistics`) and counts of error kinds (:mod:`.error_types`).
+Each module loads when one of its names is first used, so that resolution
+classes (:mod:`.resolution_classes`) load neither."""
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "ERROR_KINDS",
-    "bootstrap_intervals",
-    "compare",
-    "corpus_error_counts",
-    "error_counts",
-    "macro_average",
-]
+_MODULE_OF = {
+    "ERROR_KINDS": "error_types",
+    "bootstrap_intervals": "statistics",
+    "compare": "statistics",
+    "corpus_error_counts": "error_types",
+    "error_counts": "error_types",
+    "macro_average": "statistics",
+}
+__all__ = list(_MODULE_OF)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f".{_MODULE_OF[name]}", __name__), name)

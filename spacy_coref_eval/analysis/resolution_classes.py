@@ -248,6 +248,15 @@ def _take(values: Sequence[Any], positions: np.ndarray) -> List[Any]:
     return list(itemgetter(*positions.tolist())(values))
 
 
+def _member(values: np.ndarray, of: np.ndarray) -> np.ndarray:
+    """Whether each value is one of ``of``: :func:`numpy.isin` by binary
+    search, without the ``numpy.unique`` that imports ``numpy.ma``."""
+    if len(of) == 0:
+        return np.zeros(len(values), dtype=bool)
+    of = np.sort(of)
+    return of[np.minimum(np.searchsorted(of, values), len(of) - 1)] == values
+
+
 def _ids(values: List[Any]) -> Tuple[np.ndarray, List[Any]]:
     """The id of every value (by first appearance) and the distinct values."""
     index = {value: i for i, value in enumerate(dict.fromkeys(values))}
@@ -424,9 +433,9 @@ def _resolve_capitalised(
     n_types = int(info.type.max()) + 1
     asked = head_entity[initial] * n_types + info.type[heads[initial]]
     codes = row_entity * n_types + info.type[: len(row_entity)]
-    evidence = np.flatnonzero(np.isin(codes, asked))
+    evidence = np.flatnonzero(_member(codes, asked))
     seen = codes[evidence[~_sentence_initial(tokens, info.token[evidence])]]
-    out[initial] = np.where(np.isin(asked, seen), _PROPER, _COMMON)
+    out[initial] = np.where(_member(asked, seen), _PROPER, _COMMON)
     return out
 
 

@@ -1,7 +1,7 @@
 """The ``spacy-coref-eval`` command line (also ``python -m spacy_coref_eval``)."""
-import typer
+from .values import App
 
-app = typer.Typer(
+app = App(
     name="spacy-coref-eval",
     help="Score coreference resolution: MUC, B³, CEAF, BLANC, LEA and the CoNLL score.",
     no_args_is_help=True,

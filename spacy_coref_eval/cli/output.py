@@ -96,7 +96,6 @@ def score_json(result: "CorpusResult", per_doc: bool = False, analyses: Analyses
     """The JSON document of ``score`` and ``merge``: ``settings``,
     ``metrics``, the analyses asked for (``intervals``, ``macro``,
     ``errors``), ``documents`` with ``per_doc`` and ``warnings``."""
-    from ..analysis.error_types import TOTAL
     from ..counting.rates import stack_rates
 
     out: Dict[str, Any] = {"settings": result.settings.to_dict(), "metrics": result.metrics()}
@@ -106,6 +105,8 @@ def score_json(result: "CorpusResult", per_doc: bool = False, analyses: Analyses
     if analyses.macro is not None:
         out["macro"] = analyses.macro
     if analyses.errors is not None:
+        from ..analysis.error_types import TOTAL
+
         out["errors"] = {TOTAL: analyses.errors[TOTAL]}
     if analyses.classes is not None:
         out["resolution_classes"] = analyses.classes.to_dict()
@@ -128,12 +129,12 @@ def json_text(data: Any) -> str:
 
 def render(result: "CorpusResult", fmt: str, per_doc: bool, analyses: Analyses = Analyses()) -> str:
     """The report in ``json`` or ``table`` form."""
+    if fmt == "json":
+        return json_text(score_json(result, per_doc, analyses))
     from ..analysis.error_types import TOTAL
     from ..counting.rates import stack_rates
     from ..report.table import documents_table, errors_table, intervals_table, macro_table, metrics_table
 
-    if fmt == "json":
-        return json_text(score_json(result, per_doc, analyses))
     parts = [metrics_table(result.metrics())]
     if analyses.intervals is not None:
         parts.append(

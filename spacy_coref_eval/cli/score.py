@@ -44,8 +44,6 @@ def score(
     n_process: int = typer.Option(1, "--n-process", "-n", min=1, max=256, help="Score documents in this many processes"),
 ) -> None:
     """Score RESPONSE against KEY with every chosen metric."""
-    from ..analysis import corpus_error_counts
-    from ..analysis.resolution_classes import score_resolution_classes
     from ..readers.corpus import load_corpus
     from ..scoring import score_pairs
 
@@ -65,8 +63,12 @@ def score(
             save_counts(result, save_counts_to, inputs)
         analyses = analyses_of(result, ci, n_resamples, seed, macro)
         if errors:
+            from ..analysis import corpus_error_counts
+
             analyses = replace(analyses, errors=corpus_error_counts(result))
         if tokens is not None:
+            from ..analysis.resolution_classes import score_resolution_classes
+
             analyses = replace(analyses, classes=score_resolution_classes(result, tokens))
     report(result, fmt, per_doc, output, analyses, inputs)
 
@@ -100,6 +102,8 @@ def merge(
 
 def analyses_of(result: "CorpusResult", ci: Optional[float], n_resamples: int, seed: int, macro: bool) -> Analyses:
     """The intervals and macro averages asked for."""
+    if ci is None and not macro:
+        return Analyses(n_resamples=n_resamples, seed=seed)
     from ..analysis import bootstrap_intervals, macro_average
 
     return Analyses(

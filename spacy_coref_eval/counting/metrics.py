@@ -14,9 +14,10 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
-from ..arrays import GROUP_NODES, connected_blocks, max_gain_matching
+from ..arrays import GROUP_NODES, connected_blocks
 from ..clusters import common_tokens
 from ..twinning.twinned import TwinnedCorpus
+from .assignment import solver_for
 from .contingency import Contingency
 from .ratios import Scores, prf_arrays
 
@@ -138,10 +139,11 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
 
     A star block (one key or one response entity) is aligned by its best
     cell, for all stars at once. The other blocks, a group of small ones at
-    a time, are assignment problems
-    (:func:`~spacy_coref_eval.arrays.max_gain_matching`), solved sparse in
-    memory linear in their cells unless small and dense, never as a dense
-    matrix of all key × response entities of a large block.
+    a time, are assignment problems, solved in Python when they are few
+    and small (:mod:`.assignment`), else by
+    :func:`~spacy_coref_eval.arrays.max_gain_matching`, sparse in memory
+    linear in their cells unless small and dense, never as a dense matrix of
+    all key × response entities of a large block.
     """
     totals = [np.zeros(table.n_docs) for _ in similarities]
     if len(table.counts) == 0:
@@ -152,12 +154,13 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
     for total, similarity in zip(totals, similarities):
         best = np.maximum.reduceat(similarity[blocks.edges], blocks.bounds[:-1])
         total += table.per_doc(block_doc[star], best[star])
+    solve = solver_for(blocks, ~star)
     for cells in blocks.groups(~star, GROUP_NODES):
         key_ids, rows = np.unique(table.rows[cells], return_inverse=True)
         response_ids, cols = np.unique(table.cols[cells], return_inverse=True)
         rows, cols, shape = rows.ravel(), cols.ravel(), (len(key_ids), len(response_ids))
         for total, similarity in zip(totals, similarities):
-            chosen = cells[max_gain_matching(rows, cols, similarity[cells], *shape)]
+            chosen = cells[solve(rows, cols, similarity[cells], *shape)]
             total += table.per_doc(table.cell_doc[chosen], similarity[chosen])
     return totals
 
@@ -188,10 +191,12 @@ def mor(twinned: TwinnedCorpus) -> Tuple[Quad]:
     shared = np.zeros(n_docs)
     if len(rows):
         blocks = connected_blocks(rows, cols, len(key), len(response))
-        for cells in blocks.groups(np.ones(len(blocks), dtype=bool), GROUP_NODES):
+        every = np.ones(len(blocks), dtype=bool)
+        solve = solver_for(blocks, every)
+        for cells in blocks.groups(every, GROUP_NODES):
             key_ids, local_rows = np.unique(rows[cells], return_inverse=True)
             response_ids, local_cols = np.unique(cols[cells], return_inverse=True)
-            chosen = cells[max_gain_matching(
+            chosen = cells[solve(
                 local_rows.ravel(), local_cols.ravel(), common[cells].astype(np.float64), len(key_ids), len(response_ids)
             )]
             shared += np.bincount(twinned.key_doc[rows[chosen]], weights=common[chosen], minlength=n_docs)

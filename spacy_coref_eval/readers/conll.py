@@ -45,7 +45,7 @@ import numpy as np
 from ..clusters import Clusters
 from ..errors import CorefInputError
 from ..files import open_output
-from .conll_vectorised import BEGIN, END, parse_simple
+from .conll_vectorised import BEGIN, END, parse_simple, tabbed_columns
 from .inputs import read_input
 
 PathLike = Union[str, Path]
@@ -109,8 +109,9 @@ def read_conll(path: PathLike, *, with_words: bool = False) -> ConllFile:
     five) and sentence starts.
 
     Files in the common simple form are read by the vectorised reader
-    (:mod:`.conll_vectorised`), everything else line by line; both give the
-    same documents.
+    (:mod:`.conll_vectorised`), their words at a stride of their tab
+    separated fields where every line has the same number, everything else
+    line by line; all give the same documents.
     """
     path = Path(path)
     try:
@@ -123,18 +124,21 @@ def read_conll(path: PathLike, *, with_words: bool = False) -> ConllFile:
                 (name, ConllDocument(name, clusters, n_tokens, str(path), line))
                 for name, line, clusters, n_tokens in simple
             )
-        try:
-            text = data.decode("utf8")
-        except UnicodeDecodeError as err:
-            raise CorefInputError(f"{path}: not UTF-8 text: {err}") from None
-        del data
-        if simple is not None:
+        columns = None if simple is None else tabbed_columns(data, simple)
+        if columns is None:
+            try:
+                text = data.decode("utf8")
+            except UnicodeDecodeError as err:
+                raise CorefInputError(f"{path}: not UTF-8 text: {err}") from None
+            del data
+            if simple is None:
+                return _parse(text, str(path), with_words)
             lines = text.split("\n")
-            return ConllFile(
-                (name, ConllDocument(name, clusters, n_tokens, str(path), line, *_columns(_body(lines, line))))
-                for name, line, clusters, n_tokens in simple
-            )
-        return _parse(text, str(path), with_words)
+            columns = [_columns(_body(lines, line)) for _, line, _, _ in simple]
+        return ConllFile(
+            (name, ConllDocument(name, clusters, n_tokens, str(path), line, *document_columns))
+            for (name, line, clusters, n_tokens), document_columns in zip(simple, columns)
+        )
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
 

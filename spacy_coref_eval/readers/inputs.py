@@ -1,6 +1,8 @@
 """Reading input files within bounds: every reader takes its bytes from
 :func:`read_input`, ``.gz`` read transparently."""
 import gzip
+import os
+import stat
 import zlib
 from pathlib import Path
 from typing import Optional
@@ -19,13 +21,19 @@ def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
     :data:`MAX_INPUT_BYTES` and lines of at most ``max_line`` bytes
     (default :data:`MAX_LINE_BYTES`), so that a gzip bomb, an endless
     stream or a giant line stops with a :class:`CorefInputError` naming the
-    file (and line) before it fills the memory."""
+    file (and line) before it fills the memory. A plain file no longer than
+    a line may be is read in one piece."""
     max_line = MAX_LINE_BYTES if max_line is None else max_line
     data = bytearray()
-    newlines = line_length = 0
+    line_length = 0
     chunk_size = min(_CHUNK_BYTES, max_line)
     try:
         with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as stream:
+            status = None if path.suffix == ".gz" else os.fstat(stream.fileno())
+            if status is not None and stat.S_ISREG(status.st_mode) and status.st_size <= min(max_line, MAX_INPUT_BYTES):
+                data = bytearray(status.st_size)
+                del data[stream.readinto(data):]
+                line_length = len(data) - data.rfind(b"\n") - 1
             while True:
                 chunk = stream.read(chunk_size)
                 if not chunk:
@@ -38,12 +46,12 @@ def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
                 first = chunk.find(b"\n")
                 line_length += len(chunk) if first < 0 else first
                 if line_length > max_line:
+                    line = data.count(b"\n") + 1
                     raise CorefInputError(
-                        f"{path}:{newlines + 1}: line longer than the maximum line length ({max_line} bytes)"
+                        f"{path}:{line}: line longer than the maximum line length ({max_line} bytes)"
                     )
                 if first >= 0:
                     line_length = len(chunk) - chunk.rfind(b"\n") - 1
-                    newlines += chunk.count(b"\n")
                 data += chunk
     except (OSError, EOFError, zlib.error) as err:
         raise CorefInputError(f"{path}: cannot read file: {err}") from None

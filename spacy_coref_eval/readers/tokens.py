@@ -53,7 +53,8 @@ class Tokens:
         if not len(documents) or documents[0] != 0 or np.any(np.diff(documents) <= 0):
             raise CorefInputError("tokens: document starts must begin at 0 and increase")
         object.__setattr__(self, "document_starts", documents)
-        object.__setattr__(self, "sentence_starts", np.union1d(sentences, documents[documents < max(n, 1)]))
+        starts = np.sort(np.concatenate([sentences, documents[documents < max(n, 1)]]))
+        object.__setattr__(self, "sentence_starts", starts[np.diff(starts, prepend=-1) != 0])
 
     def __len__(self) -> int:
         return len(self.words)
