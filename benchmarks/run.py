@@ -403,22 +403,13 @@ def docbin_path(folder: Path, key_path: Path, response_path: Path, repeat: int) 
 
 
 def gum_response(folder: Path) -> Path:
-    """A perturbed response to the 40 GUM documents (seed 0; mentions that
-    would span a sentence break dropped, so that the sentences stay GUM's),
-    written as CoNLL-U."""
-    from spacy_coref_eval.readers.conllu_write import write_conllu
-    from spacy_coref_eval.readers.corpus import read_side
+    """A perturbed response to the 40 GUM documents, its ``Entity=``
+    annotations edited with seed 0 (:mod:`.perturb_corefud`: sentences,
+    words and empty nodes stay GUM's)."""
+    from .perturb_corefud import perturb_corefud
 
-    documents = read_side(GUM, fmt="conllu").documents
-    key = {d.name: d.clusters for d in documents}
-    response = perturb_corpus(key, {d.name: d.n_tokens for d in documents}, seed=0)
-    written = []
-    for document in documents:
-        clusters, starts = response[document.name], np.asarray(document.sentence_starts)
-        within = np.searchsorted(starts, clusters.starts, "right") == np.searchsorted(starts, clusters.ends - 1, "right")
-        written.append((document.name, document.words, clusters.subset(within), starts))
     path = folder / "gum.response.conllu"
-    write_conllu(path, written)
+    path.write_text(perturb_corefud(gzip.open(GUM, "rt", encoding="utf-8").read(), seed=0), encoding="utf-8")
     return path
 
 

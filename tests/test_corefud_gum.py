@@ -1,6 +1,6 @@
 """The official CorefUD scorer's numbers on a real corpus: GUM documents in
 CorefUD CoNLL-U against a seeded perturbation of them
-(:mod:`tests.corefud_perturb`), under its three matchings with singletons
+(:mod:`benchmarks.perturb_corefud`), under its three matchings with singletons
 kept and removed, all seven metrics. The official numbers are its output
 on the same files (tests/data/corefud-rerun/gum_perturbed.json, with how
 they were made). Documents where the perturbation put one mention into two
@@ -17,7 +17,7 @@ from spacy_coref_eval.readers.corpus import load_pairs
 from spacy_coref_eval.scoring import score_pairs
 
 from .conftest import data_path
-from .corefud_perturb import keep_documents, perturb_corefud
+from benchmarks.perturb_corefud import keep_documents, perturb_corefud
 
 OFFICIAL = json.loads(data_path("corefud-rerun", "gum_perturbed.json").read_text())
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor")
