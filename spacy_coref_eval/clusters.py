@@ -346,9 +346,9 @@ def holds(clusters: Clusters, m: np.ndarray, tokens: np.ndarray) -> np.ndarray:
     """Whether mention ``m[i]`` holds token ``tokens[i]``, for every i."""
     inside = (clusters.starts[m] <= tokens) & (tokens < clusters.ends[m])
     odd = np.flatnonzero(clusters.scattered()[m] & inside)
+    sets = clusters.node_sets()
     for i in odd.tolist():
-        found = clusters.node_sets().of(int(m[i]))
-        inside[i] = bool(np.isin(tokens[i], found))
+        inside[i] = bool(np.isin(tokens[i], sets.of(int(m[i]))))
     return inside
 
 

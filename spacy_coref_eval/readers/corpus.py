@@ -160,8 +160,10 @@ def _read_side(path: Path, fmt: str, reader: Optional["ClusterReader"], with_wor
     if fmt == "conllu":
         from .conllu import read_conllu
 
+        from .conllu_nodes import node_order
+
         conllu = read_conllu(path)
-        documents = [_conllu_document(document) for document in conllu.documents.values()]
+        documents = [_conllu_document(document, node_order(document)) for document in conllu.documents.values()]
         return Side(path, documents, fmt, warnings=conllu.warnings())
     if fmt == "jsonlines":
         from .jsonlines import read_jsonlines
@@ -180,15 +182,17 @@ def _read_side(path: Path, fmt: str, reader: Optional["ClusterReader"], with_wor
     return Side(path, documents, fmt, warnings=conll.warnings)
 
 
-def _conllu_document(document: "CorefUDDocument") -> SideDocument:
-    """A CoNLL-U document whose tokens are its nodes, words and empty nodes
-    (:mod:`~.conllu_nodes`): discontinuous and zero mentions are sets of
-    nodes."""
-    from .conllu_nodes import node_clusters, node_forms, node_order, node_sentence_starts, node_tokens
+def _conllu_document(
+    document: "CorefUDDocument", order: np.ndarray, other: Optional["CorefUDDocument"] = None
+) -> SideDocument:
+    """A CoNLL-U document whose tokens are its nodes in ``order``
+    (:func:`~.conllu_nodes.node_order`: its own, or the union with those of
+    the ``other`` file it is paired with): discontinuous and zero mentions
+    are sets of nodes (:mod:`~.conllu_nodes`)."""
+    from .conllu_nodes import node_clusters, node_forms, node_sentence_starts, node_tokens
 
-    order = node_order(document)
     return SideDocument(
-        document.name, node_clusters(document, order), len(order), node_forms(document, order), None,
+        document.name, node_clusters(document, order), len(order), node_forms(document, order, other), None,
         node_sentence_starts(document, order), partial(node_tokens, document, order), corefud=document,
     )
 
@@ -328,18 +332,13 @@ def _corefud_pair(key: SideDocument, response: SideDocument) -> Tuple[SideDocume
     the key document and the response's clusters, both numbered on the
     union of their nodes when their empty nodes differ."""
     from .conllu import check_aligned
-    from .conllu_nodes import empty_keys, node_clusters, node_forms, node_order, node_sentence_starts, node_tokens
+    from .conllu_nodes import empty_keys, node_clusters, node_order
 
     check_aligned(key.corefud, response.corefud)
     if np.array_equal(empty_keys(key.corefud), empty_keys(response.corefud)):
         return key, response.clusters
     order = node_order(key.corefud, empty_keys(response.corefud))
-    paired_key = replace(
-        key, clusters=node_clusters(key.corefud, order), n_tokens=len(order),
-        conll_words=node_forms(key.corefud, order, response.corefud),
-        sentence_starts=node_sentence_starts(key.corefud, order), token_info=partial(node_tokens, key.corefud, order),
-    )
-    return paired_key, node_clusters(response.corefud, order)
+    return _conllu_document(key.corefud, order, response.corefud), node_clusters(response.corefud, order)
 
 
 def _aligned(key: Side, response: Side, index: int, name: str, key_record: Any, response_record: Any) -> Tuple[Clusters, int]:

@@ -17,7 +17,7 @@ from typing import Any, Callable, ClassVar, Dict, List, NamedTuple, Optional, Pr
 import numpy as np
 
 from ..arrays import GROUP_NODES, SMALL_CELLS, compact, connected_blocks, expand_ranges, max_gain_matching, stable_order
-from ..clusters import Clusters, common_tokens, holds
+from ..clusters import Clusters, common_tokens, holds, set_codes
 from ..errors import CorefInputError
 
 ScoreFunction = Callable[[Clusters, Clusters, np.ndarray, np.ndarray], np.ndarray]
@@ -67,9 +67,10 @@ def exact_twins(key: Clusters, response: Clusters) -> np.ndarray:
     found = (sorted_codes[position] == codes) & ~response_odd
     twins[found] = order[position[found]]
     if response_odd.any() and key_odd.any():
-        by_set = {key.nodes.of(m).tobytes(): m for m in np.flatnonzero(key_odd).tolist()}
-        for j in np.flatnonzero(response_odd).tolist():
-            twins[j] = by_set.get(response.nodes.of(j).tobytes(), -1)
+        key_ids, response_ids = np.flatnonzero(key_odd), np.flatnonzero(response_odd)
+        key_codes, response_codes = set_codes(key.nodes.take(key_ids), response.nodes.take(response_ids))
+        by_code = dict(zip(key_codes.tolist(), key_ids.tolist()))
+        twins[response_ids] = [by_code.get(code, -1) for code in response_codes.tolist()]
     return twins
 
 
