@@ -13,6 +13,7 @@ from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.readers import jsonlines as jsonlines_module
 from spacy_coref_eval.readers.conll import read_conll, write_conll
+from spacy_coref_eval.readers.corpus import load_pairs
 from spacy_coref_eval.readers.jsonlines import (
     conll_doc_keys,
     pair_with_conll,
@@ -180,7 +181,7 @@ def test_the_fast_path_is_taken_and_the_slow_one_agrees(monkeypatch):
     text = _line(doc_key="a", sentences=[["x", "y", "z"]], clusters=[[[0, 0], [1, 2]], [], [[0, 0], [2, 2]]]) + "\n"
     assert isinstance(jsonlines_module._members(text.strip(), {"clusters"})["clusters"], jsonlines_module._SpanText)
     fast = parse_jsonlines(text, role="key")
-    monkeypatch.setattr(jsonlines_module, "_members", lambda line, raw: None)
+    monkeypatch.setattr(jsonlines_module, "_members", lambda *args: None)
     slow = parse_jsonlines(text, role="key")
     for document in (fast["a"], slow["a"]):
         assert document.clusters.entities() == (((0, 1), (1, 3)), ((2, 3),))
@@ -202,7 +203,7 @@ def test_odd_clusters_text_fails_or_reads_as_json_loads_says(clusters, monkeypat
             return type(err), str(err)
 
     fast = outcome()
-    monkeypatch.setattr(jsonlines_module, "_members", lambda line, raw: None)
+    monkeypatch.setattr(jsonlines_module, "_members", lambda *args: None)
     assert fast == outcome()
 
 
@@ -216,7 +217,7 @@ def test_a_field_the_reader_reads_otherwise_is_never_kept_as_text(monkeypatch):
             return str(err)
 
     fast = outcome()
-    monkeypatch.setattr(jsonlines_module, "_members", lambda line, raw: None)
+    monkeypatch.setattr(jsonlines_module, "_members", lambda *args: None)
     assert fast == outcome() == (((0, 1),),)
 
 
@@ -245,3 +246,59 @@ def test_the_first_error_in_the_file_is_reported():
             parse_jsonlines("\n".join([outside, fine, later]), source="f", role="key")
     with pytest.raises(CorefInputError, match=r"^f:3: not a JSON object"):
         parse_jsonlines("\n".join([fine, fine.replace('"b"', '"c"'), "{not json", outside]), source="f", role="key")
+
+
+@st.composite
+def paired_texts(draw):
+    """A key text and a response whose lines share the key's ``sentences``
+    text, or hold the same words written otherwise, or other words; the
+    response's members in either order (what was read of a line's
+    namesake is reused only when ``doc_key`` comes before ``sentences``)."""
+    key_lines, response_lines = [], []
+    for index in range(draw(st.integers(1, 4))):
+        sentences = [[f"w{i}" for i in range(n)] for n in draw(st.lists(st.integers(0, 4), max_size=3))]
+        n_tokens = sum(map(len, sentences))
+        clusters = [[[0, 0]]] if n_tokens else []
+        key_lines.append(json.dumps({"doc_key": f"d{index}", "sentences": sentences, "clusters": clusters}))
+        how = draw(st.sampled_from(["same", "spaced", "other"]))
+        separators = (",", ":") if how == "spaced" else (", ", ": ")
+        words = [[w + "x" for w in s] for s in sentences] if how == "other" else sentences
+        members = [("doc_key", f"d{index}"), ("sentences", words), ("predicted_clusters", clusters)]
+        if draw(st.booleans()):
+            members.reverse()
+        response_lines.append(json.dumps(dict(members), separators=separators))
+    return "\n".join(key_lines) + "\n", "\n".join(response_lines) + "\n"
+
+
+@deterministic(200)
+@given(paired_texts())
+def test_a_line_sharing_the_sentences_of_its_namesake_reads_as_alone(texts):
+    key_text, response_text = texts
+    key = parse_jsonlines(key_text, role="key")
+    response = parse_jsonlines(response_text, known=key)
+    same(response, reference(response_text))
+    for (doc_key, document), line in zip(response.items(), response_text.splitlines()):
+        reusable = document.sentences_text == key[doc_key].sentences_text and line.index("doc_key") < line.index("sentences")
+        assert (document.sentences is key[doc_key].sentences) == reusable
+
+
+def test_pairing_two_files_with_the_same_sentences_decodes_no_words(tmp_path):
+    from spacy_coref_eval.readers.corpus import load_corpus
+
+    sentences = [["A", "cat", "sat", "."], ["It", "purred"]]
+    key, response, other = tmp_path / "k.jsonlines", tmp_path / "r.jsonlines", tmp_path / "o.jsonlines"
+    key.write_text(_line(doc_key="d", sentences=sentences, clusters=[[[0, 1], [4, 4]]]) + "\n")
+    response.write_text(_line(doc_key="d", predicted_clusters=[[[1, 1], [4, 4]]], sentences=sentences) + "\n")
+    loaded = load_corpus(key, response, with_words=False)
+    assert loaded.pairs[0][2].entities() == (((1, 2), (4, 5)),)
+    pairs, _ = load_pairs(key, response)
+    assert [pair[2].entities() for pair in pairs] == [(((1, 2), (4, 5)),)]
+    from spacy_coref_eval.readers.corpus import read_side
+
+    key_side = read_side(key, role="key")
+    response_side = read_side(response, paired_with=key_side)
+    assert response_side.documents[0].record.sentences is key_side.documents[0].record.sentences
+    assert "tokens" not in response_side.documents[0].record.__dict__
+    other.write_text(_line(doc_key="d", sentences=[["A", "cat", "sat", "!"], ["It", "purred"]], clusters=[]) + "\n")
+    with pytest.raises(CorefInputError, match=r"different words: from word 3 the key reads '\. It purred' and the response '! It"):
+        load_pairs(key, other)

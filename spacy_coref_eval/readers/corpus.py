@@ -129,18 +129,21 @@ def read_side(
     token_attrs: bool = False,
     fmt: Optional[str] = None,
     role: str = "response",
+    paired_with: Optional[Side] = None,
 ) -> Side:
     """The documents of one input in its format (:func:`input_format`): a
     CoNLL-2012 file or directory, a CoNLL-U or jsonlines file (``role``
     ``"key"`` reads jsonlines ``clusters``, ``"response"`` prefers
     ``predicted_clusters``), or a ``.spacy`` file read with ``reader``
     (default: span groups ``coref_clusters_N``; ``token_attrs`` also reads
-    parts of speech and morphology). Input that does not fit its format
-    raises :class:`CorefInputError` naming the format tried."""
+    parts of speech and morphology). A jsonlines file ``paired_with``
+    another reuses what was read of the sentences the two share. Input that
+    does not fit its format raises :class:`CorefInputError` naming the
+    format tried."""
     path = Path(path)
     fmt = input_format(path, fmt)
     try:
-        return _read_side(path, fmt, reader, with_words, token_attrs, role)
+        return _read_side(path, fmt, reader, with_words, token_attrs, role, paired_with)
     except CorefInputError as err:
         if fmt == "conll" and "outside a '#begin document' block" in str(err):
             raise CorefInputError(
@@ -150,7 +153,8 @@ def read_side(
         raise
 
 
-def _read_side(path: Path, fmt: str, reader: Optional["ClusterReader"], with_words: bool, token_attrs: bool, role: str) -> Side:
+def _read_side(path: Path, fmt: str, reader: Optional["ClusterReader"], with_words: bool, token_attrs: bool, role: str,
+               paired_with: Optional[Side]) -> Side:
     if fmt == "spacy":
         from .docbin_records import read_docbin_records
 
@@ -168,8 +172,13 @@ def _read_side(path: Path, fmt: str, reader: Optional["ClusterReader"], with_wor
     if fmt == "jsonlines":
         from .jsonlines import read_jsonlines
 
-        lines = read_jsonlines(path, role=role)
-        documents = [SideDocument(d.doc_key, d.clusters, len(d.words), d.words, None, d.sentence_starts) for d in lines.values()]
+        known = paired_with.documents if paired_with is not None and paired_with.format == "jsonlines" else ()
+        lines = read_jsonlines(path, role=role, known={d.record.doc_key: d.record for d in known})
+        documents = [
+            SideDocument(d.doc_key, d.clusters, d.n_words, record=d, sentence_starts=d.sentence_starts,
+                         token_info=d.token_info, words_text=d.sentences_text if d.subtoken_map is None else None)
+            for d in lines.values()
+        ]
         return Side(path, documents, fmt)
     conll = read_conll_documents(path, with_words=with_words)
     documents = [
@@ -238,14 +247,14 @@ def load_corpus(
     kinds = input_format(key_path, formats[0]), input_format(response_path, formats[1])
     checked = kinds != ("conll", "conll")
     key = read_side(key_path, key_reader, with_words or checked or with_tokens, with_tokens, kinds[0], "key")
-    response = read_side(response_path, response_reader, checked, False, kinds[1], "response")
+    response = read_side(response_path, response_reader, checked, False, kinds[1], "response", key)
     if not key.documents:
         what = "no '#begin document' blocks" if key.format == "conll" else "no documents"
         raise CorefInputError(f"{key_path}: {what}, nothing to score against")
     notes = list(dict.fromkeys(key.warnings + response.warnings))
     notes += _group_notes(key, key_reader, "key") + _group_notes(response, response_reader, "response")
     if checked:
-        loaded = _pair_checked(key, _named_like(response, key), notes)
+        loaded = _pair_checked(key, _named_like(response, key), notes, with_words)
     else:
         by_name = {document.name: document for document in response.documents}
         pairs, warnings = pair_documents({d.name: d for d in key.documents}, by_name, None)
@@ -293,7 +302,7 @@ def _named_like(side: Side, other: Side) -> Side:
     return replace(side, documents=[replace(d, name=renamed.get(d.name, d.name)) for d in side.documents])
 
 
-def _pair_checked(key: Side, response: Side, notes: List[str]) -> Loaded:
+def _pair_checked(key: Side, response: Side, notes: List[str], with_words: bool) -> Loaded:
     from .alignment import unmapped_warnings
 
     named_pairs, warnings, response_names = _pair_sides(key, response)
@@ -302,7 +311,8 @@ def _pair_checked(key: Side, response: Side, notes: List[str]) -> Loaded:
     unmapped: Dict[str, int] = {}
     renumbered: Dict[str, SideDocument] = {}
     for index, name, key_doc, response_doc in named_pairs:
-        words[name] = key_doc.words
+        if with_words:
+            words[name] = key_doc.words
         if response_doc is None:
             pairs.append((name, key_doc.clusters, Clusters()))
             continue
@@ -314,11 +324,13 @@ def _pair_checked(key: Side, response: Side, notes: List[str]) -> Loaded:
             paired_key, clusters = _corefud_pair(key_doc, response_doc)
             if paired_key is not key_doc:
                 renumbered[name] = paired_key
-                words[name] = paired_key.words
+                if with_words:
+                    words[name] = paired_key.words
             pairs.append((name, paired_key.clusters, clusters))
             continue
         else:
-            if key_doc.words != response_doc.words and _columns(key_doc.words) != _columns(response_doc.words):
+            same_text = key_doc.words_text is not None and key_doc.words_text == response_doc.words_text
+            if not same_text and key_doc.words != response_doc.words and _columns(key_doc.words) != _columns(response_doc.words):
                 key_words, response_words = _columns(key_doc.words), _columns(response_doc.words)
                 where = _difference(key_words, response_words, "word", " ", 6)
                 raise _mismatch(key.path, response.path, index, name, f"different words: {where}")

@@ -27,24 +27,29 @@ members are decoded one by one, except that the clusters read, when their
 text is lists of ``[int, int]`` lists (checked by one regular expression),
 are kept as text; the texts of all lines become numbers at once with numpy,
 without a Python list per mention, and the clusters of all documents are
-built in one :meth:`Clusters.from_arrays` call. A line that is not so plain
-is decoded by ``json.loads``, which explains errors.
+built in one :meth:`Clusters.from_arrays` call. Words are decoded only when asked for: given the
+documents of the other file (``known``), a line whose ``sentences`` are the
+same text as its namesake's there reuses what was read of them, and
+pairing sees that the words are the same without building them. A line
+that is not so plain is decoded by ``json.loads``, which explains errors.
 """
 import json
 import re
 import sys
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import accumulate, chain
 from json.decoder import scanstring
 from json.scanner import make_scanner
 from pathlib import Path
-from typing import Any, Collection, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Collection, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
 from .inputs import MAX_INPUT_BYTES, read_input
+from .tokens import Tokens
 from ..files import open_output
 
 PathLike = Union[str, Path]
@@ -59,18 +64,23 @@ _CLUSTER_FIELDS = ("predicted_clusters", "clusters")
 _OTHER_MEMBERS = frozenset(("doc_key", "sentences", "subtoken_map", "sentence_map"))
 
 
-def _span_lists() -> "re.Pattern[str]":
+def _span_lists(dumped: bool = False) -> "re.Pattern[str]":
     """JSON text of a list of lists of ``[int, int]`` (ints of at most 18
-    digits, JSON white space), possessive where Python has it (3.11)."""
+    digits), possessive where Python has it (3.11): with any JSON white
+    space, or as ``json.dumps`` writes it by default (``dumped``: the one
+    space after each comma, which matches in two thirds of the time)."""
     more = "+" if sys.version_info >= (3, 11) else ""
-    space = rf"[ \t\n\r]*{more}"
+    space, comma = ("", ", ") if dumped else (rf"[ \t\n\r]*{more}", rf"[ \t\n\r]*{more},[ \t\n\r]*{more}")
     number = rf"-?{more}(?:0|[1-9][0-9]{{0,17}}{more})"
-    mention = rf"\[{space}{number}{space},{space}{number}{space}\]"
-    cluster = rf"\[{space}(?:{mention}(?:{space},{space}{mention})*{more})?{more}{space}\]"
-    return re.compile(rf"\[{space}(?:{cluster}(?:{space},{space}{cluster})*{more})?{more}{space}\]")
+    mention = rf"\[{space}{number}{comma}{number}{space}\]"
+    cluster = rf"\[{space}(?:{mention}(?:{comma}{mention})*{more})?{more}{space}\]"
+    return re.compile(rf"\[{space}(?:{cluster}(?:{comma}{cluster})*{more})?{more}{space}\]")
 
 
 _SPAN_LISTS = _span_lists()
+_DUMPED_SPAN_LISTS = _span_lists(dumped=True)
+"""Tried first: where it matches, :data:`_SPAN_LISTS` matches the same text
+(the outer list closes at one place)."""
 _SPACE = re.compile(r"[ \t\n\r]*")
 _SCAN = make_scanner(json.JSONDecoder())
 _NUMBERS_ONLY = str.maketrans("[],", "   ")
@@ -85,23 +95,55 @@ class _SpanText(str):
     """The JSON text of a clusters field that :data:`_SPAN_LISTS` matches."""
 
 
+class _Sentences(NamedTuple):
+    """A ``sentences`` value: its JSON text (None when the whole line was
+    decoded by ``json.loads``), number of tokens, the first token of every
+    sentence, and the value decoded (None until needed)."""
+
+    text: Optional[str]
+    n_tokens: int
+    starts: List[int]
+    decoded: Optional[List[list]]
+
+
 @dataclass
 class JsonlinesDocument:
-    """One line: ``words`` (the flattened ``sentences``, or with
-    ``subtoken_map`` the words rebuilt from their pieces, markers and
-    special tokens dropped), the first word of every sentence, the
-    clusters (word spans, end exclusive) and the field they were read from.
-    ``tokens`` are the flattened ``sentences`` as written."""
+    """One line: the first word of every sentence, the clusters (word
+    spans, end exclusive) and the field they were read from, and the number
+    of words. ``tokens`` are the flattened ``sentences`` as written and
+    ``words`` the tokens, or with ``subtoken_map`` the words rebuilt from
+    their pieces (markers and special tokens dropped); both are decoded
+    only when asked for."""
 
     doc_key: str
-    words: List[str]
     sentence_starts: List[int]
     clusters: Clusters
     field: str
     source: str
     line: int
-    tokens: List[str]
+    n_words: int
+    sentences: _Sentences
     subtoken_map: Optional[List[int]] = None
+
+    @property
+    def sentences_text(self) -> Optional[str]:
+        """The JSON text of ``sentences`` as the line holds it."""
+        return self.sentences.text
+
+    @cached_property
+    def tokens(self) -> List[Any]:
+        decoded = self.sentences.decoded
+        return list(chain.from_iterable(json.loads(self.sentences.text) if decoded is None else decoded))
+
+    @cached_property
+    def words(self) -> List[Any]:
+        if self.subtoken_map is None:
+            return self.tokens
+        return _words_from_pieces(self.tokens, np.array(self.subtoken_map, dtype=np.int64))
+
+    def token_info(self) -> Tokens:
+        """The words and sentences, for resolution classes."""
+        return Tokens(self.words, self.sentence_starts or [0])
 
 
 def conll_doc_keys(name: str) -> Tuple[str, ...]:
@@ -134,10 +176,12 @@ def pair_with_conll(conll_names: Iterable[str], doc_keys: Iterable[str]) -> Dict
     return pairs
 
 
-def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[str] = None) -> Dict[str, JsonlinesDocument]:
+def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[str] = None,
+                   known: Optional[Mapping[str, JsonlinesDocument]] = None) -> Dict[str, JsonlinesDocument]:
     """Documents of a jsonlines file (``.gz`` read transparently) by doc_key,
     in file order. ``role`` and ``field`` choose the clusters read (module
-    docstring)."""
+    docstring); ``known`` are the documents of the file this one is paired
+    with, whose ``sentences`` a line may share."""
     path = Path(path)
     try:
         data = read_input(path, MAX_INPUT_BYTES)
@@ -147,11 +191,12 @@ def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[st
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise CorefInputError(f"{path}: not UTF-8 text: {err}") from None
-    return parse_jsonlines(text, source=str(path), role=role, field=field)
+    return parse_jsonlines(text, source=str(path), role=role, field=field, known=known)
 
 
 def parse_jsonlines(text: str, *, source: str = "<string>", role: str = "response",
-                    field: Optional[str] = None) -> Dict[str, JsonlinesDocument]:
+                    field: Optional[str] = None,
+                    known: Optional[Mapping[str, JsonlinesDocument]] = None) -> Dict[str, JsonlinesDocument]:
     """Like :func:`read_jsonlines`, from a string."""
     if role not in _ROLES:
         raise ValueError(f"role must be one of {_ROLES}, not {role!r}")
@@ -162,7 +207,7 @@ def parse_jsonlines(text: str, *, source: str = "<string>", role: str = "respons
         for number, line in enumerate(text.split("\n"), 1):
             if not line or line.isspace():
                 continue
-            obj = _members(line, raw)
+            obj = _members(line, raw, known, field != "sentences")
             if obj is None:
                 try:
                     obj = json.loads(line)
@@ -177,7 +222,7 @@ def parse_jsonlines(text: str, *, source: str = "<string>", role: str = "respons
     except CorefInputError:
         _word_spans(pending)  # a mention error of an earlier line is the one to report
         raise
-    built = _clusters_by_document(_word_spans(pending), [len(document.words) for document in documents.values()])
+    built = _clusters_by_document(_word_spans(pending), [document.n_words for document in documents.values()])
     for document, clusters in zip(documents.values(), built):
         document.clusters = clusters
     return documents
@@ -239,11 +284,14 @@ def _outside(spans: np.ndarray, n_tokens: Union[int, np.ndarray]) -> np.ndarray:
     return (spans[:, 0] < 0) | (spans[:, 1] < spans[:, 0]) | (spans[:, 1] >= n_tokens)
 
 
-def _members(line: str, raw: Collection[str]) -> Optional[Dict[str, Any]]:
+def _members(line: str, raw: Collection[str], known: Optional[Mapping[str, JsonlinesDocument]] = None,
+             sentences: bool = True) -> Optional[Dict[str, Any]]:
     """The JSON object on ``line`` as ``json.loads`` gives it, except that
     the value of a member named in ``raw`` that :data:`_SPAN_LISTS` matches
-    is kept as its text (:class:`_SpanText`). None for anything but a plain
-    object (``json.loads`` then reads it, or says what is wrong)."""
+    is kept as its text (:class:`_SpanText`), and with ``sentences`` the
+    ``sentences`` value is read by :func:`_sentences`. None for anything
+    but a plain object (``json.loads`` then reads it, or says what is
+    wrong)."""
     space = _SPACE.match
     obj: Dict[str, Any] = {}
     try:
@@ -259,9 +307,12 @@ def _members(line: str, raw: Collection[str]) -> Optional[Dict[str, Any]]:
             if line[at] != ":":
                 return None
             at = space(line, at + 1).end()
-            spans = _SPAN_LISTS.match(line, at) if key in raw else None
+            spans = (_DUMPED_SPAN_LISTS.match(line, at) or _SPAN_LISTS.match(line, at)) if key in raw else None
             if spans:
                 obj[key], at = _SpanText(spans.group()), spans.end()
+            elif sentences and key == "sentences":
+                namesake = known.get(obj.get("doc_key")) if known else None  # type: ignore[arg-type]
+                obj[key], at = _sentences(line, at, namesake.sentences if namesake else None)
             else:
                 obj[key], at = _SCAN(line, at)
             at = space(line, at).end()
@@ -276,6 +327,22 @@ def _members(line: str, raw: Collection[str]) -> Optional[Dict[str, Any]]:
     return obj if space(line, at + 1).end() == len(line) else None
 
 
+def _sentences(line: str, at: int, known: Optional[_Sentences]) -> Tuple[Any, int]:
+    """The ``sentences`` value at ``at`` and where it ends: ``known`` (those
+    of the other file's document with the same doc_key) when the line holds
+    the same text there, else decoded with its text kept (anything but a
+    list is returned as decoded, for :func:`_document` to refuse)."""
+    if known is not None and known.text is not None and line.startswith(known.text, at):
+        return known, at + len(known.text)
+    value, end = _SCAN(line, at)
+    if not isinstance(value, list):
+        return value, end
+    lengths = list(map(len, value)) if _LISTS.issuperset(map(type, value)) else None
+    if lengths is None:
+        return value, end
+    return _Sentences(line[at:end], sum(lengths), _starts(lengths), value), end
+
+
 def _document(obj: object, source: str, line: int, role: str, field: Optional[str]) -> Tuple[JsonlinesDocument, _Mentions]:
     """The document of one line (its clusters left empty) and its mentions."""
     if not isinstance(obj, dict):
@@ -285,25 +352,30 @@ def _document(obj: object, source: str, line: int, role: str, field: Optional[st
         raise CorefInputError(f"{source}:{line}: no doc_key string")
     where = f"{source}:{line}: document {doc_key!r}"
     sentences = obj.get("sentences")
-    if not isinstance(sentences, list) or not _LISTS.issuperset(map(type, sentences)):
-        raise CorefInputError(f"{where}: 'sentences' must be a list of lists of tokens")
-    tokens, sentence_starts = _flattened(sentences)
+    if not isinstance(sentences, _Sentences):
+        if not isinstance(sentences, list) or not _LISTS.issuperset(map(type, sentences)):
+            raise CorefInputError(f"{where}: 'sentences' must be a list of lists of tokens")
+        lengths = list(map(len, sentences))
+        sentences = _Sentences(None, sum(lengths), _starts(lengths), sentences)
+    n_tokens, sentence_starts = sentences.n_tokens, sentences.starts
     chosen = _field(obj, role, field, where)
     clusters = obj[chosen]
     if isinstance(clusters, _SpanText):
-        mentions = _Mentions(_NO_SPANS, _NO_LABELS, clusters, None, chosen, len(tokens), where)
+        mentions = _Mentions(_NO_SPANS, _NO_LABELS, clusters, None, chosen, n_tokens, where)
     else:
         spans, labels = _listed_spans(clusters, chosen, where)
-        mentions = _Mentions(spans, labels, None, None, chosen, len(tokens), where)
+        mentions = _Mentions(spans, labels, None, None, chosen, n_tokens, where)
         _check_inside(spans, labels, mentions)
     subtoken_map = obj.get("subtoken_map")
-    words = tokens
+    n_words = n_tokens
     if subtoken_map is not None:
-        subtoken_map = _subtoken_map(subtoken_map, len(tokens), where)
+        subtoken_map = _subtoken_map(subtoken_map, n_tokens, where)
         mentions = mentions._replace(subtoken_map=subtoken_map)
-        words = _words_from_pieces(tokens, subtoken_map)
-        sentence_starts = _word_sentence_starts(obj.get("sentence_map"), sentences, subtoken_map, where)
-    document = JsonlinesDocument(doc_key, words, sentence_starts, Clusters(), chosen, source, line, tokens,
+        n_words = int(subtoken_map[-1]) + 1 if len(subtoken_map) else 0
+        bounds = sentence_starts + [n_tokens]
+        piece_starts = [a for a, b in zip(bounds, bounds[1:]) if b > a]
+        sentence_starts = _word_sentence_starts(obj.get("sentence_map"), piece_starts, subtoken_map, where)
+    document = JsonlinesDocument(doc_key, sentence_starts, Clusters(), chosen, source, line, n_words, sentences,
                                  subtoken_map.tolist() if subtoken_map is not None else None)
     return document, mentions
 
@@ -415,17 +487,6 @@ def _clusters_by_document(mentions: Sequence[Tuple[np.ndarray, np.ndarray]], n_w
     return out
 
 
-def _flattened(sentences: List[list]) -> Tuple[List[Any], List[int]]:
-    """The tokens of all sentences in one list, and the first token of
-    every sentence."""
-    tokens: List[Any] = []
-    starts = []
-    for sentence in sentences:
-        starts.append(len(tokens))
-        tokens += sentence
-    return tokens, starts
-
-
 def _starts(lengths: Iterable[int]) -> List[int]:
     return list(accumulate(chain((0,), lengths)))[:-1]
 
@@ -446,8 +507,11 @@ def _words_from_pieces(pieces: List[str], subtoken_map: np.ndarray) -> List[str]
     return words
 
 
-def _word_sentence_starts(sentence_map: object, sentences: List[list], subtoken_map: np.ndarray,
+def _word_sentence_starts(sentence_map: object, piece_starts: List[int], subtoken_map: np.ndarray,
                           where: str) -> List[int]:
+    """The first word of every sentence: from ``sentence_map`` (the
+    sentence of every piece) when given, else from the first piece of every
+    non-empty sentence (``piece_starts``)."""
     if sentence_map is not None:
         if not isinstance(sentence_map, list) or len(sentence_map) != len(subtoken_map):
             raise CorefInputError(f"{where}: 'sentence_map' must give the sentence of each token")
@@ -456,7 +520,7 @@ def _word_sentence_starts(sentence_map: object, sentences: List[list], subtoken_
         sentence_of = np.array(sentence_map)
         first_pieces = np.flatnonzero(np.concatenate(([True], sentence_of[1:] != sentence_of[:-1])))
     else:
-        first_pieces = np.array(_starts(len(s) for s in sentences if s), dtype=np.int64)
+        first_pieces = np.array(piece_starts, dtype=np.int64)
     starts = np.unique(subtoken_map[first_pieces]) if len(first_pieces) else np.zeros(0, dtype=np.int64)
     return starts.tolist()
 

@@ -26,9 +26,11 @@ class SideDocument:
     """One document of one side as pairing and scoring need it: its stored
     name (``None`` for an unnamed ``.spacy`` doc), clusters, number of
     tokens, and its words: those read from a CoNLL file (``conll_words``,
-    empty when not read, with ``sentence_starts``) or, for a ``.spacy`` doc, those of its ``record``
-    (a :class:`~.docbin_records.DocRecord`, which also gives the text and
-    token offsets, each built only when asked for)."""
+    empty when not read, with ``sentence_starts``) or those of its
+    ``record``, built only when asked for: a
+    :class:`~.docbin_records.DocRecord` for a ``.spacy`` doc (which also
+    gives the text and token offsets), a
+    :class:`~.jsonlines.JsonlinesDocument` for a jsonlines line."""
 
     name: Optional[str]
     clusters: Clusters
@@ -44,6 +46,10 @@ class SideDocument:
     """The :class:`~.conllu.CorefUDDocument` a CoNLL-U document was read
     from: its tokens are its nodes, renumbered when paired with a file that
     has other empty nodes (:mod:`~.conllu_nodes`)."""
+    words_text: Optional[str] = None
+    """Text that two documents share only if they have the same words (the
+    JSON text of a jsonlines line's ``sentences``), so that pairing need not
+    build the words to compare them."""
 
     @property
     def words(self) -> List[str]:
