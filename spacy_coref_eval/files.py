@@ -6,6 +6,8 @@ atomically (a temporary file in the same folder, then :func:`os.replace`),
 so that an interrupted or failed run leaves the previous file intact, and
 turns every failure into one :class:`CorefInputError` naming the file.
 """
+import gzip
+import io
 import os
 import stat
 import tempfile
@@ -42,16 +44,21 @@ def open_output(
 
     A regular file (or a new one) is written to a temporary file beside it
     and moved into place when the block ends without error; a device or a
-    pipe (``/dev/stdout``, ``/dev/null``) is written directly.
+    pipe (``/dev/stdout``, ``/dev/null``) is written directly. A name
+    ending in ``.gz`` is written gzip-compressed (no name or time in the
+    header, so that the same content gives the same bytes), as the readers
+    read it.
     """
     path = Path(path)
     check_not_input(path, inputs)
-    encoding = None if "b" in mode else "utf8"
+    compressed = path.suffix == ".gz"
+    encoding = None if "b" in mode or compressed else "utf8"
+    raw_mode = "wb" if compressed else mode
     try:
         special = path.exists() and not stat.S_ISREG(path.stat().st_mode)
         if special:
-            with open(path, mode, encoding=encoding) as out:
-                yield out
+            with open(path, raw_mode, encoding=encoding) as out, _compressing(out, mode, compressed) as written:
+                yield written
             return
         if make_parents:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -59,8 +66,8 @@ def open_output(
     except OSError as err:
         raise CorefInputError(f"{path}: cannot write file: {err.strerror or err}") from None
     try:
-        with os.fdopen(handle, mode, encoding=encoding) as out:
-            yield out
+        with os.fdopen(handle, raw_mode, encoding=encoding) as out, _compressing(out, mode, compressed) as written:
+            yield written
         if path.exists():
             os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
         else:
@@ -72,6 +79,23 @@ def open_output(
     except BaseException:
         _remove(temporary)
         raise
+
+
+@contextmanager
+def _compressing(out: IO, mode: str, compressed: bool) -> Iterator[IO]:
+    """``out`` itself, or with ``compressed`` a gzip stream into it (text
+    in UTF-8 unless ``mode`` is binary), finished when the block ends."""
+    if not compressed:
+        yield out
+        return
+    with gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0) as zipped:
+        if "b" in mode:
+            yield zipped
+            return
+        text = io.TextIOWrapper(zipped, encoding="utf8")
+        yield text
+        text.flush()
+        text.detach()
 
 
 def write_output(path: PathLike, data: Union[str, bytes], inputs: Iterable[PathLike] = ()) -> None:

@@ -5,7 +5,8 @@ bounded amount of memory."""
 import gzip
 import os
 import re
-import time
+import signal
+from contextlib import contextmanager
 
 import pytest
 from hypothesis import given
@@ -36,6 +37,23 @@ def write(tmp_path, text: str, name: str = "x.conll"):
 # Linear time, short messages
 
 
+@contextmanager
+def hang_guard(seconds: int):
+    """Fails a test still running after ``seconds``: a guard against the
+    quadratic reader, which took minutes on these fields, not a measure of
+    speed (that is benchmarks/' job)."""
+    def stop(*_):
+        raise AssertionError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 @pytest.mark.parametrize(
     "field, detail",
     [
@@ -48,10 +66,8 @@ def write(tmp_path, text: str, name: str = "x.conll"):
 )
 def test_a_huge_malformed_field_fails_fast_with_a_short_message(tmp_path, field, detail):
     path = write(tmp_path, document(["-", field]))
-    start = time.perf_counter()
-    with pytest.raises(CorefInputError) as error:
+    with pytest.raises(CorefInputError) as error, hang_guard(60):
         read_conll(path)
-    assert time.perf_counter() - start < 2
     message = str(error.value)
     assert len(message) < 400
     assert re.match(rf"{re.escape(str(path))}:3: cannot read coreference field '.{{40}}'… \({len(field)} characters\) "

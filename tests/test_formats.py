@@ -1,6 +1,7 @@
 """Every format in every command: the format from the suffix or
 --input-format, jsonlines scoring exactly like its CoNLL copy, CoNLL-U
 read as word spans, and convert round trips that change no score."""
+import gzip
 import json
 from pathlib import Path
 
@@ -162,3 +163,18 @@ def test_convert_writes_conllu_that_keeps_heads_and_says_what_it_joined(tmp_path
     assert result.exit_code == 0
     assert "1 sentence break(s) inside mentions dropped" in result.stderr
     assert scores(key, tmp_path / "k.conllu") == scores(key, key)
+
+
+def test_convert_to_a_gz_name_writes_gzip_that_scores_like_the_plain_file(tmp_path):
+    expected = scores(DATA / "demo.key.conll", DATA / "demo.response.conll")
+    for suffix in ("jsonlines", "conllu", "spacy", "conll"):
+        source = tmp_path / "r.jsonlines" if suffix == "conll" else DATA / "demo.response.conll"
+        plain, zipped = tmp_path / f"r.{suffix}", tmp_path / f"r.{suffix}.gz"
+        for target in (plain, zipped, zipped):
+            first = zipped.read_bytes() if target.exists() else None
+            result = runner.invoke(app, ["convert", str(source), str(target)])
+            assert result.exit_code == 0, result.output
+        assert zipped.read_bytes() == first
+        assert zipped.read_bytes()[:2] == b"\x1f\x8b"
+        assert gzip.decompress(zipped.read_bytes()) == plain.read_bytes()
+        assert scores(DATA / "demo.key.conll", zipped) == expected, suffix

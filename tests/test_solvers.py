@@ -3,7 +3,6 @@ matching, twinning's earliest optimal assignment against the per-cell
 solver it replaced, and CEAF on blocks solved sparse."""
 import subprocess
 import sys
-import time
 import tracemalloc
 from fractions import Fraction
 from itertools import combinations
@@ -275,18 +274,25 @@ def test_max_gain_matching_reaches_the_dense_optimum(graph):
     assert gains[chosen].sum() == pytest.approx(_assignment_value(dense), abs=1e-12)
 
 
-def test_sparse_matching_on_near_equal_float_costs_is_fast():
+def test_sparse_matching_on_near_equal_float_costs_is_never_square(monkeypatch):
     """A 300 × 300 band of scores with differences of 1e-9: the square
     LAPJVsp row reduction bounces between rows for minutes on such costs;
-    the padded, rectangular problem takes each row once."""
+    the solver is given only rectangular problems (wider than tall), where
+    it takes each row once."""
+    import scipy.sparse.csgraph as csgraph
+
+    shapes = []
+    solve = csgraph.min_weight_full_bipartite_matching
+    monkeypatch.setattr(csgraph, "min_weight_full_bipartite_matching", lambda graph: shapes.append(graph.shape) or solve(graph))
     rng = np.random.default_rng(0)
     rows = np.repeat(np.arange(300), 5)
     cols = np.minimum(rows + np.tile(np.arange(5), 300), 299)
     pairs = np.unique(np.stack([rows, cols], 1), axis=0)
     gains = 0.5 + rng.random(len(pairs)) * 1e-6
-    start = time.perf_counter()
     chosen = max_gain_matching(pairs[:, 0], pairs[:, 1], gains, 300, 300)
-    assert time.perf_counter() - start < 5
+    may_miss = np.zeros(300, dtype=bool)
+    max_gain_matching(pairs[:, 0], pairs[:, 1], gains, 300, 300, may_miss)
+    assert shapes == [(300, 600), (300, 301)]
     dense = np.zeros((300, 300))
     dense[pairs[:, 0], pairs[:, 1]] = gains
     assert gains[chosen].sum() == pytest.approx(_assignment_value(dense), abs=1e-9)
@@ -451,20 +457,23 @@ def test_solve_blocks_equals_the_oracle_block_by_block(graph, group_nodes):
     assert set(pairs) == per_block_oracle(rows, cols, scores)
 
 
-def test_large_ambiguous_blocks_are_solved_quickly():
+def test_large_ambiguous_blocks_are_solved_once_not_per_cell(monkeypatch):
     """Long chains of overlapping spans of a few widths: blocks of hundreds
-    of mentions whose scores tie everywhere (the per-cell solver took
-    minutes on such a pair)."""
+    of mentions whose scores tie everywhere are solved a few times in all
+    (the per-cell solver, which took minutes on such a pair, solved once
+    per candidate cell); their speed is measured in benchmarks/."""
     rng = np.random.default_rng(3)
     sides = []
     for _ in range(2):
         starts = np.flatnonzero(rng.random(1500) < 0.9)
         ends = starts + rng.choice([4, 6, 8, 10, 12], size=len(starts))
         sides.append(Clusters.from_arrays(starts, ends, np.arange(len(starts))))
-    start = time.perf_counter()
+    solves = []
+    solve = matchers.max_gain_matching
+    monkeypatch.setattr(matchers, "max_gain_matching", lambda *args, **kwargs: solves.append(args[3:5]) or solve(*args, **kwargs))
     twins = matchers.OverlapMatcher()(*sides)
-    assert time.perf_counter() - start < 10
     assert len(set(twins[twins >= 0].tolist())) == int((twins >= 0).sum()) > 1000
+    assert len(solves) < 20 and max(map(sum, solves)) > 500
 
 
 # --- CEAF ---------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ def progress(items: Iterable[T], total: int, path: Path, desc: str) -> Iterator[
 @app.command()
 def convert(
     input_path: Path = typer.Argument(..., metavar="IN", help="Coreference in any format: CoNLL-2012 (file or directory), .conllu, .jsonlines, .spacy"),
-    output_path: Path = typer.Argument(..., metavar="OUT", help="File to write; its name says the format: *conll (CoNLL-2012), .conllu (CorefUD), .jsonlines/.jsonl, else a spaCy DocBin (.spacy)"),
+    output_path: Path = typer.Argument(..., metavar="OUT", help="File to write; its name says the format: *conll (CoNLL-2012), .conllu (CorefUD), .jsonlines/.jsonl, else a spaCy DocBin (.spacy); gzip-compressed when it ends in .gz"),
     input_format: Optional[str] = INPUT_FORMAT,
     spans: Optional[str] = SPANS,
     head_prefix: Optional[str] = HEAD_PREFIX,

@@ -29,6 +29,7 @@ string table, a dependency head outside the document or in a cycle, user
 data that is not a map) raises a :class:`CorefInputError` naming the file
 and, where the fault lies in one document, its index.
 """
+import gzip
 import re
 import zlib
 from dataclasses import dataclass, field, replace
@@ -123,12 +124,14 @@ def read_docbin_records(
     """Every document of a ``.spacy`` file, numbered from 0. ``reader`` and
     ``heads`` as in :func:`~.spans.doc_clusters` (default reader: span groups
     ``coref_clusters_N``); ``token_attrs`` adds each token's POS, tag and
-    morphology strings."""
+    morphology strings. A ``.gz`` file is read decompressed."""
     path = Path(path)
     try:
         data = path.read_bytes()
-    except OSError as err:
-        raise CorefInputError(f"{path}: cannot read file: {err.strerror or err}") from None
+        if path.suffix == ".gz":
+            data = gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as err:
+        raise CorefInputError(f"{path}: cannot read file: {getattr(err, 'strerror', None) or err}") from None
     return decode_docbin_records(data, str(path), reader, heads=heads, token_attrs=token_attrs)
 
 
