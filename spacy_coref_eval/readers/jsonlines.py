@@ -27,11 +27,13 @@ members are decoded one by one, except that the clusters read, when their
 text is lists of ``[int, int]`` lists (checked by one regular expression),
 are kept as text; the texts of all lines become numbers at once with numpy,
 without a Python list per mention, and the clusters of all documents are
-built in one :meth:`Clusters.from_arrays` call. Words are decoded only when asked for: given the
-documents of the other file (``known``), a line whose ``sentences`` are the
-same text as its namesake's there reuses what was read of them, and
-pairing sees that the words are the same without building them. A line
-that is not so plain is decoded by ``json.loads``, which explains errors.
+built in one :meth:`Clusters.from_arrays` call. ``sentences`` are
+decoded to check and count them and kept as text; words are built only
+when asked for. Given the documents of the other file (``known``), a line
+whose ``sentences`` are the same text as its namesake's there reuses what
+was read of them, so pairing sees that the words are the same without
+decoding them at all. A line that is not so plain is decoded by
+``json.loads``, which explains errors.
 """
 import json
 import re
@@ -96,9 +98,12 @@ class _SpanText(str):
 
 
 class _Sentences(NamedTuple):
-    """A ``sentences`` value: its JSON text (None when the whole line was
-    decoded by ``json.loads``), number of tokens, the first token of every
-    sentence, and the value decoded (None until needed)."""
+    """A ``sentences`` value: its JSON text and, when the whole line was
+    decoded by ``json.loads``, the value decoded instead; its number of
+    tokens and the first token of every sentence. The text is decoded once
+    to check and count it, and again only when the words are asked for:
+    the lists of a whole corpus kept alive cost the garbage collector more
+    than decoding twice."""
 
     text: Optional[str]
     n_tokens: int
@@ -330,8 +335,9 @@ def _members(line: str, raw: Collection[str], known: Optional[Mapping[str, Jsonl
 def _sentences(line: str, at: int, known: Optional[_Sentences]) -> Tuple[Any, int]:
     """The ``sentences`` value at ``at`` and where it ends: ``known`` (those
     of the other file's document with the same doc_key) when the line holds
-    the same text there, else decoded with its text kept (anything but a
-    list is returned as decoded, for :func:`_document` to refuse)."""
+    the same text there, else decoded, measured and kept as text (anything
+    but a list of lists is returned as decoded, for :func:`_document` to
+    refuse)."""
     if known is not None and known.text is not None and line.startswith(known.text, at):
         return known, at + len(known.text)
     value, end = _SCAN(line, at)
@@ -340,7 +346,7 @@ def _sentences(line: str, at: int, known: Optional[_Sentences]) -> Tuple[Any, in
     lengths = list(map(len, value)) if _LISTS.issuperset(map(type, value)) else None
     if lengths is None:
         return value, end
-    return _Sentences(line[at:end], sum(lengths), _starts(lengths), value), end
+    return _Sentences(line[at:end], sum(lengths), _starts(lengths), None), end
 
 
 def _document(obj: object, source: str, line: int, role: str, field: Optional[str]) -> Tuple[JsonlinesDocument, _Mentions]:
