@@ -30,10 +30,9 @@ data that is not a map) raises a :class:`CorefInputError` naming the file
 and, where the fault lies in one document, its index.
 """
 import gzip
-import re
 import zlib
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache, partial
+from functools import cached_property, partial
 from itertools import chain
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -497,7 +496,7 @@ def _doc_clusters(
     n_tokens = int(table.lengths[index])
     explicit_rows = None
     if isinstance(reader, PrefixedSpanGroups):
-        numbered = _numbered(groups.names, reader.prefix)
+        numbered = reader.numbered(groups.names)
         rows, labels = _group_rows(groups, [name for _, name in numbered])
         if heads is not False and reader.head_prefix is not None:
             explicit_rows = _head_rows(groups, numbered, reader.head_prefix)
@@ -522,18 +521,6 @@ def _doc_clusters(
     if head_array is not None and np.any(head_array >= n_tokens):
         raise CorefInputError(f"an empty span at the end of the document ({n_tokens} tokens) has no head token")
     return Clusters.from_arrays(starts, ends, labels, head_array)
-
-
-def _numbered(names: Sequence[str], prefix: str) -> List[Tuple[int, str]]:
-    """``PrefixedSpanGroups.groups``: ``(integer, name)`` of every group
-    named ``PREFIX_<integer>``, in order."""
-    matches = filter(None, map(_number_pattern(prefix).fullmatch, names))
-    return sorted((int(match.group(1)), match.string) for match in matches)
-
-
-@lru_cache(maxsize=16)
-def _number_pattern(prefix: str) -> "re.Pattern[str]":
-    return re.compile(re.escape(prefix) + r"_([0-9]+)")
 
 
 def _group_rows(groups: _Groups, names: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:

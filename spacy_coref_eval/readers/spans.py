@@ -11,8 +11,12 @@ doc's own tokens.
 """
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
+import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
@@ -23,6 +27,7 @@ if TYPE_CHECKING:
 ClusterReader = Callable[["Doc"], List[List["Span"]]]
 
 _ATTRS = ("id_", "label_", "kb_id_")
+_BOUNDS = attrgetter("start", "end")
 
 
 @dataclass(frozen=True)
@@ -40,9 +45,8 @@ class PrefixedSpanGroups:
 
     def numbered(self, names: Iterable[str]) -> List[Tuple[int, str]]:
         """The entity groups among span group ``names``, by their integer."""
-        pattern = re.compile(re.escape(self.prefix) + r"_([0-9]+)")
-        found = ((pattern.fullmatch(name), name) for name in names)
-        return sorted((int(match.group(1)), name) for match, name in found if match)
+        matches = filter(None, map(_number_pattern(self.prefix).fullmatch, names))
+        return sorted((int(match.group(1)), match.string) for match in matches)
 
     def groups(self, doc: "Doc") -> List[Tuple[int, str]]:
         return self.numbered(doc.spans)
@@ -73,6 +77,11 @@ class PrefixedSpanGroups:
                 raise CorefInputError(f"span group {head_name!r} must give one head per mention of {name!r} ({found})")
             out.append([head.root.i for head in heads])
         return out
+
+
+@lru_cache(maxsize=16)
+def _number_pattern(prefix: str) -> "re.Pattern[str]":
+    return re.compile(re.escape(prefix) + r"_([0-9]+)")
 
 
 @dataclass(frozen=True)
@@ -133,11 +142,21 @@ def doc_clusters(doc: "Doc", reader: ClusterReader, heads: Optional[bool] = None
     """Clusters of ``doc`` on its own token offsets. Heads come from the
     reader when it gives them (an explicit head span group), else are each
     span's ``root`` when ``heads`` is true, or when it is ``None`` and the
-    doc has a dependency parse."""
+    doc has a dependency parse. What :meth:`Clusters.from_entities` gives
+    on the spans' ``(start, end)``, read without a tuple per span."""
     entities = reader(doc)
     explicit = reader.heads(doc) if heads is not False and hasattr(reader, "heads") else None
     if heads is None:
         heads = explicit is not None or doc.has_annotation("DEP")
     if explicit is None and heads:
         explicit = [[span.root.i for span in entity] for entity in entities]
-    return Clusters.from_entities([[(span.start, span.end) for span in entity] for entity in entities], explicit)
+    sizes = list(map(len, entities))
+    n_spans = sum(sizes)
+    bounds = np.fromiter(chain.from_iterable(map(_BOUNDS, chain.from_iterable(entities))), np.int64, 2 * n_spans)
+    head_array = None
+    if explicit is not None:
+        head_array = np.fromiter(chain.from_iterable(explicit), np.int64)
+        if len(head_array) != n_spans:
+            raise CorefInputError("heads must give one token per mention")
+    labels = np.repeat(np.arange(len(entities), dtype=np.int64), sizes)
+    return Clusters.from_arrays(bounds[0::2], bounds[1::2], labels, head_array)
