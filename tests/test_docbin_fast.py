@@ -84,6 +84,8 @@ def assert_same_docs(
         assert record.spaces.tolist() == [bool(token.whitespace_) for token in doc]
         assert record.text == doc.text
         assert len(record) == len(doc)
+        sentenced = len(doc) and doc.has_annotation("SENT_START")
+        assert record.sentence_starts == ([sentence.start for sentence in doc.sents] if sentenced else [0])
         starts, ends = record.token_offsets()
         assert starts.tolist() == [token.idx for token in doc]
         assert ends.tolist() == [token.idx + len(token) for token in doc]

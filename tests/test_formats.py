@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.readers.corpus import input_format, load_corpus
+from spacy_coref_eval.readers.corpus import input_format, load_corpus, read_side
 
 from .conftest import data_path
 
@@ -178,3 +178,16 @@ def test_convert_to_a_gz_name_writes_gzip_that_scores_like_the_plain_file(tmp_pa
         assert zipped.read_bytes()[:2] == b"\x1f\x8b"
         assert gzip.decompress(zipped.read_bytes()) == plain.read_bytes()
         assert scores(DATA / "demo.key.conll", zipped) == expected, suffix
+
+
+def test_spacy_input_keeps_its_sentences_through_convert(tmp_path):
+    key = DATA / "demo.key.conll"
+    docbin, back, jsonlines = tmp_path / "k.spacy", tmp_path / "k.conll", tmp_path / "k.jsonlines"
+    for source, target in ((key, docbin), (docbin, back), (docbin, jsonlines)):
+        result = runner.invoke(app, ["convert", str(source), str(target)])
+        assert result.exit_code == 0, result.output
+    original = read_side(key).documents
+    assert any(len(document.sentence_starts) > 1 for document in original)
+    for converted in (back, jsonlines):
+        again = read_side(converted).documents
+        assert [list(d.sentence_starts) for d in again] == [list(d.sentence_starts) for d in original]

@@ -46,8 +46,8 @@ def convert(
     (N from 1), mention heads as span groups coref_head_clusters_N when the
     input has them, and the document name. To CoNLL-2012 or jsonlines: the
     words, sentences, clusters and names. To CoNLL-U (CorefUD): the words,
-    sentences (one per document from .spacy input, whose sentences are not
-    read; sentences a mention spans are joined), clusters with their heads,
+    sentences (those of doc.sents from .spacy input, one per doc without
+    sentence boundaries; sentences a mention spans are joined), clusters with their heads,
     names, and the parts of speech and Gender and Person features the input
     has.
     """

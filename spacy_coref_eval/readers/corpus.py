@@ -159,7 +159,10 @@ def _read_side(path: Path, fmt: str, reader: Optional["ClusterReader"], with_wor
         from .docbin_records import read_docbin_records
 
         records = read_docbin_records(path, reader, token_attrs=token_attrs)
-        documents = [SideDocument(record.name, record.clusters, len(record), record=record) for record in records]
+        documents = [
+            SideDocument(record.name, record.clusters, len(record), record=record, sentence_starts=record.sentence_starts)
+            for record in records
+        ]
         return Side(path, documents, fmt, frozenset(g for record in records for g in record.span_groups))
     if fmt == "conllu":
         from .conllu import read_conllu
@@ -279,7 +282,7 @@ def side_tokens(document: SideDocument) -> Tokens:
     record = document.record
     if record is None:
         return Tokens(document.words, document.sentence_starts if len(document.sentence_starts) else [0])
-    return Tokens.from_columns(record.words, [0], record.pos, record.tags, record.morphs)
+    return Tokens.from_columns(record.words, record.sentence_starts, record.pos, record.tags, record.morphs)
 
 
 def _by_pair(key: Side, loaded: Loaded) -> List[SideDocument]:

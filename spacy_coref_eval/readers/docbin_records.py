@@ -67,7 +67,8 @@ class DocRecord:
     ``None``); ``orth`` the tokens' ORTH hashes and ``words`` their texts;
     ``span_groups`` the keys of ``doc.spans`` in spaCy's order;
     ``pos``/``tags``/``morphs`` the tokens' ``pos_``/``tag_``/``str(morph)``
-    when asked for.
+    when asked for; ``sentence_starts`` the first token of every sentence
+    of ``doc.sents`` where the doc has sentence boundaries, else ``[0]``.
     """
 
     index: int
@@ -81,6 +82,7 @@ class DocRecord:
     morphs: Optional[List[str]] = None
     strings: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object), repr=False)
     word_ids: np.ndarray = field(default_factory=lambda: _EMPTY, repr=False)
+    sentence_starts: List[int] = field(default_factory=lambda: [0])
 
     def __len__(self) -> int:
         return len(self.orth)
@@ -160,7 +162,7 @@ def decode_docbin_records(
         at = table.doc_slice(index)
         records.append(DocRecord(
             index, name, table.orth[at], table.doc_spaces(index), tuple(groups.names), clusters, *attrs,
-            strings=table.strings.strings, word_ids=table.word_ids[at],
+            strings=table.strings.strings, word_ids=table.word_ids[at], sentence_starts=table.sentence_starts(index),
         ))
     if not fast:
         records = _with_spacy_clusters(records, data, source, reader, heads)
@@ -280,7 +282,7 @@ class _TokenTable:
     """The file-level fields of a DocBin, checked and split by document."""
 
     def __init__(self, msg: Dict[str, Any], source: str) -> None:
-        from spacy.attrs import DEP, HEAD, MORPH, ORTH, POS, TAG
+        from spacy.attrs import DEP, HEAD, MORPH, ORTH, POS, SENT_START, TAG
 
         self.source = source
         attrs = msg.get("attrs")
@@ -309,7 +311,8 @@ class _TokenTable:
         self.tokens = np.frombuffer(msg["tokens"], dtype="uint64").reshape(n_tokens, len(attrs))
         self.spaces = np.frombuffer(msg["spaces"], dtype=np.uint8) != 0
         self.columns = {attr: col for col, attr in enumerate(attrs)}
-        self.ids = {"ORTH": ORTH, "HEAD": HEAD, "DEP": DEP, "POS": POS, "TAG": TAG, "MORPH": MORPH}
+        self.ids = {"ORTH": ORTH, "HEAD": HEAD, "DEP": DEP, "POS": POS, "TAG": TAG, "MORPH": MORPH,
+                    "SENT_START": SENT_START}
         self.span_groups = self._per_doc(msg, "span_groups", b"", (bytes,))
         self.flags = self._per_doc(msg, "flags", {}, (dict,))
         user_data = msg.get("user_data", [])
@@ -402,6 +405,19 @@ class _TokenTable:
             return True
         dep = self.column("DEP")
         return dep is not None and bool(np.any(dep[self.doc_slice(index)]))
+
+    def sentence_starts(self, index: int) -> List[int]:
+        """The starts of ``doc.sents``: the tokens whose SENT_START is 1
+        (spaCy stores 1, -1 or 0 for unknown, and a parse's sentences
+        too), where some token after the first has a known value
+        (``doc.has_annotation("SENT_START")``); else ``[0]``."""
+        column = self.column("SENT_START")
+        if column is None or self.lengths[index] < 2:
+            return [0]
+        values = column[self.doc_slice(index)].astype(np.int64)
+        if not values[1:].any():
+            return [0]
+        return sorted({0, *np.flatnonzero(values == 1).tolist()})
 
     def token_attrs(self, index: int) -> Tuple[List[str], List[str], List[str]]:
         """``pos_``, ``tag_`` and ``str(morph)`` of every token."""
