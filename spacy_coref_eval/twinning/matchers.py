@@ -10,7 +10,6 @@ score function s(k, r), as in the CorefUD / Universal Anaphora scorers.
 """
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 from numbers import Real
 from typing import Any, Callable, ClassVar, Dict, List, NamedTuple, Optional, Protocol, Tuple, Union, runtime_checkable
 
@@ -195,7 +194,10 @@ def as_ratios(scores: np.ndarray) -> Optional[Ratios]:
         hit = np.rint(part * quick) / quick == part
         found = hit.any(axis=1)
         denominators[chunk:chunk + 1024][found] = quick[hit.argmax(axis=1)[found]]
-    for index in np.flatnonzero(denominators == 0).tolist():
+    slow = np.flatnonzero(denominators == 0).tolist()
+    if slow:
+        from fractions import Fraction
+    for index in slow:
         fraction = Fraction(float(values[index])).limit_denominator(MAX_DENOMINATOR)
         if float(fraction) != values[index]:
             return None
