@@ -302,3 +302,11 @@ def test_pairing_two_files_with_the_same_sentences_decodes_no_words(tmp_path):
     other.write_text(_line(doc_key="d", sentences=[["A", "cat", "sat", "!"], ["It", "purred"]], clusters=[]) + "\n")
     with pytest.raises(CorefInputError, match=r"different words: from word 3 the key reads '\. It purred' and the response '! It"):
         load_pairs(key, other)
+
+
+@pytest.mark.parametrize("doc_key", ["[1]", "{}", "null", "7"])
+def test_a_doc_key_that_is_no_string_is_refused_beside_a_known_file(doc_key):
+    key = parse_jsonlines(_line(doc_key="d", sentences=[["a"]], clusters=[]) + "\n", role="key")
+    line = '{"doc_key": ' + doc_key + ', "sentences": [["a"]], "clusters": []}\n'
+    with pytest.raises(CorefInputError, match=r"^f:1: no doc_key string"):
+        parse_jsonlines(line, source="f", known=key)

@@ -316,7 +316,8 @@ def _members(line: str, raw: Collection[str], known: Optional[Mapping[str, Jsonl
             if spans:
                 obj[key], at = _SpanText(spans.group()), spans.end()
             elif sentences and key == "sentences":
-                namesake = known.get(obj.get("doc_key")) if known else None  # type: ignore[arg-type]
+                doc_key = obj.get("doc_key")
+                namesake = known.get(doc_key) if known and isinstance(doc_key, str) else None
                 obj[key], at = _sentences(line, at, namesake.sentences if namesake else None)
             else:
                 obj[key], at = _SCAN(line, at)
@@ -341,11 +342,9 @@ def _sentences(line: str, at: int, known: Optional[_Sentences]) -> Tuple[Any, in
     if known is not None and known.text is not None and line.startswith(known.text, at):
         return known, at + len(known.text)
     value, end = _SCAN(line, at)
-    if not isinstance(value, list):
+    if not isinstance(value, list) or not _LISTS.issuperset(map(type, value)):
         return value, end
-    lengths = list(map(len, value)) if _LISTS.issuperset(map(type, value)) else None
-    if lengths is None:
-        return value, end
+    lengths = list(map(len, value))
     return _Sentences(line[at:end], sum(lengths), _starts(lengths), None), end
 
 
