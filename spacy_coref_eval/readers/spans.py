@@ -144,7 +144,7 @@ def doc_clusters(doc: "Doc", reader: ClusterReader, heads: Optional[bool] = None
     span's ``root`` when ``heads`` is true, or when it is ``None`` and the
     doc has a dependency parse. What :meth:`Clusters.from_entities` gives
     on the spans' ``(start, end)``, read without a tuple per span."""
-    entities = reader(doc)
+    entities = [entity if isinstance(entity, (list, tuple)) else list(entity) for entity in reader(doc)]
     explicit = reader.heads(doc) if heads is not False and hasattr(reader, "heads") else None
     if heads is None:
         heads = explicit is not None or doc.has_annotation("DEP")
