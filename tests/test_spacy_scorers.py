@@ -348,3 +348,49 @@ def test_classes_add_muc_rc_per_class_like_ents_per_type():
     assert per_class["PN-e"] == {"p": 1.0, "r": 1.0, "f": 1.0}
     assert per_class["G3Pr"]["r"] == 0.5
     assert "coref_rc_per_class" not in make_coref_scorer()([Example(predicted, doc)])
+
+
+def with_heads(doc: Doc, entities: Entities) -> Doc:
+    """Clusters and, as ``coref_head_clusters_N``, the last token of every
+    mention as its head."""
+    with_clusters(doc, entities)
+    return with_clusters(doc, [[(end - 1, end) for _, end in entity] for entity in entities], "coref_head_clusters")
+
+
+def core_metrics_with_heads(settings: Settings) -> Dict[str, Dict]:
+    def clusters(entities: Entities) -> Clusters:
+        return Clusters.from_entities(entities, [[end - 1 for _, end in entity] for entity in entities])
+
+    key = {str(i): clusters(gold) for i, (_, gold, _) in enumerate(DOCS)}
+    response = {str(i): clusters(predicted) for i, (_, _, predicted) in enumerate(DOCS)}
+    return score_documents(key, response, settings).metrics()
+
+
+@pytest.mark.parametrize("options, cli", [
+    ({}, {}),
+    ({"singletons": "keep"}, {"singletons": "keep"}),
+    ({"match": {"@misc": "spacy_coref_eval.exact_matcher.v1"}}, {"match": "exact"}),
+    ({"match": {"@misc": "spacy_coref_eval.partial_matcher.v1"}}, {"match": "partial"}),
+])
+def test_the_corefud_preset_scores_examples_as_the_api_does(nlp, options, cli):
+    reader = {"@misc": "spacy_coref_eval.prefixed_span_groups.v1", "head_prefix": "coref_head_clusters"}
+    config = {"s": {"@scorers": "spacy_coref_eval.coref_scorer.v1", "preset": "corefud", "reader": reader, **options}}
+    scorer = registry.resolve(config)["s"]
+    settings = Settings.from_options(preset="corefud", **cli)
+    assert scorer.settings == settings
+    examples = [Example(with_heads(nlp.make_doc(text), predicted), with_heads(nlp.make_doc(text), gold))
+                for text, gold, predicted in DOCS]
+    scores = scorer(examples)
+    assert scores["coref_lea_f"] == pytest.approx(core_metrics_with_heads(settings)["lea"]["f1"], abs=1e-12)
+    expected = expected_keys(core_metrics_with_heads(settings), METRIC_NAMES)
+    assert {key: scores[key] for key in expected} == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_preset_refuses_matchers_it_does_not_follow():
+    overlap = {"@misc": "spacy_coref_eval.overlap_matcher.v1"}
+    with pytest.raises(ValueError, match="registered exact, head or partial matcher"):
+        registry.resolve({"s": {"@scorers": "spacy_coref_eval.lea_scorer.v1", "preset": "corefud", "match": overlap}})
+    with pytest.raises(ValueError, match="unknown preset"):
+        make_coref_scorer(preset="coval")
+    assert make_coref_scorer().settings.singletons == "keep"
+    assert make_coref_scorer(preset="corefud").settings.singletons == "remove"

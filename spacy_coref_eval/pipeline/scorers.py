@@ -86,13 +86,27 @@ def build_scorer(
     predicted_reader: Optional[ClusterReader],
     match: Optional[Matcher],
     twinless: str,
-    singletons: str,
+    singletons: Optional[str],
     classes: bool = False,
+    preset: Optional[str] = None,
 ) -> CorefScorer:
     """A :class:`CorefScorer` from registered-function arguments: a reader
-    or matcher left out is the default one."""
+    or matcher left out is the default one. Under a ``preset``
+    (:meth:`~..scoring.Settings.from_options`), ``match`` is the registered
+    exact, head or partial matcher whose kind the preset's own alignment
+    follows, and ``singletons`` default to the preset's."""
     reader = reader or PrefixedSpanGroups()
-    settings = Settings(tuple(metrics), match or ExactMatcher(), twinless, singletons)
+    if preset is None:
+        settings = Settings(tuple(metrics), match or ExactMatcher(), twinless, singletons or "keep")
+    else:
+        from ..twinning.corefud import MODES
+
+        kind = None if match is None else getattr(match, "name", "")
+        if kind is not None and (kind not in MODES or type(match) is not type(MODES[kind])):
+            raise ValueError(
+                f"under preset {preset!r} the match is a registered exact, head or partial matcher, not {match!r}"
+            )
+        settings = Settings.from_options(metrics, kind, twinless, singletons, preset=preset)
     return CorefScorer(settings, reference_reader or reader, predicted_reader or reader, headline, classes)
 
 
@@ -103,21 +117,26 @@ def make_coref_scorer(
     predicted_reader: Optional[ClusterReader] = None,
     match: Optional[Matcher] = None,
     twinless: str = "conll",
-    singletons: str = "keep",
+    singletons: Optional[str] = None,
     metrics: Sequence[str] = DEFAULT_METRICS,
     headline: str = "lea",
     classes: bool = False,
+    preset: Optional[str] = None,
 ) -> CorefScorer:
     """All chosen ``metrics``, mention identification, the CoNLL score and
     ``coref_p/r/f`` for the ``headline`` metric (one of ``metrics`` or
     ``"conll"``). ``reader`` (default: span groups ``coref_clusters_N``)
     reads both sides unless ``reference_reader`` / ``predicted_reader`` is
     given; ``match`` (a registered matcher, default exact spans) twins
-    mentions. With ``classes``, ``coref_rc_per_class`` holds the MUC-RC of
-    every resolution class (Stoyanov et al. 2009) as ``{"PN-e": {"p", "r",
-    "f"}, ...}``, like spaCy's ``ents_per_type``."""
+    mentions; ``singletons`` are kept unless ``"remove"``. ``preset``
+    ``"corefud"`` scores as the CorefUD scorer does (head matching and
+    singletons removed unless ``match`` / ``singletons`` say otherwise,
+    its alignment and BLANC rule). With ``classes``,
+    ``coref_rc_per_class`` holds the MUC-RC of every resolution class
+    (Stoyanov et al. 2009) as ``{"PN-e": {"p", "r", "f"}, ...}``, like
+    spaCy's ``ents_per_type``."""
     return build_scorer(
-        metrics, headline, reader, reference_reader, predicted_reader, match, twinless, singletons, classes
+        metrics, headline, reader, reference_reader, predicted_reader, match, twinless, singletons, classes, preset
     )
 
 
@@ -136,10 +155,12 @@ class OneMetricScorerFactory:
         predicted_reader: Optional[ClusterReader] = None,
         match: Optional[Matcher] = None,
         twinless: str = "conll",
-        singletons: str = "keep",
+        singletons: Optional[str] = None,
+        preset: Optional[str] = None,
     ) -> CorefScorer:
         return build_scorer(
-            [self.metric], self.metric, reader, reference_reader, predicted_reader, match, twinless, singletons
+            [self.metric], self.metric, reader, reference_reader, predicted_reader, match, twinless, singletons,
+            preset=preset,
         )
 
     def __post_init__(self) -> None:
