@@ -3,7 +3,8 @@
     python -m benchmarks.run            # CI-sized: LitBank, N = 10^4 and 10^5
     python -m benchmarks.run --large    # adds N = 10^6 and the 2,000 x 2,000 CEAF block
 
-Every time is the best of ``--repeat`` runs. A floor is the least work any
+Every time is the best of ``--repeat`` runs after one untimed warm-up run
+(start-up is timed in whole processes, in rows of its own). A floor is the least work any
 scorer must do on the same input, so a ratio compares like with like on any
 machine; the assignment cases compare overlap with exact matching on a pair
 built for large ambiguous blocks, and the CEAF chain with fixed targets.
@@ -50,8 +51,12 @@ def best_of(repeat: int, work: Callable[[], object]) -> float:
 
 
 def best_of_each(repeat: int, works: Dict[str, Callable[[], object]]) -> Dict[str, float]:
-    """Fastest of ``repeat`` timed calls of each work, in seconds; the works
+    """Fastest of ``repeat`` timed calls of each work, in seconds, after
+    one untimed call of each (which pays for lazy imports and first-use
+    caches, as a floor does not; start-up has rows of its own); the works
     take turns, so that a slow spell of the machine hits all of them."""
+    for work in works.values():
+        work()
     best = {name: float("inf") for name in works}
     for _ in range(repeat):
         for name, work in works.items():
