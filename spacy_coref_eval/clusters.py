@@ -183,8 +183,13 @@ class Clusters:
         ends = np.asarray(ends, dtype=np.int64)
         labels = np.asarray(labels, dtype=np.int64)
         _check_spans(starts, ends)
-        order = np.lexsort((labels, doc))
-        keep = order[_first_occurrences(starts[order], ends[order], doc[order])]
+        shift = doc * (int(ends.max(initial=0)) + 1)
+        placed_starts, placed_ends = starts + shift, ends + shift
+        if np.all((doc[1:] > doc[:-1]) | (labels[1:] >= labels[:-1])):
+            keep = _first_occurrences(placed_starts, placed_ends)
+        else:
+            order = np.lexsort((labels, doc))
+            keep = order[_first_occurrences(placed_starts[order], placed_ends[order])]
         given = np.bincount(doc, minlength=n_docs)
         doc, starts, ends, labels = doc[keep], starts[keep], ends[keep], labels[keep]
         new = np.ones(len(keep), dtype=bool)

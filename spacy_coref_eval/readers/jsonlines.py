@@ -27,7 +27,7 @@ members are decoded one by one, except that the clusters read, when their
 text is lists of ``[int, int]`` lists (checked by one regular expression),
 are kept as text; the texts of all lines become numbers at once with numpy,
 without a Python list per mention, and the clusters of all documents are
-built in one :meth:`Clusters.from_arrays` call. ``sentences`` are
+built in one :meth:`Clusters.per_document` call. ``sentences`` are
 decoded to check and count them and kept as text; words are built only
 when asked for. Given the documents of the other file (``known``), a line
 whose ``sentences`` are the same text as its namesake's there reuses what
@@ -227,7 +227,7 @@ def parse_jsonlines(text: str, *, source: str = "<string>", role: str = "respons
     except CorefInputError:
         _word_spans(pending)  # a mention error of an earlier line is the one to report
         raise
-    built = _clusters_by_document(_word_spans(pending), [document.n_words for document in documents.values()])
+    built = _clusters_by_document(_word_spans(pending))
     for document, clusters in zip(documents.values(), built):
         document.clusters = clusters
     return documents
@@ -463,33 +463,14 @@ def _subtoken_map(value: object, n_tokens: int, where: str) -> np.ndarray:
     return array
 
 
-def _clusters_by_document(mentions: Sequence[Tuple[np.ndarray, np.ndarray]], n_words: Sequence[int]) -> List[Clusters]:
+def _clusters_by_document(mentions: Sequence[Tuple[np.ndarray, np.ndarray]]) -> List[Clusters]:
     """The clusters of every document from its word spans (end exclusive)
-    and cluster indices: the documents laid end to end (words and cluster
-    indices shifted past those before) go through one
-    :meth:`Clusters.from_arrays`, whose result is cut back into documents.
-    Per document this is what :meth:`Clusters.from_arrays` gives."""
-    if not mentions:
-        return []
-    counts = np.array([len(labels) for _, labels in mentions], dtype=np.int64)
-    word_offsets = np.concatenate(([0], np.cumsum(n_words, dtype=np.int64)))
-    label_offsets = np.concatenate(([0], np.cumsum([labels.max() + 1 if len(labels) else 0 for _, labels in mentions])))
-    spans = np.concatenate([spans for spans, _ in mentions]).reshape(-1, 2) + np.repeat(word_offsets[:-1], counts)[:, None]
-    labels = np.concatenate([labels for _, labels in mentions]) + np.repeat(label_offsets[:-1], counts)
-    stacked = Clusters.from_arrays(spans[:, 0], spans[:, 1], labels)
-    document = np.searchsorted(word_offsets, stacked.starts, "right") - 1
-    bounds = np.searchsorted(document, np.arange(len(mentions) + 1)).tolist()
-    kept = np.diff(bounds)
-    out = []
-    for d, (a, b) in enumerate(zip(bounds, bounds[1:])):
-        if a == b:
-            out.append(Clusters())
-            continue
-        first = int(stacked.entity[a])
-        out.append(Clusters(stacked.starts[a:b] - word_offsets[d], stacked.ends[a:b] - word_offsets[d],
-                            stacked.entity[a:b] - first, int(stacked.entity[b - 1]) - first + 1, None,
-                            int(counts[d] - kept[d])))
-    return out
+    and cluster indices, all built at once by :meth:`Clusters.per_document`."""
+    counts = [len(labels) for _, labels in mentions]
+    spans = np.concatenate([_NO_SPANS] + [spans for spans, _ in mentions]).reshape(-1, 2)
+    labels = np.concatenate([_NO_LABELS] + [labels for _, labels in mentions])
+    doc = np.repeat(np.arange(len(mentions)), counts)
+    return Clusters.per_document(doc, spans[:, 0], spans[:, 1], labels, len(mentions))
 
 
 def _starts(lengths: Iterable[int]) -> List[int]:
