@@ -7,6 +7,7 @@ not ranges (discontinuous CorefUD mentions, empty nodes), a set of tokens
 (:class:`NodeSets`).
 """
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -122,21 +123,27 @@ class Clusters:
         left empty disappears. Readers pass entities in the reference
         scorer's order (docs/metrics.md §3) so that the copy it keeps is the one kept.
         """
-        spans = []
-        labels = []
-        for index, entity in enumerate(entities):
-            for span in entity:
-                spans.append(span)
-                labels.append(index)
+        entities = [list(entity) for entity in entities]
+        bounds = np.array([span for entity in entities for span in entity], dtype=np.int64).reshape(-1, 2)
+        return cls.from_sized(bounds[:, 0], bounds[:, 1], [len(entity) for entity in entities], heads)
+
+    @classmethod
+    def from_sized(
+        cls,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        sizes: Sequence[int],
+        heads: Optional[Iterable[Iterable[int]]] = None,
+    ) -> "Clusters":
+        """:meth:`from_entities` on spans given entity after entity: entity
+        ``i`` holds the next ``sizes[i]`` of ``starts`` and ``ends``."""
         head_array = None
         if heads is not None:
-            head_array = np.array([h for entity in heads for h in entity], dtype=np.int64)
-            if len(head_array) != len(spans):
+            head_array = np.fromiter(chain.from_iterable(heads), dtype=np.int64)
+            if len(head_array) != len(starts):
                 raise CorefInputError("heads must give one token per mention")
-        if not spans:
-            return cls(heads=_EMPTY if heads is not None else None)
-        array = np.array(spans, dtype=np.int64).reshape(-1, 2)
-        return cls.from_arrays(array[:, 0], array[:, 1], np.array(labels, dtype=np.int64), head_array)
+        labels = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+        return cls.from_arrays(starts, ends, labels, head_array)
 
     @classmethod
     def from_arrays(

@@ -143,7 +143,8 @@ def doc_clusters(doc: "Doc", reader: ClusterReader, heads: Optional[bool] = None
     reader when it gives them (an explicit head span group), else are each
     span's ``root`` when ``heads`` is true, or when it is ``None`` and the
     doc has a dependency parse. What :meth:`Clusters.from_entities` gives
-    on the spans' ``(start, end)``, read without a tuple per span."""
+    on the spans' ``(start, end)``, read without a tuple per span
+    (:meth:`Clusters.from_sized`)."""
     entities = [entity if isinstance(entity, (list, tuple)) else list(entity) for entity in reader(doc)]
     explicit = reader.heads(doc) if heads is not False and hasattr(reader, "heads") else None
     if heads is None:
@@ -151,12 +152,5 @@ def doc_clusters(doc: "Doc", reader: ClusterReader, heads: Optional[bool] = None
     if explicit is None and heads:
         explicit = [[span.root.i for span in entity] for entity in entities]
     sizes = list(map(len, entities))
-    n_spans = sum(sizes)
-    bounds = np.fromiter(chain.from_iterable(map(_BOUNDS, chain.from_iterable(entities))), np.int64, 2 * n_spans)
-    head_array = None
-    if explicit is not None:
-        head_array = np.fromiter(chain.from_iterable(explicit), np.int64)
-        if len(head_array) != n_spans:
-            raise CorefInputError("heads must give one token per mention")
-    labels = np.repeat(np.arange(len(entities), dtype=np.int64), sizes)
-    return Clusters.from_arrays(bounds[0::2], bounds[1::2], labels, head_array)
+    bounds = np.fromiter(chain.from_iterable(map(_BOUNDS, chain.from_iterable(entities))), np.int64, 2 * sum(sizes))
+    return Clusters.from_sized(bounds[0::2], bounds[1::2], sizes, explicit)
