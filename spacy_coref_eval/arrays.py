@@ -6,12 +6,15 @@ from typing import Iterator, Optional, Tuple
 import numpy as np
 
 
+def range_values(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Every value of ``range(lo[i], hi[i])``, range after range, in one array."""
+    sizes = hi - lo
+    return np.repeat(lo - (np.cumsum(sizes) - sizes), sizes) + np.arange(int(sizes.sum()))
+
+
 def expand_ranges(lo: np.ndarray, hi: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """``(owner, value)`` for every ``value`` in ``range(lo[owner], hi[owner])``."""
-    sizes = hi - lo
-    owners = np.repeat(np.arange(len(lo)), sizes)
-    offsets = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    return owners, lo[owners] + offsets
+    return np.repeat(np.arange(len(lo)), hi - lo), range_values(lo, hi)
 
 
 GROUP_NODES = 512

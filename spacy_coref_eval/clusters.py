@@ -12,6 +12,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from .arrays import range_values
 from .errors import CorefInputError
 
 Span = Tuple[int, int]
@@ -39,10 +40,8 @@ class NodeSets:
     @classmethod
     def of_ranges(cls, starts: np.ndarray, ends: np.ndarray) -> "NodeSets":
         """Every mention the full range ``[start, end)``."""
-        sizes = ends - starts
-        indptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        tokens = np.repeat(starts - indptr[:-1], sizes) + np.arange(int(indptr[-1]), dtype=np.int64)
-        return cls(indptr, tokens, np.zeros(len(starts), dtype=bool))
+        indptr = np.concatenate([[0], np.cumsum(ends - starts)]).astype(np.int64)
+        return cls(indptr, range_values(starts, ends), np.zeros(len(starts), dtype=bool))
 
     def __len__(self) -> int:
         return len(self.zero)
@@ -57,9 +56,8 @@ class NodeSets:
 
     def take(self, index: np.ndarray) -> "NodeSets":
         """The sets of the mentions ``index`` (positions), in that order."""
-        sizes = self.sizes[index]
-        indptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        source = np.repeat(self.indptr[index] - indptr[:-1], sizes) + np.arange(int(indptr[-1]), dtype=np.int64)
+        indptr = np.concatenate([[0], np.cumsum(self.sizes[index])]).astype(np.int64)
+        source = range_values(self.indptr[index], self.indptr[index + 1])
         deps = None if self.zero_deps is None else self.zero_deps[index]
         return NodeSets(indptr, self.tokens[source], self.zero[index], deps)
 

@@ -43,6 +43,7 @@ from typing import Dict, List, NamedTuple, Optional, Set, Tuple, Union
 
 import numpy as np
 
+from ..arrays import range_values
 from ..errors import CorefInputError
 from .inputs import read_input
 
@@ -350,14 +351,10 @@ def _gather(buffer: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> bytes:
     """The byte ranges ``[starts, ends)`` of ``buffer``, each followed by a
     newline, as one bytes object (each range must be followed in
     ``buffer`` by one byte, which is overwritten)."""
-    lengths = ends - starts + 1
-    if not len(lengths):
+    if not len(starts):
         return b""
-    offsets = np.zeros(len(lengths), dtype=np.int64)
-    np.cumsum(lengths[:-1], out=offsets[1:])
-    index = np.repeat(starts - offsets, lengths) + np.arange(int(lengths.sum()), dtype=np.int64)
-    out = buffer[index]
-    out[offsets + lengths - 1] = 10
+    out = buffer[range_values(starts, ends + 1)]
+    out[np.cumsum(ends + 1 - starts) - 1] = 10
     return out.tobytes()
 
 

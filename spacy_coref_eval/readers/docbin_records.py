@@ -42,6 +42,7 @@ import srsly
 from srsly.msgpack._unpacker import unpackb
 from srsly.msgpack.exceptions import UnpackException
 
+from ..arrays import range_values
 from ..clusters import Clusters
 from ..errors import CorefInputError
 from .docbin import NAME_KEY
@@ -545,9 +546,7 @@ def _group_rows(groups: _Groups, names: Sequence[str]) -> Tuple[np.ndarray, np.n
     flat = chain.from_iterable(map(groups.rows.__getitem__, names))
     bounds = np.fromiter(flat, dtype=np.int64, count=2 * len(names)).reshape(-1, 2)
     sizes = bounds[:, 1] - bounds[:, 0]
-    first = np.cumsum(sizes) - sizes
-    rows = np.repeat(bounds[:, 0] - first, sizes) + np.arange(int(sizes.sum()))
-    return rows, np.repeat(np.arange(len(names), dtype=np.int64), sizes)
+    return range_values(bounds[:, 0], bounds[:, 1]), np.repeat(np.arange(len(names), dtype=np.int64), sizes)
 
 
 def _head_rows(groups: _Groups, numbered: Sequence[Tuple[int, str]], head_prefix: str) -> np.ndarray:
