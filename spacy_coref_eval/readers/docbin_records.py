@@ -29,7 +29,6 @@ string table, a dependency head outside the document or in a cycle, user
 data that is not a map) raises a :class:`CorefInputError` naming the file
 and, where the fault lies in one document, its index.
 """
-import gzip
 import zlib
 from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
@@ -46,6 +45,7 @@ from ..arrays import range_values
 from ..clusters import Clusters
 from ..errors import CorefInputError
 from .docbin import NAME_KEY
+from .inputs import MAX_INPUT_BYTES, read_input
 from .spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups, doc_clusters
 
 PathLike = Union[str, Path]
@@ -126,14 +126,16 @@ def read_docbin_records(
     """Every document of a ``.spacy`` file, numbered from 0. ``reader`` and
     ``heads`` as in :func:`~.spans.doc_clusters` (default reader: span groups
     ``coref_clusters_N``); ``token_attrs`` adds each token's POS, tag and
-    morphology strings. A ``.gz`` file is read decompressed."""
+    morphology strings. A ``.gz`` file is read decompressed, within the
+    bounds of :func:`~.inputs.read_input`."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-        if path.suffix == ".gz":
-            data = gzip.decompress(data)
-    except (OSError, EOFError, zlib.error) as err:
-        raise CorefInputError(f"{path}: cannot read file: {getattr(err, 'strerror', None) or err}") from None
+    if path.suffix == ".gz":
+        data = bytes(read_input(path, MAX_INPUT_BYTES))
+    else:
+        try:
+            data = path.read_bytes()
+        except OSError as err:
+            raise CorefInputError(f"{path}: cannot read file: {err.strerror or err}") from None
     return decode_docbin_records(data, str(path), reader, heads=heads, token_attrs=token_attrs)
 
 
