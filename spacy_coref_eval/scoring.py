@@ -15,7 +15,7 @@ import numpy as np
 
 from .clusters import Clusters, ClustersLike, as_clusters
 from .counting import DEFAULT_METRICS, Counts, check_metrics, count_corpus
-from .counting.rates import rates
+from .counting.rates import rates, stack_rates
 from .errors import CorefInputError
 from .readers.pairing import Pair, pair_clusters, repeated_warnings
 from .twinning import ExactMatcher, Matcher, TwinnedCorpus, apply_policy, get_matcher, get_policy, twin_corpus
@@ -176,6 +176,10 @@ class CorpusResult:
     def metrics(self) -> Dict[str, Dict]:
         """Recall, precision, F1 and counts per metric, micro-averaged."""
         return rates(self.total, self.settings.conventions)
+
+    def document_metrics(self) -> Dict[str, Dict[str, Dict]]:
+        """:meth:`metrics` of every document, by name in corpus order."""
+        return dict(zip(self.names, stack_rates(self.counts, self.settings.metrics, self.settings.conventions)))
 
 
 def count_document(key: ClustersLike, response: ClustersLike, settings: Optional[Settings] = None) -> Counts:

@@ -96,8 +96,6 @@ def score_json(result: "CorpusResult", per_doc: bool = False, analyses: Analyses
     """The JSON document of ``score`` and ``merge``: ``settings``,
     ``metrics``, the analyses asked for (``intervals``, ``macro``,
     ``errors``), ``documents`` with ``per_doc`` and ``warnings``."""
-    from ..counting.rates import stack_rates
-
     out: Dict[str, Any] = {"settings": result.settings.to_dict(), "metrics": result.metrics()}
     if analyses.intervals is not None:
         bounds = {name: {rate: list(pair) for rate, pair in rates.items()} for name, rates in analyses.intervals.items()}
@@ -111,8 +109,7 @@ def score_json(result: "CorpusResult", per_doc: bool = False, analyses: Analyses
     if analyses.classes is not None:
         out["resolution_classes"] = analyses.classes.to_dict()
     if per_doc:
-        documents = zip(result.names, stack_rates(result.counts, result.settings.metrics, result.settings.conventions))
-        out["documents"] = {name: {"metrics": rates} for name, rates in documents}
+        out["documents"] = {name: {"metrics": rates} for name, rates in result.document_metrics().items()}
         for index, (name, document) in enumerate(out["documents"].items()):
             if analyses.errors is not None:
                 document["errors"] = analyses.errors[name]
@@ -132,7 +129,6 @@ def render(result: "CorpusResult", fmt: str, per_doc: bool, analyses: Analyses =
     if fmt == "json":
         return json_text(score_json(result, per_doc, analyses))
     from ..analysis.error_types import TOTAL
-    from ..counting.rates import stack_rates
     from ..report.table import documents_table, errors_table, intervals_table, macro_table, metrics_table
 
     parts = [metrics_table(result.metrics())]
@@ -144,7 +140,7 @@ def render(result: "CorpusResult", fmt: str, per_doc: bool, analyses: Analyses =
     if analyses.macro is not None:
         parts.append("Macro averages over documents\n" + macro_table(analyses.macro))
     if per_doc:
-        parts.append(documents_table(dict(zip(result.names, stack_rates(result.counts, result.settings.metrics, result.settings.conventions)))))
+        parts.append(documents_table(result.document_metrics()))
     if analyses.errors is not None:
         shown = analyses.errors if per_doc else {TOTAL: analyses.errors[TOTAL]}
         parts.append("Errors (m. = mentions, e. = entities)\n" + errors_table(shown))

@@ -16,7 +16,6 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ..clusters import Clusters
-from ..counting.rates import stack_rates
 from ..scoring import CorpusResult
 
 Rates = Mapping[str, Mapping[str, float]]
@@ -229,7 +228,7 @@ def build_report(
     Documents without words get no side-by-side view."""
     if result.twinned is None:
         raise ValueError("the report needs the twinned mentions of a scoring run, not merged counts")
-    documents = dict(zip(result.names, stack_rates(result.counts, result.settings.metrics, result.settings.conventions)))
+    documents = result.document_metrics()
     index = {name: i for i, name in enumerate(result.names)}
     views = [
         document_view(
