@@ -157,7 +157,7 @@ def test_convert_writes_conllu_that_keeps_heads_and_says_what_it_joined(tmp_path
     for match in ("exact", "head"):
         got = scores(spacy_copy, conllu, "--match", match, "--key-spans", "coref_clusters_*", "--head-prefix", "coref_head_clusters")
         assert got["muc"]["f1"] == 1.0 and got["mentions"]["f1"] == 1.0
-    key, response = tmp_path / "key.conll", tmp_path / "crossing.conll"
+    key = tmp_path / "key.conll"
     key.write_text("#begin document d\nd\t0\t0\ta\t(0\n\nd\t0\t1\tb\t0)\nd\t0\t2\tc\t(0)\n\n#end document\n")
     result = run("convert", key, tmp_path / "k.conllu")
     assert result.exit_code == 0
