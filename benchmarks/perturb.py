@@ -11,7 +11,7 @@ from typing import Dict, Mapping
 import numpy as np
 
 from spacy_coref_eval.clusters import Clusters
-from spacy_coref_eval.readers.conll import crossing_mentions
+from spacy_coref_eval.formats.conll.write import crossing_mentions
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,9 @@ import numpy as np
 from spacy_coref_eval import Settings, read_conll
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.counting import DEFAULT_METRICS
-from spacy_coref_eval.readers.conll import crossing_mentions, write_conll
+from spacy_coref_eval.formats.conll.write import crossing_mentions, write_conll
 from spacy_coref_eval.cli.output import score_json
-from spacy_coref_eval.readers.corpus import load_pairs
+from spacy_coref_eval.formats.corpus import load_pairs
 from spacy_coref_eval.scoring import count_document, score_pairs
 
 from .perturb import Errors, perturb, perturb_corpus, synthetic_key
@@ -105,7 +105,7 @@ def spacy_examples(documents: Dict, seed: int = 0):
     from spacy.training import Example
     from spacy.vocab import Vocab
 
-    from spacy_coref_eval.readers.docbin import conll_to_doc
+    from spacy_coref_eval.formats.docbin.docs import conll_to_doc
 
     vocab = Vocab()
     key = {name: doc.clusters for name, doc in documents.items()}
@@ -248,7 +248,7 @@ def ambiguous_side(n_tokens: int, rng: np.random.Generator) -> Clusters:
 def largest_block(key: Clusters, response: Clusters) -> Tuple[int, int]:
     """Key and response mentions of the largest block of overlap matching's
     candidate graph (after exact twins)."""
-    from spacy_coref_eval.arrays import connected_blocks
+    from spacy_coref_eval.assignment.blocks import connected_blocks
     from spacy_coref_eval.twinning.matchers import OverlapMatcher, exact_twins, overlapping_pairs
 
     twins = exact_twins(key, response)
@@ -382,7 +382,7 @@ def docbin_path(folder: Path, key_path: Path, response_path: Path, repeat: int) 
     CoNLL files."""
     from spacy.vocab import Vocab
 
-    from spacy_coref_eval.readers.docbin import conll_to_doc, write_docbin
+    from spacy_coref_eval.formats.docbin.docs import conll_to_doc, write_docbin
 
     vocab = Vocab()
     spacy_paths = []
@@ -423,7 +423,7 @@ def other_formats(folder: Path, key_path: Path, response_path: Path, repeat: int
     against reading the lines of both files, and jsonlines (LitBank key and
     perturbed response) against ``json.loads`` of every line of both
     files."""
-    from spacy_coref_eval.readers.jsonlines import split_sentences, write_jsonlines
+    from spacy_coref_eval.formats.jsonlines.write import split_sentences, write_jsonlines
 
     gum_copy = gum_response(folder)
     jsonlines = []

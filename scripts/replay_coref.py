@@ -10,8 +10,8 @@ from typing import Dict, List, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from spacy_coref_eval.readers.docbin import CLUSTER_PREFIX, read_docbin
-from spacy_coref_eval.readers.spans import PrefixedSpanGroups
+from spacy_coref_eval.formats.docbin.docs import CLUSTER_PREFIX, read_docbin
+from spacy_coref_eval.formats.docbin.spans import PrefixedSpanGroups
 
 CharEntities = List[List[Tuple[int, int]]]
 

@@ -11,7 +11,7 @@ from .about import __version__
 from .clusters import Clusters
 from .counting import METRICS, Counts
 from .errors import CorefEvalWarning, CorefInputError
-from .readers.conll import read_conll
+from .formats.conll.read import read_conll
 from .scoring import CorpusResult, Settings, count_document, score_documents, score_pairs
 
 __all__ = [

@@ -1,5 +1,6 @@
 """Errors and warnings about the input, named after where it went wrong."""
 import warnings
+from typing import Sequence
 
 
 class CorefInputError(ValueError):
@@ -16,3 +17,13 @@ def warn(message: str) -> None:
     """``message`` as a :class:`CorefEvalWarning` (the command line prints
     these on standard error)."""
     warnings.warn(message, CorefEvalWarning, stacklevel=3)
+
+
+LISTED = 5
+"""Document names listed in one warning before the rest are only counted."""
+
+
+def listed(names: Sequence[str], shown: int = LISTED) -> str:
+    """The first ``shown`` names, quoted, and how many more."""
+    more = f", … ({len(names) - shown} more)" if len(names) > shown else ""
+    return ", ".join(repr(name) for name in names[:shown]) + more

@@ -17,7 +17,8 @@ from .clusters import Clusters, ClustersLike, as_clusters
 from .counting import DEFAULT_METRICS, Counts, check_metrics, count_corpus
 from .counting.rates import rates, stack_rates
 from .errors import CorefInputError
-from .readers.pairing import Pair, pair_clusters, repeated_warnings
+from .formats.corpus import pair_clusters
+from .formats.document import Pair
 from .twinning import ExactMatcher, Matcher, TwinnedCorpus, apply_policy, get_matcher, get_policy, twin_corpus
 
 SINGLETON_MODES = ("keep", "remove")
@@ -306,3 +307,13 @@ def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:
     pairs, settings, lengths, keep_twinned = _SHARED
     start, end = bounds
     return _score_shard(pairs[start:end], settings, None if lengths is None else lengths[start:end], keep_twinned)
+
+
+def repeated_warnings(name: str, key: Clusters, response: Clusters) -> List[str]:
+    """Warnings for repeated mentions dropped when the clusters were read."""
+    return [
+        f"document {name!r}: {clusters.repeated} repeated mention(s) in the {side} dropped "
+        "(first copy kept)"
+        for side, clusters in (("key", key), ("response", response))
+        if clusters.repeated
+    ]

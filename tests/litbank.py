@@ -7,7 +7,7 @@ from typing import Dict
 
 from benchmarks.perturb import Errors, perturb_corpus
 from spacy_coref_eval import Clusters, read_conll
-from spacy_coref_eval.readers.conll import ConllDocument
+from spacy_coref_eval.formats.conll.read import ConllDocument
 
 from .conftest import data_path
 

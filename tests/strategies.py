@@ -29,15 +29,19 @@ def deterministic(max_examples, shrink=True):
 
 
 @contextmanager
-def patched(module: Any, name: str, value: Any) -> Iterator[None]:
-    """``module.name`` set to ``value`` for the block (a size threshold, to
+def patched(modules: Any, name: str, value: Any) -> Iterator[None]:
+    """``module.name`` set to ``value`` for the block, in one module or in
+    each of a tuple of modules that import the name (a size threshold, to
     send small examples down the path meant for large ones)."""
-    saved = getattr(module, name)
-    setattr(module, name, value)
+    modules = modules if isinstance(modules, tuple) else (modules,)
+    saved = [getattr(module, name) for module in modules]
+    for module in modules:
+        setattr(module, name, value)
     try:
         yield
     finally:
-        setattr(module, name, saved)
+        for module, old in zip(modules, saved):
+            setattr(module, name, old)
 
 
 SHARED, KEY_ONLY, RESPONSE_ONLY = "shared", "key-only", "response-only"

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 
-from spacy_coref_eval.arrays import connected_blocks, max_gain_matching
-from spacy_coref_eval.counting.assignment import PYTHON_WORK, python_matching, solver_for
+from spacy_coref_eval.assignment.blocks import connected_blocks
+from spacy_coref_eval.assignment.sparse import max_gain_matching
+from spacy_coref_eval.assignment.small import PYTHON_WORK, python_matching, solver_for
 from .strategies import deterministic
 from .test_solvers import _assignment_value, gain_graphs
 

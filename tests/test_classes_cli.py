@@ -10,7 +10,7 @@ from spacy_coref_eval.analysis.resolution_classes import (
 )
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.readers.corpus import load_corpus
+from spacy_coref_eval.formats.corpus import load_corpus
 from spacy_coref_eval.scoring import score_pairs
 
 from .conftest import data_path

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from spacy_coref_eval.analysis import ERROR_KINDS
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.readers.conll import write_conll
+from spacy_coref_eval.formats.conll.write import write_conll
 
 from .litbank import litbank
 

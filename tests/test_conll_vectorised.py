@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spacy_coref_eval import Clusters, CorefInputError
-from spacy_coref_eval.readers.conll import parse_conll, read_conll
-from spacy_coref_eval.readers.conll_vectorised import parse_simple, tabbed_columns
+from spacy_coref_eval.formats.conll.read import parse_conll, read_conll
+from spacy_coref_eval.formats.conll.vectorised import parse_simple, tabbed_columns
 
 from .conftest import data_path
 from .strategies import deterministic
@@ -249,7 +249,7 @@ def test_tabbed_files_take_the_stride_and_invalid_utf8_is_refused_as_before(tmp_
 
 
 def test_the_wide_spaces_are_those_str_split_splits_at():
-    from spacy_coref_eval.readers.conll_vectorised import _WIDE_SPACE
+    from spacy_coref_eval.formats.conll.vectorised import _WIDE_SPACE
 
     wide = {chr(code) for code in range(0x80, 0x110000) if chr(code).isspace()}
     assert {c for c in map(chr, range(0x80, 0x110000)) if _WIDE_SPACE.match(c)} == wide

@@ -11,12 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
-from spacy_coref_eval.readers.conllu import (
-    check_aligned,
-    node_key,
-    parse_conllu,
-    read_conllu,
-)
+from spacy_coref_eval.formats.conllu.read import check_aligned, node_key, parse_conllu, read_conllu
 
 DATA = Path(__file__).resolve().parent / "data"
 CONFORMANCE = DATA / "conformance" / "corefud"

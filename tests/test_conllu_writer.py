@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.errors import CorefInputError
-from spacy_coref_eval.readers.conll import crossing_mentions
-from spacy_coref_eval.readers.conllu import parse_conllu, read_conllu
-from spacy_coref_eval.readers.conllu_write import ConlluDocument, entity_column, write_conllu
-from spacy_coref_eval.readers.corpus import read_side
-from spacy_coref_eval.readers.tokens import Tokens
+from spacy_coref_eval.formats.conll.write import crossing_mentions
+from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
+from spacy_coref_eval.formats.conllu.write import ConlluDocument, entity_column, write_conllu
+from spacy_coref_eval.formats.corpus import read_side
+from spacy_coref_eval.formats.tokens import Tokens
 
 from .conftest import data_path
 from .strategies import deterministic, entities_over, mention_sets
@@ -231,7 +231,7 @@ def test_what_cannot_be_written_is_refused(tmp_path, document, message):
 
 def test_written_text_parses_without_a_file():
     clusters = Clusters.from_entities([[(0, 2)], [(1, 2)]], heads=[[1], [1]])
-    from spacy_coref_eval.readers.conllu_write import format_conllu
+    from spacy_coref_eval.formats.conllu.write import format_conllu
 
     lines, _ = format_conllu(ConlluDocument("p", ["a", "b"], clusters), with_header=True)
     document = parse_conllu("\n".join(lines) + "\n").documents["p"]

@@ -13,7 +13,7 @@ import math
 import pytest
 
 from spacy_coref_eval import Settings
-from spacy_coref_eval.readers.corpus import load_pairs
+from spacy_coref_eval.formats.corpus import load_pairs
 from spacy_coref_eval.scoring import score_pairs
 
 from .conftest import data_path

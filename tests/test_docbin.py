@@ -11,17 +11,11 @@ from spacy_coref_eval import CorefInputError, read_conll, score_documents
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.output import score_json as result_json
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.readers.conll import parse_conll
-from spacy_coref_eval.readers.corpus import load_pairs
-from spacy_coref_eval.readers.docbin import (
-    NAME_KEY,
-    conll_to_docs,
-    docs_to_conll,
-    read_docbin,
-    write_docbin,
-)
+from spacy_coref_eval.formats.conll.read import parse_conll
+from spacy_coref_eval.formats.corpus import load_pairs
+from spacy_coref_eval.formats.docbin.docs import NAME_KEY, conll_to_docs, docs_to_conll, read_docbin, write_docbin
 from spacy_coref_eval.pipeline.registrations import prefixed_span_groups
-from spacy_coref_eval.readers.spans import doc_clusters
+from spacy_coref_eval.formats.docbin.spans import doc_clusters
 from spacy_coref_eval.scoring import score_pairs
 
 from .conftest import data_path

@@ -18,10 +18,10 @@ from spacy.vocab import Vocab
 
 from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.clusters import Clusters
-from spacy_coref_eval.readers.docbin import NAME_KEY, conll_to_doc, write_docbin
-from spacy_coref_eval.readers.docbin_records import decode_docbin_records, read_docbin_records, span_roots
+from spacy_coref_eval.formats.docbin.docs import NAME_KEY, conll_to_doc, write_docbin
+from spacy_coref_eval.formats.docbin.records import decode_docbin_records, read_docbin_records, span_roots
 from spacy_coref_eval.pipeline.registrations import labeled_span_group, prefixed_span_groups
-from spacy_coref_eval.readers.spans import doc_clusters
+from spacy_coref_eval.formats.docbin.spans import doc_clusters
 
 from .litbank import litbank
 from .strategies import deterministic

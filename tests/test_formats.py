@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.readers.corpus import input_format, load_corpus, read_side
+from spacy_coref_eval.formats.corpus import input_format, load_corpus, read_side
 
 from .conftest import data_path
 
@@ -68,7 +68,8 @@ def converted(tmp_path_factory):
         out[suffix] = path
     response = folder / "response.conll"
     from benchmarks.perturb import perturb_corpus
-    from spacy_coref_eval.readers.conll import read_conll, write_conll
+    from spacy_coref_eval.formats.conll.read import read_conll
+    from spacy_coref_eval.formats.conll.write import write_conll
 
     documents = read_conll(LITBANK, with_words=True)
     system = perturb_corpus({n: d.clusters for n, d in documents.items()}, {n: d.n_tokens for n, d in documents.items()}, seed=3)

@@ -17,9 +17,9 @@ from spacy_coref_eval.analysis import ERROR_KINDS, bootstrap_intervals, corpus_e
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
 from spacy_coref_eval.clusters import Clusters
-from spacy_coref_eval.readers.conll import read_conll
-from spacy_coref_eval.readers.corpus import load_pairs, load_pairs_with_words
-from spacy_coref_eval.readers.docbin import conll_to_docs, write_docbin
+from spacy_coref_eval.formats.conll.read import read_conll
+from spacy_coref_eval.formats.corpus import load_pairs, load_pairs_with_words
+from spacy_coref_eval.formats.docbin.docs import conll_to_docs, write_docbin
 from spacy_coref_eval.report.html import (
     interval_text, mention_markup, nice_step, render_report, window_note,
 )

@@ -11,16 +11,12 @@ from hypothesis import strategies as st
 
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.errors import CorefInputError
-from spacy_coref_eval.readers import jsonlines as jsonlines_module
-from spacy_coref_eval.readers.conll import read_conll, write_conll
-from spacy_coref_eval.readers.corpus import load_pairs
-from spacy_coref_eval.readers.jsonlines import (
-    conll_doc_keys,
-    pair_with_conll,
-    parse_jsonlines,
-    read_jsonlines,
-    write_jsonlines,
-)
+from spacy_coref_eval.formats.jsonlines import read as jsonlines_module
+from spacy_coref_eval.formats.conll.read import read_conll
+from spacy_coref_eval.formats.conll.write import write_conll
+from spacy_coref_eval.formats.corpus import load_pairs
+from spacy_coref_eval.formats.jsonlines.read import conll_doc_keys, pair_with_conll, parse_jsonlines, read_jsonlines
+from spacy_coref_eval.formats.jsonlines.write import write_jsonlines
 
 from .conftest import data_path
 from .strategies import deterministic
@@ -284,7 +280,7 @@ def test_a_line_sharing_the_sentences_of_its_namesake_reads_as_alone(texts):
 
 
 def test_pairing_two_files_with_the_same_sentences_decodes_no_words(tmp_path):
-    from spacy_coref_eval.readers.corpus import load_corpus
+    from spacy_coref_eval.formats.corpus import load_corpus
 
     sentences = [["A", "cat", "sat", "."], ["It", "purred"]]
     key, response, other = tmp_path / "k.jsonlines", tmp_path / "r.jsonlines", tmp_path / "o.jsonlines"
@@ -294,7 +290,7 @@ def test_pairing_two_files_with_the_same_sentences_decodes_no_words(tmp_path):
     assert loaded.pairs[0][2].entities() == (((1, 2), (4, 5)),)
     pairs, _ = load_pairs(key, response)
     assert [pair[2].entities() for pair in pairs] == [(((1, 2), (4, 5)),)]
-    from spacy_coref_eval.readers.corpus import read_side
+    from spacy_coref_eval.formats.corpus import read_side
 
     key_side = read_side(key, role="key")
     response_side = read_side(response, paired_with=key_side)

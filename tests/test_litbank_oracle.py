@@ -7,7 +7,8 @@ from typer.testing import CliRunner
 
 from benchmarks.perturb import perturb_corpus
 from spacy_coref_eval.cli import app
-from spacy_coref_eval.readers.conll import read_conll, write_conll
+from spacy_coref_eval.formats.conll.read import read_conll
+from spacy_coref_eval.formats.conll.write import write_conll
 
 from .conftest import data_path
 from .oracle import add_counts, assert_counts_close, naive_counts

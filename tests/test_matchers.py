@@ -12,7 +12,7 @@ import pytest
 from hypothesis import assume, given, strategies as st
 
 from spacy_coref_eval import Clusters, CorefInputError, Settings, count_document, score_pairs
-from spacy_coref_eval.twinning import matchers as matchers_module
+from spacy_coref_eval.assignment import by_block, earliest
 from spacy_coref_eval.twinning import (
     MATCHERS,
     ExactMatcher,
@@ -21,14 +21,9 @@ from spacy_coref_eval.twinning import (
     PartialMatcher,
     get_matcher,
 )
-from spacy_coref_eval.twinning.matchers import (
-    _solve_blocks,
-    _twinless_by_span,
-    best_assignment,
-    exact_twins,
-    overlapping_pairs,
-    twin_by_score,
-)
+from spacy_coref_eval.assignment.by_block import solve_blocks
+from spacy_coref_eval.twinning.matchers import _twinless_by_span, exact_twins, overlapping_pairs, twin_by_score
+from spacy_coref_eval.assignment.earliest import best_assignment
 from .oracle import earliest_best_twins
 from .strategies import deterministic, key_response_pairs, patched, spans
 
@@ -297,9 +292,9 @@ def test_large_blocks_twin_alike_reduced_or_direct(matcher, seed, n_tokens):
     below it (here none) they are solved as they come: the same twins."""
     rng = np.random.default_rng(seed)
     key, response = dense_chain(n_tokens, rng), dense_chain(n_tokens, rng)
-    with patched(matchers_module, "GROUP_NODES", 0):
+    with patched((earliest, by_block), "GROUP_NODES", 0):
         reduced = matcher(key, response).tolist()
-    with patched(matchers_module, "GROUP_NODES", 1 << 30):
+    with patched((earliest, by_block), "GROUP_NODES", 1 << 30):
         direct = matcher(key, response).tolist()
     assert reduced == direct
 
@@ -497,7 +492,7 @@ def test_two_by_two_blocks_follow_best_assignment(cells):
     scores = np.array(cells).reshape(2, 2)
     rows, cols = np.nonzero(scores > 0)
     assume(len(rows) >= 3)
-    got = set(zip(*(side.tolist() for side in _solve_blocks(rows, cols, scores[rows, cols], 2, 2))))
+    got = set(zip(*(side.tolist() for side in solve_blocks(rows, cols, scores[rows, cols], 2, 2))))
     assert got == set(best_assignment(scores))
 
 

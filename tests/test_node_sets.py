@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from spacy_coref_eval import Settings
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.clusters import Clusters, NodeSets, common_tokens, holds, same_sets
-from spacy_coref_eval.readers.corpus import load_pairs
+from spacy_coref_eval.formats.corpus import load_pairs
 from spacy_coref_eval.scoring import score_pairs
 from spacy_coref_eval.twinning import get_matcher
 

@@ -18,7 +18,7 @@ from spacy_coref_eval import CorefEvalWarning, CorefInputError, read_conll, scor
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
 from spacy_coref_eval.pipeline.scorers import make_coref_scorer, score_examples
-from spacy_coref_eval.readers.docbin import conll_to_docs, write_docbin
+from spacy_coref_eval.formats.docbin.docs import conll_to_docs, write_docbin
 
 runner = CliRunner()
 KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"

@@ -279,7 +279,7 @@ def demo_spacy_scores() -> Dict[str, float]:
     from spacy.training import Example
 
     from spacy_coref_eval import read_conll
-    from spacy_coref_eval.readers.docbin import conll_to_doc
+    from spacy_coref_eval.formats.docbin.docs import conll_to_doc
 
     nlp = spacy.blank("en")
     nlp.add_pipe("coref_evaluator")

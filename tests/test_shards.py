@@ -10,7 +10,8 @@ from spacy_coref_eval import CorefInputError, Settings, score_documents
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.counting import BLOCKS
 from spacy_coref_eval.cli.output import score_json as result_json
-from spacy_coref_eval.readers.conll import read_conll, write_conll
+from spacy_coref_eval.formats.conll.read import read_conll
+from spacy_coref_eval.formats.conll.write import write_conll
 from spacy_coref_eval.shards import load_counts, merge_results, save_counts
 
 from .conftest import data_path

@@ -13,20 +13,16 @@ import pytest
 from hypothesis import assume, given, strategies as st
 from scipy.optimize import linear_sum_assignment
 
-from spacy_coref_eval import Clusters, Settings, arrays, count_document
-from spacy_coref_eval.arrays import SMALL_CELLS, compact, connected_blocks, max_gain_matching, stable_order
+from spacy_coref_eval import Clusters, Settings, count_document
+from spacy_coref_eval.assignment import by_block, earliest, sparse
+from spacy_coref_eval.assignment.sparse import SMALL_CELLS, max_gain_matching
+from spacy_coref_eval.arrays import compact, stable_order
+from spacy_coref_eval.assignment.blocks import connected_blocks
 from spacy_coref_eval.counting import metrics
 from spacy_coref_eval.twinning import matchers
-from spacy_coref_eval.twinning.matchers import (
-    TIE_TOLERANCE,
-    Gains,
-    _reduce,
-    _solve_blocks,
-    _tight_edges,
-    as_ratios,
-    best_assignment,
-    earliest_optimal,
-)
+from spacy_coref_eval.assignment.by_block import TIE_TOLERANCE, solve_blocks
+from spacy_coref_eval.assignment.gains import Gains, as_ratios
+from spacy_coref_eval.assignment.earliest import _reduce, _tight_edges, best_assignment, earliest_optimal
 from .oracle import assert_counts_close, naive_counts
 from .strategies import deterministic, key_response_pairs, patched
 
@@ -88,13 +84,13 @@ def solved(scores: np.ndarray, ratios) -> List[Tuple[int, int]]:
     return list(zip(rows[chosen].tolist(), cols[chosen].tolist()))
 
 
-@pytest.mark.parametrize("dense_cells", [0, arrays.DENSE_CELLS])
+@pytest.mark.parametrize("dense_cells", [0, sparse.DENSE_CELLS])
 @deterministic(max_examples=400)
 @given(scores=score_matrices())
 def test_earliest_optimal_equals_the_per_cell_solver(scores, dense_cells):
     """Whichever solver (sparse or dense) gives the first optimal
     assignment (0 cells: sparse even for small problems)."""
-    with patched(arrays, "DENSE_CELLS", dense_cells), patched(matchers, "SMALL_CELLS", dense_cells):
+    with patched(sparse, "DENSE_CELLS", dense_cells), patched(earliest, "SMALL_CELLS", dense_cells):
         assert best_assignment(scores) == per_cell_assignment(scores)
 
 
@@ -415,7 +411,7 @@ def test_reduced_and_by_component_path_equals_the_per_cell_solver(scores, with_r
     floats."""
     rows, cols, values = edges_of(scores)
     ratios = as_ratios(values) if with_ratios else None
-    with patched(matchers, "GROUP_NODES", 0):
+    with patched((earliest, by_block), "GROUP_NODES", 0):
         assert solved(scores, ratios) == per_cell_assignment(scores)
 
 
@@ -450,8 +446,8 @@ def test_solve_blocks_equals_the_oracle_block_by_block(graph, group_nodes):
     solved directly, beyond it reduced and by component."""
     rows, cols, scores, n_rows, n_cols = graph
     assume(len(rows))
-    with patched(matchers, "GROUP_NODES", group_nodes):
-        got = _solve_blocks(rows, cols, scores, n_rows, n_cols)
+    with patched((earliest, by_block), "GROUP_NODES", group_nodes):
+        got = solve_blocks(rows, cols, scores, n_rows, n_cols)
     pairs = list(zip(*(side.tolist() for side in got)))
     assert len(pairs) == len(set(pairs))
     assert set(pairs) == per_block_oracle(rows, cols, scores)
@@ -469,8 +465,8 @@ def test_large_ambiguous_blocks_are_solved_once_not_per_cell(monkeypatch):
         ends = starts + rng.choice([4, 6, 8, 10, 12], size=len(starts))
         sides.append(Clusters.from_arrays(starts, ends, np.arange(len(starts))))
     solves = []
-    solve = matchers.max_gain_matching
-    monkeypatch.setattr(matchers, "max_gain_matching", lambda *args, **kwargs: solves.append(args[3:5]) or solve(*args, **kwargs))
+    solve = earliest.max_gain_matching
+    monkeypatch.setattr(earliest, "max_gain_matching", lambda *args, **kwargs: solves.append(args[3:5]) or solve(*args, **kwargs))
     twins = matchers.OverlapMatcher()(*sides)
     assert len(set(twins[twins >= 0].tolist())) == int((twins >= 0).sum()) > 1000
     assert len(solves) < 20 and max(map(sum, solves)) > 500

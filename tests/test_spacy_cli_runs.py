@@ -21,9 +21,9 @@ from spacy.training import Example
 from spacy.util import import_file
 
 from spacy_coref_eval.pipeline.scorers import CorefEvalWarning
-from spacy_coref_eval.readers.conll import write_conll
+from spacy_coref_eval.formats.conll.write import write_conll
 from spacy_coref_eval.pipeline.registrations import prefixed_span_groups
-from spacy_coref_eval.readers.spans import doc_clusters
+from spacy_coref_eval.formats.docbin.spans import doc_clusters
 
 TIMEOUT = 300
 JSON_PRECISION = 1e-9

@@ -11,7 +11,7 @@ from spacy.util import registry
 from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.pipeline.scorers import CorefEvalWarning, score_examples
 from spacy_coref_eval.pipeline.registrations import labeled_span_group, prefixed_span_groups
-from spacy_coref_eval.readers.spans import doc_clusters
+from spacy_coref_eval.formats.docbin.spans import doc_clusters
 
 TEXT = "Anna met Bob . She said he was late ."
 

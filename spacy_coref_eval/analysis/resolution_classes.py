@@ -25,13 +25,14 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, 
 
 import numpy as np
 
-from ..arrays import connected_blocks, expand_ranges
+from ..arrays import expand_ranges
+from ..assignment.blocks import connected_blocks
 from ..clusters import Clusters
 from ..counting.counts import FIELDS
 from ..counting.ratios import prf_arrays, ratio
 from ..errors import CorefInputError
-from ..readers.tokens import MISSING as _MISSING
-from ..readers.tokens import Tokens
+from ..formats.tokens import MISSING as _MISSING
+from ..formats.tokens import Tokens
 
 if TYPE_CHECKING:
     from ..scoring import CorpusResult

@@ -18,8 +18,7 @@ import numpy as np
 from ..counting import BLOCK_INDEX, METRIC_INFO
 from ..counting.rates import score_arrays
 from ..counting.ratios import prf_arrays
-from ..errors import CorefInputError, warn
-from ..readers.pairing import listed
+from ..errors import CorefInputError, listed, warn
 from ..scoring import CorpusResult
 
 if TYPE_CHECKING:

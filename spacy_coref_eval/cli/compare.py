@@ -8,7 +8,13 @@ import typer
 
 from . import app
 from .options import (
-    FORMAT, INPUT_FORMS, KEY_ARGUMENT, N_RESAMPLES, SEED, ScoringOptions, with_scoring_options,
+    FORMAT,
+    INPUT_FORMS,
+    KEY_ARGUMENT,
+    N_RESAMPLES,
+    SEED,
+    ScoringOptions,
+    with_scoring_options,
 )
 from .output import json_text, output_format, reported_errors, say, write
 
@@ -37,7 +43,7 @@ def compare_command(
     bootstrap (one-sided, in the direction observed)."""
     from ..analysis.resolution_classes import score_resolution_classes
     from ..analysis.statistics import check_same_documents, compare
-    from ..readers.corpus import load_corpus
+    from ..formats.corpus import load_corpus
     from ..report.table import comparison_table
     from ..scoring import score_pairs
 

@@ -53,8 +53,8 @@ def convert(
     """
     from ..errors import CorefInputError
     from ..files import check_not_input
-    from ..readers.corpus import input_format as format_of
-    from ..readers.corpus import read_side
+    from ..formats.corpus import input_format as format_of
+    from ..formats.corpus import read_side
 
     with reported_errors():
         check_not_input(output_path, [input_path])
@@ -99,27 +99,27 @@ def write_documents(path: Path, fmt: str, documents: Iterable, inputs: Sequence[
     if fmt == "spacy":
         from spacy.vocab import Vocab
 
-        from ..readers.docbin import words_to_doc, write_docbin
+        from ..formats.docbin.docs import words_to_doc, write_docbin
 
         vocab = Vocab()
         docs = (words_to_doc(name, d.words, d.clusters, d.sentence_starts, vocab) for name, d in zip(names, documents))
         return write_docbin(path, docs, inputs), []
     if fmt == "jsonlines":
-        from ..readers.jsonlines import split_sentences, write_jsonlines
+        from ..formats.jsonlines.write import split_sentences, write_jsonlines
 
         sentences = [split_sentences(d.words, d.sentence_starts) for d in documents]
         write_jsonlines(path, [(name, s, d.clusters) for name, s, d in zip(names, sentences, documents)], inputs=inputs)
         return len(documents), []
     if fmt == "conllu":
-        from ..readers.conllu_write import write_conllu
-        from ..readers.corpus import side_tokens
+        from ..formats.conllu.write import write_conllu
+        from ..formats.corpus import side_tokens
 
         joined = write_conllu(
             path, [(name, d.words, d.clusters, d.sentence_starts, side_tokens(d)) for name, d in zip(names, documents)], inputs
         )
         notes = [f"{path}: {joined} sentence break(s) inside mentions dropped (a CorefUD mention lies within one sentence)"]
         return len(documents), notes if joined else []
-    from ..readers.conll import write_conll
+    from ..formats.conll.write import write_conll
 
     write_conll(path, [(name, d.words, d.clusters, d.sentence_starts) for name, d in zip(names, documents)], inputs)
     return len(documents), []
@@ -158,8 +158,8 @@ def export(
     from spacy.vocab import Vocab
 
     from ..errors import CorefInputError
-    from ..readers.conll import write_conll
-    from ..readers.docbin import docs_to_conll, iter_docs, load_docbin
+    from ..formats.conll.write import write_conll
+    from ..formats.docbin.docs import docs_to_conll, iter_docs, load_docbin
 
     with reported_errors():
         if input_path.suffix in (".conll", ".gz"):

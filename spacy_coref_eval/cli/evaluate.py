@@ -8,7 +8,10 @@ import typer
 
 from . import app
 from .options import (
-    FORMAT, PER_DOC, ScoringOptions, with_scoring_options,
+    FORMAT,
+    PER_DOC,
+    ScoringOptions,
+    with_scoring_options,
 )
 from .output import output_format, render, reported_errors, say, write
 
@@ -33,9 +36,9 @@ def evaluate(
     from spacy.training import Corpus, Example
     from spacy.util import import_file
 
-    from ..readers.alignment import example_pairs
-    from ..readers.docbin import stored_name
-    from ..readers.tokens import Tokens
+    from ..formats.alignment import example_pairs
+    from ..formats.docbin.docs import stored_name
+    from ..formats.tokens import Tokens
     from ..scoring import score_pairs
     from .report import report_page
 

@@ -19,7 +19,7 @@ import typer
 from ..counting.metrics import DEFAULT_METRICS, METRICS, check_metrics
 
 if TYPE_CHECKING:
-    from ..readers.spans import ClusterReader
+    from ..formats.docbin.spans import ClusterReader
     from ..scoring import Settings
 
 INPUT_FORMS = "CoNLL-2012 file (.conll, .gz), a directory of them, or spaCy DocBin (.spacy)"
@@ -111,7 +111,7 @@ def build_readers(
 ) -> Tuple["ClusterReader", "ClusterReader"]:
     """The key's and the response's cluster readers from ``--spans``,
     ``--key-spans``, ``--response-spans`` and ``--head-prefix``."""
-    from ..readers.spans import parse_reader
+    from ..formats.docbin.spans import parse_reader
 
     default = spans or "coref_clusters_*"
     return parse_reader(key_spans or default, head_prefix), parse_reader(response_spans or default, head_prefix)

@@ -8,12 +8,18 @@ import typer
 
 from . import app
 from .options import (
-    KEY_ARGUMENT, N_RESAMPLES, RESPONSE_ARGUMENT, SEED, ScoringOptions, check_level, with_scoring_options,
+    KEY_ARGUMENT,
+    N_RESAMPLES,
+    RESPONSE_ARGUMENT,
+    SEED,
+    ScoringOptions,
+    check_level,
+    with_scoring_options,
 )
 from .output import reported_errors, say, write
 
 if TYPE_CHECKING:
-    from ..readers.tokens import Tokens
+    from ..formats.tokens import Tokens
     from ..scoring import CorpusResult
 
 WORST = typer.Option(5, "--worst", min=0, help="Show this many lowest-scoring documents side by side")
@@ -38,7 +44,7 @@ def report_command(
     bootstrap intervals, charts, error types and the worst documents'
     gold and predicted mentions side by side."""
     from ..errors import CorefInputError
-    from ..readers.corpus import load_corpus
+    from ..formats.corpus import load_corpus
     from ..scoring import score_pairs
 
     with reported_errors():

@@ -9,7 +9,15 @@ import typer
 
 from . import app
 from .options import (
-    CI, FORMAT, KEY_ARGUMENT, MACRO, N_RESAMPLES, PER_DOC, RESPONSE_ARGUMENT, SEED, ScoringOptions,
+    CI,
+    FORMAT,
+    KEY_ARGUMENT,
+    MACRO,
+    N_RESAMPLES,
+    PER_DOC,
+    RESPONSE_ARGUMENT,
+    SEED,
+    ScoringOptions,
     with_scoring_options,
 )
 from .output import Analyses, output_format, report, reported_errors, say
@@ -44,7 +52,7 @@ def score(
     n_process: int = typer.Option(1, "--n-process", "-n", min=1, max=256, help="Score documents in this many processes"),
 ) -> None:
     """Score RESPONSE against KEY with every chosen metric."""
-    from ..readers.corpus import load_corpus
+    from ..formats.corpus import load_corpus
     from ..scoring import score_pairs
 
     fmt = output_format(fmt, output)
@@ -116,7 +124,7 @@ def analyses_of(result: "CorpusResult", ci: Optional[float], n_resamples: int, s
 @app.command()
 def demo() -> None:
     """Score the small example bundled with the package and print the table."""
-    from ..readers.corpus import load_pairs
+    from ..formats.corpus import load_pairs
     from ..scoring import score_pairs
 
     key, response = DATA / "demo.key.conll", DATA / "demo.response.conll"

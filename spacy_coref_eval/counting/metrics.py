@@ -14,10 +14,10 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
-from ..arrays import GROUP_NODES, connected_blocks
+from ..assignment.blocks import GROUP_NODES, connected_blocks
+from ..assignment.small import solver_for
 from ..clusters import common_tokens
 from ..twinning.twinned import TwinnedCorpus
-from .assignment import solver_for
 from .contingency import Contingency
 from .ratios import Scores, prf_arrays
 

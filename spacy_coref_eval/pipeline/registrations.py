@@ -7,7 +7,7 @@ from typing import Optional
 from spacy.util import registry
 
 from ..analysis.resolution_classes import Classifier, classify_mentions
-from ..readers.spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups
+from ..formats.docbin.spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups
 from ..twinning.matchers import ExactMatcher, HeadMatcher, OverlapMatcher, PartialMatcher
 
 

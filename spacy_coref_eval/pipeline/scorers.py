@@ -18,9 +18,9 @@ from spacy.util import registry
 from ..analysis.resolution_classes import RESOLUTION_CLASSES, score_resolution_classes
 from ..counting import DEFAULT_METRICS, METRIC_INFO, METRICS
 from ..errors import CorefEvalWarning, warn
-from ..readers.alignment import example_pairs
-from ..readers.spans import ClusterReader, PrefixedSpanGroups
-from ..readers.tokens import Tokens
+from ..formats.alignment import example_pairs
+from ..formats.docbin.spans import ClusterReader, PrefixedSpanGroups
+from ..formats.tokens import Tokens
 from ..report.spacy_scores import check_headline, spacy_scores
 from ..scoring import CorpusResult, Settings, score_pairs
 from ..twinning import ExactMatcher, Matcher

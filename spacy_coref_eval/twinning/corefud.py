@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Dict, FrozenSet, Hashable, Tuple
 
 import numpy as np
 
+from ..assignment.sparse import dense_assignment
 from ..clusters import Clusters
 from .matchers import ExactMatcher, HeadMatcher, PartialMatcher, exact_twins, overlapping_pairs
 
@@ -73,7 +74,7 @@ class CorefUDMatcher:
         scores = np.zeros((len(rows), len(cols)))
         i, j = overlapping_pairs(key.starts[rows], key.ends[rows], response.starts[cols], response.ends[cols])
         scores[i, j] = MODES[self.mode].score(key, response, rows[i], cols[j])
-        picked_rows, picked_cols = _assignment(scores)
+        picked_rows, picked_cols = dense_assignment(scores)
         twins[cols[picked_cols]] = rows[picked_rows]
         return twins
 
@@ -82,18 +83,6 @@ class CorefUDMatcher:
 
     def config(self) -> Dict[str, Any]:
         return {"match": self.mode, "zero_match": self.zero_match}
-
-
-def _assignment(scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """The cells of SciPy's optimal assignment on ``scores`` with a
-    positive score, as the CorefUD scorer keeps them."""
-    if scores.size == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    from scipy.optimize import linear_sum_assignment
-
-    rows, cols = linear_sum_assignment(-scores)
-    kept = scores[rows, cols] > 0
-    return rows[kept], cols[kept]
 
 
 def _twin_zeros(key: Clusters, response: Clusters) -> np.ndarray:
@@ -107,7 +96,7 @@ def _twin_zeros(key: Clusters, response: Clusters) -> np.ndarray:
         return twins
     key_deps, response_deps = key.nodes.zero_deps, response.nodes.zero_deps
     scores = np.array([[_dependency_score(key_deps[k], response_deps[r]) for r in cols.tolist()] for k in rows.tolist()])
-    picked_rows, picked_cols = _assignment(scores)
+    picked_rows, picked_cols = dense_assignment(scores)
     twins[cols[picked_cols]] = rows[picked_rows]
     return twins
 

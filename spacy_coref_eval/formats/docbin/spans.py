@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Tupl
 
 import numpy as np
 
-from ..clusters import Clusters
-from ..errors import CorefInputError
+from ...clusters import Clusters
+from ...errors import CorefInputError
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span

@@ -44,15 +44,27 @@ from itertools import accumulate, chain
 from json.decoder import scanstring
 from json.scanner import make_scanner
 from pathlib import Path
-from typing import Any, Collection, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import (
+    Any,
+    Collection,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 import numpy as np
 
-from ..clusters import Clusters
-from ..errors import CorefInputError
-from .inputs import MAX_INPUT_BYTES, read_input
-from .tokens import Tokens
-from ..files import open_output
+from ...clusters import Clusters
+from ...errors import CorefInputError
+from ..inputs import MAX_INPUT_BYTES, read_input
+from ..tokens import Tokens
 
 PathLike = Union[str, Path]
 
@@ -509,22 +521,3 @@ def _word_sentence_starts(sentence_map: object, piece_starts: List[int], subtoke
         first_pieces = np.array(piece_starts, dtype=np.int64)
     starts = np.unique(subtoken_map[first_pieces]) if len(first_pieces) else np.zeros(0, dtype=np.int64)
     return starts.tolist()
-
-
-def split_sentences(words: Sequence[str], sentence_starts: Sequence[int]) -> List[List[str]]:
-    """The words of a document as its sentences (the ``sentences`` field),
-    one sentence when no start is given."""
-    starts = sorted({int(start) for start in sentence_starts if 0 < int(start) < len(words)} | {0})
-    bounds = starts + [len(words)]
-    return [list(words[a:b]) for a, b in zip(bounds, bounds[1:])]
-
-
-def write_jsonlines(path: PathLike, documents: Iterable[Tuple[str, List[List[str]], Clusters]],
-                    field: str = "clusters", inputs: Iterable[PathLike] = ()) -> None:
-    """Write documents ``(doc_key, sentences, clusters)`` as jsonlines with
-    inclusive ends (the inverse of :func:`read_jsonlines` for word-level
-    files), atomically and never over one of ``inputs``."""
-    with open_output(path, "w", inputs, make_parents=True) as out:
-        for doc_key, sentences, clusters in documents:
-            entities = [[[start, end - 1] for start, end in entity] for entity in clusters.entities()]
-            out.write(json.dumps({"doc_key": doc_key, "sentences": sentences, field: entities}) + "\n")

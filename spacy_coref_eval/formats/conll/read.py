@@ -38,15 +38,14 @@ import codecs
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
-from ..clusters import Clusters
-from ..errors import CorefInputError
-from ..files import open_output
-from .conll_vectorised import BEGIN, END, parse_simple, tabbed_columns
-from .inputs import read_input
+from ...clusters import Clusters
+from ...errors import CorefInputError
+from ..inputs import read_input
+from .vectorised import BEGIN, END, parse_simple, tabbed_columns
 
 PathLike = Union[str, Path]
 
@@ -430,95 +429,28 @@ def _columns(body: List[str]) -> Tuple[List[str], List[int], Optional[List[str]]
     return words, starts, pos if pos else None
 
 
-def format_conll(
-    name: str,
-    words: Sequence[str],
-    clusters: Clusters,
-    sentence_starts: Sequence[int] = (),
-) -> Iterator[str]:
-    """Lines of one document in CoNLL-2012 form (document, part, token index,
-    word, coreference), with entity ids ``0..n-1`` in stored order. White
-    space inside the document id or a word (a spaCy token such as ``"\\n"``)
-    is written as ``_`` so that the columns stay intact.
-
-    Two mentions of one entity that overlap without one containing the
-    other cannot be written: brackets of one id pair up last-opened
-    first-closed when read back, so they would come back as two other
-    spans. They raise :class:`CorefInputError`.
-    """
-    check_nesting(name, clusters, "CoNLL-2012 brackets")
-    opens: Dict[int, List[Tuple[int, int]]] = {}
-    closes: Dict[int, List[Tuple[int, int]]] = {}
-    singles: Dict[int, List[int]] = {}
-    for start, end, entity in zip(clusters.starts.tolist(), clusters.ends.tolist(), clusters.entity.tolist()):
-        if end - start == 1:
-            singles.setdefault(start, []).append(entity)
-        else:
-            opens.setdefault(start, []).append((end, entity))
-            closes.setdefault(end - 1, []).append((start, entity))
-    doc_id = conll_column(name.split(";")[0].strip().strip("()") or "-")
-    breaks = set(sentence_starts) - {0}
-    yield f"#begin document {name}"
-    for token, word in enumerate(words):
-        if token in breaks:
-            yield ""
-        marks = [f"({e}" for _, e in sorted(opens.get(token, []), key=lambda x: -x[0])]
-        marks += [f"({e})" for e in singles.get(token, [])]
-        marks += [f"{e})" for _, e in sorted(closes.get(token, []), key=lambda x: -x[0])]
-        yield f"{doc_id}\t0\t{token}\t{conll_column(word)}\t{'|'.join(marks) or '-'}"
-    yield ""
-    yield "#end document"
+_CONLL_PATTERNS = ("*conll", "*conll.gz")
 
 
-def check_nesting(name: str, clusters: Clusters, brackets: str) -> None:
-    """Raise :class:`CorefInputError` naming document ``name`` when two
-    mentions of one entity overlap without nesting (``brackets`` cannot
-    express that)."""
-    crossing = crossing_mentions(clusters)
-    if crossing.any():
-        first = int(np.argmax(crossing))
-        raise CorefInputError(
-            f"document {name!r}: mention ({clusters.starts[first]}, {clusters.ends[first]}) of entity "
-            f"{clusters.entity[first]} overlaps another mention of that entity without nesting; "
-            f"{brackets} cannot express that"
-        )
-
-
-def crossing_mentions(clusters: Clusters) -> np.ndarray:
-    """Mask of the mentions that overlap an earlier mention (by start, then
-    longest first) of their entity without nesting in it or containing it."""
-    out = np.zeros(len(clusters), dtype=bool)
-    order = np.lexsort((-clusters.ends, clusters.starts, clusters.entity))
-    stack: List[int] = []
-    previous = -1
-    for index in order.tolist():
-        entity, start, end = int(clusters.entity[index]), int(clusters.starts[index]), int(clusters.ends[index])
-        if entity != previous:
-            stack, previous = [], entity
-        while stack and stack[-1] <= start:
-            stack.pop()
-        if stack and end > stack[-1]:
-            out[index] = True
-            continue
-        stack.append(end)
-    return out
-
-
-def conll_column(text: str) -> str:
-    """``text`` as :func:`format_conll` writes it in one column: white space
-    runs become ``_``, and empty text is ``_``. Compare words with a CoNLL
-    file written by it through this function (a spaCy token ``"\\n"`` is
-    written as ``_``)."""
-    return _SPACE.sub("_", text) or "_"
-
-
-def write_conll(
-    path: PathLike, documents: Iterable[Tuple[str, Sequence[str], Clusters, Sequence[int]]], inputs: Iterable[PathLike] = ()
-) -> None:
-    """Write ``(name, words, clusters, sentence_starts)`` documents to a
-    file, atomically and never over one of ``inputs``."""
-    with open_output(path, "w", inputs, make_parents=True) as out:
-        for name, words, clusters, sentence_starts in documents:
-            for line in format_conll(name, words, clusters, sentence_starts):
-                out.write(line + "\n")
-
+def read_conll_documents(path: PathLike, *, with_words: bool = False) -> ConllFile:
+    """Documents of a CoNLL-2012 file, or of a directory's files whose names
+    end in ``conll`` or ``conll.gz`` (in name order, e.g. LitBank's
+    ``coref/conll``), with the reader's warnings; document names must be
+    unique."""
+    path = Path(path)
+    if not path.is_dir():
+        return read_conll(path, with_words=with_words)
+    files = sorted({file for pattern in _CONLL_PATTERNS for file in path.glob(pattern) if file.is_file()})
+    if not files:
+        raise CorefInputError(f"{path}: no CoNLL files (*conll, *conll.gz) in this directory")
+    documents = ConllFile()
+    for file in files:
+        read = read_conll(file, with_words=with_words)
+        for name, document in read.items():
+            if name in documents:
+                raise CorefInputError(
+                    f"{file}: document {name!r} appears twice (also in {documents[name].source})"
+                )
+            documents[name] = document
+        documents.warnings.extend(read.warnings)
+    return documents

@@ -41,11 +41,11 @@ import srsly
 from srsly.msgpack._unpacker import unpackb
 from srsly.msgpack.exceptions import UnpackException
 
-from ..arrays import range_values
-from ..clusters import Clusters
-from ..errors import CorefInputError
-from .docbin import NAME_KEY
-from .inputs import MAX_INPUT_BYTES, read_input
+from ...arrays import range_values
+from ...clusters import Clusters
+from ...errors import CorefInputError
+from ..inputs import MAX_INPUT_BYTES, read_input
+from .docs import NAME_KEY
 from .spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups, doc_clusters
 
 PathLike = Union[str, Path]

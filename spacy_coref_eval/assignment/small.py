@@ -11,7 +11,8 @@ from typing import Callable, Dict, List, Set, Tuple
 
 import numpy as np
 
-from ..arrays import Blocks, max_gain_matching
+from .blocks import Blocks
+from .sparse import max_gain_matching
 
 PYTHON_WORK = 200_000
 """The most work, Σ over blocks of rows × (edges + rows), solved in Python:

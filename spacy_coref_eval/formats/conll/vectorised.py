@@ -22,8 +22,8 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from ..arrays import expand_ranges, range_values
-from ..clusters import Clusters
+from ...arrays import expand_ranges, range_values
+from ...clusters import Clusters
 
 BEGIN = re.compile(r"#\s*begin document (.*)")
 """A ``#begin document NAME`` line (``fullmatch``)."""

@@ -18,12 +18,14 @@ import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
-from .pairing import Offsets
-from .spans import doc_clusters, missing_groups
+from .docbin.spans import doc_clusters, missing_groups
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
     from spacy.training import Example
+
+Offsets = Tuple[np.ndarray, np.ndarray]
+
 _WHITE_SPACE = np.array([ord(c) for c in map(chr, range(0x3000 + 1)) if c.isspace()], dtype=np.uint32)
 
 

@@ -18,24 +18,25 @@ that scoring CoNLL files starts fast.
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 import numpy as np
 
-from ..clusters import Clusters
-from ..errors import CorefInputError
-from .conll import ConllFile, PathLike, conll_column, read_conll
-from .pairing import SideDocument, pair_documents
+from ..clusters import Clusters, ClustersLike
+from ..errors import LISTED, CorefInputError, listed
+from .conll.read import PathLike, read_conll_documents
+from .conll.write import conll_column
+from .document import SideDocument
 from .tokens import Tokens
 
+T = TypeVar("T")
+
 if TYPE_CHECKING:
-    from .conllu import CorefUDDocument
-    from .spans import ClusterReader
+    from .conllu.read import CorefUDDocument
+    from .docbin.spans import ClusterReader
 
 Pair = Tuple[str, Clusters, Clusters]
 Words = Dict[str, List[str]]
-
-_CONLL_PATTERNS = ("*conll", "*conll.gz")
 
 
 @dataclass(frozen=True)
@@ -77,30 +78,6 @@ class Loaded:
 def is_docbin(path: PathLike) -> bool:
     """Whether ``path`` names a spaCy DocBin (``.spacy``) file."""
     return Path(path).suffix == ".spacy"
-
-
-def read_conll_documents(path: PathLike, *, with_words: bool = False) -> ConllFile:
-    """Documents of a CoNLL-2012 file, or of a directory's files whose names
-    end in ``conll`` or ``conll.gz`` (in name order, e.g. LitBank's
-    ``coref/conll``), with the reader's warnings; document names must be
-    unique."""
-    path = Path(path)
-    if not path.is_dir():
-        return read_conll(path, with_words=with_words)
-    files = sorted({file for pattern in _CONLL_PATTERNS for file in path.glob(pattern) if file.is_file()})
-    if not files:
-        raise CorefInputError(f"{path}: no CoNLL files (*conll, *conll.gz) in this directory")
-    documents = ConllFile()
-    for file in files:
-        read = read_conll(file, with_words=with_words)
-        for name, document in read.items():
-            if name in documents:
-                raise CorefInputError(
-                    f"{file}: document {name!r} appears twice (also in {documents[name].source})"
-                )
-            documents[name] = document
-        documents.warnings.extend(read.warnings)
-    return documents
 
 
 FORMATS = ("conll", "conllu", "jsonlines", "spacy")
@@ -156,7 +133,7 @@ def read_side(
 def _read_side(path: Path, fmt: str, reader: Optional["ClusterReader"], with_words: bool, token_attrs: bool, role: str,
                paired_with: Optional[Side]) -> Side:
     if fmt == "spacy":
-        from .docbin_records import read_docbin_records
+        from .docbin.records import read_docbin_records
 
         records = read_docbin_records(path, reader, token_attrs=token_attrs)
         documents = [
@@ -165,15 +142,14 @@ def _read_side(path: Path, fmt: str, reader: Optional["ClusterReader"], with_wor
         ]
         return Side(path, documents, fmt, frozenset(g for record in records for g in record.span_groups))
     if fmt == "conllu":
-        from .conllu import read_conllu
-
-        from .conllu_nodes import node_order
+        from .conllu.nodes import node_order
+        from .conllu.read import read_conllu
 
         conllu = read_conllu(path)
         documents = [_conllu_document(document, node_order(document)) for document in conllu.documents.values()]
         return Side(path, documents, fmt, warnings=conllu.warnings())
     if fmt == "jsonlines":
-        from .jsonlines import read_jsonlines
+        from .jsonlines.read import read_jsonlines
 
         known = paired_with.documents if paired_with is not None and paired_with.format == "jsonlines" else ()
         lines = read_jsonlines(path, role=role, known={d.record.doc_key: d.record for d in known})
@@ -201,7 +177,7 @@ def _conllu_document(
     (:func:`~.conllu_nodes.node_order`: its own, or the union with those of
     the ``other`` file it is paired with): discontinuous and zero mentions
     are sets of nodes (:mod:`~.conllu_nodes`)."""
-    from .conllu_nodes import node_clusters, node_forms, node_sentence_starts, node_tokens
+    from .conllu.nodes import node_clusters, node_forms, node_sentence_starts, node_tokens
 
     return SideDocument(
         document.name, node_clusters(document, order), len(order), node_forms(document, order, other), None,
@@ -299,7 +275,7 @@ def _named_like(side: Side, other: Side) -> Side:
     ``(NAME); part NNN``, or the exact name)."""
     if side.format != "jsonlines" or other.format != "conll":
         return side
-    from .jsonlines import pair_with_conll
+    from .jsonlines.read import pair_with_conll
 
     renamed = {key: name for name, key in pair_with_conll([d.name for d in other.documents], [d.name for d in side.documents]).items()}
     return replace(side, documents=[replace(d, name=renamed.get(d.name, d.name)) for d in side.documents])
@@ -346,8 +322,8 @@ def _corefud_pair(key: SideDocument, response: SideDocument) -> Tuple[SideDocume
     """Two CoNLL-U documents with the same words (:func:`~.conllu.check_aligned`):
     the key document and the response's clusters, both numbered on the
     union of their nodes when their empty nodes differ."""
-    from .conllu import check_aligned
-    from .conllu_nodes import empty_keys, node_clusters, node_order
+    from .conllu.nodes import empty_keys, node_clusters, node_order
+    from .conllu.read import check_aligned
 
     check_aligned(key.corefud, response.corefud)
     if np.array_equal(empty_keys(key.corefud), empty_keys(response.corefud)):
@@ -402,7 +378,7 @@ def _pair_sides(
 def _group_notes(side: Side, reader: Optional["ClusterReader"], role: str) -> List[str]:
     """A ``.spacy`` side none of whose docs holds a span group its reader
     reads: an error for the key, a warning for the response."""
-    from .spans import PrefixedSpanGroups, missing_groups
+    from .docbin.spans import PrefixedSpanGroups, missing_groups
 
     missing = missing_groups(reader or PrefixedSpanGroups(), side.groups) if side.spacy and side.documents else None
     if missing is None:
@@ -459,3 +435,25 @@ def _difference(key: Sequence[str], response: Sequence[str], unit: str, joiner: 
 def _excerpt(items: Sequence[str], at: int, joiner: str, width: int) -> str:
     part = joiner.join(items[at : at + width])
     return repr(part) if part else "nothing (end of document)"
+
+
+def pair_documents(key: Mapping[str, T], response: Mapping[str, T], empty: T) -> Tuple[List[Tuple[str, T, T]], List[str]]:
+    """``(name, key, response)`` triples for the key documents, in key order,
+    with ``empty`` standing in for a missing response, and warnings."""
+    pairs = [(name, value, response.get(name, empty)) for name, value in key.items()]
+    missing = [name for name in key if name not in response]
+    extra = [name for name in response if name not in key]
+    notes = [f"document {name!r}: no response document; scored as an empty response" for name in missing[:LISTED]]
+    if len(missing) > LISTED:
+        notes.append(
+            f"{len(missing) - LISTED} more key document(s) with no response document, scored as empty "
+            f"responses: {listed(missing[LISTED:])}"
+        )
+    if extra:
+        notes.append(f"{len(extra)} response document(s) not in the key, ignored: {listed(extra)}")
+    return pairs, notes
+
+
+def pair_clusters(key: Mapping[str, ClustersLike], response: Mapping[str, ClustersLike]) -> Tuple[List[Pair], List[str]]:
+    """:func:`pair_documents` of clusters, an empty response standing in."""
+    return pair_documents(key, response, Clusters())

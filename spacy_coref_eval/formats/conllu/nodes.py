@@ -16,9 +16,9 @@ from typing import List, Optional
 
 import numpy as np
 
-from ..clusters import Clusters, NodeSets
-from .conllu import CorefUDDocument, node_key
-from .tokens import Tokens
+from ...clusters import Clusters, NodeSets
+from ..tokens import Tokens
+from .read import CorefUDDocument, node_key
 
 EMPTY_FORM = "_"
 """The form of an empty node the file lacks (it has no form there)."""

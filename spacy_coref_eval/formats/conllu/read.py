@@ -43,9 +43,9 @@ from typing import Dict, List, NamedTuple, Optional, Set, Tuple, Union
 
 import numpy as np
 
-from ..arrays import range_values
-from ..errors import CorefInputError
-from .inputs import read_input
+from ...arrays import range_values
+from ...errors import CorefInputError
+from ..inputs import read_input
 
 PathLike = Union[str, Path]
 

@@ -26,11 +26,11 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, 
 
 import numpy as np
 
-from ..clusters import Clusters
-from ..errors import CorefInputError
-from ..files import open_output
-from .conll import check_nesting, conll_column
-from .tokens import MISSING, Tokens
+from ...clusters import Clusters
+from ...errors import CorefInputError
+from ...files import open_output
+from ..conll.write import check_nesting, conll_column
+from ..tokens import MISSING, Tokens
 
 PathLike = Union[str, Path]
 

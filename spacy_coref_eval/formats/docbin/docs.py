@@ -18,10 +18,10 @@ from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
-from ..clusters import Clusters
-from ..errors import CorefInputError
-from ..files import open_output
-from .conll import ConllDocument, PathLike
+from ...clusters import Clusters
+from ...errors import CorefInputError
+from ...files import open_output
+from ..conll.read import ConllDocument, PathLike
 from .spans import ClusterReader, PrefixedSpanGroups, doc_clusters
 
 CLUSTER_PREFIX = "coref_clusters"

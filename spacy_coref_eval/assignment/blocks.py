@@ -1,0 +1,103 @@
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from ..arrays import compact, expand_ranges, stable_order
+
+GROUP_NODES = 512
+"""Small blocks are solved together in groups of about this many nodes: one
+solver call per block would cost its overhead on each of many tiny blocks,
+one call for all would let the sparse solver's work per row (linear in the
+nodes of the problem) grow with the whole union."""
+
+
+@dataclass(frozen=True)
+class Blocks:
+    """The connected blocks of a bipartite graph given by its edges
+    ``(rows[e], cols[e])``.
+
+    ``edges`` lists the edge indices block by block (each block's in input
+    order); block ``b`` owns ``edges[bounds[b]:bounds[b + 1]]``.
+    """
+
+    of_edge: np.ndarray
+    n_rows: np.ndarray
+    n_cols: np.ndarray
+    edges: np.ndarray
+    bounds: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.n_rows)
+
+    @property
+    def n_edges(self) -> np.ndarray:
+        """Edges of every block."""
+        return np.diff(self.bounds)
+
+    @property
+    def first_edges(self) -> np.ndarray:
+        """The first edge (in input order) of every block."""
+        return self.edges[self.bounds[:-1]]
+
+    def groups(self, selected: np.ndarray, max_nodes: int = 0, large_alone: bool = False) -> Iterator[np.ndarray]:
+        """The edge indices of the ``selected`` blocks (a mask over blocks),
+        block by block. With ``max_nodes``, consecutive selected blocks are
+        joined into one group until their rows and columns reach
+        ``max_nodes``, so that a solver called once per group is called few
+        times on many small blocks, never on one huge union; with
+        ``large_alone``, blocks of ``max_nodes // 2`` rows and columns or
+        more stay alone, for a solver whose time grows with the product of
+        a group's rows and columns."""
+        chosen = np.flatnonzero(selected)
+        if len(chosen) == 0:
+            return
+        owner, position = expand_ranges(self.bounds[chosen], self.bounds[chosen + 1])
+        if max_nodes:
+            nodes = (self.n_rows + self.n_cols)[chosen]
+            small = nodes < max_nodes // 2 if large_alone else np.ones(len(chosen), dtype=bool)
+            group = (np.cumsum(nodes * small) - nodes * small) // max_nodes
+            group = np.where(small, group, len(chosen) + np.arange(len(chosen)))
+        else:
+            group = np.arange(len(chosen))
+        cuts = np.flatnonzero(np.diff(group[owner])) + 1
+        yield from np.split(self.edges[position], cuts)
+
+
+def connected_blocks(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> Blocks:
+    """The :class:`Blocks` of the bipartite graph on ``n_rows`` rows and
+    ``n_cols`` columns whose edges are ``(rows[e], cols[e])``, numbered by
+    their smallest node; O(n + e), sorting only block numbers."""
+    n_nodes = n_rows + n_cols
+    component = components(n_nodes, np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64) + n_rows)
+    labels, block_of = compact(component[rows], n_nodes)
+    of_edge = block_of[component[rows]]
+    edges = stable_order(of_edge, len(labels))
+    bounds = np.r_[0, np.cumsum(np.bincount(of_edge, minlength=len(labels)))]
+    per_row = np.bincount(component[:n_rows], minlength=n_nodes)[labels]
+    per_col = np.bincount(component[n_rows:], minlength=n_nodes)[labels]
+    return Blocks(of_edge, per_row, per_col, edges, bounds)
+
+
+def components(n_nodes: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The connected component of every node of the graph with edges
+    ``(u[e], v[e])``, labelled by its smallest node. Each round hooks the
+    larger root of every edge whose ends have different roots under the
+    smaller one, then shortens every path to its root (pointer jumping, as
+    in Shiloach & Vishkin 1982); roots only ever decrease, and every round
+    that changes anything removes at least one root, so this ends with one
+    root per component. On paths the number of roots at least halves each
+    round."""
+    parent = np.arange(n_nodes, dtype=np.int64)
+    while len(u):
+        ends_u, ends_v = parent[u], parent[v]
+        differ = ends_u != ends_v
+        if not differ.any():
+            break
+        np.minimum.at(parent, np.maximum(ends_u, ends_v)[differ], np.minimum(ends_u, ends_v)[differ])
+        while True:
+            jumped = parent[parent]
+            if np.array_equal(jumped, parent):
+                break
+            parent = jumped
+    return parent

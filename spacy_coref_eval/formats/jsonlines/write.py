@@ -1,0 +1,25 @@
+import json
+from typing import Iterable, List, Sequence, Tuple
+
+from ...clusters import Clusters
+from ...files import open_output
+from .read import PathLike
+
+
+def split_sentences(words: Sequence[str], sentence_starts: Sequence[int]) -> List[List[str]]:
+    """The words of a document as its sentences (the ``sentences`` field),
+    one sentence when no start is given."""
+    starts = sorted({int(start) for start in sentence_starts if 0 < int(start) < len(words)} | {0})
+    bounds = starts + [len(words)]
+    return [list(words[a:b]) for a, b in zip(bounds, bounds[1:])]
+
+
+def write_jsonlines(path: PathLike, documents: Iterable[Tuple[str, List[List[str]], Clusters]],
+                    field: str = "clusters", inputs: Iterable[PathLike] = ()) -> None:
+    """Write documents ``(doc_key, sentences, clusters)`` as jsonlines with
+    inclusive ends (the inverse of :func:`read_jsonlines` for word-level
+    files), atomically and never over one of ``inputs``."""
+    with open_output(path, "w", inputs, make_parents=True) as out:
+        for doc_key, sentences, clusters in documents:
+            entities = [[[start, end - 1] for start, end in entity] for entity in clusters.entities()]
+            out.write(json.dumps({"doc_key": doc_key, "sentences": sentences, field: entities}) + "\n")

@@ -1,1 +1,0 @@
-"""Stage 1: read coreference clusters from CoNLL-2012 files and spaCy docs."""
