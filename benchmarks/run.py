@@ -30,7 +30,7 @@ from spacy_coref_eval import Settings, read_conll
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.counting import DEFAULT_METRICS
 from spacy_coref_eval.formats.conll.write import crossing_mentions, write_conll
-from spacy_coref_eval.cli.output import score_json
+from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.formats.corpus import load_pairs
 from spacy_coref_eval.scoring import count_document, score_pairs
 

@@ -1,30 +1,40 @@
-"""spacy-coref-eval: coreference metrics for spaCy, exactly as the CoNLL
-reference scorer computes them, and fast.
+"""spacy-coref-eval: coreference metrics for spaCy and for files, exactly as
+the reference scorers compute them, and fast.
 
-The data flows one way, and so do the imports: :mod:`.readers` (clusters)
-→ :mod:`.twinning` (twins and twinless policies) → :mod:`.counting` (one
-contingency table, every metric) → :mod:`.scoring` (documents to corpus) →
+Data flows one way, and so do the imports: :mod:`.formats` (read, pair)
+→ :mod:`.twinning` (twins, twinless policies; solvers in
+:mod:`.assignment`) → :mod:`.counting` (one contingency table, every
+metric) → :mod:`.scoring` (documents to corpus, presets) →
 :mod:`.analysis` → :mod:`.report` → :mod:`.cli` and :mod:`.pipeline`.
-The definitions are in ``docs/metrics.md``.
+``docs/`` holds the definitions. Names load when first used, so that the
+command line's help starts without numpy.
 """
-from .about import __version__
-from .clusters import Clusters
-from .counting import METRICS, Counts
-from .errors import CorefEvalWarning, CorefInputError
-from .formats.conll.read import read_conll
-from .scoring import CorpusResult, Settings, count_document, score_documents, score_pairs
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "__version__",
-    "Clusters",
-    "CorefEvalWarning",
-    "CorefInputError",
-    "CorpusResult",
-    "Counts",
-    "METRICS",
-    "Settings",
-    "count_document",
-    "read_conll",
-    "score_documents",
-    "score_pairs",
-]
+from .about import __version__
+
+_MODULE_OF = {
+    "Clusters": "clusters",
+    "CorefEvalWarning": "errors",
+    "CorefInputError": "errors",
+    "CorpusResult": "scoring",
+    "Counts": "counting",
+    "METRICS": "counting",
+    "Options": "scoring",
+    "Pair": "clusters",
+    "Run": "scoring",
+    "Settings": "scoring",
+    "count_document": "scoring",
+    "evaluate_corpus": "scoring",
+    "read_conll": "formats.conll.read",
+    "score_documents": "scoring",
+    "score_pairs": "scoring",
+}
+__all__ = ["__version__", *_MODULE_OF]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f".{_MODULE_OF[name]}", __name__), name)

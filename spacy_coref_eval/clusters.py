@@ -8,7 +8,7 @@ not ranges (discontinuous CorefUD mentions, empty nodes), a set of tokens
 """
 from dataclasses import dataclass, field, replace
 from itertools import chain
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -376,3 +376,14 @@ def as_clusters(value: ClustersLike) -> Clusters:
     """Clusters from a :class:`Clusters` or a list of entities of
     ``(start, end)`` spans (see :meth:`Clusters.from_entities`)."""
     return value if isinstance(value, Clusters) else Clusters.from_entities(value)
+
+
+class Pair(NamedTuple):
+    """One document to score: its name, key and response clusters (or
+    lists of entities of ``(start, end)`` spans), and its number of tokens
+    (0 where unknown: the mentions' extent then stands for it)."""
+
+    name: str
+    key: ClustersLike
+    response: ClustersLike
+    n_tokens: int = 0

@@ -7,44 +7,45 @@ document in one matcher call) → :func:`~.twinning.apply_policy` →
 and the twinning it came from, which the analyses and the report read
 instead of matching again.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from os import PathLike
 from functools import cached_property
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .clusters import Clusters, ClustersLike, as_clusters
-from .counting import DEFAULT_METRICS, Counts, check_metrics, count_corpus
+from .clusters import Clusters, ClustersLike, Pair, as_clusters
+from .counting import DEFAULT_METRICS, Conventions, Counts, check_metrics, count_corpus
+from .presets import REFERENCE, Preset, get_preset
 from .counting.rates import rates, stack_rates
 from .errors import CorefInputError
-from .formats.corpus import pair_clusters
-from .formats.document import Pair
-from .twinning import ExactMatcher, Matcher, TwinnedCorpus, apply_policy, get_matcher, get_policy, twin_corpus
+from .formats import ReadOptions, get_format
+from .formats.corpus import Corpus, pair_clusters, pair_sides, read_corpus, read_side
+from .formats.document import Side
+from .twinning import ExactMatcher, Matcher, TwinnedCorpus, apply_policy, get_policy, twin_corpus
 
 SINGLETON_MODES = ("keep", "remove")
 ZERO_MODES = ("keep", "exclude")
-PRESETS = ("corefud",)
-"""Named bundles of another scorer's conventions (docs/corefud.md for ``corefud``)."""
 
 
 @dataclass(frozen=True)
 class Settings:
     """How to score: which ``metrics``, how mentions are twinned
     (``match``, a matcher object: docs/metrics.md §3), what happens to
-    twinless mentions (``twinless``, §4) and whether singleton entities
-    count (``singletons``: ``"keep"`` or ``"remove"``). ``preset``
-    ``"corefud"`` follows the CorefUD scorer's conventions where they differ
-    from the reference scorer's (its BLANC rule; its matcher comes from
-    :meth:`from_options`) and ``zeros`` ``"exclude"`` drops zero mentions
-    after singletons, as that scorer's option does. Build it from names
-    with :meth:`from_options` or from the JSON ``settings`` with
+    twinless mentions (``twinless``, §4), whether singleton entities count
+    (``singletons``: ``"keep"`` or ``"remove"``) and zero mentions
+    (``zeros``: ``"keep"``, or ``"exclude"`` after singletons, as the
+    CorefUD scorer's option does), and whose conventions turn counts into
+    scores (``preset``, a :class:`~.presets.Preset`; its matcher and
+    singletons come from :meth:`from_options`). Build it from names with
+    :meth:`from_options` or from the JSON ``settings`` with
     :meth:`from_dict`."""
 
     metrics: Tuple[str, ...] = DEFAULT_METRICS
     match: Matcher = ExactMatcher()
     twinless: str = "conll"
     singletons: str = "keep"
-    preset: Optional[str] = None
+    preset: Preset = REFERENCE
     zeros: str = "keep"
 
     def __post_init__(self) -> None:
@@ -57,15 +58,15 @@ class Settings:
         get_policy(self.twinless)
         if self.singletons not in SINGLETON_MODES:
             raise ValueError(f"singletons must be one of {SINGLETON_MODES}, not {self.singletons!r}")
-        if self.preset is not None and self.preset not in PRESETS:
-            raise ValueError(f"unknown preset {self.preset!r}; choose from {list(PRESETS)}")
+        if not isinstance(self.preset, Preset):
+            raise TypeError(f"preset must be a Preset, not {self.preset!r} (use Settings.from_options(preset=...))")
         if self.zeros not in ZERO_MODES:
             raise ValueError(f"zeros must be one of {ZERO_MODES}, not {self.zeros!r}")
 
     @property
-    def conventions(self) -> str:
-        """Whose rules turn counts into scores: ``"reference"`` or the preset's."""
-        return self.preset or "reference"
+    def conventions(self) -> Conventions:
+        """The rules that turn counts into scores (the preset's)."""
+        return self.preset.conventions
 
     @classmethod
     def from_options(
@@ -82,26 +83,13 @@ class Settings:
     ) -> "Settings":
         """Settings from names, as the command line and the JSON give them;
         ``min_overlap`` and ``overlap_measure`` are options of
-        ``match="overlap"`` (``None``: the matcher's default). ``match`` and
-        ``singletons`` default to ``exact`` and ``keep``, or under
-        ``preset="corefud"`` to ``head`` and ``remove`` with the CorefUD
-        scorer's alignment (:class:`~.twinning.corefud.CorefUDMatcher`),
-        whose ``zero_match`` is ``dependent`` unless given (that scorer's
-        default)."""
+        ``match="overlap"`` (``None``: the matcher's default). ``match``,
+        ``singletons`` and ``zero_match`` default to the preset's
+        (:mod:`~.presets`; without one, exact matching and singletons kept)."""
         options = {"min_overlap": min_overlap, "overlap_measure": overlap_measure}
-        given = {name: value for name, value in options.items() if value is not None}
-        if preset == "corefud":
-            from .twinning.corefud import CorefUDMatcher
-
-            if given:
-                raise ValueError(f"the corefud preset matches by exact, head or partial and takes no {sorted(given)}")
-            matcher: Matcher = CorefUDMatcher(match or "head", zero_match or "dependent")
-            singletons = singletons or "remove"
-        elif zero_match not in (None, "linear"):
-            raise ValueError(f"zero mentions are matched {zero_match!r} only under the corefud preset")
-        else:
-            matcher = get_matcher(match, **given)
-        return cls(tuple(metrics), matcher, twinless, singletons or "keep", preset, zeros)
+        chosen = get_preset(preset)
+        matcher = chosen.matcher(match, zero_match, **{name: value for name, value in options.items() if value is not None})
+        return cls(tuple(metrics), matcher, twinless, singletons or chosen.singletons, chosen, zeros)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Settings":
@@ -119,7 +107,7 @@ class Settings:
             **self.match.config(),
             "twinless": self.twinless,
             "singletons": self.singletons,
-            **({"preset": self.preset} if self.preset else {}),
+            **({"preset": self.preset.name} if self.preset is not REFERENCE else {}),
             **({"zeros": self.zeros} if self.zeros != "keep" else {}),
         }
 
@@ -185,7 +173,7 @@ class CorpusResult:
 
 def count_document(key: ClustersLike, response: ClustersLike, settings: Optional[Settings] = None) -> Counts:
     """Additive counts of one document's response against its key."""
-    result = score_pairs([("document", key, response)], settings)
+    result = score_pairs([Pair("document", key, response)], settings)
     return result.documents["document"]
 
 
@@ -196,41 +184,41 @@ def score_documents(
     warnings: Iterable[str] = (),
 ) -> CorpusResult:
     """Score the response documents against the key documents of the same
-    name, in key order (:func:`~.readers.pairing.pair_documents`)."""
+    name, in key order (:func:`~.formats.corpus.pair_documents`)."""
     pairs, notes = pair_clusters(key, response)
     return score_pairs(pairs, settings, [*warnings, *notes])
 
 
 def score_pairs(
-    pairs: Iterable[Pair],
+    pairs: Iterable[Union[Pair, Tuple[str, ClustersLike, ClustersLike]]],
     settings: Optional[Settings] = None,
     warnings: Iterable[str] = (),
     n_process: int = 1,
-    lengths: Optional[Sequence[int]] = None,
     keep_twinned: bool = True,
 ) -> CorpusResult:
-    """Score ``(name, key, response)`` triples already paired by the caller.
+    """Score documents already paired by the caller: :class:`~.clusters.Pair`
+    s, or ``(name, key, response)`` triples.
 
-    Repeated mentions are dropped, with a warning. ``lengths`` (tokens per
-    document) make the twinning's document ranges hold every token, for
-    analyses that stack token information on them (resolution classes). With ``n_process > 1``
-    the documents are split into that many shards of consecutive documents,
-    scored in parallel processes and joined; counts are per document, so
-    the result is the same as with one process. Without ``keep_twinned``
-    worker processes send back counts only (the result's ``twinned`` is
-    then ``None``; error kinds, the report and resolution classes need it).
+    Repeated mentions are dropped, with a warning. Every document's range
+    in the twinning holds its tokens (``Pair.n_tokens``), so that analyses
+    can stack token information on it (resolution classes). With
+    ``n_process > 1`` the documents are split into that many shards of
+    consecutive documents, scored in parallel processes and joined; counts
+    are per document, so the result is the same as with one process.
+    Without ``keep_twinned`` worker processes send back counts only (the
+    result's ``twinned`` is then ``None``; error kinds, the report and
+    resolution classes need it).
     """
     settings = settings or Settings()
-    pairs = list(pairs)
-    names = [name for name, _, _ in pairs]
+    pairs = [Pair(*pair) for pair in pairs]
+    names = [pair.name for pair in pairs]
     if len(set(names)) != len(names):
         repeated = next(name for name in names if names.count(name) > 1)
         raise CorefInputError(f"document {repeated!r} is given more than once")
-    lengths = list(lengths) if lengths is not None else None
     if n_process > 1 and len(pairs) > 1:
-        shards = _score_in_processes(pairs, settings, n_process, lengths, keep_twinned)
+        shards = _score_in_processes(pairs, settings, n_process, keep_twinned)
     else:
-        shards = [_score_shard(pairs, settings, lengths)]
+        shards = [_score_shard(pairs, settings)]
     counts = np.concatenate([shard[0] for shard in shards])
     notes = [*warnings, *(note for shard in shards for note in shard[1])]
     parts = [shard[2] for shard in shards]
@@ -241,35 +229,29 @@ def score_pairs(
 Shard = Tuple[np.ndarray, List[str], Optional[TwinnedCorpus]]
 
 
-def _score_shard(
-    pairs: Sequence[Pair], settings: Settings, lengths: Optional[Sequence[int]] = None, keep_twinned: bool = True
-) -> Shard:
+def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = True) -> Shard:
     """Counts, warnings and (with ``keep_twinned``) twinning of some documents."""
     notes: List[str] = []
-    documents: List[Tuple[Clusters, Clusters]] = []
-    for name, key_value, response_value in pairs:
+    documents: List[Tuple[Clusters, Clusters, int]] = []
+    for name, key_value, response_value, n_tokens in pairs:
         key, response = as_clusters(key_value), as_clusters(response_value)
         notes.extend(repeated_warnings(name, key, response))
         try:
             settings.match.check(key, response)
         except CorefInputError as err:
             raise CorefInputError(f"document {name!r}: {err}") from err
-        documents.append((key, response))
-    twinned = twin_corpus(
-        documents, settings.match, settings.singletons == "remove", lengths, settings.zeros == "exclude"
-    )
+        documents.append((key, response, n_tokens))
+    twinned = twin_corpus(documents, settings.match, settings.singletons == "remove", settings.zeros == "exclude")
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
     counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics)
     return counts, notes, twinned if keep_twinned else None
 
 
-_SHARED: Optional[Tuple[List[Pair], Settings, Optional[List[int]], bool]] = None
+_SHARED: Optional[Tuple[List[Pair], Settings, bool]] = None
 """The documents being scored, for worker processes forked from this one."""
 
 
-def _score_in_processes(
-    pairs: List[Pair], settings: Settings, n_process: int, lengths: Optional[List[int]], keep_twinned: bool
-) -> List[Shard]:
+def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int, keep_twinned: bool) -> List[Shard]:
     """:func:`_score_shard` on ``n_process`` consecutive shards in parallel.
     Forked workers find the documents in memory; elsewhere each shard is
     sent to its worker."""
@@ -281,7 +263,7 @@ def _score_in_processes(
     size = -(-len(pairs) // n_process)
     bounds = [(start, min(start + size, len(pairs))) for start in range(0, len(pairs), size)]
     if "fork" in multiprocessing.get_all_start_methods():
-        _SHARED = (pairs, settings, lengths, keep_twinned)
+        _SHARED = (pairs, settings, keep_twinned)
         try:
             with ProcessPoolExecutor(len(bounds), mp_context=multiprocessing.get_context("fork")) as pool:
                 return list(pool.map(_score_forked_shard, bounds))
@@ -289,9 +271,8 @@ def _score_in_processes(
             _SHARED = None
     with ProcessPoolExecutor(len(bounds)) as pool:
         shards = [pairs[start:end] for start, end in bounds]
-        parts = [None if lengths is None else lengths[start:end] for start, end in bounds]
         n = len(shards)
-        return list(pool.map(_score_shard, shards, [settings] * n, parts, [keep_twinned] * n))
+        return list(pool.map(_score_shard, shards, [settings] * n, [keep_twinned] * n))
 
 
 def _load_solvers() -> None:
@@ -304,9 +285,9 @@ def _load_solvers() -> None:
 
 def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:
     assert _SHARED is not None, "set before the workers were forked"
-    pairs, settings, lengths, keep_twinned = _SHARED
+    pairs, settings, keep_twinned = _SHARED
     start, end = bounds
-    return _score_shard(pairs[start:end], settings, None if lengths is None else lengths[start:end], keep_twinned)
+    return _score_shard(pairs[start:end], settings, keep_twinned)
 
 
 def repeated_warnings(name: str, key: Clusters, response: Clusters) -> List[str]:
@@ -317,3 +298,116 @@ def repeated_warnings(name: str, key: Clusters, response: Clusters) -> List[str]
         for side, clusters in (("key", key), ("response", response))
         if clusters.repeated
     ]
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything a run needs besides its input: how to score
+    (``settings``), how to read (each side's format name and span reader,
+    ``None`` for the default; ``words`` and ``tokens`` of the key, which
+    the report and resolution classes read), and how to run (``n_process``
+    processes; ``twinning``: keep the twinned mentions, which error kinds,
+    resolution classes and the report read). :meth:`from_names` builds it
+    from the names the command line and :func:`evaluate_corpus` take."""
+
+    settings: Settings = field(default_factory=Settings)
+    formats: Tuple[Optional[str], Optional[str]] = (None, None)
+    spans: Tuple[Any, Any] = (None, None)
+    words: bool = False
+    tokens: bool = False
+    n_process: int = 1
+    twinning: bool = True
+
+    @classmethod
+    def from_names(
+        cls,
+        metrics: Iterable[str] = DEFAULT_METRICS,
+        match: Optional[str] = None,
+        twinless: str = "conll",
+        singletons: Optional[str] = None,
+        min_overlap: Optional[float] = None,
+        overlap_measure: Optional[str] = None,
+        preset: Optional[str] = None,
+        zeros: str = "keep",
+        zero_match: Optional[str] = None,
+        input_format: Optional[str] = None,
+        key_format: Optional[str] = None,
+        response_format: Optional[str] = None,
+        spans: Optional[str] = None,
+        key_spans: Optional[str] = None,
+        response_spans: Optional[str] = None,
+        head_prefix: Optional[str] = None,
+        words: bool = False,
+        tokens: bool = False,
+        n_process: int = 1,
+        twinning: bool = True,
+    ) -> "Options":
+        """Options from names: those of :meth:`Settings.from_options`, the
+        formats (``input_format`` for both sides, or each side's), the span
+        groups of ``.spacy`` input (``PREFIX_*`` or ``KEY[:ATTR]``, for both
+        sides or each; ``head_prefix`` names head span groups), and the
+        rest of :class:`Options`' fields."""
+        from .formats.docbin.spans import parse_reader
+
+        settings = Settings.from_options(
+            metrics, match, twinless, singletons, min_overlap, overlap_measure, preset, zeros, zero_match
+        )
+        default = spans or "coref_clusters_*"
+        readers = parse_reader(key_spans or default, head_prefix), parse_reader(response_spans or default, head_prefix)
+        formats = key_format or input_format, response_format or input_format
+        return cls(settings, formats, readers, words, tokens, n_process, twinning)
+
+
+@dataclass(frozen=True)
+class Run:
+    """A scoring run: its :class:`CorpusResult` and the paired
+    :class:`~.formats.corpus.Corpus` it was scored on (the key's words
+    and token information, the response's document names, the warnings
+    of reading)."""
+
+    result: CorpusResult
+    corpus: Corpus
+
+    def metrics(self) -> Dict[str, Dict]:
+        """The corpus scores (:meth:`CorpusResult.metrics`)."""
+        return self.result.metrics()
+
+
+def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, **names: Any) -> Run:
+    """Read, pair and score a response against a key, the one call behind
+    every command and the spaCy scorers. ``key`` and ``response`` are files
+    of any registered format (or directories of CoNLL-2012 files), sides
+    already read (:class:`~.formats.document.Side`), or lists of spaCy
+    ``Doc`` objects. ``options`` (:class:`Options`), or the names
+    :meth:`Options.from_names` takes, e.g.
+
+    >>> run = evaluate_corpus(DEMO_KEY, DEMO_RESPONSE, match="head")  # doctest: +SKIP
+    >>> round(run.metrics()["conll"]["f1"], 4)  # doctest: +SKIP
+    """
+    if options is not None and names:
+        raise TypeError("give options or names, not both")
+    options = options or Options.from_names(**names)
+    corpus = read_pairs(key, response, options)
+    result = score_pairs(corpus.pairs, options.settings, corpus.warnings, options.n_process, options.twinning)
+    return Run(result, corpus)
+
+
+def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
+    """Stage 1 of :func:`evaluate_corpus`: both sides read and paired."""
+    if _is_path(key) and _is_path(response):
+        return read_corpus(key, response, options.formats, options.spans, options.words, options.tokens)
+    sides = []
+    for role, value, given, reader in zip(("key", "response"), (key, response), options.formats, options.spans):
+        if isinstance(value, Side):
+            sides.append(value)
+        elif _is_path(value):
+            sides.append(read_side(value, get_format(given) if given else None, ReadOptions(role, reader, True, options.tokens)))
+        else:
+            from .formats.docbin.examples import docs_side
+
+            sides.append(docs_side(value, reader, role))
+    return pair_sides(*sides)
+
+
+def _is_path(value: Any) -> bool:
+    return isinstance(value, (str, PathLike))

@@ -3,14 +3,14 @@ table, per document), ``profile``, ``compare --classes`` and the HTML
 report's class chart, all against the analysis module's own numbers."""
 import json
 
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from spacy_coref_eval.analysis.resolution_classes import (
     RESOLUTION_CLASSES, TABLE4_AVERAGE, class_profile, score_resolution_classes,
 )
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.formats.corpus import load_corpus
+from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.scoring import score_pairs
 
 from .conftest import data_path
@@ -21,10 +21,8 @@ LITBANK = data_path("corpora", "litbank.key.conll.gz")
 
 
 def api_classes(key, response):
-    loaded = load_corpus(key, response, with_tokens=True)
-    tokens = [loaded.tokens[name] for name, _, _ in loaded.pairs]
-    result = score_pairs(loaded.pairs, lengths=[len(part) for part in tokens])
-    return score_resolution_classes(result, tokens)
+    corpus = read_corpus(key, response, tokens=True)
+    return score_resolution_classes(score_pairs(corpus.pairs), corpus.tokens())
 
 
 def test_score_classes_json_equals_the_api_and_has_every_class():

@@ -3,11 +3,11 @@ import json
 import subprocess
 import sys
 
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from spacy_coref_eval import read_conll, score_documents
 from spacy_coref_eval.cli import app
-from spacy_coref_eval.cli.output import score_json
+from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.cli.score import DATA
 
 from .conftest import data_path
@@ -109,7 +109,7 @@ def test_the_conll_path_does_not_import_spacy(tmp_path):
     code = (
         "import sys\n"
         "from spacy_coref_eval.cli import app\n"
-        "from typer.testing import CliRunner\n"
+        "from click.testing import CliRunner\n"
         f"result = CliRunner().invoke(app, ['score', {str(KEY)!r}, {str(RESPONSE)!r}, '-f', 'json'])\n"
         "assert result.exit_code == 0, result.output\n"
         "print('spacy' in sys.modules)\n"

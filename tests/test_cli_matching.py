@@ -6,7 +6,7 @@ import json
 import pytest
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from spacy_coref_eval.cli import app
 

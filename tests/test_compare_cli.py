@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from spacy_coref_eval.analysis import ERROR_KINDS
 from spacy_coref_eval.cli import app

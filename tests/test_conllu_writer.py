@@ -15,6 +15,7 @@ from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conll.write import crossing_mentions
 from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
 from spacy_coref_eval.formats.conllu.write import ConlluDocument, entity_column, write_conllu
+from spacy_coref_eval.formats import get_format
 from spacy_coref_eval.formats.corpus import read_side
 from spacy_coref_eval.formats.tokens import Tokens
 
@@ -39,7 +40,7 @@ def partition(clusters: Clusters, heads: bool = True) -> List[Tuple[Mention, ...
 
 def word_spans(path: Path):
     """The documents of a CoNLL-U file as scored: word-span clusters."""
-    return read_side(path, fmt="conllu").documents
+    return read_side(path, get_format("conllu")).documents
 
 
 def ours(path: Path) -> Dict[str, List[Tuple[Mention, ...]]]:
@@ -95,7 +96,7 @@ def check_with_udapi(path: Path) -> None:
 def test_gum_reads_back_as_written_by_us_and_by_udapi(tmp_path):
     original = word_spans(GUM)
     written = tmp_path / "gum.conllu"
-    documents = [(d.name, d.words, d.clusters, d.sentence_starts, d.token_info()) for d in original]
+    documents = [(d.name, d.words, d.clusters, d.sentence_starts, d.tokens()) for d in original]
     assert write_conllu(written, documents) == 0
     back = word_spans(written)
     assert [d.name for d in back] == [d.name for d in original]

@@ -14,7 +14,7 @@ import math
 import pytest
 
 from spacy_coref_eval import Settings
-from spacy_coref_eval.formats.corpus import load_pairs
+from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.scoring import score_pairs
 
 from .conftest import data_path
@@ -36,7 +36,8 @@ def row_id(row) -> str:
 
 
 def score_row(row, settings: Settings):
-    pairs, _ = load_pairs(CASES / row["key"], CASES / row["response"], formats=("conllu", "conllu"))
+    corpus = read_corpus(CASES / row["key"], CASES / row["response"], formats=("conllu", "conllu"))
+    pairs, _ = corpus.pairs, corpus.warnings
     scores = score_pairs(pairs, settings).metrics()[row["metric"]]
     return scores["recall"], scores["precision"], scores["f1"]
 

@@ -13,7 +13,7 @@ import math
 import pytest
 
 from spacy_coref_eval import Settings
-from spacy_coref_eval.formats.corpus import load_pairs
+from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.scoring import score_pairs
 
 from .conftest import data_path
@@ -30,8 +30,9 @@ def pairs(tmp_path_factory):
     response = perturb_corefud(key, OFFICIAL["seed"])
     (folder / "key.conllu").write_text(keep_documents(key, OFFICIAL["documents"]), encoding="utf-8")
     (folder / "response.conllu").write_text(keep_documents(response, OFFICIAL["documents"]), encoding="utf-8")
-    loaded, _ = load_pairs(folder / "key.conllu", folder / "response.conllu")
-    assert [name for name, _, _ in loaded] == OFFICIAL["documents"]
+    corpus = read_corpus(folder / "key.conllu", folder / "response.conllu")
+    loaded, _ = corpus.pairs, corpus.warnings
+    assert [name for name, *_ in loaded] == OFFICIAL["documents"]
     return loaded
 
 

@@ -5,14 +5,14 @@ from pathlib import Path
 import pytest
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from spacy_coref_eval import CorefInputError, read_conll, score_documents
 from spacy_coref_eval.cli import app
-from spacy_coref_eval.cli.output import score_json as result_json
+from spacy_coref_eval.report.json import score_json as result_json
 from spacy_coref_eval.cli.score import DATA
 from spacy_coref_eval.formats.conll.read import parse_conll
-from spacy_coref_eval.formats.corpus import load_pairs
+from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.formats.docbin.docs import NAME_KEY, conll_to_docs, docs_to_conll, read_docbin, write_docbin
 from spacy_coref_eval.pipeline.registrations import prefixed_span_groups
 from spacy_coref_eval.formats.docbin.spans import doc_clusters
@@ -115,7 +115,8 @@ def test_spans_inside_key_tokens_are_counted_in_a_warning(tmp_path):
     split = [split_words(doc) for doc in conll_docs(RESPONSE)]
     split[1].spans["coref_clusters_99"] = [split[1][1:2], split[1][3:4]]
     response = to_docbin(tmp_path / "split.spacy", split)
-    pairs, warnings = load_pairs(key, response)
+    corpus = read_corpus(key, response)
+    pairs, warnings = corpus.pairs, corpus.warnings
     assert len(warnings) == 1
     assert warnings[0].startswith("2 predicted span(s) in 1 document(s) do not start and end on reference token")
     assert warnings[0].endswith("((demo/storm); part 000: 2)")
@@ -133,7 +134,7 @@ def test_different_document_counts_name_both_files(tmp_path):
     key = to_docbin(tmp_path / "key.spacy", unnamed(conll_docs(KEY)))
     response = to_docbin(tmp_path / "response.spacy", unnamed(conll_docs(RESPONSE)[:1]))
     with pytest.raises(CorefInputError) as error:
-        load_pairs(key, response)
+        read_corpus(key, response)
     assert str(error.value) == (
         f"cannot pair {key} (2 documents) with {response} (1 documents): "
         "documents without stored names are paired by order"
@@ -149,7 +150,7 @@ def test_different_texts_name_the_first_differing_document(tmp_path):
     docs[1] = Doc(docs[1].vocab, words=["A", "gale"] + [t.text for t in docs[1][2:]], user_data=docs[1].user_data)
     response = to_docbin(tmp_path / "response.spacy", docs)
     with pytest.raises(CorefInputError) as error:
-        load_pairs(key, response)
+        read_corpus(key, response)
     message = str(error.value)
     assert message.startswith(f"cannot pair {key} with {response}: document index 1 ('(demo/storm); part 000')")
     assert "from character 2 the key reads 'storm hit the harbour town las'" in message
@@ -162,14 +163,15 @@ def test_spacy_against_conll_compares_words(tmp_path):
     key = to_docbin(tmp_path / "key.spacy", docs)
     with pytest.raises(CorefInputError, match=r"document index 0 \('doc0'\) has different words: from word 25 "
                        r"the key reads '!' and the response '\.'"):
-        load_pairs(key, RESPONSE)
+        read_corpus(key, RESPONSE)
 
 
 def test_documents_without_a_stored_name_are_numbered(tmp_path):
     key = to_docbin(tmp_path / "key.spacy", unnamed(conll_docs(KEY)))
     response = to_docbin(tmp_path / "response.spacy", unnamed(conll_docs(RESPONSE)))
-    pairs, _ = load_pairs(key, response)
-    assert [name for name, _, _ in pairs] == ["doc0", "doc1"]
+    corpus = read_corpus(key, response)
+    pairs, _ = corpus.pairs, corpus.warnings
+    assert [name for name, *_ in pairs] == ["doc0", "doc1"]
     assert [record[0] for record in docs_to_conll(read_docbin(key))] == ["doc0", "doc1"]
 
 
@@ -178,8 +180,9 @@ def test_named_spacy_files_pair_by_name_whatever_the_order(tmp_path):
     response = to_docbin(tmp_path / "response.spacy", conll_docs(RESPONSE)[::-1])
     assert score_json(key, response) == expected_json()
     partial = to_docbin(tmp_path / "partial.spacy", conll_docs(RESPONSE)[1:])
-    pairs, warnings = load_pairs(key, partial)
-    assert [name for name, _, _ in pairs] == ["(demo/alice); part 000", "(demo/storm); part 000"]
+    corpus = read_corpus(key, partial)
+    pairs, warnings = corpus.pairs, corpus.warnings
+    assert [name for name, *_ in pairs] == ["(demo/alice); part 000", "(demo/storm); part 000"]
     assert len(pairs[0][2]) == 0
     assert warnings == ["document '(demo/alice); part 000': no response document; scored as an empty response"]
 
@@ -188,7 +191,7 @@ def test_named_against_unnamed_spacy_files_is_an_error(tmp_path):
     key = to_docbin(tmp_path / "key.spacy", conll_docs(KEY))
     response = to_docbin(tmp_path / "response.spacy", unnamed(conll_docs(RESPONSE)))
     with pytest.raises(CorefInputError, match=r"the documents of .*key.spacy are named but those of .*response.spacy are not"):
-        load_pairs(key, response)
+        read_corpus(key, response)
 
 
 def test_export_keeps_columns_for_whitespace_tokens(tmp_path):
@@ -228,27 +231,29 @@ def test_convert_reads_a_directory_of_conll_files(tmp_path):
         ("convert", "missing.conll", None, "missing.conll: cannot read file: "),
         ("export", "in.spacy", b"not a docbin", "in.spacy: not a spaCy DocBin (.spacy) file"),
         ("convert", "in.conll", b"#begin document (x)\nx 0 0 w 1)\n#end document\n", "in.conll:2: mention of entity 1"),
-        ("convert", "in.spacy", b"", "in.spacy is already a .spacy file (did you mean 'export'?)"),
-        ("export", "in.conll", b"", "in.conll looks like a CoNLL file (did you mean 'convert'?)"),
+        ("convert", "in.spacy", b"", "are both spaCy DocBin files; nothing to convert"),
+        ("export", "in.conll", b"", "in.conll looks like a CoNLL-2012 file (did you mean 'convert'?)"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_1(tmp_path, command, name, content, message):
     path = tmp_path / name
     if content is not None:
         path.write_bytes(content)
-    result = runner.invoke(app, [command, str(path), str(tmp_path / "out")])
+    out = tmp_path / ("out.conll" if command == "export" else "out.spacy")
+    result = runner.invoke(app, [command, str(path), str(out)])
     assert result.exit_code == 1
     assert result.output.count("\n") == 1
     assert result.output.startswith("✘ ") and message in result.output
-    assert not (tmp_path / "out").exists()
+    assert not out.exists()
 
 
 def test_conll_against_conll_still_pairs_by_name(tmp_path):
     response = tmp_path / "response.conll"
     text = RESPONSE.read_text()
     response.write_text(text[text.index("#begin document (demo/storm)") :])
-    pairs, warnings = load_pairs(KEY, response)
-    assert [name for name, _, _ in pairs] == ["(demo/alice); part 000", "(demo/storm); part 000"]
+    corpus = read_corpus(KEY, response)
+    pairs, warnings = corpus.pairs, corpus.warnings
+    assert [name for name, *_ in pairs] == ["(demo/alice); part 000", "(demo/storm); part 000"]
     assert len(pairs[0][2]) == 0
     assert warnings == ["document '(demo/alice); part 000': no response document; scored as an empty response"]
     assert parse_conll(text, source="<string>")["(demo/storm); part 000"].clusters.entities() == pairs[1][2].entities()

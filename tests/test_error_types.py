@@ -101,8 +101,8 @@ def pairs():
 
 def test_corpus_counts_equal_naive_counts_document_by_document(pairs):
     counts = corpus_error_counts(score_pairs(pairs, EXACT))
-    assert list(counts) == [name for name, _, _ in pairs] + ["total"]
-    for name, key, response in pairs:
+    assert list(counts) == [name for name, *_ in pairs] + ["total"]
+    for name, key, response, *_ in pairs:
         assert counts[name] == naive_counts(key, response), name
     assert counts[pairs[0][0]] == error_counts(pairs[0][1], pairs[0][2], EXACT)
 

@@ -6,12 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.formats.corpus import input_format, load_corpus, read_side
+from spacy_coref_eval.formats import format_of
+from spacy_coref_eval.formats.corpus import read_corpus, read_side
 
 from .conftest import data_path
 
@@ -37,13 +38,13 @@ def scores(key, response, *options):
     ("a.spacy", "spacy"),
 ])
 def test_the_format_comes_from_the_suffix(name, fmt):
-    assert input_format(Path(name)) == fmt
-    assert input_format(Path(name), "jsonlines") == "jsonlines"
+    assert format_of(Path(name)).name == fmt
+    assert format_of(Path(name), "jsonlines").name == "jsonlines"
 
 
 def test_an_unknown_format_is_refused():
-    with pytest.raises(CorefInputError, match="unknown input format 'xml'"):
-        input_format("a.conll", "xml")
+    with pytest.raises(CorefInputError, match="unknown format 'xml'"):
+        format_of("a.conll", "xml")
 
 
 def test_a_file_that_does_not_fit_its_format_names_the_formats(tmp_path):
@@ -128,8 +129,8 @@ def test_jsonlines_response_pairs_with_conll_names_by_doc_key(tmp_path):
     response = tmp_path / "model.jsonlines"
     response.write_text("".join(json.dumps(line) + "\n" for line in reversed(lines)))
     assert scores(KEY, response) == scores(KEY, RESPONSE)
-    loaded = load_corpus(KEY, response)
-    assert [name for name, _, _ in loaded.pairs] == ["(demo/alice); part 000", "(demo/storm); part 000"]
+    loaded = read_corpus(KEY, response)
+    assert [pair.name for pair in loaded.pairs] == ["(demo/alice); part 000", "(demo/storm); part 000"]
     assert loaded.response_names == ["(demo/storm); part 000", "(demo/alice); part 000"]
 
 

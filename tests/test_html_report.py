@@ -9,7 +9,7 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 import numpy as np
 import pytest
 from spacy.vocab import Vocab
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from spacy_coref_eval.analysis.error_types import ERROR_KIND_INFO
 from spacy_coref_eval.twinning import ExactMatcher
@@ -18,7 +18,7 @@ from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.formats.conll.read import read_conll
-from spacy_coref_eval.formats.corpus import load_pairs, load_pairs_with_words
+from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.formats.docbin.docs import conll_to_docs, write_docbin
 from spacy_coref_eval.report.html import (
     interval_text, mention_markup, nice_step, render_report, window_note,
@@ -134,7 +134,8 @@ class Run:
 
 
 def demo_run(settings: Settings = Settings(), worst: int = 2) -> Run:
-    pairs, words, warnings = load_pairs_with_words(KEY, RESPONSE)
+    corpus = read_corpus(KEY, RESPONSE, words=True)
+    pairs, words, warnings = corpus.pairs, corpus.words(), corpus.warnings
     result = score_pairs(pairs, settings, warnings)
     intervals = bootstrap_intervals(result, n_resamples=200, seed=0)
     errors = corpus_error_counts(result)
@@ -206,7 +207,7 @@ def test_error_counts_are_the_corpus_totals(demo):
 def test_worst_documents_are_shown_side_by_side_with_every_mention(demo):
     per_doc = {name: rates(counts)["conll"]["f1"] for name, counts in demo.result.documents.items()}
     expected = sorted(per_doc, key=lambda name: (per_doc[name], name))
-    clusters = {name: (key, response) for name, key, response in demo.pairs}
+    clusters = {name: (key, response) for name, key, response, _ in demo.pairs}
     articles = demo.tree.find_all(tagged("article", "doc"))
     assert [a.attrs["id"] for a in articles] == ["doc-1", "doc-2"]
     for rank, (article, name) in enumerate(zip(articles, expected), 1):
@@ -250,7 +251,7 @@ def test_removed_singletons_are_not_drawn():
     name = "(demo/alice); part 000"
     articles = run.tree.find_all(tagged("article", "doc"))
     article = next(a for a in articles if a.find(tagged("h3")).all_text().endswith(name))
-    key = {n: k for n, k, _ in run.pairs}[name]
+    key = {n: k for n, k, *_ in run.pairs}[name]
     assert len(mention_spans(article.find(tagged("div", "gold")))) == len(key.without_singletons()) < len(key)
 
 
@@ -285,12 +286,14 @@ def test_cli_rejects_bad_input(tmp_path, args, message):
 
 
 def entity_lists(pairs):
-    return [(name, key.entities(), response.entities()) for name, key, response in pairs]
+    return [(name, key.entities(), response.entities()) for name, key, response, _ in pairs]
 
 
 def test_words_come_with_the_pairs_from_conll_and_spacy_files(tmp_path):
-    pairs, words, warnings = load_pairs_with_words(KEY, RESPONSE)
-    plain_pairs, plain_warnings = load_pairs(KEY, RESPONSE)
+    corpus = read_corpus(KEY, RESPONSE, words=True)
+    pairs, words, warnings = corpus.pairs, corpus.words(), corpus.warnings
+    corpus = read_corpus(KEY, RESPONSE)
+    plain_pairs, plain_warnings = corpus.pairs, corpus.warnings
     assert entity_lists(pairs) == entity_lists(plain_pairs)
     assert warnings == plain_warnings
     conll = read_conll(KEY, with_words=True)
@@ -298,7 +301,8 @@ def test_words_come_with_the_pairs_from_conll_and_spacy_files(tmp_path):
     spacy_key = tmp_path / "key.spacy"
     write_docbin(spacy_key, conll_to_docs(conll.values(), Vocab()))
     for response in (RESPONSE, spacy_key):
-        spacy_pairs, spacy_words, _ = load_pairs_with_words(spacy_key, response)
+        corpus = read_corpus(spacy_key, response, words=True)
+        spacy_pairs, spacy_words, _ = corpus.pairs, corpus.words(), corpus.warnings
         assert list(spacy_words.values()) == list(words.values())
         assert len(spacy_pairs) == len(pairs)
 

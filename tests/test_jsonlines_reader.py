@@ -14,8 +14,9 @@ from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.jsonlines import read as jsonlines_module
 from spacy_coref_eval.formats.conll.read import read_conll
 from spacy_coref_eval.formats.conll.write import write_conll
-from spacy_coref_eval.formats.corpus import load_pairs
-from spacy_coref_eval.formats.jsonlines.read import conll_doc_keys, pair_with_conll, parse_jsonlines, read_jsonlines
+from spacy_coref_eval.formats.corpus import read_corpus
+from spacy_coref_eval.formats.corpus import document_keys, match_names
+from spacy_coref_eval.formats.jsonlines.read import parse_jsonlines, read_jsonlines
 from spacy_coref_eval.formats.jsonlines.write import write_jsonlines
 
 from .conftest import data_path
@@ -58,16 +59,16 @@ def test_subtoken_map_maps_pieces_to_words():
     assert doc.words == ["The", "cats", "sat", "It", "purred"]
     assert doc.sentence_starts == [0, 2]
     assert doc.clusters.entities() == (((0, 2), (3, 4)), ((4, 5),))
-    assert len(doc.tokens) == 11
+    assert len(doc.pieces) == 11
 
 
 def test_pairing_with_conll_names():
-    assert conll_doc_keys("(bc/cctv/00/cctv_0000); part 003") == ("(bc/cctv/00/cctv_0000); part 003", "bc/cctv/00/cctv_0000_3")
-    assert conll_doc_keys("plain name") == ("plain name",)
-    pairs = pair_with_conll(["(a); part 000", "(a); part 001", "b", "c"], ["a_0", "a_1", "b"])
+    assert document_keys("(bc/cctv/00/cctv_0000); part 003") == ("(bc/cctv/00/cctv_0000); part 003", "bc/cctv/00/cctv_0000_3")
+    assert document_keys("plain name") == ("plain name",)
+    pairs = match_names(["(a); part 000", "(a); part 001", "b", "c"], ["a_0", "a_1", "b"])
     assert pairs == {"(a); part 000": "a_0", "(a); part 001": "a_1", "b": "b"}
-    with pytest.raises(CorefInputError, match="matches two jsonlines doc_keys"):
-        pair_with_conll(["(a); part 000"], ["(a); part 000", "a_0"])
+    with pytest.raises(CorefInputError, match="matches two response documents"):
+        match_names(["(a); part 000"], ["(a); part 000", "a_0"])
 
 
 @pytest.mark.parametrize(
@@ -280,25 +281,25 @@ def test_a_line_sharing_the_sentences_of_its_namesake_reads_as_alone(texts):
 
 
 def test_pairing_two_files_with_the_same_sentences_decodes_no_words(tmp_path):
-    from spacy_coref_eval.formats.corpus import load_corpus
-
     sentences = [["A", "cat", "sat", "."], ["It", "purred"]]
     key, response, other = tmp_path / "k.jsonlines", tmp_path / "r.jsonlines", tmp_path / "o.jsonlines"
     key.write_text(_line(doc_key="d", sentences=sentences, clusters=[[[0, 1], [4, 4]]]) + "\n")
     response.write_text(_line(doc_key="d", predicted_clusters=[[[1, 1], [4, 4]]], sentences=sentences) + "\n")
-    loaded = load_corpus(key, response, with_words=False)
-    assert loaded.pairs[0][2].entities() == (((1, 2), (4, 5)),)
-    pairs, _ = load_pairs(key, response)
+    loaded = read_corpus(key, response)
+    assert loaded.pairs[0].response.entities() == (((1, 2), (4, 5)),)
+    corpus = read_corpus(key, response)
+    pairs, _ = corpus.pairs, corpus.warnings
     assert [pair[2].entities() for pair in pairs] == [(((1, 2), (4, 5)),)]
+    from spacy_coref_eval.formats import ReadOptions
     from spacy_coref_eval.formats.corpus import read_side
 
-    key_side = read_side(key, role="key")
-    response_side = read_side(response, paired_with=key_side)
-    assert response_side.documents[0].record.sentences is key_side.documents[0].record.sentences
-    assert "tokens" not in response_side.documents[0].record.__dict__
+    key_side = read_side(key, options=ReadOptions("key"))
+    response_side = read_side(response, options=ReadOptions(paired_with=key_side))
+    assert response_side.documents[0].sentences is key_side.documents[0].sentences
+    assert "pieces" not in response_side.documents[0].__dict__
     other.write_text(_line(doc_key="d", sentences=[["A", "cat", "sat", "!"], ["It", "purred"]], clusters=[]) + "\n")
     with pytest.raises(CorefInputError, match=r"different words: from word 3 the key reads '\. It purred' and the response '! It"):
-        load_pairs(key, other)
+        read_corpus(key, other)
 
 
 @pytest.mark.parametrize("doc_key", ["[1]", "{}", "null", "7"])

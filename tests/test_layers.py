@@ -95,7 +95,7 @@ def test_the_checker_sees_every_kind_of_import():
 def test_help_imports_neither_spacy_nor_scipy_nor_pydantic():
     code = (
         "import sys\n"
-        "from typer.testing import CliRunner\n"
+        "from click.testing import CliRunner\n"
         "from spacy_coref_eval.cli import app\n"
         "assert CliRunner().invoke(app, ['--help']).exit_code == 0\n"
         "assert CliRunner().invoke(app, ['score', '--help']).exit_code == 0\n"

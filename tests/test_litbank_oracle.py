@@ -3,7 +3,7 @@ perturbed copy equals the naive oracle, document by document, summed."""
 import json
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from benchmarks.perturb import perturb_corpus
 from spacy_coref_eval.cli import app

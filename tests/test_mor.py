@@ -79,7 +79,7 @@ def test_mor_in_the_spacy_keys_when_chosen():
 
 
 def test_mor_on_the_command_line(tmp_path):
-    from typer.testing import CliRunner
+    from click.testing import CliRunner
 
     from spacy_coref_eval.cli import app
     from spacy_coref_eval.cli.score import DATA

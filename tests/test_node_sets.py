@@ -9,12 +9,12 @@ from typing import FrozenSet, List, Optional, Sequence, Tuple
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from spacy_coref_eval import Settings
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.clusters import Clusters, NodeSets, common_tokens, holds, same_sets
-from spacy_coref_eval.formats.corpus import load_pairs
+from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.scoring import score_pairs
 from spacy_coref_eval.twinning import get_matcher
 
@@ -254,9 +254,10 @@ def test_the_command_line_gives_the_official_numbers_under_the_preset():
 
 
 def test_the_preset_scores_a_conllu_pair_in_one_call():
-    pairs, _ = load_pairs(ZEROS / "TC-ZF.key", ZEROS / "TC-ZF-4.response", formats=("conllu", "conllu"))
+    corpus = read_corpus(ZEROS / "TC-ZF.key", ZEROS / "TC-ZF-4.response", formats=("conllu", "conllu"))
+    pairs, _ = corpus.pairs, corpus.warnings
     result = score_pairs(pairs, Settings.from_options(preset="corefud", singletons="keep"))
-    assert result.twinned is not None and result.settings.preset == "corefud"
+    assert result.twinned is not None and result.settings.preset.name == "corefud"
 
 
 def test_error_kinds_and_the_report_read_sets(tmp_path):

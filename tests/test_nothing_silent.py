@@ -12,7 +12,7 @@ import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.vocab import Vocab
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from spacy_coref_eval import CorefEvalWarning, CorefInputError, read_conll, score_documents
 from spacy_coref_eval.cli import app

@@ -180,7 +180,7 @@ def shifted_pairs(draw, max_mentions=8):
 @given(pair=shifted_pairs())
 def test_all_policies_agree_when_a_matcher_twins_everything(matcher, pair):
     key, response = with_start_heads(pair[0]), with_start_heads(pair[1])
-    twinned = twin_corpus([(key, response)], Settings.from_options(match=matcher).match).partitions()
+    twinned = twin_corpus([(key, response, 0)], Settings.from_options(match=matcher).match).partitions()
     assume(not twinned.twinless_key.any() and not twinned.twinless_response.any())
     assert_all_policies_agree(policy_counts(key, response, match=matcher))
 

@@ -10,7 +10,7 @@ import pytest
 from weasel.util import load_project_config
 
 from spacy_coref_eval import read_conll, score_documents
-from spacy_coref_eval.cli.output import score_json
+from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.cli.score import DATA
 
 from .conftest import REPO

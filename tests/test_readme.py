@@ -318,13 +318,10 @@ def test_transcript_prints_what_is_shown(block, tmp_path):
 
 def cli_options() -> Dict[str, set]:
     """Every command of the command line with the options it takes."""
-    import typer
+    from spacy_coref_eval.cli import app as group
 
-    from spacy_coref_eval.cli import app
-
-    group = typer.main.get_command(app)
     return {
-        name: {opt for param in command.params for opt in param.opts + param.secondary_opts} | {"--help"}
+        name: {opt for param in command.params for opt in param.opts + param.secondary_opts} | {"--help", "-h"}
         for name, command in group.commands.items()
     }
 

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA

@@ -269,7 +269,7 @@ def test_classes_match_the_naive_classifier(document):
 @given(st.lists(lexical_documents(), min_size=1, max_size=4), st.lists(st.integers(1, 3), min_size=4, max_size=4))
 def test_stacked_documents_classify_as_each_alone(documents, gaps):
     parts = [Clusters.from_entities(entities) for _, _, entities, _ in documents]
-    tokens = [Tokens(words, sentences) for words, sentences, _, _ in documents]
+    tokens = [Tokens(words, sentences) for words, sentences, *_ in documents]
     offsets = np.cumsum([0] + [len(t) + g for t, g in zip(tokens[:-1], gaps)])
     stacked, _ = Clusters.stack(parts, offsets)
     alone = np.concatenate([classify_mentions(c, t) for c, t in zip(parts, tokens)])
@@ -298,7 +298,7 @@ def classed_corpora(draw, max_documents=3, max_mentions=9):
 
 
 def fast_counts(documents, matcher=exact_twins):
-    keys = [Clusters.from_entities(key) for key, _, _ in documents]
+    keys = [Clusters.from_entities(key) for key, *_ in documents]
     responses = [Clusters.from_entities(response) for _, response, _ in documents]
     offsets = np.arange(len(documents)) * 100
     key, key_doc = Clusters.stack(keys, offsets)
@@ -529,10 +529,7 @@ def classes_of(documents, settings=None, classify=None):
     """Resolution classes of ``(name, key, response, tokens)`` documents
     through a scoring run, as the command line computes them."""
     documents = list(documents)
-    result = score_pairs(
-        [(name, key, response) for name, key, response, _ in documents], settings,
-        lengths=[len(tokens) for *_, tokens in documents],
-    )
+    result = score_pairs([(name, key, response, len(tokens)) for name, key, response, tokens in documents], settings)
     tokens = [tokens for *_, tokens in documents]
     return score_resolution_classes(result, tokens) if classify is None else score_resolution_classes(result, tokens, classify)
 

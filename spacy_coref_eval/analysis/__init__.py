@@ -7,7 +7,9 @@ from importlib import import_module
 from typing import Any
 
 _MODULE_OF = {
+    "Analyses": "summary",
     "ERROR_KINDS": "error_types",
+    "analyse": "summary",
     "bootstrap_intervals": "statistics",
     "compare": "statistics",
     "corpus_error_counts": "error_types",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Opti
 
 import numpy as np
 
-from ..counting import BLOCK_INDEX, METRIC_INFO
+from ..counting import BLOCK_INDEX, METRIC_INFO, Conventions
 from ..counting.rates import score_arrays
 from ..counting.ratios import prf_arrays
 from ..errors import CorefInputError, listed, warn
@@ -229,7 +229,7 @@ def _totals(weights: np.ndarray, stack: np.ndarray) -> np.ndarray:
     return (weights @ stack.reshape(len(stack), -1)).reshape(len(weights), *stack.shape[1:])
 
 
-def _scores(totals: np.ndarray, metrics: Sequence[str], conventions: str) -> Dict[Key, np.ndarray]:
+def _scores(totals: np.ndarray, metrics: Sequence[str], conventions: Conventions) -> Dict[Key, np.ndarray]:
     """Every (metric, rate) score of count totals."""
     scored = score_arrays(totals, metrics, conventions)
     return {(metric, rate): values for metric, scores in scored.items() for rate, values in scores.items()}
@@ -238,7 +238,7 @@ def _scores(totals: np.ndarray, metrics: Sequence[str], conventions: str) -> Dic
 Scorer = Callable[[np.ndarray], Dict[Key, np.ndarray]]
 
 
-def _scorer(metrics: Sequence[str], conventions: str, n_blocks: int) -> Scorer:
+def _scorer(metrics: Sequence[str], conventions: Conventions, n_blocks: int) -> Scorer:
     """Every (metric, rate) score of count totals whose first ``n_blocks``
     blocks are a counts array's and whose further blocks, if any, are
     MUC-RC counts of the resolution classes (keyed ``rc:CLASS``)."""

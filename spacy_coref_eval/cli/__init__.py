@@ -1,14 +1,8 @@
-"""The ``spacy-coref-eval`` command line (also ``python -m spacy_coref_eval``)."""
-from .values import App
-
-app = App(
-    name="spacy-coref-eval",
-    help="Score coreference resolution: MUC, B³, CEAF, BLANC, LEA and the CoNLL score.",
-    no_args_is_help=True,
-    add_completion=False,
-)
-
-from . import compare, convert, evaluate, profile, report, score  # noqa: E402,F401  (registers the commands)
+"""The ``spacy-coref-eval`` command line (also ``python -m spacy_coref_eval``):
+one module per command, each reading, scoring and reporting through
+:func:`~spacy_coref_eval.scoring.evaluate_corpus`."""
+from ._app import app
+from . import score, compare, report, evaluate, profile, convert  # noqa: E402,F401  (registers the commands in this order)
 
 
 def main() -> None:

@@ -4,43 +4,43 @@ evaluate`` prints only spaCy's own columns)."""
 from pathlib import Path
 from typing import Optional
 
-import typer
+import click
 
-from . import app
-from .options import (
-    FORMAT,
-    PER_DOC,
-    ScoringOptions,
-    with_scoring_options,
-)
-from .output import output_format, render, reported_errors, say, write
+from ._app import app
+from .options import FORMAT, PER_DOC, ScoringOptions, existing_path, scoring_options
+from .output import output_format, reported_errors, say_warnings, write
 
 
 @app.command()
-@with_scoring_options
+@click.argument("model")
+@click.argument("data", type=existing_path(dir_okay=False))
+@click.option(
+    "--code", "-c", type=existing_path(), default=None,
+    help="Python file with your registered functions (components), as spacy evaluate's --code",
+)
+@click.option("--gpu-id", "-g", default=-1, type=int, help="GPU to run the pipeline on (-1: CPU)")
+@click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write the scores as JSON to this file")
+@click.option("--report", "report_path", type=click.Path(path_type=Path), default=None, help="Also write the HTML report to this file")
+@PER_DOC
+@FORMAT
+@scoring_options
 def evaluate(
-    scoring: ScoringOptions,
-    model: str = typer.Argument(..., help="Pipeline to run: an installed package name or a path"),
-    data: Path = typer.Argument(..., help="Gold coreference as a spaCy DocBin (.spacy)", exists=True, dir_okay=False),
-    code: Optional[Path] = typer.Option(None, "--code", "-c", help="Python file with your registered functions (components), as spacy evaluate's --code", exists=True),
-    gpu_id: int = typer.Option(-1, "--gpu-id", "-g", help="GPU to run the pipeline on (-1: CPU)"),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the scores as JSON to this file"),
-    report_path: Optional[Path] = typer.Option(None, "--report", help="Also write the HTML report to this file"),
-    per_doc: bool = PER_DOC,
-    fmt: Optional[str] = FORMAT,
+    scoring: ScoringOptions, model: str, data: Path, code: Optional[Path], gpu_id: int, output: Optional[Path],
+    report_path: Optional[Path], per_doc: bool, fmt: Optional[str],
 ) -> None:
-    """Run MODEL on the texts of DATA and score its coreference against
-    DATA's: MUC, B³, CEAFm, CEAFe, BLANC, LEA, the CoNLL score and mention
-    identification, as a table (or JSON)."""
+    """Run MODEL (an installed pipeline package or a path) on the texts of
+    DATA (gold coreference as a spaCy DocBin, .spacy) and score its
+    coreference against DATA's: MUC, B³, CEAFm, CEAFe, BLANC, LEA, the CoNLL
+    score and mention identification, as a table (or JSON)."""
     import spacy
-    from spacy.training import Corpus, Example
+    from spacy.training import Corpus
     from spacy.util import import_file
 
-    from ..formats.alignment import example_pairs
     from ..formats.docbin.docs import stored_name
-    from ..formats.tokens import Tokens
-    from ..scoring import score_pairs
-    from .report import report_page
+    from ..formats.docbin.examples import docs_side
+    from ..report.page import report_page
+    from ..report.text import render
+    from ..scoring import evaluate_corpus
 
     inputs = (data,)
     with reported_errors():
@@ -48,27 +48,23 @@ def evaluate(
             import_file("python_code", code)
         if gpu_id >= 0:
             spacy.require_gpu(gpu_id)
-        settings = scoring.settings()
+        options = scoring.options(tokens=report_path is not None)
         nlp = _load(model)
-        gold = list(Corpus(data)(nlp))
-        predicted = nlp.pipe(example.predicted for example in gold)
-        examples = [Example(doc, example.reference) for doc, example in zip(predicted, gold)]
-        names = [stored_name(example.reference) or f"doc{index}" for index, example in enumerate(examples)]
-        tokens = [Tokens.from_spacy(example.reference) for example in examples]
+        examples = list(Corpus(data)(nlp))
+        gold = [example.reference for example in examples]
+        predicted = list(nlp.pipe(example.predicted for example in examples))
+        names = [stored_name(doc) or f"doc{index}" for index, doc in enumerate(gold)]
         if len(set(names)) != len(names):
-            names = [f"doc{index}" for index in range(len(examples))]
-        pairs, warnings = example_pairs(examples, scoring.readers(), names)
-        result = score_pairs(pairs, settings, warnings, lengths=[len(part) for part in tokens])
+            names = [f"doc{index}" for index in range(len(gold))]
+        key = docs_side(gold, options.spans[0], "key", names)
+        run = evaluate_corpus(key, docs_side(predicted, options.spans[1], "response", names), options)
         page = None
         if report_path is not None:
-            words = {name: [token.text for token in example.reference] for name, example in zip(names, examples)}
-            page = report_page(result, words, str(data), f"{model} on {data}", tokens=tokens)
-    for warning in result.warnings:
-        say("warn", warning)
-    shown = output_format(fmt, None)
-    write(render(result, shown, per_doc), None, "scores")
+            page = report_page(run.result, run.corpus.words(), str(data), f"{model} on {data}", tokens=run.corpus.tokens())
+    say_warnings(run.result.warnings)
+    write(render(run.result, output_format(fmt, None), per_doc), None, "scores")
     if output is not None:
-        write(render(result, "json", per_doc), output, "the scores", inputs)
+        write(render(run.result, "json", per_doc), output, "the scores", inputs)
     if page is not None:
         write(page, report_path, "the report", inputs)
 

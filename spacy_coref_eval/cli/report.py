@@ -1,97 +1,47 @@
 """``report``: score a response against a key and write one self-contained
-HTML page: scores with bootstrap intervals, charts, error types and the
-worst documents' gold and predicted mentions side by side."""
+HTML page (:func:`~spacy_coref_eval.report.page.report_page`)."""
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Optional, Sequence
 
-import typer
+import click
 
-from . import app
-from .options import (
-    KEY_ARGUMENT,
-    N_RESAMPLES,
-    RESPONSE_ARGUMENT,
-    SEED,
-    ScoringOptions,
-    check_level,
-    with_scoring_options,
+from ._app import app
+from .options import INPUT_HELP, N_PROCESS, N_RESAMPLES, SEED, ScoringOptions, check_level, existing_path, key_argument, scoring_options
+from .output import reported_errors, say_warnings, write
+
+
+@app.command("report", epilog=INPUT_HELP)
+@key_argument()
+@click.argument("response", type=existing_path())
+@click.option("--output", "-o", type=click.Path(path_type=Path), required=True, help="Write the HTML report to this file")
+@click.option(
+    "--ci", type=float, default=0.95, callback=check_level, help="Confidence level of the bootstrap intervals, in (0, 1)"
 )
-from .output import reported_errors, say, write
-
-if TYPE_CHECKING:
-    from ..formats.tokens import Tokens
-    from ..scoring import CorpusResult
-
-WORST = typer.Option(5, "--worst", min=0, help="Show this many lowest-scoring documents side by side")
-MAX_TOKENS = typer.Option(400, "--max-tokens", min=1, help="Show at most this many tokens of each (the stretch with most errors)")
-
-
-@app.command("report")
-@with_scoring_options
+@N_RESAMPLES
+@SEED
+@click.option("--worst", default=5, type=click.IntRange(min=0), help="Show this many lowest-scoring documents side by side")
+@click.option(
+    "--max-tokens", default=400, type=click.IntRange(min=1), help="Show at most this many tokens of each (the stretch with most errors)"
+)
+@N_PROCESS
+@scoring_options
 def report_command(
-    scoring: ScoringOptions,
-    key: Path = KEY_ARGUMENT,
-    response: Path = RESPONSE_ARGUMENT,
-    output: Path = typer.Option(..., "--output", "-o", help="Write the HTML report to this file"),
-    ci: float = typer.Option(0.95, "--ci", callback=check_level, help="Confidence level of the bootstrap intervals, in (0, 1)"),
-    n_resamples: int = N_RESAMPLES,
-    seed: int = SEED,
-    worst: int = WORST,
-    max_tokens: int = MAX_TOKENS,
-    n_process: int = typer.Option(1, "--n-process", "-n", min=1, max=256, help="Score documents in this many processes"),
+    scoring: ScoringOptions, key: Path, response: Path, output: Path, ci: float, n_resamples: int, seed: int,
+    worst: int, max_tokens: int, n_process: int,
 ) -> None:
     """Write an HTML report of RESPONSE scored against KEY: scores with
     bootstrap intervals, charts, error types and the worst documents'
     gold and predicted mentions side by side."""
     from ..errors import CorefInputError
-    from ..formats.corpus import load_corpus
-    from ..scoring import score_pairs
+    from ..report.page import report_page
+    from ..scoring import evaluate_corpus
 
     with reported_errors():
-        settings = scoring.settings()
-        loaded = load_corpus(key, response, *scoring.readers(), with_tokens=True, formats=scoring.formats())
-        if not loaded.pairs:
+        run = evaluate_corpus(key, response, scoring.options(words=True, tokens=True, n_process=n_process))
+        if not run.corpus.pairs:
             raise CorefInputError(f"{key}: no documents to report on")
-        tokens = [loaded.tokens[name] for name, _, _ in loaded.pairs]
-        result = score_pairs(
-            loaded.pairs, settings, loaded.warnings, n_process=n_process, lengths=[len(part) for part in tokens]
-        )
         page = report_page(
-            result, loaded.words, str(key), str(response), ci, n_resamples, seed, worst, max_tokens, tokens
+            run.result, run.corpus.words(), str(key), str(response), ci, n_resamples, seed, worst, max_tokens,
+            run.corpus.tokens(),
         )
-    for warning in result.warnings:
-        say("warn", warning)
+    say_warnings(run.result.warnings)
     write(page, output, "the report", (key, response))
-
-
-def report_page(
-    result: "CorpusResult",
-    words: Mapping[str, Sequence[str]],
-    key: str,
-    response: str,
-    level: float = 0.95,
-    n_resamples: int = 1000,
-    seed: int = 0,
-    worst: int = 5,
-    max_tokens: int = 400,
-    tokens: Optional[Sequence["Tokens"]] = None,
-) -> str:
-    """The HTML page of a scoring run: its analyses computed (resolution
-    classes when the documents' ``tokens`` are given and the run was scored
-    with their lengths), its views built from the run's own twinning, then
-    rendered."""
-    from ..analysis import bootstrap_intervals, corpus_error_counts, macro_average
-    from ..analysis.resolution_classes import score_resolution_classes
-    from ..report.html import render_report
-    from ..report.views import build_report
-
-    data = build_report(
-        result, words,
-        intervals=bootstrap_intervals(result, level=level, n_resamples=n_resamples, seed=seed),
-        macro=macro_average(result),
-        errors=corpus_error_counts(result),
-        key=key, response=response, level=level, n_resamples=n_resamples, seed=seed,
-        worst=worst, max_tokens=max_tokens,
-        classes=None if tokens is None else score_resolution_classes(result, tokens).to_dict(),
-    )
-    return render_report(data)

@@ -10,11 +10,11 @@ import numpy as np
 from ..twinning.twinned import Twinned, TwinnedCorpus
 from .contingency import Contingency
 from .counts import BLOCK_INDEX, BLOCKS, FIELDS, Counts, empty_counts, reported
-from .metrics import CONLL_PARTS, DEFAULT_METRICS, METRIC_INFO, METRICS, REGISTRY, Metric, check_metrics
+from .metrics import CONLL_PARTS, DEFAULT_METRICS, METRIC_INFO, METRICS, REGISTRY, Conventions, Metric, check_metrics
 
 __all__ = [
     "BLOCK_INDEX", "BLOCKS", "CONLL_PARTS", "DEFAULT_METRICS", "FIELDS", "METRICS", "METRIC_INFO", "REGISTRY",
-    "Contingency", "Counts", "Metric", "check_metrics", "count_corpus", "empty_counts", "reported",
+    "Contingency", "Conventions", "Counts", "Metric", "check_metrics", "count_corpus", "empty_counts", "reported",
 ]
 
 

@@ -205,15 +205,25 @@ def mor(twinned: TwinnedCorpus) -> Tuple[Quad]:
     return ((shared, key_tokens.astype(np.float64), shared, response_tokens.astype(np.float64)),)
 
 
-def blanc_rates(coref: np.ndarray, noncoref: np.ndarray, conventions: str = "reference") -> Scores:
+@dataclass(frozen=True)
+class Conventions:
+    """The rules that turn counts into scores where scorers differ, as
+    values a preset sets (:mod:`spacy_coref_eval.presets`). With
+    ``blanc_either_side`` a BLANC link kind is left out only when neither
+    the key nor the response has such links (the CorefUD scorer;
+    docs/corefud.md §4), else when the key has none (the reference
+    scorer)."""
+
+    blanc_either_side: bool = False
+
+
+def blanc_rates(coref: np.ndarray, noncoref: np.ndarray, conventions: Conventions = Conventions()) -> Scores:
     """BLANC from the count blocks of its two link kinds (Recasens & Hovy
     2011; Luo et al. 2014): the mean of the two, or the one kind whose key
     has links, as the reference scorer does (0 when the key has links of
-    neither kind). Under the ``"corefud"`` conventions a kind is left out
-    only when neither the key nor the response has such links
-    (docs/corefud.md §4)."""
+    neither kind); see :class:`Conventions` for the CorefUD scorer's rule."""
     has_coref, has_noncoref = coref[..., 1] > 0, noncoref[..., 1] > 0
-    if conventions == "corefud":
+    if conventions.blanc_either_side:
         has_coref |= coref[..., 3] > 0
         has_noncoref |= noncoref[..., 3] > 0
     coref_rates, noncoref_rates = prf_arrays(coref), prf_arrays(noncoref)
@@ -262,9 +272,9 @@ class Metric:
         """The rows this metric fills in a counts array."""
         return self.blocks or (self.name,)
 
-    def rates(self, *blocks: np.ndarray, conventions: str = "reference") -> Scores:
+    def rates(self, *blocks: np.ndarray, conventions: Conventions = Conventions()) -> Scores:
         """Recall, precision and F1 from this metric's count blocks, under
-        the ``conventions`` of a scorer (``"reference"`` or a preset's)."""
+        a scorer's :class:`Conventions`."""
         return self.combine(*blocks, conventions) if self.combine is not None else prf_arrays(blocks[0])
 
 

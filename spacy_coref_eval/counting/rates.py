@@ -11,18 +11,18 @@ from typing import Dict, List, Sequence
 import numpy as np
 
 from .counts import BLOCK_INDEX, FIELDS, Counts, reported
-from .metrics import CONLL_PARTS, METRIC_INFO, RATES
+from .metrics import CONLL_PARTS, METRIC_INFO, RATES, Conventions
 from .ratios import Scores, prf_arrays
 
 __all__ = ["CONLL_PARTS", "RATES", "rates", "score_arrays", "stack_rates"]
 
 
-def score_arrays(array: np.ndarray, metrics: Sequence[str], conventions: str = "reference") -> Dict[str, Scores]:
+def score_arrays(array: np.ndarray, metrics: Sequence[str], conventions: Conventions = Conventions()) -> Dict[str, Scores]:
     """Recall, precision and F1 of every metric reported (in report order)
     and the CoNLL F1, the mean of the MUC, B³ and CEAFe F1 (Pradhan et al.
     2014), when those three were computed. ``array`` holds counts of shape
     ``(..., len(BLOCKS), len(FIELDS))``; every score has the leading shape.
-    ``conventions`` name the scorer whose rules apply (``Settings.conventions``)."""
+    ``conventions`` are the scorer's rules (``Settings.conventions``)."""
     out: Dict[str, Scores] = {}
     for name in reported(metrics):
         metric = METRIC_INFO[name]
@@ -33,13 +33,13 @@ def score_arrays(array: np.ndarray, metrics: Sequence[str], conventions: str = "
     return out
 
 
-def rates(counts: Counts, conventions: str = "reference") -> Dict[str, Dict]:
+def rates(counts: Counts, conventions: Conventions = Conventions()) -> Dict[str, Dict]:
     """The ``metrics`` block of the JSON output for ``counts``
     (:func:`stack_rates` of one document)."""
     return stack_rates(counts.array[None], counts.metrics, conventions)[0]
 
 
-def stack_rates(array: np.ndarray, metrics: Sequence[str], conventions: str = "reference") -> List[Dict[str, Dict]]:
+def stack_rates(array: np.ndarray, metrics: Sequence[str], conventions: Conventions = Conventions()) -> List[Dict[str, Dict]]:
     """For every count array of a stack ``(n, len(BLOCKS), len(FIELDS))``:
     per metric reported its recall, precision and F1 with the counts behind
     them (a metric of several blocks, BLANC, lists each block's rates and

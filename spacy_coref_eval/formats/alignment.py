@@ -1,43 +1,19 @@
-"""Put predicted clusters on the reference doc's tokens.
-
-In a spaCy ``Example`` the predicted doc may be tokenised differently from
-the reference doc, and its text may differ in white space (spaCy's own
-``Example.alignment`` ignores white space too). Spans are compared by their
-place among the text's non-white-space characters, never by raw token
-indices: a predicted span maps onto the reference tokens that start and end
-at the same non-white-space characters. Texts whose non-white-space
-characters differ cannot be aligned and raise :class:`CorefInputError`
-naming the document. A span whose boundaries fall inside a reference token
-cannot be mapped; it stays a response mention but is placed past the end of
-the reference doc, so it is twinless.
-"""
+"""Put a response's clusters on the key's tokens through the text: spans
+are compared by their place among the non-white-space characters
+(docs/formats.md, Alignment); a span whose ends fall inside a key token is
+placed past the document's end, so it is twinless, and counted."""
 from dataclasses import replace
-from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import List, Mapping, Tuple
 
 import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
-from .docbin.spans import doc_clusters, missing_groups
 
-if TYPE_CHECKING:
-    from spacy.tokens import Doc
-    from spacy.training import Example
 
 Offsets = Tuple[np.ndarray, np.ndarray]
 
 _WHITE_SPACE = np.array([ord(c) for c in map(chr, range(0x3000 + 1)) if c.isspace()], dtype=np.uint32)
-
-
-def token_offsets(doc: "Doc") -> Offsets:
-    """Character start and end of every token of ``doc``."""
-    from spacy.attrs import IDX, LENGTH
-
-    if len(doc) == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    array = doc.to_array([IDX, LENGTH]).astype(np.int64)
-    return array[:, 0], array[:, 0] + array[:, 1]
 
 
 def visible_offsets(text: str, offsets: Offsets) -> Tuple[np.ndarray, Offsets]:
@@ -97,61 +73,6 @@ def align_clusters(
         heads = np.where(known & head_ok, heads, -1)
     mapped = Clusters.from_arrays(starts, ends, response.entity, heads)
     return replace(mapped, repeated=mapped.repeated + response.repeated), unmapped
-
-
-def aligned_clusters(name: str, reference: "Doc", predicted: "Doc", readers: Sequence) -> Tuple[Clusters, Clusters, int]:
-    """Key clusters from ``reference``, response clusters from ``predicted``
-    on the reference's tokens (:func:`align_clusters`), and the number of
-    predicted spans that could not be mapped. ``readers`` are the key's and
-    the response's cluster readers."""
-    key = doc_clusters(reference, readers[0])
-    response = doc_clusters(predicted, readers[1])
-    if _same_tokens(reference, predicted):
-        return key, response, 0
-    mapped, unmapped = align_clusters(
-        name, response, (reference.text, token_offsets(reference)), (predicted.text, token_offsets(predicted))
-    )
-    return key, mapped, unmapped
-
-
-def _same_tokens(reference: "Doc", predicted: "Doc") -> bool:
-    """Whether two docs have the same tokens and spaces (so the same text),
-    found without building either text."""
-    from spacy.attrs import ORTH, SPACY
-
-    if len(reference) != len(predicted):
-        return False
-    return bool(np.array_equal(reference.to_array([ORTH, SPACY]), predicted.to_array([ORTH, SPACY])))
-
-
-def example_pairs(
-    examples: Iterable["Example"], readers: Sequence, names: Optional[Sequence[str]] = None
-) -> Tuple[List[Tuple[str, Clusters, Clusters]], List[str]]:
-    """``(name, key, response)`` of every example (reference read by
-    ``readers[0]``, prediction by ``readers[1]`` and put on the reference's
-    tokens), named ``names[i]`` or ``example i``, and warnings: spans that
-    could not be mapped, and a side none of whose docs holds a span group
-    its reader reads (it would score 0 without a word)."""
-    pairs = []
-    unmapped: Dict[str, int] = {}
-    found: List[Set[str]] = [set(), set()]
-    for index, example in enumerate(examples):
-        name = names[index] if names is not None else f"example {index}"
-        key, response, n_unmapped = aligned_clusters(name, example.reference, example.predicted, readers)
-        found[0].update(example.reference.spans)
-        found[1].update(example.predicted.spans)
-        if n_unmapped:
-            unmapped[name] = n_unmapped
-        pairs.append((name, key, response))
-    notes = []
-    for side, reader, groups in zip(("reference", "predicted"), readers, found):
-        missing = missing_groups(reader, groups) if pairs else None
-        if missing:
-            notes.append(
-                f"the {side} docs hold no coreference span group ({missing}), so every {side} entity is "
-                f"missing; choose the span groups with the scorer's {side}_reader (or reader)"
-            )
-    return pairs, notes + unmapped_warnings(unmapped)
 
 
 def _text_difference(reference: np.ndarray, predicted: np.ndarray) -> str:

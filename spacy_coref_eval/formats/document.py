@@ -1,50 +1,127 @@
-"""Pair key and response documents, and say what did not pair.
-
-Documents pair by name, in key order. A key document with no response is
-scored against an empty response and a response document not in the key is
-ignored. Warnings name the first few such documents and count the rest, so
-that thousands of unpaired documents give a few lines.
-"""
+"""What every reader gives: the documents of one file (:class:`Side`),
+each a :class:`SideDocument` of its format, which knows how to pair with
+a response document of its own or another format."""
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional, Sequence, Tuple, TypeVar
+from pathlib import Path
+from typing import List, Optional, Sequence
 
-from ..clusters import Clusters, ClustersLike
+from ..clusters import Clusters
+from ..errors import CorefInputError
+from .base import Format
+from .tokens import Tokens
 
-T = TypeVar("T")
 
-Pair = Tuple[str, ClustersLike, ClustersLike]
-
-
-@dataclass(frozen=True)
 class SideDocument:
-    """One document of one side as pairing and scoring need it: its stored
-    name (``None`` for an unnamed ``.spacy`` doc), clusters, number of
-    tokens, and its words: those read from a CoNLL file (``conll_words``,
-    empty when not read, with ``sentence_starts``) or those of its
-    ``record``, built only when asked for: a
-    :class:`~.docbin_records.DocRecord` for a ``.spacy`` doc (which also
-    gives the text and token offsets), a
-    :class:`~.jsonlines.JsonlinesDocument` for a jsonlines line."""
+    """One document of one side: ``name`` (``None`` where the format stores
+    none), ``clusters``, ``n_tokens``, ``sentence_starts`` and ``words``
+    (an attribute or a property built when asked for). Subclasses per
+    format add what they read and override :meth:`paired_with` where their
+    format pairs otherwise than word by word."""
 
     name: Optional[str]
     clusters: Clusters
     n_tokens: int
-    conll_words: List[str] = field(default_factory=list)
-    record: Any = None
-    sentence_starts: Sequence[int] = ()
-    token_info: Optional[Callable[[], Any]] = None
-    """Builds the token information read with the document
-    (:class:`~.tokens.Tokens` of a CoNLL-U document or of an OntoNotes-style
-    CoNLL-2012 document with its part-of-speech column), only when asked for."""
-    corefud: Any = None
-    """The :class:`~.conllu.CorefUDDocument` a CoNLL-U document was read
-    from: its tokens are its nodes, renumbered when paired with a file that
-    has other empty nodes (:mod:`~.conllu_nodes`)."""
-    words_text: Optional[str] = None
-    """Text that two documents share only if they have the same words (the
-    JSON text of a jsonlines line's ``sentences``), so that pairing need not
-    build the words to compare them."""
+    sentence_starts: Sequence[int]
+
+    words: List[str]
+
+    def tokens(self) -> Tokens:
+        """The words and sentences, and whatever token attributes the
+        format gives, for the analyses (resolution classes, the report)."""
+        return Tokens(self.words, self.sentence_starts if len(self.sentence_starts) else [0])
+
+    def same_words(self, other: "SideDocument") -> bool:
+        """Whether ``other`` has the same words (compared as the CoNLL-2012
+        writer writes them, so that a converted file pairs with its source)."""
+        from .conll.write import conll_column
+
+        mine, theirs = self.words, other.words
+        return mine == theirs or [conll_column(w) for w in mine] == [conll_column(w) for w in theirs]
+
+    def paired_with(self, response: "SideDocument") -> "Paired":
+        """This key document paired with ``response``: the response's
+        clusters on this document's tokens. By default the words must be
+        the same (:class:`WordMismatch` says where they part)."""
+        if not self.same_words(response):
+            raise WordMismatch(f"different words: {difference(self.words, response.words, 'word', ' ', 6)}")
+        return Paired(self, response.clusters)
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A key document (renumbered where its format pairs so), the
+    response's clusters on its tokens, and how many response spans could
+    not be placed on them (scored as twinless)."""
+
+    key: SideDocument
+    response: Clusters
+    unmapped: int = 0
+
+
+class WordMismatch(CorefInputError):
+    """A key and a response document that cannot be paired: the message
+    says where they part (pairing adds the files and the document)."""
+
+
+@dataclass(frozen=True)
+class Side:
+    """The documents of one input file (or directory) in its format, and
+    the reader's warnings."""
+
+    path: Path
+    format: Format
+    documents: List[SideDocument]
+    warnings: List[str] = field(default_factory=list)
 
     @property
-    def words(self) -> List[str]:
-        return self.conll_words if self.record is None else self.record.words
+    def named(self) -> bool:
+        return all(document.name is not None for document in self.documents)
+
+
+@dataclass
+class WordsDocument(SideDocument):
+    """A document given by its words: what writers take, and what a
+    format whose reader has nothing more to keep can give."""
+
+    name: Optional[str]
+    clusters: Clusters
+    words: List[str]
+    sentence_starts: Sequence[int] = ()
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.words)
+
+
+def difference(key: Sequence[str], response: Sequence[str], unit: str, joiner: str, width: int) -> str:
+    """Where two sequences first differ, with an excerpt of each."""
+    at = next((i for i, (a, b) in enumerate(zip(key, response)) if a != b), min(len(key), len(response)))
+    return (
+        f"from {unit} {at} the key reads {_excerpt(key, at, joiner, width)} "
+        f"and the response {_excerpt(response, at, joiner, width)}"
+    )
+
+
+def _excerpt(items: Sequence[str], at: int, joiner: str, width: int) -> str:
+    part = joiner.join(items[at: at + width])
+    return repr(part) if part else "nothing (end of document)"
+
+
+def document_names(documents: Sequence[SideDocument]) -> List[str]:
+    """Every document's name, ``doc{index}`` where it has none."""
+    return [d.name if d.name is not None else f"doc{index}" for index, d in enumerate(documents)]
+
+
+def first_scattered(names: Sequence[str], documents: Sequence[SideDocument], title: str) -> None:
+    """Raise :class:`CorefInputError` for the first document with a mention
+    that is not a token range (a discontinuous CorefUD mention, or one
+    that skips an empty node): format ``title`` holds spans only."""
+    for name, document in zip(names, documents):
+        scattered = document.clusters.scattered()
+        if scattered.any():
+            m = int(scattered.argmax())
+            raise CorefInputError(
+                f"document {name!r}: {int(scattered.sum())} mention(s) are not token ranges (the first covers tokens "
+                f"{document.clusters.nodes.of(m).tolist()}), and {title} holds spans only"
+            )
+

@@ -8,7 +8,7 @@ twinless policies and the counts (through :meth:`TwinnedCorpus.partitions`),
 mention identification, the error kinds and the report's document views.
 """
 from dataclasses import dataclass, replace
-from typing import Optional, Sequence, Tuple
+from typing import Sequence, Tuple
 
 import numpy as np
 
@@ -138,39 +138,41 @@ class TwinnedCorpus:
 
 
 def twin_corpus(
-    pairs: Sequence[Tuple[Clusters, Clusters]],
+    documents: Sequence[Tuple[Clusters, Clusters, int]],
     matcher: Matcher,
     remove_singletons: bool = False,
-    lengths: Optional[Sequence[int]] = None,
     remove_zeros: bool = False,
 ) -> TwinnedCorpus:
-    """Twin the response of every ``(key, response)`` document with its key
-    in one call of ``matcher`` (one per document if it is ``per_document``),
-    after dropping singleton entities from both sides when
-    ``remove_singletons`` (the CorefUD default), then zero mentions when
-    ``remove_zeros`` (in that order, as the CorefUD scorer does, so an
-    entity left with one mention stays). ``lengths`` (tokens per document)
-    make every document's range hold its tokens, so that token information
-    can be stacked on the same offsets."""
-    extents = [max(key.extent, response.extent) + 1 for key, response in pairs]
-    if lengths is not None:
-        extents = [max(extent, int(length) + 1) for extent, length in zip(extents, lengths)]
-    offsets = np.cumsum([0] + extents[:-1]).astype(np.int64) if pairs else _EMPTY
-    key, key_doc = Clusters.stack([key for key, _ in pairs], offsets)
-    response, response_doc = Clusters.stack([response for _, response in pairs], offsets)
+    """Twin the response of every ``(key, response, n_tokens)`` document
+    with its key in one call of ``matcher`` (one per document if it is
+    ``per_document``), after dropping singleton entities from both sides
+    when ``remove_singletons`` (the CorefUD default), then zero mentions
+    when ``remove_zeros`` (in that order, as the CorefUD scorer does, so an
+    entity left with one mention stays). Every document's range holds its
+    ``n_tokens`` tokens, so that token information can be stacked on the
+    same offsets."""
+    extents = [max(key.extent, response.extent, int(n_tokens)) + 1 for key, response, n_tokens in documents]
+    offsets = np.cumsum([0] + extents[:-1]).astype(np.int64) if documents else _EMPTY
+    key, key_doc = Clusters.stack([key for key, _, _ in documents], offsets)
+    response, response_doc = Clusters.stack([response for _, response, _ in documents], offsets)
     if remove_singletons:
-        key_kept, response_kept = key.non_singletons(), response.non_singletons()
-        key, key_doc = key.subset(key_kept), key_doc[key_kept]
-        response, response_doc = response.subset(response_kept), response_doc[response_kept]
+        (key, key_doc), (response, response_doc) = _kept(key, key_doc, key.non_singletons()), _kept(
+            response, response_doc, response.non_singletons()
+        )
     if remove_zeros:
-        key_kept, response_kept = ~key.zeros(), ~response.zeros()
-        key, key_doc = key.subset(key_kept), key_doc[key_kept]
-        response, response_doc = response.subset(response_kept), response_doc[response_kept]
+        (key, key_doc), (response, response_doc) = _kept(key, key_doc, ~key.zeros()), _kept(
+            response, response_doc, ~response.zeros()
+        )
     if getattr(matcher, "per_document", False):
-        twins = _twin_each(matcher, key, key_doc, response, response_doc, len(pairs))
+        twins = _twin_each(matcher, key, key_doc, response, response_doc, len(documents))
     else:
         twins = matcher(key, response)
-    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, len(pairs), int(sum(extents)))
+    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, len(documents), int(sum(extents)))
+
+
+def _kept(clusters: Clusters, doc: np.ndarray, mask: np.ndarray) -> Tuple[Clusters, np.ndarray]:
+    """The mentions of one stacked side where ``mask`` holds, and their documents."""
+    return clusters.subset(mask), doc[mask]
 
 
 def _twin_each(

@@ -38,16 +38,19 @@ import codecs
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
 from ...clusters import Clusters
 from ...errors import CorefInputError
+from ...files import PathLike
+from ..base import ReadOptions
+from ..document import Side, SideDocument
+from ..tokens import Tokens
 from ..inputs import read_input
 from .vectorised import BEGIN, END, parse_simple, tabbed_columns
 
-PathLike = Union[str, Path]
 
 
 _ID = r"[^\s()|+\-\x00-\x1f\x7f-\x9f]+"
@@ -55,13 +58,13 @@ _TOKEN = re.compile(rf"\(([0-9]+\+[0-9])\)|\(({_ID})\)|\(({_ID})|({_ID})\)|(-)|\
 _BAD = 6
 _FINDALL_LIMIT = 1000
 _EMPTY_FIELDS = frozenset(("-", "_"))
-_SPACE = re.compile(r"\s+")
 _SHOWN = 40
 
 
 @dataclass
-class ConllDocument:
-    """One ``#begin document`` block: its clusters and where it came from."""
+class ConllDocument(SideDocument):
+    """One ``#begin document`` block: its clusters and where it came from;
+    ``words`` (``None`` unless read with the words) and sentence starts."""
 
     name: str
     clusters: Clusters
@@ -74,6 +77,9 @@ class ConllDocument:
     """The part-of-speech column (the 5th) of OntoNotes-style files, whose
     token lines have :data:`ONTONOTES_COLUMNS` or more fields; read with
     the words."""
+
+    def tokens(self) -> Tokens:
+        return Tokens(self.words or [], self.sentence_starts or [0], tag=self.pos)
 
 
 ONTONOTES_COLUMNS = 12
@@ -454,3 +460,11 @@ def read_conll_documents(path: PathLike, *, with_words: bool = False) -> ConllFi
             documents[name] = document
         documents.warnings.extend(read.warnings)
     return documents
+
+
+def read_side(path: Path, options: ReadOptions) -> Side:
+    """A CoNLL-2012 file or directory as a :class:`Side` (the format's reader)."""
+    from . import FORMAT
+
+    documents = read_conll_documents(path, with_words=options.words)
+    return Side(path, FORMAT, list(documents.values()), documents.warnings)

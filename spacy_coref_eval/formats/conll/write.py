@@ -1,11 +1,16 @@
+"""Write CoNLL-2012 files (docs/formats.md, CoNLL-2012)."""
+import re
+from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
 
 import numpy as np
 
 from ...clusters import Clusters
 from ...errors import CorefInputError
-from ...files import open_output
-from .read import _SPACE, PathLike
+from ...files import PathLike, open_output
+from ..document import SideDocument, document_names
+
+_SPACE = re.compile(r"\s+")
 
 
 def format_conll(
@@ -99,3 +104,10 @@ def write_conll(
         for name, words, clusters, sentence_starts in documents:
             for line in format_conll(name, words, clusters, sentence_starts):
                 out.write(line + "\n")
+
+
+def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+    """The documents as a CoNLL-2012 file (the format's writer)."""
+    names = document_names(documents)
+    write_conll(path, [(name, d.words, d.clusters, d.sentence_starts) for name, d in zip(names, documents)], inputs)
+    return []

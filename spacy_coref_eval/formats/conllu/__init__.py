@@ -1,0 +1,8 @@
+"""CorefUD CoNLL-U (docs/formats.md, CorefUD CoNLL-U): ``# newdoc id``
+documents, ``Entity=`` brackets in MISC; mentions are sets of nodes."""
+from ..base import Format, Lazy
+
+FORMAT = Format(
+    "conllu", "CorefUD CoNLL-U", (".conllu",), Lazy(f"{__name__}.side:read_side"), Lazy(f"{__name__}.write:write_side"),
+    spans_only=False, token_attributes=True,
+)

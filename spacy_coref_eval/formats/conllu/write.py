@@ -28,11 +28,10 @@ import numpy as np
 
 from ...clusters import Clusters
 from ...errors import CorefInputError
-from ...files import open_output
+from ...files import PathLike, open_output
 from ..conll.write import check_nesting, conll_column
+from ..document import SideDocument, document_names
 from ..tokens import MISSING, Tokens
-
-PathLike = Union[str, Path]
 
 ENTITY_FIELDS = "eid-etype-head-other"
 
@@ -195,3 +194,16 @@ def _cleaned(values: Sequence[str]) -> List[str]:
     if len(pieces) == len(values) and len(joined) == len(values) - 1 + sum(map(len, pieces)):
         return values
     return [conll_column(value) for value in values]
+
+
+def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+    """The documents as a CoNLL-U file (the format's writer), with their
+    token attributes; a warning when sentence breaks inside mentions were
+    dropped."""
+    names = document_names(documents)
+    joined = write_conllu(
+        path, [(name, d.words, d.clusters, d.sentence_starts, d.tokens()) for name, d in zip(names, documents)], inputs
+    )
+    if not joined:
+        return []
+    return [f"{path}: {joined} sentence break(s) inside mentions dropped (a CorefUD mention lies within one sentence)"]

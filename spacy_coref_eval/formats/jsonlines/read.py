@@ -63,12 +63,12 @@ import numpy as np
 
 from ...clusters import Clusters
 from ...errors import CorefInputError
+from ...files import PathLike
 from ..inputs import MAX_INPUT_BYTES, read_input
-from ..tokens import Tokens
+from ..base import ReadOptions
+from ..document import Side, SideDocument
 
-PathLike = Union[str, Path]
 
-_PART = re.compile(r"^\((.*)\); part (\d+)$")
 _ROLES = ("response", "key")
 _LISTS = frozenset((list,))
 _INTS = frozenset((int,))
@@ -124,11 +124,11 @@ class _Sentences(NamedTuple):
 
 
 @dataclass
-class JsonlinesDocument:
+class JsonlinesDocument(SideDocument):
     """One line: the first word of every sentence, the clusters (word
     spans, end exclusive) and the field they were read from, and the number
-    of words. ``tokens`` are the flattened ``sentences`` as written and
-    ``words`` the tokens, or with ``subtoken_map`` the words rebuilt from
+    of words. ``pieces`` are the flattened ``sentences`` as written and
+    ``words`` the pieces, or with ``subtoken_map`` the words rebuilt from
     their pieces (markers and special tokens dropped); both are decoded
     only when asked for."""
 
@@ -143,54 +143,38 @@ class JsonlinesDocument:
     subtoken_map: Optional[List[int]] = None
 
     @property
+    def name(self) -> str:
+        return self.doc_key
+
+    @property
+    def n_tokens(self) -> int:
+        return self.n_words
+
+    @property
     def sentences_text(self) -> Optional[str]:
         """The JSON text of ``sentences`` as the line holds it."""
         return self.sentences.text
 
     @cached_property
-    def tokens(self) -> List[Any]:
+    def pieces(self) -> List[Any]:
         decoded = self.sentences.decoded
         return list(chain.from_iterable(json.loads(self.sentences.text) if decoded is None else decoded))
 
     @cached_property
     def words(self) -> List[Any]:
         if self.subtoken_map is None:
-            return self.tokens
-        return _words_from_pieces(self.tokens, np.array(self.subtoken_map, dtype=np.int64))
+            return self.pieces
+        return _words_from_pieces(self.pieces, np.array(self.subtoken_map, dtype=np.int64))
 
-    def token_info(self) -> Tokens:
-        """The words and sentences, for resolution classes."""
-        return Tokens(self.words, self.sentence_starts or [0])
-
-
-def conll_doc_keys(name: str) -> Tuple[str, ...]:
-    """The doc_keys a CoNLL-2012 document name pairs with: the name itself,
-    and for ``(NAME); part NNN`` also ``NAME_N`` with N = int(NNN)."""
-    match = _PART.match(name)
-    if match is None:
-        return (name,)
-    return (name, f"{match.group(1)}_{int(match.group(2))}")
-
-
-def pair_with_conll(conll_names: Iterable[str], doc_keys: Iterable[str]) -> Dict[str, str]:
-    """For every CoNLL document name, the doc_key it pairs with (names
-    without a partner are left out). A doc_key claimed by two names, or a
-    name matching two doc_keys, is an error."""
-    available = set(doc_keys)
-    pairs: Dict[str, str] = {}
-    claimed: Dict[str, str] = {}
-    for name in conll_names:
-        matches = [key for key in dict.fromkeys(conll_doc_keys(name)) if key in available]
-        if len(matches) > 1:
-            raise CorefInputError(f"CoNLL document {name!r} matches two jsonlines doc_keys: {matches[0]!r} and {matches[1]!r}")
-        if not matches:
-            continue
-        key = matches[0]
-        if key in claimed:
-            raise CorefInputError(f"jsonlines doc_key {key!r} pairs with two CoNLL documents: {claimed[key]!r} and {name!r}")
-        claimed[key] = name
-        pairs[name] = key
-    return pairs
+    def same_words(self, other: SideDocument) -> bool:
+        """Two lines whose ``sentences`` are the same JSON text of words
+        (no word pieces) have the same words without decoding them."""
+        if (
+            isinstance(other, JsonlinesDocument) and self.subtoken_map is None and other.subtoken_map is None
+            and self.sentences_text is not None and self.sentences_text == other.sentences_text
+        ):
+            return True
+        return super().same_words(other)
 
 
 def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[str] = None,
@@ -521,3 +505,14 @@ def _word_sentence_starts(sentence_map: object, piece_starts: List[int], subtoke
         first_pieces = np.array(piece_starts, dtype=np.int64)
     starts = np.unique(subtoken_map[first_pieces]) if len(first_pieces) else np.zeros(0, dtype=np.int64)
     return starts.tolist()
+
+
+def read_side(path: Path, options: ReadOptions) -> Side:
+    """A jsonlines file as a :class:`Side` (the format's reader): a
+    response reuses what was read of the sentences it shares with a
+    jsonlines key."""
+    from . import FORMAT
+
+    key = options.paired_with
+    known = {d.doc_key: d for d in key.documents} if key is not None and key.format is FORMAT else None
+    return Side(path, FORMAT, list(read_jsonlines(path, role=options.role, known=known).values()))

@@ -1,9 +1,11 @@
+"""Write jsonlines files (docs/formats.md, jsonlines)."""
 import json
+from pathlib import Path
 from typing import Iterable, List, Sequence, Tuple
 
 from ...clusters import Clusters
-from ...files import open_output
-from .read import PathLike
+from ...files import PathLike, open_output
+from ..document import SideDocument, document_names
 
 
 def split_sentences(words: Sequence[str], sentence_starts: Sequence[int]) -> List[List[str]]:
@@ -17,9 +19,17 @@ def split_sentences(words: Sequence[str], sentence_starts: Sequence[int]) -> Lis
 def write_jsonlines(path: PathLike, documents: Iterable[Tuple[str, List[List[str]], Clusters]],
                     field: str = "clusters", inputs: Iterable[PathLike] = ()) -> None:
     """Write documents ``(doc_key, sentences, clusters)`` as jsonlines with
-    inclusive ends (the inverse of :func:`read_jsonlines` for word-level
-    files), atomically and never over one of ``inputs``."""
+    inclusive ends (the inverse of :func:`~.read.read_jsonlines` for
+    word-level files), atomically and never over one of ``inputs``."""
     with open_output(path, "w", inputs, make_parents=True) as out:
         for doc_key, sentences, clusters in documents:
             entities = [[[start, end - 1] for start, end in entity] for entity in clusters.entities()]
             out.write(json.dumps({"doc_key": doc_key, "sentences": sentences, field: entities}) + "\n")
+
+
+def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+    """The documents as a jsonlines file (the format's writer)."""
+    names = document_names(documents)
+    sentences = [split_sentences(d.words, d.sentence_starts) for d in documents]
+    write_jsonlines(path, [(name, s, d.clusters) for name, s, d in zip(names, sentences, documents)], inputs=inputs)
+    return []

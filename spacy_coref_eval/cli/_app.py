@@ -1,0 +1,21 @@
+"""The ``spacy-coref-eval`` command group (click), its commands listed in
+the order they are registered, from the commonest on."""
+from typing import List
+
+import click
+
+
+class CommandGroup(click.Group):
+    """A group that lists its commands in the order they were added."""
+
+    def list_commands(self, ctx: click.Context) -> List[str]:
+        return list(self.commands)
+
+
+@click.group(
+    cls=CommandGroup,
+    name="spacy-coref-eval",
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+def app() -> None:
+    """Score coreference resolution: MUC, B³, CEAF, BLANC, LEA and the CoNLL score."""

@@ -1,0 +1,78 @@
+"""What a format is (:class:`Format`) and what a reader is asked for
+(:class:`ReadOptions`). Importing this module imports no numpy, so that
+the command line can list the formats in its help at once."""
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple
+
+if TYPE_CHECKING:
+    from .document import Side, SideDocument
+
+Reader = Callable[[Path, "ReadOptions"], "Side"]
+Writer = Callable[[Path, Sequence["SideDocument"], Sequence[Path]], List[str]]
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """What a reader is asked for. ``role`` is ``"key"`` or ``"response"``
+    (a format holding both gold and predicted clusters picks by it);
+    ``spans`` reads clusters from spaCy docs (a cluster reader, see
+    :mod:`.docbin.spans`); ``words`` asks for every document's words where
+    the format can leave them out, ``tokens`` for the token attributes the
+    analyses read (parts of speech, morphology); ``paired_with`` is the key
+    side a response is read against (a reader may reuse what was read
+    there)."""
+
+    role: str = "response"
+    spans: Any = None
+    words: bool = True
+    tokens: bool = False
+    paired_with: Optional["Side"] = None
+
+
+@dataclass(frozen=True)
+class Format:
+    """One format: its ``name`` (``--input-format NAME``), a ``title`` for
+    messages, the ``suffixes`` file names end in (``.gz`` aside, any case),
+    its reader and writer (``None``: not written). ``positional`` formats
+    pair with each other by token position without comparing words, as
+    the reference scorer pairs CoNLL-2012 files; ``directories`` says that
+    the reader takes a directory; ``spans_only`` that the writer holds
+    token ranges only (no discontinuous mentions); ``token_attributes``
+    that it writes token attributes (parts of speech, morphology), which
+    a conversion then asks the reader for; ``documents`` is what the
+    format's documents are called in messages."""
+
+    name: str
+    title: str
+    suffixes: Tuple[str, ...]
+    read: Reader
+    write: Optional[Writer] = None
+    positional: bool = False
+    directories: bool = False
+    spans_only: bool = True
+    token_attributes: bool = False
+    documents: str = "documents"
+
+    def matched(self, file_name: str) -> int:
+        """The length of the longest of :attr:`suffixes` that ``file_name``
+        (lower case, ``.gz`` removed) ends in, 0 for none."""
+        return max((len(suffix) for suffix in self.suffixes if file_name.endswith(suffix)), default=0)
+
+    def describe(self) -> str:
+        """``title (suffixes)``, for help texts and messages."""
+        names = ", ".join(f"*{s}" if not s.startswith(".") else s for s in self.suffixes)
+        return f"{self.title} ({names}{', a directory' if self.directories else ''})"
+
+
+@dataclass(frozen=True)
+class Lazy:
+    """The function ``module:name``, imported when first called, so that a
+    format's entry costs nothing until the format is used."""
+
+    target: str
+
+    def __call__(self, *args: Any) -> Any:
+        module, _, name = self.target.partition(":")
+        return getattr(import_module(module), name)(*args)

@@ -1,0 +1,100 @@
+"""``.spacy`` documents as sides: two of them pair through their text, so
+that their tokenisations may differ (:mod:`..alignment`)."""
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, List, Optional, Sequence
+
+from ...clusters import Clusters
+from ...errors import CorefInputError
+from ..base import ReadOptions
+from ..document import Paired, Side, SideDocument, WordMismatch, difference
+from ..tokens import Tokens
+
+
+@dataclass
+class DocBinSideDocument(SideDocument):
+    """One doc of a ``.spacy`` file, read as a
+    :class:`~.records.DocRecord` (words and text built when asked for)."""
+
+    record: Any
+
+    @property
+    def name(self) -> Optional[str]:
+        return self.record.name
+
+    @property
+    def clusters(self) -> Clusters:
+        return self.record.clusters
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.record)
+
+    @property
+    def sentence_starts(self) -> Sequence[int]:
+        return self.record.sentence_starts
+
+    @property
+    def words(self) -> List[str]:
+        return self.record.words
+
+    def tokens(self) -> Tokens:
+        record = self.record
+        return Tokens.from_columns(record.words, record.sentence_starts, record.pos, record.tags, record.morphs)
+
+    def paired_with(self, response: SideDocument) -> Paired:
+        """Two docs with the same tokens pair as they are; others through
+        the non-white-space characters of their texts, which must agree
+        (:func:`~..alignment.align_clusters`)."""
+        if not isinstance(response, DocBinSideDocument):
+            return super().paired_with(response)
+        key, other = self.record, response.record
+        if key.same_tokens(other):
+            return Paired(self, other.clusters)
+        from ..alignment import align_clusters
+
+        if "".join(key.text.split()) != "".join(other.text.split()):
+            raise WordMismatch(f"different text: {difference(key.text, other.text, 'character', '', 30)}")
+        clusters, unmapped = align_clusters(
+            self.name or "", other.clusters, (key.text, key.token_offsets()), (other.text, other.token_offsets())
+        )
+        return Paired(self, clusters, unmapped)
+
+
+def read_side(path: Path, options: ReadOptions) -> Side:
+    """A ``.spacy`` file as a :class:`Side` (the format's reader). A file
+    none of whose docs holds a span group the cluster reader reads is an
+    error for the key and a warning for the response: it would score 0
+    without a word."""
+    from . import FORMAT
+    from .records import read_docbin_records
+    from .spans import PrefixedSpanGroups, missing_groups
+
+    reader = options.spans or PrefixedSpanGroups()
+    records = read_docbin_records(path, reader, token_attrs=options.tokens)
+    groups = {group for record in records for group in record.span_groups}
+    missing = missing_groups(reader, groups) if records else None
+    warnings = []
+    if missing is not None:
+        message = (
+            f"{path}: no coreference span group in any doc ({missing}); "
+            f"choose the span groups with --spans or --{options.role}-spans"
+        )
+        if options.role == "key":
+            raise CorefInputError(message)
+        warnings.append(message + "; every response entity is missing")
+    return Side(path, FORMAT, [DocBinSideDocument(record) for record in records], warnings)
+
+
+def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+    """The documents as a ``.spacy`` file (the format's writer;
+    :func:`~.docs.words_to_doc` says what each doc keeps)."""
+    from spacy.vocab import Vocab
+
+    from ..document import document_names
+    from .docs import words_to_doc, write_docbin
+
+    vocab = Vocab()
+    names = document_names(documents)
+    write_docbin(path, (words_to_doc(n, d.words, d.clusters, d.sentence_starts, vocab) for n, d in zip(names, documents)), inputs)
+    return []

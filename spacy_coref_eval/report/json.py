@@ -1,0 +1,67 @@
+"""The JSON documents of ``score``, ``merge`` and ``compare``, built once
+here from a result and its analyses."""
+import json
+from typing import Any, Dict, List, Sequence
+
+from ..analysis.summary import Analyses
+from ..scoring import CorpusResult
+
+
+def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses = Analyses()) -> Dict[str, Any]:
+    """The JSON document of ``score`` and ``merge``: ``settings``,
+    ``metrics``, the analyses asked for (``intervals``, ``macro``,
+    ``errors``, ``resolution_classes``), ``documents`` with ``per_doc``
+    and ``warnings``."""
+    out: Dict[str, Any] = {"settings": result.settings.to_dict(), "metrics": result.metrics()}
+    if analyses.intervals is not None:
+        bounds = {name: {rate: list(pair) for rate, pair in rates.items()} for name, rates in analyses.intervals.items()}
+        out["intervals"] = {**bounds, "level": analyses.level, "n_resamples": analyses.n_resamples, "seed": analyses.seed}
+    if analyses.macro is not None:
+        out["macro"] = analyses.macro
+    if analyses.errors is not None:
+        from ..analysis.error_types import TOTAL
+
+        out["errors"] = {TOTAL: analyses.errors[TOTAL]}
+    if analyses.classes is not None:
+        out["resolution_classes"] = analyses.classes.to_dict()
+    if per_doc:
+        out["documents"] = {name: {"metrics": rates} for name, rates in result.document_metrics().items()}
+        for index, (name, document) in enumerate(out["documents"].items()):
+            if analyses.errors is not None:
+                document["errors"] = analyses.errors[name]
+            if analyses.classes is not None:
+                document["resolution_classes"] = analyses.classes.document(index).to_dict()
+    out["warnings"] = list(result.warnings)
+    return out
+
+
+def comparison_json(
+    key: str,
+    systems: Sequence[str],
+    result: CorpusResult,
+    comparison: Dict[str, Dict[str, float]],
+    rounds: int,
+    n_resamples: int,
+    seed: int,
+    warnings: List[str],
+) -> Dict[str, Any]:
+    """The JSON document of ``compare --format json``; resolution classes
+    (``rc:CLASS`` entries of ``comparison``) under ``resolution_classes``."""
+    classes = {name[3:]: entry for name, entry in comparison.items() if name.startswith("rc:")}
+    return {
+        "settings": result.settings.to_dict(),
+        "key": key,
+        "systems": {"a": systems[0], "b": systems[1]},
+        "n_documents": len(result.names),
+        "rounds": rounds,
+        "n_resamples": n_resamples,
+        "seed": seed,
+        "metrics": {name: entry for name, entry in comparison.items() if not name.startswith("rc:")},
+        **({"resolution_classes": classes} if classes else {}),
+        "warnings": warnings,
+    }
+
+
+def json_text(data: Any) -> str:
+    """``data`` as the indented JSON the commands write."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
