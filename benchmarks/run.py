@@ -31,8 +31,8 @@ from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.counting import DEFAULT_METRICS
 from spacy_coref_eval.formats.conll.write import crossing_mentions, write_conll
 from spacy_coref_eval.report.json import score_json
-from spacy_coref_eval.formats.corpus import load_pairs
-from spacy_coref_eval.scoring import count_document, score_pairs
+from spacy_coref_eval.formats.corpus import read_corpus
+from spacy_coref_eval.scoring import Options, count_document, evaluate_corpus, score_pairs
 
 from .perturb import Errors, perturb, perturb_corpus, synthetic_key
 from .startup import startup
@@ -89,8 +89,7 @@ def read_floor(*paths: Path) -> None:
 
 def conll_path(key_path: Path, response_path: Path, repeat: int) -> List[Row]:
     def run() -> None:
-        pairs, warnings = load_pairs(key_path, response_path)
-        score_json(score_pairs(pairs, ALL, warnings), per_doc=True)
+        score_json(evaluate_corpus(key_path, response_path, Options(ALL)).result, per_doc=True)
 
     times = best_of_each(repeat, {"floor": lambda: read_floor(key_path, response_path), "ours": run})
     floor, ours = times["floor"], times["ours"]
@@ -228,7 +227,7 @@ def matchers(documents: Dict, folder: Path, key_path: Path, repeat: int) -> List
     response_path = folder / "litbank.shifted.conll"
     write_conll(response_path, [(n, d.words, response[n], d.sentence_starts) for n, d in documents.items()])
     whole = best_of_each(repeat, {
-        m: (lambda s=settings[m]: score_pairs(load_pairs(key_path, response_path)[0], s)) for m in ("exact", "overlap")
+        m: (lambda s=settings[m]: score_pairs(read_corpus(key_path, response_path).pairs, s)) for m in ("exact", "overlap")
     })
     rows.append(("Matcher overlap vs exact, whole score", f"{whole['overlap'] * 1000:.1f} ms",
                  f"exact {whole['exact'] * 1000:.1f} ms", f"{whole['overlap'] / whole['exact']:.2f}x (target <= 1.5x)"))
@@ -273,7 +272,7 @@ def ambiguous_blocks(folder: Path, repeat: int, n_tokens: int = 2000) -> List[Ro
         write_conll(path, [("ambiguous", ["w"] * n_tokens, clusters, [0])])
     settings = {match: Settings.from_options(DEFAULT_METRICS, match) for match in ("exact", "overlap")}
     times = best_of_each(5 * repeat, {
-        m: (lambda s=settings[m]: score_pairs(load_pairs(*paths)[0], s)) for m in ("exact", "overlap")
+        m: (lambda s=settings[m]: score_pairs(read_corpus(*paths).pairs, s)) for m in ("exact", "overlap")
     })
     kilobytes = paths[0].stat().st_size / 1024
     rows, cols = largest_block(key, response)
@@ -392,12 +391,10 @@ def docbin_path(folder: Path, key_path: Path, response_path: Path, repeat: int) 
         spacy_paths.append(spacy_path)
 
     def from_docbins() -> None:
-        pairs, warnings = load_pairs(*spacy_paths)
-        score_json(score_pairs(pairs, ALL, warnings), per_doc=True)
+        score_json(evaluate_corpus(*spacy_paths, Options(ALL)).result, per_doc=True)
 
     def from_conll() -> None:
-        pairs, warnings = load_pairs(key_path, response_path)
-        score_json(score_pairs(pairs, ALL, warnings), per_doc=True)
+        score_json(evaluate_corpus(key_path, response_path, Options(ALL)).result, per_doc=True)
 
     times = best_of_each(repeat, {"conll": from_conll, "docbin": from_docbins})
     conll, docbin = times["conll"], times["docbin"]
@@ -441,8 +438,7 @@ def other_formats(folder: Path, key_path: Path, response_path: Path, repeat: int
                     line.split("\t")
 
     def gum_score() -> None:
-        pairs, warnings = load_pairs(GUM, gum_copy)
-        score_json(score_pairs(pairs, ALL, warnings), per_doc=True)
+        score_json(evaluate_corpus(GUM, gum_copy, Options(ALL)).result, per_doc=True)
 
     def json_floor() -> None:
         for path in jsonlines:
@@ -451,8 +447,7 @@ def other_formats(folder: Path, key_path: Path, response_path: Path, repeat: int
                     json.loads(line)
 
     def json_score() -> None:
-        pairs, warnings = load_pairs(*jsonlines)
-        score_json(score_pairs(pairs, ALL, warnings), per_doc=True)
+        score_json(evaluate_corpus(*jsonlines, Options(ALL)).result, per_doc=True)
 
     times = best_of_each(repeat, {"lines": gum_lines, "gum": gum_score, "json": json_floor, "jsonlines": json_score})
     return [

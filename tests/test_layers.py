@@ -17,6 +17,7 @@ STAGES = (
     ("assignment",),
     ("twinning",),
     ("counting",),
+    ("presets",),
     ("scoring",),
     ("analysis", "shards"),
     ("report",),

@@ -1,39 +1,6 @@
-"""Read (and write) coreference in CoNLL-2012 files.
-
-A document runs from ``#begin document NAME`` to ``#end document``; NAME is the
-rest of the begin line (trailing white space removed, so that key and response
-files that differ only there still pair up). Blank lines separate sentences;
-tokens are numbered from 0 through the whole document.
-
-The coreference field of a token line is its last field. The reference scorer
-(v8.01, ``lib/CorScorer.pm``) splits lines on tabs only; files of its test
-suite separate fields by spaces. So the field is what follows the last tab or
-space, and in a line with tabs the text between the last tab and the field
-must hold no ``(`` or ``)`` (marks the reference scorer would read there).
-
-A field is ``-`` or ``_`` (no marks), or marks ``(id``, ``id)``, ``(id)``,
-separated by ``|`` or concatenated; an id is any text without white space,
-control characters or ``()|+-`` (the reference scorer reads digits only).
-Like the reference scorer, which reads its marks with regular expressions
-and ignores the rest of the field, the reader ignores ``-`` among marks
-(``(1)-``) and drops double-antecedent marks ``(N+M)`` (M one digit); both
-are counted in one warning per file. Anything else (a field without marks,
-or with other text such as ``(1\\x00)``) is a :class:`CorefInputError`, where
-the reference scorer would read part of it silently.
-
-Within one field the marks are applied as the reference scorer applies
-them: one-token mentions first, then openings, then closings, each left to
-right; a closing pairs with the latest unclosed opening of the same id. So
-entities are ordered by their first mark and mentions within an entity by
-where they close, which decides which copy of a repeated span is kept
-(docs/metrics.md §3). (The reference scorer deletes each mark from the field as it reads it,
-so in ``(1(2)3)`` it reads ``(2)`` and then ``(13)``; this reader reads
-``(1``, ``(2)``, ``3)``.)
-
-Files are read in chunks up to :data:`~.inputs.MAX_INPUT_BYTES` (after gzip
-decompression) with lines up to :data:`~.inputs.MAX_LINE_BYTES`; larger input, and
-input that does not fit in memory, is a :class:`CorefInputError`.
-"""
+"""Read CoNLL-2012 files line by line, as the reference scorer reads their
+marks (docs/formats.md §5); the common case goes to :mod:`.vectorised`.
+Errors name the file, line and entity."""
 import codecs
 import re
 from dataclasses import dataclass, field

@@ -1,22 +1,7 @@
-"""The common case of CoNLL-2012 coreference, read with numpy over the bytes.
-
-:func:`parse_simple` reads a file whose documents are well formed and whose
-entity ids are plain numbers (no leading zeros), whose coreference fields hold
-nothing but marks and ``|`` (or are ``-`` or ``_``), with ``\\n`` line ends,
-no trailing white space on token lines, and a tab before the last field of
-every line with tabs: every file written by a system or by this package. It
-gives exactly what the line-by-line reader (:func:`~.conll.parse_conll`)
-gives, in a few passes over the bytes, and returns ``None`` for anything
-else, including every error and every input that reader warns about, so
-that the line reader can read it or explain what is wrong.
-
-The marks are applied as the reference scorer applies them (see
-:mod:`.conll`): per token, one-token mentions, then openings, then closings,
-left to right; a closing pairs with the latest unclosed opening of its id.
-Pairing is done for all ids at once: an opening at depth d and the closing
-that returns to depth d are consecutive once events are sorted by (id, depth,
-position).
-"""
+"""The common case of CoNLL-2012 coreference, read with numpy over the
+bytes (docs/formats.md §5): exactly what the line reader gives, or
+``None`` for anything else, so that the line reader reads it or explains
+what is wrong."""
 import re
 from typing import List, Optional, Tuple
 

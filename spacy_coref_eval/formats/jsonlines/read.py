@@ -1,40 +1,6 @@
-"""Read coreference from jsonlines files, the format neural coreference
-models read and write (Lee et al. 2017's e2e-coref and its descendants).
-
-Each line is one JSON object: ``doc_key``, ``sentences`` (lists of tokens)
-and clusters as lists of ``[start, end]`` token indices over the whole
-document, ``end`` inclusive: ``clusters`` for gold, ``predicted_clusters``
-for model output. Which field is read:
-
-- ``field`` given: that field, in every line;
-- role ``"response"`` (default): ``predicted_clusters`` where a line has it,
-  else ``clusters`` (model outputs often keep the gold clusters beside
-  their predictions);
-- role ``"key"``: ``clusters``.
-
-Models that work on word pieces add ``subtoken_map`` (the word of every
-piece); then ``sentences`` hold pieces and a mention runs from the word of
-its first piece to the word of its last. Sentence starts then come from
-``sentence_map`` (the sentence of every piece) when present, else from the
-piece segments of ``sentences``.
-
-Documents pair with CoNLL-2012 documents by :func:`conll_doc_keys`: the
-exact name, or ``NAME_N`` for ``(NAME); part NNN`` (N = int(NNN)), the doc_key
-of the common OntoNotes preprocessing.
-
-Reading is what ``json.loads`` of every line gives, done faster: a line's
-members are decoded one by one, except that the clusters read, when their
-text is lists of ``[int, int]`` lists (checked by one regular expression),
-are kept as text; the texts of all lines become numbers at once with numpy,
-without a Python list per mention, and the clusters of all documents are
-built in one :meth:`Clusters.per_document` call. ``sentences`` are
-decoded to check and count them and kept as text; words are built only
-when asked for. Given the documents of the other file (``known``), a line
-whose ``sentences`` are the same text as its namesake's there reuses what
-was read of them, so pairing sees that the words are the same without
-decoding them at all. A line that is not so plain is decoded by
-``json.loads``, which explains errors.
-"""
+"""Read jsonlines files, the format of e2e-coref and its descendants
+(docs/formats.md §6), giving what ``json.loads`` of every line gives,
+with the clusters of all lines turned into numbers at once."""
 import json
 import re
 import sys

@@ -1,0 +1,117 @@
+"""The format registry: one rule names the format of a file for reading and
+writing, and a format registered from outside the package (here, from this
+test module, and from an installed package's entry point) reads, scores
+and converts through the command line like a built-in one."""
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import List, Sequence
+
+import pytest
+from click.testing import CliRunner
+
+from spacy_coref_eval import Clusters
+from spacy_coref_eval.cli import app
+from spacy_coref_eval.cli.score import DATA
+from spacy_coref_eval.errors import CorefInputError
+from spacy_coref_eval.files import open_output
+from spacy_coref_eval.formats import Format, ReadOptions, format_of, get_format, register_format, registered_formats
+from spacy_coref_eval.formats.document import Side, SideDocument, WordsDocument, document_names
+
+runner = CliRunner()
+KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"
+
+
+def read_toy(path: Path, options: ReadOptions) -> Side:
+    """One document a line: ``name<TAB>words<TAB>entities``, entities
+    ``;``-separated lists of ``start-end`` token spans (end exclusive)."""
+    documents = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf8").splitlines(), 1):
+        name, words, entities = line.split("\t")
+        spans = [[tuple(map(int, span.split("-"))) for span in entity.split(",")] for entity in entities.split(";") if entity]
+        documents.append(WordsDocument(name, Clusters.from_entities(spans), words.split(" ")))
+    return Side(Path(path), TOY, documents)
+
+
+def write_toy(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+    with open_output(path, "w", inputs) as out:
+        for name, document in zip(document_names(documents), documents):
+            entities = ";".join(",".join(f"{s}-{e}" for s, e in entity) for entity in document.clusters.entities())
+            out.write(f"{name}\t{' '.join(document.words)}\t{entities}\n")
+    return []
+
+
+TOY = register_format(Format("toy", "Toy tab-separated", (".toy",), read_toy, write_toy), replace=True)
+
+
+def run(*args):
+    result = runner.invoke(app, [str(arg) for arg in args])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def metrics(*args):
+    return json.loads(run("score", *args, "-f", "json").stdout)["metrics"]
+
+
+def test_a_format_registered_from_a_test_module_converts_and_scores_through_the_command_line(tmp_path):
+    key, response = tmp_path / "key.toy", tmp_path / "response.toy"
+    run("convert", KEY, key)
+    run("convert", RESPONSE, response)
+    assert key.read_text().startswith("(demo/alice); part 000\t")
+    assert metrics(key, response) == metrics(KEY, RESPONSE)
+    assert metrics(KEY, response) == metrics(KEY, RESPONSE)
+    back = tmp_path / "back.conll"
+    run("convert", response, back)
+    assert metrics(KEY, back) == metrics(KEY, RESPONSE)
+    assert "toy" in run("formats").stdout
+
+
+def test_one_rule_names_the_format_for_reading_and_writing(tmp_path):
+    for name, fmt in [("a.CONLL", "conll"), ("a.Conllu.GZ", "conllu"), ("a.jsonl", "jsonlines"), ("x.toy", "toy")]:
+        assert format_of(name).name == format_of(name, writing=True).name == fmt
+    assert format_of("TC-A.key").name == "conll"
+    with pytest.raises(CorefInputError, match="cannot tell which format to write"):
+        format_of(tmp_path / "scores.json", writing=True)
+    assert format_of("scores.json", "toy", writing=True) is TOY is get_format("toy")
+    assert [fmt.name for fmt in registered_formats()][:4] == ["conll", "conllu", "jsonlines", "spacy"]
+
+
+def test_writing_to_a_name_of_no_format_is_refused(tmp_path):
+    result = runner.invoke(app, ["convert", str(KEY), str(tmp_path / "scores.json")])
+    assert result.exit_code == 1
+    assert "cannot tell which format to write from the name" in result.stderr
+    assert not (tmp_path / "scores.json").exists()
+    run("convert", KEY, tmp_path / "scores.json", "--output-format", "jsonlines")
+    assert metrics(KEY, tmp_path / "scores.json", "--response-format", "jsonlines") == metrics(KEY, KEY)
+
+
+def test_a_format_from_an_installed_package_s_entry_point_is_found(tmp_path):
+    """A package that declares ``[spacy_coref_eval.formats] toy2 =
+    toyformat:FORMAT`` adds the format to a fresh process, reading and
+    writing by its suffix."""
+    (tmp_path / "toyformat.py").write_text(textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(Path(__file__).parent.parent)!r})
+        from spacy_coref_eval.formats import Format
+        from tests.test_format_registry import read_toy, write_toy
+        FORMAT = Format("toy2", "Toy from a plugin", (".toy2",), read_toy, write_toy)
+    """))
+    info = tmp_path / "toyformat-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toyformat\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[spacy_coref_eval.formats]\ntoy2 = toyformat:FORMAT\n")
+    env_path = f"{tmp_path}"
+    command = [sys.executable, "-m", "spacy_coref_eval"]
+    env = {"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"}
+    listed = subprocess.run([*command, "formats"], capture_output=True, text=True, env=env)
+    assert listed.returncode == 0, listed.stderr
+    assert "toy2" in listed.stdout
+    out = tmp_path / "demo.toy2"
+    converted = subprocess.run([*command, "convert", str(KEY), str(out)], capture_output=True, text=True, env=env)
+    assert converted.returncode == 0, converted.stderr
+    scored = subprocess.run([*command, "score", str(KEY), str(out), "-f", "json"], capture_output=True, text=True, env=env)
+    assert scored.returncode == 0, scored.stderr
+    assert json.loads(scored.stdout)["metrics"] == metrics(KEY, KEY)
