@@ -21,3 +21,14 @@ def data_path(*parts: str) -> Path:
     if not path.exists():
         pytest.fail(f"{path} not found: tests/data ships with the repository; is the checkout complete?")
     return path
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests run only when ``-m`` names them (``-m browser``), so
+    that ``-m "not slow"`` (the fast inner loop) does not start Chromium."""
+    if "browser" in (config.option.markexpr or ""):
+        return
+    browser = [item for item in items if item.get_closest_marker("browser")]
+    if browser:
+        config.hook.pytest_deselected(items=browser)
+        items[:] = [item for item in items if not item.get_closest_marker("browser")]

@@ -175,6 +175,7 @@ def test_generated_clusters_read_back_as_written(tmp_path_factory, docs):
         assert partition(read) == expected_back(doc)
 
 
+@pytest.mark.slow
 @deterministic(40)
 @given(documents())
 def test_udapi_reads_and_writes_generated_files_as_we_do(tmp_path_factory, doc):

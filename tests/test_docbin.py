@@ -67,6 +67,7 @@ def split_words(doc: Doc) -> Doc:
     return split
 
 
+@pytest.mark.slow
 def test_litbank_convert_then_export_reproduces_every_document(tmp_path):
     litbank = data_path("corpora", "litbank.key.conll.gz")
     spacy_file, conll_file = tmp_path / "litbank.spacy", tmp_path / "litbank.conll"

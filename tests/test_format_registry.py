@@ -88,6 +88,7 @@ def test_writing_to_a_name_of_no_format_is_refused(tmp_path):
     assert metrics(KEY, tmp_path / "scores.json", "--response-format", "jsonlines") == metrics(KEY, KEY)
 
 
+@pytest.mark.slow
 def test_a_format_from_an_installed_package_s_entry_point_is_found(tmp_path):
     """A package that declares ``[spacy_coref_eval.formats] toy2 =
     toyformat:FORMAT`` adds the format to a fresh process, reading and

@@ -107,6 +107,7 @@ def test_conllu_files_with_other_sentences_are_refused_naming_the_first(converte
     assert "122 word(s), the key's has 87" in result.stderr
 
 
+@pytest.mark.slow
 def test_convert_round_trips_every_format_without_changing_a_score(converted, tmp_path):
     expected = scores(LITBANK, converted["response"])
     for source in ("response.jsonlines", "response.spacy", "response.conllu"):

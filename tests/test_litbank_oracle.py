@@ -13,6 +13,8 @@ from spacy_coref_eval.formats.conll.write import write_conll
 from .conftest import data_path
 from .oracle import add_counts, assert_counts_close, naive_counts
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("seed", [11])
 def test_cli_on_litbank_equals_the_oracle(tmp_path, seed):

@@ -15,6 +15,8 @@ from spacy_coref_eval.cli.score import DATA
 
 from .conftest import REPO
 
+pytestmark = pytest.mark.slow
+
 SAMPLE = ("demo.key.conll", "demo.response.conll")
 PROJECT_FILES = ("project.yml", "configs/coref_pipeline.cfg", "scripts/replay_coref.py")
 

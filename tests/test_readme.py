@@ -7,7 +7,8 @@ Every block names its language, one of:
   holding ``#`` (confection reads ``key = value  # note`` as the string
   ``"value  # note"``, so comments go on lines of their own), and every
   registered function it names (``@scorers``, ``@misc``) resolves.
-- ``python``: runs as a script in a scratch copy of the checkout.
+- ``python``: runs as a script in a scratch copy of the checkout, or as a
+  doctest when it starts with ``>>>``.
 - ``bash``: every ``spacy-coref-eval`` command runs as written, in order, in
   a scratch copy of the checkout (as ``python -m spacy_coref_eval``, the
   same ``main`` as the console script, so that the checkout's code is
@@ -242,21 +243,22 @@ def test_config_block_parses_and_resolves(block):
 # --- Python ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", of("python"), ids=lambda block: block.id)
 def test_python_block_runs(block, tmp_path):
     checkout = scratch_checkout(tmp_path)
-    script = tmp_path / "block.py"
+    doctest = block.code.lstrip().startswith(">>> ")
+    script = tmp_path / ("block.txt" if doctest else "block.py")
     script.write_text(block.code, encoding="utf8")
-    run = subprocess.run(
-        [sys.executable, str(script)], cwd=checkout, env=environment(checkout),
-        capture_output=True, text=True, timeout=600,
-    )
+    command = [sys.executable, "-m", "doctest", str(script)] if doctest else [sys.executable, str(script)]
+    run = subprocess.run(command, cwd=checkout, env=environment(checkout), capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, f"README.md:{block.line}\n{run.stdout}{run.stderr}"
 
 
 # --- shell ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", of("bash"), ids=lambda block: block.id)
 def test_shell_block_runs(block, tmp_path):
     checkout = None

@@ -35,6 +35,8 @@ entity, and a pronoun joins the entity of the last capitalised word."""
 from spacy.language import Language
 from spacy.tokens import Doc
 
+pytestmark = pytest.mark.slow
+
 PRONOUNS = {"he", "she", "him", "her", "it"}
 
 
