@@ -6,14 +6,17 @@ atomically (a temporary file in the same folder, then :func:`os.replace`),
 so that an interrupted or failed run leaves the previous file intact, and
 turns every failure into one :class:`CorefInputError` naming the file.
 """
+import glob
 import gzip
 import io
 import os
+import signal
 import stat
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterable, Iterator, Union
+from typing import IO, Iterable, Iterator, List, Optional, Union
 
 from .errors import CorefInputError
 
@@ -35,6 +38,22 @@ def check_not_input(output: PathLike, inputs: Iterable[PathLike]) -> None:
             raise CorefInputError(f"{output}: refusing to overwrite an input file (it is the input {path})")
 
 
+def check_distinct(outputs: Iterable[Optional[PathLike]]) -> None:
+    """Refuse two outputs that name one file (the second would replace the
+    first)."""
+    seen: List[Path] = []
+    for output in outputs:
+        if output is None:
+            continue
+        path = Path(output)
+        for other in seen:
+            if os.path.abspath(path) == os.path.abspath(other) or (
+                path.exists() and other.exists() and os.path.samefile(path, other)
+            ):
+                raise CorefInputError(f"{path}: two outputs name this file ({other} too); give each its own file")
+        seen.append(path)
+
+
 @contextmanager
 def open_output(
     path: PathLike, mode: str = "w", inputs: Iterable[PathLike] = (), make_parents: bool = False
@@ -43,11 +62,13 @@ def open_output(
     creating its folder first with ``make_parents``.
 
     A regular file (or a new one) is written to a temporary file beside it
-    and moved into place when the block ends without error; a device or a
-    pipe (``/dev/stdout``, ``/dev/null``) is written directly. A name
-    ending in ``.gz`` is written gzip-compressed (no name or time in the
-    header, so that the same content gives the same bytes), as the readers
-    read it.
+    (named after the file and this process) and moved into place when the
+    block ends without error; an interrupted run (Ctrl-C, SIGTERM) removes
+    it, and temporary files of processes that no longer run (a SIGKILL) are
+    removed the next time the file is written. A device or a pipe
+    (``/dev/stdout``, ``/dev/null``) is written directly. A name ending in
+    ``.gz`` is written gzip-compressed (no name or time in the header, so
+    that the same content gives the same bytes), as the readers read it.
     """
     path = Path(path)
     check_not_input(path, inputs)
@@ -62,11 +83,13 @@ def open_output(
             return
         if make_parents:
             path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        _remove_stale(path)
+        handle, temporary = tempfile.mkstemp(prefix=f"{_temporary_prefix(path)}{os.getpid()}.", suffix=".tmp", dir=path.parent)
     except OSError as err:
-        raise CorefInputError(f"{path}: cannot write file: {err.strerror or err}") from None
+        raise CorefInputError(f"{path}: cannot write file: {_reason(path, err)}") from None
     try:
-        with os.fdopen(handle, raw_mode, encoding=encoding) as out, _compressing(out, mode, compressed) as written:
+        with _terminated_as_interrupt(), os.fdopen(handle, raw_mode, encoding=encoding) as out, \
+                _compressing(out, mode, compressed) as written:
             yield written
         if path.exists():
             os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
@@ -75,10 +98,62 @@ def open_output(
         os.replace(temporary, path)
     except OSError as err:
         _remove(temporary)
-        raise CorefInputError(f"{path}: cannot write file: {err.strerror or err}") from None
+        raise CorefInputError(f"{path}: cannot write file: {_reason(path, err)}") from None
     except BaseException:
         _remove(temporary)
         raise
+
+
+def _temporary_prefix(path: Path) -> str:
+    return f".{path.name}."
+
+
+def _remove_stale(path: Path) -> None:
+    """Remove temporary files of :func:`open_output` for ``path`` left by
+    processes that no longer run."""
+    prefix = _temporary_prefix(path)
+    for stale in path.parent.glob(f"{glob.escape(prefix)}*.tmp"):
+        pid = stale.name[len(prefix):].split(".", 1)[0]
+        if pid.isdigit() and not _running(int(pid)):
+            _remove(str(stale))
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+@contextmanager
+def _terminated_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises :class:`KeyboardInterrupt` inside the block, as Ctrl-C
+    does, so that a terminated write cleans up (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt("terminated")
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _reason(path: Path, err: OSError) -> str:
+    """Why writing failed, naming the folder when it is the folder that
+    cannot be written."""
+    reason = err.strerror or str(err)
+    folder = path.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        return f"{reason} (the folder {folder} is not writable)"
+    return reason
 
 
 @contextmanager

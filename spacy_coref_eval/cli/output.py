@@ -60,11 +60,21 @@ def _say_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
 
 def output_format(fmt: Optional[str], output: Optional[Path]) -> str:
     """``--format``, or when it is not given the format of ``--output``'s
-    suffix (``.json``: JSON), else ``table``."""
+    suffix (``.json``: JSON), else ``table``. A report written to a name
+    that says another kind of file (``.html``, or a coreference format's
+    suffix) is refused rather than written in a format the name does not
+    say."""
+    if fmt is not None and fmt not in REPORT_FORMATS:
+        raise click.BadParameter(f"--format must be one of {', '.join(REPORT_FORMATS)}, not {fmt!r}")
+    if output is not None:
+        from ..formats.registry import claimed_by
+
+        name = output.name.lower()
+        other = "an HTML page ('report' writes one)" if name.endswith((".html", ".htm")) else claimed_by(name)
+        if other:
+            fail(CorefInputError(f"{output}: the name says {other}, not a {fmt or 'table or JSON'} report"))
     if fmt is None:
         return "json" if output is not None and output.suffix.lower() == ".json" else "table"
-    if fmt not in REPORT_FORMATS:
-        raise click.BadParameter(f"--format must be one of {', '.join(REPORT_FORMATS)}, not {fmt!r}")
     return fmt
 
 

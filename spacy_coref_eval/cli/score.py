@@ -45,11 +45,13 @@ def score(
     """Score RESPONSE against KEY with every chosen metric (KEY and RESPONSE:
     files in any format the package reads, see 'formats')."""
     from ..analysis.summary import analyse
+    from ..files import check_distinct
     from ..scoring import evaluate_corpus
 
     fmt = output_format(fmt, output)
     inputs = (key, response)
     with reported_errors():
+        check_distinct([output, save_counts_to])
         options = scoring.options(tokens=classes, n_process=n_process, twinning=errors or classes)
         run = evaluate_corpus(key, response, options)
         if save_counts_to is not None:
@@ -76,10 +78,12 @@ def merge(
     averages as 'score' gives them (error kinds need the clusters: ask
     'score --errors'). COUNTS: files written by 'score --save-counts'."""
     from ..analysis.summary import analyse
+    from ..files import check_distinct
     from ..shards import load_counts, merge_results, save_counts
 
     fmt = output_format(fmt, output)
     with reported_errors():
+        check_distinct([output, save_counts_to])
         result = merge_results([load_counts(path) for path in counts], [str(path) for path in counts])
         if save_counts_to is not None:
             save_counts(result, save_counts_to, counts)

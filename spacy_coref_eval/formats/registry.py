@@ -80,6 +80,14 @@ def format_of(path: Union[str, Path], given: Optional[str] = None, writing: bool
     return _REGISTERED[FALLBACK]
 
 
+def claimed_by(file_name: str) -> Optional[str]:
+    """``"a FORMAT file"`` when ``file_name`` ends in a built-in or
+    registered format's suffix, else ``None``."""
+    name = file_name.lower()
+    fmt = _by_suffix(name[: -len(".gz")] if name.endswith(".gz") else name)
+    return None if fmt is None else f"a {fmt.title} file"
+
+
 def describe_formats(plugins: bool = False) -> str:
     """Every format with its suffixes, for help texts and messages."""
     return "; ".join(fmt.describe() for fmt in registered_formats(plugins))
