@@ -81,11 +81,30 @@ def test_unknown_metric_is_rejected():
 
 def test_warnings_go_to_the_user(tmp_path):
     response = tmp_path / "r.conll"
-    response.write_text("#begin document (other)\nx 0 0 w (1)\n#end document\n")
+    response.write_text("#begin document (other)\nx 0 0 w (1)\n" + KEY.read_text().split("\n", 1)[1])
     result = runner.invoke(app, ["score", str(KEY), str(response), "-f", "json"])
     assert result.exit_code == 0
     assert "no response document" in result.output
-    assert len(json.loads(result.stdout)["warnings"]) == 3
+    assert len(json.loads(result.stdout)["warnings"]) == 2
+
+
+def test_no_document_in_common_is_an_error_with_a_hint(tmp_path):
+    """Scripts rely on the exit status: nothing paired is an error, and
+    names that differ only in formatting get a hint."""
+    response = tmp_path / "r.conll"
+    response.write_text("#begin document (other)\nx 0 0 w (1)\n#end document\n")
+    result = runner.invoke(app, ["score", str(KEY), str(response)])
+    assert result.exit_code == 1
+    assert "no document name is in both" in result.stderr
+    renamed = tmp_path / "renamed.conll"
+    renamed.write_text(RESPONSE.read_text().replace("part 000", "part 0"))
+    result = runner.invoke(app, ["score", str(KEY), str(renamed)])
+    assert result.exit_code == 1
+    assert "did you mean to pair '(demo/alice); part 000' with '(demo/alice); part 0'?" in result.stderr
+    empty = tmp_path / "empty.conll"
+    empty.write_text("")
+    result = runner.invoke(app, ["score", str(KEY), str(empty)])
+    assert result.exit_code == 1 and "empty.conll: no '#begin document' blocks, nothing to score" in result.stderr
 
 
 def test_demo_runs_as_a_module():

@@ -39,8 +39,8 @@ def compare_command(
     from ..report.table import comparison_table
     from ..scoring import evaluate_corpus
 
-    fmt = output_format(fmt, output)
     systems = (system_a, system_b)
+    fmt = output_format(fmt, output, (key, *systems))
     with reported_errors():
         options = scoring.options(tokens=classes)
         runs = [evaluate_corpus(key, path, options) for path in systems]

@@ -58,17 +58,22 @@ def _say_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
         say("warn", message)
 
 
-def output_format(fmt: Optional[str], output: Optional[Path]) -> str:
+def output_format(fmt: Optional[str], output: Optional[Path], inputs: Sequence[Path] = ()) -> str:
     """``--format``, or when it is not given the format of ``--output``'s
     suffix (``.json``: JSON), else ``table``. A report written to a name
     that says another kind of file (``.html``, or a coreference format's
     suffix) is refused rather than written in a format the name does not
-    say."""
+    say; so is one that is an input (``inputs``)."""
     if fmt is not None and fmt not in REPORT_FORMATS:
         raise click.BadParameter(f"--format must be one of {', '.join(REPORT_FORMATS)}, not {fmt!r}")
     if output is not None:
+        from ..files import check_not_input
         from ..formats.registry import claimed_by
 
+        try:
+            check_not_input(output, inputs)
+        except CorefInputError as err:
+            fail(err)
         name = output.name.lower()
         other = "an HTML page ('report' writes one)" if name.endswith((".html", ".htm")) else claimed_by(name)
         if other:

@@ -33,7 +33,7 @@ def profile(
     from ..report.table import profile_table
     from ..scoring import Options, evaluate_corpus
 
-    fmt = output_format(fmt, output)
+    fmt = output_format(fmt, output, (key,))
     with reported_errors():
         options = Options.from_names(spans=spans, head_prefix=head_prefix, input_format=input_format, tokens=True)
         run = evaluate_corpus(key, key, options)

@@ -48,8 +48,8 @@ def score(
     from ..files import check_distinct
     from ..scoring import evaluate_corpus
 
-    fmt = output_format(fmt, output)
     inputs = (key, response)
+    fmt = output_format(fmt, output, inputs)
     with reported_errors():
         check_distinct([output, save_counts_to])
         options = scoring.options(tokens=classes, n_process=n_process, twinning=errors or classes)
@@ -81,7 +81,7 @@ def merge(
     from ..files import check_distinct
     from ..shards import load_counts, merge_results, save_counts
 
-    fmt = output_format(fmt, output)
+    fmt = output_format(fmt, output, counts)
     with reported_errors():
         check_distinct([output, save_counts_to])
         result = merge_results([load_counts(path) for path in counts], [str(path) for path in counts])

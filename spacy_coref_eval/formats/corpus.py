@@ -17,6 +17,7 @@ from .tokens import Tokens
 
 T = TypeVar("T")
 _PART = re.compile(r"^\((.*)\); part (\d+)$")
+_PART_NUMBER = re.compile(r"part\s+0*(\d+)")
 
 
 @dataclass(frozen=True)
@@ -125,12 +126,20 @@ def _pair_by_name_or_order(
     """``(name, key document, response document or None)`` in key order,
     warnings and the response's document names: by name (:func:`match_names`)
     when both sides are named, by order when neither is."""
+    if not response.documents:
+        raise CorefInputError(f"{response.path}: no {response.format.documents}, nothing to score")
     if key.named and response.named:
         matched = match_names([d.name for d in key.documents], [d.name for d in response.documents])
         renamed = {other: name for name, other in matched.items()}
         by_name = {renamed.get(d.name, d.name): d for d in response.documents}
+        if not matched:
+            raise CorefInputError(
+                f"cannot pair {key.path} with {response.path}: no document name is in both "
+                f"(the key has {listed([d.name for d in key.documents], 3)}; "
+                f"the response {listed(list(by_name), 3)}){_hint(key.documents, list(by_name))}"
+            )
         triples, warnings = pair_documents({d.name: d for d in key.documents}, by_name, None)
-        return triples, warnings, list(by_name)
+        return triples, warnings + _name_hints(key.documents, by_name), list(by_name)
     if key.named or response.named:
         named, unnamed = (key, response) if key.named else (response, key)
         if named.format is unnamed.format:
@@ -146,6 +155,31 @@ def _pair_by_name_or_order(
         )
     names = [d.name if key.named else f"doc{index}" for index, d in enumerate(key.documents)]
     return list(zip(names, key.documents, response.documents)), [], names
+
+
+def loose_name(name: str) -> str:
+    """A document name with its white space collapsed and the leading zeros
+    of a part number dropped, for hints about names that differ only so."""
+    return _PART_NUMBER.sub(lambda match: f"part {int(match.group(1))}", " ".join(name.split()))
+
+
+def _hint(key: Sequence[SideDocument], response_names: Sequence[str]) -> str:
+    """``"; did you mean ..."`` for the first key name a response name
+    matches when written loosely (:func:`loose_name`), else nothing."""
+    loose = {loose_name(name): name for name in response_names}
+    for document in key:
+        other = loose.get(loose_name(document.name))
+        if other is not None:
+            return f"; did you mean to pair {document.name!r} with {other!r}? Names must match exactly"
+    return ""
+
+
+def _name_hints(key: Sequence[SideDocument], by_name: Mapping[str, SideDocument]) -> List[str]:
+    """A hint when key documents without a response have namesakes that
+    differ only in white space or a part number's zeros."""
+    unpaired = [document for document in key if document.name not in by_name]
+    hint = _hint(unpaired, [name for name in by_name if name not in {d.name for d in key}])
+    return [f"some document names differ only in formatting{hint}"] if hint else []
 
 
 def match_names(key_names: Sequence[str], response_names: Sequence[str]) -> Dict[str, str]:
