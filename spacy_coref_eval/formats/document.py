@@ -112,6 +112,17 @@ def document_names(documents: Sequence[SideDocument]) -> List[str]:
     return [d.name if d.name is not None else f"doc{index}" for index, d in enumerate(documents)]
 
 
+def check_written_name(name: str, title: str) -> None:
+    """Refuse a document name that would not read back from a format that
+    writes it on a line of its own (``title``): empty, holding a line break
+    or with white space around it."""
+    if not name.strip() or name != name.strip() or "\r" in name or "\n" in name:
+        raise CorefInputError(
+            f"document {name!r}: {title} cannot hold this name (it must be one line without white space around it); "
+            "rename the document"
+        )
+
+
 def first_scattered(names: Sequence[str], documents: Sequence[SideDocument], title: str) -> None:
     """Raise :class:`CorefInputError` for the first document with a mention
     that is not a token range (a discontinuous CorefUD mention, or one

@@ -142,6 +142,9 @@ def _parse(text: str, source: str, with_words: bool) -> ConllFile:
             )
         body = lines[begin + 1:end]
         if comments:
+            commented = [begin + 2 + i for i, line in enumerate(body) if line[:1] == "#"]
+            notes.comments += len(commented)
+            notes.first_comment = notes.first_comment or commented[0]
             body = ["" if line[:1] == "#" else line for line in body]
         reader = _DocumentReader(name, source, begin + 1, body, notes)
         documents[name] = reader.read(with_words)
@@ -157,17 +160,25 @@ class _Notes:
         self.dash_fields = 0
         self.dropped = 0
         self.first: Optional[Tuple[int, str]] = None
+        self.comments = 0
+        self.first_comment = 0
 
     def warnings(self, source: str) -> List[str]:
+        out = []
+        if self.comments:
+            out.append(
+                f"{source}: {self.comments} line(s) starting with '#' inside documents, first at line "
+                f"{self.first_comment}, read as comments (a sentence break); a token line starts with its document id"
+            )
         if self.first is None:
-            return []
+            return out
         parts = []
         if self.dash_fields:
             parts.append(f"{self.dash_fields} coreference field(s) with '-' among marks (the '-' is ignored)")
         if self.dropped:
             parts.append(f"{self.dropped} double-antecedent mark(s) '(N+M)' (dropped)")
         line, name = self.first
-        return [
+        return out + [
             f"{source}: {' and '.join(parts)}, first at line {line} in document {_quote(name)}; "
             "read as the CoNLL reference scorer reads them"
         ]
@@ -184,6 +195,8 @@ def _blocks(lines: List[str], source: str) -> Iterator[Tuple[str, int, int, bool
     for i in structure:
         line = lines[i]
         begin = BEGIN.fullmatch(line)
+        if begin and not (begin.group(1) or "").strip():
+            raise CorefInputError(f"{source}:{i + 1}: '#begin document' without a document name")
         if begin:
             if current is not None:
                 raise CorefInputError(

@@ -10,7 +10,7 @@ import numpy as np
 from ...arrays import expand_ranges, range_values
 from ...clusters import Clusters
 
-BEGIN = re.compile(r"#\s*begin document (.*)")
+BEGIN = re.compile(r"#\s*begin document(?: (.*)|\s*)")
 """A ``#begin document NAME`` line (``fullmatch``)."""
 END = re.compile(r"#\s*end document")
 """The start of an ``#end document`` line (``match``)."""
@@ -94,6 +94,8 @@ def _structure(
         except UnicodeDecodeError:
             return None
         begin = BEGIN.fullmatch(line)
+        if begin and not (begin.group(1) or "").strip():
+            return None
         if begin and len(begins) == len(ends):
             names.append(begin.group(1).rstrip())
             begins.append(index)

@@ -8,7 +8,7 @@ import numpy as np
 from ...clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike, open_output
-from ..document import SideDocument, document_names
+from ..document import SideDocument, check_written_name, document_names
 
 _SPACE = re.compile(r"\s+")
 
@@ -29,6 +29,7 @@ def format_conll(
     first-closed when read back, so they would come back as two other
     spans. They raise :class:`CorefInputError`.
     """
+    check_written_name(name, "CoNLL-2012")
     check_nesting(name, clusters, "CoNLL-2012 brackets")
     opens: Dict[int, List[Tuple[int, int]]] = {}
     closes: Dict[int, List[Tuple[int, int]]] = {}
@@ -39,7 +40,7 @@ def format_conll(
         else:
             opens.setdefault(start, []).append((end, entity))
             closes.setdefault(end - 1, []).append((start, entity))
-    doc_id = conll_column(name.split(";")[0].strip().strip("()") or "-")
+    doc_id = conll_column(name.split(";")[0].strip().strip("()").lstrip("#") or "-")
     breaks = set(sentence_starts) - {0}
     yield f"#begin document {name}"
     for token, word in enumerate(words):
