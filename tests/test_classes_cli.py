@@ -5,7 +5,7 @@ import json
 
 from typer.testing import CliRunner
 
-from spacy_coref_eval.analysis.resolution_classes import (
+from spacy_coref_eval.analysis.resolution import (
     RESOLUTION_CLASSES, TABLE4_AVERAGE, class_profile, score_resolution_classes,
 )
 from spacy_coref_eval.cli import app

@@ -89,7 +89,7 @@ class Analyses:
     macro: Optional[Dict[str, Dict[str, float]]] = None
     errors: Optional[Dict[str, Dict[str, int]]] = None
     classes: Any = None
-    """A :class:`~spacy_coref_eval.analysis.resolution_classes.ResolutionClassResult` (``--classes``)."""
+    """A :class:`~spacy_coref_eval.analysis.resolution.ResolutionClassResult` (``--classes``)."""
 
 
 def score_json(result: "CorpusResult", per_doc: bool = False, analyses: Analyses = Analyses()) -> Dict[str, Any]:

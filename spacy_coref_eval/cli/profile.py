@@ -26,7 +26,7 @@ def profile(
 ) -> None:
     """Print KEY's resolution classes: how many anaphoric mentions fall in
     each class, their shares, and the CPP prediction Σ share(C) · score(C)."""
-    from ..analysis.resolution_classes import TABLE4_AVERAGE, class_profile, read_class_scores, score_resolution_classes
+    from ..analysis.resolution import TABLE4_AVERAGE, class_profile, read_class_scores, score_resolution_classes
     from ..formats.corpus import load_corpus
     from ..report.table import profile_table
     from ..scoring import score_pairs

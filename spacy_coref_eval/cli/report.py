@@ -81,7 +81,7 @@ def report_page(
     with their lengths), its views built from the run's own twinning, then
     rendered."""
     from ..analysis import bootstrap_intervals, corpus_error_counts, macro_average
-    from ..analysis.resolution_classes import score_resolution_classes
+    from ..analysis.resolution import score_resolution_classes
     from ..report.html import render_report
     from ..report.views import build_report
 

@@ -75,7 +75,7 @@ def score(
 
             analyses = replace(analyses, errors=corpus_error_counts(result))
         if tokens is not None:
-            from ..analysis.resolution_classes import score_resolution_classes
+            from ..analysis.resolution import score_resolution_classes
 
             analyses = replace(analyses, classes=score_resolution_classes(result, tokens))
     report(result, fmt, per_doc, output, analyses, inputs)
