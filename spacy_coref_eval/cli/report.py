@@ -78,13 +78,25 @@ def report_page(
 ) -> str:
     """The HTML page of a scoring run: its analyses computed (resolution
     classes when the documents' ``tokens`` are given and the run was scored
-    with their lengths), its views built from the run's own twinning, then
-    rendered."""
+    with their lengths; when a document cannot be classified, the page goes
+    on without them and says why among its warnings, and so does a
+    warning), its views built from the run's own twinning, then rendered."""
+    from dataclasses import replace
+
     from ..analysis import bootstrap_intervals, corpus_error_counts, macro_average
     from ..analysis.resolution import score_resolution_classes
+    from ..errors import CorefInputError, warn
     from ..report.html import render_report
     from ..report.views import build_report
 
+    classes = None
+    if tokens is not None:
+        try:
+            classes = score_resolution_classes(result, tokens).to_dict()
+        except CorefInputError as err:
+            note = f"resolution classes left out: {err}"
+            warn(note)
+            result = replace(result, warnings=[*result.warnings, note])
     data = build_report(
         result, words,
         intervals=bootstrap_intervals(result, level=level, n_resamples=n_resamples, seed=seed),
@@ -92,6 +104,6 @@ def report_page(
         errors=corpus_error_counts(result),
         key=key, response=response, level=level, n_resamples=n_resamples, seed=seed,
         worst=worst, max_tokens=max_tokens,
-        classes=None if tokens is None else score_resolution_classes(result, tokens).to_dict(),
+        classes=classes,
     )
     return render_report(data)

@@ -1,6 +1,9 @@
 """The resolution classifier of Stoyanov et al. (2009, §4), as
 docs/resolution_classes.md §1-2 reads it: every anaphoric key mention's
-head, its kind, and for names and common nouns its string match."""
+head, its kind, and for names and common nouns its string match; linear
+in tokens and mentions (§5)."""
+from dataclasses import dataclass
+
 import numpy as np
 
 from ...arrays import expand_ranges
@@ -9,6 +12,7 @@ from ...errors import CorefInputError
 from ...formats.tokens import Tokens
 from .lexicon import CAPITALISED, CLASS_INDEX, COMMON, PRONOUN, PROPER
 from .order import anaphoric, position_order
+from .strings import merged_spans, string_matches
 from .token_info import TokenInfo, take, wordlike
 
 
@@ -19,8 +23,9 @@ def classify_mentions(clusters: Clusters, tokens: Tokens) -> np.ndarray:
     from ``tokens.pos``, else ``tokens.tag``, else the word lists; heads
     from ``clusters.heads`` where given, else the fallback rule.
 
-    Python touches each token of the mentions of entities with two or more
-    mentions once, and each distinct word once; the rest is array work.
+    Python reads each token covered by a mention of an entity with two or
+    more mentions once, and each distinct word once; mentions are handled
+    by their boundaries, never token by token (§5).
     """
     classes = np.full(len(clusters), -1, dtype=np.int64)
     if len(clusters) == 0:
@@ -33,38 +38,18 @@ def classify_mentions(clusters: Clusters, tokens: Tokens) -> np.ndarray:
     compared = clusters.non_singletons()
     mentions, rank = clusters.subset(compared), rank[compared]
     candidates = np.flatnonzero(later[compared])
-    owner, token = expand_ranges(mentions.starts, mentions.ends)
     given = mentions.heads[candidates] if mentions.heads is not None else np.full(len(candidates), -1)
-    info = TokenInfo.of(tokens, np.concatenate([token, given[given >= 0]]))
-    head = _head_entries(mentions, owner, info, candidates, given)
-    kind = info.kind[head]
+    table = _TokenTable.of(tokens, mentions, given[given >= 0])
+    head = np.where(given >= 0, given, _fallback_heads(mentions.starts[candidates], mentions.ends[candidates], table))
+    kind = table.at(head, "kind")
     uncertain = np.flatnonzero(kind == CAPITALISED)
     if len(uncertain):
-        kind[uncertain] = _resolve_capitalised(
-            tokens, info, mentions.entity[owner], head[uncertain], mentions.entity[candidates[uncertain]]
-        )
-    found = np.full(len(candidates), -1, dtype=np.int64)
-    pronoun = np.flatnonzero(kind == PRONOUN)
-    person, gendered = info.person[head[pronoun]], info.gendered[head[pronoun]]
-    found[pronoun] = np.select(
-        [(person == 1) | (person == 2), (person == 3) & gendered, person == 3],
-        [CLASS_INDEX["1+2Pr"], CLASS_INDEX["G3Pr"], CLASS_INDEX["U3Pr"]],
-        -1,
-    )
+        kind[uncertain] = _settle_capitalised(tokens, table, mentions, head[uncertain], candidates[uncertain])
+    found = _pronoun_classes(table, head, kind == PRONOUN)
     nominal = np.flatnonzero((kind == PROPER) | (kind == COMMON))
     if len(nominal):
-        chosen = candidates[nominal]
-        matched = np.zeros(mentions.n_entities, dtype=bool)
-        matched[mentions.entity[chosen]] = True
-        keep = matched[mentions.entity]
-        rows = keep[owner]
-        index = np.cumsum(keep) - 1
-        match = _string_matches(
-            mentions.entity[keep], rank[keep], index[owner[rows]], info.word[: len(token)][rows],
-            info.content[: len(token)][rows],
-        )
-        base = np.where(kind[nominal] == PROPER, CLASS_INDEX["PN-e"], CLASS_INDEX["CN-e"])
-        found[nominal] = base + match[index[chosen]]
+        match = string_matches(mentions, rank, candidates[nominal], table.spread("word", -1), table.spread("content", False))
+        found[nominal] = np.where(kind[nominal] == PROPER, CLASS_INDEX["PN-e"], CLASS_INDEX["CN-e"]) + match
     classes[np.flatnonzero(compared)[candidates]] = found
     return classes
 
@@ -76,46 +61,108 @@ def _check_tokens(clusters: Clusters, tokens: Tokens) -> None:
         )
 
 
+@dataclass(frozen=True)
+class _TokenTable:
+    """:class:`TokenInfo` of the tokens that some mention covers or that
+    are a given head, each read once (``positions``, ascending), and the
+    row of every token position (``row``, -1 for the others)."""
 
-def _head_entries(
-    clusters: Clusters, owner: np.ndarray, info: TokenInfo, candidates: np.ndarray, given: np.ndarray
-) -> np.ndarray:
-    """For every candidate mention, the row of ``info`` holding its head:
-    its ``given`` head where that is >= 0 (the rows after the mention
-    tokens, in order), else the fallback rule on its tokens (``owner``
-    gives the mention of each token row)."""
-    sizes = clusters.ends - clusters.starts
-    first_entry = np.cumsum(sizes) - sizes
-    local = np.arange(len(owner)) - first_entry[owner]
-    width = int(sizes.max()) + 1
-    cut = info.cut[: len(owner)] & (local > 0)
-    first_cut = np.minimum.reduceat(np.where(cut, local, sizes[owner]), first_entry)
-    score = np.where(local < first_cut[owner], info.priority[: len(owner)] * width + local, -1)
-    heads = (first_entry + np.maximum.reduceat(score, first_entry) % width)[candidates]
-    has = given >= 0
-    heads[has] = len(owner) + np.arange(int(has.sum()))
-    return heads
+    tokens: Tokens
+    positions: np.ndarray
+    row: np.ndarray
+    info: TokenInfo
+
+    @classmethod
+    def of(cls, tokens: Tokens, mentions: Clusters, heads: np.ndarray) -> "_TokenTable":
+        n = len(tokens)
+        depth = np.cumsum(
+            np.bincount(mentions.starts, minlength=n + 1) - np.bincount(mentions.ends, minlength=n + 1)
+        )
+        read = depth[:n] > 0
+        read[heads] = True
+        positions = np.flatnonzero(read)
+        row = np.full(n, -1, dtype=np.int64)
+        row[positions] = np.arange(len(positions))
+        return cls(tokens, positions, row, TokenInfo.of(tokens, positions))
+
+    def at(self, positions: np.ndarray, name: str) -> np.ndarray:
+        """Field ``name`` of the tokens at ``positions`` (all read)."""
+        return getattr(self.info, name)[self.row[positions]]
+
+    def spread(self, name: str, missing: object) -> np.ndarray:
+        """Field ``name`` of every token position, ``missing`` where unread."""
+        values = getattr(self.info, name)
+        out = np.full(len(self.row), missing, dtype=values.dtype)
+        out[self.positions] = values
+        return out
+
+    def where(self, name: str, value: object) -> np.ndarray:
+        """The positions, ascending, whose field ``name`` equals ``value``."""
+        return self.positions[getattr(self.info, name) == value]
+
+    def sentence_initial(self, positions: np.ndarray) -> np.ndarray:
+        """:func:`_sentence_initial` of each position, each distinct one
+        walked once."""
+        distinct, back = np.unique(positions, return_inverse=True)
+        return _sentence_initial(self.tokens, distinct)[back.reshape(-1)]
 
 
-def _resolve_capitalised(
-    tokens: Tokens, info: TokenInfo, row_entity: np.ndarray, heads: np.ndarray, head_entity: np.ndarray
+def _fallback_heads(starts: np.ndarray, ends: np.ndarray, table: _TokenTable) -> np.ndarray:
+    """The fallback head of each mention: the last token of highest
+    priority before the first cut after its first token (§2), found by
+    binary search among the cut and priority positions."""
+    cuts = table.where("cut", True)
+    stop = ends.copy()
+    if len(cuts):
+        after = np.searchsorted(cuts, starts + 1)
+        cut = cuts[np.minimum(after, len(cuts) - 1)]
+        stop = np.where((after < len(cuts)) & (cut < ends), cut, ends)
+    head = stop - 1
+    for priority in (1, 2):
+        at = table.where("priority", priority)
+        if len(at):
+            before = np.searchsorted(at, stop) - 1
+            last = at[np.maximum(before, 0)]
+            head = np.where((before >= 0) & (last >= starts), last, head)
+    return head
+
+
+def _settle_capitalised(
+    tokens: Tokens, table: _TokenTable, mentions: Clusters, heads: np.ndarray, owners: np.ndarray
 ) -> np.ndarray:
     """Proper name or common noun for capitalised heads read lexically
-    (rows ``heads`` of ``info``, of mentions of ``head_entity``): a proper
-    name unless at a sentence start, where it is one only if the same word
-    occurs away from a sentence start in a mention of the same entity
-    (``row_entity`` gives the entity of each mention token row)."""
-    head_tokens = info.token[heads]
+    (``heads`` of mentions ``owners``): a proper name unless at a sentence
+    start, where it is one only if the same word occurs away from a
+    sentence start in a mention of the same entity. Evidence is looked up
+    by binary search in each asked entity's merged spans."""
     out = np.full(len(heads), PROPER, dtype=np.int64)
-    initial = _sentence_initial(tokens, head_tokens)
+    initial = table.sentence_initial(heads)
     if not initial.any():
         return out
-    n_types = int(info.type.max()) + 1
-    asked = head_entity[initial] * n_types + info.type[heads[initial]]
-    codes = row_entity * n_types + info.type[: len(row_entity)]
-    evidence = np.flatnonzero(member(codes, asked))
-    seen = codes[evidence[~_sentence_initial(tokens, info.token[evidence])]]
-    out[initial] = np.where(member(asked, seen), PROPER, COMMON)
+    n_types, width = int(table.info.type.max()) + 1, len(tokens) + 1
+    asked, pair = np.unique(
+        mentions.entity[owners[initial]] * n_types + table.at(heads[initial], "type"), return_inverse=True
+    )
+    asked_entity, asked_type = asked // n_types, asked % n_types
+    wanted = np.zeros(n_types, dtype=bool)
+    wanted[asked_type] = True
+    rows = np.flatnonzero(wanted[table.info.type])
+    rows = rows[~table.sentence_initial(table.positions[rows])]
+    evidence = np.sort(table.info.type[rows] * width + table.positions[rows])
+    chosen = np.zeros(mentions.n_entities, dtype=bool)
+    chosen[asked_entity] = True
+    picked = chosen[mentions.entity]
+    span_entity, span_start, span_end = merged_spans(
+        mentions.entity[picked], mentions.starts[picked], mentions.ends[picked]
+    )
+    first = np.searchsorted(span_entity, asked_entity)
+    last = np.searchsorted(span_entity, asked_entity, side="right")
+    which, span = expand_ranges(first, last)
+    base = asked_type[which] * width
+    hit = np.searchsorted(evidence, base + span_end[span]) > np.searchsorted(evidence, base + span_start[span])
+    seen = np.zeros(len(asked), dtype=bool)
+    seen[which[hit]] = True
+    out[initial] = np.where(seen[pair.reshape(-1)], PROPER, COMMON)
     return out
 
 
@@ -137,68 +184,14 @@ def _sentence_initial(tokens: Tokens, positions: np.ndarray) -> np.ndarray:
     return initial
 
 
-def _string_matches(
-    entity: np.ndarray, rank: np.ndarray, owner: np.ndarray, word: np.ndarray, content: np.ndarray
-) -> np.ndarray:
-    """For every mention: 0 if a preceding mention of its entity has the
-    same lower-cased words, else 1 if one shares a content word with it,
-    else 2. ``owner``, ``word`` and ``content`` describe the mentions'
-    tokens, mention by mention."""
-    n = len(entity)
-    out = np.full(n, 2, dtype=np.int64)
-    holder = owner[content]
-    if len(holder):
-        keys = entity[holder] * (int(word.max()) + 1) + word[content]
-        ranks = rank[holder]
-        order = np.lexsort((ranks, keys))
-        keys, ranks, holder = keys[order], ranks[order], holder[order]
-        starts = np.ones(len(keys), dtype=bool)
-        starts[1:] = keys[1:] != keys[:-1]
-        earliest = ranks[starts][np.cumsum(starts) - 1]
-        out[holder[earliest < ranks]] = 1
-    out[_exact_repeats(entity, rank, owner, word)] = 0
-    return out
-
-
-def _exact_repeats(entity: np.ndarray, rank: np.ndarray, owner: np.ndarray, word: np.ndarray) -> np.ndarray:
-    """Mask of the mentions whose word sequence equals that of an earlier
-    mention of their entity. Sequences are grouped by a polynomial hash and
-    every group is then checked word by word; a collision (never seen)
-    falls back to comparing tuples."""
-    n = len(entity)
-    sizes = np.bincount(owner, minlength=n)
-    first_entry = np.cumsum(sizes) - sizes
-    local = np.arange(len(owner)) - first_entry[owner]
-    powers = np.cumprod(np.full(int(sizes.max()), 0x9E3779B97F4A7C15, dtype=np.uint64), dtype=np.uint64)
-    hashes = np.add.reduceat((word.astype(np.uint64) + np.uint64(1)) * powers[local], first_entry)
-    order = np.lexsort((rank, hashes, entity * (int(sizes.max()) + 1) + sizes))
-    same = np.zeros(n, dtype=bool)
-    same[1:] = (entity[order][1:] == entity[order][:-1]) & (sizes[order][1:] == sizes[order][:-1])
-    same[1:] &= hashes[order][1:] == hashes[order][:-1]
-    repeats = np.empty(n, dtype=bool)
-    repeats[order] = same
-    original = np.empty(n, dtype=np.int64)
-    original[order] = order[np.maximum.accumulate(np.where(same, 0, np.arange(n)))]
-    copies = np.flatnonzero(repeats)
-    copy_of, rows = expand_ranges(first_entry[copies], first_entry[copies] + sizes[copies])
-    source_rows = rows - first_entry[copies][copy_of] + first_entry[original[copies]][copy_of]
-    if np.array_equal(word[rows], word[source_rows]):
-        return repeats
-    words = word.tolist()
-    seen = set()
-    out = np.zeros(n, dtype=bool)
-    for mention in np.argsort(rank, kind="stable").tolist():
-        begin = int(first_entry[mention])
-        key = (int(entity[mention]), tuple(words[begin:begin + int(sizes[mention])]))
-        out[mention] = key in seen
-        seen.add(key)
-    return out
-
-
-def member(values: np.ndarray, of: np.ndarray) -> np.ndarray:
-    """Whether each value is one of ``of``: :func:`numpy.isin` by binary
-    search, without the ``numpy.unique`` that imports ``numpy.ma``."""
-    if len(of) == 0:
-        return np.zeros(len(values), dtype=bool)
-    of = np.sort(of)
-    return of[np.minimum(np.searchsorted(of, values), len(of) - 1)] == values
+def _pronoun_classes(table: _TokenTable, head: np.ndarray, pronoun: np.ndarray) -> np.ndarray:
+    """1+2Pr, G3Pr or U3Pr by the person and gender of each pronoun head,
+    -1 for a pronoun of no known person and for every other head."""
+    found = np.full(len(head), -1, dtype=np.int64)
+    person, gendered = table.at(head[pronoun], "person"), table.at(head[pronoun], "gendered")
+    found[pronoun] = np.select(
+        [(person == 1) | (person == 2), (person == 3) & gendered, person == 3],
+        [CLASS_INDEX["1+2Pr"], CLASS_INDEX["G3Pr"], CLASS_INDEX["U3Pr"]],
+        -1,
+    )
+    return found
