@@ -475,7 +475,8 @@ def nested_classes(folder: Path, repeat: int, n_tokens: int = 10_000) -> List[Ro
     words = ["the", "Kate", "house", "of", "he", ",", "London", "old"]
     nested = Clusters.from_arrays(np.arange(depth), n_tokens - np.arange(depth), np.arange(depth) % 2)
     path = folder / "nested.conll"
-    write_conll(path, [("nested", [words[t % len(words)] for t in range(n_tokens)], nested, list(range(0, n_tokens, 25)))])
+    text = [words[t % len(words)] for t in range(n_tokens)]
+    write_conll(path, [("nested", text, nested, list(range(0, n_tokens, 25)))])
 
     def plain() -> None:
         pairs, warnings = load_pairs(path, path)

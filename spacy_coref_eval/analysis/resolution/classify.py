@@ -48,7 +48,8 @@ def classify_mentions(clusters: Clusters, tokens: Tokens) -> np.ndarray:
     found = _pronoun_classes(table, head, kind == PRONOUN)
     nominal = np.flatnonzero((kind == PROPER) | (kind == COMMON))
     if len(nominal):
-        match = string_matches(mentions, rank, candidates[nominal], table.spread("word", -1), table.spread("content", False))
+        words, content = table.spread("word", -1), table.spread("content", False)
+        match = string_matches(mentions, rank, candidates[nominal], words, content)
         found[nominal] = np.where(kind[nominal] == PROPER, CLASS_INDEX["PN-e"], CLASS_INDEX["CN-e"]) + match
     classes[np.flatnonzero(compared)[candidates]] = found
     return classes

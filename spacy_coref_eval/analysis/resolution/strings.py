@@ -10,11 +10,11 @@ from ...arrays import expand_ranges, range_values
 from ...clusters import Clusters
 
 _BASE = 0x9E3779B97F4A7C15
-_MASK = (1 << 64) - 1
 
 
-def string_matches(mentions: Clusters, rank: np.ndarray, chosen: np.ndarray, word: np.ndarray, content: np.ndarray
-                   ) -> np.ndarray:
+def string_matches(
+    mentions: Clusters, rank: np.ndarray, chosen: np.ndarray, word: np.ndarray, content: np.ndarray
+) -> np.ndarray:
     """For mentions ``chosen``: 0 if a preceding mention (by ``rank``) of
     its entity has the same words, else 1 if one shares a content word with
     it, else 2. ``word`` (lower-cased word id) and ``content`` are given
@@ -33,7 +33,9 @@ def string_matches(mentions: Clusters, rank: np.ndarray, chosen: np.ndarray, wor
     return np.where(exact, 0, np.where(shared, 1, 2))
 
 
-def merged_spans(entity: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def merged_spans(
+    entity: np.ndarray, starts: np.ndarray, ends: np.ndarray
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The union of every entity's spans as disjoint spans ``(entity,
     start, end)``, sorted by entity, then start."""
     if len(entity) == 0:
@@ -57,8 +59,9 @@ def _reach_before(entity: np.ndarray, ends: np.ndarray) -> np.ndarray:
     return reach
 
 
-def exact_repeats(entity: np.ndarray, starts: np.ndarray, ends: np.ndarray, rank: np.ndarray, word: np.ndarray
-                  ) -> np.ndarray:
+def exact_repeats(
+    entity: np.ndarray, starts: np.ndarray, ends: np.ndarray, rank: np.ndarray, word: np.ndarray
+) -> np.ndarray:
     """Mask of the mentions whose words equal those of a mention of their
     entity of lower ``rank``. A polynomial hash from prefix sums picks the
     mentions that may repeat one; those are then compared exactly by
@@ -68,7 +71,8 @@ def exact_repeats(entity: np.ndarray, starts: np.ndarray, ends: np.ndarray, rank
     if n == 0:
         return repeats
     lengths = ends - starts
-    hashes = _span_hashes(word, starts, ends)
+    word, starts = _compacted(word, starts, ends)
+    hashes = _span_hashes(word, starts, starts + lengths)
     order = np.lexsort((rank, hashes, lengths, entity))
     same = (entity[order][1:] == entity[order][:-1]) & (lengths[order][1:] == lengths[order][:-1])
     same &= hashes[order][1:] == hashes[order][:-1]
@@ -90,9 +94,10 @@ def _span_hashes(word: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.n
     n = len(word)
     powers = np.cumprod(np.full(n + 1, _BASE, dtype=np.uint64), dtype=np.uint64)
     powers = np.concatenate([np.ones(1, dtype=np.uint64), powers[:-1]])
-    inverse = np.cumprod(np.full(n + 1, pow(_BASE, -1, 1 << 64) & _MASK, dtype=np.uint64), dtype=np.uint64)
+    inverse = np.cumprod(np.full(n + 1, pow(_BASE, -1, 1 << 64), dtype=np.uint64), dtype=np.uint64)
     inverse = np.concatenate([np.ones(1, dtype=np.uint64), inverse[:-1]])
-    prefix = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum((word + 1).astype(np.uint64) * powers[:n], dtype=np.uint64)])
+    terms = (word + 1).astype(np.uint64) * powers[:n]
+    prefix = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(terms, dtype=np.uint64)])
     return (prefix[ends] - prefix[starts]) * inverse[starts]
 
 
@@ -102,11 +107,8 @@ def substring_ids(word: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
     2^k words, k = floor(log2 length), where the id of every run of 2^k
     words is built from two runs of 2^(k-1) (prefix doubling; one sort per
     level, over the words of the union of the spans only)."""
-    _, region_start, region_end = merged_spans(np.zeros(len(starts), dtype=np.int64), starts, starts + lengths)
-    sizes = region_end - region_start
-    shift = np.cumsum(sizes) - sizes - region_start
-    ids = word[range_values(region_start, region_end)].astype(np.int64) + 1
-    starts = starts + shift[np.searchsorted(region_start, starts, side="right") - 1]
+    ids, starts = _compacted(word, starts, starts + lengths)
+    ids = ids.astype(np.int64) + 1
     levels = np.frexp(lengths)[1].astype(np.int64) - 1
     first = np.empty(len(starts), dtype=np.int64)
     last = np.empty(len(starts), dtype=np.int64)
@@ -122,6 +124,15 @@ def substring_ids(word: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
     return first, last
 
 
+def _compacted(word: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """The words of the union of the spans, one stretch after another, and
+    where each span starts in them."""
+    _, region_start, region_end = merged_spans(np.zeros(len(starts), dtype=np.int64), starts, ends)
+    sizes = region_end - region_start
+    shift = np.cumsum(sizes) - sizes - region_start
+    return word[range_values(region_start, region_end)], starts + shift[np.searchsorted(region_start, starts, "right") - 1]
+
+
 def shares_content_word(
     entity: np.ndarray, starts: np.ndarray, ends: np.ndarray, rank: np.ndarray, word: np.ndarray, content: np.ndarray,
     wanted: np.ndarray, budget: int = 0,
@@ -135,7 +146,8 @@ def shares_content_word(
     of its entity to cover; these pieces partition the entity's union, and
     only entities with a wanted mention not settled by its prefix walk
     theirs, in batches of about ``budget`` tokens (default: the number of
-    positions and mentions), so that memory stays linear (§5)."""
+    positions and mentions, at least 2^20), so that memory stays linear
+    (§5)."""
     out = np.zeros(len(entity), dtype=bool)
     if not wanted.any():
         return out
@@ -146,6 +158,8 @@ def shares_content_word(
     counts = np.concatenate([[0], np.cumsum(content)])
     out[wanted] = counts[cut[wanted]] > counts[starts[wanted]]
     open_ = wanted & ~out & (counts[ends] > counts[cut])
+    if not open_.any():
+        return out
     walking = np.zeros(int(entity.max()) + 1, dtype=bool)
     walking[entity[open_]] = True
     pieces = np.flatnonzero(walking[entity] & (ends > cut))
@@ -155,14 +169,15 @@ def shares_content_word(
     total = np.cumsum(sizes)
     new_entity = np.r_[True, entity[pieces][1:] != entity[pieces][:-1]]
     batch = np.maximum.accumulate(np.where(new_entity, (total - sizes) // budget, 0))
-    for part in np.split(pieces, np.flatnonzero(np.diff(batch)) + 1) if len(pieces) else ():
-        _walk_pieces(part, entity, cut, ends, rank, word, content, open_, out)
+    n_words = int(word.max()) + 1
+    for part in np.split(pieces, np.flatnonzero(np.diff(batch)) + 1):
+        _walk_pieces(part, entity, cut, ends, rank, word, n_words, content, open_, out)
     return out
 
 
 def _walk_pieces(
     pieces: np.ndarray, entity: np.ndarray, cut: np.ndarray, ends: np.ndarray, rank: np.ndarray, word: np.ndarray,
-    content: np.ndarray, open_: np.ndarray, out: np.ndarray,
+    n_words: int, content: np.ndarray, open_: np.ndarray, out: np.ndarray,
 ) -> None:
     """Settle the ``open_`` mentions among ``pieces`` (whole entities, in
     rank order within each): the earliest rank at which each (entity,
@@ -171,7 +186,7 @@ def _walk_pieces(
     owner = pieces[owner]
     keep = content[token]
     owner, token = owner[keep], token[keep]
-    keys = entity[owner] * (int(word.max()) + 1) + word[token]
+    keys = entity[owner] * n_words + word[token]
     order = np.argsort(keys, kind="stable")
     keys, owner = keys[order], owner[order]
     starts = np.r_[True, keys[1:] != keys[:-1]]
