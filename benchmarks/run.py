@@ -364,6 +364,7 @@ def main() -> None:
         rows += docbin_path(Path(folder), key_path, response_path, args.repeat)
         rows += other_formats(Path(folder), key_path, response_path, args.repeat)
         rows += startup(key_path, response_path, args.repeat)
+        rows += nested_classes(Path(folder), args.repeat)
     rows += growth([10_000, 100_000, 1_000_000] if args.large else [10_000, 100_000])
     rows += dense_block(2000 if args.large else 500)
     rows += ceaf_chain()
@@ -455,6 +456,42 @@ def other_formats(folder: Path, key_path: Path, response_path: Path, repeat: int
          f"read both files' lines {times['lines'] * 1000:.1f} ms", f"{times['gum'] / times['lines']:.2f}x (target <= 3x)"),
         ("jsonlines path: LitBank, read both + all metrics", f"{times['jsonlines'] * 1000:.1f} ms",
          f"json.loads every line {times['json'] * 1000:.1f} ms", f"{times['jsonlines'] / times['json']:.2f}x (target <= 2x)"),
+    ]
+
+
+def nested_classes(folder: Path, repeat: int, n_tokens: int = 10_000) -> List[Row]:
+    """``score --classes`` of one CoNLL document of ``n_tokens`` tokens and
+    ``n_tokens / 2`` mentions nested one inside the next ((i, n - i), two
+    entities taking turns), against itself, as ``score`` without classes."""
+    from spacy_coref_eval.analysis.resolution import score_resolution_classes
+    from spacy_coref_eval.formats.corpus import load_corpus
+
+    depth = n_tokens // 2
+    words = ["the", "Kate", "house", "of", "he", ",", "London", "old"]
+    nested = Clusters.from_arrays(np.arange(depth), n_tokens - np.arange(depth), np.arange(depth) % 2)
+    path = folder / "nested.conll"
+    text = [words[t % len(words)] for t in range(n_tokens)]
+    write_conll(path, [("nested", text, nested, list(range(0, n_tokens, 25)))])
+
+    def plain() -> None:
+        pairs, warnings = load_pairs(path, path)
+        score_json(score_pairs(pairs, ALL, warnings), per_doc=True)
+
+    def with_classes() -> None:
+        loaded = load_corpus(path, path, with_tokens=True)
+        tokens = [loaded.tokens[name] for name, _, _ in loaded.pairs]
+        result = score_pairs(loaded.pairs, ALL, loaded.warnings, lengths=[len(part) for part in tokens])
+        score_json(result, per_doc=True)
+        score_resolution_classes(result, tokens).to_dict()
+
+    times = best_of_each(repeat, {"plain": plain, "classes": with_classes})
+    _, peak = time_and_peak(with_classes)
+    kilobytes = path.stat().st_size / 1024
+    return [
+        (f"Resolution classes: {n_tokens:,} tokens, {depth:,} nested mentions ({kilobytes:.0f} KB), score --classes",
+         f"{times['classes'] * 1000:.1f} ms",
+         f"score without classes {times['plain'] * 1000:.1f} ms; peak {peak:,.0f} MB allocated",
+         f"{times['classes'] / times['plain']:.2f}x (target <= 3x)"),
     ]
 
 

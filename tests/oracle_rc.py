@@ -1,7 +1,6 @@
 """Naive resolution classes and MUC-RC, written straight from their
-definitions (Stoyanov et al. 2009, §4, as stated in the issue and in
-:func:`~spacy_coref_eval.analysis.resolution_classes.classify_mentions`),
-with explicit partitions and loops, to check the vectorised code against.
+definitions (Stoyanov et al. 2009, §4, as docs/resolution_classes.md
+states them), with explicit partitions and loops, to check the vectorised code against.
 
 Mentions are ``(start, end)`` tuples, entities lists of them. The naive
 classifier reads words only (the lexical fallback) plus optional given
@@ -9,7 +8,7 @@ heads; parts of speech are covered by hand-made tests.
 """
 import re
 
-from spacy_coref_eval.analysis.resolution_classes import (
+from spacy_coref_eval.analysis.resolution.lexicon import (
     CLAUSE_PUNCTUATION, DETERMINERS, FIRST_SECOND_PERSON, GENDERED_THIRD_PERSON, OTHER_PRONOUNS,
     POSSESSIVE_MARKERS, PREPOSITIONS, UNGENDERED_THIRD_PERSON, WH_WORDS,
 )

@@ -5,15 +5,17 @@ import json
 
 from click.testing import CliRunner
 
-from spacy_coref_eval.analysis.resolution_classes import (
+from spacy_coref_eval.analysis.resolution import (
     RESOLUTION_CLASSES, TABLE4_AVERAGE, class_profile, score_resolution_classes,
 )
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.formats.corpus import read_corpus
+from spacy_coref_eval.formats.corpus import Corpus, read_corpus
+from spacy_coref_eval.formats.tokens import Tokens
 from spacy_coref_eval.scoring import score_pairs
 
 from .conftest import data_path
+from .test_html_report import parse, tagged
 
 runner = CliRunner()
 KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"
@@ -101,6 +103,28 @@ def test_report_has_a_class_chart(tmp_path):
     block = api_classes(KEY, RESPONSE).to_dict()
     for name in RESOLUTION_CLASSES:
         assert f'<td data-class-count="{name}">{block[name]["count"]}</td>' in html
+
+
+def test_report_goes_on_without_classes_when_a_document_cannot_be_classified(tmp_path, monkeypatch):
+    """Tokens that stop short of the key's mentions, as a reader that lost
+    them would give, cannot be classified: the page still has every other
+    section, no class chart, and says why among its warnings; so does the
+    command line."""
+    monkeypatch.setattr(Corpus, "tokens", lambda self: [Tokens(list(d.words)[:1], [0]) for d in self.key_documents])
+    page = tmp_path / "r.html"
+    result = runner.invoke(app, ["report", str(KEY), str(RESPONSE), "-o", str(page), "--n-resamples", "50"])
+    assert result.exit_code == 0, result.stderr
+    assert "resolution classes left out: document '(demo/alice); part 000'" in result.stderr
+    assert "beyond the 1 tokens given" in result.stderr
+    tree = parse(page.read_text())
+    for section in ("metrics", "errors", "documents", "worst"):
+        tree.find(tagged("section", id=section))
+    assert not tree.find_all(tagged("section", id="classes"))
+    notes = [item.all_text() for item in tree.find(tagged("details", "warnings")).find_all(tagged("li"))]
+    assert [note for note in notes if note.startswith("resolution classes left out")] == [
+        "resolution classes left out: document '(demo/alice); part 000': a mention or head reaches token 7, "
+        "beyond the 1 tokens given"
+    ]
 
 
 def test_the_pos_column_of_ontonotes_files_decides_the_head_kind(tmp_path):

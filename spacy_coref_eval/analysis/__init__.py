@@ -2,7 +2,7 @@
 averages, bootstrap confidence intervals, paired significance tests
 (:mod:`.statistics`) and counts of error kinds (:mod:`.error_types`).
 Each module loads when one of its names is first used, so that resolution
-classes (:mod:`.resolution_classes`) load neither."""
+classes (:mod:`.resolution`) load neither."""
 from importlib import import_module
 from typing import Any
 

@@ -22,7 +22,7 @@ from ..errors import CorefInputError, listed, warn
 from ..scoring import CorpusResult
 
 if TYPE_CHECKING:
-    from .resolution_classes import ResolutionClassResult
+    from .resolution import ResolutionClassResult
 
 Interval = Tuple[float, float]
 Key = Tuple[str, str]
@@ -242,7 +242,7 @@ def _scorer(metrics: Sequence[str], conventions: Conventions, n_blocks: int) -> 
     """Every (metric, rate) score of count totals whose first ``n_blocks``
     blocks are a counts array's and whose further blocks, if any, are
     MUC-RC counts of the resolution classes (keyed ``rc:CLASS``)."""
-    from .resolution_classes import RESOLUTION_CLASSES
+    from .resolution import RESOLUTION_CLASSES
 
     def score(totals: np.ndarray) -> Dict[Key, np.ndarray]:
         out = _scores(totals[..., :n_blocks, :], metrics, conventions)

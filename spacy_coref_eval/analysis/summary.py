@@ -48,7 +48,7 @@ def analyse(
 
         out["errors"] = corpus_error_counts(result)
     if tokens is not None:
-        from .resolution_classes import score_resolution_classes
+        from .resolution import score_resolution_classes
 
         out["classes"] = score_resolution_classes(result, tokens)
     return Analyses(**out)

@@ -33,7 +33,7 @@ def compare_command(
     """Compare SYSTEM_B with SYSTEM_A on KEY: per metric both F1, B − A and
     p-values of approximate randomization (two-sided) and of a paired
     bootstrap (one-sided, in the direction observed)."""
-    from ..analysis.resolution_classes import score_resolution_classes
+    from ..analysis.resolution import score_resolution_classes
     from ..analysis.statistics import check_same_documents, compare
     from ..report.json import comparison_json, json_text
     from ..report.table import comparison_table

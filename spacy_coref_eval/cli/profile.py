@@ -28,7 +28,7 @@ def profile(
 ) -> None:
     """Print KEY's resolution classes: how many anaphoric mentions fall in
     each class, their shares, and the CPP prediction Σ share(C) · score(C)."""
-    from ..analysis.resolution_classes import TABLE4_AVERAGE, class_profile, read_class_scores, score_resolution_classes
+    from ..analysis.resolution import TABLE4_AVERAGE, class_profile, read_class_scores, score_resolution_classes
     from ..report.json import json_text
     from ..report.table import profile_table
     from ..scoring import Options, evaluate_corpus

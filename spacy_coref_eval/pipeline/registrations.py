@@ -6,7 +6,7 @@ from typing import Optional
 
 from spacy.util import registry
 
-from ..analysis.resolution_classes import Classifier, classify_mentions
+from ..analysis.resolution import Classifier, classify_mentions
 from ..formats.docbin.spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups
 from ..twinning.matchers import ExactMatcher, HeadMatcher, OverlapMatcher, PartialMatcher
 
@@ -54,7 +54,7 @@ def make_partial_matcher() -> PartialMatcher:
 @registry.misc("spacy_coref_eval.resolution_classes.v1")
 def make_resolution_classifier() -> Classifier:
     """The resolution classes of Stoyanov et al. (2009, §4):
-    :func:`~spacy_coref_eval.analysis.resolution_classes.classify_mentions`.
+    :func:`~spacy_coref_eval.analysis.resolution.classify_mentions`.
     A replacement takes ``(clusters, tokens)`` and returns a class index
     per mention (-1 for none)."""
     return classify_mentions

@@ -15,7 +15,7 @@ from typing import Any, Dict, Iterable, Optional, Sequence
 from spacy.training import Example
 from spacy.util import registry
 
-from ..analysis.resolution_classes import RESOLUTION_CLASSES, score_resolution_classes
+from ..analysis.resolution import RESOLUTION_CLASSES, score_resolution_classes
 from ..counting import DEFAULT_METRICS, METRIC_INFO, METRICS
 from ..errors import CorefEvalWarning, warn
 from ..formats.docbin.examples import docs_side

@@ -1,9 +1,11 @@
 """The HTML report of a scoring run: its analyses computed, its views
 built from the run's own twinning (:mod:`.views`), then rendered
 (:mod:`.html`)."""
+from dataclasses import replace
 from typing import Mapping, Optional, Sequence
 
 from ..analysis.summary import analyse
+from ..errors import CorefInputError, warn
 from ..scoring import CorpusResult
 
 
@@ -22,16 +24,26 @@ def report_page(
     """The page: bootstrap intervals at ``level``, macro averages, error
     kinds, resolution classes when the key's ``tokens`` are given, and the
     ``worst`` documents' mentions side by side (at most ``max_tokens`` of
-    each), titled with the ``key`` and ``response`` it compares."""
+    each), titled with the ``key`` and ``response`` it compares. A corpus
+    whose documents cannot be classified gets a page without the class
+    section, and a warning (on the page too) saying why."""
+    from ..analysis.resolution import score_resolution_classes
     from .html import render_report
     from .views import build_report
 
-    analyses = analyse(result, level, n_resamples, seed, macro=True, errors=True, tokens=tokens)
+    analyses = analyse(result, level, n_resamples, seed, macro=True, errors=True)
+    classes = None
+    if tokens is not None:
+        try:
+            classes = score_resolution_classes(result, tokens).to_dict()
+        except CorefInputError as err:
+            note = f"resolution classes left out: {err}"
+            warn(note)
+            result = replace(result, warnings=[*result.warnings, note])
     data = build_report(
         result, words,
         intervals=analyses.intervals, macro=analyses.macro, errors=analyses.errors,
         key=key, response=response, level=level, n_resamples=n_resamples, seed=seed,
-        worst=worst, max_tokens=max_tokens,
-        classes=None if analyses.classes is None else analyses.classes.to_dict(),
+        worst=worst, max_tokens=max_tokens, classes=classes,
     )
     return render_report(data)
