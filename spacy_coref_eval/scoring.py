@@ -18,7 +18,7 @@ from .clusters import Clusters, ClustersLike, Pair, as_clusters
 from .counting import DEFAULT_METRICS, Conventions, Counts, check_metrics, count_corpus
 from .presets import REFERENCE, Preset, get_preset
 from .counting.rates import rates, stack_rates
-from .errors import CorefInputError
+from .errors import LISTED, CorefInputError, listed
 from .formats import ReadOptions, get_format
 from .formats.corpus import Corpus, pair_clusters, pair_sides, read_corpus, read_side
 from .formats.document import Side
@@ -210,7 +210,7 @@ def score_pairs(
     resolution classes need it).
     """
     settings = settings or Settings()
-    pairs = [Pair(*pair) for pair in pairs]
+    pairs = [Pair(pair[0], as_clusters(pair[1]), as_clusters(pair[2]), *pair[3:]) for pair in pairs]
     names = [pair.name for pair in pairs]
     if len(set(names)) != len(names):
         repeated = next(name for name in names if names.count(name) > 1)
@@ -220,22 +220,20 @@ def score_pairs(
     else:
         shards = [_score_shard(pairs, settings)]
     counts = np.concatenate([shard[0] for shard in shards])
-    notes = [*warnings, *(note for shard in shards for note in shard[1])]
-    parts = [shard[2] for shard in shards]
+    repeated = [(pair.name, pair.key, pair.response) for pair in pairs if pair.key.repeated or pair.response.repeated]
+    notes = [*warnings, *repeated_warnings(repeated)]
+    parts = [shard[1] for shard in shards]
     twinned = TwinnedCorpus.concat(parts) if all(part is not None for part in parts) else None
     return CorpusResult(settings, tuple(names), counts, notes, twinned)
 
 
-Shard = Tuple[np.ndarray, List[str], Optional[TwinnedCorpus]]
+Shard = Tuple[np.ndarray, Optional[TwinnedCorpus]]
 
 
 def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = True) -> Shard:
-    """Counts, warnings and (with ``keep_twinned``) twinning of some documents."""
-    notes: List[str] = []
+    """Counts and (with ``keep_twinned``) twinning of some documents."""
     documents: List[Tuple[Clusters, Clusters, int]] = []
-    for name, key_value, response_value, n_tokens in pairs:
-        key, response = as_clusters(key_value), as_clusters(response_value)
-        notes.extend(repeated_warnings(name, key, response))
+    for name, key, response, n_tokens in pairs:
         try:
             settings.match.check(key, response)
         except CorefInputError as err:
@@ -244,7 +242,7 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool =
     twinned = twin_corpus(documents, settings.match, settings.singletons == "remove", settings.zeros == "exclude")
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
     counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics)
-    return counts, notes, twinned if keep_twinned else None
+    return counts, twinned if keep_twinned else None
 
 
 _SHARED: Optional[Tuple[List[Pair], Settings, bool]] = None
@@ -290,14 +288,25 @@ def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:
     return _score_shard(pairs[start:end], settings, keep_twinned)
 
 
-def repeated_warnings(name: str, key: Clusters, response: Clusters) -> List[str]:
-    """Warnings for repeated mentions dropped when the clusters were read."""
-    return [
-        f"document {name!r}: {clusters.repeated} repeated mention(s) in the {side} dropped "
-        "(first copy kept)"
+def repeated_warnings(repeated: Sequence[Tuple[str, Clusters, Clusters]]) -> List[str]:
+    """Warnings for repeated mentions dropped when the clusters were read:
+    one line for each of the first documents, then one line for the rest."""
+    lines = [
+        (name, f"document {name!r}: {clusters.repeated} repeated mention(s) in the {side} dropped (first copy kept)")
+        for name, key, response in repeated
         for side, clusters in (("key", key), ("response", response))
         if clusters.repeated
     ]
+    named = list(dict.fromkeys(name for name, _ in lines))
+    shown = set(named[:LISTED])
+    rest = named[LISTED:]
+    notes = [line for name, line in lines if name in shown]
+    if rest:
+        total = sum(key.repeated + response.repeated for name, key, response in repeated if name in set(rest))
+        notes.append(
+            f"{len(rest)} more document(s) with {total} repeated mention(s) dropped (first copy kept): {listed(rest)}"
+        )
+    return notes
 
 
 @dataclass(frozen=True)

@@ -244,8 +244,9 @@ def test_tabbed_files_take_the_stride_and_invalid_utf8_is_refused_as_before(tmp_
     path = tmp_path / "bad.conll"
     path.write_bytes(data.replace("é".encode(), b"\xe9"))
     assert tabbed_columns(path.read_bytes(), parse_simple(path.read_bytes())) is None
-    with pytest.raises(CorefInputError, match=r"bad\.conll: not UTF-8 text: 'utf-8' codec can't decode byte 0xe9"):
-        read_conll(path, with_words=True)
+    for with_words in (True, False):
+        with pytest.raises(CorefInputError, match=r"bad\.conll:2: not UTF-8 text: 'utf-8' codec can't decode byte 0xe9"):
+            read_conll(path, with_words=with_words)
 
 
 def test_the_wide_spaces_are_those_str_split_splits_at():

@@ -55,3 +55,17 @@ def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
                 data += chunk
     except (OSError, EOFError, zlib.error) as err:
         raise CorefInputError(f"{path}: cannot read file: {err}") from None
+
+
+def check_utf8(data: bytes, path: Path) -> None:
+    """Refuse bytes that are not UTF-8 text, naming the file, the line and
+    the byte, whatever a command then reads of them (a file scored without
+    its words is refused as one converted with them)."""
+    if not data.isascii():
+        try:
+            data.decode("utf8")
+        except UnicodeDecodeError as err:
+            line = data.count(b"\n", 0, err.start) + 1
+            raise CorefInputError(
+                f"{path}:{line}: not UTF-8 text: {err} (convert the file, e.g. iconv -f latin1 -t utf8)"
+            ) from None

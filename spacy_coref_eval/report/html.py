@@ -7,13 +7,19 @@ types, a table of documents, and the worst documents' gold and predicted
 mentions side by side (see :mod:`.views`). The same data gives the same
 bytes.
 """
-from html import escape
+import html
 from math import ceil
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..analysis.error_types import ERROR_KIND_INFO, ERROR_KINDS
-from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct
+from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct, printable
 from .views import DocumentView, Intervals, Mention, Rates, ReportData, headline, worst_documents
+
+
+def escape(text: str) -> str:
+    """``text`` for HTML: escaped, with control characters (terminal escape
+    codes, bells) written as escapes (:func:`~.labels.printable`)."""
+    return html.escape(printable(text))
 
 RATE_COLOURS: Dict[str, str] = {"recall": "#4e79a7", "precision": "#f28e2b", "f1": "#59a14f"}
 PALETTE: Tuple[str, ...] = (

@@ -41,7 +41,7 @@ def documents_table(documents: Mapping[str, Mapping[str, Dict]]) -> str:
     names = [m for m in METRIC_ORDER if any(m in d for d in documents.values())]
     rows = [[printable(doc)] + [pct(d[m]["f1"]) if m in d else "" for m in names] for doc, d in documents.items()]
     header = ["Document"] + [f"{METRIC_NAMES[m]} F1" for m in names]
-    return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(names))
+    return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(names), max_col=_widest(rows))
 
 
 def _ordered(scores: Mapping[str, Mapping]) -> List[str]:
@@ -79,7 +79,7 @@ def errors_table(errors: Mapping[str, Mapping[str, int]]) -> str:
     the total), in the order given (m. = mentions, e. = entities)."""
     rows = [[printable(name)] + [str(counts[kind.name]) for kind in ERROR_KIND_INFO] for name, counts in errors.items()]
     header = ["Document"] + [kind.short for kind in ERROR_KIND_INFO]
-    return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(ERROR_KIND_INFO))
+    return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(ERROR_KIND_INFO), max_col=_widest(rows))
 
 
 def classes_table(classes: Mapping[str, Mapping]) -> str:
@@ -125,3 +125,10 @@ def _comparison_row(label: str, entry: Mapping[str, float]) -> List[str]:
         label, pct(entry["a"]), pct(entry["b"]), f"{100 * entry['difference']:+.2f}",
         f"{entry['p_value_randomization']:.4f}", f"{entry['p_value_bootstrap']:.4f}",
     ]
+
+
+def _widest(rows: Sequence[Sequence[str]]) -> int:
+    """The widest cell, so that no column is cut short (wasabi pads to at
+    most ``max_col`` characters and lets longer cells push their row out of
+    line)."""
+    return max([30] + [len(cell) for row in rows for cell in row])

@@ -15,7 +15,7 @@ from ...files import PathLike
 from ..base import ReadOptions
 from ..document import Side, SideDocument
 from ..tokens import Tokens
-from ..inputs import read_input
+from ..inputs import check_utf8, read_input
 from .vectorised import BEGIN, END, parse_simple, tabbed_columns
 
 
@@ -90,6 +90,7 @@ def read_conll(path: PathLike, *, with_words: bool = False) -> ConllFile:
         data = read_input(path)
         if data.startswith(codecs.BOM_UTF8):
             del data[: len(codecs.BOM_UTF8)]
+        check_utf8(data, path)
         simple = parse_simple(data)
         if simple is not None and not with_words:
             return ConllFile(
@@ -98,10 +99,7 @@ def read_conll(path: PathLike, *, with_words: bool = False) -> ConllFile:
             )
         columns = None if simple is None else tabbed_columns(data, simple)
         if columns is None:
-            try:
-                text = data.decode("utf8")
-            except UnicodeDecodeError as err:
-                raise CorefInputError(f"{path}: not UTF-8 text: {err}") from None
+            text = data.decode("utf8")
             del data
             if simple is None:
                 return _parse(text, str(path), with_words)
