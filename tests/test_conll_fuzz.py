@@ -218,7 +218,8 @@ def test_a_line_longer_than_the_maximum_is_refused(tmp_path, monkeypatch):
     assert read_conll(path)["(a)"].clusters.entities() == (((0, 1),),)
     path = write(tmp_path, header + "d 0 0 w -\n" + longest + "-\n#end document\n")
     with pytest.raises(CorefInputError, match=rf"^{re.escape(str(path))}:3: line longer than the maximum line "
-                                              r"length \(1000 bytes\)$"):
+                                              r"length \(1000 bytes; raise it with the environment variable "
+                                              r"SPACY_COREF_EVAL_MAX_LINE_BYTES\)$"):
         read_conll(path)
 
 
@@ -229,7 +230,8 @@ def test_an_input_larger_than_the_maximum_is_refused(tmp_path, monkeypatch):
     assert read_conll(write(tmp_path, small))[NAME].clusters.entities() == (((0, 1), (1, 2)),)
     path = write(tmp_path, document(["-"] * 1000))
     with pytest.raises(CorefInputError, match=rf"^{re.escape(str(path))}: larger than the maximum input size "
-                                              r"\(10000 bytes\)$"):
+                                              r"\(10000 bytes; raise it with the environment variable "
+                                              r"SPACY_COREF_EVAL_MAX_INPUT_BYTES\)$"):
         read_conll(path)
 
 
@@ -249,7 +251,7 @@ def test_a_gzip_bomb_is_refused_after_reading_a_little(tmp_path, monkeypatch):
     with pytest.raises(CorefInputError, match=r"zeros\.conll\.gz:1: line longer than the maximum line length"):
         read_conll(zeros)
     with pytest.raises(CorefInputError, match=r"newlines\.conll\.gz: larger than the maximum input size "
-                                              r"\(1048576 bytes decompressed\)"):
+                                              r"\(1048576 bytes decompressed; raise it"):
         read_conll(newlines)
 
 

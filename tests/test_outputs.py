@@ -77,3 +77,24 @@ def test_a_killed_write_leaves_a_temporary_that_the_next_write_removes(tmp_path)
     assert target.read_text() == "fresh"
     assert temporaries(tmp_path) == [".other.txt.99999999.abc.tmp"]
     assert not other.exists()
+
+
+def test_converting_an_empty_file_is_an_error(tmp_path):
+    empty = tmp_path / "empty.conll"
+    empty.write_text("")
+    result = runner.invoke(app, ["convert", str(empty), str(tmp_path / "out.jsonlines")])
+    assert result.exit_code == 1
+    assert "empty.conll: no '#begin document' blocks, nothing to convert" in result.stderr
+    assert not (tmp_path / "out.jsonlines").exists()
+
+
+def test_the_input_limits_can_be_raised_from_the_environment(tmp_path):
+    big = tmp_path / "big.conll"
+    big.write_text("#begin document (d)\n" + "d 0 0 w -\n" * 2000 + "#end document\n")
+    code = "from spacy_coref_eval.cli import main; main()"
+    command = [sys.executable, "-c", code, "score", str(big), str(big)]
+    env = {"PATH": "/usr/bin:/bin", "SPACY_COREF_EVAL_MAX_INPUT_BYTES": "1000"}
+    refused = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert refused.returncode == 1 and "SPACY_COREF_EVAL_MAX_INPUT_BYTES" in refused.stderr
+    env["SPACY_COREF_EVAL_MAX_INPUT_BYTES"] = "100000"
+    assert subprocess.run(command, capture_output=True, text=True, env=env).returncode == 0

@@ -113,13 +113,13 @@ def converted(
         reader = parse_reader(spans or "coref_clusters_*", head_prefix)
         side = read_side(input_path, source, ReadOptions("key", reader, True, target.token_attributes))
         documents = list(progress(side.documents, len(side.documents), input_path, "Converting"))
+        if not documents:
+            raise CorefInputError(f"{input_path}: no {source.documents}, nothing to convert")
         if target.spans_only:
             first_scattered(document_names(documents), documents, target.title)
         notes = target.write(output_path, documents, [input_path])
     say_warnings(side.warnings + notes)
     n_mentions = sum(len(document.clusters) for document in side.documents)
-    if not documents:
-        say("warn", f"{input_path}: no documents found")
     say("good", f"Converted {len(documents)} document(s), {n_mentions} mention(s) to {output_path}")
 
 

@@ -9,10 +9,12 @@ from typing import Optional
 
 from ..errors import CorefInputError
 
-MAX_INPUT_BYTES = 1 << 30
-"""Largest input read (1 GiB, after decompression)."""
-MAX_LINE_BYTES = 1 << 24
-"""Longest line read (16 MiB) unless a reader allows more."""
+MAX_INPUT_BYTES = int(os.environ.get("SPACY_COREF_EVAL_MAX_INPUT_BYTES", 1 << 30))
+"""Largest input read (1 GiB after decompression, or the environment
+variable ``SPACY_COREF_EVAL_MAX_INPUT_BYTES``)."""
+MAX_LINE_BYTES = int(os.environ.get("SPACY_COREF_EVAL_MAX_LINE_BYTES", 1 << 24))
+"""Longest line read (16 MiB, or ``SPACY_COREF_EVAL_MAX_LINE_BYTES``) unless
+a reader allows more."""
 _CHUNK_BYTES = 1 << 20
 
 
@@ -41,14 +43,16 @@ def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
                 if len(data) + len(chunk) > MAX_INPUT_BYTES:
                     raise CorefInputError(
                         f"{path}: larger than the maximum input size ({MAX_INPUT_BYTES} bytes"
-                        f"{' decompressed' if path.suffix == '.gz' else ''})"
+                        f"{' decompressed' if path.suffix == '.gz' else ''}; raise it with the environment "
+                        "variable SPACY_COREF_EVAL_MAX_INPUT_BYTES)"
                     )
                 first = chunk.find(b"\n")
                 line_length += len(chunk) if first < 0 else first
                 if line_length > max_line:
                     line = data.count(b"\n") + 1
                     raise CorefInputError(
-                        f"{path}:{line}: line longer than the maximum line length ({max_line} bytes)"
+                        f"{path}:{line}: line longer than the maximum line length ({max_line} bytes; raise it "
+                        "with the environment variable SPACY_COREF_EVAL_MAX_LINE_BYTES)"
                     )
                 if first >= 0:
                     line_length = len(chunk) - chunk.rfind(b"\n") - 1
