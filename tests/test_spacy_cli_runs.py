@@ -25,6 +25,8 @@ from spacy_coref_eval.formats.conll.write import write_conll
 from spacy_coref_eval.pipeline.registrations import prefixed_span_groups
 from spacy_coref_eval.formats.docbin.spans import doc_clusters
 
+pytestmark = pytest.mark.slow
+
 TIMEOUT = 300
 JSON_PRECISION = 1e-9
 """srsly writes JSON floats with 10 decimals."""
@@ -34,8 +36,6 @@ RULES = '''
 entity, and a pronoun joins the entity of the last capitalised word."""
 from spacy.language import Language
 from spacy.tokens import Doc
-
-pytestmark = pytest.mark.slow
 
 PRONOUNS = {"he", "she", "him", "her", "it"}
 
@@ -140,6 +140,7 @@ discard_oversize = false
 tolerance = 0.2
 
 [training.score_weights]
+coref_f = null
 coref_lea_f = 0.5
 coref_conll_f = 0.5
 tag_acc = 0.0
@@ -211,10 +212,10 @@ def test_core_and_score_keys_do_not_import_spacy(tmp_path):
     assert run("-c", code, cwd=tmp_path).stdout.strip() == "False"
 
 
-def cli_scores(key: Path, response: Path, cwd: Path) -> dict:
+def cli_scores(key: Path, response: Path, cwd: Path, *options: str) -> dict:
     """``spacy-coref-eval score`` on two CoNLL files, as JSON."""
     output = cwd / "cli.json"
-    run("-m", "spacy_coref_eval", "score", str(key), str(response), "--format", "json", "--output", str(output), cwd=cwd)
+    run("-m", "spacy_coref_eval", "score", str(key), str(response), "--format", "json", "--output", str(output), *options, cwd=cwd)
     return json.loads(output.read_text(encoding="utf8"))["metrics"]
 
 
@@ -272,6 +273,8 @@ def test_spacy_train_logs_and_saves_coref_scores(workdir, rules, dev_path):
     assert performance["coref_lea_f"] == pytest.approx(evaluated["coref_lea_f"], rel=0, abs=JSON_PRECISION)
     assert performance["coref_conll_f"] == pytest.approx(evaluated["coref_conll_f"], rel=0, abs=JSON_PRECISION)
     assert 0.0 < performance["coref_lea_f"] < 1.0
+    weights = {name: weight for name, weight in best.config["training"]["score_weights"].items() if weight}
+    assert weights == {"coref_lea_f": 0.5, "coref_conll_f": 0.5}, "the README's score weights are the weights used"
 
 
 def test_spacy_coref_eval_evaluate_prints_every_metric_of_a_pipeline(workdir, rules, dev_path):
@@ -293,3 +296,30 @@ def test_spacy_coref_eval_evaluate_prints_every_metric_of_a_pipeline(workdir, ru
     expected = cli_scores(workdir / "key.conll", workdir / "response.conll", workdir)
     assert json.loads(output.read_text())["metrics"] == expected
     assert report.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_evaluate_scores_as_the_pipeline_s_scorer_unless_options_say_otherwise(workdir, rules, dev_path):
+    """``spacy-coref-eval evaluate`` uses the settings of the pipeline's
+    coreference scorer, as ``spacy evaluate`` does, and says so; an option
+    given on the command line replaces the scorer's."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("rule_coref")
+    nlp.add_pipe("coref_evaluator", config={"scorer": {
+        "@scorers": "spacy_coref_eval.coref_scorer.v1", "twinless": "sys", "singletons": "remove",
+    }})
+    pipeline = workdir / "configured"
+    nlp.to_disk(pipeline)
+    gold = gold_docs(nlp)
+    write_clusters(workdir / "key.conll", gold)
+    write_clusters(workdir / "response.conll", [nlp(doc.text) for doc in gold])
+    for options, expected_options in [((), ("--twinless", "sys", "--singletons", "remove")),
+                                      (("--twinless", "conll"), ("--twinless", "conll", "--singletons", "remove"))]:
+        output = workdir / "configured.json"
+        result = run(
+            "-m", "spacy_coref_eval", "evaluate", str(pipeline), str(dev_path), "--code", str(rules),
+            "--output", str(output), *options, cwd=workdir,
+        )
+        assert "Settings (the pipeline's coreference scorer" in result.stderr
+        assert json.loads(output.read_text())["settings"]["singletons"] == "remove"
+        expected = cli_scores(workdir / "key.conll", workdir / "response.conll", workdir, *expected_options)
+        assert json.loads(output.read_text())["metrics"] == expected

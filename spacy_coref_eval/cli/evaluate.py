@@ -1,6 +1,7 @@
 """``evaluate``: run a spaCy pipeline on a corpus's texts, as ``spacy
 evaluate`` does, and print the whole coreference table (``spacy
 evaluate`` prints only spaCy's own columns)."""
+import json
 from pathlib import Path
 from typing import Optional
 
@@ -8,7 +9,7 @@ import click
 
 from ._app import app
 from .options import FORMAT, PER_DOC, ScoringOptions, existing_path, scoring_options
-from .output import output_format, reported_errors, say_warnings, write
+from .output import output_format, reported_errors, say, say_warnings, write
 
 
 @app.command()
@@ -48,8 +49,8 @@ def evaluate(
             import_file("python_code", code)
         if gpu_id >= 0:
             spacy.require_gpu(gpu_id)
-        options = scoring.options(tokens=report_path is not None)
         nlp = _load(model)
+        options, origin = _pipeline_options(nlp, scoring, tokens=report_path is not None)
         examples = list(Corpus(data)(nlp))
         gold = [example.reference for example in examples]
         predicted = list(nlp.pipe(example.predicted for example in examples))
@@ -62,11 +63,43 @@ def evaluate(
         if report_path is not None:
             page = report_page(run.result, run.corpus.words(), str(data), f"{model} on {data}", tokens=run.corpus.tokens())
     say_warnings(run.result.warnings)
+    say("info", f"Settings ({origin}): {json.dumps(run.result.settings.to_dict(), ensure_ascii=False)}")
     write(render(run.result, output_format(fmt, None), per_doc), None, "scores")
     if output is not None:
         write(render(run.result, "json", per_doc), output, "the scores", inputs)
     if page is not None:
         write(page, report_path, "the report", inputs)
+
+
+def _pipeline_options(nlp, scoring: ScoringOptions, tokens: bool):
+    """The run's options: those of the pipeline's coreference scorer (the
+    ``scorer`` of a component such as ``coref_evaluator``, as ``spacy
+    evaluate`` scores), with every scoring option given on the command line
+    in place of the scorer's; and where they come from."""
+    from dataclasses import replace
+
+    from ..scoring import Settings
+    from .options import SETTINGS_OPTIONS, parse_metrics
+
+    given = {
+        name for name in vars(scoring)
+        if click.get_current_context().get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+    }
+    scorer = next(
+        (proc.scorer for _, proc in nlp.pipeline if isinstance(getattr(getattr(proc, "scorer", None), "settings", None), Settings)),
+        None,
+    )
+    if scorer is None:
+        return scoring.options(tokens=tokens), "command-line options"
+    names = {**scorer.settings.to_dict(), **{name: getattr(scoring, name) for name in given & set(SETTINGS_OPTIONS)}}
+    if "metrics" in given:
+        names["metrics"] = parse_metrics(scoring.metrics)
+    spans = (scorer.reference_reader, scorer.predicted_reader)
+    options = scoring.options(tokens=tokens)
+    if not {"spans", "key_spans", "response_spans", "head_prefix"} & given:
+        options = replace(options, spans=spans)
+    origin = "the pipeline's coreference scorer" + (f", with {', '.join(sorted(given))} from the command line" if given else "")
+    return replace(options, settings=Settings.from_dict(names)), origin
 
 
 def _load(model: str):

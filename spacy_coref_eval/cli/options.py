@@ -112,6 +112,12 @@ class ScoringOptions:
         return Options.from_names(**names, **run)
 
 
+SETTINGS_OPTIONS = (
+    "metrics", "twinless", "singletons", "match", "min_overlap", "overlap_measure", "preset", "zeros", "zero_match",
+)
+"""The fields of :class:`ScoringOptions` that make the run's ``Settings``."""
+
+
 def parse_metrics(value: str) -> list:
     """Comma-separated metric names, checked."""
     from ..counting.metrics import METRICS, check_metrics
