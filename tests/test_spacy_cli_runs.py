@@ -323,3 +323,26 @@ def test_evaluate_scores_as_the_pipeline_s_scorer_unless_options_say_otherwise(w
         assert json.loads(output.read_text())["settings"]["singletons"] == "remove"
         expected = cli_scores(workdir / "key.conll", workdir / "response.conll", workdir, *expected_options)
         assert json.loads(output.read_text())["metrics"] == expected
+
+
+@pytest.mark.parametrize("suffix", [".conll", ".jsonlines", ".conllu"])
+def test_evaluate_reads_the_gold_in_any_format(workdir, rules, dev_path, suffix):
+    """``evaluate`` reads any format the package reads; a corpus with no
+    documents is an error, not a table of zeros."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("rule_coref")
+    pipeline = workdir / "rules-only-any"
+    nlp.to_disk(pipeline)
+    gold = workdir / f"gold{suffix}"
+    run("-m", "spacy_coref_eval", "convert", str(dev_path), str(gold), cwd=workdir)
+    from_docbin, from_other = workdir / "from-docbin.json", workdir / f"from{suffix}.json"
+    for data, output in ((dev_path, from_docbin), (gold, from_other)):
+        run("-m", "spacy_coref_eval", "evaluate", str(pipeline), str(data), "--code", str(rules), "-o", str(output), cwd=workdir)
+    assert json.loads(from_other.read_text())["metrics"] == json.loads(from_docbin.read_text())["metrics"]
+    empty = workdir / f"empty{suffix}"
+    empty.write_text("")
+    failed = subprocess.run(
+        [sys.executable, "-m", "spacy_coref_eval", "evaluate", str(pipeline), str(empty), "--code", str(rules)],
+        cwd=workdir, capture_output=True, text=True, timeout=TIMEOUT,
+    )
+    assert failed.returncode == 1 and "nothing to" in failed.stderr and "Traceback" not in failed.stderr

@@ -394,3 +394,10 @@ def test_the_preset_refuses_matchers_it_does_not_follow():
         make_coref_scorer(preset="coval")
     assert make_coref_scorer().settings.singletons == "keep"
     assert make_coref_scorer(preset="corefud").settings.singletons == "remove"
+
+
+def test_no_examples_score_zero_with_a_warning():
+    scorer = make_coref_scorer()
+    with pytest.warns(CorefEvalWarning, match="no examples to score"):
+        scores = scorer([])
+    assert scores["coref_f"] == 0.0

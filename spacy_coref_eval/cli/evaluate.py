@@ -30,14 +30,15 @@ def evaluate(
     report_path: Optional[Path], per_doc: bool, fmt: Optional[str],
 ) -> None:
     """Run MODEL (an installed pipeline package or a path) on the texts of
-    DATA (gold coreference as a spaCy DocBin, .spacy) and score its
+    DATA (gold coreference in any format the package reads) and score its
     coreference against DATA's: MUC, B³, CEAFm, CEAFe, BLANC, LEA, the CoNLL
-    score and mention identification, as a table (or JSON)."""
+    score and mention identification, as a table (or JSON). A DocBin's docs
+    go to the pipeline as ``spacy evaluate`` gives them; other formats' as
+    their words."""
     import spacy
-    from spacy.training import Corpus
     from spacy.util import import_file
 
-    from ..formats.docbin.docs import stored_name
+    from ..errors import CorefInputError
     from ..formats.docbin.examples import docs_side
     from ..report.page import report_page
     from ..report.text import render
@@ -51,14 +52,11 @@ def evaluate(
             spacy.require_gpu(gpu_id)
         nlp = _load(model)
         options, origin = _pipeline_options(nlp, scoring, tokens=report_path is not None)
-        examples = list(Corpus(data)(nlp))
-        gold = [example.reference for example in examples]
-        predicted = list(nlp.pipe(example.predicted for example in examples))
-        names = [stored_name(doc) or f"doc{index}" for index, doc in enumerate(gold)]
-        if len(set(names)) != len(names):
-            names = [f"doc{index}" for index in range(len(gold))]
-        key = docs_side(gold, options.spans[0], "key", names)
-        run = evaluate_corpus(key, docs_side(predicted, options.spans[1], "response", names), options)
+        key, texts = _gold(nlp, data, scoring.key_format or scoring.input_format, options)
+        if not key.documents:
+            raise CorefInputError(f"{data}: no documents, nothing to evaluate")
+        predicted = docs_side(nlp.pipe(texts), options.spans[1], "response", [d.name for d in key.documents])
+        run = evaluate_corpus(key, predicted, options)
         page = None
         if report_path is not None:
             page = report_page(run.result, run.corpus.words(), str(data), f"{model} on {data}", tokens=run.corpus.tokens())
@@ -69,6 +67,36 @@ def evaluate(
         write(render(run.result, "json", per_doc), output, "the scores", inputs)
     if page is not None:
         write(page, report_path, "the report", inputs)
+
+
+def _gold(nlp, data: Path, given: Optional[str], options):
+    """The gold side and the docs the pipeline runs on: a DocBin's docs as
+    ``spacy evaluate`` reads them, any other format's documents as docs of
+    their words (sentence starts kept), named as the gold documents."""
+    from spacy.tokens import Doc
+    from spacy.training import Corpus
+
+    from ..formats import ReadOptions, format_of
+    from ..formats.corpus import read_side
+    from ..formats.docbin import FORMAT as DOCBIN
+    from ..formats.docbin.docs import stored_name
+    from ..formats.docbin.examples import docs_side
+
+    fmt = format_of(data, given)
+    if fmt is DOCBIN:
+        examples = list(Corpus(data)(nlp))
+        gold = [example.reference for example in examples]
+        names = [stored_name(doc) or f"doc{index}" for index, doc in enumerate(gold)]
+        if len(set(names)) != len(names):
+            names = [f"doc{index}" for index in range(len(gold))]
+        return docs_side(gold, options.spans[0], "key", names), [example.predicted for example in examples]
+    side = read_side(data, fmt, ReadOptions("key", options.spans[0], True, options.tokens))
+    starts = [set(int(start) for start in d.sentence_starts) for d in side.documents]
+    texts = [
+        Doc(nlp.vocab, words=list(d.words), sent_starts=[i in first for i in range(len(d.words))] if len(first) > 1 else None)
+        for d, first in zip(side.documents, starts)
+    ]
+    return side, texts
 
 
 def _pipeline_options(nlp, scoring: ScoringOptions, tokens: bool):

@@ -48,6 +48,8 @@ def _run(
     """:func:`score_examples`' run; with ``tokens`` the references' token
     information is kept for resolution classes."""
     examples = list(examples)
+    if not examples:
+        warn("no examples to score: every coreference score is 0")
     key = docs_side((example.reference for example in examples), readers[0], "key")
     response = docs_side((example.predicted for example in examples), readers[1], "response")
     run = evaluate_corpus(key, response, Options(settings or Settings(), tokens=tokens))
