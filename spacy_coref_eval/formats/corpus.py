@@ -126,7 +126,7 @@ def _pair_by_name_or_order(
     """``(name, key document, response document or None)`` in key order,
     warnings and the response's document names: by name (:func:`match_names`)
     when both sides are named, by order when neither is."""
-    if not response.documents:
+    if key.documents and not response.documents:
         raise CorefInputError(f"{response.path}: no {response.format.documents}, nothing to score")
     if key.named and response.named:
         matched = match_names([d.name for d in key.documents], [d.name for d in response.documents])
