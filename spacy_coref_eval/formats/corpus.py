@@ -132,7 +132,7 @@ def _pair_by_name_or_order(
         matched = match_names([d.name for d in key.documents], [d.name for d in response.documents])
         renamed = {other: name for name, other in matched.items()}
         by_name = {renamed.get(d.name, d.name): d for d in response.documents}
-        if not matched:
+        if key.documents and not matched:
             raise CorefInputError(
                 f"cannot pair {key.path} with {response.path}: no document name is in both "
                 f"(the key has {listed([d.name for d in key.documents], 3)}; "
