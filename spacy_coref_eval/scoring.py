@@ -316,7 +316,8 @@ class Options:
     ``None`` for the default; ``words`` and ``tokens`` of the key, which
     the report and resolution classes read), and how to run (``n_process``
     processes; ``twinning``: keep the twinned mentions, which error kinds,
-    resolution classes and the report read). :meth:`from_names` builds it
+    resolution classes and the report read; ``pair_by``: how documents
+    pair). :meth:`from_names` builds it
     from the names the command line and :func:`evaluate_corpus` take."""
 
     settings: Settings = field(default_factory=Settings)
@@ -326,6 +327,7 @@ class Options:
     tokens: bool = False
     n_process: int = 1
     twinning: bool = True
+    pair_by: Optional[str] = None
 
     @classmethod
     def from_names(
@@ -350,12 +352,15 @@ class Options:
         tokens: bool = False,
         n_process: int = 1,
         twinning: bool = True,
+        pair_by: Optional[str] = None,
     ) -> "Options":
         """Options from names: those of :meth:`Settings.from_options`, the
         formats (``input_format`` for both sides, or each side's), the span
         groups of ``.spacy`` input (``PREFIX_*`` or ``KEY[:ATTR]``, for both
         sides or each; ``head_prefix`` names head span groups), and the
-        rest of :class:`Options`' fields."""
+        rest of :class:`Options`' fields (``pair_by``: ``"name"`` or
+        ``"order"``, default by name where both sides name their
+        documents)."""
         from .formats.docbin.spans import parse_reader
 
         settings = Settings.from_options(
@@ -364,7 +369,7 @@ class Options:
         default = spans or "coref_clusters_*"
         readers = parse_reader(key_spans or default, head_prefix), parse_reader(response_spans or default, head_prefix)
         formats = key_format or input_format, response_format or input_format
-        return cls(settings, formats, readers, words, tokens, n_process, twinning)
+        return cls(settings, formats, readers, words, tokens, n_process, twinning, pair_by)
 
 
 @dataclass(frozen=True)
@@ -404,7 +409,7 @@ def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, 
 def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
     """Stage 1 of :func:`evaluate_corpus`: both sides read and paired."""
     if _is_path(key) and _is_path(response):
-        return read_corpus(key, response, options.formats, options.spans, options.words, options.tokens)
+        return read_corpus(key, response, options.formats, options.spans, options.words, options.tokens, options.pair_by)
     sides = []
     for role, value, given, reader in zip(("key", "response"), (key, response), options.formats, options.spans):
         if isinstance(value, Side):
@@ -415,7 +420,7 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
             from .formats.docbin.examples import docs_side
 
             sides.append(docs_side(value, reader, role))
-    return pair_sides(*sides)
+    return pair_sides(*sides, pair_by=options.pair_by)
 
 
 def _is_path(value: Any) -> bool:

@@ -188,11 +188,22 @@ def test_named_spacy_files_pair_by_name_whatever_the_order(tmp_path):
     assert warnings == ["document '(demo/alice); part 000': no response document; scored as an empty response"]
 
 
-def test_named_against_unnamed_spacy_files_is_an_error(tmp_path):
+def test_named_against_unnamed_spacy_files_pair_by_order_with_a_warning(tmp_path):
+    """Predictions saved with ``DocBin()`` from ``nlp.pipe`` carry no names:
+    they pair by order with a named gold file (the texts must agree, as
+    always), unless ``pair_by="name"`` says otherwise."""
     key = to_docbin(tmp_path / "key.spacy", conll_docs(KEY))
     response = to_docbin(tmp_path / "response.spacy", unnamed(conll_docs(RESPONSE)))
-    with pytest.raises(CorefInputError, match=r"the documents of .*key.spacy are named but those of .*response.spacy are not"):
-        read_corpus(key, response)
+    named = to_docbin(tmp_path / "named.spacy", conll_docs(RESPONSE))
+    corpus = read_corpus(key, response)
+    assert corpus.names == ["(demo/alice); part 000", "(demo/storm); part 000"]
+    assert corpus.warnings == [f"{response}: the documents have no stored names, so they are paired by order"]
+    assert [pair.response.entities() for pair in corpus.pairs] == [pair.response.entities() for pair in read_corpus(key, named).pairs]
+    with pytest.raises(CorefInputError, match=r"cannot pair by name: the documents of .*response.spacy have no stored names"):
+        read_corpus(key, response, pair_by="name")
+    reversed_named = to_docbin(tmp_path / "reversed.spacy", conll_docs(RESPONSE)[::-1])
+    with pytest.raises(CorefInputError, match="document index 0 .* has different text"):
+        read_corpus(key, reversed_named, pair_by="order")
 
 
 def test_export_keeps_columns_for_whitespace_tokens(tmp_path):

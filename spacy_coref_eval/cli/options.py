@@ -101,6 +101,7 @@ class ScoringOptions:
     input_format: Optional[str] = None
     key_format: Optional[str] = None
     response_format: Optional[str] = None
+    pair_by: Optional[str] = None
 
     def options(self, **run: Any) -> "Options":
         """The run's :class:`~spacy_coref_eval.scoring.Options`, with
@@ -159,6 +160,10 @@ _SCORING = (
     click.option("--key-format", default=None, help="Format of the key, by name (default: --input-format, else from its name)"),
     click.option(
         "--response-format", default=None, help="Format of the response(s), by name (default: --input-format, else from its name)"
+    ),
+    click.option(
+        "--pair-by", default=None, type=click.Choice(["name", "order"]),
+        help="Pair documents by name or by order (default: by name where both sides store names, else by order)",
     ),
 )
 

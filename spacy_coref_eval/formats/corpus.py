@@ -17,6 +17,9 @@ from .tokens import Tokens
 
 T = TypeVar("T")
 _PART = re.compile(r"^\((.*)\); part (\d+)$")
+PAIR_BY = (None, "name", "order")
+"""How documents pair: by name where both sides name them, else by order
+(``None``); or always by name or by order."""
 _PART_NUMBER = re.compile(r"part\s+0*(\d+)")
 
 
@@ -70,6 +73,7 @@ def read_corpus(
     spans: Tuple[Any, Any] = (None, None),
     words: bool = False,
     tokens: bool = False,
+    pair_by: Optional[str] = None,
 ) -> Corpus:
     """Both sides read (``formats`` may name their formats, else taken from
     the file names; ``spans`` are the cluster readers of spaCy docs) and
@@ -86,14 +90,15 @@ def read_corpus(
     )
     if not key.documents:
         raise CorefInputError(f"{key_path}: no {key.format.documents}, nothing to score against")
-    return pair_sides(key, response, positional)
+    return pair_sides(key, response, positional, pair_by)
 
 
-def pair_sides(key: Side, response: Side, positional: bool = False) -> Corpus:
-    """The documents of two sides paired (see the module docstring); with
-    ``positional`` by token position alone."""
+def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Optional[str] = None) -> Corpus:
+    """The documents of two sides paired (see the module docstring; by name
+    or by order as ``pair_by`` says); with ``positional`` by token position
+    alone."""
     notes = list(dict.fromkeys(key.warnings + response.warnings))
-    triples, warnings, response_names = _pair_by_name_or_order(key, response)
+    triples, warnings, response_names = _pair_by_name_or_order(key, response, pair_by)
     pairs: List[Pair] = []
     key_documents: List[SideDocument] = []
     unmapped: Dict[str, int] = {}
@@ -121,40 +126,50 @@ def pair_sides(key: Side, response: Side, positional: bool = False) -> Corpus:
 
 
 def _pair_by_name_or_order(
-    key: Side, response: Side
+    key: Side, response: Side, pair_by: Optional[str] = None
 ) -> Tuple[List[Tuple[str, SideDocument, Optional[SideDocument]]], List[str], List[str]]:
     """``(name, key document, response document or None)`` in key order,
-    warnings and the response's document names: by name (:func:`match_names`)
-    when both sides are named, by order when neither is."""
+    warnings and the response's document names. ``pair_by`` ``"name"``
+    pairs by name (:func:`match_names`), ``"order"`` by order; by default
+    by name when both sides name their documents, else by order (with a
+    warning when one side names them: predictions saved from ``nlp.pipe``
+    carry no names)."""
+    if pair_by not in PAIR_BY:
+        raise ValueError(f"documents pair by {' or '.join(p for p in PAIR_BY if p)}, not {pair_by!r}")
     if key.documents and not response.documents:
         raise CorefInputError(f"{response.path}: no {response.format.documents}, nothing to score")
-    if key.named and response.named:
-        matched = match_names([d.name for d in key.documents], [d.name for d in response.documents])
-        renamed = {other: name for name, other in matched.items()}
-        by_name = {renamed.get(d.name, d.name): d for d in response.documents}
-        if key.documents and not matched:
-            raise CorefInputError(
-                f"cannot pair {key.path} with {response.path}: no document name is in both "
-                f"(the key has {listed([d.name for d in key.documents], 3)}; "
-                f"the response {listed(list(by_name), 3)}){_hint(key.documents, list(by_name))}"
-            )
-        triples, warnings = pair_documents({d.name: d for d in key.documents}, by_name, None)
-        return triples, warnings + _name_hints(key.documents, by_name), list(by_name)
-    if key.named or response.named:
-        named, unnamed = (key, response) if key.named else (response, key)
-        if named.format is unnamed.format:
-            raise CorefInputError(
-                f"cannot pair {key.path} with {response.path}: the documents of {named.path} are named but those of "
-                f"{unnamed.path} are not (store names with 'spacy-coref-eval convert', which keeps each "
-                "document's name in doc.user_data['coref_doc_name'])"
-            )
+    if pair_by == "name" and not (key.named and response.named):
+        unnamed = key if not key.named else response
+        raise CorefInputError(f"cannot pair by name: the documents of {unnamed.path} have no stored names")
+    if pair_by != "order" and key.named and response.named:
+        return _pair_by_name(key, response)
     if len(key.documents) != len(response.documents):
         raise CorefInputError(
             f"cannot pair {key.path} ({len(key.documents)} documents) with {response.path} "
             f"({len(response.documents)} documents): documents without stored names are paired by order"
         )
+    notes = []
+    if pair_by is None and key.named != response.named:
+        unnamed = key if not key.named else response
+        notes.append(f"{unnamed.path}: the documents have no stored names, so they are paired by order")
     names = [d.name if key.named else f"doc{index}" for index, d in enumerate(key.documents)]
-    return list(zip(names, key.documents, response.documents)), [], names
+    return list(zip(names, key.documents, response.documents)), notes, names
+
+
+def _pair_by_name(
+    key: Side, response: Side
+) -> Tuple[List[Tuple[str, SideDocument, Optional[SideDocument]]], List[str], List[str]]:
+    matched = match_names([d.name for d in key.documents], [d.name for d in response.documents])
+    renamed = {other: name for name, other in matched.items()}
+    by_name = {renamed.get(d.name, d.name): d for d in response.documents}
+    if key.documents and not matched:
+        raise CorefInputError(
+            f"cannot pair {key.path} with {response.path}: no document name is in both "
+            f"(the key has {listed([d.name for d in key.documents], 3)}; "
+            f"the response {listed(list(by_name), 3)}){_hint(key.documents, list(by_name))}"
+        )
+    triples, warnings = pair_documents({d.name: d for d in key.documents}, by_name, None)
+    return triples, warnings + _name_hints(key.documents, by_name), list(by_name)
 
 
 def loose_name(name: str) -> str:
