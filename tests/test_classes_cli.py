@@ -68,7 +68,10 @@ def test_profile_gives_the_class_mix_and_the_cpp_prediction(tmp_path):
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     members = api_classes(LITBANK, LITBANK).members
-    assert {k: data[k] for k in ("classes", "none", "anaphoric", "cpp")} == json.loads(json.dumps(class_profile(members)))
+    profile = json.loads(json.dumps(class_profile(members)))
+    assert {k: data[k] for k in profile} == profile
+    assert data["first_mentions"] + data["unclassified"] == data["none"]
+    assert data["unclassified"] == data["anaphoric"] - sum(entry["count"] for entry in data["classes"].values())
     expected_cpp = sum(data["classes"][name]["share"] * TABLE4_AVERAGE[name] for name in RESOLUTION_CLASSES)
     assert abs(data["cpp"] - expected_cpp) < 1e-12
     scores = tmp_path / "scores.json"

@@ -49,6 +49,6 @@ def profile(
         text = (
             f"{key}: {n_documents} documents, {mix['anaphoric']} anaphoric mentions; "
             f"CPP prediction of MUC F1 {100 * mix['cpp']:.2f} (scores: {source})\n"
-            + profile_table(mix["classes"], class_scores or TABLE4_AVERAGE, mix["none"])
+            + profile_table(mix, class_scores or TABLE4_AVERAGE)
         )
     write(text, output, "the profile", (key,))

@@ -1,5 +1,5 @@
 """Plain-text tables of scores (wasabi, as spaCy's own command line)."""
-from typing import Dict, List, Mapping, Sequence
+from typing import Any, Dict, List, Mapping, Sequence
 
 from wasabi import table
 
@@ -97,17 +97,24 @@ def classes_table(classes: Mapping[str, Mapping]) -> str:
     return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r", "r"))
 
 
-def profile_table(classes: Mapping[str, Mapping[str, float]], scores: Mapping[str, float], none: int) -> str:
-    """A corpus's class mix: per class its count, share of the anaphoric
-    mentions, the MUC-RC F1 the CPP prediction assumes and share × F1
-    (percent), then the mentions in no class."""
+def profile_table(profile: Mapping[str, Any], scores: Mapping[str, float]) -> str:
+    """A corpus's class mix (:func:`~..analysis.resolution.class_profile`):
+    per class its count, share of the anaphoric mentions, the MUC-RC F1
+    the CPP prediction assumes and share × F1 (percent); then the
+    anaphoric mentions no class takes and the first mentions of entities,
+    and how much of the anaphoric mentions the classes cover."""
     rows = [
         [name, str(entry["count"]), pct(entry["share"]), pct(scores.get(name, 0.0)), pct(entry["share"] * scores.get(name, 0.0))]
-        for name, entry in classes.items()
+        for name, entry in profile["classes"].items()
     ]
-    rows.append(["none", str(none), "", "", ""])
+    rows.append(["unclassified", str(profile["unclassified"]), pct(1 - profile["coverage"]) if profile["anaphoric"] else "", "", ""])
+    rows.append(["first mentions", str(profile["first_mentions"]), "", "", ""])
     header = ("Class", "Count", "Share", "Assumed F1", "Share × F1")
-    return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r"))
+    note = (
+        f"The classes cover {pct(profile['coverage'])}% of the anaphoric mentions; the CPP prediction counts only "
+        "those (unclassified anaphors add nothing to it)."
+    )
+    return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r")) + "\n" + note + "\n"
 
 
 def comparison_table(comparison: Mapping[str, Mapping[str, float]], first: str = "Metric") -> str:

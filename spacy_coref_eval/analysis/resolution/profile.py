@@ -39,16 +39,23 @@ def cpp_prediction(members: np.ndarray, scores: Optional[Mapping[str, float]] = 
 def class_profile(members: np.ndarray, scores: Optional[Mapping[str, float]] = None) -> Dict[str, Any]:
     """The class mix of a corpus, as Table 4's # and % columns: the count
     and share (over anaphoric mentions) of every class, the mentions in no
-    class, the anaphoric mentions, and the CPP prediction with ``scores``
-    (default :data:`TABLE4_AVERAGE`)."""
+    class (``none``: the first mentions of entities and the anaphoric
+    mentions no class takes, also given apart), the anaphoric mentions, the
+    share of them the classes cover, and the CPP prediction with ``scores``
+    (default :data:`TABLE4_AVERAGE`), which counts the covered ones only."""
     total = _total_members(members)
     shares = ratio(total[: len(RESOLUTION_CLASSES)], total[-1]).tolist()
+    classified = int(total[: len(RESOLUTION_CLASSES)].sum())
+    anaphoric = int(total[-1])
     return {
         "classes": {
             name: {"count": int(total[i]), "share": shares[i]} for i, name in enumerate(RESOLUTION_CLASSES)
         },
         NONE: int(total[len(RESOLUTION_CLASSES)]),
-        ANAPHORIC: int(total[-1]),
+        "first_mentions": int(total[len(RESOLUTION_CLASSES)]) - (anaphoric - classified),
+        "unclassified": anaphoric - classified,
+        ANAPHORIC: anaphoric,
+        "coverage": float(ratio(classified, anaphoric)),
         "cpp": cpp_prediction(total, scores),
     }
 
