@@ -19,7 +19,8 @@ from spacy.vocab import Vocab
 from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.formats.docbin.docs import NAME_KEY, conll_to_doc, write_docbin
-from spacy_coref_eval.formats.docbin.records import decode_docbin_records, read_docbin_records, span_roots
+from spacy_coref_eval.formats.docbin.records import decode_docbin_records, read_docbin_records
+from spacy_coref_eval.formats.docbin.roots import span_roots
 from spacy_coref_eval.pipeline.registrations import labeled_span_group, prefixed_span_groups
 from spacy_coref_eval.formats.docbin.spans import doc_clusters
 
@@ -430,11 +431,24 @@ def test_damaged_document_names_file_and_index(tmp_path, case):
     path = tmp_path / "damaged.spacy"
     path.write_bytes(edited(change))
     with pytest.raises(CorefInputError) as caught:
-        read_docbin_records(path)
+        for record in read_docbin_records(path):
+            record.words
     message = str(caught.value)
     assert "\n" not in message
     assert message.startswith(f"{path}: document index {index}: ")
     assert caught.match(detail)
+
+
+def test_text_hashes_are_looked_up_only_for_the_words(tmp_path):
+    """Scoring needs no string: a text hash missing from the string table
+    is an error once the words of its doc are read, not before."""
+    path = tmp_path / "damaged.spacy"
+    path.write_bytes(edited(drop_string("mat")))
+    records = read_docbin_records(path)
+    assert [record.clusters.entities() for record in records] == [(((0, 2), (4, 6)),)] * 2
+    assert records[0].same_tokens(records[1])
+    with pytest.raises(CorefInputError, match=rf"^{re.escape(str(path))}: document index 1: token 5: text hash"):
+        records[1].words
 
 
 @pytest.mark.parametrize("case", sorted(FILE_LEVEL))
