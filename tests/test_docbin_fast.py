@@ -165,6 +165,7 @@ class DocSpec:
     words: List[str]
     spaces: Optional[List[bool]]
     parse: str
+    sent_starts: Optional[List[Optional[bool]]]
     heads: List[int]
     deps: List[str]
     pos: Optional[List[str]]
@@ -181,6 +182,9 @@ def doc_specs(draw):
     words = draw(st.lists(st.sampled_from(WORDS), min_size=n, max_size=n))
     spaces = draw(st.one_of(st.none(), st.lists(st.booleans(), min_size=n, max_size=n)))
     parse = draw(st.sampled_from(["none", "full", "heads only"])) if n else "none"
+    sent_starts = None
+    if parse == "none":
+        sent_starts = draw(st.one_of(st.none(), st.lists(st.sampled_from([True, False, None]), min_size=n, max_size=n)))
     order = draw(st.permutations(range(n)))
     picks = draw(st.lists(st.integers(0, 99), min_size=n, max_size=n))
     heads = list(range(n))
@@ -210,13 +214,13 @@ def doc_specs(draw):
     groups = draw(st.permutations(groups))
     user_data = draw(st.sampled_from(["none", "name", "name and more"]))
     name = draw(st.sampled_from(["doc (part 1)", "ñame", "", 7]))
-    return DocSpec(words, spaces, parse, heads, deps, pos, tags, morphs, list(groups), user_data, name)
+    return DocSpec(words, spaces, parse, sent_starts, heads, deps, pos, tags, morphs, list(groups), user_data, name)
 
 
 def make_doc(vocab: Vocab, spec: DocSpec) -> Doc:
     parse = {"heads": spec.heads, "deps": spec.deps} if spec.parse == "full" else {}
     doc = Doc(vocab, words=spec.words, spaces=spec.spaces, pos=spec.pos, tags=spec.tags, morphs=spec.morphs,
-              **parse)
+              sent_starts=spec.sent_starts, **parse)
     if spec.parse == "heads only":
         relative = np.array([head - i for i, head in enumerate(spec.heads)], dtype=np.int64)
         doc.from_array(["HEAD"], relative.astype(np.uint64).reshape(-1, 1))

@@ -4,10 +4,9 @@ table of spans, and the clusters the registered readers
 read from it, as :func:`~.spans.doc_clusters` does on a ``Doc``."""
 from dataclasses import dataclass
 from itertools import chain
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
-import srsly
 
 from ...arrays import range_values
 from ...clusters import Clusters
@@ -22,7 +21,8 @@ SPAN = np.dtype(
 )
 """A span as ``Span.to_bytes`` packs it (``>QQQllll``)."""
 _ATTR_FIELDS = {"id_": "id", "label_": "label", "kb_id_": "kb_id"}
-_EMPTY_GROUPS = srsly.msgpack_dumps([])
+_EMPTY_GROUPS = b"\x90"
+"""An empty list in msgpack, as spaCy writes a doc without span groups."""
 _EMPTY = np.zeros(0, dtype=np.int64)
 
 FastReader = Union[PrefixedSpanGroups, LabeledSpanGroup]
@@ -48,6 +48,7 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
         return SpanGroupTable([], {}, np.zeros(0, dtype=SPAN))
     rows: Dict[str, Tuple[int, int]] = {}
     chunks: List[bytes] = []
+    plain = unpack.plain
     try:
         msg = unpack(data)
         if isinstance(msg, dict):
@@ -57,7 +58,7 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
         else:
             raise CorefInputError("damaged span groups (neither a map nor a list)")
         for value, keys in entries:
-            group = unpack(value, hooks=False)
+            group = plain(value)
             spans = group["spans"]
             if keys is None:
                 keys = [group["name"]]
@@ -88,10 +89,16 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
     return SpanGroupTable(list(rows), rows, table)
 
 
-def group_clusters(
+Mentions = Tuple[np.ndarray, np.ndarray, np.ndarray, Optional[np.ndarray]]
+"""Starts, ends, entity labels and, where the clusters have heads, the head
+tokens of a doc's mentions."""
+
+
+def doc_mentions(
     table: TokenTable, index: int, groups: SpanGroupTable, reader: FastReader, heads: Optional[bool]
-) -> Clusters:
-    """:func:`~.spans.doc_clusters` of doc ``index`` on its decoded groups."""
+) -> Mentions:
+    """The mentions :func:`~.spans.doc_clusters` reads from doc ``index``
+    with ``reader``, on its decoded groups."""
     n_tokens = int(table.lengths[index])
     explicit_rows = None
     if isinstance(reader, PrefixedSpanGroups):
@@ -104,7 +111,7 @@ def group_clusters(
     if heads is None:
         heads = explicit_rows is not None or table.has_dep(index)
     if len(rows) == 0:
-        return Clusters(heads=_EMPTY if heads else None)
+        return _EMPTY, _EMPTY, _EMPTY, _EMPTY if heads else None
     starts = groups.spans["start"][rows].astype(np.int64)
     ends = groups.spans["end"][rows].astype(np.int64)
     if np.any(ends == starts):
@@ -119,7 +126,27 @@ def group_clusters(
         head_array = span_roots(table.rel_heads[table.doc_slice(index)], starts, ends)
     if head_array is not None and np.any(head_array >= n_tokens):
         raise CorefInputError(f"an empty span at the end of the document ({n_tokens} tokens) has no head token")
-    return Clusters.from_arrays(starts, ends, labels, head_array)
+    return starts, ends, labels, head_array
+
+
+def mention_clusters(mentions: Sequence[Mentions]) -> List[Clusters]:
+    """The clusters of every doc's mentions: those without heads built at
+    once (:meth:`Clusters.per_document`), the others one by one."""
+    out: List[Clusters] = []
+    plain = [m for m in mentions if m[3] is None]
+    built: Iterator[Clusters] = iter(())
+    if plain:
+        doc = np.repeat(np.arange(len(plain)), [len(m[0]) for m in plain])
+        starts, ends, labels = (np.concatenate([m[field] for m in plain]) for field in range(3))
+        built = iter(Clusters.per_document(doc, starts, ends, labels, len(plain)))
+    for starts, ends, labels, heads in mentions:
+        if heads is None:
+            out.append(next(built))
+        elif len(starts):
+            out.append(Clusters.from_arrays(starts, ends, labels, heads))
+        else:
+            out.append(Clusters(heads=_EMPTY))
+    return out
 
 
 def _group_rows(groups: SpanGroupTable, names: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:

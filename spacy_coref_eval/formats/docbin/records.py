@@ -6,14 +6,14 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import chain
 from pathlib import Path
-from typing import Iterator, List, Optional, Tuple, Union
+from typing import List, Optional, Tuple, Union
 
 import numpy as np
 
 from ...clusters import Clusters
 from ...errors import CorefInputError
 from ..inputs import MAX_INPUT_BYTES, read_input
-from .groups import decode_groups, group_clusters
+from .groups import decode_groups, doc_mentions, mention_clusters
 from .spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups, doc_clusters
 from .strings import StringTable
 from .table import DECODE_ERRORS, MsgpackDecoder, TokenTable, unpack_file
@@ -118,7 +118,7 @@ def decode_docbin_records(
     are given ``DocBin.get_docs``'s docs."""
     reader = reader if reader is not None else PrefixedSpanGroups()
     fast = type(reader) in (PrefixedSpanGroups, LabeledSpanGroup)
-    records = list(_records(data, source, reader if fast else None, heads, token_attrs))
+    records = _records(data, source, reader if fast else None, heads, token_attrs)
     if not fast:
         for record in records:
             record.strings.words(record.orth, record.index)
@@ -135,7 +135,7 @@ def check_docbin(data: bytes, source: str, reader: Optional[ClusterReader] = Non
     if reader is not None:
         records = decode_docbin_records(data, source, reader, heads=False)
     else:
-        records = list(_records(data, source, None, False, False))
+        records = _records(data, source, None, False, False)
     for record in records:
         record.strings.words(record.orth, record.index)
     return len(records)
@@ -143,24 +143,32 @@ def check_docbin(data: bytes, source: str, reader: Optional[ClusterReader] = Non
 
 def _records(
     data: bytes, source: str, reader: Optional[ClusterReader], heads: Optional[bool], token_attrs: bool
-) -> Iterator[DocRecord]:
+) -> List[DocRecord]:
     """The records of a file, with clusters read by ``reader`` (a
     registered one), empty without one."""
     unpack = MsgpackDecoder()
     table = TokenTable(unpack_file(unpack, data, source), source)
+    decoded = []
     for index in range(table.n_docs):
         try:
             groups = decode_groups(unpack, table.span_groups[index], int(table.lengths[index]))
             name = table.doc_name(unpack, index)
-            clusters = Clusters() if reader is None else group_clusters(table, index, groups, reader, heads)
+            mentions = None if reader is None else doc_mentions(table, index, groups, reader, heads)
             attrs = table.token_attrs(index) if token_attrs else (None, None, None)
         except CorefInputError as err:
             raise CorefInputError(f"{source}: document index {index}: {err}") from None
-        at = table.doc_slice(index)
-        yield DocRecord(
-            index, name, table.orth[at], table.doc_spaces(index), tuple(groups.names), clusters, table.strings, *attrs,
-            sentence_starts=table.sentence_starts(index),
+        decoded.append((name, tuple(groups.names), mentions, attrs))
+    if reader is None:
+        clusters = [Clusters() for _ in decoded]
+    else:
+        clusters = mention_clusters([mentions for _, _, mentions, _ in decoded])
+    return [
+        DocRecord(
+            index, name, table.orth[table.doc_slice(index)], table.doc_spaces(index), names, found, table.strings,
+            *attrs, sentence_starts=table.sentence_starts(index),
         )
+        for index, ((name, names, _, attrs), found) in enumerate(zip(decoded, clusters))
+    ]
 
 
 def _with_spacy_clusters(

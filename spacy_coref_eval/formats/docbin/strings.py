@@ -15,7 +15,7 @@ class StringTable:
     when met."""
 
     def __init__(self, strings: Any, source: str) -> None:
-        if not isinstance(strings, list) or not all(type(string) is str for string in strings):
+        if not isinstance(strings, list) or not set(map(type, strings)) <= {str}:
             raise CorefInputError(f"{source}: damaged DocBin: the string table is not a list of strings")
         self.source = source
         self.strings = np.array(strings, dtype=object)

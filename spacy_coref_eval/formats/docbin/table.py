@@ -30,10 +30,11 @@ class MsgpackDecoder:
         for decoder in srsly.msgpack_decoders.get_all().values():
             hook = partial(decoder, chain=hook)
         self.hook = hook
+        self.plain = partial(srsly.msgpack.unpackb, raw=False, object_pairs_hook=None)
+        """Without srsly's decoders, for data that cannot hold numpy arrays."""
 
-    def __call__(self, data: Any, use_list: bool = True, hooks: bool = True) -> Any:
-        hook = self.hook if hooks else None
-        return srsly.msgpack.unpackb(data, raw=False, use_list=use_list, object_hook=hook, object_pairs_hook=None)
+    def __call__(self, data: Any, use_list: bool = True) -> Any:
+        return srsly.msgpack.unpackb(data, raw=False, use_list=use_list, object_hook=self.hook, object_pairs_hook=None)
 
 
 def unpack_file(unpack: MsgpackDecoder, data: bytes, source: str) -> Dict[str, Any]:
@@ -91,6 +92,7 @@ class TokenTable:
         self.orth = np.ascontiguousarray(self.column("ORTH"))
         self._check_orth()
         self.rel_heads = self._heads()
+        self._sentences: Optional[List[List[int]]] = None
 
     def _damaged(self, detail: str) -> CorefInputError:
         return CorefInputError(f"{self.source}: damaged DocBin: {detail}")
@@ -171,13 +173,26 @@ class TokenTable:
         (spaCy stores 1, -1 or 0 for unknown, and a parse's sentences
         too), where some token after the first has a known value
         (``doc.has_annotation("SENT_START")``); else ``[0]``."""
+        if self._sentences is None:
+            self._sentences = self._all_sentence_starts()
+        return self._sentences[index]
+
+    def _all_sentence_starts(self) -> List[List[int]]:
         column = self.column("SENT_START")
-        if column is None or self.lengths[index] < 2:
-            return [0]
-        values = column[self.doc_slice(index)].astype(np.int64)
-        if not values[1:].any():
-            return [0]
-        return sorted({0, *np.flatnonzero(values == 1).tolist()})
+        if column is None:
+            return [[0] for _ in range(self.n_docs)]
+        values = column.astype(np.int64)
+        known = values != 0
+        known[self.starts[:-1][self.lengths > 0]] = False
+        doc_of = np.repeat(np.arange(self.n_docs), self.lengths)
+        annotated = (np.bincount(doc_of[known], minlength=self.n_docs) > 0).tolist()
+        ones = np.flatnonzero(values == 1)
+        bounds = np.searchsorted(ones, self.starts).tolist()
+        out = []
+        for index, begin in enumerate(self.starts[:-1].tolist()):
+            found = (ones[bounds[index] : bounds[index + 1]] - begin).tolist() if annotated[index] else []
+            out.append(found if found[:1] == [0] else [0, *found])
+        return out
 
     def token_attrs(self, index: int) -> Tuple[List[str], List[str], List[str]]:
         """``pos_``, ``tag_`` and ``str(morph)`` of every token."""
