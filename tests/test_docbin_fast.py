@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 import srsly
 from hypothesis import given, strategies as st
+from typer.testing import CliRunner
+import spacy.attrs
 from spacy.attrs import HEAD, ORTH
 from spacy.tokens import Doc, DocBin, Span
 from spacy.vocab import Vocab
@@ -19,7 +21,9 @@ from spacy.vocab import Vocab
 from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.formats.docbin.docs import NAME_KEY, conll_to_doc, write_docbin
-from spacy_coref_eval.formats.docbin.records import decode_docbin_records, read_docbin_records
+from spacy_coref_eval.cli import app
+from spacy_coref_eval.formats.docbin import names
+from spacy_coref_eval.formats.docbin.records import check_docbin, decode_docbin_records, read_docbin_records
 from spacy_coref_eval.formats.docbin.roots import span_roots
 from spacy_coref_eval.pipeline.registrations import labeled_span_group, prefixed_span_groups
 from spacy_coref_eval.formats.docbin.spans import doc_clusters
@@ -396,6 +400,12 @@ def cut_span_record(msg):
     msg["span_groups"][1] = srsly.msgpack_dumps({srsly.msgpack_dumps(group): keys})
 
 
+def key_not_a_string(msg):
+    groups = srsly.msgpack_loads(msg["span_groups"][1])
+    [(value, _)] = groups.items()
+    msg["span_groups"][1] = srsly.msgpack_dumps({value: [7]})
+
+
 def head_cycle(msg):
     """Doc 1's root (token 2) and token 3 become each other's heads: the
     mention 'The cat' (0-2) needs token 1 -> 2 -> 3 -> 2 ..."""
@@ -417,6 +427,7 @@ DAMAGED = {
     "span record cut short": (cut_span_record, 1, r"40-byte records"),
     "span groups not msgpack": (set_field("span_groups", b"\xc1", 1), 1, r"damaged span groups"),
     "flags not a map": (set_field("flags", 3, 1), 1, r"'flags' entry is a int"),
+    "span group key not a string": (key_not_a_string, 1, r"a key is not a string"),
 }
 FILE_LEVEL = {
     "lengths do not add up": (set_field("lengths", lengths(7, 8)), r"sum of the document lengths"),
@@ -505,3 +516,51 @@ def test_undamaged_base_reads_with_heads():
     assert [r.name for r in records] == ["doc 0", "doc 1"]
     assert records[0].clusters.heads.tolist() == [1, 5]
     assert_same_docs(base_bytes(), prefixed_span_groups(), None)
+
+
+def test_attribute_ids_are_spacys():
+    for name in ("ORTH", "POS", "TAG", "DEP", "HEAD", "SENT_START", "MORPH"):
+        assert getattr(names, name) == getattr(spacy.attrs, name), name
+
+
+WHOLE_FILE_CASES = {**{case: (change, detail) for case, (change, _, detail) in DAMAGED.items()}, **FILE_LEVEL}
+
+
+@pytest.mark.parametrize("case", sorted(WHOLE_FILE_CASES))
+def test_check_before_spacy_reads_a_damaged_file(tmp_path, case):
+    """What ``evaluate`` should call before spaCy's ``Corpus`` reads the
+    file: one line naming the file (and the doc), for damage that spaCy
+    meets loading the doc or building its spans."""
+    change, detail = WHOLE_FILE_CASES[case]
+    path = tmp_path / "damaged.spacy"
+    path.write_bytes(edited(change))
+    if case == "head cycle":
+        assert check_docbin(path, prefixed_span_groups()) == 2
+        return
+    with pytest.raises(CorefInputError) as caught:
+        check_docbin(path, prefixed_span_groups() if case == "empty mention" else None)
+    assert str(caught.value).startswith(f"{path}: ")
+    assert "\n" not in str(caught.value)
+    assert caught.match(detail)
+
+
+def test_check_passes_an_undamaged_file(tmp_path):
+    path = tmp_path / "base.spacy"
+    path.write_bytes(base_bytes())
+    assert check_docbin(path) == check_docbin(path, prefixed_span_groups()) == 2
+
+
+@pytest.mark.parametrize("case", sorted(WHOLE_FILE_CASES))
+def test_export_of_a_damaged_file_is_one_line(tmp_path, case):
+    change, detail = WHOLE_FILE_CASES[case]
+    path, out = tmp_path / "damaged.spacy", tmp_path / "out.conll"
+    path.write_bytes(edited(change))
+    result = CliRunner().invoke(app, ["export", str(path), str(out)])
+    if case == "head cycle":
+        assert result.exit_code == 0, result.output
+        return
+    assert result.exit_code == 1, result.output
+    assert result.output.count("\n") == 1
+    assert result.output.startswith(f"✘ {path}: ")
+    assert re.search(detail, result.output)
+    assert not out.exists()

@@ -165,7 +165,7 @@ def export(
         if input_path.suffix in (".conll", ".gz"):
             raise CorefInputError(f"{input_path} looks like a CoNLL file (did you mean 'convert'?)")
         reader, _ = build_readers(spans, None, None, head_prefix)
-        doc_bin = load_docbin(input_path)
+        doc_bin = load_docbin(input_path, reader)
         docs = progress(iter_docs(input_path, doc_bin, Vocab()), len(doc_bin), input_path, "Exporting")
         write_conll(output_path, docs_to_conll(docs, reader), [input_path])
     say("good", f"Exported {len(doc_bin)} document(s) to {output_path}")

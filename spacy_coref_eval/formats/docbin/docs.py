@@ -22,7 +22,7 @@ from ...errors import CorefInputError
 from ...files import open_output
 from ..conll.read import ConllDocument, PathLike
 from .names import CLUSTER_PREFIX, HEAD_PREFIX, NAME_KEY
-from .records import check_docbin, read_docbin_bytes
+from .records import check_docbin_data, read_docbin_bytes
 from .spans import ClusterReader, PrefixedSpanGroups, doc_clusters
 
 ConllRecord = Tuple[str, List[str], Clusters, List[int]]
@@ -98,11 +98,11 @@ def docs_to_conll(docs: Iterable[Doc], reader: Optional[ClusterReader] = None) -
 
 def load_docbin(path: PathLike, reader: Optional[ClusterReader] = None) -> DocBin:
     """A ``.spacy`` file, user data included, checked first by
-    :func:`~.records.check_docbin` (with ``reader``, its clusters too), so
+    :func:`~.records.check_docbin_data` (with ``reader``, its clusters too), so
     that damage is one :class:`CorefInputError` naming the file and doc,
     not spaCy's error when a doc or span is built."""
     data = read_docbin_bytes(path)
-    check_docbin(data, str(path), reader)
+    check_docbin_data(data, str(path), reader)
     try:
         return DocBin(store_user_data=True).from_bytes(data)
     except Exception:

@@ -126,7 +126,14 @@ def decode_docbin_records(
     return records
 
 
-def check_docbin(data: bytes, source: str, reader: Optional[ClusterReader] = None) -> int:
+def check_docbin(path: PathLike, reader: Optional[ClusterReader] = None) -> int:
+    """The number of docs of a ``.spacy`` file, once checked by
+    :func:`check_docbin_data`: call it before handing the file to spaCy
+    (``DocBin``, ``spacy.training.Corpus``)."""
+    return check_docbin_data(read_docbin_bytes(path), str(path), reader)
+
+
+def check_docbin_data(data: bytes, source: str, reader: Optional[ClusterReader] = None) -> int:
     """The number of docs of a ``.spacy`` file's bytes, once checked as
     :func:`decode_docbin_records` checks them, words included, so that
     whatever reads it next (``DocBin.get_docs``, spaCy's ``Corpus``) meets
