@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Tuple
 
 import pytest
 from spacy.vocab import Vocab
@@ -19,6 +20,27 @@ def run(code: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
 
 
+def imported_by(code: str) -> Tuple[str, str]:
+    """What ``code`` printed in a fresh process, and which of
+    :data:`HEAVY` it had imported by the end."""
+    result = run(code + f"\nprint(','.join(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)\n")
+    assert result.returncode == 0, result.stderr
+    return result.stdout, result.stderr.strip()
+
+
+def score_code(*argv: object) -> str:
+    """Code running ``spacy-coref-eval score ARGV -f json`` in the process."""
+    return (
+        "import sys\n"
+        "from spacy_coref_eval.cli import main\n"
+        f"sys.argv = {['spacy-coref-eval', 'score', *map(str, argv), '-f', 'json']!r}\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as stop:\n"
+        "    assert not stop.code, stop.code\n"
+    )
+
+
 @pytest.fixture(scope="module")
 def docbins(tmp_path_factory):
     folder = tmp_path_factory.mktemp("docbins")
@@ -31,37 +53,15 @@ def docbins(tmp_path_factory):
 
 
 def test_the_record_reader_imports_no_spacy():
-    code = (
-        "import sys\n"
-        "import spacy_coref_eval.formats.docbin.records, spacy_coref_eval.formats.docbin.spans\n"
-        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))\n"
-    )
-    result = run(code)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == ""
+    code = "import sys\nimport spacy_coref_eval.formats.docbin.records, spacy_coref_eval.formats.docbin.spans"
+    assert imported_by(code) == ("", "")
 
 
 def test_score_of_two_docbins_imports_neither_spacy_nor_thinc(docbins):
-    argv = ["spacy-coref-eval", "score", *map(str, docbins), "-f", "json"]
-    code = (
-        "import sys\n"
-        "from spacy_coref_eval.cli import main\n"
-        f"sys.argv = {argv!r}\n"
-        "try:\n"
-        "    main()\n"
-        "except SystemExit as stop:\n"
-        "    assert not stop.code, stop.code\n"
-        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)\n"
-    )
-    result = run(code)
-    assert result.returncode == 0, result.stderr
-    assert result.stderr.strip() == ""
-    conll = run(
-        "from spacy_coref_eval.cli import main\nimport sys\n"
-        f"sys.argv = ['spacy-coref-eval', 'score', {str(DATA / 'demo.key.conll')!r}, "
-        f"{str(DATA / 'demo.response.conll')!r}, '-f', 'json']\nmain()\n"
-    )
-    assert json.loads(result.stdout) == json.loads(conll.stdout)
+    from_docbins, heavy = imported_by(score_code(*docbins))
+    assert heavy == ""
+    from_conll = run(score_code(DATA / "demo.key.conll", DATA / "demo.response.conll")).stdout
+    assert json.loads(from_docbins) == json.loads(from_conll)
 
 
 def test_words_import_spacy_when_asked_for(docbins):
