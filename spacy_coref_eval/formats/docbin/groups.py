@@ -31,11 +31,13 @@ FastReader = Union[PrefixedSpanGroups, LabeledSpanGroup]
 @dataclass
 class SpanGroupTable:
     """The span groups of one doc: keys in ``doc.spans`` order, each key's
-    rows in ``spans``."""
+    rows in ``spans``, whose token bounds are ``starts`` and ``ends``."""
 
     names: List[str]
     rows: Dict[str, Tuple[int, int]]
     spans: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
 
 
 def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGroupTable:
@@ -45,7 +47,7 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
     takes the later group. Groups are decoded without srsly's numpy hook,
     which only their ``attrs``, unused here, could need."""
     if not data or data == _EMPTY_GROUPS:
-        return SpanGroupTable([], {}, np.zeros(0, dtype=SPAN))
+        return SpanGroupTable([], {}, np.zeros(0, dtype=SPAN), _EMPTY, _EMPTY)
     rows: Dict[str, Tuple[int, int]] = {}
     chunks: List[bytes] = []
     plain = unpack.plain
@@ -86,7 +88,7 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
             f"span group {key!r}: span ({starts[row]}, {ends[row]}) is "
             f"{'reversed' if starts[row] > ends[row] else 'outside the document'} ({n_tokens} tokens)"
         )
-    return SpanGroupTable(list(rows), rows, table)
+    return SpanGroupTable(list(rows), rows, table, starts, ends)
 
 
 Mentions = Tuple[np.ndarray, np.ndarray, np.ndarray, Optional[np.ndarray]]
@@ -112,16 +114,13 @@ def doc_mentions(
         heads = explicit_rows is not None or table.has_dep(index)
     if len(rows) == 0:
         return _EMPTY, _EMPTY, _EMPTY, _EMPTY if heads else None
-    starts = groups.spans["start"][rows].astype(np.int64)
-    ends = groups.spans["end"][rows].astype(np.int64)
+    starts, ends = groups.starts[rows], groups.ends[rows]
     if np.any(ends == starts):
         at = int(np.argmax(ends == starts))
         raise CorefInputError(f"mention ({starts[at]}, {ends[at]}) is empty")
     head_array = None
     if explicit_rows is not None:
-        head_starts = groups.spans["start"][explicit_rows].astype(np.int64)
-        head_ends = groups.spans["end"][explicit_rows].astype(np.int64)
-        head_array = span_roots(table.rel_heads[table.doc_slice(index)], head_starts, head_ends)
+        head_array = span_roots(table.rel_heads[table.doc_slice(index)], groups.starts[explicit_rows], groups.ends[explicit_rows])
     elif heads:
         head_array = span_roots(table.rel_heads[table.doc_slice(index)], starts, ends)
     if head_array is not None and np.any(head_array >= n_tokens):

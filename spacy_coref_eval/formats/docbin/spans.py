@@ -20,6 +20,7 @@ import numpy as np
 
 from ...clusters import Clusters
 from ...errors import CorefInputError
+from .names import CLUSTER_PREFIX
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
@@ -40,7 +41,7 @@ class PrefixedSpanGroups:
     gives the head of span i of ``PREFIX_<n>``, for the head and partial
     matchers."""
 
-    prefix: str = "coref_clusters"
+    prefix: str = CLUSTER_PREFIX
     head_prefix: Optional[str] = None
 
     def numbered(self, names: Iterable[str]) -> List[Tuple[int, str]]:

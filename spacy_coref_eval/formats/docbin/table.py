@@ -15,13 +15,12 @@ from .strings import StringTable
 
 DECODE_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError, srsly.msgpack.UnpackException)
 """What decoding damaged msgpack or damaged fields raises."""
-_COLUMNS = {"ORTH": ORTH, "HEAD": HEAD, "DEP": DEP, "POS": POS, "TAG": TAG, "MORPH": MORPH, "SENT_START": SENT_START}
 
 
 class MsgpackDecoder:
     """``srsly.msgpack.unpackb`` with srsly's registered decoders (numpy
     arrays) chained once and passed in: ``srsly.msgpack_loads`` looks them
-    up, entry points included, on every call, which costs a hundred times
+    up, entry points included, on every call, which costs hundreds of times
     the decoding of a span group (benchmarks/run.py). Passing
     ``object_pairs_hook`` is what spares ``unpackb`` that lookup."""
 
@@ -71,7 +70,8 @@ class TokenTable:
             raise self._damaged(f"document index {int(np.argmax(self.lengths < 0))} has a negative length")
         self.n_docs = len(self.lengths)
         self.starts = np.concatenate([[0], np.cumsum(self.lengths)]).astype(np.int64)
-        n_tokens = int(self.starts[-1])
+        self._bounds = self.starts.tolist()
+        n_tokens = self._bounds[-1]
         if len(msg["tokens"]) != 8 * len(attrs) * n_tokens:
             raise self._damaged(
                 f"the token table holds {len(msg['tokens'])} bytes, not {len(attrs)} attributes x "
@@ -89,10 +89,11 @@ class TokenTable:
             raise self._damaged("'user_data' is not a list")
         self.user_data = user_data
         self.strings = StringTable(msg.get("strings"), source)
-        self.orth = np.ascontiguousarray(self.column("ORTH"))
+        self.orth = np.ascontiguousarray(self.column(ORTH))
         self._check_orth()
         self.rel_heads = self._heads()
         self._sentences: Optional[List[List[int]]] = None
+        self._has_dep: Optional[List[bool]] = None
 
     def _damaged(self, detail: str) -> CorefInputError:
         return CorefInputError(f"{self.source}: damaged DocBin: {detail}")
@@ -116,8 +117,10 @@ class TokenTable:
         index = int(np.searchsorted(self.starts, token, side="right")) - 1
         return index, token - int(self.starts[index])
 
-    def column(self, name: str) -> Optional[np.ndarray]:
-        col = self.columns.get(_COLUMNS[name])
+    def column(self, attr: int) -> Optional[np.ndarray]:
+        """The values of attribute ``attr`` (an id of :mod:`~.names`) of
+        every token of the file, if stored."""
+        col = self.columns.get(attr)
         return None if col is None else self.tokens[:, col]
 
     def _check_orth(self) -> None:
@@ -132,7 +135,7 @@ class TokenTable:
         """Relative dependency heads (spaCy stores them as int32 offsets in
         uint64 cells); an absolute head outside its document is spaCy's
         error E190."""
-        heads = self.column("HEAD")
+        heads = self.column(HEAD)
         if heads is None or not heads.any():
             return np.zeros(len(self.tokens), dtype=np.int64)
         rel = heads.astype(np.uint32).view(np.int32).astype(np.int64)
@@ -150,7 +153,7 @@ class TokenTable:
         return rel
 
     def doc_slice(self, index: int) -> slice:
-        return slice(int(self.starts[index]), int(self.starts[index + 1]))
+        return slice(self._bounds[index], self._bounds[index + 1])
 
     def doc_spaces(self, index: int) -> np.ndarray:
         """Whether each token is followed by a space; all are when the doc's
@@ -163,10 +166,12 @@ class TokenTable:
     def has_dep(self, index: int) -> bool:
         """``doc.has_annotation("DEP")``: some token has a DEP label (an
         empty doc counts as annotated, as in spaCy)."""
-        if self.lengths[index] == 0:
-            return True
-        dep = self.column("DEP")
-        return dep is not None and bool(np.any(dep[self.doc_slice(index)]))
+        if self._has_dep is None:
+            dep = self.column(DEP)
+            doc_of = np.repeat(np.arange(self.n_docs), self.lengths)
+            labelled = np.zeros(0, dtype=np.int64) if dep is None else doc_of[dep != 0]
+            self._has_dep = ((np.bincount(labelled, minlength=self.n_docs) > 0) | (self.lengths == 0)).tolist()
+        return self._has_dep[index]
 
     def sentence_starts(self, index: int) -> List[int]:
         """The starts of ``doc.sents``: the tokens whose SENT_START is 1
@@ -178,7 +183,7 @@ class TokenTable:
         return self._sentences[index]
 
     def _all_sentence_starts(self) -> List[List[int]]:
-        column = self.column("SENT_START")
+        column = self.column(SENT_START)
         if column is None:
             return [[0] for _ in range(self.n_docs)]
         values = column.astype(np.int64)
@@ -198,8 +203,8 @@ class TokenTable:
         """``pos_``, ``tag_`` and ``str(morph)`` of every token."""
         at = self.doc_slice(index)
         out = []
-        for name in ("POS", "TAG", "MORPH"):
-            column = self.column(name)
+        for name, attr in (("POS", POS), ("TAG", TAG), ("MORPH", MORPH)):
+            column = self.column(attr)
             if column is None:
                 out.append([""] * int(self.lengths[index]))
             else:
