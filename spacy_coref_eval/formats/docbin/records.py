@@ -120,8 +120,7 @@ def decode_docbin_records(
     fast = type(reader) in (PrefixedSpanGroups, LabeledSpanGroup)
     records = _records(data, source, reader if fast else None, heads, token_attrs)
     if not fast:
-        for record in records:
-            record.strings.words(record.orth, record.index)
+        _look_up_words(records)
         records = _with_spacy_clusters(records, data, source, reader, heads)
     return records
 
@@ -143,9 +142,15 @@ def check_docbin_data(data: bytes, source: str, reader: Optional[ClusterReader] 
         records = decode_docbin_records(data, source, reader, heads=False)
     else:
         records = _records(data, source, None, False, False)
+    _look_up_words(records)
+    return len(records)
+
+
+def _look_up_words(records: List[DocRecord]) -> None:
+    """Look up the words of every record: a text hash missing from the
+    string table, which spaCy cannot load, is an error here."""
     for record in records:
         record.strings.words(record.orth, record.index)
-    return len(records)
 
 
 def _records(
