@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+import zlib
 from pathlib import Path
 from typing import Callable, Dict, List, Tuple
 
@@ -35,7 +36,7 @@ from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.scoring import Options, count_document, evaluate_corpus, score_pairs
 
 from .perturb import Errors, perturb, perturb_corpus, synthetic_key
-from .startup import startup
+from .startup import docbin_startup, startup
 
 REPO = Path(__file__).resolve().parent.parent
 LITBANK = REPO / "tests" / "data" / "corpora" / "litbank.key.conll.gz"
@@ -361,10 +362,13 @@ def main() -> None:
         rows += matchers(documents, Path(folder), key_path, args.repeat)
         rows += ambiguous_blocks(Path(folder), args.repeat)
         rows += parallel(documents, max(1, args.repeat // 2))
-        rows += docbin_path(Path(folder), key_path, response_path, args.repeat)
+        spacy_paths = docbin_files(Path(folder), key_path, response_path)
+        rows += docbin_path(spacy_paths, key_path, response_path, args.repeat)
+        rows += docbin_msgpack(spacy_paths[0], args.repeat)
         rows += other_formats(Path(folder), key_path, response_path, args.repeat)
         rows += startup(key_path, response_path, args.repeat)
         rows += nested_classes(Path(folder), args.repeat)
+        rows += docbin_startup((key_path, response_path), spacy_paths, args.repeat)
     rows += growth([10_000, 100_000, 1_000_000] if args.large else [10_000, 100_000])
     rows += dense_block(2000 if args.large else 500)
     rows += ceaf_chain()
@@ -376,10 +380,8 @@ def main() -> None:
     print(table(rows, header=header, divider=True, widths=widths))
 
 
-def docbin_path(folder: Path, key_path: Path, response_path: Path, repeat: int) -> List[Row]:
-    """LitBank key and perturbed response as ``.spacy`` files read, paired
-    (by stored name) and scored as ``score`` does, against the same pair as
-    CoNLL files."""
+def docbin_files(folder: Path, key_path: Path, response_path: Path) -> Tuple[Path, Path]:
+    """LitBank key and perturbed response converted to ``.spacy`` files."""
     from spacy.vocab import Vocab
 
     from spacy_coref_eval.formats.docbin.docs import conll_to_doc, write_docbin
@@ -390,6 +392,13 @@ def docbin_path(folder: Path, key_path: Path, response_path: Path, repeat: int) 
         spacy_path = folder / (path.stem + ".spacy")
         write_docbin(spacy_path, (conll_to_doc(doc, vocab) for doc in read_conll(path, with_words=True).values()))
         spacy_paths.append(spacy_path)
+    return spacy_paths[0], spacy_paths[1]
+
+
+def docbin_path(spacy_paths: Tuple[Path, Path], key_path: Path, response_path: Path, repeat: int) -> List[Row]:
+    """LitBank key and perturbed response as ``.spacy`` files read, paired
+    (by stored name) and scored as ``score`` does, against the same pair as
+    CoNLL files."""
 
     def from_docbins() -> None:
         score_json(evaluate_corpus(*spacy_paths, Options(ALL)).result, per_doc=True)
@@ -402,6 +411,42 @@ def docbin_path(folder: Path, key_path: Path, response_path: Path, repeat: int) 
     return [
         (".spacy path vs CoNLL path: read both files + all metrics", f"{docbin * 1000:.1f} ms",
          f"CoNLL files {conll * 1000:.1f} ms", f"{docbin / conll:.2f}x (target <= 3x)"),
+    ]
+
+
+def docbin_msgpack(spacy_path: Path, repeat: int, n_docs: int = 10) -> List[Row]:
+    """The msgpack parts of the first ``n_docs`` docs of a ``.spacy`` file
+    (user data, span group map, every span group) decoded as the reader
+    does, srsly's decoders chained once, against ``srsly.msgpack_loads``,
+    which looks them up on every call."""
+    import srsly
+
+    from spacy_coref_eval.formats.docbin.table import MsgpackDecoder
+
+    msg = srsly.msgpack_loads(zlib.decompress(spacy_path.read_bytes()))
+    docs = [(msg["user_data"][i], msg["span_groups"][i]) for i in range(n_docs)]
+    groups = [value for _, span_groups in docs for value in srsly.msgpack_loads(span_groups)]
+
+    def chained() -> None:
+        unpack = MsgpackDecoder()
+        for user_data, span_groups in docs:
+            unpack(user_data, use_list=False)
+            unpack(span_groups)
+        for value in groups:
+            unpack.plain(value)
+
+    def loads() -> None:
+        for user_data, span_groups in docs:
+            srsly.msgpack_loads(user_data, use_list=False)
+            srsly.msgpack_loads(span_groups)
+        for value in groups:
+            srsly.msgpack_loads(value)
+
+    times = best_of_each(repeat, {"chained": chained, "loads": loads})
+    return [
+        (f".spacy msgpack: {2 * n_docs + len(groups)} parts of {n_docs} docs, decoders chained once",
+         f"{times['chained'] * 1000:.1f} ms", f"srsly.msgpack_loads {times['loads'] * 1000:.1f} ms",
+         f"{times['loads'] / times['chained']:.0f}x faster"),
     ]
 
 

@@ -1,5 +1,5 @@
 """Whole processes, as a user runs them: start-up of the command line, a
-LitBank ``score`` from the shell against a process that only reads both
+LitBank ``score`` from the shell (CoNLL and .spacy files) against a process that only reads both
 files line by line, and what ``--classes`` adds to it. Each time is the best of ``repeat`` runs (at least
 seven: a process takes under half a second, and on a shared machine fewer turns often miss a quiet one), the
 two sides of a row taking turns."""
@@ -53,4 +53,18 @@ def startup(key_path: Path, response_path: Path, repeat: int) -> List[Row]:
          f"read both files' lines {times['floor'] * 1000:.0f} ms", f"{score_ratio:.2f}x (target <= 3x)"),
         ("LitBank score --classes, whole process", f"{times['classes'] * 1000:.0f} ms",
          f"score {times['score'] * 1000:.0f} ms", f"+{100 * (times['classes'] / times['score'] - 1):.0f}% (target <= +50%)"),
+    ]
+
+
+def docbin_startup(conll_paths: Sequence[Path], spacy_paths: Sequence[Path], repeat: int) -> List[Row]:
+    """LitBank ``score`` from the shell on the ``.spacy`` files against the
+    same corpus as CoNLL files, the two taking turns."""
+    python = sys.executable
+    times = process_times(max(repeat, 7), {
+        kind: (python, "-m", "spacy_coref_eval", "score", *map(str, paths), "-f", "json")
+        for kind, paths in (("conll", conll_paths), ("spacy", spacy_paths))
+    })
+    return [
+        ("LitBank score .spacy, whole process", f"{times['spacy'] * 1000:.0f} ms",
+         f"CoNLL files {times['conll'] * 1000:.0f} ms", f"{times['spacy'] / times['conll']:.2f}x (target <= 1.5x)"),
     ]

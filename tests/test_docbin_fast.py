@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 import srsly
 from hypothesis import given, strategies as st
+from click.testing import CliRunner
+import spacy.attrs
 from spacy.attrs import HEAD, ORTH
 from spacy.tokens import Doc, DocBin, Span
 from spacy.vocab import Vocab
@@ -19,7 +21,10 @@ from spacy.vocab import Vocab
 from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.formats.docbin.docs import NAME_KEY, conll_to_doc, write_docbin
-from spacy_coref_eval.formats.docbin.records import decode_docbin_records, read_docbin_records, span_roots
+from spacy_coref_eval.cli import app
+from spacy_coref_eval.formats.docbin import names
+from spacy_coref_eval.formats.docbin.records import check_docbin, decode_docbin_records, read_docbin_records
+from spacy_coref_eval.formats.docbin.roots import span_roots
 from spacy_coref_eval.pipeline.registrations import labeled_span_group, prefixed_span_groups
 from spacy_coref_eval.formats.docbin.spans import doc_clusters
 
@@ -164,6 +169,7 @@ class DocSpec:
     words: List[str]
     spaces: Optional[List[bool]]
     parse: str
+    sent_starts: Optional[List[Optional[bool]]]
     heads: List[int]
     deps: List[str]
     pos: Optional[List[str]]
@@ -180,6 +186,9 @@ def doc_specs(draw):
     words = draw(st.lists(st.sampled_from(WORDS), min_size=n, max_size=n))
     spaces = draw(st.one_of(st.none(), st.lists(st.booleans(), min_size=n, max_size=n)))
     parse = draw(st.sampled_from(["none", "full", "heads only"])) if n else "none"
+    sent_starts = None
+    if parse == "none":
+        sent_starts = draw(st.one_of(st.none(), st.lists(st.sampled_from([True, False, None]), min_size=n, max_size=n)))
     order = draw(st.permutations(range(n)))
     picks = draw(st.lists(st.integers(0, 99), min_size=n, max_size=n))
     heads = list(range(n))
@@ -209,13 +218,13 @@ def doc_specs(draw):
     groups = draw(st.permutations(groups))
     user_data = draw(st.sampled_from(["none", "name", "name and more"]))
     name = draw(st.sampled_from(["doc (part 1)", "ñame", "", 7]))
-    return DocSpec(words, spaces, parse, heads, deps, pos, tags, morphs, list(groups), user_data, name)
+    return DocSpec(words, spaces, parse, sent_starts, heads, deps, pos, tags, morphs, list(groups), user_data, name)
 
 
 def make_doc(vocab: Vocab, spec: DocSpec) -> Doc:
     parse = {"heads": spec.heads, "deps": spec.deps} if spec.parse == "full" else {}
     doc = Doc(vocab, words=spec.words, spaces=spec.spaces, pos=spec.pos, tags=spec.tags, morphs=spec.morphs,
-              **parse)
+              sent_starts=spec.sent_starts, **parse)
     if spec.parse == "heads only":
         relative = np.array([head - i for i, head in enumerate(spec.heads)], dtype=np.int64)
         doc.from_array(["HEAD"], relative.astype(np.uint64).reshape(-1, 1))
@@ -391,6 +400,12 @@ def cut_span_record(msg):
     msg["span_groups"][1] = srsly.msgpack_dumps({srsly.msgpack_dumps(group): keys})
 
 
+def key_not_a_string(msg):
+    groups = srsly.msgpack_loads(msg["span_groups"][1])
+    [(value, _)] = groups.items()
+    msg["span_groups"][1] = srsly.msgpack_dumps({value: [7]})
+
+
 def head_cycle(msg):
     """Doc 1's root (token 2) and token 3 become each other's heads: the
     mention 'The cat' (0-2) needs token 1 -> 2 -> 3 -> 2 ..."""
@@ -412,6 +427,7 @@ DAMAGED = {
     "span record cut short": (cut_span_record, 1, r"40-byte records"),
     "span groups not msgpack": (set_field("span_groups", b"\xc1", 1), 1, r"damaged span groups"),
     "flags not a map": (set_field("flags", 3, 1), 1, r"'flags' entry is a int"),
+    "span group key not a string": (key_not_a_string, 1, r"a key is not a string"),
 }
 FILE_LEVEL = {
     "lengths do not add up": (set_field("lengths", lengths(7, 8)), r"sum of the document lengths"),
@@ -430,11 +446,24 @@ def test_damaged_document_names_file_and_index(tmp_path, case):
     path = tmp_path / "damaged.spacy"
     path.write_bytes(edited(change))
     with pytest.raises(CorefInputError) as caught:
-        read_docbin_records(path)
+        for record in read_docbin_records(path):
+            record.words
     message = str(caught.value)
     assert "\n" not in message
     assert message.startswith(f"{path}: document index {index}: ")
     assert caught.match(detail)
+
+
+def test_text_hashes_are_looked_up_only_for_the_words(tmp_path):
+    """Scoring needs no string: a text hash missing from the string table
+    is an error once the words of its doc are read, not before."""
+    path = tmp_path / "damaged.spacy"
+    path.write_bytes(edited(drop_string("mat")))
+    records = read_docbin_records(path)
+    assert [record.clusters.entities() for record in records] == [(((0, 2), (4, 6)),)] * 2
+    assert records[0].same_tokens(records[1])
+    with pytest.raises(CorefInputError, match=rf"^{re.escape(str(path))}: document index 1: token 5: text hash"):
+        records[1].words
 
 
 @pytest.mark.parametrize("case", sorted(FILE_LEVEL))
@@ -487,3 +516,48 @@ def test_undamaged_base_reads_with_heads():
     assert [r.name for r in records] == ["doc 0", "doc 1"]
     assert records[0].clusters.heads.tolist() == [1, 5]
     assert_same_docs(base_bytes(), prefixed_span_groups(), None)
+
+
+def test_attribute_ids_are_spacys():
+    for name in ("ORTH", "POS", "TAG", "DEP", "HEAD", "SENT_START", "MORPH"):
+        assert getattr(names, name) == getattr(spacy.attrs, name), name
+
+
+WHOLE_FILE_CASES = {**{case: (change, detail) for case, (change, _, detail) in DAMAGED.items()}, **FILE_LEVEL}
+
+
+@pytest.mark.parametrize("case", sorted(WHOLE_FILE_CASES))
+def test_check_before_spacy_reads_a_damaged_file(tmp_path, case):
+    """What ``evaluate`` should call before spaCy's ``Corpus`` reads the
+    file: one line naming the file (and the doc), for damage that spaCy
+    meets loading the doc or building its spans."""
+    change, detail = WHOLE_FILE_CASES[case]
+    path = tmp_path / "damaged.spacy"
+    path.write_bytes(edited(change))
+    if case == "head cycle":
+        assert check_docbin(path, prefixed_span_groups()) == 2
+        return
+    with pytest.raises(CorefInputError) as caught:
+        check_docbin(path, prefixed_span_groups() if case == "empty mention" else None)
+    assert str(caught.value).startswith(f"{path}: ")
+    assert "\n" not in str(caught.value)
+    assert caught.match(detail)
+
+
+def test_check_passes_an_undamaged_file(tmp_path):
+    path = tmp_path / "base.spacy"
+    path.write_bytes(base_bytes())
+    assert check_docbin(path) == check_docbin(path, prefixed_span_groups()) == 2
+
+
+@pytest.mark.parametrize("case", sorted(WHOLE_FILE_CASES))
+def test_export_of_a_damaged_file_is_one_line(tmp_path, case):
+    change, detail = WHOLE_FILE_CASES[case]
+    path, out = tmp_path / "damaged.spacy", tmp_path / "out.conll"
+    path.write_bytes(edited(change))
+    result = CliRunner().invoke(app, ["export", str(path), str(out)])
+    assert result.exit_code == 1, result.output
+    assert result.output.count("\n") == 1
+    assert result.output.startswith(f"✘ {path}: ")
+    assert re.search(detail, result.output)
+    assert not out.exists()

@@ -1,8 +1,10 @@
 """Cluster readers on spaCy docs: registered names, span group layouts,
 empty docs and spans repeated across clusters."""
+import re
 import warnings
 
 import pytest
+from hypothesis import given, strategies as st
 import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
@@ -11,7 +13,9 @@ from spacy.util import registry
 from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.pipeline.scorers import CorefEvalWarning, score_examples
 from spacy_coref_eval.pipeline.registrations import labeled_span_group, prefixed_span_groups
-from spacy_coref_eval.formats.docbin.spans import doc_clusters
+from spacy_coref_eval.formats.docbin.spans import PrefixedSpanGroups, doc_clusters
+
+from .strategies import deterministic
 
 TEXT = "Anna met Bob . She said he was late ."
 
@@ -185,3 +189,20 @@ def test_explicit_head_span_groups_give_the_heads():
     del doc.spans["coref_head_clusters_2"]
     with pytest.raises(CorefInputError, match="span group 'coref_head_clusters_2' must give one head per mention"):
         doc_clusters(doc, prefixed_span_groups(head_prefix="coref_head_clusters"))
+
+
+NAME_PIECES = ["coref_clusters", "coref", "_", "1", "07", "٣", "\n", "x", ".", ""]
+
+
+@deterministic(300)
+@given(
+    prefix=st.sampled_from(["coref_clusters", "c.f", "a\nb"]),
+    names=st.lists(st.lists(st.sampled_from(NAME_PIECES), max_size=4).map("".join), max_size=8),
+)
+def test_numbered_groups_match_each_name_alone(prefix, names):
+    """The groups found in one pass over the joined names are those each
+    name gives alone (line breaks in names included)."""
+    names = names + [f"{prefix}_{number}" for number in ("2", "10", "01")][: len(names) % 4]
+    pattern = re.compile(re.escape(prefix) + r"_([0-9]+)")
+    expected = sorted((int(m.group(1)), name) for name in names if (m := pattern.fullmatch(name)))
+    assert PrefixedSpanGroups(prefix).numbered(names) == expected

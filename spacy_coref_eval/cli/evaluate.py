@@ -80,10 +80,12 @@ def _gold(nlp, data: Path, given: Optional[str], options):
     from ..formats.corpus import read_side
     from ..formats.docbin import FORMAT as DOCBIN
     from ..formats.docbin.docs import stored_name
+    from ..formats.docbin.records import check_docbin
     from ..formats.docbin.examples import docs_side
 
     fmt = format_of(data, given)
     if fmt is DOCBIN:
+        check_docbin(data, options.spans[0])
         examples = list(Corpus(data)(nlp))
         gold = [example.reference for example in examples]
         names = [stored_name(doc) or f"doc{index}" for index, doc in enumerate(gold)]

@@ -12,7 +12,6 @@ A converted doc has:
 - the CoNLL document name in ``doc.user_data["coref_doc_name"]``, so that
   export restores it.
 """
-from pathlib import Path
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, DocBin
@@ -22,11 +21,9 @@ from ...clusters import Clusters
 from ...errors import CorefInputError
 from ...files import open_output
 from ..conll.read import ConllDocument, PathLike
+from .names import CLUSTER_PREFIX, HEAD_PREFIX, NAME_KEY
+from .records import check_docbin_data, read_docbin_bytes
 from .spans import ClusterReader, PrefixedSpanGroups, doc_clusters
-
-CLUSTER_PREFIX = "coref_clusters"
-HEAD_PREFIX = "coref_head_clusters"
-NAME_KEY = "coref_doc_name"
 
 ConllRecord = Tuple[str, List[str], Clusters, List[int]]
 
@@ -99,13 +96,13 @@ def docs_to_conll(docs: Iterable[Doc], reader: Optional[ClusterReader] = None) -
         yield doc_to_conll(doc, index, reader)
 
 
-def load_docbin(path: PathLike) -> DocBin:
-    """A ``.spacy`` file, user data included."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise CorefInputError(f"{path}: cannot read file: {err.strerror or err}") from None
+def load_docbin(path: PathLike, reader: Optional[ClusterReader] = None) -> DocBin:
+    """A ``.spacy`` file, user data included, checked first by
+    :func:`~.records.check_docbin_data` (with ``reader``, its clusters too), so
+    that damage is one :class:`CorefInputError` naming the file and doc,
+    not spaCy's error when a doc or span is built."""
+    data = read_docbin_bytes(path)
+    check_docbin_data(data, str(path), reader)
     try:
         return DocBin(store_user_data=True).from_bytes(data)
     except Exception:

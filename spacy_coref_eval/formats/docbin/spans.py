@@ -20,6 +20,7 @@ import numpy as np
 
 from ...clusters import Clusters
 from ...errors import CorefInputError
+from .names import CLUSTER_PREFIX
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
@@ -40,11 +41,18 @@ class PrefixedSpanGroups:
     gives the head of span i of ``PREFIX_<n>``, for the head and partial
     matchers."""
 
-    prefix: str = "coref_clusters"
+    prefix: str = CLUSTER_PREFIX
     head_prefix: Optional[str] = None
 
     def numbered(self, names: Iterable[str]) -> List[Tuple[int, str]]:
-        """The entity groups among span group ``names``, by their integer."""
+        """The entity groups among span group ``names``, by their integer
+        (matched as one text, one name a line, unless a name holds a line
+        break)."""
+        names = list(names)
+        text = "\n".join(names)
+        if text.count("\n") == max(len(names) - 1, 0):
+            digits = _number_lines(self.prefix).findall(text)
+            return sorted(zip(map(int, digits), [f"{self.prefix}_{number}" for number in digits]))
         matches = filter(None, map(_number_pattern(self.prefix).fullmatch, names))
         return sorted((int(match.group(1)), match.string) for match in matches)
 
@@ -82,6 +90,11 @@ class PrefixedSpanGroups:
 @lru_cache(maxsize=16)
 def _number_pattern(prefix: str) -> "re.Pattern[str]":
     return re.compile(re.escape(prefix) + r"_([0-9]+)")
+
+
+@lru_cache(maxsize=16)
+def _number_lines(prefix: str) -> "re.Pattern[str]":
+    return re.compile("^" + re.escape(prefix) + r"_([0-9]+)$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
