@@ -208,8 +208,9 @@ def test_spacy_keyword_arguments_are_ignored(nlp):
     assert scorer(examples, labels=("PERSON",), threshold=0.5) == scorer(examples)
 
 
-def test_no_examples_score_zero(nlp):
-    scores = make_coref_scorer()([])
+def test_no_examples_score_zero_with_a_warning(nlp):
+    with pytest.warns(CorefEvalWarning, match="no examples to score"):
+        scores = make_coref_scorer()([])
     assert set(scores) == set(make_coref_scorer()(make_examples(nlp)))
     assert set(scores.values()) == {0.0}
 
@@ -306,7 +307,11 @@ def test_coref_evaluator_pickles_for_multiprocessing(nlp):
         component = pipeline.get_pipe(name)
         restored = pickle.loads(pickle.dumps(component))
         assert restored.scorer == component.scorer
-        assert restored.score(examples) == component.score(examples)
+        if name == "plain":
+            assert restored.score(examples) == component.score(examples)
+            continue
+        with pytest.warns(CorefEvalWarning, match="hold no coreference span group"):
+            assert restored.score(examples) == component.score(examples)
 
 
 def test_any_component_scorer_setting_accepts_the_scorer(nlp):
@@ -395,9 +400,3 @@ def test_the_preset_refuses_matchers_it_does_not_follow():
     assert make_coref_scorer().settings.singletons == "keep"
     assert make_coref_scorer(preset="corefud").settings.singletons == "remove"
 
-
-def test_no_examples_score_zero_with_a_warning():
-    scorer = make_coref_scorer()
-    with pytest.warns(CorefEvalWarning, match="no examples to score"):
-        scores = scorer([])
-    assert scores["coref_f"] == 0.0
