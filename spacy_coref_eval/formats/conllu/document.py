@@ -239,31 +239,24 @@ def _sentence_difference(key: CorefUDDocument, response: CorefUDDocument, s: int
 
 
 class TokenColumns:
-    """Columns of a document's words, decoded from the file's bytes on first
-    use."""
+    """Columns of a document's words, read from the file on first use by
+    ``read(k)`` (field ``k`` of every word)."""
 
-    def __init__(self, decode: Optional[Callable[[np.ndarray, np.ndarray], List[str]]], starts: np.ndarray,
-                 ends: np.ndarray) -> None:
-        self.decode = decode
-        self.starts = starts
-        self.ends = ends
+    def __init__(self, read: Optional[Callable[[int], List[str]]]) -> None:
+        self.read = read
         self.cache: Dict[int, List[str]] = {}
 
     def get(self, column: int) -> List[str]:
         """Field ``column`` of every word (``[]`` without a file)."""
         if column not in self.cache:
-            if self.decode is None:
-                self.cache[column] = []
-            else:
-                self.cache[column] = self.decode(self.starts[:, column], self.ends[:, column])
+            self.cache[column] = [] if self.read is None else self.read(column)
         return self.cache[column]
-
 
 
 def empty_document(name: str, source: str, line: int) -> CorefUDDocument:
     none = np.zeros(0, dtype=np.int64)
     flags = np.zeros(0, dtype=bool)
     return CorefUDDocument(
-        name, source, line, [], TokenColumns(None, none, none), np.zeros(1, dtype=np.int64), [], [], none, (), (),
+        name, source, line, [], TokenColumns(None), np.zeros(1, dtype=np.int64), [], [], none, (), (),
         none, none, none, none, flags, flags, none, [],
     )
