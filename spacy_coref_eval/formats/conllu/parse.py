@@ -13,7 +13,7 @@ from .vectorised import FileRows, begins, byte_words, gather_lines, numbers, pai
 
 _NEWDOC = re.compile(r"^# newdoc(?:\s+id\s*=\s*(.+))?$")
 _SENT_IDS = re.compile(r"^# sent_id(?:[^\S\n]*=?[^\S\n]*(\S+))?", re.MULTILINE)
-"""``# sent_id`` lines, one a line, each matched at its start: the id is
+r"""``# sent_id`` lines, one a line, each matched at its start: the id is
 what ``^# sent_id\s*=?\s*(\S+)`` matches in the line alone, or empty."""
 _GLOBAL_ENTITY = re.compile(r"^# global\.Entity\s*=\s*(\S+)")
 _EMPTY_ID = re.compile(r"^(\d+)\.(\d+)$")
