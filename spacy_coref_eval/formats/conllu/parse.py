@@ -244,13 +244,8 @@ class FileParser:
             word_rows = first_row + np.flatnonzero(plain)
         sentence_starts = np.zeros(len(lengths) + 1, dtype=np.int64)
         np.cumsum(lengths, out=sentence_starts[1:])
-        n_words = int(sentence_starts[-1])
-        if self.words is None:
-            words = self.column(*self.field(1, word_rows))
-        else:
-            first_word = int(self.words_before[first_row])
-            words = self.words[first_word:first_word + n_words]
-        word_ords = np.arange(1, n_words + 1, dtype=np.int64) - np.repeat(sentence_starts[:-1], lengths)
+        first_word, stop_word = self.words_before[[first_row, stop_row]].tolist()
+        words = self.column(*self.field(1, word_rows)) if self.words is None else self.words[first_word:stop_word]
         if mentions is None:
             reader = MentionReader(DocumentLayout(
                 self.source, name, self.headers, self.row_line, first_row, sentence_rows, words_before,
@@ -270,7 +265,7 @@ class FileParser:
             sentence_starts=sentence_starts,
             sentence_ids=self.sentence_ids[first_sentence:stop_sentence],
             sentence_lines=sentence_lines,
-            word_ords=word_ords,
+            word_ords=self.word_ords[first_word:stop_word],
             empty_nodes=tuple(empty_nodes),
             **mentions,
         )
@@ -298,6 +293,7 @@ class FileParser:
                                   f"{int(expected[row])} is due")
         self.row_plain = plain
         self.row_expected = expected
+        self.word_ords = value[plain]
         others = np.flatnonzero(~plain)
         window = self.words8[starts[others] + 8].view(np.uint8).reshape(-1, 8)
         dash = (window == _DASH) & (np.arange(8) < (ends - starts)[others, None])
