@@ -26,7 +26,9 @@ _MAX_ID_DIGITS = 7
 class FileParser:
     """The whole file at once: lines, sentences, fields and ``Entity``
     values are found with array operations on the bytes, and strings are
-    made only for the columns kept."""
+    made only for the columns kept. The brackets of simple documents are
+    paired by :func:`~.vectorised.pair_documents`, of the others (of all
+    without ``vectorised``) by :class:`~.entities.MentionReader`."""
 
     def __init__(self, data: bytes, source: str, vectorised: bool = True) -> None:
         if b"\r" in data:
