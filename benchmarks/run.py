@@ -36,7 +36,7 @@ from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.scoring import Options, count_document, evaluate_corpus, score_pairs
 
 from .perturb import Errors, perturb, perturb_corpus, synthetic_key
-from .startup import docbin_startup, startup
+from .startup import READ_LINES, docbin_startup, process_times, startup
 
 REPO = Path(__file__).resolve().parent.parent
 LITBANK = REPO / "tests" / "data" / "corpora" / "litbank.key.conll.gz"
@@ -495,10 +495,27 @@ def other_formats(folder: Path, key_path: Path, response_path: Path, repeat: int
     def json_score() -> None:
         score_json(evaluate_corpus(*jsonlines, Options(ALL)).result, per_doc=True)
 
-    times = best_of_each(repeat, {"lines": gum_lines, "gum": gum_score, "json": json_floor, "jsonlines": json_score})
+    from spacy_coref_eval.formats.conllu.read import read_conllu
+
+    gum_key = folder / "gum.key.conllu"
+    gum_key.write_bytes(gzip.decompress(GUM.read_bytes()))
+    times = best_of_each(repeat, {
+        "lines": gum_lines, "gum": gum_score, "json": json_floor, "jsonlines": json_score,
+        "read floor": lambda: read_floor(gum_key), "reader": lambda: read_conllu(gum_key),
+    })
+    processes = process_times(max(repeat, 7), {
+        "floor": (sys.executable, "-c", READ_LINES, str(gum_key), str(gum_copy)),
+        "score": (sys.executable, "-m", "spacy_coref_eval", "score", str(gum_key), str(gum_copy), "-f", "json"),
+    })
     return [
         ("CoNLL-U path: GUM 40 docs vs perturbed copy, read both + all metrics", f"{times['gum'] * 1000:.1f} ms",
          f"read both files' lines {times['lines'] * 1000:.1f} ms", f"{times['gum'] / times['lines']:.2f}x (target <= 3x)"),
+        ("CoNLL-U reader: GUM 40 docs, read_conllu in process", f"{times['reader'] * 1000:.1f} ms",
+         f"floor {times['read floor'] * 1000:.1f} ms (read lines, split last column)",
+         f"{times['reader'] / times['read floor']:.2f}x (target <= 2x)"),
+        ("GUM score, whole process (CoNLL-U)", f"{processes['score'] * 1000:.0f} ms",
+         f"read both files' lines {processes['floor'] * 1000:.0f} ms",
+         f"{processes['score'] / processes['floor']:.2f}x (target <= 4x)"),
         ("jsonlines path: LitBank, read both + all metrics", f"{times['jsonlines'] * 1000:.1f} ms",
          f"json.loads every line {times['json'] * 1000:.1f} ms", f"{times['jsonlines'] / times['json']:.2f}x (target <= 2x)"),
     ]

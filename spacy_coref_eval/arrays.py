@@ -16,6 +16,33 @@ def expand_ranges(lo: np.ndarray, hi: np.ndarray) -> Tuple[np.ndarray, np.ndarra
     return np.repeat(np.arange(len(lo)), hi - lo), range_values(lo, hi)
 
 
+def pair_brackets(group: np.ndarray, rank: np.ndarray, opening: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each opening bracket with its closing: within each ``group``, in
+    ``rank`` order, a closing pairs with the latest unclosed opening. An
+    opening at depth d and the closing that returns to depth d are
+    consecutive once events are sorted by (group, depth, rank). Returns the
+    indices of the paired openings and closings, and whether each event's
+    group balances (no closing without an opening, none left open); pairs
+    are given for balanced groups only."""
+    order = np.lexsort((rank, group))
+    sorted_group = group[order]
+    delta = np.where(opening[order], 1, -1)
+    depth_after = np.cumsum(delta)
+    starts = np.r_[True, sorted_group[1:] != sorted_group[:-1]]
+    base = np.maximum.accumulate(np.where(starts, np.arange(len(order)), 0))
+    depth_after = depth_after - (depth_after[base] - delta[base])
+    level = np.where(delta > 0, depth_after - 1, depth_after)
+    run = np.cumsum(starts) - 1
+    bad_run = np.zeros(int(run[-1]) + 1 if len(run) else 0, dtype=bool)
+    bad_run[run[level < 0]] = True
+    bad_run[run[np.r_[starts[1:], True] & (depth_after != 0)]] = True
+    balanced = np.empty(len(order), dtype=bool)
+    balanced[order] = ~bad_run[run]
+    kept = order[balanced[order]]
+    nested = kept[np.lexsort((rank[kept], level[balanced[order]], group[kept]))]
+    return nested[0::2], nested[1::2], balanced
+
+
 def compact(values: np.ndarray, size: int) -> Tuple[np.ndarray, np.ndarray]:
     """The distinct ``values`` (integers in ``[0, size)``), ascending, and
     the rank of every integer among them (a lookup table of ``size``):

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
-from spacy_coref_eval.formats.conllu.read import check_aligned, node_key, parse_conllu, read_conllu
+from spacy_coref_eval.formats.conllu.document import check_aligned, node_key
+from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
 
 DATA = Path(__file__).resolve().parent / "data"
 CONFORMANCE = DATA / "conformance" / "corefud"

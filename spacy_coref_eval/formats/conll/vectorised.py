@@ -7,7 +7,7 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from ...arrays import expand_ranges, range_values
+from ...arrays import expand_ranges, pair_brackets, range_values
 from ...clusters import Clusters
 
 BEGIN = re.compile(r"#\s*begin document(?: (.*)|\s*)")
@@ -203,10 +203,10 @@ def _mentions(
     if len(paired) == 0:
         opens = closes = paired
     else:
-        pairs = _pair_brackets(paired, kind, rank, group)
-        if pairs is None:
+        opens, closes, balanced = pair_brackets(group[paired], rank[paired], kind[paired] == _OPEN_KIND)
+        if not balanced.all():
             return None
-        opens, closes = pairs
+        opens, closes = paired[opens], paired[closes]
 
     singles = np.flatnonzero(single)
     mention_doc = np.r_[doc[singles], doc[closes]]
@@ -215,28 +215,6 @@ def _mentions(
     entity = np.r_[first_event[group[singles]], first_event[group[closes]]]
     created = np.r_[rank[singles], rank[closes]]
     return mention_doc, starts, ends, entity, created
-
-
-def _pair_brackets(
-    paired: np.ndarray, kind: np.ndarray, rank: np.ndarray, group: np.ndarray
-) -> Optional[Tuple[np.ndarray, np.ndarray]]:
-    """Each opening with its closing (the latest unclosed opening of the same
-    id and document), or ``None`` if the brackets do not balance."""
-    paired = paired[np.lexsort((rank[paired], group[paired]))]
-    delta = np.where(kind[paired] == _OPEN_KIND, 1, -1)
-    depth_after = np.cumsum(delta)
-    group_start = np.r_[True, group[paired][1:] != group[paired][:-1]]
-    base = np.maximum.accumulate(np.where(group_start, np.arange(len(paired)), 0))
-    depth_after = depth_after - (depth_after[base] - delta[base])
-    level = np.where(delta > 0, depth_after - 1, depth_after)
-    group_end = np.r_[group_start[1:], True]
-    if np.any(level < 0) or np.any(depth_after[group_end] != 0):
-        return None
-    nested = paired[np.lexsort((rank[paired], level, group[paired]))]
-    opens, closes = nested[0::2], nested[1::2]
-    if np.any(kind[opens] != _OPEN_KIND) or np.any(kind[closes] != _CLOSE_KIND):
-        return None
-    return opens, closes
 
 
 def _documents(

@@ -18,7 +18,7 @@ import numpy as np
 
 from ...clusters import Clusters, NodeSets
 from ..tokens import Tokens
-from .read import CorefUDDocument, node_key
+from .document import CorefUDDocument, node_key
 
 EMPTY_FORM = "_"
 """The form of an empty node the file lacks (it has no form there)."""

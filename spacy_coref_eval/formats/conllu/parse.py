@@ -1,0 +1,361 @@
+"""The CoNLL-U line parser: lines, sentences, fields, IDs, comments and
+``Entity=`` values of a whole file found with array operations on its
+bytes; documents built from them (docs/formats.md, CorefUD CoNLL-U)."""
+import re
+from typing import Dict, List, Optional, Tuple, Union
+
+import numpy as np
+
+from ...errors import CorefInputError
+from .document import MAJOR_BITS, MINOR_BITS, ConlluFile, CorefUDDocument, EmptyNode, TokenColumns, empty_document, node_key
+from .entities import DocumentLayout, EntityHeader, MentionReader
+from .vectorised import FileRows, begins, byte_words, gather_lines, numbers, pair_documents, starts_with
+
+_NEWDOC = re.compile(r"^# newdoc(?:\s+id\s*=\s*(.+))?$")
+_SENT_IDS = re.compile(r"^# sent_id(?:[^\S\n]*=?[^\S\n]*(\S+))?", re.MULTILINE)
+r"""``# sent_id`` lines, one a line, each matched at its start: the id is
+what ``^# sent_id\s*=?\s*(\S+)`` matches in the line alone, or empty."""
+_GLOBAL_ENTITY = re.compile(r"^# global\.Entity\s*=\s*(\S+)")
+_EMPTY_ID = re.compile(r"^(\d+)\.(\d+)$")
+_RANGE_ID = re.compile(r"^(\d+)-(\d+)$")
+_NL, _TAB, _DASH, _PIPE = 10, 9, 45, 124
+_MAX_ID_DIGITS = 7
+"""Longer IDs are not words (a sentence has fewer than 10 million)."""
+
+
+class FileParser:
+    """The whole file at once: lines, sentences, fields and ``Entity``
+    values are found with array operations on the bytes, and strings are
+    made only for the columns kept. The brackets of simple documents are
+    paired by :func:`~.vectorised.pair_documents`, of the others (of all
+    without ``vectorised``) by :class:`~.entities.MentionReader`."""
+
+    def __init__(self, data: bytes, source: str, vectorised: bool = True) -> None:
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        if not data.endswith(b"\n"):
+            data += b"\n"
+        self.data = data
+        self.buffer = np.frombuffer(data, dtype=np.uint8)
+        self.words8 = byte_words(data)
+        self.source = source
+        self.vectorised = vectorised
+        self.headers: List[Tuple[int, EntityHeader]] = []
+
+    def decode(self, raw: bytes) -> str:
+        try:
+            return raw.decode("utf8")
+        except UnicodeDecodeError as err:
+            line = self.data.count(b"\n", 0, self._byte_of(raw, err.start)) + 1
+            raise CorefInputError(f"{self.source}:{line}: not UTF-8 text: {err.reason}") from None
+
+    def _byte_of(self, raw: bytes, offset: int) -> int:
+        found = self.data.find(raw[max(0, offset - 40):offset + 1])
+        return found + min(offset, 40) if found >= 0 else 0
+
+    def column(self, starts: np.ndarray, ends: np.ndarray) -> List[str]:
+        text = self.decode(gather_lines(self.buffer, starts, ends))
+        return text.split("\n")[:-1]
+
+    def parse(self) -> ConlluFile:
+        buffer = self.buffer
+        separators = np.flatnonzero((buffer <= _NL) | (buffer == _PIPE))
+        kinds = buffer[separators]
+        newlines = separators[kinds == _NL]
+        self.tabs = separators[kinds == _TAB]
+        self.pipes = separators[kinds == _PIPE]
+        line_start = np.zeros(len(newlines), dtype=np.int64)
+        line_start[1:] = newlines[:-1] + 1
+        first = buffer[line_start]
+        blank = first == 10
+        odd = np.flatnonzero((first == 32) | (first == 9))
+        for line in odd.tolist():
+            if not self.data[line_start[line]:newlines[line]].strip():
+                blank[line] = True
+        comment = first == 35
+        token = ~(blank | comment)
+        inside = np.flatnonzero(comment[1:] & token[:-1])
+        if len(inside):
+            raise CorefInputError(f"{self.source}:{int(inside[0]) + 2}: comment line inside a sentence "
+                                  "(comments precede the token lines of their sentence)")
+        token_lines = np.flatnonzero(token)
+        self.row_line = token_lines + 1
+        previous = np.zeros(len(token), dtype=bool)
+        previous[1:] = token[:-1]
+        sentence_lines = np.flatnonzero(token & ~previous)
+        sentence_rows = np.searchsorted(token_lines, sentence_lines)
+        n_rows = len(token_lines)
+        row_counts = np.diff(np.append(sentence_rows, n_rows))
+        n_sentences = len(sentence_rows)
+        self.sentence_ids, documents = self._comments(comment, line_start, newlines, sentence_lines, token_lines)
+        self.sentence_rows = np.append(sentence_rows, n_rows)
+        self.sentence_lines = (sentence_lines + 1).tolist()
+        self._fields(line_start[token_lines], newlines[token_lines])
+        self._ids(sentence_rows, row_counts)
+        if n_sentences and (not documents or documents[0][2] > 0):
+            documents.insert(0, ("", self.sentence_lines[0], 0))
+        documents = [(name or str(index), line, first) for index, (name, line, first) in enumerate(documents, 1)]
+        self.words_before = np.zeros(n_rows + 1, dtype=np.int64)
+        np.cumsum(self.row_plain, out=self.words_before[1:])
+        self.sentence_words = np.diff(self.words_before[self.sentence_rows])
+        self._entity_values()
+        self.words = self._all_words()
+        bounds = [first_sentence for _, _, first_sentence in documents[1:]] + [n_sentences]
+        mentions: List[Optional[Dict[str, object]]] = [None] * len(documents)
+        if self.vectorised and len(self.entity_rows):
+            document_rows = self.sentence_rows[[first for _, _, first in documents]]
+            row_document = np.repeat(np.arange(len(documents)), np.diff(np.append(document_rows, n_rows)))
+            rows = FileRows(self.row_line, self.row_plain, self.row_multiword, self.row_sentence, row_document,
+                            self.words_before, document_rows)
+            mentions = pair_documents(self.entity_text, self.entity_rows, self.headers, rows)
+        parsed: Dict[str, CorefUDDocument] = {}
+        for (name, line, first_sentence), stop, columns in zip(documents, bounds, mentions):
+            if name in parsed:
+                raise CorefInputError(
+                    f"{self.source}:{line}: document {name!r} appears twice (first at line {parsed[name].line})"
+                )
+            parsed[name] = self._document(name, line, first_sentence, stop, columns)
+        return ConlluFile(self.source, parsed, self.bridges, self.split_antecedents)
+
+    def _comments(self, comment: np.ndarray, line_start: np.ndarray, newlines: np.ndarray,
+                  sentence_lines: np.ndarray, token_lines: np.ndarray):
+        """The ``# sent_id`` of every sentence (``None`` without one), and
+        documents ``(name, line, first sentence)``; records the
+        ``# global.Entity`` headers."""
+        words = self.words8
+        candidates = np.flatnonzero(comment & (newlines - line_start >= 9))
+        starts = line_start[candidates]
+        heads = words[starts + 10]
+        sent_id_lines = candidates[begins(heads, b"sent_id") & (self.buffer[starts + 1] == ord(" "))]
+        other = begins(heads, b"newdoc") | begins(heads, b"global.")
+        found = _SENT_IDS.findall(self.decode(gather_lines(self.buffer, line_start[sent_id_lines], newlines[sent_id_lines])))
+        owners = np.searchsorted(sentence_lines, sent_id_lines).tolist()
+        sent_ids: List[Optional[str]] = [None] * (len(sentence_lines) + 1)
+        for owner, ident in zip(owners, found):
+            if ident:
+                sent_ids[owner] = ident
+        others = candidates[other]
+        short_newdoc = np.flatnonzero(comment & (newlines - line_start == 8))
+        short_newdoc = short_newdoc[starts_with(words, line_start[short_newdoc], b"# newdoc")]
+        if len(short_newdoc):
+            others = np.union1d(others, short_newdoc)
+        documents: List[Tuple[str, int, int]] = []
+        owners = np.searchsorted(sentence_lines, others).tolist()
+        positions = np.searchsorted(token_lines, others).tolist()
+        for line, owner, position in zip(others.tolist(), owners, positions):
+            text = self.decode(self.data[int(line_start[line]):int(newlines[line])])
+            found = _NEWDOC.match(text)
+            if found:
+                documents.append(((found.group(1) or "").strip(), line + 1, owner))
+                continue
+            found = _GLOBAL_ENTITY.match(text)
+            if found:
+                self.headers.append((position, EntityHeader(found.group(1), line + 1, self.source)))
+        return sent_ids[:-1], documents
+
+    def _fields(self, starts: np.ndarray, ends: np.ndarray) -> None:
+        """The tabs of every token line (``row_tabs``, nine a row), which
+        with its start and end (``row_start``, ``row_end``) bound its ten
+        fields (:meth:`field`)."""
+        tabs = self.tabs
+        self.row_start, self.row_end = starts, ends
+        if len(tabs) == 9 * len(starts):
+            inner = tabs.reshape(-1, 9)
+            if not len(inner) or ((inner[:, 0] > starts).all() and (inner[:, 8] < ends).all()):
+                self.row_tabs = inner
+                return
+        first_tab = np.searchsorted(tabs, starts)
+        counts = np.searchsorted(tabs, ends) - first_tab
+        bad = np.flatnonzero(counts != 9)
+        if len(bad):
+            row = int(bad[0])
+            raise CorefInputError(f"{self.source}:{int(self.row_line[row])}: {int(counts[row]) + 1} tab-separated "
+                                  "field(s), a CoNLL-U token line has 10")
+        self.row_tabs = tabs[first_tab[:, None] + np.arange(9)]
+
+    def field(self, k: int, rows: Union[slice, np.ndarray] = slice(None)) -> Tuple[np.ndarray, np.ndarray]:
+        """Where field ``k`` (0 to 9) of each of ``rows`` starts and ends."""
+        start = self.row_start[rows] if k == 0 else self.row_tabs[rows, k - 1] + 1
+        return start, self.row_end[rows] if k == 9 else self.row_tabs[rows, k]
+
+    def _entity_values(self) -> None:
+        """The ``Entity`` values in MISC (``entity_text``: each followed by a
+        newline, the ``k``-th from ``entity_offsets[k]``, on row
+        ``entity_rows[k]``); counts the ``Bridge`` and ``SplitAnte`` (or
+        ``Split``) attributes. An attribute starts MISC or follows a ``|``
+        in it."""
+        buffer = self.buffer
+        misc_start, misc_end = self.field(9)
+        pipes = self.pipes
+        pipe_row = np.searchsorted(misc_start, pipes, "right") - 1
+        in_misc = (pipe_row >= 0) & (pipes < misc_end[np.maximum(pipe_row, 0)])
+        pipes = pipes[in_misc]
+        starts = np.concatenate((misc_start, pipes + 1))
+        rows = np.concatenate((np.arange(len(misc_start)), pipe_row[in_misc]))
+        first = buffer[np.minimum(starts, len(buffer) - 1)]
+        named = (first == ord("E")) | (first == ord("B")) | (first == ord("S"))
+        starts, rows = starts[named], rows[named]
+        heads = self.words8[starts + 8]
+        self.bridges = int(begins(heads, b"Bridge=").sum())
+        split = begins(heads, b"Split=")
+        split_ante = np.flatnonzero(begins(heads, b"SplitAnt"))
+        split[split_ante] = starts_with(self.words8, starts[split_ante] + 8, b"e=")
+        self.split_antecedents = int(split.sum())
+        entity = begins(heads, b"Entity=")
+        order = np.argsort(starts[entity], kind="stable")
+        starts, rows = starts[entity][order] + 7, rows[entity][order]
+        ends = np.minimum(np.append(pipes, len(buffer))[np.searchsorted(pipes, starts)], misc_end[rows])
+        kept = ends > starts
+        starts, ends, self.entity_rows = starts[kept], ends[kept], rows[kept]
+        self.entity_text = np.frombuffer(gather_lines(buffer, starts, ends), dtype=np.uint8)
+        self.entity_offsets = np.zeros(len(starts) + 1, dtype=np.int64)
+        np.cumsum(ends + 1 - starts, out=self.entity_offsets[1:])
+
+    def _all_words(self) -> Optional[List[str]]:
+        """Every word of the file, or ``None`` when they are not all UTF-8
+        (each document then decodes its own, naming the line at fault)."""
+        rows = np.flatnonzero(self.row_plain)
+        try:
+            text = gather_lines(self.buffer, *self.field(1, rows)).decode("utf8")
+        except UnicodeDecodeError:
+            return None
+        return text.split("\n")[:-1]
+
+    def _document(self, name: str, line: int, first_sentence: int, stop_sentence: int,
+                  mentions: Optional[Dict[str, object]]) -> CorefUDDocument:
+        """One document, of sentences ``first_sentence`` to ``stop_sentence``
+        (excluded); ``mentions`` are its mention columns when the vectorised
+        reader paired its brackets, else the state machine does."""
+        if first_sentence == stop_sentence:
+            return empty_document(name, self.source, line)
+        first_row, stop_row = self.sentence_rows[[first_sentence, stop_sentence]].tolist()
+        sentence_rows = (self.sentence_rows[first_sentence:stop_sentence] - first_row).tolist()
+        sentence_lines = self.sentence_lines[first_sentence:stop_sentence]
+        lengths = self.sentence_words[first_sentence:stop_sentence]
+        if not lengths.all():
+            raise CorefInputError(f"{self.source}:{sentence_lines[int(np.argmin(lengths))]}: sentence without words")
+        multiword: List[int] = []
+        empty_rows: List[int] = []
+        empty_nodes: List[EmptyNode] = []
+        words_before = None
+        word_rows: Union[slice, np.ndarray] = slice(first_row, stop_row)
+        plain = self.row_plain[first_row:stop_row]
+        if not plain.all():
+            words_before = self.words_before[first_row:stop_row + 1] - self.words_before[first_row]
+            self._special_rows(first_row, sentence_rows, words_before, multiword, empty_rows, empty_nodes)
+            word_rows = first_row + np.flatnonzero(plain)
+        sentence_starts = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=sentence_starts[1:])
+        first_word, stop_word = self.words_before[[first_row, stop_row]].tolist()
+        words = self.column(*self.field(1, word_rows)) if self.words is None else self.words[first_word:stop_word]
+        if mentions is None:
+            reader = MentionReader(DocumentLayout(
+                self.source, name, self.headers, self.row_line, first_row, sentence_rows, words_before,
+                set(multiword), dict(zip(empty_rows, range(len(empty_rows)))), empty_nodes,
+            ))
+            lo, hi = np.searchsorted(self.entity_rows, [first_row, stop_row])
+            if hi > lo:
+                text = self.decode(self.entity_text[self.entity_offsets[lo]:self.entity_offsets[hi]].tobytes())
+                reader.read((self.entity_rows[lo:hi] - first_row).tolist(), text)
+            mentions = reader.columns()
+        return CorefUDDocument(
+            name=name,
+            source=self.source,
+            line=line,
+            words=words,
+            token_columns=TokenColumns(lambda k: self.column(*self.field(k, word_rows))),
+            sentence_starts=sentence_starts,
+            sentence_ids=self.sentence_ids[first_sentence:stop_sentence],
+            sentence_lines=sentence_lines,
+            word_ords=self.word_ords[first_word:stop_word],
+            empty_nodes=tuple(empty_nodes),
+            **mentions,
+        )
+
+    def _ids(self, sentence_rows: np.ndarray, row_counts: np.ndarray) -> None:
+        """Check that every integer ID is the next word's number in its
+        sentence; note which rows have other IDs (multiword ranges, empty
+        nodes: ``row_plain`` false), which of those are multiword ranges
+        that start at the next word (``row_multiword``; longer ones than
+        8 bytes are left to :meth:`_special_rows`), and each
+        row's next word number (``row_expected``)."""
+        starts, ends = self.field(0)
+        value, plain = numbers(self.words8, starts, ends)
+        plain &= ends - starts <= _MAX_ID_DIGITS
+        self.row_sentence = np.repeat(np.arange(len(sentence_rows)), row_counts)
+        special = np.zeros(len(plain) + 1, dtype=np.int64)
+        np.cumsum(~plain, out=special[1:])
+        first = sentence_rows[self.row_sentence]
+        expected = np.arange(len(plain)) - first - (special[:-1] - special[first]) + 1
+        bad = np.flatnonzero(plain & (value != expected))
+        if len(bad):
+            row = int(bad[0])
+            ident = self.decode(self.data[int(starts[row]):int(ends[row])])
+            raise CorefInputError(f"{self.source}:{int(self.row_line[row])}: ID {ident} where word "
+                                  f"{int(expected[row])} is due")
+        self.row_plain = plain
+        self.row_expected = expected
+        self.word_ords = value[plain]
+        others = np.flatnonzero(~plain)
+        window = self.words8[starts[others] + 8].view(np.uint8).reshape(-1, 8)
+        dash = (window == _DASH) & (np.arange(8) < (ends - starts)[others, None])
+        looks_like_range = dash.any(axis=1)
+        ranges = others[looks_like_range]
+        middle = starts[ranges] + np.argmax(dash[looks_like_range], axis=1)
+        low, low_plain = numbers(self.words8, starts[ranges], middle)
+        high, high_plain = numbers(self.words8, middle + 1, ends[ranges])
+        well_formed = low_plain & high_plain & (low == expected[ranges]) & (high >= low)
+        self.row_multiword = np.zeros(len(plain), dtype=bool)
+        self.row_multiword[ranges[well_formed]] = True
+
+    def _special_rows(self, first_row: int, sentence_rows: List[int],
+                      words_before: np.ndarray, multiword: List[int], empty_rows: List[int],
+                      empty_nodes: List[EmptyNode]) -> None:
+        """Check the multiword ranges and empty nodes of a document and note
+        where they are (document rows)."""
+        stop_row = first_row + len(words_before) - 1
+        multiword.extend((np.flatnonzero(self.row_multiword[first_row:stop_row])).tolist())
+        rows = np.flatnonzero(~self.row_plain[first_row:stop_row] & ~self.row_multiword[first_row:stop_row])
+        if not len(rows):
+            return
+        owners = (np.searchsorted(sentence_rows, rows, "right") - 1).tolist()
+        absolute = rows + first_row
+        idents = self.column(*self.field(0, absolute))
+        lines = self.row_line[absolute].tolist()
+        expected_words = self.row_expected[absolute].tolist()
+        last_empty = (-1, 0, 0)
+        for r, s, ident, line, expected in zip(rows.tolist(), owners, idents, lines, expected_words):
+            row = first_row + r
+            range_match = _RANGE_ID.match(ident)
+            if range_match:
+                low, high = int(range_match.group(1)), int(range_match.group(2))
+                if low != expected or high < low:
+                    raise CorefInputError(f"{self.source}:{line}: multiword token {ident} where word {expected} is due")
+                multiword.append(r)
+                continue
+            empty_match = _EMPTY_ID.match(ident)
+            if not empty_match:
+                raise CorefInputError(f"{self.source}:{line}: ID {ident!r} where word {expected} is due")
+            major, minor = int(empty_match.group(1)), int(empty_match.group(2))
+            if major != expected - 1 or minor == 0 or (s, major, minor) <= last_empty:
+                raise CorefInputError(f"{self.source}:{line}: empty node {ident} out of order (after word {expected - 1})")
+            if minor >= 1 << MINOR_BITS or major >= 1 << MAJOR_BITS:
+                raise CorefInputError(f"{self.source}:{line}: empty node ID {ident} is too large")
+            last_empty = (s, major, minor)
+            empty_rows.append(r)
+            form, deps = (self.decode(self.data[slice(*map(int, self.field(k, row)))]) for k in (1, 8))
+            empty_nodes.append(EmptyNode(s, ident, int(words_before[r]), node_key(s, major, minor), form,
+                                         self._deps(deps, s, line), line))
+
+    def _deps(self, text: str, sentence: int, line: int) -> Tuple[Tuple[int, str], ...]:
+        if text == "_":
+            return ()
+        deps = []
+        for item in text.split("|"):
+            parent, sep, relation = item.partition(":")
+            major, dot, minor = parent.partition(".")
+            if not sep or not major.isdigit() or (dot and not minor.isdigit()):
+                raise CorefInputError(f"{self.source}:{line}: malformed DEPS item {item!r}")
+            deps.append((node_key(sentence, int(major), int(minor) if dot else 0), relation))
+        return tuple(deps)
+
