@@ -3,7 +3,7 @@ Pairing): by name where both sides name their documents, else by order;
 each pair's response put on its key document's tokens by the key
 document's format (:meth:`~.document.SideDocument.paired_with`)."""
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
@@ -11,7 +11,7 @@ from ..clusters import Clusters, ClustersLike, Pair
 from ..errors import LISTED, CorefInputError, listed
 from ..files import PathLike
 from .base import Format, ReadOptions
-from .document import Side, SideDocument, WordMismatch
+from .document import AlignmentReport, Side, SideDocument, WordMismatch
 from .registry import FALLBACK, format_of, registered_formats
 from .tokens import Tokens
 
@@ -35,6 +35,9 @@ class Corpus:
     key_documents: List[SideDocument]
     warnings: List[str]
     response_names: List[str]
+    alignment: Dict[str, AlignmentReport] = field(default_factory=dict)
+    """By pair name, what aligning the response onto the key changed, for
+    the pairs whose format aligns (:class:`~.document.AlignmentReport`)."""
 
     @property
     def names(self) -> List[str]:
@@ -102,6 +105,7 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
     pairs: List[Pair] = []
     key_documents: List[SideDocument] = []
     unmapped: Dict[str, int] = {}
+    alignment: Dict[str, AlignmentReport] = {}
     for index, (name, key_doc, response_doc) in enumerate(triples):
         clusters = Clusters()
         if response_doc is not None and positional:
@@ -116,13 +120,15 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
             key_doc, clusters = paired.key, paired.response
             if paired.unmapped:
                 unmapped[name] = paired.unmapped
+            if paired.alignment is not None:
+                alignment[name] = paired.alignment
         pairs.append(Pair(name, key_doc.clusters, clusters, key_doc.n_tokens))
         key_documents.append(key_doc)
     if positional:
         warnings += length_warnings([(name, k, r) for name, k, r in triples])
     from .alignment import unmapped_warnings
 
-    return Corpus(pairs, key_documents, notes + warnings + unmapped_warnings(unmapped), response_names)
+    return Corpus(pairs, key_documents, notes + warnings + unmapped_warnings(unmapped), response_names, alignment)
 
 
 def _pair_by_name_or_order(

@@ -56,6 +56,31 @@ class Paired:
     key: SideDocument
     response: Clusters
     unmapped: int = 0
+    alignment: Optional["AlignmentReport"] = None
+    """What putting the response on the key's tokens changed, for formats
+    whose text or words may differ from the key's."""
+
+
+@dataclass(frozen=True)
+class AlignmentReport:
+    """What aligning one response document onto its key changed, in
+    ``unit`` s (``"characters"`` or ``"words"``): units of the key missing
+    from the response (``inserted`` back), units of the response not in the
+    key (``deleted``), units that differ (``replaced``); mentions whose ends
+    fell inside a key token and were moved outward (``snapped``), mentions
+    that could not be placed (``dropped``: on deleted text or outside the
+    document), and mention strings found nowhere (``unplaced``)."""
+
+    unit: str
+    inserted: int = 0
+    deleted: int = 0
+    replaced: int = 0
+    snapped: int = 0
+    dropped: int = 0
+    unplaced: int = 0
+
+    def changed(self) -> bool:
+        return any((self.inserted, self.deleted, self.replaced, self.snapped, self.dropped, self.unplaced))
 
 
 class WordMismatch(CorefInputError):
