@@ -199,7 +199,10 @@ def _name_hints(key: Sequence[SideDocument], by_name: Mapping[str, SideDocument]
     """A hint when key documents without a response have namesakes that
     differ only in white space or a part number's zeros."""
     unpaired = [document for document in key if document.name not in by_name]
-    hint = _hint(unpaired, [name for name in by_name if name not in {d.name for d in key}])
+    if not unpaired:
+        return []
+    key_names = {d.name for d in key}
+    hint = _hint(unpaired, [name for name in by_name if name not in key_names])
     return [f"some document names differ only in formatting{hint}"] if hint else []
 
 
