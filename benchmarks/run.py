@@ -249,7 +249,8 @@ def largest_block(key: Clusters, response: Clusters) -> Tuple[int, int]:
     """Key and response mentions of the largest block of overlap matching's
     candidate graph (after exact twins)."""
     from spacy_coref_eval.assignment.blocks import connected_blocks
-    from spacy_coref_eval.twinning.matchers import OverlapMatcher, exact_twins, overlapping_pairs
+    from spacy_coref_eval.twinning.matchers import OverlapMatcher
+    from spacy_coref_eval.twinning.spans import exact_twins, overlapping_pairs
 
     twins = exact_twins(key, response)
     free_keys = np.setdiff1d(np.arange(len(key)), twins[twins >= 0])

@@ -15,7 +15,8 @@ from spacy_coref_eval.analysis.resolution_classes import (
     classify_mentions, count_resolution_classes, cpp_prediction, muc_rc_rates, read_class_scores,
     score_resolution_classes,
 )
-from spacy_coref_eval.twinning.matchers import OverlapMatcher, exact_twins
+from spacy_coref_eval.twinning.matchers import OverlapMatcher
+from spacy_coref_eval.twinning.spans import exact_twins
 
 from .litbank import litbank
 from .oracle_rc import naive_classes, naive_muc_rc

@@ -14,11 +14,10 @@ from hypothesis import assume, given, strategies as st
 from scipy.optimize import linear_sum_assignment
 
 from spacy_coref_eval import Clusters, Settings, count_document
-from spacy_coref_eval.assignment import by_block, earliest, sparse
+from spacy_coref_eval.assignment import by_block, earliest, small, sparse
 from spacy_coref_eval.assignment.sparse import SMALL_CELLS, max_gain_matching
 from spacy_coref_eval.arrays import compact, stable_order
 from spacy_coref_eval.assignment.blocks import connected_blocks
-from spacy_coref_eval.counting import metrics
 from spacy_coref_eval.twinning import matchers
 from spacy_coref_eval.assignment.by_block import TIE_TOLERANCE, solve_blocks
 from spacy_coref_eval.assignment.gains import Gains, as_ratios
@@ -478,7 +477,7 @@ def test_large_ambiguous_blocks_are_solved_once_not_per_cell(monkeypatch):
 @deterministic(max_examples=40, shrink=False)
 @given(pair=key_response_pairs(min_mentions=15, max_mentions=30, max_entities=8))
 def test_ceaf_with_blocks_grouped_or_not_equals_the_oracle(pair, group_nodes):
-    with patched(metrics, "GROUP_NODES", group_nodes):
+    with patched(small, "GROUP_NODES", group_nodes):
         engine = count_document(*pair, settings=Settings(metrics=("ceafm", "ceafe"))).as_dict()
     expected = naive_counts(*pair)
     assert_counts_close(

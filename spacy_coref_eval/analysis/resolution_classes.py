@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, 
 import numpy as np
 
 from ..arrays import expand_ranges
-from ..assignment.blocks import connected_blocks
+from ..assignment import connected_blocks
 from ..clusters import Clusters
 from ..counting.counts import FIELDS
 from ..counting.ratios import prf_arrays, ratio

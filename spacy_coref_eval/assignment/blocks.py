@@ -1,5 +1,7 @@
+"""The connected blocks of a bipartite graph, in O(n + e) array passes, and
+the groups of blocks a solver is called on (docs/metrics.md §7)."""
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, Tuple
 
 import numpy as np
 
@@ -101,3 +103,14 @@ def components(n_nodes: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
                 break
             parent = jumped
     return parent
+
+
+def relabel(
+    rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows and columns that have edges, and every edge's row and
+    column numbered among them, in order
+    (:func:`~spacy_coref_eval.arrays.compact`)."""
+    row_labels, row_rank = compact(rows, n_rows)
+    col_labels, col_rank = compact(cols, n_cols)
+    return row_labels, row_rank[rows], col_labels, col_rank[cols]

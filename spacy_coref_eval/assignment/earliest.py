@@ -1,9 +1,12 @@
+"""The earliest optimal assignment: among maximum-score assignments, the
+one that gives each column in turn the earliest row that still allows the
+optimum (docs/metrics.md §3, §7)."""
 from typing import List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
-from ..arrays import compact, stable_order
-from .blocks import GROUP_NODES, connected_blocks
+from ..arrays import stable_order
+from .blocks import GROUP_NODES, connected_blocks, relabel
 from .gains import Gains, Ratios, as_ratios
 from .sparse import SMALL_CELLS, max_gain_matching
 
@@ -61,7 +64,7 @@ def earliest_optimal(
 
 def earliest_on_gains(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: int, n_cols: int) -> np.ndarray:
     """:func:`earliest_optimal` on gains already made. Beyond
-    :data:`~spacy_coref_eval.arrays.GROUP_NODES` rows and columns, with the
+    :data:`~.blocks.GROUP_NODES` rows and columns, with the
     reductions of step 0, one solve per group of blocks and the components
     of step 3; up to it, whose fixed costs outweigh their savings, with one
     solve and the search over all tight edges."""
@@ -82,7 +85,7 @@ def _optimal_by_block(
     rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, free_rows: np.ndarray, free_cols: np.ndarray
 ) -> np.ndarray:
     """Edge indices of a maximum-gain assignment, by one
-    :func:`~spacy_coref_eval.arrays.max_gain_matching` per group of
+    :func:`~.sparse.max_gain_matching` per group of
     connected blocks, where only the rows in ``free_rows`` (or, turned
     around, the columns in ``free_cols``) may stay unmatched: each group
     takes the orientation whose solve is smaller."""
@@ -318,17 +321,6 @@ def best_assignment(scores: np.ndarray) -> List[Tuple[int, int]]:
     values = scores[rows, cols]
     chosen = earliest_optimal(rows, cols, values, *scores.shape, as_ratios(values))
     return list(zip(rows[chosen].tolist(), cols[chosen].tolist()))
-
-
-def relabel(
-    rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The rows and columns that have edges, and every edge's row and
-    column numbered among them, in order
-    (:func:`~spacy_coref_eval.arrays.compact`)."""
-    row_labels, row_rank = compact(rows, n_rows)
-    col_labels, col_rank = compact(cols, n_cols)
-    return row_labels, row_rank[rows], col_labels, col_rank[cols]
 
 
 class Reduced(NamedTuple):

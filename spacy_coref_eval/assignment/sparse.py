@@ -1,3 +1,6 @@
+"""SciPy's solvers behind one call: a maximum-gain matching, sparse or dense
+by the problem's shape, imported only when a problem needs them
+(docs/metrics.md §7)."""
 from typing import Optional, Tuple
 
 import numpy as np

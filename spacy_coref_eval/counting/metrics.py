@@ -14,9 +14,9 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
-from ..assignment.blocks import GROUP_NODES, connected_blocks
-from ..assignment.small import solver_for
+from ..assignment import connected_blocks, matchings_by_group
 from ..clusters import common_tokens
+from ..twinning.spans import overlapping_pairs
 from ..twinning.twinned import TwinnedCorpus
 from .contingency import Contingency
 from .ratios import Scores, prf_arrays
@@ -140,10 +140,10 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
     A star block (one key or one response entity) is aligned by its best
     cell, for all stars at once. The other blocks, a group of small ones at
     a time, are assignment problems, solved in Python when they are few
-    and small (:mod:`.assignment`), else by
-    :func:`~spacy_coref_eval.arrays.max_gain_matching`, sparse in memory
-    linear in their cells unless small and dense, never as a dense matrix of
-    all key × response entities of a large block.
+    and small, else by SciPy
+    (:func:`~spacy_coref_eval.assignment.matchings_by_group`), sparse in
+    memory linear in their cells unless small and dense, never as a dense
+    matrix of all key × response entities of a large block.
     """
     totals = [np.zeros(table.n_docs) for _ in similarities]
     if len(table.counts) == 0:
@@ -154,13 +154,8 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
     for total, similarity in zip(totals, similarities):
         best = np.maximum.reduceat(similarity[blocks.edges], blocks.bounds[:-1])
         total += table.per_doc(block_doc[star], best[star])
-    solve = solver_for(blocks, ~star)
-    for cells in blocks.groups(~star, GROUP_NODES):
-        key_ids, rows = np.unique(table.rows[cells], return_inverse=True)
-        response_ids, cols = np.unique(table.cols[cells], return_inverse=True)
-        rows, cols, shape = rows.ravel(), cols.ravel(), (len(key_ids), len(response_ids))
-        for total, similarity in zip(totals, similarities):
-            chosen = cells[solve(rows, cols, similarity[cells], *shape)]
+    for matched in matchings_by_group(blocks, table.rows, table.cols, ~star, similarities):
+        for total, similarity, chosen in zip(totals, similarities, matched):
             total += table.per_doc(table.cell_doc[chosen], similarity[chosen])
     return totals
 
@@ -182,8 +177,6 @@ def mor(twinned: TwinnedCorpus) -> Tuple[Quad]:
     all key mentions, precision by those of all response mentions. The
     alignment decomposes over the connected blocks of the graph of
     overlapping key/response pairs, each solved as a maximum-gain matching."""
-    from ..twinning.matchers import overlapping_pairs
-
     key, response, n_docs = twinned.key, twinned.response, twinned.n_docs
     rows, cols = overlapping_pairs(key.starts, key.ends, response.starts, response.ends)
     common = common_tokens(key, response, rows, cols)
@@ -191,14 +184,7 @@ def mor(twinned: TwinnedCorpus) -> Tuple[Quad]:
     shared = np.zeros(n_docs)
     if len(rows):
         blocks = connected_blocks(rows, cols, len(key), len(response))
-        every = np.ones(len(blocks), dtype=bool)
-        solve = solver_for(blocks, every)
-        for cells in blocks.groups(every, GROUP_NODES):
-            key_ids, local_rows = np.unique(rows[cells], return_inverse=True)
-            response_ids, local_cols = np.unique(cols[cells], return_inverse=True)
-            chosen = cells[solve(
-                local_rows.ravel(), local_cols.ravel(), common[cells].astype(np.float64), len(key_ids), len(response_ids)
-            )]
+        for (chosen,) in matchings_by_group(blocks, rows, cols, np.ones(len(blocks), dtype=bool), [common]):
             shared += np.bincount(twinned.key_doc[rows[chosen]], weights=common[chosen], minlength=n_docs)
     key_tokens = np.bincount(twinned.key_doc, weights=key.sizes, minlength=n_docs)
     response_tokens = np.bincount(twinned.response_doc, weights=response.sizes, minlength=n_docs)
