@@ -29,7 +29,7 @@ from ..arrays import expand_ranges
 from ..assignment import connected_blocks
 from ..clusters import Clusters
 from ..counting.counts import FIELDS
-from ..counting.ratios import prf_arrays, ratio
+from ..counting.rates import prf_arrays, ratio
 from ..errors import CorefInputError
 from ..formats.tokens import MISSING as _MISSING
 from ..formats.tokens import Tokens
