@@ -5,8 +5,9 @@ the totals of CEAF and MOR (docs/metrics.md §7)."""
 from .blocks import Blocks, connected_blocks
 from .by_block import solve_blocks
 from .earliest import best_assignment, earliest_optimal
+from .lsap import dense_assignment, shortest_path_assignment
 from .small import matchings_by_group, python_matching
-from .sparse import dense_assignment, max_gain_matching
+from .sparse import max_gain_matching
 
 __all__ = [
     "Blocks",
@@ -17,5 +18,6 @@ __all__ = [
     "matchings_by_group",
     "max_gain_matching",
     "python_matching",
+    "shortest_path_assignment",
     "solve_blocks",
 ]

@@ -6,11 +6,12 @@ change a twin. Under head matching, identical token sets are twinned only
 when their heads agree too ("super-exact"). And the mentions left are
 aligned by one assignment over the whole document: every remaining key
 mention against every remaining response mention, both in mention order
-(first token, last token, size), solved by SciPy's
-``linear_sum_assignment`` on the negated scores, as the official scorer
-does. Among optimal assignments that solver picks the one it finds first,
-so a tie between two candidates can be decided by mentions elsewhere in
-the document; :func:`~spacy_coref_eval.assignment.earliest_optimal` would
+(first token, last token, size), solved as SciPy's
+``linear_sum_assignment``, which the official scorer calls, solves the
+negated scores (:func:`~spacy_coref_eval.assignment.dense_assignment`).
+Among optimal assignments that solver picks the one it finds first, so a
+tie between two candidates can be decided by mentions elsewhere in the
+document; :func:`~spacy_coref_eval.assignment.earliest_optimal` would
 decide such a tie by position alone. Reproducing the scorer means
 reproducing that too.
 """
