@@ -18,12 +18,17 @@ blocks."""
 Solver = Callable[[np.ndarray, np.ndarray, np.ndarray, int, int], np.ndarray]
 
 
+def in_python(blocks: Blocks, selected: np.ndarray) -> bool:
+    """Whether the ``selected`` blocks are solved by :func:`python_matching`:
+    when their work stays within :data:`PYTHON_WORK`."""
+    n_rows = blocks.n_rows[selected].astype(np.int64)
+    return int((n_rows * (blocks.n_edges[selected] + n_rows)).sum()) <= PYTHON_WORK
+
+
 def solver_for(blocks: Blocks, selected: np.ndarray) -> Solver:
     """The solver of the ``selected`` blocks: :func:`python_matching` when
-    their work stays within :data:`PYTHON_WORK`, else SciPy's."""
-    n_rows = blocks.n_rows[selected].astype(np.int64)
-    work = int((n_rows * (blocks.n_edges[selected] + n_rows)).sum())
-    return python_matching if work <= PYTHON_WORK else max_gain_matching
+    :func:`in_python`, else SciPy's."""
+    return python_matching if in_python(blocks, selected) else max_gain_matching
 
 
 def matchings_by_group(
