@@ -9,6 +9,7 @@ from typing import Iterator, Tuple
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "spacy_coref_eval"
+CONFORMANCE = Path(__file__).resolve().parent / "data" / "conformance" / "corefud" / "head-match"
 STAGES = (
     ("about", "errors"),
     ("arrays", "files"),
@@ -128,6 +129,33 @@ def test_score_imports_only_what_it_uses(extra, unused):
         "except SystemExit as stop:\n"
         "    assert not stop.code, stop.code\n"
         f"print(','.join(sorted(m for m in {unused!r} if m in sys.modules)), file=sys.stderr)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.strip() == ""
+
+
+@pytest.mark.parametrize("runs", [
+    [["score", str(CONFORMANCE / "TC-HMA.key"), str(CONFORMANCE / f"TC-HMA-{case}.response"), "--preset", "corefud",
+      "--match", "head", "--input-format", "conllu", "-f", "json"] for case in range(1, 6)],
+    [["score", str(PACKAGE / "data" / "demo.key.conll"), str(PACKAGE / "data" / "demo.response.conll"),
+      "--match", "overlap", "-f", "json"]],
+], ids=["corefud-head", "overlap"])
+def test_small_assignments_import_no_scipy(runs):
+    """The CorefUD preset's head matching on the bundled conformance cases
+    (its dense assignment, zeros by their dependencies included) and
+    overlap matching on the demo files solve their few small assignments
+    in Python: SciPy's import would cost more than all of them."""
+    code = (
+        "import sys\n"
+        "from spacy_coref_eval.cli import main\n"
+        f"for argv in {runs!r}:\n"
+        "    sys.argv = ['spacy-coref-eval', *argv]\n"
+        "    try:\n"
+        "        main()\n"
+        "    except SystemExit as stop:\n"
+        "        assert not stop.code, stop.code\n"
+        "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] == 'scipy')), file=sys.stderr)\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
