@@ -39,7 +39,7 @@ def dense_assignment(scores: np.ndarray) -> Pairs:
     return rows[kept], cols[kept]
 
 
-def shortest_path_assignment(cost: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def shortest_path_assignment(cost: np.ndarray) -> Pairs:
     """``scipy.optimize.linear_sum_assignment(cost)`` of a finite cost
     matrix, in Python: the same ``(rows, cols)``, as SciPy (1.9 and later)
     finds them, by the shortest augmenting path algorithm for rectangular
@@ -50,8 +50,9 @@ def shortest_path_assignment(cost: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     Dijkstra-like, over costs reduced by the dual values u and v: the
     columns not yet reached are scanned in a fixed order (from the last
     column, each column reached replaced by the last one left), and the
-    nearest is reached next, a free column first among equals, else the
-    first in that order; the path ends at a free column. The duals are then
+    nearest is reached next: among equally near ones the last free one in
+    that order, or the first if none is free; the path ends at a free
+    column. The duals are then
     updated and the assignment switched along the path. Every floating-point
     operation is SciPy's, in SciPy's order, so ties between optimal
     assignments are decided as SciPy decides them."""

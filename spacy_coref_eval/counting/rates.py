@@ -12,11 +12,9 @@ from typing import Dict, List, Sequence
 import numpy as np
 
 from .counts import BLOCK_INDEX, FIELDS, Counts, reported
-from .metrics import CONLL_PARTS, METRIC_INFO, RATES
+from .metrics import CONLL_PARTS, METRIC_INFO, RATES, Scores
 
 __all__ = ["CONLL_PARTS", "RATES", "f1", "prf_arrays", "rates", "ratio", "score_arrays", "stack_rates"]
-
-Scores = Dict[str, np.ndarray]
 
 
 def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
