@@ -1,5 +1,6 @@
-"""Array routines that several stages use: expanding ranges, the connected
-blocks of a bipartite graph, and a sparse maximum-gain matching on it."""
+"""Array routines that several stages use: the values of many ranges,
+ranks of distinct integers and a linear-time stable order of small
+integer keys."""
 from typing import Tuple
 
 import numpy as np

@@ -1,13 +1,17 @@
-"""The plain-Python matching of small problems (CEAF and MOR totals) against
-the dense optimum and SciPy's sparse solver, and when it is used."""
+"""The plain-Python solvers of small problems against SciPy's: the
+matching of CEAF and MOR totals and of twinning against the dense optimum
+and SciPy's sparse solver, and when it is used; strongly connected
+components."""
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given, strategies as st
 
-from spacy_coref_eval.assignment.blocks import connected_blocks
+from spacy_coref_eval.assignment import by_block, earliest, small
+from spacy_coref_eval.assignment.blocks import connected_blocks, strong_components
+from spacy_coref_eval.assignment.by_block import solve_blocks
 from spacy_coref_eval.assignment.sparse import max_gain_matching
 from spacy_coref_eval.assignment.small import PYTHON_WORK, python_matching, solver_for
-from .strategies import deterministic
+from .strategies import deterministic, patched
 from .test_solvers import _assignment_value, gain_graphs
 
 
@@ -60,3 +64,65 @@ def test_large_problems_go_to_scipy():
     rows, cols = np.nonzero(np.ones((side, side)))
     blocks = connected_blocks(rows, cols, side, side)
     assert solver_for(blocks, np.ones(len(blocks), dtype=bool)) is max_gain_matching
+
+
+# --- strongly connected components: Tarjan in Python against SciPy ------------------------
+
+@st.composite
+def directed_graphs(draw, max_nodes=14, max_arcs=40):
+    n_nodes = draw(st.integers(1, max_nodes))
+    arcs = draw(st.lists(
+        st.tuples(st.integers(0, n_nodes - 1), st.integers(0, n_nodes - 1)), max_size=max_arcs, unique=True
+    ))
+    sources = np.array([a for a, _ in arcs], dtype=np.int64)
+    targets = np.array([b for _, b in arcs], dtype=np.int64)
+    return n_nodes, sources, targets
+
+
+def partition(labels: np.ndarray) -> list:
+    return sorted(np.flatnonzero(labels == label).tolist() for label in set(labels.tolist()))
+
+
+def mutually_reachable(n_nodes: int, sources: np.ndarray, targets: np.ndarray) -> list:
+    """The components by definition: a and b are in one iff each reaches the other."""
+    reach = np.eye(n_nodes, dtype=bool)
+    reach[sources, targets] = True
+    for k in range(n_nodes):
+        reach |= reach[:, [k]] & reach[[k], :]
+    same = reach & reach.T
+    return sorted({tuple(np.flatnonzero(row).tolist()) for row in same}, key=lambda members: members[0])
+
+
+@deterministic(max_examples=400)
+@given(graph=directed_graphs())
+def test_strong_components_in_python_equal_scipy_s_and_the_definition(graph):
+    n_nodes, sources, targets = graph
+    in_python = strong_components(n_nodes, sources, targets)
+    by_scipy = strong_components(n_nodes, sources, targets, python=False)
+    expected = [list(members) for members in mutually_reachable(n_nodes, sources, targets)]
+    assert partition(in_python) == partition(by_scipy) == expected
+
+
+def test_a_long_cycle_needs_no_recursion():
+    """A cycle and a path of 40,000 nodes each: one component, and 40,000
+    of one node; the search keeps its own stack."""
+    n = 40_000
+    nodes = np.arange(n)
+    cycle = strong_components(n, nodes, (nodes + 1) % n)
+    path = strong_components(n, nodes[:-1], nodes[1:])
+    assert len(set(cycle.tolist())) == 1 and len(set(path.tolist())) == n
+
+
+@pytest.mark.parametrize("group_nodes", [0, 4096])
+@deterministic(max_examples=200)
+@given(graph=gain_graphs())
+def test_twinning_solves_in_python_or_by_scipy_alike(graph, group_nodes):
+    """The earliest optimal assignment does not depend on which solver
+    found the optimum it starts from, nor on who found the components."""
+    rows, cols, gains, n_rows, n_cols = graph
+    assume(len(rows))
+    with patched((earliest, by_block), "GROUP_NODES", group_nodes):
+        in_python = solve_blocks(rows, cols, gains, n_rows, n_cols)
+        with patched(small, "PYTHON_WORK", 0):
+            by_scipy = solve_blocks(rows, cols, gains, n_rows, n_cols)
+    assert [side.tolist() for side in in_python] == [side.tolist() for side in by_scipy]

@@ -4,11 +4,12 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator, Tuple
+from typing import Iterator, List, Tuple
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "spacy_coref_eval"
+CONFORMANCE = Path(__file__).resolve().parent / "data" / "conformance" / "corefud" / "head-match"
 STAGES = (
     ("about", "errors"),
     ("arrays", "files"),
@@ -118,18 +119,39 @@ def test_score_imports_only_what_it_uses(extra, unused):
     conversion of values), process pools or table printing; with
     ``--classes`` neither the statistics nor numpy's masked arrays."""
     data = PACKAGE / "data"
-    argv = ["spacy-coref-eval", "score", str(data / "demo.key.conll"), str(data / "demo.response.conll"), "-f", "json"]
-    argv += extra
+    argv = ["score", str(data / "demo.key.conll"), str(data / "demo.response.conll"), "-f", "json", *extra]
+    assert loaded_after([argv], f"m in {unused!r}") == ""
+
+
+def loaded_after(runs: List[List[str]], which: str) -> str:
+    """The modules, among those for which the expression ``which`` of ``m``
+    holds, that one fresh process has loaded after running the command line
+    with each argument list of ``runs`` in turn."""
     code = (
         "import sys\n"
         "from spacy_coref_eval.cli import main\n"
-        f"sys.argv = {argv!r}\n"
-        "try:\n"
-        "    main()\n"
-        "except SystemExit as stop:\n"
-        "    assert not stop.code, stop.code\n"
-        f"print(','.join(sorted(m for m in {unused!r} if m in sys.modules)), file=sys.stderr)\n"
+        f"for argv in {runs!r}:\n"
+        "    sys.argv = ['spacy-coref-eval', *argv]\n"
+        "    try:\n"
+        "        main()\n"
+        "    except SystemExit as stop:\n"
+        "        assert not stop.code, stop.code\n"
+        f"print(','.join(sorted(m for m in sys.modules if {which})), file=sys.stderr)\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert run.stderr.strip() == ""
+    return run.stderr.strip()
+
+
+@pytest.mark.parametrize("runs", [
+    [["score", str(CONFORMANCE / "TC-HMA.key"), str(CONFORMANCE / f"TC-HMA-{case}.response"), "--preset", "corefud",
+      "--match", "head", "--input-format", "conllu", "-f", "json"] for case in range(1, 6)],
+    [["score", str(PACKAGE / "data" / "demo.key.conll"), str(PACKAGE / "data" / "demo.response.conll"),
+      "--match", "overlap", "-f", "json"]],
+], ids=["corefud-head", "overlap"])
+def test_small_assignments_import_no_scipy(runs):
+    """The CorefUD preset's head matching on the bundled conformance cases
+    (its dense assignment, zeros by their dependencies included) and
+    overlap matching on the demo files solve their few small assignments
+    in Python: SciPy's import would cost more than all of them."""
+    assert loaded_after(runs, "m.split('.')[0] == 'scipy'") == ""

@@ -22,7 +22,8 @@ from spacy_coref_eval.twinning import (
     get_matcher,
 )
 from spacy_coref_eval.assignment.by_block import solve_blocks
-from spacy_coref_eval.twinning.matchers import _twinless_by_span, exact_twins, overlapping_pairs, twin_by_score
+from spacy_coref_eval.twinning.matchers import twin_by_score
+from spacy_coref_eval.twinning.spans import exact_twins, overlapping_pairs, twinless_by_span
 from spacy_coref_eval.assignment.earliest import best_assignment
 from .oracle import earliest_best_twins
 from .strategies import deterministic, key_response_pairs, patched, spans
@@ -250,7 +251,7 @@ def test_scored_matchers_start_from_the_exact_twins_and_the_rest_by_position(pai
     """One sort of each side by span gives the exact twins and the
     twinless mentions of both sides ordered by (start, end)."""
     key, response = Clusters.from_entities(pair[0]), Clusters.from_entities(pair[1])
-    twins, free_keys, free_responses = _twinless_by_span(key, response)
+    twins, free_keys, free_responses = twinless_by_span(key, response)
     assert twins.tolist() == exact_twins(key, response).tolist()
     paired = {"key": set(twins.tolist()), "response": set(np.flatnonzero(twins >= 0).tolist())}
     for name, side, free in (("key", key, free_keys), ("response", response, free_responses)):

@@ -16,7 +16,8 @@ from spacy_coref_eval.analysis.resolution import (
     score_resolution_classes,
 )
 from spacy_coref_eval.formats.tokens import Tokens
-from spacy_coref_eval.twinning.matchers import OverlapMatcher, exact_twins
+from spacy_coref_eval.twinning.matchers import OverlapMatcher
+from spacy_coref_eval.twinning.spans import exact_twins
 
 from .litbank import litbank
 from .oracle_rc import naive_classes, naive_muc_rc

@@ -14,11 +14,11 @@ from hypothesis import assume, given, strategies as st
 from scipy.optimize import linear_sum_assignment
 
 from spacy_coref_eval import Clusters, Settings, count_document
-from spacy_coref_eval.assignment import by_block, earliest, sparse
+from spacy_coref_eval.assignment import by_block, earliest, small, sparse
+from spacy_coref_eval.assignment.small import python_matching
 from spacy_coref_eval.assignment.sparse import SMALL_CELLS, max_gain_matching
 from spacy_coref_eval.arrays import compact, stable_order
 from spacy_coref_eval.assignment.blocks import connected_blocks
-from spacy_coref_eval.counting import metrics
 from spacy_coref_eval.twinning import matchers
 from spacy_coref_eval.assignment.by_block import TIE_TOLERANCE, solve_blocks
 from spacy_coref_eval.assignment.gains import Gains, as_ratios
@@ -84,13 +84,16 @@ def solved(scores: np.ndarray, ratios) -> List[Tuple[int, int]]:
     return list(zip(rows[chosen].tolist(), cols[chosen].tolist()))
 
 
-@pytest.mark.parametrize("dense_cells", [0, sparse.DENSE_CELLS])
+@pytest.mark.parametrize("dense_cells, python_work", [(0, 0), (sparse.DENSE_CELLS, 0), (0, small.PYTHON_WORK)])
 @deterministic(max_examples=400)
 @given(scores=score_matrices())
-def test_earliest_optimal_equals_the_per_cell_solver(scores, dense_cells):
-    """Whichever solver (sparse or dense) gives the first optimal
-    assignment (0 cells: sparse even for small problems)."""
-    with patched(sparse, "DENSE_CELLS", dense_cells), patched(earliest, "SMALL_CELLS", dense_cells):
+def test_earliest_optimal_equals_the_per_cell_solver(scores, dense_cells, python_work):
+    """Whichever solver (SciPy's sparse or dense, or Python's) gives the
+    first optimal assignment (0 cells: sparse even for small problems; 0
+    work: never Python)."""
+    with patched(sparse, "DENSE_CELLS", dense_cells), patched(earliest, "SMALL_CELLS", dense_cells), patched(
+        small, "PYTHON_WORK", python_work
+    ):
         assert best_assignment(scores) == per_cell_assignment(scores)
 
 
@@ -364,13 +367,15 @@ def test_reductions_keep_every_optimal_assignment(graph):
         assert {int(cols[e]) for e in matching} >= set(np.flatnonzero(~free_cols).tolist())
 
 
+@pytest.mark.parametrize("solve", [max_gain_matching, python_matching], ids=["scipy", "python"])
 @deterministic(max_examples=300)
 @given(graph=exact_gain_graphs())
-def test_tight_edges_describe_exactly_the_optimal_assignments(graph):
+def test_tight_edges_describe_exactly_the_optimal_assignments(graph, solve):
     """An assignment is optimal iff its edges are tight and every row and
-    column it leaves unmatched has a tight pad (u_i = 0, v_j = 0)."""
+    column it leaves unmatched has a tight pad (u_i = 0, v_j = 0), from
+    the optimum of either solver."""
     rows, cols, gains, n_rows, n_cols = graph
-    matched = max_gain_matching(rows, cols, gains.values, n_rows, n_cols)
+    matched = solve(rows, cols, gains.values, n_rows, n_cols)
     tight = _tight_edges(rows, cols, gains.values, n_rows, n_cols, matched, gains)
     n_edges = len(rows)
     real, row_pad, col_pad = tight[:n_edges], tight[n_edges:n_edges + n_rows], tight[n_edges + n_rows:][:n_cols]
@@ -400,18 +405,20 @@ def test_duals_refuse_an_assignment_that_is_not_optimal(matched, gaining):
             _tight_edges(rows, cols, gains.values, 2, 2, np.array(matched, dtype=np.int64), gains)
 
 
+@pytest.mark.parametrize("in_python", [True, False])
 @pytest.mark.parametrize("with_ratios", [True, False])
 @deterministic(max_examples=300)
 @given(scores=score_matrices(max_rows=7, max_cols=7, zero_weight=4))
-def test_reduced_and_by_component_path_equals_the_per_cell_solver(scores, with_ratios):
+def test_reduced_and_by_component_path_equals_the_per_cell_solver(scores, with_ratios, in_python):
     """Past ``GROUP_NODES`` (here 0) :func:`earliest_optimal` drops
     dominated edges, solves block by block without pads for the rows every
     optimal assignment matches, and searches by strongly connected
     component: the same first optimal assignment, on exact ratios or on
-    floats."""
+    floats, with the solves and components in Python or by SciPy."""
     rows, cols, values = edges_of(scores)
     ratios = as_ratios(values) if with_ratios else None
-    with patched((earliest, by_block), "GROUP_NODES", 0):
+    python_work = small.PYTHON_WORK if in_python else 0
+    with patched((earliest, by_block), "GROUP_NODES", 0), patched(small, "PYTHON_WORK", python_work):
         assert solved(scores, ratios) == per_cell_assignment(scores)
 
 
@@ -478,7 +485,7 @@ def test_large_ambiguous_blocks_are_solved_once_not_per_cell(monkeypatch):
 @deterministic(max_examples=40, shrink=False)
 @given(pair=key_response_pairs(min_mentions=15, max_mentions=30, max_entities=8))
 def test_ceaf_with_blocks_grouped_or_not_equals_the_oracle(pair, group_nodes):
-    with patched(metrics, "GROUP_NODES", group_nodes):
+    with patched(small, "GROUP_NODES", group_nodes):
         engine = count_document(*pair, settings=Settings(metrics=("ceafm", "ceafe"))).as_dict()
     expected = naive_counts(*pair)
     assert_counts_close(

@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Opti
 import numpy as np
 
 from ..counting import BLOCK_INDEX, METRIC_INFO, Conventions
-from ..counting.rates import score_arrays
-from ..counting.ratios import prf_arrays
+from ..counting.rates import prf_arrays, score_arrays
 from ..errors import CorefInputError, listed, warn
 from ..scoring import CorpusResult
 

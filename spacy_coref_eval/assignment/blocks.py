@@ -1,5 +1,7 @@
+"""The connected blocks of a bipartite graph, in O(n + e) array passes, and
+the groups of blocks a solver is called on (docs/metrics.md §7)."""
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, List, Tuple
 
 import numpy as np
 
@@ -10,6 +12,11 @@ GROUP_NODES = 512
 solver call per block would cost its overhead on each of many tiny blocks,
 one call for all would let the sparse solver's work per row (linear in the
 nodes of the problem) grow with the whole union."""
+
+PYTHON_ARCS = 200_000
+"""Strongly connected components of graphs with up to this many nodes and
+arcs together are found in Python: at most about the CPU time that
+importing SciPy's graph routines takes (docs/metrics.md §7)."""
 
 
 @dataclass(frozen=True)
@@ -101,3 +108,79 @@ def components(n_nodes: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
                 break
             parent = jumped
     return parent
+
+
+def relabel(
+    rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows and columns that have edges, and every edge's row and
+    column numbered among them, in order
+    (:func:`~spacy_coref_eval.arrays.compact`)."""
+    row_labels, row_rank = compact(rows, n_rows)
+    col_labels, col_rank = compact(cols, n_cols)
+    return row_labels, row_rank[rows], col_labels, col_rank[cols]
+
+
+def strong_components(n_nodes: int, sources: np.ndarray, targets: np.ndarray, python: bool = True) -> np.ndarray:
+    """The strongly connected component of every node of the directed graph
+    with the distinct arcs ``sources[a] → targets[a]`` (SciPy's routine
+    never ends on a repeated arc), as labels (equal within a component): by
+    Tarjan's algorithm (1972), iteratively, if ``python`` (SciPy not
+    needed so far) and up to :data:`PYTHON_ARCS` nodes and arcs, else by
+    SciPy's ``connected_components`` (the same partition, other labels)."""
+    order = stable_order(sources, n_nodes)
+    starts = np.r_[0, np.cumsum(np.bincount(sources, minlength=n_nodes))]
+    if python and n_nodes + len(sources) <= PYTHON_ARCS:
+        return np.array(_tarjan(starts.tolist(), targets[order].tolist()), dtype=np.int64)
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    arcs = csr_matrix((np.ones(len(order)), targets[order], starts), shape=(n_nodes, n_nodes))
+    return connected_components(arcs, directed=True, connection="strong")[1]
+
+
+def _tarjan(starts: List[int], targets: List[int]) -> List[int]:
+    """Tarjan's strongly connected components of the graph whose node a has
+    the arcs to ``targets[starts[a]:starts[a + 1]]``, numbered as they
+    complete; the depth-first search keeps its own stack of (node, next
+    arc) instead of recursing."""
+    n_nodes = len(starts) - 1
+    index, low, label = [-1] * n_nodes, [0] * n_nodes, [-1] * n_nodes
+    on_stack = [False] * n_nodes
+    stack: List[int] = []
+    visited = found = 0
+    for root in range(n_nodes):
+        if index[root] >= 0:
+            continue
+        index[root] = low[root] = visited
+        visited += 1
+        stack.append(root)
+        on_stack[root] = True
+        search = [[root, starts[root]]]
+        while search:
+            frame = search[-1]
+            node, arc = frame
+            if arc < starts[node + 1]:
+                frame[1] = arc + 1
+                target = targets[arc]
+                if index[target] < 0:
+                    index[target] = low[target] = visited
+                    visited += 1
+                    stack.append(target)
+                    on_stack[target] = True
+                    search.append([target, starts[target]])
+                elif on_stack[target] and index[target] < low[node]:
+                    low[node] = index[target]
+                continue
+            search.pop()
+            if search and low[node] < low[search[-1][0]]:
+                low[search[-1][0]] = low[node]
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    on_stack[member] = False
+                    label[member] = found
+                    if member == node:
+                        break
+                found += 1
+    return label

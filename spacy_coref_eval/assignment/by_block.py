@@ -1,9 +1,12 @@
+"""Twinning's assignment on a whole candidate graph: the stars and the
+2 × 2 blocks solved for all at once, the other blocks by
+:func:`~.earliest.earliest_optimal` (docs/metrics.md §7)."""
 from typing import Optional, Tuple
 
 import numpy as np
 
-from .blocks import GROUP_NODES, connected_blocks
-from .earliest import earliest_on_gains, earliest_optimal, relabel
+from .blocks import GROUP_NODES, connected_blocks, relabel
+from .earliest import earliest_on_gains, earliest_optimal
 from .gains import Gains, Ratios, as_ratios
 
 TIE_TOLERANCE = 1e-12

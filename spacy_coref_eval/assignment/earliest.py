@@ -1,10 +1,14 @@
+"""The earliest optimal assignment: among maximum-score assignments, the
+one that gives each column in turn the earliest row that still allows the
+optimum (docs/metrics.md §3, §7)."""
 from typing import List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
-from ..arrays import compact, stable_order
-from .blocks import GROUP_NODES, connected_blocks
+from ..arrays import stable_order
+from .blocks import GROUP_NODES, Blocks, connected_blocks, relabel, strong_components
 from .gains import Gains, Ratios, as_ratios
+from .small import in_python, python_matching
 from .sparse import SMALL_CELLS, max_gain_matching
 
 
@@ -61,37 +65,47 @@ def earliest_optimal(
 
 def earliest_on_gains(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: int, n_cols: int) -> np.ndarray:
     """:func:`earliest_optimal` on gains already made. Beyond
-    :data:`~spacy_coref_eval.arrays.GROUP_NODES` rows and columns, with the
+    :data:`~.blocks.GROUP_NODES` rows and columns, with the
     reductions of step 0, one solve per group of blocks and the components
     of step 3; up to it, whose fixed costs outweigh their savings, with one
-    solve and the search over all tight edges."""
-    if n_rows + n_cols > GROUP_NODES:
+    solve and the search over all tight edges. The solve, and the
+    components after it, are made in Python when the blocks are small
+    enough (:func:`~.small.in_python`), else by SciPy."""
+    by_component = n_rows + n_cols > GROUP_NODES
+    if by_component:
         kept, free_rows, free_cols = _reduce(rows, cols, gains, n_rows, n_cols)
         rows, cols, values = rows[kept], cols[kept], gains.values[kept]
-        matched = _optimal_by_block(rows, cols, values, free_rows, free_cols)
     else:
         kept, values = np.arange(len(rows)), gains.values
+    blocks = connected_blocks(rows, cols, n_rows, n_cols)
+    python = in_python(blocks, np.ones(len(blocks), dtype=bool))
+    if python:
+        matched = python_matching(rows, cols, values, n_rows, n_cols)
+    elif by_component:
+        matched = _optimal_by_block(rows, cols, values, free_rows, free_cols, blocks)
+    else:
         matched = max_gain_matching(rows, cols, values, n_rows, n_cols, small_cells=SMALL_CELLS)
     left, right, mate_edge = _padded(rows, cols, n_rows, n_cols, matched)
     tight = _tight_edges(rows, cols, values, n_rows, n_cols, matched, gains)
-    chosen = _fix_columns(left, right, tight, mate_edge, n_rows, n_cols, n_rows + n_cols > GROUP_NODES)
+    chosen = _fix_columns(left, right, tight, mate_edge, n_rows, n_cols, by_component, python)
     return kept[chosen[np.argsort(cols[chosen], kind="stable")]]
 
 
 def _optimal_by_block(
-    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, free_rows: np.ndarray, free_cols: np.ndarray
+    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, free_rows: np.ndarray, free_cols: np.ndarray,
+    blocks: Blocks,
 ) -> np.ndarray:
     """Edge indices of a maximum-gain assignment, by one
-    :func:`~spacy_coref_eval.arrays.max_gain_matching` per group of
-    connected blocks, where only the rows in ``free_rows`` (or, turned
-    around, the columns in ``free_cols``) may stay unmatched: each group
-    takes the orientation whose solve is smaller."""
+    :func:`~.sparse.max_gain_matching` per group of the connected
+    ``blocks``, where only the rows in ``free_rows`` (or, turned around, the
+    columns in ``free_cols``) may stay unmatched: each group takes the
+    orientation whose solve is smaller."""
     if len(rows) == 0:
         return np.zeros(0, dtype=np.int64)
     shape = len(free_rows), len(free_cols)
-    blocks = connected_blocks(rows, cols, *shape)
+    every = np.ones(len(blocks), dtype=bool)
     matched = []
-    for members in blocks.groups(np.ones(len(blocks), dtype=bool), GROUP_NODES, large_alone=True):
+    for members in blocks.groups(every, GROUP_NODES, large_alone=True):
         group_rows, row_index, group_cols, col_index = relabel(rows[members], cols[members], *shape)
         n_group_rows, n_group_cols = len(group_rows), len(group_cols)
         may_miss_rows, may_miss_cols = free_rows[group_rows], free_cols[group_cols]
@@ -182,21 +196,22 @@ class Adjacency(NamedTuple):
 
 def _fix_columns(
     left: np.ndarray, right: np.ndarray, tight: np.ndarray, mate_edge: np.ndarray, n_rows: int, n_cols: int,
-    by_component: bool,
+    by_component: bool, python: bool,
 ) -> np.ndarray:
     """Step 3 of :func:`earliest_optimal` on the padded graph and its
     ``tight`` edges: the padded edge indices of the chosen real edges. With
     ``by_component``, rows alone in their strongly connected component keep
     their column in M and the search sees only edges within components that
-    hold a real edge; without, every column is searched over all tight edges
-    (the same choice)."""
+    hold a real edge (components in Python if ``python``, else by SciPy);
+    without, every column is searched over all tight edges (the same
+    choice)."""
     size = n_rows + n_cols
     right_of = right[mate_edge]
     left_of = np.empty(size, dtype=np.int64)
     left_of[right_of] = np.arange(size)
     real = (left < n_rows) & (right < n_cols)
     if by_component:
-        component = _strong_components(left, left_of[right], tight, mate_edge, size)
+        component = _strong_components(left, left_of[right], tight, mate_edge, size, python)
         group = component[left]
         inner = tight & (group == component[left_of[right]]) & (np.bincount(component)[group] > 1)
         with_real = np.zeros(size, dtype=bool)
@@ -221,23 +236,17 @@ def _fix_columns(
 
 
 def _strong_components(
-    left: np.ndarray, mate_of_right: np.ndarray, tight: np.ndarray, mate_edge: np.ndarray, size: int
+    left: np.ndarray, mate_of_right: np.ndarray, tight: np.ndarray, mate_edge: np.ndarray, size: int,
+    python: bool,
 ) -> np.ndarray:
     """The strongly connected component of every left node of the tight
     graph directed left → right off M and right → left on M, each right
     node merged into its mate (the one node it leads to): arcs a → M(b)
     for the tight edges (a, b) off M (``mate_of_right`` holds M(b) per
-    edge). By SciPy's :func:`~scipy.sparse.csgraph.connected_components`."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
-
+    edge, so the arcs are distinct), by :func:`~.blocks.strong_components`."""
     off_m = tight.copy()
     off_m[mate_edge] = False
-    sources, targets = left[off_m], mate_of_right[off_m]
-    order = stable_order(sources, size)
-    starts = np.r_[0, np.cumsum(np.bincount(sources, minlength=size))]
-    arcs = csr_matrix((np.ones(len(order)), targets[order], starts), shape=(size, size))
-    return connected_components(arcs, directed=True, connection="strong")[1]
+    return strong_components(size, left[off_m], mate_of_right[off_m], python)
 
 
 def _fix_in_order(
@@ -318,17 +327,6 @@ def best_assignment(scores: np.ndarray) -> List[Tuple[int, int]]:
     values = scores[rows, cols]
     chosen = earliest_optimal(rows, cols, values, *scores.shape, as_ratios(values))
     return list(zip(rows[chosen].tolist(), cols[chosen].tolist()))
-
-
-def relabel(
-    rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The rows and columns that have edges, and every edge's row and
-    column numbered among them, in order
-    (:func:`~spacy_coref_eval.arrays.compact`)."""
-    row_labels, row_rank = compact(rows, n_rows)
-    col_labels, col_rank = compact(cols, n_cols)
-    return row_labels, row_rank[rows], col_labels, col_rank[cols]
 
 
 class Reduced(NamedTuple):

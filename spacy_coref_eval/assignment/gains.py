@@ -1,3 +1,6 @@
+"""Scores as a solver sees them: exact integers when every score is a
+small fraction p/q, so that ties are decided exactly, else floats with a
+tolerance (docs/metrics.md §7)."""
 import math
 from dataclasses import dataclass
 from typing import Optional, Tuple

@@ -1,17 +1,13 @@
-"""Maximum-gain matchings small enough to solve in plain Python.
-
-CEAF and MOR need only the total gain of an optimal matching, block by
-block of the key/response graph. On a corpus like LitBank the blocks that
-are not stars hold a few hundred edges in all: solving them here takes
-about a millisecond, importing SciPy's solvers a quarter of a second.
-Larger problems go to :func:`~spacy_coref_eval.arrays.max_gain_matching`.
-"""
+"""Maximum-gain matchings of many small blocks, for totals (CEAF, MOR):
+group by group, in plain Python while the work is small (a millisecond
+where importing SciPy's solvers takes a quarter of a second), else by
+SciPy (docs/metrics.md §7)."""
 from heapq import heappop, heappush
-from typing import Callable, Dict, List, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Sequence, Set, Tuple
 
 import numpy as np
 
-from .blocks import Blocks
+from .blocks import GROUP_NODES, Blocks
 from .sparse import max_gain_matching
 
 PYTHON_WORK = 200_000
@@ -22,18 +18,38 @@ blocks."""
 Solver = Callable[[np.ndarray, np.ndarray, np.ndarray, int, int], np.ndarray]
 
 
+def in_python(blocks: Blocks, selected: np.ndarray) -> bool:
+    """Whether the ``selected`` blocks are solved by :func:`python_matching`:
+    when their work stays within :data:`PYTHON_WORK`."""
+    n_rows = blocks.n_rows[selected].astype(np.int64)
+    return int((n_rows * (blocks.n_edges[selected] + n_rows)).sum()) <= PYTHON_WORK
+
+
 def solver_for(blocks: Blocks, selected: np.ndarray) -> Solver:
     """The solver of the ``selected`` blocks: :func:`python_matching` when
-    their work stays within :data:`PYTHON_WORK`, else SciPy's."""
-    n_rows = blocks.n_rows[selected].astype(np.int64)
-    work = int((n_rows * (blocks.n_edges[selected] + n_rows)).sum())
-    return python_matching if work <= PYTHON_WORK else max_gain_matching
+    :func:`in_python`, else SciPy's."""
+    return python_matching if in_python(blocks, selected) else max_gain_matching
+
+
+def matchings_by_group(
+    blocks: Blocks, rows: np.ndarray, cols: np.ndarray, selected: np.ndarray, gains: Sequence[np.ndarray]
+) -> Iterator[List[np.ndarray]]:
+    """For each group of the ``selected`` blocks of the graph with edges
+    ``(rows[e], cols[e])`` (:meth:`Blocks.groups` of :data:`GROUP_NODES`),
+    the edge indices of a maximum-gain matching under each of ``gains``
+    (arrays over the edges), by the solver of :func:`solver_for`."""
+    solve = solver_for(blocks, selected)
+    for cells in blocks.groups(selected, GROUP_NODES):
+        row_ids, local_rows = np.unique(rows[cells], return_inverse=True)
+        col_ids, local_cols = np.unique(cols[cells], return_inverse=True)
+        local_rows, local_cols, shape = local_rows.ravel(), local_cols.ravel(), (len(row_ids), len(col_ids))
+        yield [cells[solve(local_rows, local_cols, np.asarray(gain[cells], np.float64), *shape)] for gain in gains]
 
 
 def python_matching(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
     """Indices of the edges ``(rows[e], cols[e])`` (distinct, gains > 0) of a
     one-to-one matching of maximum total gain, in row order, as
-    :func:`~spacy_coref_eval.arrays.max_gain_matching` gives them.
+    :func:`~.sparse.max_gain_matching` gives them.
 
     Every row may also stay unmatched, at gain 0, through a column of its
     own; rows are added one at a time, each by a shortest augmenting path

@@ -1,4 +1,7 @@
-from typing import Optional, Tuple
+"""SciPy's solvers behind one call: a maximum-gain matching, sparse or dense
+by the problem's shape, imported only when a problem needs them
+(docs/metrics.md §7)."""
+from typing import Optional
 
 import numpy as np
 
@@ -93,14 +96,3 @@ def max_gain_matching(
         matched_rows, matched_cols = matched_rows[real], matched_cols[real]
     return edge_index(rows, cols, n_cols, matched_rows, matched_cols)
 
-
-def dense_assignment(scores: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """The cells of SciPy's optimal assignment on ``scores`` with a
-    positive score, as the CorefUD scorer keeps them."""
-    if scores.size == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    from scipy.optimize import linear_sum_assignment
-
-    rows, cols = linear_sum_assignment(-scores)
-    kept = scores[rows, cols] > 0
-    return rows[kept], cols[kept]

@@ -10,18 +10,18 @@ cells, except CEAF, which solves one assignment problem per connected block
 of the key/response entity graph.
 """
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..assignment.blocks import GROUP_NODES, connected_blocks
-from ..assignment.small import solver_for
+from ..assignment import connected_blocks, matchings_by_group
 from ..clusters import common_tokens
+from ..twinning.spans import overlapping_pairs
 from ..twinning.twinned import TwinnedCorpus
 from .contingency import Contingency
-from .ratios import Scores, prf_arrays
 
 Quad = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Scores = Dict[str, np.ndarray]
 
 
 def _pairs(n: np.ndarray) -> np.ndarray:
@@ -36,6 +36,18 @@ def muc(table: Contingency) -> Quad:
     |k_i| − |p(k_i)| = Σ_j n_ij − #{j : n_ij > 0}, because each mention of
     k_i missing from the response is a part of its own; so recall and
     precision share the numerator Σ_ij (n_ij − 1).
+
+    Luo (2005) Figure 1, response (a): key {1–5}, {6, 7}, {8–C} and
+    response {1–5}, {6–C} (mention m of the 12 has key ``key[m]`` and
+    response ``response[m]``). Recall 9/9, precision (4 + 5)/(4 + 6), F1
+    0.947 as in Luo's table:
+
+    >>> from spacy_coref_eval.twinning.twinned import Twinned
+    >>> key = np.array([0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2, 2])
+    >>> response = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1])
+    >>> table = Contingency.from_twinned(Twinned(key, response, np.zeros(12, dtype=int), 1))
+    >>> [float(count[0]) for count in muc(table)]
+    [9.0, 9.0, 9.0, 10.0]
     """
     common = table.per_doc(table.cell_doc, table.counts - 1)
     return (
@@ -56,7 +68,20 @@ def _bcub_recall(table: Contingency) -> Tuple[np.ndarray, np.ndarray]:
 
 def bcub(table: Contingency) -> Quad:
     """B³ (Bagga & Baldwin 1998): recall Σ_ij n_ij² / |k_i| ÷ Σ_i |k_i|;
-    precision swaps key and response."""
+    precision swaps key and response.
+
+    Luo (2005) Figure 1, response (a) (as in :func:`muc`): recall
+    (25/5 + 4/2 + 25/5) / 12 = 1, precision (25/5 + 4/7 + 25/7) / 12 = 16/21,
+    F1 0.865 as in Luo's table:
+
+    >>> from spacy_coref_eval.twinning.twinned import Twinned
+    >>> key = np.array([0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2, 2])
+    >>> response = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1])
+    >>> table = Contingency.from_twinned(Twinned(key, response, np.zeros(12, dtype=int), 1))
+    >>> recall_num, recall_den, precision_num, precision_den = (float(count[0]) for count in bcub(table))
+    >>> recall_num / recall_den, round(precision_num / precision_den, 4)
+    (1.0, 0.7619)
+    """
     return _bcub_recall(table) + _bcub_recall(table.transpose())
 
 
@@ -76,7 +101,21 @@ def lea(table: Contingency) -> Quad:
     """LEA (Moosavi & Strube 2016): recall Σ_i |k_i| · Σ_j link(k_i ∩ r_j) /
     link(k_i) ÷ Σ_i |k_i|, link(e) = |e|(|e| − 1)/2, a singleton's self-link
     counting 1 and found only in a response singleton; precision swaps key
-    and response."""
+    and response.
+
+    Moosavi & Strube (2016) §5: key {a, b, c}, {d, e, f, g}, response
+    {a, b}, {c, d}, {f, g, h, i} (-1: the mention is not on that side).
+    Recall (3 · 1/3 + 4 · 1/6) / 7 = 0.24, precision
+    (2 · 1 + 2 · 0 + 4 · 1/6) / 8 = 0.33:
+
+    >>> from spacy_coref_eval.twinning.twinned import Twinned
+    >>> key = np.array([0, 0, 0, 1, 1, 1, 1, -1, -1])
+    >>> response = np.array([0, 0, 1, 1, -1, 2, 2, 2, 2])
+    >>> table = Contingency.from_twinned(Twinned(key, response, np.zeros(9, dtype=int), 1))
+    >>> recall_num, recall_den, precision_num, precision_den = (float(count[0]) for count in lea(table))
+    >>> round(recall_num / recall_den, 2), round(precision_num / precision_den, 2)
+    (0.24, 0.33)
+    """
     return _lea_recall(table) + _lea_recall(table.transpose())
 
 
@@ -88,6 +127,19 @@ def blanc(table: Contingency) -> Tuple[Quad, Quad]:
     mentions on both sides: all pairs, less those joined in the key, less
     those joined in the response, plus those joined in both; N_K and N_R are
     all pairs of a side less its coreference links.
+
+    Luo (2005) Figure 1, response (a) (as in :func:`muc`), 66 pairs of 12
+    mentions: C_K = 10 + 1 + 10, C_R = 10 + 21, all 21 key links found;
+    N_K = 66 − 21, N_R = 66 − 31, and the 35 pairs the response splits are
+    split in the key too:
+
+    >>> from spacy_coref_eval.twinning.twinned import Twinned
+    >>> key = np.array([0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2, 2])
+    >>> response = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1])
+    >>> table = Contingency.from_twinned(Twinned(key, response, np.zeros(12, dtype=int), 1))
+    >>> coref, noncoref = blanc(table)
+    >>> [float(count[0]) for count in coref], [float(count[0]) for count in noncoref]
+    ([21.0, 21.0, 21.0, 31.0], [35.0, 45.0, 35.0, 35.0])
     """
     cell_doc = table.cell_doc
     both = table.per_doc(cell_doc, _pairs(table.counts))
@@ -113,6 +165,21 @@ def ceaf(table: Contingency) -> Tuple[Quad, Quad]:
     nonzero cells is aligned on its own (:func:`_best_alignment`): a block
     with one key or one response entity by its best cell, others as
     assignment problems.
+
+    Luo (2005) Figure 1, response (a) (as in :func:`muc`): the best
+    alignment pairs {1–5} with {1–5} and {8–C} with {6–C}. CEAFm: Φ* = 5 + 5
+    of 12 mentions on each side, F1 0.833; CEAFe: Φ* = 10/10 + 10/12 of 3
+    key and 2 response entities, F1 0.733, as in Luo's table:
+
+    >>> from spacy_coref_eval.twinning.twinned import Twinned
+    >>> key = np.array([0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2, 2])
+    >>> response = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1])
+    >>> table = Contingency.from_twinned(Twinned(key, response, np.zeros(12, dtype=int), 1))
+    >>> mentions, entities = ceaf(table)
+    >>> [float(count[0]) for count in mentions]
+    [10.0, 12.0, 10.0, 12.0]
+    >>> [round(float(count[0]), 4) for count in entities]
+    [1.8333, 3.0, 1.8333, 2.0]
     """
     if "ceaf" in table.cache:
         return table.cache["ceaf"]
@@ -140,10 +207,10 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
     A star block (one key or one response entity) is aligned by its best
     cell, for all stars at once. The other blocks, a group of small ones at
     a time, are assignment problems, solved in Python when they are few
-    and small (:mod:`.assignment`), else by
-    :func:`~spacy_coref_eval.arrays.max_gain_matching`, sparse in memory
-    linear in their cells unless small and dense, never as a dense matrix of
-    all key × response entities of a large block.
+    and small, else by SciPy
+    (:func:`~spacy_coref_eval.assignment.matchings_by_group`), sparse in
+    memory linear in their cells unless small and dense, never as a dense
+    matrix of all key × response entities of a large block.
     """
     totals = [np.zeros(table.n_docs) for _ in similarities]
     if len(table.counts) == 0:
@@ -154,20 +221,30 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
     for total, similarity in zip(totals, similarities):
         best = np.maximum.reduceat(similarity[blocks.edges], blocks.bounds[:-1])
         total += table.per_doc(block_doc[star], best[star])
-    solve = solver_for(blocks, ~star)
-    for cells in blocks.groups(~star, GROUP_NODES):
-        key_ids, rows = np.unique(table.rows[cells], return_inverse=True)
-        response_ids, cols = np.unique(table.cols[cells], return_inverse=True)
-        rows, cols, shape = rows.ravel(), cols.ravel(), (len(key_ids), len(response_ids))
-        for total, similarity in zip(totals, similarities):
-            chosen = cells[solve(rows, cols, similarity[cells], *shape)]
+    for matched in matchings_by_group(blocks, table.rows, table.cols, ~star, similarities):
+        for total, similarity, chosen in zip(totals, similarities, matched):
             total += table.per_doc(table.cell_doc[chosen], similarity[chosen])
     return totals
 
 
 def mention_counts(twinned: TwinnedCorpus) -> Tuple[Quad]:
     """Mention identification: twin pairs against key mentions (recall) and
-    against response mentions (precision), read off the twinning itself."""
+    against response mentions (precision), read off the twinning itself.
+
+    Key {[0, 2), [5, 6)}, {[8, 10)} and response {[0, 2), [5, 7)},
+    {[8, 9)}: one span is exact; overlap matching (Dice ≥ 0.5) twins the
+    two others too (Dice 2/3 each):
+
+    >>> from spacy_coref_eval.clusters import Clusters
+    >>> from spacy_coref_eval.twinning import get_matcher, twin_corpus
+    >>> key = Clusters.from_entities([[(0, 2), (5, 6)], [(8, 10)]])
+    >>> response = Clusters.from_entities([[(0, 2), (5, 7)], [(8, 9)]])
+    >>> for match in ("exact", "overlap"):
+    ...     (counts,) = mention_counts(twin_corpus([(key, response, 0)], get_matcher(match)))
+    ...     print(match, [float(count[0]) for count in counts])
+    exact [1.0, 3.0, 1.0, 3.0]
+    overlap [3.0, 3.0, 3.0, 3.0]
+    """
     n_docs = twinned.n_docs
     found = np.bincount(twinned.response_doc[twinned.twinned], minlength=n_docs).astype(np.float64)
     keys = np.bincount(twinned.key_doc, minlength=n_docs).astype(np.float64)
@@ -181,9 +258,20 @@ def mor(twinned: TwinnedCorpus) -> Tuple[Quad]:
     share the most tokens, Σ |k ∩ r|; recall divides that by the tokens of
     all key mentions, precision by those of all response mentions. The
     alignment decomposes over the connected blocks of the graph of
-    overlapping key/response pairs, each solved as a maximum-gain matching."""
-    from ..twinning.matchers import overlapping_pairs
+    overlapping key/response pairs, each solved as a maximum-gain matching.
 
+    The mentions of :func:`mention_counts`' example share 2 + 1 + 1 of the
+    5 tokens of either side, whatever the twinning: recall and precision
+    4/5:
+
+    >>> from spacy_coref_eval.clusters import Clusters
+    >>> from spacy_coref_eval.twinning import get_matcher, twin_corpus
+    >>> key = Clusters.from_entities([[(0, 2), (5, 6)], [(8, 10)]])
+    >>> response = Clusters.from_entities([[(0, 2), (5, 7)], [(8, 9)]])
+    >>> (counts,) = mor(twin_corpus([(key, response, 0)], get_matcher("exact")))
+    >>> [float(count[0]) for count in counts]
+    [4.0, 5.0, 4.0, 5.0]
+    """
     key, response, n_docs = twinned.key, twinned.response, twinned.n_docs
     rows, cols = overlapping_pairs(key.starts, key.ends, response.starts, response.ends)
     common = common_tokens(key, response, rows, cols)
@@ -191,14 +279,7 @@ def mor(twinned: TwinnedCorpus) -> Tuple[Quad]:
     shared = np.zeros(n_docs)
     if len(rows):
         blocks = connected_blocks(rows, cols, len(key), len(response))
-        every = np.ones(len(blocks), dtype=bool)
-        solve = solver_for(blocks, every)
-        for cells in blocks.groups(every, GROUP_NODES):
-            key_ids, local_rows = np.unique(rows[cells], return_inverse=True)
-            response_ids, local_cols = np.unique(cols[cells], return_inverse=True)
-            chosen = cells[solve(
-                local_rows.ravel(), local_cols.ravel(), common[cells].astype(np.float64), len(key_ids), len(response_ids)
-            )]
+        for (chosen,) in matchings_by_group(blocks, rows, cols, np.ones(len(blocks), dtype=bool), [common]):
             shared += np.bincount(twinned.key_doc[rows[chosen]], weights=common[chosen], minlength=n_docs)
     key_tokens = np.bincount(twinned.key_doc, weights=key.sizes, minlength=n_docs)
     response_tokens = np.bincount(twinned.response_doc, weights=response.sizes, minlength=n_docs)
@@ -217,16 +298,17 @@ class Conventions:
     blanc_either_side: bool = False
 
 
-def blanc_rates(coref: np.ndarray, noncoref: np.ndarray, conventions: Conventions = Conventions()) -> Scores:
-    """BLANC from the count blocks of its two link kinds (Recasens & Hovy
-    2011; Luo et al. 2014): the mean of the two, or the one kind whose key
-    has links, as the reference scorer does (0 when the key has links of
-    neither kind); see :class:`Conventions` for the CorefUD scorer's rule."""
+def blanc_rates(counts: Sequence[np.ndarray], rates: Sequence[Scores], conventions: Conventions = Conventions()) -> Scores:
+    """BLANC from the count blocks of its two link kinds and their rates
+    (Recasens & Hovy 2011; Luo et al. 2014): the mean of the two, or the one
+    kind whose key has links, as the reference scorer does (0 when the key
+    has links of neither kind); see :class:`Conventions` for the CorefUD
+    scorer's rule."""
+    (coref, noncoref), (coref_rates, noncoref_rates) = counts, rates
     has_coref, has_noncoref = coref[..., 1] > 0, noncoref[..., 1] > 0
     if conventions.blanc_either_side:
         has_coref |= coref[..., 3] > 0
         has_noncoref |= noncoref[..., 3] > 0
-    coref_rates, noncoref_rates = prf_arrays(coref), prf_arrays(noncoref)
     out: Scores = {}
     for name in RATES:
         c, n = coref_rates[name], noncoref_rates[name]
@@ -248,7 +330,8 @@ class Metric:
     twinless policies apply), those of kind ``"mentions"`` read the
     :class:`TwinnedCorpus` (no policy rewrite). ``parts`` names the blocks
     in the JSON when there are several (``part_labels`` in tables), and ``combine`` turns their count
-    blocks into recall, precision and F1 (default: the one block's rates).
+    blocks and each block's rates into recall, precision and F1 (default:
+    the one block's rates; :func:`~.rates.score_arrays`).
     ``in_conll`` marks the three metrics the CoNLL score averages.
     ``selectable`` metrics are chosen with ``--metrics`` (those not
     ``default`` only when asked for); the others are always reported.
@@ -271,11 +354,6 @@ class Metric:
     def count_blocks(self) -> Tuple[str, ...]:
         """The rows this metric fills in a counts array."""
         return self.blocks or (self.name,)
-
-    def rates(self, *blocks: np.ndarray, conventions: Conventions = Conventions()) -> Scores:
-        """Recall, precision and F1 from this metric's count blocks, under
-        a scorer's :class:`Conventions`."""
-        return self.combine(*blocks, conventions) if self.combine is not None else prf_arrays(blocks[0])
 
 
 REGISTRY: Tuple[Metric, ...] = (

@@ -1,4 +1,5 @@
-"""From counts to recall, precision and F1 (docs/metrics.md §1–2).
+"""From counts to recall, precision and F1 (docs/metrics.md §1–2), with
+the package's one 0/0 rule (:func:`ratio`: 0/0 = 0).
 
 :func:`score_arrays` is the one implementation of the rules: it works
 elementwise on stacks of count arrays, so the statistics of
@@ -11,10 +12,28 @@ from typing import Dict, List, Sequence
 import numpy as np
 
 from .counts import BLOCK_INDEX, FIELDS, Counts, reported
-from .metrics import CONLL_PARTS, METRIC_INFO, RATES, Conventions
-from .ratios import Scores, prf_arrays
+from .metrics import CONLL_PARTS, METRIC_INFO, RATES, Conventions, Scores
 
-__all__ = ["CONLL_PARTS", "RATES", "rates", "score_arrays", "stack_rates"]
+__all__ = ["CONLL_PARTS", "RATES", "f1", "prf_arrays", "rates", "ratio", "score_arrays", "stack_rates"]
+
+
+def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """num / den elementwise, with 0/0 = 0."""
+    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
+    return np.divide(num, den, out=np.zeros(num.shape), where=den != 0)
+
+
+def f1(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
+    """Harmonic mean elementwise, 0 where both are 0."""
+    return ratio(2 * precision * recall, precision + recall)
+
+
+def prf_arrays(block: np.ndarray) -> Scores:
+    """Recall, precision and F1 of count blocks, shape ``(..., 4)`` with the
+    fields ``(recall_num, recall_den, precision_num, precision_den)``."""
+    recall = ratio(block[..., 0], block[..., 1])
+    precision = ratio(block[..., 2], block[..., 3])
+    return {"recall": recall, "precision": precision, "f1": f1(precision, recall)}
 
 
 def score_arrays(array: np.ndarray, metrics: Sequence[str], conventions: Conventions = Conventions()) -> Dict[str, Scores]:
@@ -26,8 +45,9 @@ def score_arrays(array: np.ndarray, metrics: Sequence[str], conventions: Convent
     out: Dict[str, Scores] = {}
     for name in reported(metrics):
         metric = METRIC_INFO[name]
-        blocks = (array[..., BLOCK_INDEX[block], :] for block in metric.count_blocks)
-        out[name] = metric.rates(*blocks, conventions=conventions)
+        blocks = [array[..., BLOCK_INDEX[block], :] for block in metric.count_blocks]
+        parts = [prf_arrays(block) for block in blocks]
+        out[name] = parts[0] if metric.combine is None else metric.combine(blocks, parts, conventions)
     if set(CONLL_PARTS) <= set(metrics):
         out["conll"] = {"f1": sum(out[name]["f1"] for name in CONLL_PARTS) / len(CONLL_PARTS)}
     return out

@@ -6,21 +6,24 @@ change a twin. Under head matching, identical token sets are twinned only
 when their heads agree too ("super-exact"). And the mentions left are
 aligned by one assignment over the whole document: every remaining key
 mention against every remaining response mention, both in mention order
-(first token, last token, size), solved by SciPy's
-``linear_sum_assignment`` on the negated scores, as the official scorer
-does. Among optimal assignments that solver picks the one it finds first,
-so a tie between two candidates can be decided by mentions elsewhere in
-the document; :func:`~.matchers.earliest_optimal` would decide such a tie
-by position alone. Reproducing the scorer means reproducing that too.
+(first token, last token, size), solved as SciPy's
+``linear_sum_assignment``, which the official scorer calls, solves the
+negated scores (:func:`~spacy_coref_eval.assignment.dense_assignment`).
+Among optimal assignments that solver picks the one it finds first, so a
+tie between two candidates can be decided by mentions elsewhere in the
+document; :func:`~spacy_coref_eval.assignment.earliest_optimal` would
+decide such a tie by position alone. Reproducing the scorer means
+reproducing that too.
 """
 from dataclasses import dataclass
 from typing import Any, ClassVar, Dict, FrozenSet, Hashable, Tuple
 
 import numpy as np
 
-from ..assignment.sparse import dense_assignment
+from ..assignment import dense_assignment
 from ..clusters import Clusters
-from .matchers import ExactMatcher, HeadMatcher, PartialMatcher, exact_twins, overlapping_pairs
+from .matchers import ExactMatcher, HeadMatcher, PartialMatcher
+from .spans import exact_twins, overlapping_pairs
 
 MODES: Dict[str, Any] = {"exact": ExactMatcher(), "head": HeadMatcher(), "partial": PartialMatcher()}
 """The CorefUD scorer's matching modes, and the matcher whose score s(k, r) each uses."""

@@ -9,7 +9,7 @@ from ...arrays import expand_ranges
 from ...assignment.blocks import connected_blocks
 from ...clusters import Clusters
 from ...counting.counts import FIELDS
-from ...counting.ratios import prf_arrays
+from ...counting.rates import prf_arrays
 from ...errors import CorefInputError
 from .lexicon import MEMBER_COLUMNS, RESOLUTION_CLASSES
 from .order import anaphoric, position_order

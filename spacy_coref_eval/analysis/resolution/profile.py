@@ -6,7 +6,7 @@ from typing import Any, Dict, Mapping, Optional, Union
 
 import numpy as np
 
-from ...counting.ratios import ratio
+from ...counting.rates import ratio
 from ...errors import CorefInputError
 from .lexicon import ANAPHORIC, CLASS_INDEX, MEMBER_COLUMNS, NONE, RESOLUTION_CLASSES
 

@@ -1,0 +1,131 @@
+"""SciPy's dense assignment, as the CorefUD scorer calls it: in plain Python
+for small matrices, with the very same choice among optimal assignments,
+and by SciPy itself beyond (docs/metrics.md §7)."""
+import math
+import sys
+from typing import List, Optional, Tuple
+
+import numpy as np
+
+PYTHON_SCANS = 2_000_000
+"""Reduced costs a process computes in Python (0.15–0.25 µs each), summed
+over its calls, before it turns to SciPy's solver for good: about the CPU
+time that importing SciPy's solver takes, so that no input costs much
+more than twice what SciPy alone would (docs/metrics.md §7)."""
+
+_scans_done = 0
+Pairs = Tuple[np.ndarray, np.ndarray]
+
+
+def dense_assignment(scores: np.ndarray) -> Pairs:
+    """The cells of SciPy's optimal assignment on ``scores``
+    (``linear_sum_assignment(-scores)``) with a positive score, as the
+    CorefUD scorer keeps them: by :func:`shortest_path_assignment` while
+    the process stays within :data:`PYTHON_SCANS` and SciPy is not loaded,
+    else by SciPy (the same cells)."""
+    global _scans_done
+    if scores.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    found = None
+    if "scipy.optimize" not in sys.modules and _scans_done + scores.size <= PYTHON_SCANS:
+        found, scans = _solve(-scores, PYTHON_SCANS - _scans_done)
+        _scans_done += scans
+    if found is None:
+        from scipy.optimize import linear_sum_assignment
+
+        found = linear_sum_assignment(-scores)
+    rows, cols = found
+    kept = scores[rows, cols] > 0
+    return rows[kept], cols[kept]
+
+
+def shortest_path_assignment(cost: np.ndarray) -> Pairs:
+    """``scipy.optimize.linear_sum_assignment(cost)`` of a finite cost
+    matrix, in Python: the same ``(rows, cols)``, as SciPy (1.9 and later)
+    finds them, by the shortest augmenting path algorithm for rectangular
+    problems (Crouse 2016, pp. 1685–1686). A matrix taller than wide is
+    solved transposed, and the pairs come sorted by row.
+
+    Rows are added one at a time. Each takes a shortest augmenting path,
+    Dijkstra-like, over costs reduced by the dual values u and v: the
+    columns not yet reached are scanned in a fixed order (from the last
+    column, each column reached replaced by the last one left), and the
+    nearest is reached next: among equally near ones the last free one in
+    that order, or the first if none is free; the path ends at a free
+    column. The duals are then
+    updated and the assignment switched along the path. Every floating-point
+    operation is SciPy's, in SciPy's order, so ties between optimal
+    assignments are decided as SciPy decides them."""
+    found, _ = _solve(cost, math.inf)
+    assert found is not None, "no limit"
+    return found
+
+
+def _solve(cost: np.ndarray, max_scans: float) -> Tuple[Optional[Pairs], int]:
+    """:func:`shortest_path_assignment`, or None if it would compute more
+    than ``max_scans`` reduced costs, and the number it computed."""
+    cost = np.asarray(cost, dtype=np.float64)
+    n_rows, n_cols = cost.shape
+    if n_rows == 0 or n_cols == 0:
+        return (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)), 0
+    transposed = n_cols < n_rows
+    matrix = (cost.T if transposed else cost).tolist()
+    col_of, scans = _augment_rows(matrix, len(matrix), len(matrix[0]), max_scans)
+    if col_of is None:
+        return None, scans
+    if transposed:
+        order = np.argsort(col_of)
+        return (np.array(col_of, dtype=np.int64)[order], order.astype(np.int64)), scans
+    return (np.arange(n_rows, dtype=np.int64), np.array(col_of, dtype=np.int64)), scans
+
+
+def _augment_rows(
+    matrix: List[List[float]], n_rows: int, n_cols: int, max_scans: float
+) -> Tuple[Optional[List[int]], int]:
+    """The column of every row (``n_rows <= n_cols``) of
+    :func:`shortest_path_assignment`, or None past ``max_scans`` reduced
+    costs, and the number computed."""
+    scans = 0
+    u, v = [0.0] * n_rows, [0.0] * n_cols
+    col_of, row_of, path = [-1] * n_rows, [-1] * n_cols, [-1] * n_cols
+    for current in range(n_rows):
+        shortest = [math.inf] * n_cols
+        remaining = list(range(n_cols - 1, -1, -1))
+        seen_rows, seen_cols = [], []
+        row, reach = current, 0.0
+        while True:
+            seen_rows.append(row)
+            scans += len(remaining)
+            if scans > max_scans:
+                return None, scans
+            costs, u_row = matrix[row], u[row]
+            lowest, index = math.inf, -1
+            for position, col in enumerate(remaining):
+                reduced = reach + costs[col] - u_row - v[col]
+                if reduced < shortest[col]:
+                    path[col] = row
+                    shortest[col] = reduced
+                distance = shortest[col]
+                if distance < lowest or (distance == lowest and row_of[col] < 0):
+                    lowest, index = distance, position
+            reach = lowest
+            col = remaining[index]
+            seen_cols.append(col)
+            remaining[index] = remaining[-1]
+            remaining.pop()
+            if row_of[col] < 0:
+                break
+            row = row_of[col]
+        u[current] += reach
+        for row in seen_rows:
+            if row != current:
+                u[row] += reach - shortest[col_of[row]]
+        for seen in seen_cols:
+            v[seen] -= reach - shortest[seen]
+        while True:
+            row = path[col]
+            row_of[col] = row
+            col_of[row], col = col, col_of[row]
+            if row == current:
+                break
+    return col_of, scans

@@ -1,0 +1,112 @@
+"""The CorefUD preset's dense assignment in Python against SciPy's
+``linear_sum_assignment`` itself: the same pairs, float for float, on
+matrices full of ties (small ratios of counts, equal rows and columns, wide
+and tall), and when the process hands over to SciPy."""
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+from scipy.optimize import linear_sum_assignment
+
+from spacy_coref_eval.assignment.lsap import _solve, shortest_path_assignment
+from .strategies import deterministic
+
+RATIOS = sorted({p / q for q in range(1, 9) for p in range(1, q + 1)})
+
+
+@st.composite
+def tied_matrices(draw, max_side=9):
+    """Scores from a palette of one to four ratios of small counts and
+    zeros, some rows or columns copies of others."""
+    n_rows, n_cols = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
+    palette = draw(st.lists(st.sampled_from(RATIOS), min_size=1, max_size=4))
+    cells = draw(st.lists(st.sampled_from([0.0, 0.0, *palette]), min_size=n_rows * n_cols, max_size=n_rows * n_cols))
+    scores = np.array(cells).reshape(n_rows, n_cols)
+    for source, target in draw(st.lists(st.tuples(st.integers(0, n_rows - 1), st.integers(0, n_rows - 1)), max_size=3)):
+        scores[target] = scores[source]
+    for source, target in draw(st.lists(st.tuples(st.integers(0, n_cols - 1), st.integers(0, n_cols - 1)), max_size=3)):
+        scores[:, target] = scores[:, source]
+    return scores
+
+
+def same_pairs(ours, scipy_s) -> bool:
+    return [side.tolist() for side in ours] == [side.tolist() for side in scipy_s]
+
+
+@deterministic(max_examples=600)
+@given(scores=tied_matrices())
+def test_the_same_assignment_as_scipy_on_tied_scores(scores):
+    """As the CorefUD scorer calls it, on negated scores."""
+    assert same_pairs(shortest_path_assignment(-scores), linear_sum_assignment(-scores))
+
+
+@deterministic(max_examples=300)
+@given(scores=tied_matrices(max_side=5), shift=st.sampled_from([-2.5, -1.0, 0.5, 3.0]))
+def test_the_same_assignment_on_costs_of_any_sign(scores, shift):
+    costs = scores * 7 + shift
+    assert same_pairs(shortest_path_assignment(costs), linear_sum_assignment(costs))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_same_assignment_on_larger_matrices(seed):
+    """Up to 80 × 80, mostly zeros, the rest a few ratios or any float;
+    wide and tall."""
+    rng = np.random.default_rng(seed)
+    n_rows, n_cols = rng.integers(20, 81, 2)
+    values = rng.choice(RATIOS, 3) if seed % 2 else rng.random(50)
+    scores = np.where(rng.random((n_rows, n_cols)) < 0.15, rng.choice(values, (n_rows, n_cols)), 0.0)
+    for scores in (scores, scores.T):
+        assert same_pairs(shortest_path_assignment(-scores), linear_sum_assignment(-scores))
+
+
+def test_a_solve_stops_past_its_limit():
+    """The chain of :func:`test_python_solves_until_its_budget_then_scipy`:
+    given up as soon as a row's scan passes the limit."""
+    chain = -(np.eye(40, 41) + np.eye(40, 41, -1) * 1.001)
+    found, scans = _solve(chain, 5000)
+    assert found is None and 5000 < scans <= 5000 + 41
+    found, scans = _solve(chain, np.inf)
+    assert scans == 22_960 and same_pairs(found, linear_sum_assignment(chain))
+
+
+def test_constant_and_empty_matrices():
+    assert same_pairs(shortest_path_assignment(np.zeros((4, 6))), linear_sum_assignment(np.zeros((4, 6))))
+    assert same_pairs(shortest_path_assignment(np.zeros((6, 4))), linear_sum_assignment(np.zeros((6, 4))))
+    assert [side.tolist() for side in shortest_path_assignment(np.zeros((0, 3)))] == [[], []]
+
+
+PROBE = """
+import json, sys
+import numpy as np
+from spacy_coref_eval.assignment import lsap
+lsap.PYTHON_SCANS = int(sys.argv[1])
+rng = np.random.default_rng(0)
+chain = np.eye(40, 41) + np.eye(40, 41, -1) * 1.001
+found = []
+for n in (3, 5, 40, 4):
+    scores = chain if n == 40 else np.where(rng.random((n, n + 1)) < 0.5, rng.choice([0.5, 1.0, 2 / 3], (n, n + 1)), 0.0)
+    found.append([scores.tolist(), *(side.tolist() for side in lsap.dense_assignment(scores)),
+                  'scipy.optimize' in sys.modules])
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.parametrize("budget, python_solves", [(10**9, 4), (1000, 2), (5000, 2), (0, 0)])
+def test_python_solves_until_its_budget_then_scipy(budget, python_solves):
+    """A fresh process solves in Python until the reduced costs it has
+    computed would pass ``PYTHON_SCANS``, then by SciPy for good; the cells
+    kept are SciPy's either way. The third matrix, a chain whose every row
+    shifts all earlier ones (1,640 cells, 22,960 reduced costs), goes to
+    SciPy at once under a budget of 1,000, and part-way through under one
+    of 5,000."""
+    run = subprocess.run([sys.executable, "-c", PROBE, str(budget)], capture_output=True, text=True, check=True)
+    found = json.loads(run.stdout)
+    assert [loaded for *_, loaded in found] == [False] * python_solves + [True] * (4 - python_solves)
+    for scores, rows, cols, _ in found:
+        scores = np.array(scores)
+        expected_rows, expected_cols = linear_sum_assignment(-scores)
+        kept = scores[expected_rows, expected_cols] > 0
+        assert [rows, cols] == [expected_rows[kept].tolist(), expected_cols[kept].tolist()]
