@@ -161,11 +161,12 @@ def waterfall_tables(block: Mapping[str, Any]) -> str:
         rows.append([f"+ {label.lower()}", fixed] + [pct(step["metrics"][name]["f1"]) for name in names])
         gains.append([label, fixed] + [_points(step["gain"][name]["f1"]) for name in names])
         alone.append([label, fixed] + [_points(step["alone"]["gain"][name]["f1"]) for name in names])
+    kinds = ["Kind"] + header[1:]
     return "\n".join([
         "F1 after fixing each kind of error in turn (the last row is the key)\n"
         + table(rows, header=header, divider=True, aligns=aligns),
-        "Points each kind gains, fixed in turn\n" + table(gains, header=header, divider=True, aligns=aligns),
-        "Points each kind gains, fixed alone\n" + table(alone, header=header, divider=True, aligns=aligns),
+        "Points each kind gains, fixed in turn\n" + table(gains, header=kinds, divider=True, aligns=aligns),
+        "Points each kind gains, fixed alone\n" + table(alone, header=kinds, divider=True, aligns=aligns),
     ])
 
 
@@ -219,7 +220,7 @@ def variants_table(rows: Sequence[Mapping[str, Any]]) -> str:
             body.append([label] + ["n/a"] * len(names))
             lines.append(f"{label}: not available ({printable(str(row['reason']))})")
     header = ["Setting"] + [METRIC_NAMES[name] for name in names]
-    out = table(body, header=header, divider=True, aligns=["l"] + ["r"] * len(names))
+    out = table(body, header=header, divider=True, aligns=["l"] + ["r"] * len(names), max_col=_widest(body))
     return out + ("\n".join(lines) + "\n" if lines else "")
 
 
@@ -234,9 +235,11 @@ def errors_list_table(listing: Mapping[str, Mapping[str, Sequence[Mapping[str, A
         for entry in kinds.get("span_errors", ()):
             rows.append([name, titles["span_errors"], _mention(entry["key"]), _mention(entry["response"])])
         for entry in kinds.get("missing_mentions", ()):
-            rows.append([name, titles["missing_mentions"], _mention(entry), ""])
+            whole = " (entity missing)" if entry.get("entity_missing") else ""
+            rows.append([name, titles["missing_mentions"], _mention(entry) + whole, ""])
         for entry in kinds.get("extra_mentions", ()):
-            rows.append([name, titles["extra_mentions"], "", _mention(entry)])
+            whole = " (entity extra)" if entry.get("entity_extra") else ""
+            rows.append([name, titles["extra_mentions"], "", _mention(entry) + whole])
         for entry in kinds.get("missing_entities", ()):
             rows.append([name, titles["missing_entities"], _members(entry["entity"], entry["mentions"]), ""])
         for entry in kinds.get("extra_entities", ()):
