@@ -5,7 +5,7 @@ and each kind alone. The response after a set of fixes depends on the set
 only, not on the order they were applied in, and the response with every
 kind fixed is the key."""
 from dataclasses import dataclass, replace
-from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -22,7 +22,6 @@ WATERFALL_ORDER: Tuple[str, ...] = (
 """The kinds in the order the waterfall fixes them (docs/analyses.md §1):
 conflated entities are split before divided ones are merged, as in
 Kummerfeld & Klein's repair, so that a merge never joins two key entities."""
-Group = Tuple[int, ...]
 
 
 def fixed_response(doc: DocumentErrors, kinds: Iterable[str]) -> Clusters:
@@ -36,72 +35,85 @@ def fixed_response(doc: DocumentErrors, kinds: Iterable[str]) -> Clusters:
     if unknown:
         raise ValueError(f"unknown error kind(s) {sorted(unknown)}; choose from {list(WATERFALL_ORDER)}")
     key, response, twins = doc.key, doc.response, doc.twins
-    split, merge = "conflated_entities" in kinds, "divided_entities" in kinds
-    components = doc.components if merge and not split else None
-
-    def group(g: int, e: int) -> Group:
-        if split and merge:
-            return (0, g)
-        if split:
-            return (1, e, g)
-        if merge:
-            return (2, int(components[e]))
-        return (3, e)
-
-    key_part: List[int] = []
-    key_groups: List[Group] = []
-    response_part: List[int] = []
-    response_groups: List[Group] = []
-    respan = set(doc.span_errors.tolist()) if "span_errors" in kinds else set()
-    for r in doc.twinned.tolist():
-        k = int(twins[r])
-        label = group(int(key.entity[k]), int(response.entity[r]))
-        if r in respan:
-            key_part.append(k)
-            key_groups.append(label)
-        else:
-            response_part.append(r)
-            response_groups.append(label)
+    group = _Groups(doc, "conflated_entities" in kinds, "divided_entities" in kinds)
+    found = doc.twinned
+    respan = np.zeros(len(response), dtype=bool)
+    if "span_errors" in kinds:
+        respan[doc.span_errors] = True
+    cells = group.cell(key.entity[twins[found]], response.entity[found])
+    key_parts = [twins[found[respan[found]]]]
+    key_codes = [cells[respan[found]]]
+    response_parts = [found[~respan[found]]]
+    response_codes = [cells[~respan[found]]]
     if "missing_mentions" in kinds:
-        for k in doc.missing_mentions.tolist():
-            g = int(key.entity[k])
-            key_part.append(k)
-            key_groups.append(group(g, int(doc.main_response_entity[g])))
+        missing = doc.missing_mentions
+        g = key.entity[missing]
+        key_parts.append(missing)
+        key_codes.append(group.cell(g, doc.main_response_entity[g]))
     if "missing_entities" in kinds:
-        for k in doc.twinless_key.tolist():
-            g = int(key.entity[k])
-            if not doc.found_key_entities[g]:
-                key_part.append(k)
-                key_groups.append((0, g))
+        whole = doc.twinless_key[~doc.found_key_entities[key.entity[doc.twinless_key]]]
+        key_parts.append(whole)
+        key_codes.append(group.key_entity(key.entity[whole]))
     if "extra_mentions" not in kinds:
-        for r in doc.extra_mentions.tolist():
-            e = int(response.entity[r])
-            response_part.append(r)
-            response_groups.append(group(int(doc.main_key_entity[e]), e))
+        extra = doc.extra_mentions
+        e = response.entity[extra]
+        response_parts.append(extra)
+        response_codes.append(group.cell(doc.main_key_entity[e], e))
     if "extra_entities" not in kinds:
-        for r in doc.twinless_response.tolist():
-            e = int(response.entity[r])
-            if not doc.found_response_entities[e]:
-                response_part.append(r)
-                response_groups.append((3, e))
-    return _gathered(key, response, np.array(key_part, dtype=np.int64), np.array(response_part, dtype=np.int64),
-                     key_groups + response_groups)
+        whole = doc.twinless_response[~doc.found_response_entities[response.entity[doc.twinless_response]]]
+        response_parts.append(whole)
+        response_codes.append(group.response_entity(response.entity[whole]))
+    return _gathered(
+        key, response, np.concatenate(key_parts), np.concatenate(response_parts),
+        np.concatenate(key_codes + response_codes),
+    )
+
+
+class _Groups:
+    """The entity code of a cell (key entity g, response entity e) in a
+    state: g when conflated and divided entities are both fixed, (e, g)
+    when only conflated ones, e's component when only divided ones, else
+    e; each kind of code in a range of its own, so that they never meet."""
+
+    def __init__(self, doc: DocumentErrors, split: bool, merge: bool) -> None:
+        self.doc, self.split, self.merge = doc, split, merge
+        self.n_key = max(doc.key.n_entities, 1)
+        self.width = self.n_key * (doc.response.n_entities + 1)
+
+    def key_entity(self, g: np.ndarray) -> np.ndarray:
+        return g.astype(np.int64)
+
+    def response_entity(self, e: np.ndarray) -> np.ndarray:
+        return 3 * self.width + e.astype(np.int64)
+
+    def cell(self, g: np.ndarray, e: np.ndarray) -> np.ndarray:
+        if self.split and self.merge:
+            return self.key_entity(g)
+        if self.split:
+            return self.width + e.astype(np.int64) * self.n_key + g
+        if self.merge:
+            return 2 * self.width + self.doc.components[e]
+        return self.response_entity(e)
 
 
 def _gathered(key: Clusters, response: Clusters, from_key: np.ndarray, from_response: np.ndarray,
-              groups: Sequence[Group]) -> Clusters:
+              codes: np.ndarray) -> Clusters:
     """Clusters of the key mentions ``from_key`` and the response mentions
-    ``from_response``, entity ``groups[i]`` for the i-th of them; entities
-    in order of first appearance by position, mentions by position inside
-    them. Heads as the response has them (the key's for key mentions),
-    token sets where either side has them."""
+    ``from_response``, entity code ``codes[i]`` for the i-th of them;
+    entities in order of first appearance by position, mentions by
+    position inside them. Heads as the response has them (the key's for
+    key mentions), token sets where either side has them."""
+    from_key, from_response = from_key.astype(np.int64), from_response.astype(np.int64)
     starts = np.concatenate([key.starts[from_key], response.starts[from_response]])
     ends = np.concatenate([key.ends[from_key], response.ends[from_response]])
     by_position = np.lexsort((ends, starts))
-    ids: Dict[Group, int] = {}
-    labels = np.array([ids.setdefault(groups[i], len(ids)) for i in by_position.tolist()], dtype=np.int64)
-    order = by_position[np.argsort(labels, kind="stable")]
-    entity = np.sort(labels, kind="stable")
+    distinct, first, inverse = np.unique(codes[by_position], return_index=True, return_inverse=True)
+    rank = np.empty(len(distinct), dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(distinct))
+    labels = rank[inverse.ravel()]
+    within = np.argsort(labels, kind="stable")
+    order = by_position[within]
+    entity = labels[within]
     heads = None
     if response.heads is not None:
         key_heads = key.heads[from_key] if key.heads is not None else np.full(len(from_key), -1, dtype=np.int64)
@@ -109,7 +121,7 @@ def _gathered(key: Clusters, response: Clusters, from_key: np.ndarray, from_resp
     nodes = None
     if key.nodes is not None or response.nodes is not None:
         nodes = NodeSets.concat([key.node_sets().take(from_key), response.node_sets().take(from_response)]).take(order)
-    return Clusters(starts[order], ends[order], entity, len(ids), heads, 0, nodes)
+    return Clusters(starts[order], ends[order], entity, len(distinct), heads, 0, nodes)
 
 
 @dataclass(frozen=True)
