@@ -240,15 +240,14 @@ def test_the_spacy_scorer_adds_a_score_key_per_metric_and_stratum():
     import spacy
     from spacy.training import Example
 
+    from .test_spacy_scorers import with_clusters
+
     nlp = spacy.blank("en")
-    doc = nlp.make_doc("Anna met Bob . She thanked him . Anna left .")
-    doc.spans["coref_clusters_1"] = [doc[0:1], doc[4:5], doc[8:9]]
-    doc.spans["coref_clusters_2"] = [doc[2:3], doc[6:7]]
-    predicted = nlp.make_doc(doc.text)
-    predicted.spans["coref_clusters_1"] = [predicted[0:1], predicted[8:9]]
-    predicted.spans["coref_clusters_2"] = [predicted[2:3], predicted[4:5], predicted[6:7]]
+    text = "Anna met Bob . She thanked him . Anna left ."
+    gold = with_clusters(nlp.make_doc(text), [[(0, 1), (4, 5), (8, 9)], [(2, 3), (6, 7)]])
+    predicted = with_clusters(nlp.make_doc(text), [[(0, 1), (8, 9)], [(2, 3), (4, 5), (6, 7)]])
     config = {"s": {"@scorers": "spacy_coref_eval.coref_scorer.v1", "by": ["chain-length", "mention-type"], "chain_lengths": "1-2,3+"}}
-    scores = spacy.registry.resolve(config)["s"]([Example(predicted, doc)])
+    scores = spacy.registry.resolve(config)["s"]([Example(predicted, gold)])
     assert {"coref_muc_1-2_f", "coref_muc_3+_f", "coref_bcub_pronoun_f", "coref_conll_proper_f"} <= set(scores)
     assert scores["coref_mentions_pronoun_f"] == 1.0
     with pytest.raises(ValueError, match="strata"):

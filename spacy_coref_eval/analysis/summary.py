@@ -30,6 +30,35 @@ class Analyses:
     variants: Optional[List[Any]] = None
 
 
+@dataclass(frozen=True)
+class Breakdowns:
+    """The analyses that take a score apart, as asked for (docs/analyses.md):
+    the ``waterfall``, the ``errors_list``, the strata of every attribute
+    ``by`` names (chain lengths cut by ``chain_lengths``, default
+    ``1,2-5,6+``) and the ``variants``."""
+
+    waterfall: bool = False
+    errors_list: bool = False
+    by: Tuple[str, ...] = ()
+    chain_lengths: Optional[str] = None
+    variants: bool = False
+
+    @property
+    def twinning(self) -> bool:
+        """Whether they read the run's twinning."""
+        return self.waterfall or self.errors_list or bool(self.by)
+
+    @property
+    def tokens(self) -> bool:
+        """Whether they read the key's token information (mention types)."""
+        return "mention-type" in self.by
+
+    @property
+    def response_attributes(self) -> bool:
+        """Whether they read attributes of the response's own documents."""
+        return any(name == "entity-type" or name.startswith("attr:") for name in self.by)
+
+
 def analyse(
     result: CorpusResult,
     level: Optional[float] = None,
@@ -38,12 +67,7 @@ def analyse(
     macro: bool = False,
     errors: bool = False,
     tokens: Optional[Sequence[Any]] = None,
-    *,
-    waterfall: bool = False,
-    errors_list: bool = False,
-    by: Sequence[str] = (),
-    chain_lengths: Optional[str] = None,
-    variants: bool = False,
+    breakdowns: Breakdowns = Breakdowns(),
     corpus: Any = None,
     response_documents: Sequence[Any] = (),
     n_process: int = 1,
@@ -51,13 +75,13 @@ def analyse(
     """The analyses asked for: intervals at ``level``, ``macro`` averages,
     ``errors`` kinds, and resolution classes when the key's ``tokens`` are
     given (one :class:`~spacy_coref_eval.formats.tokens.Tokens` per
-    document); the ``waterfall``, the ``errors_list`` (with the words of
-    the run's ``corpus`` when it has them), the strata of every attribute
-    ``by`` names (chain lengths as ``chain_lengths`` cuts them; mention
-    types from the ``corpus``'s tokens; entity types and mention
-    attributes from its key documents and the ``response_documents``),
-    with intervals at ``level``, and the ``variants`` of the ``corpus``'s
-    pairs. Each module loads only when its analysis is asked for."""
+    document); and the ``breakdowns`` asked for: the waterfall, the error
+    list (with the words of the run's ``corpus`` when it has them), the
+    strata (mention types from the ``corpus``'s tokens; entity types and
+    mention attributes from its key documents and the
+    ``response_documents``) with intervals at ``level``, and the variants
+    of the ``corpus``'s pairs. Each module loads only when its analysis is
+    asked for."""
     out: Dict[str, Any] = {"level": level, "n_resamples": n_resamples, "seed": seed}
     if level is not None or macro:
         from .statistics import bootstrap_intervals, macro_average
@@ -74,20 +98,22 @@ def analyse(
         from .resolution import score_resolution_classes
 
         out["classes"] = score_resolution_classes(result, tokens)
-    if waterfall:
-        from .waterfall import waterfall as run_waterfall
+    if breakdowns.waterfall:
+        from .waterfall import waterfall
 
-        out["waterfall"] = run_waterfall(result)
-    if errors_list:
+        out["waterfall"] = waterfall(result)
+    if breakdowns.errors_list:
         from .error_list import error_list
 
         out["errors_list"] = error_list(result, _words(corpus))
-    if by:
+    if breakdowns.by:
         out["strata"] = {
-            attribute: _strata(result, attribute, chain_lengths, corpus, response_documents, level, n_resamples, seed)
-            for attribute in dict.fromkeys(by)
+            attribute: _strata(
+                result, attribute, breakdowns.chain_lengths, corpus, response_documents, level, n_resamples, seed
+            )
+            for attribute in dict.fromkeys(breakdowns.by)
         }
-    if variants:
+    if breakdowns.variants:
         from .variants import score_variants
 
         if corpus is None:

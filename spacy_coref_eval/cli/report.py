@@ -42,18 +42,17 @@ def report_command(
     from ..errors import CorefInputError
     from ..report.page import report_page
     from ..scoring import evaluate_corpus
-    from .score import check_analyses, response_documents
+    from .score import asked, response_documents
 
     with reported_errors():
-        check_analyses(scoring, by, chain_lengths, variants)
+        breakdowns = asked(scoring, waterfall, False, by, chain_lengths, variants)
         options = scoring.options(words=True, tokens=True, n_process=n_process)
         run = evaluate_corpus(key, response, options)
         if not run.corpus.pairs:
             raise CorefInputError(f"{key}: no documents to report on")
         page = report_page(
             run.result, run.corpus.words(), str(key), str(response), ci, n_resamples, seed, worst, max_tokens,
-            run.corpus.tokens(), waterfall=waterfall, by=by, chain_lengths=chain_lengths, variants=variants,
-            corpus=run.corpus, response_documents=response_documents(response, options, run, by), n_process=n_process,
+            run.corpus.tokens(), breakdowns, run.corpus, response_documents(response, options, run, breakdowns), n_process,
         )
     say_warnings(run.result.warnings)
     write(page, output, "the report", (key, response))

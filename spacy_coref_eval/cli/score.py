@@ -79,10 +79,10 @@ def score(
     fmt = output_format(fmt, output, inputs)
     with reported_errors():
         check_distinct([output, save_counts_to])
-        check_analyses(scoring, by, chain_lengths, variants)
-        twinning = errors or classes or waterfall or errors_list or bool(by)
+        breakdowns = asked(scoring, waterfall, errors_list, by, chain_lengths, variants)
         options = scoring.options(
-            tokens=classes or "mention-type" in by, words=errors_list, n_process=n_process, twinning=twinning,
+            tokens=classes or breakdowns.tokens, words=errors_list, n_process=n_process,
+            twinning=errors or classes or breakdowns.twinning,
         )
         run = evaluate_corpus(key, response, options)
         if save_counts_to is not None:
@@ -91,17 +91,21 @@ def score(
             save_counts(run.result, save_counts_to, inputs)
         tokens = run.corpus.tokens() if classes else None
         analyses = analyse(
-            run.result, ci, n_resamples, seed, macro, errors, tokens,
-            waterfall=waterfall, errors_list=errors_list, by=by, chain_lengths=chain_lengths, variants=variants,
-            corpus=run.corpus, response_documents=response_documents(response, options, run, by), n_process=n_process,
+            run.result, ci, n_resamples, seed, macro, errors, tokens, breakdowns, run.corpus,
+            response_documents(response, options, run, breakdowns), n_process,
         )
     report(run.result, fmt, per_doc, output, analyses, inputs)
 
 
-def check_analyses(scoring: ScoringOptions, by: Sequence[str], chain_lengths: str, variants: bool) -> None:
-    """Refuse analyses asked for in ways that cannot work: an unknown
-    stratum attribute, unreadable chain lengths, and ``--variants`` with a
-    setting of its own (it sets preset, matching and singletons itself)."""
+def asked(
+    scoring: ScoringOptions, waterfall: bool, errors_list: bool, by: Sequence[str], chain_lengths: str, variants: bool,
+):
+    """The breakdowns asked for (:class:`~..analysis.summary.Breakdowns`);
+    refused where they cannot work: an unknown stratum attribute,
+    unreadable chain lengths, and ``--variants`` with a setting of its own
+    (it sets preset, matching and singletons itself)."""
+    from ..analysis.summary import Breakdowns
+
     if by:
         from ..analysis.attributes import ChainLengths, check_attribute
 
@@ -112,12 +116,13 @@ def check_analyses(scoring: ScoringOptions, by: Sequence[str], chain_lengths: st
         given = [f"--{name}" for name in ("preset", "match", "singletons") if getattr(scoring, name) is not None]
         if given:
             raise ValueError(f"--variants scores every preset, matching and singleton setting itself; leave out {', '.join(given)}")
+    return Breakdowns(waterfall, errors_list, tuple(by), chain_lengths, variants)
 
 
-def response_documents(response: Path, options, run, by: Sequence[str]) -> list:
+def response_documents(response: Path, options, run, breakdowns) -> list:
     """The response's documents for strata read off the input's own
     attributes (entity types, ``attr:KEY``), read again; else none."""
-    if not any(attribute == "entity-type" or attribute.startswith("attr:") for attribute in by):
+    if not breakdowns.response_attributes:
         return []
     from ..analysis.attributes import paired_response_documents
 

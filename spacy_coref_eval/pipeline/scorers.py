@@ -17,7 +17,7 @@ from spacy.util import registry
 
 from ..analysis.attributes import CHAIN_LENGTH, DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, ChainLengths
 from ..analysis.resolution import RESOLUTION_CLASSES, score_resolution_classes
-from ..analysis.summary import analyse
+from ..analysis.summary import Breakdowns, analyse
 from ..counting import DEFAULT_METRICS, METRIC_INFO, METRICS
 from ..errors import CorefEvalWarning, warn
 from ..formats.docbin.examples import docs_side
@@ -87,7 +87,8 @@ class CorefScorer:
         run = _run(examples, self.settings, (self.reference_reader, self.predicted_reader), tokens)
         scores: Dict[str, Any] = spacy_scores(run.metrics(), self.headline)
         if self.by:
-            strata = analyse(run.result, by=self.by, chain_lengths=self.chain_lengths, corpus=run.corpus).strata
+            breakdowns = Breakdowns(by=self.by, chain_lengths=self.chain_lengths)
+            strata = analyse(run.result, breakdowns=breakdowns, corpus=run.corpus).strata
             scores.update(strata_keys(strata or {}))
         if self.classes:
             rates = score_resolution_classes(run.result, run.corpus.tokens()).rates()

@@ -4,7 +4,7 @@ built from the run's own twinning (:mod:`.views`), then rendered
 from dataclasses import replace
 from typing import Any, Mapping, Optional, Sequence
 
-from ..analysis.summary import analyse
+from ..analysis.summary import Breakdowns, analyse
 from ..errors import CorefInputError, warn
 from ..scoring import CorpusResult
 
@@ -20,11 +20,7 @@ def report_page(
     worst: int = 5,
     max_tokens: int = 400,
     tokens: Optional[Sequence] = None,
-    *,
-    waterfall: bool = False,
-    by: Sequence[str] = (),
-    chain_lengths: Optional[str] = None,
-    variants: bool = False,
+    breakdowns: Breakdowns = Breakdowns(),
     corpus: Any = None,
     response_documents: Sequence[Any] = (),
     n_process: int = 1,
@@ -34,18 +30,17 @@ def report_page(
     ``worst`` documents' mentions side by side (at most ``max_tokens`` of
     each), titled with the ``key`` and ``response`` it compares. A corpus
     whose documents cannot be classified gets a page without the class
-    section, and a warning (on the page too) saying why. The
-    ``waterfall``, the strata ``by`` each attribute and the ``variants``
-    are added when asked for, as :func:`~..analysis.summary.analyse`
-    computes them from the run's ``corpus`` (docs/analyses.md)."""
+    section, and a warning (on the page too) saying why. The waterfall,
+    the strata and the variants are added as the ``breakdowns`` ask, as
+    :func:`~..analysis.summary.analyse` computes them from the run's
+    ``corpus`` (docs/analyses.md)."""
     from ..analysis.resolution import score_resolution_classes
     from .html import render_report
     from .views import build_report
 
     analyses = analyse(
-        result, level, n_resamples, seed, macro=True, errors=True, waterfall=waterfall, by=by,
-        chain_lengths=chain_lengths, variants=variants, corpus=corpus, response_documents=response_documents,
-        n_process=n_process,
+        result, level, n_resamples, seed, macro=True, errors=True, breakdowns=breakdowns, corpus=corpus,
+        response_documents=response_documents, n_process=n_process,
     )
     classes = None
     if tokens is not None:
