@@ -41,7 +41,9 @@ def chromium() -> str:
 @pytest.fixture(scope="module")
 def report(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("report") / "report.html"
-    result = CliRunner().invoke(app, ["report", str(KEY), str(RESPONSE), "-o", str(path), "--n-resamples", "200"])
+    result = CliRunner().invoke(app, [
+        "report", str(KEY), str(RESPONSE), "-o", str(path), "--n-resamples", "200", "--by", "chain-length", "--variants",
+    ])
     assert result.exit_code == 0, result.output
     return path
 
@@ -76,7 +78,11 @@ def test_browser_parses_the_charts_and_every_mention(report):
     )
     assert dom.returncode == 0, dom.stderr
     page = report.read_text(encoding="utf8")
-    for chart in ('id="chart-prf"', 'id="chart-f1"'):
+    for chart in ('id="chart-prf"', 'id="chart-f1"', 'id="chart-waterfall"'):
         assert chart in dom.stdout
+    for section in ('id="waterfall"', 'id="strata"', 'id="variants"'):
+        assert section in dom.stdout
+    waterfall_bars = re.compile(r'<rect [^>]*data-kind="[a-z_]+"')
+    assert len(waterfall_bars.findall(dom.stdout)) == len(waterfall_bars.findall(page)) == 1 + 2 * 7
     assert len(MENTION_SPAN.findall(dom.stdout)) == len(MENTION_SPAN.findall(page)) > 0
     assert dom.stdout.count("<article") == page.count("<article") == 2

@@ -1,6 +1,7 @@
 """``report``: score a response against a key and write one self-contained
 HTML page (:func:`~spacy_coref_eval.report.page.report_page`)."""
 from pathlib import Path
+from typing import Sequence
 
 import click
 
@@ -22,11 +23,18 @@ from .output import reported_errors, say_warnings, write
 @click.option(
     "--max-tokens", default=400, type=click.IntRange(min=1), help="Show at most this many tokens of each (the stretch with most errors)"
 )
+@click.option(
+    "--waterfall/--no-waterfall", default=True, show_default=True,
+    help="Show the error-impact waterfall: every metric after fixing each kind of error in turn, and alone",
+)
+@click.option("--by", "by", multiple=True, help="Show every metric by stratum of chain-length, mention-type, entity-type or attr:KEY")
+@click.option("--chain-lengths", default="1,2-5,6+", show_default=True, help="--by chain-length: entity sizes of each stratum")
+@click.option("--variants", is_flag=True, help="Show the variant matrix (reference; exact, head and partial under --preset corefud)")
 @N_PROCESS
 @scoring_options
 def report_command(
     scoring: ScoringOptions, key: Path, response: Path, output: Path, ci: float, n_resamples: int, seed: int,
-    worst: int, max_tokens: int, n_process: int,
+    worst: int, max_tokens: int, waterfall: bool, by: Sequence[str], chain_lengths: str, variants: bool, n_process: int,
 ) -> None:
     """Write an HTML report of RESPONSE scored against KEY: scores with
     bootstrap intervals, charts, error types and the worst documents'
@@ -34,14 +42,17 @@ def report_command(
     from ..errors import CorefInputError
     from ..report.page import report_page
     from ..scoring import evaluate_corpus
+    from .score import asked, response_documents
 
     with reported_errors():
-        run = evaluate_corpus(key, response, scoring.options(words=True, tokens=True, n_process=n_process))
+        breakdowns = asked(scoring, waterfall, False, by, chain_lengths, variants)
+        options = scoring.options(words=True, tokens=True, n_process=n_process)
+        run = evaluate_corpus(key, response, options)
         if not run.corpus.pairs:
             raise CorefInputError(f"{key}: no documents to report on")
         page = report_page(
             run.result, run.corpus.words(), str(key), str(response), ci, n_resamples, seed, worst, max_tokens,
-            run.corpus.tokens(),
+            run.corpus.tokens(), breakdowns, run.corpus, response_documents(response, options, run, breakdowns), n_process,
         )
     say_warnings(run.result.warnings)
     write(page, output, "the report", (key, response))

@@ -23,6 +23,31 @@ SAVE_COUNTS = click.option(
     help="Also save every document's counts here (.json, else msgpack), for 'merge'",
 )
 REPORTING = compose(PER_DOC, CI, MACRO, SEED, N_RESAMPLES, FORMAT, OUTPUT)
+WHY = compose(
+    click.option(
+        "--waterfall", is_flag=True,
+        help="Add the error-impact waterfall: every metric after fixing each kind of error in turn, and each kind "
+        "alone (by document too with --per-doc)",
+    ),
+    click.option(
+        "--errors-list", is_flag=True,
+        help="Add every error of every document: missing, extra and span-error mentions; missing, extra, divided "
+        "and conflated entities with their mentions",
+    ),
+    click.option(
+        "--by", "by", multiple=True,
+        help="Add every metric by stratum of chain-length, mention-type, entity-type or attr:KEY (repeatable)",
+    ),
+    click.option(
+        "--chain-lengths", default="1,2-5,6+", show_default=True,
+        help="--by chain-length: entity sizes of each stratum, N, N-M or N+, from 1 on",
+    ),
+    click.option(
+        "--variants", is_flag=True,
+        help="Add the variant matrix: exact, head and partial matching with singletons kept and removed under "
+        "--preset corefud, and the reference setting, from one read of the input",
+    ),
+)
 
 
 @app.command(epilog=INPUT_HELP)
@@ -34,12 +59,14 @@ REPORTING = compose(PER_DOC, CI, MACRO, SEED, N_RESAMPLES, FORMAT, OUTPUT)
     "--classes", is_flag=True,
     help="Add resolution classes (Stoyanov et al. 2009): class mix and MUC-RC per class (by document too with --per-doc)",
 )
+@WHY
 @SAVE_COUNTS
 @N_PROCESS
 @scoring_options
 def score(
     scoring: ScoringOptions, key: Path, response: Path, per_doc: bool, ci: Optional[float], macro: bool, seed: int,
     n_resamples: int, fmt: Optional[str], output: Optional[Path], errors: bool, classes: bool,
+    waterfall: bool, errors_list: bool, by: Sequence[str], chain_lengths: str, variants: bool,
     save_counts_to: Optional[Path], n_process: int,
 ) -> None:
     """Score RESPONSE against KEY with every chosen metric (KEY and RESPONSE:
@@ -52,15 +79,54 @@ def score(
     fmt = output_format(fmt, output, inputs)
     with reported_errors():
         check_distinct([output, save_counts_to])
-        options = scoring.options(tokens=classes, n_process=n_process, twinning=errors or classes)
+        breakdowns = asked(scoring, waterfall, errors_list, by, chain_lengths, variants)
+        options = scoring.options(
+            tokens=classes or breakdowns.tokens, words=errors_list, n_process=n_process,
+            twinning=errors or classes or breakdowns.twinning,
+        )
         run = evaluate_corpus(key, response, options)
         if save_counts_to is not None:
             from ..shards import save_counts
 
             save_counts(run.result, save_counts_to, inputs)
         tokens = run.corpus.tokens() if classes else None
-        analyses = analyse(run.result, ci, n_resamples, seed, macro, errors, tokens)
+        analyses = analyse(
+            run.result, ci, n_resamples, seed, macro, errors, tokens, breakdowns, run.corpus,
+            response_documents(response, options, run, breakdowns), n_process,
+        )
     report(run.result, fmt, per_doc, output, analyses, inputs)
+
+
+def asked(
+    scoring: ScoringOptions, waterfall: bool, errors_list: bool, by: Sequence[str], chain_lengths: str, variants: bool,
+):
+    """The breakdowns asked for (:class:`~..analysis.summary.Breakdowns`);
+    refused where they cannot work: an unknown stratum attribute,
+    unreadable chain lengths, and ``--variants`` with a setting of its own
+    (it sets preset, matching and singletons itself)."""
+    from ..analysis.summary import Breakdowns
+
+    if by:
+        from ..analysis.attributes import ChainLengths, check_attribute
+
+        for attribute in by:
+            check_attribute(attribute)
+        ChainLengths.parse(chain_lengths)
+    if variants:
+        given = [f"--{name}" for name in ("preset", "match", "singletons") if getattr(scoring, name) is not None]
+        if given:
+            raise ValueError(f"--variants scores every preset, matching and singleton setting itself; leave out {', '.join(given)}")
+    return Breakdowns(waterfall, errors_list, tuple(by), chain_lengths, variants)
+
+
+def response_documents(response: Path, options, run, breakdowns) -> list:
+    """The response's documents for strata read off the input's own
+    attributes (entity types, ``attr:KEY``), read again; else none."""
+    if not breakdowns.response_attributes:
+        return []
+    from ..analysis.attributes import paired_response_documents
+
+    return paired_response_documents(response, options, run.result.names)
 
 
 @app.command()

@@ -10,22 +10,26 @@ setting can use these scorers; :mod:`.component` adds one to pipelines
 whose coreference component has none.
 """
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Optional, Sequence
+from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
 
 from spacy.training import Example
 from spacy.util import registry
 
+from ..analysis.attributes import CHAIN_LENGTH, DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, ChainLengths
 from ..analysis.resolution import RESOLUTION_CLASSES, score_resolution_classes
+from ..analysis.summary import Breakdowns, analyse
 from ..counting import DEFAULT_METRICS, METRIC_INFO, METRICS
 from ..errors import CorefEvalWarning, warn
 from ..formats.docbin.examples import docs_side
 from ..formats.docbin.spans import ClusterReader, PrefixedSpanGroups
 from ..presets import get_preset
-from ..report.spacy_scores import check_headline, spacy_scores
+from ..report.spacy_scores import check_headline, spacy_scores, strata_keys
 from ..scoring import CorpusResult, Options, Run, Settings, evaluate_corpus
 from ..twinning import Matcher
 
 __all__ = ["CorefEvalWarning", "CorefScorer", "make_coref_scorer", "score_examples"]
+SCORER_STRATA = (CHAIN_LENGTH, MENTION_TYPE)
+"""The strata the scorer can cut: those that spaCy docs carry."""
 
 
 def score_examples(
@@ -68,13 +72,24 @@ class CorefScorer:
     predicted_reader: ClusterReader
     headline: str = "lea"
     classes: bool = False
+    by: Tuple[str, ...] = ()
+    chain_lengths: str = DEFAULT_CHAIN_LENGTHS
 
     def __post_init__(self) -> None:
         check_headline(self.headline, self.settings.metrics)
+        unknown = [name for name in self.by if name not in SCORER_STRATA]
+        if unknown:
+            raise ValueError(f"the scorer's strata are {' and '.join(SCORER_STRATA)}, not {unknown}")
+        ChainLengths.parse(self.chain_lengths)
 
     def __call__(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
-        run = _run(examples, self.settings, (self.reference_reader, self.predicted_reader), self.classes)
+        tokens = self.classes or MENTION_TYPE in self.by
+        run = _run(examples, self.settings, (self.reference_reader, self.predicted_reader), tokens)
         scores: Dict[str, Any] = spacy_scores(run.metrics(), self.headline)
+        if self.by:
+            breakdowns = Breakdowns(by=self.by, chain_lengths=self.chain_lengths)
+            strata = analyse(run.result, breakdowns=breakdowns, corpus=run.corpus).strata
+            scores.update(strata_keys(strata or {}))
         if self.classes:
             rates = score_resolution_classes(run.result, run.corpus.tokens()).rates()
             scores["coref_rc_per_class"] = {
@@ -96,6 +111,8 @@ def make_coref_scorer(
     headline: str = "lea",
     classes: bool = False,
     preset: Optional[str] = None,
+    by: Sequence[str] = (),
+    chain_lengths: str = DEFAULT_CHAIN_LENGTHS,
 ) -> CorefScorer:
     """All chosen ``metrics``, mention identification, the CoNLL score and
     ``coref_p/r/f`` for the ``headline`` metric (one of ``metrics`` or
@@ -108,11 +125,15 @@ def make_coref_scorer(
     its alignment and BLANC rule). With ``classes``,
     ``coref_rc_per_class`` holds the MUC-RC of every resolution class
     (Stoyanov et al. 2009) as ``{"PN-e": {"p", "r", "f"}, ...}``, like
-    spaCy's ``ents_per_type``."""
+    spaCy's ``ents_per_type``. ``by`` (``"chain-length"``, cut by
+    ``chain_lengths``, and ``"mention-type"``) adds
+    ``coref_<metric>_<stratum>_f`` for every stratum (docs/analyses.md §3)."""
     chosen = get_preset(preset)
     settings = Settings(tuple(metrics), chosen.adopt(match), twinless, singletons or chosen.singletons, chosen)
     reader = reader or PrefixedSpanGroups()
-    return CorefScorer(settings, reference_reader or reader, predicted_reader or reader, headline, classes)
+    return CorefScorer(
+        settings, reference_reader or reader, predicted_reader or reader, headline, classes, tuple(by), chain_lengths
+    )
 
 
 def _one_metric(metric: str) -> Any:

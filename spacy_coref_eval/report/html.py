@@ -38,18 +38,22 @@ def interval_text(bounds: Tuple[float, float]) -> str:
 
 def render_report(data: ReportData) -> str:
     """The whole page."""
+    from .breakdowns import STYLE as BREAKDOWN_STYLE, strata_section, variants_section, waterfall_section
+
+    breakdowns = [waterfall_section(data.waterfall), strata_section(data.strata, data.level), variants_section(data.variants)]
     body = "\n".join([
         header_section(data),
         metrics_section(data),
         errors_section(data.errors.get("total", {})),
         classes_section(data.classes),
+        *(part for part in breakdowns if part),
         documents_section(data),
         worst_section(data.views),
     ])
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{escape(data.title)}</title>\n<style>{STYLE}</style>\n</head>\n"
+        f"<title>{escape(data.title)}</title>\n<style>{STYLE}{BREAKDOWN_STYLE}</style>\n</head>\n"
         f"<body>\n<main>\n{body}\n</main>\n</body>\n</html>\n"
     )
 

@@ -10,8 +10,9 @@ from ..scoring import CorpusResult
 def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses = Analyses()) -> Dict[str, Any]:
     """The JSON document of ``score`` and ``merge``: ``settings``,
     ``metrics``, the analyses asked for (``intervals``, ``macro``,
-    ``errors``, ``resolution_classes``), ``documents`` with ``per_doc``
-    and ``warnings``."""
+    ``errors``, ``resolution_classes``, ``waterfall``, ``errors_list``,
+    ``strata``, ``variants``; docs/analyses.md), ``documents`` with
+    ``per_doc`` and ``warnings``."""
     out: Dict[str, Any] = {"settings": result.settings.to_dict(), "metrics": result.metrics()}
     if analyses.intervals is not None:
         bounds = {name: {rate: list(pair) for rate, pair in rates.items()} for name, rates in analyses.intervals.items()}
@@ -24,6 +25,14 @@ def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses =
         out["errors"] = {TOTAL: analyses.errors[TOTAL]}
     if analyses.classes is not None:
         out["resolution_classes"] = analyses.classes.to_dict()
+    if analyses.waterfall is not None:
+        out["waterfall"] = analyses.waterfall.to_dict()
+    if analyses.errors_list is not None:
+        out["errors_list"] = analyses.errors_list
+    if analyses.strata is not None:
+        out["strata"] = analyses.strata
+    if analyses.variants is not None:
+        out["variants"] = [variant.to_dict() for variant in analyses.variants]
     if per_doc:
         out["documents"] = {name: {"metrics": rates} for name, rates in result.document_metrics().items()}
         for index, (name, document) in enumerate(out["documents"].items()):
@@ -31,6 +40,8 @@ def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses =
                 document["errors"] = analyses.errors[name]
             if analyses.classes is not None:
                 document["resolution_classes"] = analyses.classes.document(index).to_dict()
+            if analyses.waterfall is not None:
+                document["waterfall"] = analyses.waterfall.to_dict(index)
     out["warnings"] = list(result.warnings)
     return out
 

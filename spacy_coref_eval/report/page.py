@@ -2,9 +2,9 @@
 built from the run's own twinning (:mod:`.views`), then rendered
 (:mod:`.html`)."""
 from dataclasses import replace
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
-from ..analysis.summary import analyse
+from ..analysis.summary import Breakdowns, analyse
 from ..errors import CorefInputError, warn
 from ..scoring import CorpusResult
 
@@ -20,18 +20,28 @@ def report_page(
     worst: int = 5,
     max_tokens: int = 400,
     tokens: Optional[Sequence] = None,
+    breakdowns: Breakdowns = Breakdowns(),
+    corpus: Any = None,
+    response_documents: Sequence[Any] = (),
+    n_process: int = 1,
 ) -> str:
     """The page: bootstrap intervals at ``level``, macro averages, error
     kinds, resolution classes when the key's ``tokens`` are given, and the
     ``worst`` documents' mentions side by side (at most ``max_tokens`` of
     each), titled with the ``key`` and ``response`` it compares. A corpus
     whose documents cannot be classified gets a page without the class
-    section, and a warning (on the page too) saying why."""
+    section, and a warning (on the page too) saying why. The waterfall,
+    the strata and the variants are added as the ``breakdowns`` ask, as
+    :func:`~..analysis.summary.analyse` computes them from the run's
+    ``corpus`` (docs/analyses.md)."""
     from ..analysis.resolution import score_resolution_classes
     from .html import render_report
     from .views import build_report
 
-    analyses = analyse(result, level, n_resamples, seed, macro=True, errors=True)
+    analyses = analyse(
+        result, level, n_resamples, seed, macro=True, errors=True, breakdowns=breakdowns, corpus=corpus,
+        response_documents=response_documents, n_process=n_process,
+    )
     classes = None
     if tokens is not None:
         try:
@@ -45,5 +55,8 @@ def report_page(
         intervals=analyses.intervals, macro=analyses.macro, errors=analyses.errors,
         key=key, response=response, level=level, n_resamples=n_resamples, seed=seed,
         worst=worst, max_tokens=max_tokens, classes=classes,
+        waterfall=analyses.waterfall.to_dict() if analyses.waterfall is not None else None,
+        strata=analyses.strata,
+        variants=[variant.to_dict() for variant in analyses.variants] if analyses.variants is not None else None,
     )
     return render_report(data)

@@ -61,3 +61,18 @@ def spacy_scores(metrics: Metrics, headline: str = "lea") -> Dict[str, float]:
         out["coref_conll_f"] = float(metrics["conll"]["f1"])
     out.update(headline_keys(metrics, check_headline(headline, list(metrics))))
     return out
+
+
+def strata_keys(strata: Mapping[str, Mapping[str, Mapping]]) -> Dict[str, float]:
+    """``coref_<metric>_<stratum>_f`` of every metric (and the CoNLL score)
+    in every stratum of the ``strata`` block (docs/analyses.md §3); two
+    attributes with a stratum of the same name are an error."""
+    out: Dict[str, float] = {}
+    for attribute, block in strata.items():
+        for stratum, entry in block.items():
+            for name, scores in entry["metrics"].items():
+                key = f"coref_{name}_{stratum}_f"
+                if key in out:
+                    raise ValueError(f"stratum {stratum!r} of {attribute!r} gives score key {key!r} twice")
+                out[key] = float(scores["f1"])
+    return out

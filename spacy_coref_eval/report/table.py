@@ -1,5 +1,5 @@
 """Plain-text tables of scores (wasabi, as spaCy's own command line)."""
-from typing import Any, Dict, List, Mapping, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from wasabi import table
 
@@ -139,3 +139,139 @@ def _widest(rows: Sequence[Sequence[str]]) -> int:
     most ``max_col`` characters and lets longer cells push their row out of
     line)."""
     return max([30] + [len(cell) for row in rows for cell in row])
+
+
+def _f1_columns(scores: Mapping[str, Mapping]) -> List[str]:
+    return [name for name in METRIC_ORDER if name in scores]
+
+
+def waterfall_tables(block: Mapping[str, Any]) -> str:
+    """The ``waterfall`` block (docs/analyses.md §1) as three tables: F1
+    (percent) of every metric after each step, fixed in turn; the points
+    each step gains; the points each kind gains fixed alone."""
+    names = _f1_columns(block["original"])
+    header = ["Step", "Fixed"] + [METRIC_NAMES[name] for name in names]
+    aligns = ["l", "r"] + ["r"] * len(names)
+    titles = {kind.name: kind.title for kind in ERROR_KIND_INFO}
+    rows = [["response as scored", ""] + [pct(block["original"][name]["f1"]) for name in names]]
+    gains, alone = [], []
+    for step in block["steps"]:
+        label = titles.get(step["kind"], step["kind"])
+        fixed = str(step["fixed"]) if step["fixed"] else "none"
+        rows.append([f"+ {label.lower()}", fixed] + [pct(step["metrics"][name]["f1"]) for name in names])
+        gains.append([label, fixed] + [_points(step["gain"][name]["f1"]) for name in names])
+        alone.append([label, fixed] + [_points(step["alone"]["gain"][name]["f1"]) for name in names])
+    kinds = ["Kind"] + header[1:]
+    return "\n".join([
+        "F1 after fixing each kind of error in turn (the last row is the key)\n"
+        + table(rows, header=header, divider=True, aligns=aligns),
+        "Points each kind gains, fixed in turn\n" + table(gains, header=kinds, divider=True, aligns=aligns),
+        "Points each kind gains, fixed alone\n" + table(alone, header=kinds, divider=True, aligns=aligns),
+    ])
+
+
+def _points(value: float) -> str:
+    """A difference of fractions in points, signed."""
+    return f"{100 * value:+.2f}"
+
+
+def strata_table(attribute: str, block: Mapping[str, Mapping[str, Any]], level: Optional[float] = None) -> str:
+    """One attribute's strata (docs/analyses.md §3): per stratum its key and
+    response mentions and the F1 (percent) of every metric; with
+    intervals, a second table of their F1 intervals at ``level``."""
+    first = next(iter(block.values()), None)
+    names = _f1_columns(first["metrics"]) if first else []
+    header = ["Stratum", "Key m.", "Response m."] + [METRIC_NAMES[name] for name in names]
+    aligns = ["l", "r", "r"] + ["r"] * len(names)
+    rows = [
+        [printable(stratum), str(entry["key_mentions"]), str(entry["response_mentions"])]
+        + [pct(entry["metrics"][name]["f1"]) for name in names]
+        for stratum, entry in block.items()
+    ]
+    out = f"F1 by {printable(attribute)} (m. = mentions)\n" + table(rows, header=header, divider=True, aligns=aligns, max_col=_widest(rows))
+    if first and "intervals" in first:
+        bounds = [
+            [printable(stratum)] + [
+                f"{pct(entry['intervals'][name]['f1'][0])}–{pct(entry['intervals'][name]['f1'][1])}"
+                if name in entry["intervals"] else "" for name in names
+            ]
+            for stratum, entry in block.items()
+        ]
+        level_text = f"{100 * level:g}% " if level is not None else ""
+        out += (
+            f"\nBootstrap {level_text}intervals of F1 by {printable(attribute)}\n"
+            + table(bounds, header=["Stratum"] + header[3:], divider=True, aligns=["l"] + aligns[3:], max_col=_widest(bounds))
+        )
+    return out
+
+
+def variants_table(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The variant matrix (docs/analyses.md §4): F1 (percent) of every
+    metric per setting; the rows not available listed below with why."""
+    available = [row for row in rows if row["available"]]
+    names = _f1_columns(available[0]["metrics"]) if available else []
+    lines = []
+    body = []
+    for row in rows:
+        label = f"{row['preset']} {row['match']} singletons {'kept' if row['singletons'] == 'keep' else 'removed'}"
+        if row["available"]:
+            body.append([label] + [pct(row["metrics"][name]["f1"]) for name in names])
+        else:
+            body.append([label] + ["n/a"] * len(names))
+            lines.append(f"{label}: not available ({printable(str(row['reason']))})")
+    header = ["Setting"] + [METRIC_NAMES[name] for name in names]
+    out = table(body, header=header, divider=True, aligns=["l"] + ["r"] * len(names), max_col=_widest(body))
+    return out + ("\n".join(lines) + "\n" if lines else "")
+
+
+def errors_list_table(listing: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]]) -> str:
+    """Every error of every document (docs/analyses.md §2), one row each:
+    the document, the kind, and what the key and the response hold
+    (``[start, end)`` token spans, ``e<n>`` entity numbers)."""
+    rows: List[List[str]] = []
+    titles = {kind.name: _SINGULAR.get(kind.name, kind.title.lower()) for kind in ERROR_KIND_INFO}
+    for document, kinds in listing.items():
+        name = printable(document)
+        for entry in kinds.get("span_errors", ()):
+            rows.append([name, titles["span_errors"], _mention(entry["key"]), _mention(entry["response"])])
+        for entry in kinds.get("missing_mentions", ()):
+            whole = " (entity missing)" if entry.get("entity_missing") else ""
+            rows.append([name, titles["missing_mentions"], _mention(entry) + whole, ""])
+        for entry in kinds.get("extra_mentions", ()):
+            whole = " (entity extra)" if entry.get("entity_extra") else ""
+            rows.append([name, titles["extra_mentions"], "", _mention(entry) + whole])
+        for entry in kinds.get("missing_entities", ()):
+            rows.append([name, titles["missing_entities"], _members(entry["entity"], entry["mentions"]), ""])
+        for entry in kinds.get("extra_entities", ()):
+            rows.append([name, titles["extra_entities"], "", _members(entry["entity"], entry["mentions"])])
+        for entry in kinds.get("divided_entities", ()):
+            parts = "; ".join(_members(part["response_entity"], part["mentions"]) for part in entry["parts"])
+            rows.append([name, titles["divided_entities"], f"e{entry['entity']}", parts])
+        for entry in kinds.get("conflated_entities", ()):
+            parts = "; ".join(_members(part["key_entity"], part["mentions"]) for part in entry["parts"])
+            rows.append([name, titles["conflated_entities"], parts, f"e{entry['entity']}"])
+    if not rows:
+        return "No errors.\n"
+    header = ("Document", "Error", "Key", "Response")
+    return table(rows, header=header, divider=True, aligns=("l", "l", "l", "l"), max_col=_widest(rows))
+
+
+_SINGULAR = {
+    "span_errors": "span error", "missing_mentions": "missing mention", "extra_mentions": "extra mention",
+    "missing_entities": "missing entity", "extra_entities": "extra entity", "divided_entities": "divided entity",
+    "conflated_entities": "conflated entities",
+}
+
+
+def _span(entry: Mapping[str, Any]) -> str:
+    start, end = entry["span"]
+    text = f' "{printable(entry["text"])}"' if "text" in entry else ""
+    return f"[{start}, {end}){text}"
+
+
+def _mention(entry: Mapping[str, Any]) -> str:
+    return f"e{entry['entity']} {_span(entry)}"
+
+
+def _members(entity: int, mentions: Sequence[Mapping[str, Any]]) -> str:
+    return f"e{entity}: " + ", ".join(_span(mention) for mention in mentions)

@@ -1,6 +1,6 @@
 """The text report of ``score`` and ``merge`` (tables), and the one choice
 between it and the JSON (:func:`render`)."""
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 from ..analysis.summary import Analyses
 from ..scoring import CorpusResult
@@ -35,7 +35,30 @@ def render(result: CorpusResult, fmt: str, per_doc: bool, analyses: Analyses = A
         parts.append(_classes_text(analyses.classes.to_dict(), "Resolution classes (Stoyanov et al. 2009), MUC-RC"))
         for index, name in enumerate(result.names if per_doc else ()):
             parts.append(_classes_text(analyses.classes.document(index).to_dict(), f"Resolution classes of {name}"))
+    parts.extend(_analyses_text(result, per_doc, analyses))
     return "\n".join(parts)
+
+
+def _analyses_text(result: CorpusResult, per_doc: bool, analyses: Analyses) -> List[str]:
+    """The tables of the waterfall, the strata, the variant matrix and the
+    error list, where asked for (docs/analyses.md)."""
+    from .table import errors_list_table, strata_table, variants_table, waterfall_tables
+
+    parts = []
+    if analyses.waterfall is not None:
+        parts.append("Error-impact waterfall (Kummerfeld & Klein 2013)\n" + waterfall_tables(analyses.waterfall.to_dict()))
+        for index, name in enumerate(result.names if per_doc else ()):
+            parts.append(f"Waterfall of {printable(name)}\n" + waterfall_tables(analyses.waterfall.to_dict(index)))
+    for attribute, block in (analyses.strata or {}).items():
+        parts.append(strata_table(attribute, block, analyses.level))
+    if analyses.variants is not None:
+        parts.append("Variants (CorefUD conventions: --preset corefud)\n" + variants_table([v.to_dict() for v in analyses.variants]))
+    if analyses.errors_list is not None:
+        parts.append(
+            "Errors of each document (spans: first token, one past the last; e<n>: entity n of that side)\n"
+            + errors_list_table(analyses.errors_list)
+        )
+    return parts
 
 
 def _classes_text(block: Dict[str, Any], title: str) -> str:

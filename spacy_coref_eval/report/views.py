@@ -11,7 +11,7 @@ mention with the gold is labelled ``x1``, ``x2``, ... with slot -1.
 """
 from dataclasses import dataclass, field
 from string import ascii_lowercase
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -77,6 +77,11 @@ class ReportData:
     classes: Optional[Mapping[str, object]] = None
     """The ``resolution_classes`` block of the JSON output, when computed."""
     title: str = "Coreference evaluation report"
+    waterfall: Optional[Mapping[str, Any]] = None
+    """The ``waterfall``, ``strata`` and ``variants`` blocks of the JSON
+    output, when computed (docs/analyses.md)."""
+    strata: Optional[Mapping[str, Any]] = None
+    variants: Optional[Sequence[Mapping[str, Any]]] = None
 
 
 def headline(metrics: Mapping[str, object]) -> str:
@@ -220,11 +225,14 @@ def build_report(
     worst: int = 5,
     max_tokens: int = 400,
     classes: Optional[Mapping[str, object]] = None,
+    waterfall: Optional[Mapping[str, Any]] = None,
+    strata: Optional[Mapping[str, Any]] = None,
+    variants: Optional[Sequence[Mapping[str, Any]]] = None,
 ) -> ReportData:
     """The page data of a scoring run (``result``, whose twinning the views
     read), the key ``words`` by document name, and the bootstrap
-    ``intervals``, ``macro`` averages, ``errors`` and resolution
-    ``classes`` computed from it.
+    ``intervals``, ``macro`` averages, ``errors``, resolution ``classes``,
+    ``waterfall``, ``strata`` and ``variants`` computed from it.
     Documents without words get no side-by-side view."""
     if result.twinned is None:
         raise ValueError("the report needs the twinned mentions of a scoring run, not merged counts")
@@ -240,4 +248,5 @@ def build_report(
     return ReportData(
         key, response, result.settings.to_dict(), result.metrics(), intervals, level, n_resamples, seed,
         documents, errors, views, macro or {}, list(result.warnings), classes=classes,
+        waterfall=waterfall, strata=strata, variants=variants,
     )

@@ -10,7 +10,7 @@ from ...arrays import expand_ranges
 from ...clusters import Clusters
 from ...errors import CorefInputError
 from ...formats.tokens import Tokens
-from .lexicon import CAPITALISED, CLASS_INDEX, COMMON, PRONOUN, PROPER
+from .lexicon import CAPITALISED, CLASS_INDEX, COMMON, OTHER, PRONOUN, PROPER
 from .order import anaphoric, position_order
 from .strings import merged_spans, string_matches
 from .token_info import TokenInfo, take, wordlike
@@ -53,6 +53,25 @@ def classify_mentions(clusters: Clusters, tokens: Tokens) -> np.ndarray:
         found[nominal] = np.where(kind[nominal] == PROPER, CLASS_INDEX["PN-e"], CLASS_INDEX["CN-e"]) + match
     classes[np.flatnonzero(compared)[candidates]] = found
     return classes
+
+
+def mention_kinds(clusters: Clusters, tokens: Tokens) -> np.ndarray:
+    """The kind of every mention's head, :data:`~.lexicon.PROPER`,
+    :data:`~.lexicon.COMMON`, :data:`~.lexicon.PRONOUN` or
+    :data:`~.lexicon.OTHER`, read as :func:`classify_mentions` reads the
+    heads of anaphors (docs/resolution_classes.md §2), for every mention."""
+    kinds = np.full(len(clusters), OTHER, dtype=np.int64)
+    if len(clusters) == 0:
+        return kinds
+    _check_tokens(clusters, tokens)
+    given = clusters.heads if clusters.heads is not None else np.full(len(clusters), -1, dtype=np.int64)
+    table = _TokenTable.of(tokens, clusters, given[given >= 0])
+    head = np.where(given >= 0, given, _fallback_heads(clusters.starts, clusters.ends, table))
+    kinds = table.at(head, "kind")
+    uncertain = np.flatnonzero(kinds == CAPITALISED)
+    if len(uncertain):
+        kinds[uncertain] = _settle_capitalised(tokens, table, clusters, head[uncertain], uncertain)
+    return kinds
 
 
 def _check_tokens(clusters: Clusters, tokens: Tokens) -> None:

@@ -1,0 +1,264 @@
+"""What the strata of :mod:`.strata` are cut by (docs/analyses.md §3): the
+value of one attribute for every mention of a run's twinning, the key's
+mentions by their own value and the response's by theirs. Chain length
+comes from the clusters, mention type from the key's tokens, entity type
+and ``attr:KEY`` from what the input format keeps (CorefUD CoNLL-U)."""
+import re
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..clusters import Clusters, Pair
+from ..errors import CorefInputError
+from ..formats.tokens import Tokens
+from ..scoring import CorpusResult, Settings
+from ..twinning import TwinnedCorpus
+from .strata import StratumValues
+
+CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE, ATTR = "chain-length", "mention-type", "entity-type", "attr:"
+ATTRIBUTES: Tuple[str, ...] = (CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE, ATTR + "KEY")
+DEFAULT_CHAIN_LENGTHS = "1,2-5,6+"
+MENTION_TYPES: Tuple[str, ...] = ("pronoun", "proper", "nominal", "other")
+"""The mention types, by the kind of the mention's head (docs/analyses.md §3)."""
+UNKNOWN = "_"
+"""The stratum of mentions whose input states no value."""
+_COLUMNS = ("pos", "tag", "person", "gender")
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d+)|(\+))?\s*$")
+
+
+@dataclass(frozen=True)
+class ChainLengths:
+    """Chain-length strata: ranges of entity sizes ``(low, high)``
+    (``high`` ``None``: no upper bound) covering 1, 2, 3, ... once each,
+    named as written (``1``, ``2-5``, ``6+``)."""
+
+    ranges: Tuple[Tuple[int, Optional[int]], ...]
+
+    @classmethod
+    def parse(cls, spec: str) -> "ChainLengths":
+        """``"1,2-5,6+"``: comma-separated sizes ``N``, ranges ``N-M`` and a
+        last open range ``N+``, from 1 on, without gaps or overlaps."""
+        ranges: List[Tuple[int, Optional[int]]] = []
+        for part in spec.split(","):
+            match = _RANGE.match(part)
+            if match is None:
+                raise ValueError(f"chain lengths {spec!r}: cannot read {part.strip()!r} (write N, N-M or N+)")
+            low = int(match.group(1))
+            high = None if match.group(4) else int(match.group(3) or low)
+            if high is not None and high < low:
+                raise ValueError(f"chain lengths {spec!r}: range {part.strip()!r} runs backwards")
+            expected = ranges[-1][1] + 1 if ranges and ranges[-1][1] is not None else 1
+            if ranges and ranges[-1][1] is None:
+                raise ValueError(f"chain lengths {spec!r}: nothing may follow the open range {ranges[-1][0]}+")
+            if low != expected:
+                raise ValueError(f"chain lengths {spec!r}: the ranges must run on from 1 without gaps ({low} after {expected - 1})")
+            ranges.append((low, high))
+        if ranges[-1][1] is not None:
+            raise ValueError(f"chain lengths {spec!r}: the last range must be open, e.g. {ranges[-1][1] + 1}+")
+        return cls(tuple(ranges))
+
+    @property
+    def names(self) -> Tuple[str, ...]:
+        return tuple(
+            f"{low}+" if high is None else (str(low) if low == high else f"{low}-{high}") for low, high in self.ranges
+        )
+
+    def of(self, sizes: np.ndarray) -> np.ndarray:
+        """The stratum of every entity size."""
+        lows = np.array([low for low, _ in self.ranges], dtype=np.int64)
+        return np.searchsorted(lows, sizes, side="right") - 1
+
+
+def chain_length_values(twinned: TwinnedCorpus, lengths: ChainLengths) -> StratumValues:
+    """Every mention's stratum by the size of its entity on its own side
+    (after the run's singleton and zero handling)."""
+    return StratumValues(
+        CHAIN_LENGTH, lengths.names, lengths.of(_entity_sizes(twinned.key)), lengths.of(_entity_sizes(twinned.response))
+    )
+
+
+def _entity_sizes(clusters: Clusters) -> np.ndarray:
+    return np.bincount(clusters.entity, minlength=clusters.n_entities)[clusters.entity]
+
+
+def mention_type_values(twinned: TwinnedCorpus, tokens: Sequence[Tokens]) -> StratumValues:
+    """Every mention's stratum by the kind of its head, read off the key's
+    ``tokens`` (one per document) as the resolution classes read them
+    (:func:`~.resolution.classify.mention_kinds`); a response mention is
+    read on the key's tokens too."""
+    from .resolution.classify import mention_kinds
+    from .resolution.lexicon import COMMON, OTHER, PRONOUN, PROPER
+
+    if len(tokens) != twinned.n_docs:
+        raise CorefInputError(f"mention types: {len(tokens)} token sequences for {twinned.n_docs} documents")
+    columns = [[] if all(getattr(part, name) is not None for part in tokens) else None for name in _COLUMNS]
+    padded = [*tokens, Tokens([], [0], *columns)]
+    stacked = Tokens.stack(padded, np.append(twinned.offsets, twinned.size))
+    stratum = np.zeros(max(PROPER, COMMON, PRONOUN, OTHER) + 1, dtype=np.int64)
+    for index, kind in enumerate((PRONOUN, PROPER, COMMON, OTHER)):
+        stratum[kind] = index
+    return StratumValues(
+        MENTION_TYPE, MENTION_TYPES,
+        stratum[mention_kinds(twinned.key, stacked)], stratum[mention_kinds(twinned.response, stacked)],
+    )
+
+
+def document_values(
+    attribute: str,
+    result: CorpusResult,
+    pairs: Sequence[Pair],
+    key_documents: Sequence[Any],
+    response_documents: Sequence[Optional[Any]],
+) -> StratumValues:
+    """Every mention's stratum by ``entity-type`` or ``attr:KEY``, read
+    from each pair's key document and its response document (``None``
+    where the response has none) as the format keeps them (CorefUD CoNLL-U:
+    :func:`mention_values`); values the input does not state are
+    :data:`UNKNOWN`. A key of a format that keeps no such values is an
+    error saying what is missing."""
+    twinned = result.twinned
+    if twinned is None:
+        raise CorefInputError("strata need the twinned mentions; results merged from saved counts have none")
+    key_values: List[str] = []
+    response_values: List[str] = []
+    for pair, key_document, response_document in zip(pairs, key_documents, response_documents):
+        given = mention_values(key_document, attribute)
+        if given is None:
+            raise CorefInputError(_not_kept(attribute, key_document))
+        key_values += _run_mentions(given, pair.key, result.settings, pair.name, "key")
+        found = mention_values(response_document, attribute) if response_document is not None else None
+        found = found if found is not None else [UNKNOWN] * len(pair.response)
+        response_values += _run_mentions(found, pair.response, result.settings, pair.name, "response")
+    if len(key_values) != len(twinned.key) or len(response_values) != len(twinned.response):
+        raise CorefInputError(f"{attribute}: the documents read do not match the run's mentions")
+    names = sorted(set(key_values) | set(response_values), key=lambda value: (value == UNKNOWN, value))
+    index = {name: i for i, name in enumerate(names)}
+    return StratumValues(
+        attribute, tuple(names),
+        np.array([index[v] for v in key_values], dtype=np.int64), np.array([index[v] for v in response_values], dtype=np.int64),
+    )
+
+
+def _not_kept(attribute: str, document: Any) -> str:
+    what = "entity types (the etype of CorefUD's Entity=)" if attribute == ENTITY_TYPE else f"mention attribute {attribute[len(ATTR):]!r}"
+    return (
+        f"--by {attribute} needs {what}, which only CorefUD CoNLL-U input keeps today; the key is read as "
+        f"{type(document).__name__} (spaCy span labels and attributes, jsonlines and CoNLL-2012 carry none the "
+        "readers keep)"
+    )
+
+
+def _run_mentions(values: Sequence[str], clusters: Clusters, settings: Settings, name: str, side: str) -> List[str]:
+    """``values`` (one per mention of ``clusters``) of the mentions a run
+    with ``settings`` scores: singletons and zeros dropped as
+    :func:`~spacy_coref_eval.twinning.twin_corpus` drops them."""
+    if len(values) != len(clusters):
+        raise CorefInputError(f"document {name!r}: {len(values)} attribute values for the {len(clusters)} {side} mentions")
+    kept = np.arange(len(clusters))
+    if settings.singletons == "remove":
+        mask = clusters.non_singletons()
+        kept, clusters = kept[mask], clusters.subset(mask)
+    if settings.zeros == "exclude":
+        kept = kept[~clusters.zeros()]
+    return [values[i] for i in kept.tolist()]
+
+
+def mention_values(document: Any, attribute: str) -> Optional[List[str]]:
+    """The value of ``attribute`` for every mention of a side document's
+    clusters, or ``None`` when its format keeps none: for a CorefUD
+    CoNLL-U document, ``entity-type`` is the etype its entity states (on
+    the first mention that states one) and ``attr:KEY`` the value of
+    ``KEY`` in the MISC column of the mention's head word."""
+    from ..formats.conllu.side import ConlluSideDocument
+
+    if not isinstance(document, ConlluSideDocument):
+        return None
+    corefud = document.document
+    kept = _kept_mentions(corefud)
+    if attribute == ENTITY_TYPE:
+        stated: Dict[int, str] = {}
+        for label, etype in zip(corefud.mention_entity.tolist(), corefud.mention_etype):
+            if etype and etype not in ("_", "-"):
+                stated.setdefault(label, etype)
+        return [stated.get(int(corefud.mention_entity[m]), UNKNOWN) for m in kept]
+    if not attribute.startswith(ATTR) or not attribute[len(ATTR):]:
+        raise ValueError(f"unknown attribute {attribute!r}; choose from {', '.join(ATTRIBUTES)}")
+    misc = corefud.token_columns.get(9)
+    wanted = attribute[len(ATTR):]
+    out = []
+    for m in kept:
+        if corefud.mention_zero[m] or not misc:
+            out.append(UNKNOWN)
+            continue
+        items = dict(item.partition("=")[::2] for item in misc[int(corefud.mention_head[m])].split("|"))
+        out.append(items.get(wanted) or UNKNOWN)
+    return out
+
+
+def _kept_mentions(corefud: Any) -> List[int]:
+    """The mention of a CorefUD document behind every mention of its
+    clusters: ordered by entity (stably), the first of each set of nodes
+    kept, as :meth:`Clusters.from_arrays` builds them."""
+    order = np.argsort(corefud.mention_entity, kind="stable").tolist()
+    keys = corefud.word_keys()
+    seen = set()
+    kept = []
+    for m in order:
+        nodes = corefud.node_keys_of(m, keys)
+        if nodes not in seen:
+            seen.add(nodes)
+            kept.append(m)
+    return kept
+
+
+def stratum_values(
+    attribute: str,
+    result: CorpusResult,
+    chain_lengths: str = DEFAULT_CHAIN_LENGTHS,
+    tokens: Optional[Sequence[Tokens]] = None,
+    pairs: Sequence[Pair] = (),
+    key_documents: Sequence[Any] = (),
+    response_documents: Sequence[Optional[Any]] = (),
+) -> StratumValues:
+    """The strata of ``attribute`` (:data:`ATTRIBUTES`) for a run: chain
+    lengths by ``chain_lengths``, mention types from the key's ``tokens``,
+    entity types and ``attr:KEY`` from the paired documents."""
+    twinned = result.twinned
+    if twinned is None:
+        raise CorefInputError("strata need the twinned mentions; results merged from saved counts have none")
+    if attribute == CHAIN_LENGTH:
+        return chain_length_values(twinned, ChainLengths.parse(chain_lengths))
+    if attribute == MENTION_TYPE:
+        if tokens is None:
+            raise CorefInputError("--by mention-type needs the key's tokens")
+        return mention_type_values(twinned, tokens)
+    if attribute == ENTITY_TYPE or (attribute.startswith(ATTR) and attribute[len(ATTR):]):
+        response_documents = list(response_documents) or [None] * len(pairs)
+        return document_values(attribute, result, pairs, key_documents, response_documents)
+    raise ValueError(f"unknown stratum attribute {attribute!r}; choose from {', '.join(ATTRIBUTES)}")
+
+
+def check_attribute(attribute: str) -> str:
+    """``attribute`` if it names strata (:data:`ATTRIBUTES`), else :class:`ValueError`."""
+    if attribute in (CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE) or (attribute.startswith(ATTR) and attribute[len(ATTR):]):
+        return attribute
+    raise ValueError(f"unknown stratum attribute {attribute!r}; choose from {', '.join(ATTRIBUTES)}")
+
+
+def paired_response_documents(path: Any, options: Any, names: Sequence[str]) -> List[Optional[Any]]:
+    """The response documents of the pairs ``names`` (a run's document
+    names, in order), read again from ``path`` with the reading
+    ``options`` of the run (:class:`~spacy_coref_eval.scoring.Options`):
+    by name where the response's documents are named, else by order."""
+    from ..formats import ReadOptions, get_format
+    from ..formats.corpus import match_names, read_side
+
+    given = options.formats[1]
+    side = read_side(path, get_format(given) if given else None, ReadOptions("response", options.spans[1], True, False))
+    documents = side.documents
+    if options.pair_by != "order" and side.named:
+        by_name = {document.name: document for document in documents}
+        matched = match_names(list(names), list(by_name))
+        return [by_name.get(matched.get(name, "")) for name in names]
+    return [documents[i] if i < len(documents) else None for i in range(len(names))]
