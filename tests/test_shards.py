@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from benchmarks.perturb import perturb_corpus
 from spacy_coref_eval import CorefInputError, Settings, score_documents
+from spacy_coref_eval.scoring import score_pairs
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.counting import BLOCKS
 from spacy_coref_eval.report.json import score_json as result_json
@@ -125,3 +126,24 @@ def test_only_the_chosen_metrics_are_counted(tmp_path):
     assert counted == {"mentions", "ceafm"}
     save_counts(result, tmp_path / "c.msgpack")
     assert load_counts(tmp_path / "c.msgpack").documents == result.documents
+
+
+@pytest.mark.parametrize("options", [
+    {"match": "overlap", "twinless": "sys", "singletons": "remove"},
+    {"twinless": "b3all"},
+    {},
+])
+def test_a_documents_counts_are_a_function_of_that_document_alone(options):
+    """CEAF's float sums do not depend on which documents share the run
+    (-n, shards): every document's counts equal its counts scored alone,
+    to the last bit."""
+    from .litbank import litbank
+
+    settings = Settings.from_options(**options)
+    corpus = litbank()
+    names = sorted(corpus.key)[:40]
+    pairs = [(name, corpus.key[name], corpus.damaged[name]) for name in names]
+    whole = score_pairs(pairs, settings)
+    for (name, key, response), counts in zip(pairs, whole.counts):
+        alone = score_pairs([(name, key, response)], settings).counts[0]
+        assert counts.tobytes() == alone.tobytes(), name

@@ -212,19 +212,27 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
     memory linear in their cells unless small and dense, never as a dense
     matrix of all key × response entities of a large block.
     """
-    totals = [np.zeros(table.n_docs) for _ in similarities]
     if len(table.counts) == 0:
-        return totals
+        return [np.zeros(table.n_docs) for _ in similarities]
     blocks = connected_blocks(table.rows, table.cols, len(table.key_sizes), len(table.response_sizes))
     star = (blocks.n_rows == 1) | (blocks.n_cols == 1)
-    block_doc = table.cell_doc[blocks.first_edges]
-    for total, similarity in zip(totals, similarities):
-        best = np.maximum.reduceat(similarity[blocks.edges], blocks.bounds[:-1])
-        total += table.per_doc(block_doc[star], best[star])
+    cells: List[List[np.ndarray]] = [[blocks.first_edges[star]] for _ in similarities]
+    values: List[List[np.ndarray]] = [
+        [np.maximum.reduceat(similarity[blocks.edges], blocks.bounds[:-1])[star]] for similarity in similarities
+    ]
     for matched in matchings_by_group(blocks, table.rows, table.cols, ~star, similarities):
-        for total, similarity, chosen in zip(totals, similarities, matched):
-            total += table.per_doc(table.cell_doc[chosen], similarity[chosen])
-    return totals
+        for cell, value, similarity, chosen in zip(cells, values, similarities, matched):
+            cell.append(chosen)
+            value.append(similarity[chosen])
+    return [_canonical_sums(table, np.concatenate(cell), np.concatenate(value)) for cell, value in zip(cells, values)]
+
+
+def _canonical_sums(table: Contingency, cells: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per document, the sum of ``values`` (one per block, placed at a cell
+    of it) added in cell order, so that a document's float total does not
+    depend on which other documents, or which solver groups, share the run."""
+    order = np.argsort(cells, kind="stable")
+    return table.per_doc(table.cell_doc[cells[order]], values[order])
 
 
 def mention_counts(twinned: TwinnedCorpus) -> Tuple[Quad]:
