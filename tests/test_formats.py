@@ -146,6 +146,25 @@ def test_conllu_is_scored_with_heads_under_every_matching(tmp_path):
     assert removed["mentions"]["recall_den"] < scores(GUM, GUM)["mentions"]["recall_den"]
 
 
+def test_the_corefud_preset_reads_the_head_groups_convert_wrote(tmp_path):
+    """convert writes coref_head_clusters_N beside coref_clusters_N: head
+    matching uses them without --head-prefix, by both DocBin readers."""
+    spacy_copy = tmp_path / "gum.spacy"
+    assert run("convert", GUM, spacy_copy).exit_code == 0
+    expected = scores(GUM, GUM, "--preset", "corefud")
+    assert scores(GUM, spacy_copy, "--preset", "corefud") == expected
+    assert scores(spacy_copy, GUM, "--preset", "corefud") == expected
+    assert scores(spacy_copy, spacy_copy, "--preset", "corefud", "--response-spans", "coref_clusters_*") == expected
+    from spacy_coref_eval.formats.docbin.docs import read_docbin
+    from spacy_coref_eval.formats.docbin.spans import PrefixedSpanGroups
+    import spacy
+
+    doc = read_docbin(spacy_copy, spacy.blank("en").vocab)[0]
+    heads = PrefixedSpanGroups().heads(doc)
+    assert heads is not None and len(heads) == len(PrefixedSpanGroups()(doc))
+    assert PrefixedSpanGroups(prefix="other").heads(doc) is None
+
+
 def test_conllu_bridging_is_counted_in_one_warning():
     result = run("score", GUM, GUM)
     assert result.stderr.count("Bridge=") == 1

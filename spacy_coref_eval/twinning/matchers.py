@@ -70,7 +70,8 @@ def require_heads(clusters: Clusters, side: str, matcher: str) -> None:
             f"the {matcher!r} matcher needs mention heads, but the {side} has none "
             "(plain CoNLL-2012 files carry no heads); supply the "
             f"{side} as a parsed .spacy corpus (heads from Span.root) or give "
-            "its heads in an explicit head span group"
+            "its heads in an explicit head span group (--head-prefix, e.g. "
+            "coref_head_clusters, as convert writes them)"
         )
 
 

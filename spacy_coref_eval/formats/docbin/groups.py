@@ -39,6 +39,11 @@ class SpanGroupTable:
     starts: np.ndarray
     ends: np.ndarray
 
+    def size(self, name: str) -> Optional[int]:
+        """The number of spans of group ``name`` (``None`` if absent)."""
+        bounds = self.rows.get(name)
+        return None if bounds is None else bounds[1] - bounds[0]
+
 
 def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGroupTable:
     """Decode ``doc.spans`` as ``SpanGroups.from_bytes`` does: a map
@@ -106,8 +111,10 @@ def doc_mentions(
     if isinstance(reader, PrefixedSpanGroups):
         numbered = reader.numbered(groups.names)
         rows, labels = _group_rows(groups, [name for _, name in numbered])
-        if heads is not False and reader.head_prefix is not None:
-            explicit_rows = _head_rows(groups, numbered, reader.head_prefix)
+        if heads is not False:
+            head_names = reader.head_groups(numbered, groups.size)
+            if head_names is not None:
+                explicit_rows = _group_rows(groups, head_names)[0]
     else:
         rows, labels = _labeled_rows(groups, reader)
     if heads is None:
@@ -155,35 +162,3 @@ def _group_rows(groups: SpanGroupTable, names: Sequence[str]) -> Tuple[np.ndarra
     bounds = np.fromiter(flat, dtype=np.int64, count=2 * len(names)).reshape(-1, 2)
     sizes = bounds[:, 1] - bounds[:, 0]
     return range_values(bounds[:, 0], bounds[:, 1]), np.repeat(np.arange(len(names), dtype=np.int64), sizes)
-
-
-def _head_rows(groups: SpanGroupTable, numbered: Sequence[Tuple[int, str]], head_prefix: str) -> np.ndarray:
-    """``PrefixedSpanGroups.heads``: rows of the head span of every mention."""
-    head_names = []
-    for number, name in numbered:
-        head_name = f"{head_prefix}_{number}"
-        size = groups.rows[name][1] - groups.rows[name][0]
-        found = groups.rows.get(head_name)
-        if found is None or found[1] - found[0] != size:
-            found_text = "missing" if found is None else f"{found[1] - found[0]} spans for {size} mentions"
-            raise CorefInputError(
-                f"span group {head_name!r} must give one head per mention of {name!r} ({found_text})"
-            )
-        head_names.append(head_name)
-    return _group_rows(groups, head_names)[0]
-
-
-def _labeled_rows(groups: SpanGroupTable, reader: LabeledSpanGroup) -> Tuple[np.ndarray, np.ndarray]:
-    """``LabeledSpanGroup``: the rows of group ``key``, labelled by the first
-    row with the same attribute hash (0, the empty string, is a row's own)."""
-    if reader.key not in groups.rows:
-        return _EMPTY, _EMPTY
-    a, b = groups.rows[reader.key]
-    values = groups.spans[_ATTR_FIELDS[reader.attr]][a:b].astype(np.uint64)
-    rows = np.arange(a, b, dtype=np.int64)
-    labels = np.arange(b - a, dtype=np.int64)
-    named = values != 0
-    if named.any():
-        _, first, inverse = np.unique(values[named], return_index=True, return_inverse=True)
-        labels[named] = labels[named][first][inverse.ravel()]
-    return rows, labels

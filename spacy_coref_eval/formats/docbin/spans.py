@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 from operator import attrgetter
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ...clusters import Clusters
 from ...errors import CorefInputError
-from .names import CLUSTER_PREFIX
+from .names import CLUSTER_PREFIX, HEAD_PREFIX
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
@@ -39,7 +39,10 @@ class PrefixedSpanGroups:
     entities. With ``head_prefix`` (e.g. ``"coref_head_clusters"``, the
     component's head-word clusters), span i of group ``HEAD_PREFIX_<n>``
     gives the head of span i of ``PREFIX_<n>``, for the head and partial
-    matchers."""
+    matchers. Without one, the default layout (``coref_clusters_<n>``)
+    takes its heads from ``coref_head_clusters_<n>`` when a doc has such a
+    group of the same length for every entity, as ``convert`` and spaCy's
+    coreference component write them."""
 
     prefix: str = CLUSTER_PREFIX
     head_prefix: Optional[str] = None
@@ -66,25 +69,36 @@ class PrefixedSpanGroups:
     def describe(self) -> str:
         return f"{self.prefix}_<n>"
 
+    def head_groups(self, numbered: Sequence[Tuple[int, str]], size: Callable[[str], Optional[int]]) -> Optional[List[str]]:
+        """The head group of every entity group ``numbered``, given the
+        number of spans of a group (``size``, ``None`` if absent): under the
+        ``head_prefix``, checked; by default those of ``coref_head_clusters``
+        when they are all there; else ``None``."""
+        prefix = self.head_prefix or (HEAD_PREFIX if self.prefix == CLUSTER_PREFIX else None)
+        if prefix is None or not numbered:
+            return None
+        names = [f"{prefix}_{number}" for number, _ in numbered]
+        wrong = [(head, name) for head, (_, name) in zip(names, numbered) if size(head) != size(name)]
+        if not wrong:
+            return names
+        if self.head_prefix is None:
+            return None
+        head, name = wrong[0]
+        found = "missing" if size(head) is None else f"{size(head)} spans for {size(name)} mentions"
+        raise CorefInputError(f"span group {head!r} must give one head per mention of {name!r} ({found})")
+
     def __call__(self, doc: "Doc") -> List[List["Span"]]:
         return [list(doc.spans[name]) for _, name in self.groups(doc)]
 
     def heads(self, doc: "Doc") -> Optional[List[List[int]]]:
-        """The head token of every mention from the span groups
-        ``HEAD_PREFIX_<integer>``, span i of a head group being the head of
-        span i of the entity group with the same integer; ``None`` without
-        a ``head_prefix``."""
-        if self.head_prefix is None:
+        """The head token of every mention from its head group
+        (:meth:`head_groups`), span i of a head group being the head of span
+        i of the entity group with the same integer; else ``None``."""
+        numbered = self.groups(doc)
+        names = self.head_groups(numbered, lambda name: len(doc.spans[name]) if name in doc.spans else None)
+        if names is None:
             return None
-        out = []
-        for number, name in self.groups(doc):
-            head_name = f"{self.head_prefix}_{number}"
-            spans, heads = doc.spans[name], doc.spans.get(head_name)
-            if heads is None or len(heads) != len(spans):
-                found = "missing" if heads is None else f"{len(heads)} spans for {len(spans)} mentions"
-                raise CorefInputError(f"span group {head_name!r} must give one head per mention of {name!r} ({found})")
-            out.append([head.root.i for head in heads])
-        return out
+        return [[head.root.i for head in doc.spans[name]] for name in names]
 
 
 @lru_cache(maxsize=16)
