@@ -79,6 +79,25 @@ def test_the_warning_names_the_span_groups_found(tmp_path, gold):
     assert "found: mentions, sc; expected coref_clusters_<n>" in result.stderr
 
 
+def test_a_wrong_prefix_names_the_closest_family_and_a_few_others(gold):
+    result = run("score", gold, gold, "--spans", "coref_cluster_*")
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1
+    assert "found: coref_clusters_* (" in result.stderr
+    assert "expected coref_cluster_<n>; did you mean 'coref_clusters_*'?" in result.stderr
+
+
+def test_many_span_groups_are_listed_as_a_few_families():
+    from spacy_coref_eval.formats.docbin.spans import SHOWN, PrefixedSpanGroups, missing_groups
+
+    groups = [f"coref_clusters_{n}" for n in range(80)] + [f"group{n}" for n in range(9)] + ["sc"]
+    message = missing_groups(PrefixedSpanGroups("clusters"), groups)
+    assert message.startswith("found: coref_clusters_* (80), ")
+    assert message.count(", ") == SHOWN - 1
+    assert f"and {10 - SHOWN + 1} more; expected clusters_<n>" in message
+    assert len(message) < 200
+
+
 def test_no_mention_in_existing_groups_stays_silent(tmp_path, gold):
     docs = list(conll_to_docs(read_conll(KEY, with_words=True).values(), Vocab()))
     for doc in docs:

@@ -162,3 +162,19 @@ def _group_rows(groups: SpanGroupTable, names: Sequence[str]) -> Tuple[np.ndarra
     bounds = np.fromiter(flat, dtype=np.int64, count=2 * len(names)).reshape(-1, 2)
     sizes = bounds[:, 1] - bounds[:, 0]
     return range_values(bounds[:, 0], bounds[:, 1]), np.repeat(np.arange(len(names), dtype=np.int64), sizes)
+
+
+def _labeled_rows(groups: SpanGroupTable, reader: LabeledSpanGroup) -> Tuple[np.ndarray, np.ndarray]:
+    """``LabeledSpanGroup``: the rows of group ``key``, labelled by the first
+    row with the same attribute hash (0, the empty string, is a row's own)."""
+    if reader.key not in groups.rows:
+        return _EMPTY, _EMPTY
+    a, b = groups.rows[reader.key]
+    values = groups.spans[_ATTR_FIELDS[reader.attr]][a:b].astype(np.uint64)
+    rows = np.arange(a, b, dtype=np.int64)
+    labels = np.arange(b - a, dtype=np.int64)
+    named = values != 0
+    if named.any():
+        _, first, inverse = np.unique(values[named], return_index=True, return_inverse=True)
+        labels[named] = labels[named][first][inverse.ravel()]
+    return rows, labels

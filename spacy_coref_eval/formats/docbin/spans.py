@@ -9,6 +9,7 @@ are plain picklable objects, so pipelines holding them work with
 :func:`doc_clusters` turns what a reader returns into :class:`Clusters` on the
 doc's own tokens.
 """
+import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -157,12 +158,41 @@ def parse_reader(spec: str, head_prefix: Optional[str] = None) -> Union["Prefixe
 def missing_groups(reader: ClusterReader, groups: Iterable[str]) -> Optional[str]:
     """``"found: …; expected …"`` when none of the span group names
     ``groups`` is one ``reader`` reads, else ``None`` (also for readers
-    that cannot say what they read)."""
+    that cannot say what they read). Numbered groups are named as one
+    family (``PREFIX_*``), at most :data:`SHOWN` of them, the closest to
+    what was expected first, as a "did you mean"."""
     accepts = getattr(reader, "accepts", None)
     groups = sorted(set(groups))
     if accepts is None or accepts(groups):
         return None
-    return f"found: {', '.join(groups) or 'no span groups'}; expected {reader.describe()}"
+    expected = reader.describe()
+    families = _families(groups)
+    if not families:
+        return f"found: no span groups; expected {expected}"
+    closest = difflib.get_close_matches(expected.replace("_<n>", "_*"), list(families), n=1, cutoff=0.6)
+    shown = [*closest, *(name for name in families if name not in closest)][:SHOWN]
+    listed = ", ".join(f"{name} ({families[name]})" if families[name] > 1 else name for name in shown)
+    more = f" and {len(families) - len(shown)} more" if len(families) > len(shown) else ""
+    hint = f"; did you mean {closest[0]!r}?" if closest else ""
+    return f"found: {listed}{more}; expected {expected}{hint}"
+
+
+SHOWN = 5
+"""How many span group names an error lists."""
+
+
+def _families(groups: Sequence[str]) -> Dict[str, int]:
+    """Span group names with every ``NAME_<integer>`` counted as one
+    ``NAME_*``, in order of first appearance."""
+    out: Dict[str, int] = {}
+    for group in groups:
+        match = _NUMBERED.fullmatch(group)
+        family = f"{match.group(1)}_*" if match else group
+        out[family] = out.get(family, 0) + 1
+    return out
+
+
+_NUMBERED = re.compile(r"(.+)_[0-9]+")
 
 
 def doc_clusters(doc: "Doc", reader: ClusterReader, heads: Optional[bool] = None) -> Clusters:
