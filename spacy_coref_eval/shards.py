@@ -12,7 +12,7 @@ from typing import Any, Dict, Iterable, Sequence
 
 import numpy as np
 
-from .counting import BLOCKS, FIELDS, Counts, empty_counts
+from .counting import BLOCK_INDEX, BLOCKS, FIELDS, METRIC_INFO, Counts, empty_counts, reported
 from .errors import CorefInputError
 from .files import PathLike, write_output
 from .scoring import CorpusResult, Settings
@@ -64,17 +64,52 @@ def load_counts(path: PathLike) -> CorpusResult:
     try:
         settings = Settings.from_dict(data["settings"])
         names = tuple(str(name) for name in data["documents"])
+        for name, doc in data["documents"].items():
+            _check_numbers(path, name, doc, settings.metrics)
         counts = [Counts.from_dict(doc, settings.metrics).array for doc in data["documents"].values()]
-        warnings = [str(warning) for warning in data.get("warnings", ())]
+        warnings = data.get("warnings", [])
+        if not isinstance(warnings, list) or not all(isinstance(warning, str) for warning in warnings):
+            raise CorefInputError(f"{path}: malformed counts file (warnings must be a list of strings)")
+    except CorefInputError:
+        raise
     except (KeyError, TypeError, AttributeError, ValueError, OverflowError) as err:
         raise CorefInputError(f"{path}: malformed counts file ({type(err).__name__}: {err})") from None
     array = np.stack(counts) if counts else empty_counts(0)
-    _check_counts(path, names, array)
+    _check_counts(path, names, array, settings.metrics)
     return CorpusResult(settings, names, array, warnings)
 
 
-def _check_counts(path: Path, names: Sequence[str], array: np.ndarray) -> None:
-    """Refuse counts no scoring run can give."""
+def _check_numbers(path: Path, name: str, doc: Any, metrics: Sequence[str]) -> None:
+    """Refuse a count that is not a JSON number (``true``, ``"12"``, ``null``)."""
+    for metric in reported(metrics):
+        info = METRIC_INFO[metric]
+        for part in info.parts or (None,):
+            fields = doc[metric] if part is None else doc[metric][part]
+            for field in FIELDS:
+                value = fields[field]
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    label = metric if part is None else f"{metric} {part}"
+                    shown = "null" if value is None else json.dumps(value) if isinstance(value, (bool, str)) else repr(value)
+                    raise CorefInputError(f"{path}: document {name!r}: {label} {field} ({shown}) is not a number")
+
+
+def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, metrics: Sequence[str]) -> None:
+    """Refuse counts no scoring run can give: not finite, negative, a
+    numerator above its denominator, a fraction where a metric counts
+    (:attr:`~.counting.metrics.Metric.fractional`), and a metric's key
+    mentions that disagree with the mention count
+    (:attr:`~.counting.metrics.Metric.over_key_mentions`)."""
+    whole = np.zeros(array.shape, dtype=bool)
+    key_mentions = array[:, BLOCK_INDEX["mentions"], FIELDS.index("recall_den")]
+    differs = np.zeros(array.shape, dtype=bool)
+    for metric in reported(metrics):
+        info = METRIC_INFO[metric]
+        for block in info.count_blocks:
+            whole[:, BLOCK_INDEX[block], [i for i, field in enumerate(FIELDS) if field not in info.fractional]] = True
+            if info.over_key_mentions:
+                differs[:, BLOCK_INDEX[block], FIELDS.index("recall_den")] = (
+                    array[:, BLOCK_INDEX[block], FIELDS.index("recall_den")] != key_mentions
+                )
     with np.errstate(invalid="ignore"):
         above = np.zeros(array.shape, dtype=bool)
         above[..., 0::2] = array[..., 0::2] > array[..., 1::2] * (1 + SLACK) + SLACK
@@ -82,6 +117,8 @@ def _check_counts(path: Path, names: Sequence[str], array: np.ndarray) -> None:
             (~np.isfinite(array), "is not a finite number"),
             (array < 0, "is negative"),
             (above, "is larger than its denominator"),
+            (whole & (array != np.round(array)), "is not a whole number"),
+            (differs, "differs from the document's key mentions (mentions recall_den)"),
         )
     for mask, what in checks:
         if mask.any():

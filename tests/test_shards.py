@@ -147,3 +147,29 @@ def test_a_documents_counts_are_a_function_of_that_document_alone(options):
     for (name, key, response), counts in zip(pairs, whole.counts):
         alone = score_pairs([(name, key, response)], settings).counts[0]
         assert counts.tobytes() == alone.tobytes(), name
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: d["documents"]["d"]["muc"].update(recall_num=True), "muc recall_num (true) is not a number"),
+    (lambda d: d["documents"]["d"]["muc"].update(recall_num="1"), 'muc recall_num ("1") is not a number'),
+    (lambda d: d["documents"]["d"]["muc"].update(recall_num=None), "muc recall_num (null) is not a number"),
+    (lambda d: d["documents"]["d"]["blanc"]["coref_links"].update(recall_den=None),
+     "blanc coref_links recall_den (null) is not a number"),
+    (lambda d: d["documents"]["d"]["muc"].update(recall_num=0.5), "muc recall_num (0.5) is not a whole number"),
+    (lambda d: d["documents"]["d"]["bcub"].update(recall_den=7), "bcub recall_den (7.0) differs from the document's key mentions"),
+    (lambda d: d.update(warnings="abc"), "malformed counts file (warnings must be a list of strings)"),
+    (lambda d: d.update(warnings=[1]), "malformed counts file (warnings must be a list of strings)"),
+])
+def test_merge_checks_types_whole_numbers_and_mention_counts(tmp_path, edit, message):
+    good = score_documents({"d": [[(0, 1), (2, 3)], [(4, 5)]]}, {"d": [[(0, 1)], [(2, 3), (4, 5)]]})
+    save_counts(good, tmp_path / "good.json")
+    data = json.loads((tmp_path / "good.json").read_text())
+    assert load_counts(tmp_path / "good.json").documents == good.documents
+    data["documents"]["d"]["bcub"]["recall_num"] = 1.5
+    edit(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["merge", str(path)])
+    assert result.exit_code == 1
+    assert f"bad.json: " in result.output and message in result.output, result.output
+    assert result.output.count("\n") == 1

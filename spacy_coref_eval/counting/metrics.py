@@ -343,6 +343,10 @@ class Metric:
     ``in_conll`` marks the three metrics the CoNLL score averages.
     ``selectable`` metrics are chosen with ``--metrics`` (those not
     ``default`` only when asked for); the others are always reported.
+    ``fractional`` names the count fields that may hold fractions (the
+    others count mentions, links or tokens); ``over_key_mentions`` marks
+    metrics whose ``recall_den`` is the document's number of key mentions.
+    Both let a counts file be checked (:mod:`~spacy_coref_eval.shards`).
     """
 
     name: str
@@ -357,6 +361,8 @@ class Metric:
     in_conll: bool = False
     selectable: bool = True
     default: bool = True
+    fractional: Tuple[str, ...] = ()
+    over_key_mentions: bool = False
 
     @property
     def count_blocks(self) -> Tuple[str, ...]:
@@ -365,17 +371,28 @@ class Metric:
 
 
 REGISTRY: Tuple[Metric, ...] = (
-    Metric("mentions", "Mentions", "mention identification", mention_counts, kind="mentions", selectable=False),
+    Metric(
+        "mentions", "Mentions", "mention identification", mention_counts, kind="mentions", selectable=False,
+        over_key_mentions=True,
+    ),
     Metric("muc", "MUC", "Vilain et al. 1995", lambda table: (muc(table),), in_conll=True),
-    Metric("bcub", "B³", "Bagga & Baldwin 1998", lambda table: (bcub(table),), in_conll=True),
-    Metric("ceafm", "CEAFm", "Luo 2005", lambda table: (ceaf(table)[0],)),
-    Metric("ceafe", "CEAFe", "Luo 2005", lambda table: (ceaf(table)[1],), in_conll=True),
+    Metric(
+        "bcub", "B³", "Bagga & Baldwin 1998", lambda table: (bcub(table),), in_conll=True,
+        fractional=("recall_num", "precision_num"), over_key_mentions=True,
+    ),
+    Metric("ceafm", "CEAFm", "Luo 2005", lambda table: (ceaf(table)[0],), over_key_mentions=True),
+    Metric(
+        "ceafe", "CEAFe", "Luo 2005", lambda table: (ceaf(table)[1],), in_conll=True, fractional=("recall_num", "precision_num"),
+    ),
     Metric(
         "blanc", "BLANC", "Recasens & Hovy 2011; Luo et al. 2014", blanc,
         blocks=("blanc_coref", "blanc_noncoref"), parts=("coref_links", "noncoref_links"),
         part_labels=("coref links", "non-coref links"), combine=blanc_rates,
     ),
-    Metric("lea", "LEA", "Moosavi & Strube 2016", lambda table: (lea(table),)),
+    Metric(
+        "lea", "LEA", "Moosavi & Strube 2016", lambda table: (lea(table),), fractional=("recall_num", "precision_num"),
+        over_key_mentions=True,
+    ),
     Metric("mor", "MOR", "Žabokrtský et al. 2022", mor, kind="mentions", default=False),
 )
 """Every metric, in report order."""
