@@ -20,7 +20,7 @@ from spacy_coref_eval.twinning import get_matcher
 
 from .conftest import data_path
 from .oracle import earliest_best_twins
-from .strategies import deterministic, key_response_pairs
+from .strategies import deterministic, key_response_pairs, partitions
 
 runner = CliRunner()
 Mention = Tuple[FrozenSet[int], int]
@@ -292,3 +292,15 @@ def test_saved_counts_merge_under_the_preset_s_blanc_rule(tmp_path):
         blanc[name] = json.loads(scored.stdout)["metrics"]["blanc"]["f1"]
         assert json.loads(merged.stdout)["metrics"]["blanc"]["f1"] == blanc[name]
     assert blanc["corefud"] == pytest.approx(blanc["reference"] / 2)
+
+
+@deterministic(max_examples=200)
+@given(st.lists(st.tuples(partitions(0, 6), st.booleans()), max_size=6))
+def test_extents_of_many_parts_equal_each_parts_extent(parts):
+    built = []
+    for entities, with_heads in parts:
+        clusters = Clusters.from_entities(entities)
+        if with_heads and len(clusters):
+            clusters = Clusters.from_arrays(clusters.starts, clusters.ends, clusters.entity, clusters.ends + 2)
+        built.append(clusters)
+    assert Clusters.extents(built).tolist() == [part.extent for part in built]

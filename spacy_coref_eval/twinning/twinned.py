@@ -151,10 +151,13 @@ def twin_corpus(
     entity left with one mention stays). Every document's range holds its
     ``n_tokens`` tokens, so that token information can be stacked on the
     same offsets."""
-    extents = [max(key.extent, response.extent, int(n_tokens)) + 1 for key, response, n_tokens in documents]
-    offsets = np.cumsum([0] + extents[:-1]).astype(np.int64) if documents else _EMPTY
-    key, key_doc = Clusters.stack([key for key, _, _ in documents], offsets)
-    response, response_doc = Clusters.stack([response for _, response, _ in documents], offsets)
+    keys = [key for key, _, _ in documents]
+    responses = [response for _, response, _ in documents]
+    n_tokens = np.fromiter((n for _, _, n in documents), dtype=np.int64, count=len(documents))
+    extents = np.maximum(np.maximum(Clusters.extents(keys), Clusters.extents(responses)), n_tokens) + 1
+    offsets = np.r_[0, np.cumsum(extents)[:-1]].astype(np.int64) if documents else _EMPTY
+    key, key_doc = Clusters.stack(keys, offsets)
+    response, response_doc = Clusters.stack(responses, offsets)
     if remove_singletons:
         (key, key_doc), (response, response_doc) = _kept(key, key_doc, key.non_singletons()), _kept(
             response, response_doc, response.non_singletons()
@@ -167,7 +170,7 @@ def twin_corpus(
         twins = _twin_each(matcher, key, key_doc, response, response_doc, len(documents))
     else:
         twins = matcher(key, response)
-    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, len(documents), int(sum(extents)))
+    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, len(documents), int(extents.sum()))
 
 
 def _kept(clusters: Clusters, doc: np.ndarray, mask: np.ndarray) -> Tuple[Clusters, np.ndarray]:

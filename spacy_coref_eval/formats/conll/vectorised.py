@@ -85,14 +85,19 @@ def _structure(
 ) -> Optional[Tuple[List[str], np.ndarray, np.ndarray]]:
     """Names, begin lines and end lines of the documents, if they nest
     properly with unique names and no other ``#`` lines."""
+    plain = _plain_structure(data, hash_lines, line_starts, line_ends)
+    if plain is not None:
+        return plain
+    indices = hash_lines.tolist()
+    spans = zip(line_starts[hash_lines].tolist(), line_ends[hash_lines].tolist())
+    try:
+        lines = b"\n".join([data[start:end] for start, end in spans]).decode("utf8").split("\n")
+    except UnicodeDecodeError:
+        return None
     names: List[str] = []
     begins: List[int] = []
     ends: List[int] = []
-    for index in hash_lines.tolist():
-        try:
-            line = data[line_starts[index]:line_ends[index]].decode("utf8")
-        except UnicodeDecodeError:
-            return None
+    for index, line in zip(indices, lines):
         begin = BEGIN.fullmatch(line)
         if begin and not (begin.group(1) or "").strip():
             return None
@@ -106,6 +111,37 @@ def _structure(
     if len(begins) != len(ends) or len(set(names)) != len(names):
         return None
     return names, np.array(begins, dtype=np.int64), np.array(ends, dtype=np.int64)
+
+
+_BEGIN_BYTES = np.frombuffer(b"#begin document ", dtype=np.uint8)
+_END_BYTES = np.frombuffer(b"#end document", dtype=np.uint8)
+
+
+def _plain_structure(
+    data: bytes, hash_lines: np.ndarray, line_starts: np.ndarray, line_ends: np.ndarray
+) -> Optional[Tuple[List[str], np.ndarray, np.ndarray]]:
+    """:func:`_structure` at once for the usual spelling, ``#begin document
+    NAME`` and ``#end document`` lines in turn, or ``None`` (for the
+    general loop to decide)."""
+    if len(hash_lines) % 2:
+        return None
+    begins, ends = hash_lines[0::2], hash_lines[1::2]
+    buf = np.frombuffer(data, dtype=np.uint8)
+    for lines, prefix in ((begins, _BEGIN_BYTES), (ends, _END_BYTES)):
+        if np.any(line_ends[lines] - line_starts[lines] <= len(prefix) - (prefix is _END_BYTES)):
+            return None
+        at = np.minimum(line_starts[lines, None] + np.arange(len(prefix)), len(buf) - 1)
+        if not np.array_equal(buf[at], np.broadcast_to(prefix, at.shape)):
+            return None
+    starts = (line_starts[begins] + len(_BEGIN_BYTES)).tolist()
+    try:
+        text = b"\n".join([data[start:end] for start, end in zip(starts, line_ends[begins].tolist())]).decode("utf8")
+    except UnicodeDecodeError:
+        return None
+    names = [name.rstrip() for name in text.split("\n")]
+    if len(names) != len(begins) or not all(name.strip() for name in names):
+        return None
+    return names, begins.astype(np.int64), ends.astype(np.int64)
 
 
 def _last_field_starts(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Optional[np.ndarray]:
