@@ -561,7 +561,6 @@ def nested_classes(folder: Path, repeat: int, n_tokens: int = 10_000) -> List[Ro
     ``n_tokens / 2`` mentions nested one inside the next ((i, n - i), two
     entities taking turns), against itself, as ``score`` without classes."""
     from spacy_coref_eval.analysis.resolution import score_resolution_classes
-    from spacy_coref_eval.formats.corpus import load_corpus
 
     depth = n_tokens // 2
     words = ["the", "Kate", "house", "of", "he", ",", "London", "old"]
@@ -571,15 +570,14 @@ def nested_classes(folder: Path, repeat: int, n_tokens: int = 10_000) -> List[Ro
     write_conll(path, [("nested", text, nested, list(range(0, n_tokens, 25)))])
 
     def plain() -> None:
-        pairs, warnings = load_pairs(path, path)
-        score_json(score_pairs(pairs, ALL, warnings), per_doc=True)
+        corpus = read_corpus(path, path)
+        score_json(score_pairs(corpus.pairs, ALL, corpus.warnings), per_doc=True)
 
     def with_classes() -> None:
-        loaded = load_corpus(path, path, with_tokens=True)
-        tokens = [loaded.tokens[name] for name, _, _ in loaded.pairs]
-        result = score_pairs(loaded.pairs, ALL, loaded.warnings, lengths=[len(part) for part in tokens])
+        corpus = read_corpus(path, path, tokens=True)
+        result = score_pairs(corpus.pairs, ALL, corpus.warnings)
         score_json(result, per_doc=True)
-        score_resolution_classes(result, tokens).to_dict()
+        score_resolution_classes(result, corpus.tokens()).to_dict()
 
     times = best_of_each(repeat, {"plain": plain, "classes": with_classes})
     _, peak = time_and_peak(with_classes)

@@ -171,5 +171,5 @@ def test_merge_checks_types_whole_numbers_and_mention_counts(tmp_path, edit, mes
     path.write_text(json.dumps(data))
     result = runner.invoke(app, ["merge", str(path)])
     assert result.exit_code == 1
-    assert f"bad.json: " in result.output and message in result.output, result.output
+    assert "bad.json: " in result.output and message in result.output, result.output
     assert result.output.count("\n") == 1
