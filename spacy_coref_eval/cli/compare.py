@@ -1,8 +1,10 @@
-"""``compare``: two systems scored against one key, per metric both scores,
-their difference and p-values of two paired significance tests
-(:func:`~spacy_coref_eval.analysis.statistics.compare`)."""
+"""``compare``: systems scored against one key. Two: per metric both
+scores, their difference and p-values of two paired significance tests
+(:func:`~spacy_coref_eval.analysis.statistics.compare`); more: ranked, with
+those tests between neighbours and every pair
+(:func:`~spacy_coref_eval.analysis.ranking.rank_systems`)."""
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import click
 
@@ -15,31 +17,42 @@ MAX_ROUNDS = 10_000_000
 
 @app.command("compare", epilog=INPUT_HELP)
 @key_argument()
-@click.argument("system_a", type=existing_path())
-@click.argument("system_b", type=existing_path())
+@click.argument("systems", nargs=-1, required=True, type=existing_path())
 @click.option("--rounds", default=10000, type=click.IntRange(1, MAX_ROUNDS), help="Rounds of the approximate randomization test")
 @N_RESAMPLES
 @SEED
 @click.option("--classes", is_flag=True, help="Also test every resolution class's MUC-RC (Stoyanov et al. 2009)")
+@click.option(
+    "--rank-by", default="conll", show_default=True, help="With three or more systems: the metric whose F1 ranks them"
+)
+@click.option("--ci", "level", default=0.95, show_default=True, type=float, help="With three or more systems: interval level")
 @FORMAT
 @click.option(
     "--output", "-o", type=click.Path(path_type=Path), default=None, help="Write the comparison to this file (.json: JSON)"
 )
 @scoring_options
 def compare_command(
-    scoring: ScoringOptions, key: Path, system_a: Path, system_b: Path, rounds: int, n_resamples: int, seed: int,
-    classes: bool, fmt: Optional[str], output: Optional[Path],
+    scoring: ScoringOptions, key: Path, systems: Sequence[Path], rounds: int, n_resamples: int, seed: int,
+    classes: bool, rank_by: str, level: float, fmt: Optional[str], output: Optional[Path],
 ) -> None:
-    """Compare SYSTEM_B with SYSTEM_A on KEY: per metric both F1, B − A and
-    p-values of approximate randomization (two-sided) and of a paired
-    bootstrap (one-sided, in the direction observed)."""
+    """Compare SYSTEMS on KEY. Two systems A and B: per metric both F1,
+    B − A and p-values of approximate randomization (two-sided) and of a
+    paired bootstrap (one-sided, in the direction observed). Three or
+    more: ranked by --rank-by, each with a bootstrap interval and those
+    p-values against the next; every pair in the JSON."""
+    if len(systems) < 2:
+        raise click.UsageError("compare needs at least two systems")
+    if len(systems) > 2:
+        if classes:
+            raise click.UsageError("--classes compares two systems")
+        return rank_command(scoring, key, systems, rounds, n_resamples, seed, rank_by, level, fmt, output)
+    system_a, system_b = systems
     from ..analysis.resolution import score_resolution_classes
     from ..analysis.statistics import check_same_documents, compare
     from ..report.json import comparison_json, json_text
     from ..report.table import comparison_table
     from ..scoring import evaluate_corpus
 
-    systems = (system_a, system_b)
     fmt = output_format(fmt, output, (key, *systems))
     with reported_errors():
         options = scoring.options(tokens=classes)
@@ -67,3 +80,33 @@ def compare_command(
         if classes:
             text += "\nResolution classes, MUC-RC (Stoyanov et al. 2009)\n" + comparison_table(comparison, "Class")
     write(text, output, "the comparison", (key, *systems))
+
+
+def rank_command(
+    scoring: ScoringOptions, key: Path, systems: Sequence[Path], rounds: int, n_resamples: int, seed: int,
+    rank_by: str, level: float, fmt: Optional[str], output: Optional[Path],
+) -> None:
+    """``compare`` of three or more systems: the ranking."""
+    from ..analysis.ranking import rank_systems
+    from ..report.json import json_text, ranking_json
+    from ..report.table import ranking_table
+    from ..scoring import evaluate_corpus
+
+    fmt = output_format(fmt, output, (key, *systems))
+    labels = [str(path) for path in systems]
+    with reported_errors():
+        options = scoring.options()
+        runs = [evaluate_corpus(key, path, options) for path in systems]
+        ranking = rank_systems([run.result for run in runs], labels, rank_by, rounds, n_resamples, seed, level)
+    warnings = [f"{path}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
+    say_warnings(warnings)
+    result = runs[0].result
+    if fmt == "json":
+        text = json_text(ranking_json(str(key), labels, result, ranking, rounds, n_resamples, seed, level, warnings))
+    else:
+        text = (
+            f"{len(systems)} systems on {key}; {len(result.names)} documents; ranked by {rank_by} F1, "
+            f"{level:.0%} bootstrap intervals; p against the next: approximate randomization ({rounds} rounds), "
+            f"paired bootstrap ({n_resamples} resamples), seed {seed}\n" + ranking_table(ranking, labels)
+        )
+    write(text, output, "the ranking", (key, *systems))

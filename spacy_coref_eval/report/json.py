@@ -73,6 +73,48 @@ def comparison_json(
     }
 
 
+def ranking_json(
+    key: str,
+    systems: Sequence[str],
+    result: CorpusResult,
+    ranking: Any,
+    rounds: int,
+    n_resamples: int,
+    seed: int,
+    level: float,
+    warnings: List[str],
+) -> Dict[str, Any]:
+    """The JSON document of ``compare`` with three or more systems
+    (docs/analyses.md §5): the ``ranking``, best first, each system with
+    its F1 per metric, the interval of the ranking metric and the tests
+    against the next; and every pair's comparison under ``pairs``."""
+    ranked = []
+    for rank, index in enumerate(ranking.order):
+        entry = {
+            "rank": rank + 1, "system": systems[index], "f1": ranking.f1[index],
+            "interval": list(ranking.intervals[index]),
+        }
+        if rank + 1 < len(ranking.order):
+            entry["against_next"] = ranking.against_next(rank)
+        ranked.append(entry)
+    return {
+        "settings": result.settings.to_dict(),
+        "key": key,
+        "systems": list(systems),
+        "n_documents": len(result.names),
+        "rank_by": ranking.metric,
+        "level": level,
+        "rounds": rounds,
+        "n_resamples": n_resamples,
+        "seed": seed,
+        "ranking": ranked,
+        "pairs": [
+            {"a": systems[i], "b": systems[j], "metrics": comparison} for (i, j), comparison in ranking.pairs.items()
+        ],
+        "warnings": warnings,
+    }
+
+
 def json_text(data: Any) -> str:
     """``data`` as the indented JSON the commands write."""
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -275,3 +275,27 @@ def _mention(entry: Mapping[str, Any]) -> str:
 
 def _members(entity: int, mentions: Sequence[Mapping[str, Any]]) -> str:
     return f"e{entity}: " + ", ".join(_span(mention) for mention in mentions)
+
+
+def ranking_table(ranking: Any, labels: Sequence[str]) -> str:
+    """A :class:`~..analysis.ranking.Ranking` as a table, best first: the
+    ranking metric's F1 (percent) and interval, the other metrics' F1, and
+    the p-values against the system ranked next."""
+    others = [name for name in METRIC_ORDER if name in ranking.f1[0] and name != ranking.metric]
+    rows = []
+    for rank, index in enumerate(ranking.order):
+        scores = ranking.f1[index]
+        low, high = ranking.intervals[index]
+        against = ranking.against_next(rank) if rank + 1 < len(ranking.order) else None
+        rows.append([
+            str(rank + 1), printable(labels[index]), pct(scores[ranking.metric]), f"{pct(low)}–{pct(high)}",
+            *(pct(scores[name]) for name in others),
+            f"{against['p_value_randomization']:.4f}" if against else "",
+            f"{against['p_value_bootstrap']:.4f}" if against else "",
+        ])
+    header = (
+        "Rank", "System", f"{METRIC_NAMES[ranking.metric]} F1", "interval", *(METRIC_NAMES[name] for name in others),
+        "p rand. vs next", "p boot. vs next",
+    )
+    aligns = ("r", "l", *("r" for _ in header[2:]))
+    return table(rows, header=header, divider=True, aligns=aligns, max_col=_widest([header, *rows]))
