@@ -98,3 +98,15 @@ def test_the_input_limits_can_be_raised_from_the_environment(tmp_path):
     assert refused.returncode == 1 and "SPACY_COREF_EVAL_MAX_INPUT_BYTES" in refused.stderr
     env["SPACY_COREF_EVAL_MAX_INPUT_BYTES"] = "100000"
     assert subprocess.run(command, capture_output=True, text=True, env=env).returncode == 0
+
+
+def test_help_lists_every_command_with_a_whole_summary():
+    from click.testing import CliRunner
+
+    from spacy_coref_eval.cli import app
+
+    result = CliRunner().invoke(app, ["--help"])
+    listed = result.output.split("Commands:")[1].strip().splitlines()
+    assert [line.split()[0] for line in listed][:3] == ["score", "merge", "demo"]
+    assert len(listed) == len(app.commands)
+    assert not [line for line in listed if line.endswith("...")]

@@ -34,7 +34,7 @@ def progress(items: Iterable[T], total: int, path: Path, desc: str) -> Iterator[
     return iter(tqdm(items, total=total, desc=desc, unit="doc", disable=not show, leave=False, file=sys.stderr))
 
 
-@app.command(epilog=INPUT_HELP)
+@app.command(epilog=INPUT_HELP, short_help="Convert coreference between formats")
 @click.argument("input_path", metavar="IN", type=click.Path(path_type=Path))
 @click.argument("output_path", metavar="OUT", type=click.Path(path_type=Path))
 @INPUT_FORMAT
@@ -63,7 +63,7 @@ def convert(
     converted(input_path, output_path, input_format, output_format, spans, head_prefix)
 
 
-@app.command()
+@app.command(short_help="Export the coreference of a .spacy file")
 @click.argument("input_path", metavar="IN", type=click.Path(path_type=Path))
 @click.argument("output_path", metavar="OUT", type=click.Path(path_type=Path))
 @OUTPUT_FORMAT
@@ -128,7 +128,7 @@ def _plain(path: Path) -> bool:
     return not path.name.lower().endswith(".gz")
 
 
-@app.command("formats")
+@app.command("formats", short_help="List the formats read and written")
 def formats_command() -> None:
     """List the formats: those built in and those installed packages
     register (entry point group spacy_coref_eval.formats)."""

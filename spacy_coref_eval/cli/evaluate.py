@@ -12,7 +12,7 @@ from .options import FORMAT, PER_DOC, ScoringOptions, existing_path, scoring_opt
 from .output import output_format, reported_errors, say, say_warnings, write
 
 
-@app.command()
+@app.command(short_help="Run a spaCy pipeline on a corpus and score it")
 @click.argument("model")
 @click.argument("data", type=existing_path(dir_okay=False))
 @click.option(

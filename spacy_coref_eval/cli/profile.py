@@ -10,7 +10,7 @@ from .options import FORMAT, HEAD_PREFIX, INPUT_FORMAT, SPANS, existing_path, ke
 from .output import output_format, reported_errors, write
 
 
-@app.command()
+@app.command(short_help="Print a key's resolution classes")
 @key_argument()
 @click.option(
     "--scores", type=existing_path(dir_okay=False), default=None,

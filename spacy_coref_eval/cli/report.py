@@ -10,7 +10,7 @@ from .options import INPUT_HELP, N_PROCESS, N_RESAMPLES, SEED, ScoringOptions, c
 from .output import reported_errors, say_warnings, write
 
 
-@app.command("report", epilog=INPUT_HELP)
+@app.command("report", epilog=INPUT_HELP, short_help="Write an HTML report of a response against a key")
 @key_argument()
 @click.argument("response", type=existing_path())
 @click.option("--output", "-o", type=click.Path(path_type=Path), required=True, help="Write the HTML report to this file")

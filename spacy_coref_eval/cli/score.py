@@ -50,7 +50,7 @@ WHY = compose(
 )
 
 
-@app.command(epilog=INPUT_HELP)
+@app.command(epilog=INPUT_HELP, short_help="Score a response against a key")
 @key_argument()
 @click.argument("response", type=existing_path())
 @REPORTING
@@ -129,7 +129,7 @@ def response_documents(response: Path, options, run, breakdowns) -> list:
     return paired_response_documents(response, options, run.result.names)
 
 
-@app.command()
+@app.command(short_help="Merge counts of shards scored apart")
 @click.argument("counts", nargs=-1, required=True, type=existing_path(dir_okay=False))
 @REPORTING
 @click.option(
@@ -157,7 +157,7 @@ def merge(
     report(result, fmt, per_doc, output, analyses, counts)
 
 
-@app.command()
+@app.command(short_help="Score the bundled example")
 def demo() -> None:
     """Score the small example bundled with the package and print the table."""
     from ..scoring import evaluate_corpus
