@@ -61,7 +61,7 @@ class Tokens:
 
     @classmethod
     def from_conll(cls, document: Any) -> "Tokens":
-        """Words and sentences of a :class:`~spacy_coref_eval.readers.conll.ConllDocument`
+        """Words and sentences of a :class:`~spacy_coref_eval.formats.conll.read.ConllDocument`
         read with ``with_words=True``."""
         if document.words is None:
             raise CorefInputError(

@@ -15,14 +15,14 @@ from ..twinning.matchers import ExactMatcher, HeadMatcher, OverlapMatcher, Parti
 def prefixed_span_groups(prefix: str = "coref_clusters", head_prefix: Optional[str] = None) -> ClusterReader:
     """Span groups ``PREFIX_<integer>``, one entity each (spaCy's
     experimental coreference component); heads from ``HEAD_PREFIX_<n>``
-    with ``head_prefix`` (:class:`~..readers.spans.PrefixedSpanGroups`)."""
+    with ``head_prefix`` (:class:`~..formats.docbin.spans.PrefixedSpanGroups`)."""
     return PrefixedSpanGroups(prefix, head_prefix)
 
 
 @registry.misc("spacy_coref_eval.labeled_span_group.v1")
 def labeled_span_group(key: str, attr: str = "id_") -> ClusterReader:
     """One span group ``key``, spans with the same ``attr`` forming one
-    entity (:class:`~..readers.spans.LabeledSpanGroup`)."""
+    entity (:class:`~..formats.docbin.spans.LabeledSpanGroup`)."""
     return LabeledSpanGroup(key, attr)
 
 
