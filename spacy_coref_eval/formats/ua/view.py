@@ -1,0 +1,114 @@
+"""The clusters a UA scoring mode scores (docs/ua.md, Modes): the
+referring entities of the IDENTITY (or DISCOURSE_DEIXIS) column, and with
+split antecedents kept each plural entity's split-antecedent element
+(Paun et al. 2023), plurals with the same element merged."""
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+from ...clusters import Clusters
+from ...errors import CorefInputError
+from .layer import Layer, Span, Split
+
+SPLIT_MODES = ("keep", "remove", "only")
+
+
+@dataclass(frozen=True)
+class Modes:
+    """The UA scorer's modes as values: split antecedents ``keep``,
+    ``remove`` or ``only`` (scored alone), the non-referring and bridging
+    scores, discourse deixis (the DISCOURSE_DEIXIS column instead of
+    IDENTITY, split antecedents kept) and minimum spans."""
+
+    split_antecedents: str = "keep"
+    non_referring: bool = False
+    bridging: bool = False
+    discourse_deixis: bool = False
+    min_spans: bool = False
+
+    def __post_init__(self) -> None:
+        if self.split_antecedents not in SPLIT_MODES:
+            raise ValueError(f"split antecedents: one of {', '.join(SPLIT_MODES)}, not {self.split_antecedents!r}")
+
+    @property
+    def effective(self) -> "Modes":
+        """The modes as the UA scorer applies them: discourse deixis keeps
+        split antecedents and drops the other scores; scoring split
+        antecedents alone drops the non-referring and bridging scores."""
+        if self.discourse_deixis:
+            return Modes("keep", False, False, True, self.min_spans)
+        if self.split_antecedents == "only":
+            return Modes("only", False, False, False, self.min_spans)
+        return self
+
+    def to_dict(self) -> Dict[str, object]:
+        """The modes that differ from the defaults."""
+        default = Modes()
+        return {name: getattr(self, name) for name in self.__dataclass_fields__ if getattr(self, name) != getattr(default, name)}
+
+
+@dataclass(frozen=True)
+class UAClusters(Clusters):
+    """:class:`~spacy_coref_eval.clusters.Clusters` of a UA document in
+    one mode, with the split-antecedent element of every plural entity
+    (``splits``, by entity index), the minimum span of every mention
+    (``min_spans``, ``None`` where none is given) and the layer they come
+    from (``layer``: non-referring and bridging scores read it)."""
+
+    splits: Dict[int, Split] = field(default_factory=dict)
+    min_spans: Tuple[Optional[Span], ...] = ()
+    layer: Optional[Layer] = None
+    modes: Modes = Modes()
+    source: object = None
+
+
+def ua_clusters(document: object, modes: Modes) -> UAClusters:
+    """The clusters of a :class:`~.parse.UADocument` scored in ``modes``."""
+    modes = modes.effective
+    layer = document.deixis if modes.discourse_deixis else document.identity
+    splits = layer.splits() if modes.split_antecedents != "remove" else {}
+    groups: List[List[int]] = []
+    by_split: Dict[Split, int] = {}
+    for entity, referring in enumerate(layer.referring):
+        if not referring:
+            continue
+        split = splits.get(entity)
+        if split is not None and split in by_split:
+            groups[by_split[split]].append(entity)
+            continue
+        if split is not None:
+            by_split[split] = len(groups)
+        groups.append([entity])
+    markables = layer.entity_markables()
+    seen = set()
+    entities, minima, group_splits = [], [], {}
+    for group in groups:
+        spans, mins = [], []
+        for entity in group:
+            for m in markables[entity]:
+                if (m.start, m.end) not in seen:
+                    seen.add((m.start, m.end))
+                    spans.append((m.start, m.end))
+                    mins.append(m.min_span)
+        if not spans:
+            continue
+        split = splits.get(group[0])
+        if split is not None:
+            group_splits[len(entities)] = split
+        entities.append(spans)
+        minima.extend(mins)
+    base = Clusters.from_entities(entities)
+    return UAClusters(
+        base.starts, base.ends, base.entity, base.n_entities, None, 0, None,
+        group_splits, tuple(minima), layer, modes, document,
+    )
+
+
+def check_min_spans(clusters: UAClusters, where: str) -> None:
+    """Refuse a minimum span that is not a span inside its markable."""
+    layer = clusters.layer
+    for m in layer.markables if layer is not None else ():
+        if m.min_span is not None and not (m.start <= m.min_span[0] < m.min_span[1] <= m.end):
+            raise CorefInputError(
+                f"{where}, line {m.line}: markable {m.markable_id} (entity {layer.entity_ids[m.entity]}): "
+                "Min= is not 'a' or 'a,b' with 1-based token positions inside the markable"
+            )
