@@ -7,7 +7,26 @@ from typing import Dict, List, Optional, Tuple
 Span = Tuple[int, int]
 Split = Tuple[Tuple[Span, ...], ...]
 """A split-antecedent element: one tuple of spans per antecedent entity
-(Paun et al. 2023), sorted so that equal elements compare equal."""
+(Paun et al. 2023), in the order the UA scorer lists them (compare two
+as ``frozenset`` s)."""
+
+
+class _Listed:
+    """A span hashed as the UA scorer hashes its markables, so that a set
+    of antecedent entities lists them in the order its set does (which
+    decides, for a span in two antecedent entities, which one the
+    alignment looks it up in)."""
+
+    __slots__ = ("span",)
+
+    def __init__(self, span: Span) -> None:
+        self.span = span
+
+    def __hash__(self) -> int:
+        return hash(frozenset((self.span[0], self.span[1] - 1)))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Listed) and other.span == self.span
 
 
 @dataclass(frozen=True)
@@ -69,6 +88,6 @@ class Layer:
                     queue.extend(e for e in members[entity] if e not in seen)
                     seen.update(members[entity])
                 else:
-                    leaves.add(spans[entity])
-            out[plural] = tuple(sorted(leaves))
+                    leaves.add(tuple(map(_Listed, spans[entity])))
+            out[plural] = tuple(tuple(listed.span for listed in leaf) for leaf in leaves)
         return out

@@ -49,57 +49,74 @@ class Modes:
 @dataclass(frozen=True)
 class UAClusters(Clusters):
     """:class:`~spacy_coref_eval.clusters.Clusters` of a UA document in
-    one mode, with the split-antecedent element of every plural entity
-    (``splits``, by entity index), the minimum span of every mention
-    (``min_spans``, ``None`` where none is given) and the layer they come
-    from (``layer``: non-referring and bridging scores read it)."""
+    one mode, and what the UA scorer scores beyond them: every entity's
+    spans as it lists them (``entity_spans``: a span may be in several
+    entities, and repeated within one where split antecedents are
+    removed), their minimum spans (``entity_mins``, ``None`` where none is
+    given), the split-antecedent element of every plural entity
+    (``splits``, by entity index), the layer they come from and the
+    document (to rebuild them in other ``modes``)."""
 
+    entity_spans: Tuple[Tuple[Span, ...], ...] = ()
+    entity_mins: Tuple[Tuple[Optional[Span], ...], ...] = ()
     splits: Dict[int, Split] = field(default_factory=dict)
-    min_spans: Tuple[Optional[Span], ...] = ()
     layer: Optional[Layer] = None
     modes: Modes = Modes()
     source: object = None
+
+    @property
+    def dropped(self) -> bool:
+        """Whether the clusters lost spans the UA scorer keeps (a span in
+        two entities, or twice in one)."""
+        return sum(map(len, self.entity_spans)) != len(self)
+
+    @property
+    def has_min(self) -> bool:
+        return any(m is not None for mins in self.entity_mins for m in mins)
 
 
 def ua_clusters(document: object, modes: Modes) -> UAClusters:
     """The clusters of a :class:`~.parse.UADocument` scored in ``modes``."""
     modes = modes.effective
     layer = document.deixis if modes.discourse_deixis else document.identity
-    splits = layer.splits() if modes.split_antecedents != "remove" else {}
+    keep = modes.split_antecedents != "remove"
+    splits = layer.splits() if keep else {}
     groups: List[List[int]] = []
-    by_split: Dict[Split, int] = {}
+    by_split: Dict[frozenset, int] = {}
     for entity, referring in enumerate(layer.referring):
         if not referring:
             continue
         split = splits.get(entity)
-        if split is not None and split in by_split:
-            groups[by_split[split]].append(entity)
+        same = frozenset(split) if split is not None else None
+        if same is not None and same in by_split:
+            groups[by_split[same]].append(entity)
             continue
-        if split is not None:
-            by_split[split] = len(groups)
+        if same is not None:
+            by_split[same] = len(groups)
         groups.append([entity])
     markables = layer.entity_markables()
-    seen = set()
-    entities, minima, group_splits = [], [], {}
+    entity_spans, entity_mins, group_splits = [], [], {}
     for group in groups:
-        spans, mins = [], []
+        spans, mins, present = [], [], set()
         for entity in group:
             for m in markables[entity]:
-                if (m.start, m.end) not in seen:
-                    seen.add((m.start, m.end))
+                if not keep or (m.start, m.end) not in present:
+                    present.add((m.start, m.end))
                     spans.append((m.start, m.end))
                     mins.append(m.min_span)
-        if not spans:
-            continue
         split = splits.get(group[0])
         if split is not None:
-            group_splits[len(entities)] = split
-        entities.append(spans)
-        minima.extend(mins)
-    base = Clusters.from_entities(entities)
+            group_splits[len(entity_spans)] = split
+        entity_spans.append(tuple(spans))
+        entity_mins.append(tuple(mins))
+    seen = set()
+    unique = []
+    for spans in entity_spans:
+        unique.append([span for span in spans if span not in seen and not seen.add(span)])
+    base = Clusters.from_entities(unique)
     return UAClusters(
         base.starts, base.ends, base.entity, base.n_entities, None, 0, None,
-        group_splits, tuple(minima), layer, modes, document,
+        tuple(entity_spans), tuple(entity_mins), group_splits, layer, modes, document,
     )
 
 
@@ -112,3 +129,11 @@ def check_min_spans(clusters: UAClusters, where: str) -> None:
                 f"{where}, line {m.line}: markable {m.markable_id} (entity {layer.entity_ids[m.entity]}): "
                 "Min= is not 'a' or 'a,b' with 1-based token positions inside the markable"
             )
+
+
+def in_modes(clusters: Clusters, modes: Modes) -> Clusters:
+    """``clusters`` as scored in ``modes``: those of a UA document rebuilt
+    when its modes differ, any others unchanged."""
+    if isinstance(clusters, UAClusters) and clusters.source is not None and clusters.modes != modes.effective:
+        return ua_clusters(clusters.source, modes)
+    return clusters
