@@ -16,7 +16,7 @@ import numpy as np
 
 from .clusters import Clusters, ClustersLike, Pair, as_clusters
 from .counting import DEFAULT_METRICS, Conventions, Counts, check_metrics, count_corpus
-from .counting.anaphora import check_singletons, split_antecedent_counts
+from .counting.anaphora import anaphora_counts, check_modes
 from .presets import REFERENCE, Preset, get_preset
 from .counting.rates import rates, stack_rates
 from .errors import LISTED, CorefInputError, listed
@@ -100,7 +100,8 @@ class Settings:
         chosen = get_preset(preset)
         matcher = chosen.matcher(match, zero_match, **{name: value for name, value in options.items() if value is not None})
         modes = Modes(split_antecedents, non_referring, bridging, discourse_deixis, min_spans)
-        return cls(tuple(metrics), matcher, twinless, singletons or chosen.singletons, chosen, zeros, modes)
+        metrics = tuple(metrics) + tuple(name for name in modes.metrics if name not in metrics)
+        return cls(metrics, matcher, twinless, singletons or chosen.singletons, chosen, zeros, modes)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Settings":
@@ -254,11 +255,12 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool =
         except CorefInputError as err:
             raise CorefInputError(f"document {name!r}: {err}") from err
         documents.append((key, response, n_tokens))
-    check_singletons([(pair.name, *document[:2]) for pair, document in zip(pairs, documents)], modes, settings.singletons)
-    twinned = twin_corpus(documents, settings.match, settings.singletons == "remove", settings.zeros == "exclude")
+    check_modes([(pair.name, *document[:2]) for pair, document in zip(pairs, documents)], modes, settings.singletons)
+    remove = settings.singletons == "remove" and not modes.keeps_singletons
+    twinned = twin_corpus(documents, settings.match, remove, settings.zeros == "exclude")
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
     counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics)
-    counts = split_antecedent_counts(
+    counts = anaphora_counts(
         counts, [document[:2] for document in documents], settings.metrics, modes, settings.singletons == "remove"
     )
     return counts, twinned if keep_twinned else None

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
-from ..formats.ua.view import Modes, UAClusters
+from ..formats.ua.view import Modes, UAClusters, check_min_spans
 from .counts import BLOCK_INDEX
 from .metrics import METRIC_INFO
 from .split_antecedents import document_counts
@@ -26,10 +26,15 @@ def counted_apart(clusters: Clusters, modes: Modes) -> bool:
     )
 
 
-def check_singletons(documents: Sequence[Tuple[str, Clusters, Clusters]], modes: Modes, singletons: str) -> None:
-    """Refuse removing singletons while split antecedents are kept, as the
-    UA scorer does (its assertion), naming the first document."""
-    if singletons != "remove" or modes.effective.split_antecedents == "remove":
+def check_modes(documents: Sequence[Tuple[str, Clusters, Clusters]], modes: Modes, singletons: str) -> None:
+    """Refuse a key minimum span outside its markable when minimum spans
+    are used, and removing singletons while split antecedents are kept
+    (the UA scorer's assertion), naming the document."""
+    if modes.min_spans:
+        for name, key, _ in documents:
+            if isinstance(key, UAClusters):
+                check_min_spans(key, f"document {name!r}")
+    if singletons != "remove" or modes.keeps_singletons or modes.effective.split_antecedents == "remove":
         return
     for name, key, response in documents:
         if has_splits(key) or has_splits(response):
@@ -39,13 +44,20 @@ def check_singletons(documents: Sequence[Tuple[str, Clusters, Clusters]], modes:
             )
 
 
-def split_antecedent_counts(
+def anaphora_counts(
     array: np.ndarray, documents: Sequence[Tuple[Clusters, Clusters]], metrics: Sequence[str], modes: Modes,
     remove_singletons: bool = False,
 ) -> np.ndarray:
-    """``array`` with the rows of the documents that need it counted as
-    the UA scorer counts (:func:`counted_apart`); in ``only`` mode every document's rows are the
+    """``array`` with the non-referring and bridging counts, and the rows
+    of the documents that need it counted as the UA scorer counts
+    (:func:`counted_apart`); in ``only`` mode every document's rows are the
     counts of its split elements alone."""
+    remove = remove_singletons and not modes.keeps_singletons
+    for name in metrics:
+        metric = METRIC_INFO[name]
+        if metric.kind == "anaphora":
+            for block, quad in zip(metric.count_blocks, metric.count(documents, modes.min_spans, remove)):
+                array[:, BLOCK_INDEX[block]] = np.stack(quad, axis=1)
     only = modes.effective.split_antecedents == "only"
     blocks = [block for name in metrics if name in METRIC_INFO and METRIC_INFO[name].kind == "partitions"
               for block in METRIC_INFO[name].count_blocks]
@@ -55,7 +67,7 @@ def split_antecedent_counts(
             continue
         if not (counted_apart(key, modes) or counted_apart(response, modes)):
             continue
-        counts, alone = document_counts(key, response, remove_singletons, modes.min_spans)
+        counts, alone = document_counts(key, response, remove, modes.min_spans)
         for block in blocks:
             array[d, BLOCK_INDEX[block]] = (alone if only else counts)[block]
     return array

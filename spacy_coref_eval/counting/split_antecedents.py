@@ -13,6 +13,7 @@ split element scores v, every other link 1. The counts are those of the
 contingency table with these weighted cells.
 """
 from collections import Counter
+from functools import partial
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy as np
 from ..assignment.lsap import shortest_path_assignment
 from ..formats.ua.layer import Span, Split
 from ..formats.ua.view import UAClusters
+from .non_referring import same_markable
 
 Quad = Tuple[float, float, float, float]
 """``(recall_num, recall_den, precision_num, precision_den)``."""
@@ -42,6 +44,9 @@ class Side:
         self.mins: List[Tuple[Optional[Span], ...]] = [
             clusters.entity_mins[e] if use_min else (None,) * len(clusters.entity_spans[e]) for e in kept
         ]
+        self.min_of: Dict[Span, Span] = {}
+        if use_min and clusters.layer is not None:
+            self.min_of = {(m.start, m.end): m.min_span for m in clusters.layer.markables if m.min_span is not None}
         renumber = {e: i for i, e in enumerate(kept)}
         self.splits: Dict[int, Split] = {renumber[e]: split for e, split in clusters.splits.items() if e in renumber}
         self.index = {span: e for e, spans in enumerate(self.entities) for span in spans}
@@ -80,7 +85,11 @@ def align(kind: str, key: Side, response: Side) -> Tuple[Aligned, Aligned, Quad]
         return {}, {}, (0.0, 0.0, 0.0, 0.0)
     key_parts = [_partition(key.splits[e]) for e in ks] or [[]]
     response_parts = [_partition(response.splits[e]) for e in rs] or [[]]
-    quads = np.array([[_PARTITION[kind](a, b) for b in response_parts] for a in key_parts]).reshape(
+    if kind in ("ceafm", "ceafe"):
+        count = partial(_ceaf_partition, entities=kind == "ceafe", min_of=key.min_of)
+    else:
+        count = _PARTITION[kind]
+    quads = np.array([[count(a, b) for b in response_parts] for a in key_parts]).reshape(
         len(key_parts), len(response_parts), 4
     )
     recall = _ratio(quads[..., 0], quads[..., 1])
@@ -161,8 +170,10 @@ def _lea_partition_side(a, b) -> Tuple[float, float]:
     return num, den
 
 
-def _ceaf_partition(a, b, entities: bool) -> Quad:
-    overlap = np.array([[sum(m in set(s) for m in k) for s in b] for k in a], dtype=np.float64).reshape(len(a), len(b))
+def _ceaf_partition(a, b, entities: bool, min_of: Dict[Span, Span]) -> Quad:
+    overlap = np.array(
+        [[sum(any(same_markable(m, min_of.get(m), r) for r in s) for m in k) for s in b] for k in a], dtype=np.float64
+    ).reshape(len(a), len(b))
     if entities:
         sizes = np.add.outer([len(k) for k in a], [len(s) for s in b]).astype(np.float64)
         overlap = _ratio(2 * overlap, sizes)
@@ -207,8 +218,6 @@ _PARTITION = {
     "muc": _sided(_muc_partition_side),
     "bcub": _sided(_bcub_partition_side),
     "lea": _sided(_lea_partition_side),
-    "ceafm": lambda a, b: _ceaf_partition(a, b, False),
-    "ceafe": lambda a, b: _ceaf_partition(a, b, True),
     "blanc_coref": lambda a, b: _blanc_partition(a, b, True),
     "blanc_noncoref": lambda a, b: _blanc_partition(a, b, False),
 }

@@ -40,6 +40,18 @@ class Modes:
             return Modes("only", False, False, False, self.min_spans)
         return self
 
+    @property
+    def keeps_singletons(self) -> bool:
+        """Whether the modes keep singletons whatever is asked (discourse
+        deixis, split antecedents alone), as the UA scorer does."""
+        return self.discourse_deixis or self.split_antecedents == "only"
+
+    @property
+    def metrics(self) -> Tuple[str, ...]:
+        """The extra scores the modes ask for."""
+        effective = self.effective
+        return ("non_referring",) * effective.non_referring + ("bridging",) * effective.bridging
+
     def to_dict(self) -> Dict[str, object]:
         """The modes that differ from the defaults."""
         default = Modes()
@@ -69,6 +81,14 @@ class UAClusters(Clusters):
         """Whether the clusters lost spans the UA scorer keeps (a span in
         two entities, or twice in one)."""
         return sum(map(len, self.entity_spans)) != len(self)
+
+    def scored_spans(self, remove_singletons: bool = False) -> List[Tuple[Span, ...]]:
+        """The spans of every entity scored (a plural's split element
+        counting as a member when singletons are removed)."""
+        return [
+            spans for e, spans in enumerate(self.entity_spans)
+            if not remove_singletons or len(spans) + (e in self.splits) > 1
+        ]
 
     @property
     def has_min(self) -> bool:
