@@ -1,9 +1,9 @@
-"""ua_ref.py -- clean-room re-implementation of the UA scorer's behaviour,
-written from SPEC.md (not from the peer's code), used only to check that the
-specification is complete: tools/check_spec.py compares it with the peer on
-all fixtures.
+"""The naive oracle of the UA scorer's behaviour (tests/test_ua_fixtures.py):
+a clean-room re-implementation written from this project's specification of
+the UA scorer (research notes, not the peer's code), checked against the UA
+scorer itself on every fixture before it was copied here.
 
-    from ua_ref import score
+    from tests.ua_oracle import score
     res = score(key_path, sys_path, words=["MIN"], link_rule="peer")
 
 link_rule="peer"  emulates the order-dependent LEA / BLANC-coref-link
