@@ -93,7 +93,15 @@ COREFUD = Preset(
     conventions=Conventions(blanc_either_side=True),
     zero_match="dependent",
 )
-PRESETS: Dict[str, Preset] = {preset.name: preset for preset in (REFERENCE, COREFUD)}
+UA = Preset(
+    "ua",
+    "the Universal Anaphora scorer's numbers (CODI-CRAC): exact matching, singletons kept, its BLANC rule "
+    "(docs/ua.md)",
+    _reference_matcher,
+    matches=("exact",),
+    conventions=Conventions(blanc_either_side=True),
+)
+PRESETS: Dict[str, Preset] = {preset.name: preset for preset in (REFERENCE, COREFUD, UA)}
 """Every preset by name; ``reference`` is what no preset means."""
 
 

@@ -16,12 +16,14 @@ import numpy as np
 
 from .clusters import Clusters, ClustersLike, Pair, as_clusters
 from .counting import DEFAULT_METRICS, Conventions, Counts, check_metrics, count_corpus
+from .counting.anaphora import anaphora_counts, check_modes
 from .presets import REFERENCE, Preset, get_preset
 from .counting.rates import rates, stack_rates
 from .errors import LISTED, CorefInputError, listed
 from .formats import ReadOptions, get_format
 from .formats.corpus import Corpus, pair_clusters, pair_sides, read_corpus, read_side
 from .formats.document import Side
+from .formats.ua.view import Modes, in_modes
 from .twinning import ExactMatcher, Matcher, TwinnedCorpus, apply_policy, get_policy, twin_corpus
 
 SINGLETON_MODES = ("keep", "remove")
@@ -37,7 +39,8 @@ class Settings:
     (``zeros``: ``"keep"``, or ``"exclude"`` after singletons, as the
     CorefUD scorer's option does), and whose conventions turn counts into
     scores (``preset``, a :class:`~.presets.Preset`; its matcher and
-    singletons come from :meth:`from_options`). Build it from names with
+    singletons come from :meth:`from_options`), and the Universal Anaphora
+    scorer's modes (``anaphora``, docs/ua.md). Build it from names with
     :meth:`from_options` or from the JSON ``settings`` with
     :meth:`from_dict`."""
 
@@ -47,6 +50,7 @@ class Settings:
     singletons: str = "keep"
     preset: Preset = REFERENCE
     zeros: str = "keep"
+    anaphora: Modes = Modes()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", check_metrics(self.metrics))
@@ -80,16 +84,24 @@ class Settings:
         preset: Optional[str] = None,
         zeros: str = "keep",
         zero_match: Optional[str] = None,
+        split_antecedents: str = "keep",
+        non_referring: bool = False,
+        bridging: bool = False,
+        discourse_deixis: bool = False,
+        min_spans: bool = False,
     ) -> "Settings":
         """Settings from names, as the command line and the JSON give them;
         ``min_overlap`` and ``overlap_measure`` are options of
         ``match="overlap"`` (``None``: the matcher's default). ``match``,
         ``singletons`` and ``zero_match`` default to the preset's
-        (:mod:`~.presets`; without one, exact matching and singletons kept)."""
+        (:mod:`~.presets`; without one, exact matching and singletons kept).
+        The last five are the UA scorer's modes (:class:`~.formats.ua.view.Modes`)."""
         options = {"min_overlap": min_overlap, "overlap_measure": overlap_measure}
         chosen = get_preset(preset)
         matcher = chosen.matcher(match, zero_match, **{name: value for name, value in options.items() if value is not None})
-        return cls(tuple(metrics), matcher, twinless, singletons or chosen.singletons, chosen, zeros)
+        modes = Modes(split_antecedents, non_referring, bridging, discourse_deixis, min_spans)
+        metrics = tuple(metrics) + tuple(name for name in modes.metrics if name not in metrics)
+        return cls(metrics, matcher, twinless, singletons or chosen.singletons, chosen, zeros, modes)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Settings":
@@ -98,6 +110,7 @@ class Settings:
             data["metrics"], data.get("match"), data.get("twinless", "conll"),
             data.get("singletons"), data.get("min_overlap"), data.get("overlap_measure"),
             data.get("preset"), data.get("zeros", "keep"), data.get("zero_match"),
+            **{name: data[name] for name in Modes.__dataclass_fields__ if name in data},
         )
 
     def to_dict(self) -> Dict[str, Any]:
@@ -109,6 +122,7 @@ class Settings:
             "singletons": self.singletons,
             **({"preset": self.preset.name} if self.preset is not REFERENCE else {}),
             **({"zeros": self.zeros} if self.zeros != "keep" else {}),
+            **self.anaphora.to_dict(),
         }
 
 
@@ -233,15 +247,22 @@ Shard = Tuple[np.ndarray, Optional[TwinnedCorpus]]
 def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = True) -> Shard:
     """Counts and (with ``keep_twinned``) twinning of some documents."""
     documents: List[Tuple[Clusters, Clusters, int]] = []
+    modes = settings.anaphora
     for name, key, response, n_tokens in pairs:
+        key, response = in_modes(key, modes), in_modes(response, modes)
         try:
             settings.match.check(key, response)
         except CorefInputError as err:
             raise CorefInputError(f"document {name!r}: {err}") from err
         documents.append((key, response, n_tokens))
-    twinned = twin_corpus(documents, settings.match, settings.singletons == "remove", settings.zeros == "exclude")
+    check_modes([(pair.name, *document[:2]) for pair, document in zip(pairs, documents)], modes, settings.singletons)
+    remove = settings.singletons == "remove" and not modes.keeps_singletons
+    twinned = twin_corpus(documents, settings.match, remove, settings.zeros == "exclude")
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
     counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics)
+    counts = anaphora_counts(
+        counts, [document[:2] for document in documents], settings.metrics, modes, settings.singletons == "remove"
+    )
     return counts, twinned if keep_twinned else None
 
 
@@ -341,6 +362,11 @@ class Options:
         preset: Optional[str] = None,
         zeros: str = "keep",
         zero_match: Optional[str] = None,
+        split_antecedents: str = "keep",
+        non_referring: bool = False,
+        bridging: bool = False,
+        discourse_deixis: bool = False,
+        min_spans: bool = False,
         input_format: Optional[str] = None,
         key_format: Optional[str] = None,
         response_format: Optional[str] = None,
@@ -364,7 +390,8 @@ class Options:
         from .formats.docbin.spans import parse_reader
 
         settings = Settings.from_options(
-            metrics, match, twinless, singletons, min_overlap, overlap_measure, preset, zeros, zero_match
+            metrics, match, twinless, singletons, min_overlap, overlap_measure, preset, zeros, zero_match,
+            split_antecedents, non_referring, bridging, discourse_deixis, min_spans,
         )
         default = spans or "coref_clusters_*"
         readers = parse_reader(key_spans or default, head_prefix), parse_reader(response_spans or default, head_prefix)

@@ -94,6 +94,11 @@ class ScoringOptions:
     preset: Optional[str] = None
     zeros: str = "keep"
     zero_match: Optional[str] = None
+    split_antecedents: str = "keep"
+    non_referring: bool = False
+    bridging: bool = False
+    discourse_deixis: bool = False
+    min_spans: bool = False
     spans: Optional[str] = None
     key_spans: Optional[str] = None
     response_spans: Optional[str] = None
@@ -115,6 +120,7 @@ class ScoringOptions:
 
 SETTINGS_OPTIONS = (
     "metrics", "twinless", "singletons", "match", "min_overlap", "overlap_measure", "preset", "zeros", "zero_match",
+    "split_antecedents", "non_referring", "bridging", "discourse_deixis", "min_spans",
 )
 """The fields of :class:`ScoringOptions` that make the run's ``Settings``."""
 
@@ -145,13 +151,24 @@ _SCORING = (
     click.option(
         "--preset", default=None,
         help="Another scorer's conventions: corefud (the official CorefUD scorer's numbers: head matching and no "
-        "singletons by default, its alignment and BLANC rule)",
+        "singletons by default, its alignment and BLANC rule); ua (the Universal Anaphora scorer's numbers)",
     ),
     click.option("--zeros", default="keep", help="keep or exclude zero mentions (CoNLL-U empty-node heads), after singletons"),
     click.option(
         "--zero-match", default=None,
         help="--preset corefud: match zeros as nodes (linear) or by their dependencies (dependent, the default)",
     ),
+    click.option(
+        "--split-antecedents", default="keep", type=click.Choice(["keep", "remove", "only"]),
+        help="CoNLL-UA plurals (ElementOf=): score their split antecedents (keep), drop them, or score them alone",
+    ),
+    click.option("--non-referring", is_flag=True, help="CoNLL-UA: add the score of non-referring (-Pseudo) markables"),
+    click.option("--bridging", is_flag=True, help="CoNLL-UA: add the three bridging scores of the BRIDGING column"),
+    click.option(
+        "--discourse-deixis", is_flag=True,
+        help="CoNLL-UA: score the DISCOURSE_DEIXIS column instead of IDENTITY (split antecedents and singletons kept)",
+    ),
+    click.option("--min-spans", is_flag=True, help="CoNLL-UA: match key markables by their Min= spans in CEAF, non-referring, bridging"),
     SPANS,
     click.option("--key-spans", default=None, help="Like --spans, for the key side only"),
     click.option("--response-spans", default=None, help="Like --spans, for the response side only"),

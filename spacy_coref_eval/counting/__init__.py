@@ -24,12 +24,15 @@ def count_corpus(
     """Counts of every document of ``twinned``, shape ``(n_docs,
     len(BLOCKS), len(FIELDS))``: recall fields from ``recall_pair``,
     precision fields from ``precision_pair`` (the twinless policy's
-    rewrites), metrics of kind ``"mentions"`` from the twinning itself."""
+    rewrites), metrics of kind ``"mentions"`` from the twinning itself
+    (those of kind ``"anaphora"``: :mod:`.anaphora`)."""
     array = empty_counts(twinned.n_docs)
     recall_table = precision_table = None
     for name in reported(check_metrics(metrics)):
         metric = METRIC_INFO[name]
         rows = [BLOCK_INDEX[block] for block in metric.count_blocks]
+        if metric.kind == "anaphora":
+            continue
         if metric.kind == "mentions":
             for row, quad in zip(rows, metric.count(twinned)):
                 array[:, row] = np.stack(quad, axis=1)

@@ -12,12 +12,14 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .metrics import DEFAULT_METRICS, METRIC_INFO, METRICS, REGISTRY, check_metrics
+from .metrics import ANAPHORA_METRICS, DEFAULT_METRICS, METRIC_INFO, METRICS, REGISTRY, check_metrics
 
 FIELDS: Tuple[str, ...] = ("recall_num", "recall_den", "precision_num", "precision_den")
 BLOCKS: Tuple[str, ...] = tuple(block for metric in REGISTRY for block in metric.count_blocks)
 BLOCK_INDEX: Dict[str, int] = {name: i for i, name in enumerate(BLOCKS)}
-ALWAYS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if not metric.selectable)
+ALWAYS: Tuple[str, ...] = tuple(
+    metric.name for metric in REGISTRY if not metric.selectable and metric.kind != "anaphora"
+)
 """The metrics reported whatever is chosen (mention identification)."""
 
 
@@ -73,7 +75,7 @@ class Counts:
     def from_dict(cls, data: Mapping[str, Mapping], metrics: Optional[Sequence[str]] = None) -> "Counts":
         """Inverse of :meth:`as_dict`; ``metrics`` (default: those present)
         must all be in ``data`` (else :class:`KeyError`)."""
-        metrics = [m for m in METRICS if m in data] if metrics is None else check_metrics(metrics)
+        metrics = [m.name for m in REGISTRY if m.name in data and m.name in METRICS + ANAPHORA_METRICS] if metrics is None else check_metrics(metrics)
         counts = cls(metrics)
         for name in reported(metrics):
             metric = METRIC_INFO[name]

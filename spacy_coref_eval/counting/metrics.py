@@ -18,7 +18,9 @@ from ..assignment import connected_blocks, matchings_by_group
 from ..clusters import common_tokens
 from ..twinning.spans import overlapping_pairs
 from ..twinning.twinned import TwinnedCorpus
+from .bridging import bridging_counts
 from .contingency import Contingency
+from .non_referring import non_referring_counts
 
 Quad = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 Scores = Dict[str, np.ndarray]
@@ -328,12 +330,19 @@ def blanc_rates(counts: Sequence[np.ndarray], rates: Sequence[Scores], conventio
 RATES: Tuple[str, ...] = ("recall", "precision", "f1")
 
 
+def markable_level(counts: Sequence[np.ndarray], rates: Sequence[Scores], conventions: Conventions = Conventions()) -> Scores:
+    """Bridging's headline scores: those of its markable level (anchor and
+    anaphor both right), the UA scorer's full bridging score."""
+    return rates[1]
+
+
 @dataclass(frozen=True)
 class Metric:
     """Everything the package knows of one metric, declared once.
 
     ``count`` gives one count quad per block in ``blocks``, each an array
-    over documents: metrics of ``kind`` ``"partitions"`` read a
+    over documents: metrics of ``kind`` ``"anaphora"`` read the UA layers
+    of the ``(key, response)`` clusters (:mod:`.anaphora`), those of ``kind`` ``"partitions"`` read a
     :class:`Contingency` (once for recall and once for precision, so that
     twinless policies apply), those of kind ``"mentions"`` read the
     :class:`TwinnedCorpus` (no policy rewrite). ``parts`` names the blocks
@@ -394,11 +403,25 @@ REGISTRY: Tuple[Metric, ...] = (
         over_key_mentions=True,
     ),
     Metric("mor", "MOR", "Žabokrtský et al. 2022", mor, kind="mentions", default=False),
+    Metric(
+        "non_referring", "Non-referring", "Yu et al. 2022 (the UA scorer)", non_referring_counts,
+        kind="anaphora", selectable=False, default=False,
+    ),
+    Metric(
+        "bridging", "Bridging", "Yu et al. 2022 (the UA scorer)", bridging_counts, kind="anaphora",
+        blocks=("bridging_recognition", "bridging_markable", "bridging_entity"),
+        parts=("anaphora_recognition", "markable_level", "entity_level"),
+        part_labels=("anaphora recognition", "markable level", "entity level"),
+        combine=markable_level, selectable=False, default=False,
+    ),
 )
 """Every metric, in report order."""
 METRIC_INFO: Dict[str, Metric] = {metric.name: metric for metric in REGISTRY}
 METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.selectable)
 """The metrics ``--metrics`` chooses from, in report order."""
+ANAPHORA_METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.kind == "anaphora")
+"""The UA scorer's extra scores, counted from the UA layers
+(:mod:`.anaphora`) and chosen by its modes (docs/ua.md)."""
 DEFAULT_METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.selectable and metric.default)
 """The metrics computed unless others are chosen: the six of the CoNLL reference scorer."""
 CONLL_PARTS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.in_conll)
@@ -408,7 +431,7 @@ CONLL_PARTS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metri
 def check_metrics(metrics: Iterable[str]) -> Tuple[str, ...]:
     """Validated metric names, in report order."""
     chosen = set(metrics)
-    unknown = chosen - set(METRICS)
+    unknown = chosen - set(METRICS) - set(ANAPHORA_METRICS)
     if unknown:
         raise ValueError(f"unknown metric(s) {sorted(unknown)}; choose from {list(METRICS)}")
-    return tuple(m for m in METRICS if m in chosen)
+    return tuple(m.name for m in REGISTRY if m.name in chosen)

@@ -1,0 +1,9 @@
+"""CoNLL-UA, the Universal Anaphora format (docs/ua.md): CoNLL-U Plus with
+``IDENTITY``, ``BRIDGING`` and ``DISCOURSE_DEIXIS`` columns of bracketed
+markables, read as the UA scorer reads them."""
+from ..base import Format, Lazy
+
+FORMAT = Format(
+    "ua", "CoNLL-UA", (".ua", ".conllua"), Lazy(f"{__name__}.side:read_side"),
+    positional=True,
+)

@@ -1,0 +1,237 @@
+"""Parse CoNLL-UA text (docs/ua.md, Reading): ``# newdoc id`` documents,
+columns named by ``# global.columns`` (else at the UA scorer's positions),
+separated by tabs or spaces; in a markable cell closings ``)`` come before
+openings ``(EntityID=…|MarkableID=…)``. Every error names the file, the
+line and the markable or entity."""
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+from ...errors import CorefInputError
+from .layer import Layer, Markable, Span
+
+IDENTITY, BRIDGING, DISCOURSE_DEIXIS = "IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS"
+DEFAULT_COLUMNS = {"FORM": 1, IDENTITY: 10, BRIDGING: 11, DISCOURSE_DEIXIS: 12}
+"""Column positions when no ``# global.columns`` header names them (the
+UA scorer's fixed positions)."""
+NON_REFERRING = "-Pseudo"
+
+
+@dataclass
+class UADocument:
+    """One document: its name, words, sentence starts, and its IDENTITY and
+    DISCOURSE_DEIXIS layers."""
+
+    name: str
+    words: List[str]
+    sentence_starts: List[int]
+    identity: Layer
+    deixis: Layer
+
+
+@dataclass
+class UAFile:
+    documents: List[UADocument]
+    warnings: List[str] = field(default_factory=list)
+
+
+def parse_ua(text: str, source: str = "<string>") -> UAFile:
+    """The documents of CoNLL-UA ``text``; ``source`` names it in errors."""
+    columns = dict(DEFAULT_COLUMNS)
+    documents: List[UADocument] = []
+    warnings: List[str] = []
+    name: Optional[str] = None
+    rows: List[Tuple[int, List[str]]] = []
+    sentence_starts: List[int] = []
+    new_sentence = True
+
+    def close() -> None:
+        if name is None and not rows:
+            return
+        if name is None:
+            raise CorefInputError(f"{source}:{rows[0][0]}: token line before the first '# newdoc id = ...'")
+        documents.append(_document(name, rows, sentence_starts, columns, source, warnings))
+
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("#"):
+            key, _, value = line[1:].partition("=")
+            key = key.strip()
+            if key == "global.columns":
+                names = value.split()
+                columns = {c: names.index(c) for c in DEFAULT_COLUMNS if c in names}
+                if IDENTITY not in columns:
+                    raise CorefInputError(f"{source}:{number}: '# global.columns' names no IDENTITY column")
+            elif key == "newdoc id" or key == "newdoc":
+                close()
+                name = value.strip()
+                if not name:
+                    raise CorefInputError(f"{source}:{number}: document without a name ('# newdoc id = NAME')")
+                rows, sentence_starts, new_sentence = [], [], True
+            elif key == "sent_id":
+                new_sentence = True
+            continue
+        if not line:
+            new_sentence = True
+            continue
+        if new_sentence:
+            sentence_starts.append(len(rows))
+            new_sentence = False
+        rows.append((number, line.split()))
+    close()
+    names = [d.name for d in documents]
+    if len(set(names)) != len(names):
+        repeated = next(n for n in names if names.count(n) > 1)
+        raise CorefInputError(f"{source}: document {repeated!r} is given twice")
+    return UAFile(documents, warnings)
+
+
+def _document(
+    name: str, rows: List[Tuple[int, List[str]]], starts: List[int], columns: Dict[str, int], source: str,
+    warnings: List[str],
+) -> UADocument:
+    where = f"{source}: document {name!r}"
+    words = [cells[columns["FORM"]] if len(cells) > columns["FORM"] else "_" for _, cells in rows]
+    identity = _layer(rows, columns[IDENTITY], columns.get(BRIDGING), where, warnings)
+    deixis_column = columns.get(DISCOURSE_DEIXIS)
+    deixis = _layer(rows, deixis_column, None, where, warnings) if deixis_column is not None else Layer((), (), (), ())
+    return UADocument(name, words, starts or [0], identity, deixis)
+
+
+def fields(text: str, line: int, where: str) -> Dict[str, str]:
+    """``KEY=VALUE|KEY=VALUE`` as a dict (a later key wins)."""
+    out = {}
+    for part in text.split("|"):
+        key, equals, value = part.partition("=")
+        if not equals:
+            raise CorefInputError(f"{where}, line {line}: {part!r} in {text!r} is not KEY=VALUE")
+        out[key] = value
+    return out
+
+
+def _layer(
+    rows: List[Tuple[int, List[str]]], column: int, bridging_column: Optional[int], where: str, warnings: List[str]
+) -> Layer:
+    opened: List[Tuple[str, int, Dict[str, str], int]] = []
+    spans: Dict[str, Tuple[int, int, Dict[str, str], int]] = {}
+    seen: List[str] = []
+    bridges: List[Tuple[str, str, int]] = []
+    for position, (line, cells) in enumerate(rows):
+        if len(cells) <= column:
+            raise CorefInputError(f"{where}, line {line}: {len(cells)} columns, no column {column + 1} for the markables")
+        cell = cells[column]
+        if cell != "_":
+            closings, *openings = cell.split("(")
+            if closings.strip(")"):
+                raise CorefInputError(f"{where}, line {line}: {closings!r} before the first '(' of {cell!r}; only ')' may close")
+            for _ in closings:
+                if not opened:
+                    raise CorefInputError(f"{where}, line {line}: ')' closes a markable but none is open")
+                markable_id, start, values, start_line = opened.pop()
+                spans[markable_id] = (start, position + 1, values, start_line)
+            for piece in openings:
+                single = piece.endswith(")")
+                values = fields(piece[:-1] if single else piece, line, where)
+                for required in ("MarkableID", "EntityID"):
+                    if not values.get(required):
+                        raise CorefInputError(f"{where}, line {line}: markable {piece!r} has no {required}=")
+                markable_id = values["MarkableID"]
+                if markable_id in spans or any(o[0] == markable_id for o in opened):
+                    raise CorefInputError(f"{where}, line {line}: MarkableID={markable_id} is given twice")
+                seen.append(markable_id)
+                if single:
+                    spans[markable_id] = (position, position + 1, values, line)
+                else:
+                    opened.append((markable_id, position, values, line))
+        if bridging_column is not None and len(cells) > bridging_column and cells[bridging_column] != "_":
+            bridges.extend(_bridges(cells[bridging_column], line, where, warnings))
+    if opened:
+        markable_id, _, _, line = opened[-1]
+        raise CorefInputError(f"{where}, line {line}: markable {markable_id} is never closed")
+    return _build(spans, seen, bridges, where, warnings)
+
+
+def _bridges(cell: str, line: int, where: str, warnings: List[str]) -> List[Tuple[str, str, int]]:
+    out = []
+    head, *pieces = cell.split("(")
+    if head.strip(")"):
+        warnings.append(f"{where}, line {line}: bridging text {head!r} outside parentheses ignored, as the UA scorer does")
+    for piece in pieces:
+        values = fields(piece[:-1] if piece.endswith(")") else piece, line, where)
+        if not values.get("MarkableID") or not values.get("MentionAnchor"):
+            raise CorefInputError(f"{where}, line {line}: bridging {piece!r} needs MarkableID= and MentionAnchor=")
+        if values["MarkableID"] == values["MentionAnchor"]:
+            raise CorefInputError(f"{where}, line {line}: markable {values['MarkableID']} bridges to itself")
+        out.append((values["MarkableID"], values["MentionAnchor"], line))
+    return out
+
+
+def _build(
+    spans: Dict[str, Tuple[int, int, Dict[str, str], int]], order: List[str], bridges: List[Tuple[str, str, int]],
+    where: str, warnings: List[str],
+) -> Layer:
+    entity_index: Dict[str, int] = {}
+    markables = []
+    for mid in order:
+        start, end, values, line = spans[mid]
+        entity = entity_index.setdefault(values["EntityID"], len(entity_index))
+        markables.append(Markable(start, end, entity, _min_span(values.get("Min"), start, end, line, where), line, mid))
+    entity_ids = tuple(entity_index)
+    element_of: List[List[int]] = [[] for _ in entity_ids]
+    for mid in order:
+        start, end, values, line = spans[mid]
+        own = entity_index[values["EntityID"]]
+        for plural in filter(None, values.get("ElementOf", "").split(",")):
+            if plural not in entity_index:
+                warnings.append(f"{where}, line {line}: ElementOf={plural} names no entity of the document; ignored")
+            elif entity_index[plural] not in element_of[own]:
+                element_of[own].append(entity_index[plural])
+    _check_acyclic(element_of, entity_ids, where)
+    position = {mid: i for i, mid in enumerate(order)}
+    pairs = []
+    for anaphor, anchor, line in bridges:
+        missing = [mid for mid in (anaphor, anchor) if mid not in position]
+        if missing:
+            warnings.append(f"{where}, line {line}: bridging pair ({anaphor}, {anchor}) skipped: no markable {missing[0]}")
+            continue
+        pairs.append((position[anaphor], position[anchor]))
+    referring = tuple(not eid.endswith(NON_REFERRING) for eid in entity_ids)
+    return Layer(tuple(markables), entity_ids, referring, tuple(map(tuple, element_of)), tuple(pairs))
+
+
+def _min_span(value: Optional[str], start: int, end: int, line: int, where: str) -> Optional[Span]:
+    """``Min=a`` or ``Min=a,b`` (1-based document token positions) as a
+    0-based ``[start, end)`` span; ``None`` when not given or not of that
+    form (checked where minimum spans are used: :func:`check_min`)."""
+    if value is None:
+        return None
+    parts = value.split(",")
+    if not all(p.isdigit() for p in parts[:2]):
+        return (-1, -1)
+    first = int(parts[0]) - 1
+    last = int(parts[1]) - 1 if len(parts) > 1 else first
+    return (first, last + 1)
+
+
+def _check_acyclic(element_of: List[List[int]], entity_ids: Tuple[str, ...], where: str) -> None:
+    """Refuse split antecedents that form a cycle (the UA scorer never
+    returns on them), naming an entity on the cycle."""
+    state = [0] * len(entity_ids)
+    for root in range(len(entity_ids)):
+        stack = [(root, iter(element_of[root]))]
+        if state[root]:
+            continue
+        state[root] = 1
+        while stack:
+            entity, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[entity] = 2
+                stack.pop()
+            elif state[child] == 1:
+                raise CorefInputError(
+                    f"{where}: split antecedents form a cycle: entity {entity_ids[child]} is (through ElementOf) "
+                    f"an element of itself"
+                )
+            elif state[child] == 0:
+                state[child] = 1
+                stack.append((child, iter(element_of[child])))

@@ -1,0 +1,53 @@
+"""CoNLL-UA documents as sides: the clusters of the IDENTITY column by
+default; :func:`~spacy_coref_eval.formats.ua.view.ua_clusters` builds those
+of every UA scoring mode from the layers kept with them."""
+import codecs
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List
+
+from ...clusters import Clusters
+from ..base import ReadOptions
+from ..document import Side, SideDocument
+from ..inputs import check_utf8, read_input
+from .parse import UADocument, parse_ua
+from .view import Modes, ua_clusters
+
+
+@dataclass
+class UASideDocument(SideDocument):
+    """A CoNLL-UA document; ``clusters`` are its referring IDENTITY
+    entities (:class:`~.view.UAClusters`, which keep the document's layers
+    for the other modes)."""
+
+    document: UADocument
+    clusters: Clusters
+
+    @property
+    def name(self) -> str:
+        return self.document.name
+
+    @property
+    def words(self) -> List[str]:
+        return self.document.words
+
+    @property
+    def sentence_starts(self) -> List[int]:
+        return self.document.sentence_starts
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.document.words)
+
+
+def read_side(path: Path, options: ReadOptions) -> Side:
+    """A CoNLL-UA file as a :class:`Side` (the format's reader)."""
+    from . import FORMAT
+
+    data = bytes(read_input(path))
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    check_utf8(data, path)
+    read = parse_ua(data.decode("utf8"), str(path))
+    documents = [UASideDocument(document, ua_clusters(document, Modes())) for document in read.documents]
+    return Side(path, FORMAT, documents, read.warnings)

@@ -1,0 +1,159 @@
+"""The clusters a UA scoring mode scores (docs/ua.md, Modes): the
+referring entities of the IDENTITY (or DISCOURSE_DEIXIS) column, and with
+split antecedents kept each plural entity's split-antecedent element
+(Paun et al. 2023), plurals with the same element merged."""
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+from ...clusters import Clusters
+from ...errors import CorefInputError
+from .layer import Layer, Span, Split
+
+SPLIT_MODES = ("keep", "remove", "only")
+
+
+@dataclass(frozen=True)
+class Modes:
+    """The UA scorer's modes as values: split antecedents ``keep``,
+    ``remove`` or ``only`` (scored alone), the non-referring and bridging
+    scores, discourse deixis (the DISCOURSE_DEIXIS column instead of
+    IDENTITY, split antecedents kept) and minimum spans."""
+
+    split_antecedents: str = "keep"
+    non_referring: bool = False
+    bridging: bool = False
+    discourse_deixis: bool = False
+    min_spans: bool = False
+
+    def __post_init__(self) -> None:
+        if self.split_antecedents not in SPLIT_MODES:
+            raise ValueError(f"split antecedents: one of {', '.join(SPLIT_MODES)}, not {self.split_antecedents!r}")
+
+    @property
+    def effective(self) -> "Modes":
+        """The modes as the UA scorer applies them: discourse deixis keeps
+        split antecedents and drops the other scores; scoring split
+        antecedents alone drops the non-referring and bridging scores."""
+        if self.discourse_deixis:
+            return Modes("keep", False, False, True, self.min_spans)
+        if self.split_antecedents == "only":
+            return Modes("only", False, False, False, self.min_spans)
+        return self
+
+    @property
+    def keeps_singletons(self) -> bool:
+        """Whether the modes keep singletons whatever is asked (discourse
+        deixis, split antecedents alone), as the UA scorer does."""
+        return self.discourse_deixis or self.split_antecedents == "only"
+
+    @property
+    def metrics(self) -> Tuple[str, ...]:
+        """The extra scores the modes ask for."""
+        effective = self.effective
+        return ("non_referring",) * effective.non_referring + ("bridging",) * effective.bridging
+
+    def to_dict(self) -> Dict[str, object]:
+        """The modes that differ from the defaults."""
+        default = Modes()
+        return {name: getattr(self, name) for name in self.__dataclass_fields__ if getattr(self, name) != getattr(default, name)}
+
+
+@dataclass(frozen=True)
+class UAClusters(Clusters):
+    """:class:`~spacy_coref_eval.clusters.Clusters` of a UA document in
+    one mode, and what the UA scorer scores beyond them: every entity's
+    spans as it lists them (``entity_spans``: a span may be in several
+    entities, and repeated within one where split antecedents are
+    removed), their minimum spans (``entity_mins``, ``None`` where none is
+    given), the split-antecedent element of every plural entity
+    (``splits``, by entity index), the layer they come from and the
+    document (to rebuild them in other ``modes``)."""
+
+    entity_spans: Tuple[Tuple[Span, ...], ...] = ()
+    entity_mins: Tuple[Tuple[Optional[Span], ...], ...] = ()
+    splits: Dict[int, Split] = field(default_factory=dict)
+    layer: Optional[Layer] = None
+    modes: Modes = Modes()
+    source: object = None
+
+    @property
+    def dropped(self) -> bool:
+        """Whether the clusters lost spans the UA scorer keeps (a span in
+        two entities, or twice in one)."""
+        return sum(map(len, self.entity_spans)) != len(self)
+
+    def scored_spans(self, remove_singletons: bool = False) -> List[Tuple[Span, ...]]:
+        """The spans of every entity scored (a plural's split element
+        counting as a member when singletons are removed)."""
+        return [
+            spans for e, spans in enumerate(self.entity_spans)
+            if not remove_singletons or len(spans) + (e in self.splits) > 1
+        ]
+
+    @property
+    def has_min(self) -> bool:
+        return any(m is not None for mins in self.entity_mins for m in mins)
+
+
+def ua_clusters(document: object, modes: Modes) -> UAClusters:
+    """The clusters of a :class:`~.parse.UADocument` scored in ``modes``."""
+    modes = modes.effective
+    layer = document.deixis if modes.discourse_deixis else document.identity
+    keep = modes.split_antecedents != "remove"
+    splits = layer.splits() if keep else {}
+    groups: List[List[int]] = []
+    by_split: Dict[frozenset, int] = {}
+    for entity, referring in enumerate(layer.referring):
+        if not referring:
+            continue
+        split = splits.get(entity)
+        same = frozenset(split) if split is not None else None
+        if same is not None and same in by_split:
+            groups[by_split[same]].append(entity)
+            continue
+        if same is not None:
+            by_split[same] = len(groups)
+        groups.append([entity])
+    markables = layer.entity_markables()
+    entity_spans, entity_mins, group_splits = [], [], {}
+    for group in groups:
+        spans, mins, present = [], [], set()
+        for entity in group:
+            for m in markables[entity]:
+                if not keep or (m.start, m.end) not in present:
+                    present.add((m.start, m.end))
+                    spans.append((m.start, m.end))
+                    mins.append(m.min_span)
+        split = splits.get(group[0])
+        if split is not None:
+            group_splits[len(entity_spans)] = split
+        entity_spans.append(tuple(spans))
+        entity_mins.append(tuple(mins))
+    seen = set()
+    unique = []
+    for spans in entity_spans:
+        unique.append([span for span in spans if span not in seen and not seen.add(span)])
+    base = Clusters.from_entities(unique)
+    return UAClusters(
+        base.starts, base.ends, base.entity, base.n_entities, None, 0, None,
+        tuple(entity_spans), tuple(entity_mins), group_splits, layer, modes, document,
+    )
+
+
+def check_min_spans(clusters: UAClusters, where: str) -> None:
+    """Refuse a minimum span that is not a span inside its markable."""
+    layer = clusters.layer
+    for m in layer.markables if layer is not None else ():
+        if m.min_span is not None and not (m.start <= m.min_span[0] < m.min_span[1] <= m.end):
+            raise CorefInputError(
+                f"{where}, line {m.line}: markable {m.markable_id} (entity {layer.entity_ids[m.entity]}): "
+                "Min= is not 'a' or 'a,b' with 1-based token positions inside the markable"
+            )
+
+
+def in_modes(clusters: Clusters, modes: Modes) -> Clusters:
+    """``clusters`` as scored in ``modes``: those of a UA document rebuilt
+    when its modes differ, any others unchanged."""
+    if isinstance(clusters, UAClusters) and clusters.source is not None and clusters.modes != modes.effective:
+        return ua_clusters(clusters.source, modes)
+    return clusters
