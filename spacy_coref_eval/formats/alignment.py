@@ -2,13 +2,15 @@
 are compared by their place among the non-white-space characters
 (docs/formats.md, Alignment); a span whose ends fall inside a key token is
 placed past the document's end, so it is twinless, and counted."""
-from dataclasses import replace
-from typing import List, Mapping, Tuple
+import re
+from dataclasses import dataclass, replace
+from typing import Dict, List, Mapping, Sequence, Tuple
 
 import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
+from .document import AlignmentReport
 
 
 Offsets = Tuple[np.ndarray, np.ndarray]
@@ -105,4 +107,186 @@ def unmapped_warnings(unmapped: Mapping[str, int]) -> List[str]:
     return [
         f"{sum(unmapped.values())} predicted span(s) in {len(unmapped)} document(s) do not start "
         f"and end on reference token boundaries; scored as twinless response mentions ({counted}{more})"
+    ]
+
+
+# Character alignment of system outputs (docs/formats.md, Alignment onto the key)
+
+_INVISIBLE = np.zeros(0x3002, dtype=bool)
+_INVISIBLE[_WHITE_SPACE] = True
+_ZERO_WIDTH = (0x200B, 0xFEFF)
+_SINGLE_QUOTES = "'‘’‚‛`"
+_DOUBLE_QUOTES = '"“”„‟'
+_APOSTROPHE = ord("'")
+_FOLDED = np.array(sorted(map(ord, _SINGLE_QUOTES + _DOUBLE_QUOTES)), dtype=np.uint32)
+_DOUBLE_CODES = np.array(sorted(map(ord, _DOUBLE_QUOTES)), dtype=np.uint32)
+_ESCAPES = re.compile(r"-[LR][RSC]B-")
+_ESCAPED = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A text reduced to what alignment compares: ``units`` are its
+    characters without white space, quotes folded (every single quote to
+    ``'``, every double quote to ``''``) and Penn Treebank bracket escapes
+    (``-LRB-``) to their brackets; ``source`` is the original character of
+    every unit, and ``before[i]`` the number of units before character
+    ``i`` of the text (``len(text) + 1`` entries)."""
+
+    units: np.ndarray
+    source: np.ndarray
+    before: np.ndarray
+    text: str
+
+    def __len__(self) -> int:
+        return len(self.units)
+
+    def character(self, unit: int) -> int:
+        """The text's character holding ``unit`` (its length at the end)."""
+        return int(np.searchsorted(self.before, unit, side="right")) - 1
+
+
+def fold(text: str) -> Folded:
+    """The :class:`Folded` form of ``text`` (linear in its length)."""
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    width = np.where(_INVISIBLE[np.minimum(codes, len(_INVISIBLE) - 1)], 0, 1).astype(np.int64)
+    width[np.isin(codes, _ZERO_WIDTH)] = 0
+    folded = codes.copy()
+    quotes = np.flatnonzero(np.isin(codes, _FOLDED))
+    if len(quotes):
+        folded[quotes] = _APOSTROPHE
+        width[quotes[np.isin(codes[quotes], _DOUBLE_CODES)]] = 2
+    if "B-" in text:
+        for match in _ESCAPES.finditer(text):
+            folded[match.start()] = ord(_ESCAPED[match.group()])
+            width[match.start() + 1:match.end()] = 0
+    before = np.zeros(len(codes) + 1, dtype=np.int64)
+    np.cumsum(width, out=before[1:])
+    if len(quotes) or "B-" in text:
+        return Folded(np.repeat(folded, width), np.repeat(codes, width), before, text)
+    visible = width.astype(bool)
+    return Folded(folded[visible], codes[visible], before, text)
+
+
+@dataclass(frozen=True)
+class KeyText:
+    """The key's words as one :class:`Folded` text (the words joined without
+    separator) and every word's units ``[starts, ends)``."""
+
+    words: Sequence[str]
+    folded: Folded
+    starts: np.ndarray
+    ends: np.ndarray
+
+    @classmethod
+    def of(cls, words: Sequence[str]) -> "KeyText":
+        words = [str(word) for word in words]
+        folded = fold("".join(words))
+        bounds = np.zeros(len(words) + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(map(len, words), dtype=np.int64, count=len(words)), out=bounds[1:])
+        units = folded.before[bounds]
+        return cls(words, folded, units[:-1], units[1:])
+
+    def word_at(self, unit: int) -> int:
+        """The word holding ``unit``."""
+        return int(np.searchsorted(self.ends, unit, side="right"))
+
+    def excerpt(self, unit: int, width: int = 6) -> str:
+        """``word N 'w w w'`` from the word holding ``unit``."""
+        if unit >= len(self.folded):
+            return "the end of the key's words"
+        word = self.word_at(unit)
+        return f"key word {word} {' '.join(self.words[word:word + width])!r}"
+
+
+def text_excerpt(folded: Folded, unit: int, width: int = 30) -> str:
+    """``character N '...'`` of a response text from ``unit``."""
+    if unit >= len(folded):
+        return "the end of the response text"
+    at = folded.character(unit)
+    return f"response character {at} {folded.text[at:at + width]!r}"
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Mentions put on the key's words: new ``starts`` and ``ends`` (words,
+    end exclusive), ``kept`` (False: dropped) and ``snapped`` masks."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+    kept: np.ndarray
+    snapped: np.ndarray
+
+
+def place_units(key: KeyText, starts: np.ndarray, ends: np.ndarray) -> Placed:
+    """Mentions given as units ``[starts, ends)`` of the key's folded text
+    placed on the key's words by the one rule (docs/formats.md): a mention
+    becomes the words it touches, from the word holding its first unit to
+    the word holding its last (``snapped`` where that moves an end); a
+    mention of no unit is dropped."""
+    kept = ends > starts
+    solid = np.flatnonzero(key.ends > key.starts)
+    if not len(solid):
+        zeros = np.zeros(len(starts), dtype=np.int64)
+        return Placed(zeros, zeros, np.zeros(len(starts), dtype=bool), np.zeros(len(starts), dtype=bool))
+    solid_ends = key.ends[solid]
+    first = solid[np.minimum(np.searchsorted(solid_ends, starts, side="right"), len(solid) - 1)]
+    last = solid[np.minimum(np.searchsorted(solid_ends, np.maximum(ends - 1, 0), side="right"), len(solid) - 1)]
+    snapped = kept & ((key.starts[first] != starts) | (key.ends[last] != ends))
+    return Placed(first, last + 1, kept, snapped)
+
+
+def align_text(name: str, key: KeyText, text: Folded) -> AlignmentReport:
+    """Check that a response text has the key's units (else
+    :class:`CorefInputError` naming the document and where they part) and
+    count the characters that agree only by folding (``replaced``)."""
+    if not np.array_equal(key.folded.units, text.units):
+        n = min(len(key.folded), len(text))
+        differ = np.flatnonzero(key.folded.units[:n] != text.units[:n])
+        at = int(differ[0]) if len(differ) else n
+        raise CorefInputError(
+            f"document {name!r}: the response text differs from the key's words beyond white space and quotes: "
+            f"from {text_excerpt(text, at)} against {key.excerpt(at)}"
+        )
+    differ = np.flatnonzero(key.folded.source != text.source)
+    if not len(differ):
+        return AlignmentReport("characters")
+    characters = np.searchsorted(text.before, differ, side="right") - 1
+    at = int(differ[0])
+    drift = f"{text_excerpt(text, at, 12)} against {key.excerpt(at, 3)}"
+    return AlignmentReport("characters", replaced=len(np.unique(characters)), drift=drift)
+
+
+def placed_report(report: AlignmentReport, placed: Placed, dropped: int = 0) -> AlignmentReport:
+    """``report`` with the snapped and dropped mentions of ``placed`` (and
+    ``dropped`` more, dropped before placing) added."""
+    return replace(
+        report, snapped=report.snapped + int(placed.snapped.sum()),
+        dropped=report.dropped + dropped + int((~placed.kept).sum()),
+    )
+
+
+def alignment_warning(reports: Mapping[str, AlignmentReport], shown: int = 3) -> List[str]:
+    """One warning summing up what aligning the responses onto the key
+    changed (nothing when it changed nothing), naming the first
+    ``shown`` documents it changed."""
+    changed = [name for name, report in reports.items() if report.changed()]
+    if not changed:
+        return []
+    totals: Dict[str, int] = {}
+    for name in changed:
+        report = reports[name]
+        for kind in ("inserted", "deleted", "replaced"):
+            if getattr(report, kind):
+                label = f"{report.unit} {kind}"
+                totals[label] = totals.get(label, 0) + getattr(report, kind)
+        for kind in ("snapped", "dropped", "unplaced"):
+            if getattr(report, kind):
+                label = f"mentions {kind}"
+                totals[label] = totals.get(label, 0) + getattr(report, kind)
+    counted = ", ".join(f"{n} {label}" for label, n in totals.items())
+    named = ", ".join(repr(name) for name in changed[:shown]) + (", ..." if len(changed) > shown else "")
+    return [
+        f"aligning the response onto the key changed {len(changed)} of {len(reports)} document(s): {counted} "
+        f"({named}; see 'alignment' in the JSON or the HTML report)"
     ]

@@ -40,11 +40,21 @@ class SideDocument:
 
     def paired_with(self, response: "SideDocument") -> "Paired":
         """This key document paired with ``response``: the response's
-        clusters on this document's tokens. By default the words must be
-        the same (:class:`WordMismatch` says where they part)."""
+        clusters on this document's tokens. A response that places itself
+        (:meth:`placed_on`) does so; otherwise the words must be the same
+        (:class:`WordMismatch` says where they part)."""
+        placed = response.placed_on(self)
+        if placed is not None:
+            return placed
         if not self.same_words(response):
             raise WordMismatch(f"different words: {difference(self.words, response.words, 'word', ' ', 6)}")
         return Paired(self, response.clusters)
+
+    def placed_on(self, key: "SideDocument") -> Optional["Paired"]:
+        """``None``: the key's format pairs this document. A format whose
+        documents put themselves on any key's words (system outputs, through
+        their text or words: :mod:`.aligned`) returns the pair."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -69,7 +79,8 @@ class AlignmentReport:
     key (``deleted``), units that differ (``replaced``); mentions whose ends
     fell inside a key token and were moved outward (``snapped``), mentions
     that could not be placed (``dropped``: on deleted text or outside the
-    document), and mention strings found nowhere (``unplaced``)."""
+    document), and mention strings found nowhere (``unplaced``);
+    ``drift`` says where the texts first differ (empty when they agree)."""
 
     unit: str
     inserted: int = 0
@@ -78,6 +89,7 @@ class AlignmentReport:
     snapped: int = 0
     dropped: int = 0
     unplaced: int = 0
+    drift: str = ""
 
     def changed(self) -> bool:
         return any((self.inserted, self.deleted, self.replaced, self.snapped, self.dropped, self.unplaced))
