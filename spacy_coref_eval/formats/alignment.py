@@ -146,6 +146,13 @@ class Folded:
         return int(np.searchsorted(self.before, unit, side="right")) - 1
 
 
+def visible_characters(text: str) -> np.ndarray:
+    """Mask of the characters of ``text`` that alignment compares (neither
+    white space nor zero width), as :func:`fold` counts them."""
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    return ~_INVISIBLE[np.minimum(codes, len(_INVISIBLE) - 1)] & ~np.isin(codes, _ZERO_WIDTH)
+
+
 def fold(text: str) -> Folded:
     """The :class:`Folded` form of ``text`` (linear in its length)."""
     codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)

@@ -1,0 +1,187 @@
+"""Read system outputs (docs/formats.md, System outputs): one JSON object
+a line, as fastcoref/LingMess, maverick and wl-coref write them, each
+line a :class:`~.document.SystemDocument`."""
+import json
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ...errors import CorefInputError
+from ..base import Format, ReadOptions
+from ..document import Side
+from ..jsonlines.read import load_text
+from .document import SystemDocument, from_text, from_words
+
+Parser = Callable[[Dict[str, Any], str], SystemDocument]
+
+
+def parse_lines(text: str, source: str, parse: Parser) -> List[SystemDocument]:
+    """Every non-blank line of ``text`` read by ``parse``; a document name
+    given twice is an error."""
+    documents: List[SystemDocument] = []
+    seen: Dict[str, int] = {}
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line or line.isspace():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError as err:
+            raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
+        if not isinstance(obj, dict):
+            raise CorefInputError(f"{source}:{number}: a line must hold a JSON object")
+        document = parse(obj, f"{source}:{number}")
+        if document.name is not None:
+            if document.name in seen:
+                raise CorefInputError(f"{source}:{number}: document {document.name!r} appears twice "
+                                      f"(first at line {seen[document.name]})")
+            seen[document.name] = number
+        documents.append(document)
+    return documents
+
+
+def _name(obj: Dict[str, Any], member: str, where: str, required: bool = False) -> Optional[str]:
+    name = obj.get(member)
+    if name is None and not required:
+        return None
+    if not isinstance(name, str):
+        raise CorefInputError(f"{where}: no {member!r} string")
+    return name
+
+
+def _words(value: Any, member: str, where: str) -> Tuple[List[str], List[int]]:
+    """A word list, or a list of sentences flattened with their first words."""
+    if isinstance(value, list) and all(isinstance(w, str) for w in value):
+        return value, []
+    if isinstance(value, list) and all(isinstance(s, list) and all(isinstance(w, str) for w in s) for s in value):
+        starts = np.cumsum([0] + [len(s) for s in value])[:-1].tolist()
+        return [w for s in value for w in s], starts
+    raise CorefInputError(f"{where}: {member!r} must be a list of words (or of sentences of words)")
+
+
+def spans_of(value: Any, member: str, where: str, limit: int, unit: str, inclusive: bool,
+             missing: bool = False) -> Tuple[np.ndarray, np.ndarray, int]:
+    """The mentions of a clusters member: spans (end exclusive), their
+    cluster indices, and how many mentions were ``None`` (allowed with
+    ``missing``: fastcoref writes mentions on special tokens so). A mention
+    that is not two integers, negative, reversed or beyond ``limit`` is an
+    error."""
+    if not isinstance(value, list):
+        raise CorefInputError(f"{where}: {member!r} must be a list of clusters")
+    flat: List[Any] = []
+    labels: List[int] = []
+    dropped = 0
+    for index, cluster in enumerate(value):
+        if not isinstance(cluster, list):
+            raise CorefInputError(f"{where}: {member}[{index}] must be a list of [start, end] mentions")
+        for mention in cluster:
+            if mention is None and missing:
+                dropped += 1
+                continue
+            if (not isinstance(mention, list) or len(mention) != 2
+                    or not all(isinstance(i, int) and not isinstance(i, bool) for i in mention)):
+                raise CorefInputError(f"{where}: mention {mention!r} in {member}[{index}] is not [start, end] "
+                                      f"with integer {unit} offsets")
+            flat.append(mention)
+            labels.append(index)
+    try:
+        spans = np.array(flat, dtype=np.int64).reshape(-1, 2)
+    except OverflowError:
+        raise CorefInputError(f"{where}: {member!r} holds an offset too large for any document") from None
+    if inclusive:
+        spans[:, 1] += 1
+    bad = (spans[:, 0] < 0) | (spans[:, 1] <= spans[:, 0]) | (spans[:, 1] > limit)
+    if bad.any():
+        m = int(np.argmax(bad))
+        what = "beyond the document's" if spans[m, 1] > limit and spans[m, 0] >= 0 else "negative or reversed, in"
+        end = "inclusive" if inclusive else "exclusive"
+        raise CorefInputError(f"{where}: mention {flat[m]!r} in {member}[{labels[m]}] is {what} {limit} {unit}s "
+                              f"(its end is {end})")
+    return spans, np.array(labels, dtype=np.int64), dropped
+
+
+def parse_fastcoref(obj: Dict[str, Any], where: str) -> Any:
+    """``text`` and ``clusters`` of character offsets, end exclusive (or,
+    from ``is_split_into_words``, a word list and word offsets)."""
+    name = _name(obj, "doc_key", where)
+    where = where if name is None else f"{where}: document {name!r}"
+    if "clusters" not in obj:
+        raise CorefInputError(f"{where}: no 'clusters' member")
+    text = obj.get("text")
+    if isinstance(text, str):
+        spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, len(text), "character", False, True)
+        return from_text(name, text, spans, labels, dropped, where)
+    if isinstance(text, list):
+        words, starts = _words(text, "text", where)
+        spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, len(words), "word", False, True)
+        return from_words(name, words, spans, labels, starts, dropped, where)
+    raise CorefInputError(f"{where}: 'text' must be the text (or the word list of is_split_into_words)")
+
+
+def parse_maverick(obj: Dict[str, Any], where: str) -> Any:
+    """``tokens`` and ``clusters_token_offsets``, or ``text`` and
+    ``clusters_char_offsets``, or (evaluate.py) ``sentences`` and
+    ``clusters``: word or character offsets, end inclusive."""
+    name = _name(obj, "doc_key", where)
+    where = where if name is None else f"{where}: document {name!r}"
+    if obj.get("tokens") is not None and obj.get("clusters_token_offsets") is not None:
+        words, starts = _words(obj["tokens"], "tokens", where)
+        spans, labels, _ = spans_of(obj["clusters_token_offsets"], "clusters_token_offsets", where, len(words),
+                                    "word", True)
+        return from_words(name, words, spans, labels, starts, 0, where)
+    if isinstance(obj.get("text"), str) and obj.get("clusters_char_offsets") is not None:
+        text = obj["text"]
+        spans, labels, _ = spans_of(obj["clusters_char_offsets"], "clusters_char_offsets", where, len(text),
+                                    "character", True)
+        return from_text(name, text, spans, labels, 0, where)
+    if obj.get("sentences") is not None and obj.get("clusters") is not None:
+        words, starts = _words(obj["sentences"], "sentences", where)
+        spans, labels, _ = spans_of(obj["clusters"], "clusters", where, len(words), "word", True)
+        return from_words(name, words, spans, labels, starts or [0], 0, where)
+    raise CorefInputError(f"{where}: a maverick line holds 'tokens' and 'clusters_token_offsets', 'text' and "
+                          "'clusters_char_offsets', or 'sentences' and 'clusters'")
+
+
+def parse_wlcoref(obj: Dict[str, Any], where: str) -> Any:
+    """``document_id``, ``cased_words``, ``sent_id`` and ``span_clusters``
+    (word offsets, end exclusive)."""
+    name = _name(obj, "document_id", where, required=True)
+    where = f"{where}: document {name!r}"
+    words, _ = _words(obj.get("cased_words"), "cased_words", where)
+    if obj.get("span_clusters") is None:
+        heads = " (it has only head words, 'word_clusters', which are not read yet)" if "word_clusters" in obj else ""
+        raise CorefInputError(f"{where}: no 'span_clusters' member{heads}; score wl-coref's span predictions")
+    spans, labels, _ = spans_of(obj["span_clusters"], "span_clusters", where, len(words), "word", False)
+    sentences = obj.get("sent_id")
+    starts: Sequence[int] = ()
+    if isinstance(sentences, list) and len(sentences) == len(words):
+        ids = np.array(sentences)
+        starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1]))).tolist() if len(ids) else []
+    return from_words(name, words, spans, labels, starts, 0, where)
+
+
+PARSERS = {"fastcoref": parse_fastcoref, "maverick": parse_maverick, "wl-coref": parse_wlcoref}
+
+
+def read_system(path: Path, fmt: Format, text: Optional[str] = None) -> Side:
+    """The documents of a system output file of format ``fmt``."""
+    text = load_text(path) if text is None else text
+    return Side(path, fmt, parse_lines(text, str(path), PARSERS[fmt.name]))
+
+
+def read_fastcoref(path: Path, options: ReadOptions) -> Side:
+    from . import FASTCOREF
+
+    return read_system(path, FASTCOREF)
+
+
+def read_maverick(path: Path, options: ReadOptions) -> Side:
+    from . import MAVERICK
+
+    return read_system(path, MAVERICK)
+
+
+def read_wlcoref(path: Path, options: ReadOptions) -> Side:
+    from . import WLCOREF
+
+    return read_system(path, WLCOREF)
