@@ -1,7 +1,7 @@
 """The analyses a command asks of a scoring run, computed in one call
 (:func:`analyse`) and carried to the report as one value (:class:`Analyses`)."""
 from dataclasses import dataclass
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
 from ..scoring import CorpusResult
 
@@ -10,8 +10,9 @@ from ..scoring import CorpusResult
 class Analyses:
     """What a report adds to the scores on request: bootstrap intervals with
     how they were drawn (``level``, ``n_resamples``, ``seed``), macro
-    averages, error counts by document and in total, and resolution
-    classes (a :class:`~.resolution_classes.ResolutionClassResult`)."""
+    averages, error counts by document and in total, resolution
+    classes (a :class:`~.resolution_classes.ResolutionClassResult`) and the
+    alignment report."""
 
     intervals: Optional[Dict[str, Dict[str, Tuple[float, float]]]] = None
     level: Optional[float] = None
@@ -20,6 +21,10 @@ class Analyses:
     macro: Optional[Dict[str, Dict[str, float]]] = None
     errors: Optional[Dict[str, Dict[str, int]]] = None
     classes: Any = None
+    alignment: Optional[Mapping[str, Any]] = None
+    """What aligning the response onto the key changed, by document
+    (:class:`~spacy_coref_eval.formats.document.AlignmentReport`), when a
+    format aligned it."""
 
 
 def analyse(

@@ -1,6 +1,7 @@
 """``score``, ``merge`` and ``demo``: score a response against a key, merge
 scores of shards, and report them. The scoring machinery is imported when a
 command runs, not when the command line starts."""
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -59,7 +60,7 @@ def score(
 
             save_counts(run.result, save_counts_to, inputs)
         tokens = run.corpus.tokens() if classes else None
-        analyses = analyse(run.result, ci, n_resamples, seed, macro, errors, tokens)
+        analyses = replace(analyse(run.result, ci, n_resamples, seed, macro, errors, tokens), alignment=run.corpus.alignment)
     report(run.result, fmt, per_doc, output, analyses, inputs)
 
 

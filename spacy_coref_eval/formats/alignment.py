@@ -275,22 +275,22 @@ def placed_report(report: AlignmentReport, placed: Placed, dropped: int = 0) -> 
 
 def alignment_warning(reports: Mapping[str, AlignmentReport], shown: int = 3) -> List[str]:
     """One warning summing up what aligning the responses onto the key
-    changed (nothing when it changed nothing), naming the first
-    ``shown`` documents it changed."""
-    changed = [name for name, report in reports.items() if report.changed()]
+    changed, naming the first ``shown`` documents it changed. Characters
+    that differ only as quotes or bracket escapes move no mention and are
+    left to the JSON and HTML report."""
+    totals: Dict[str, int] = {}
+    changed = []
+    for name, report in reports.items():
+        counts = [(f"{report.unit} {kind}", getattr(report, kind)) for kind in ("inserted", "deleted", "replaced")
+                  if report.unit != "characters"]
+        counts += [(f"mentions {kind}", getattr(report, kind)) for kind in ("snapped", "dropped", "unplaced")]
+        counts = [(label, n) for label, n in counts if n]
+        if counts:
+            changed.append(name)
+        for label, n in counts:
+            totals[label] = totals.get(label, 0) + n
     if not changed:
         return []
-    totals: Dict[str, int] = {}
-    for name in changed:
-        report = reports[name]
-        for kind in ("inserted", "deleted", "replaced"):
-            if getattr(report, kind):
-                label = f"{report.unit} {kind}"
-                totals[label] = totals.get(label, 0) + getattr(report, kind)
-        for kind in ("snapped", "dropped", "unplaced"):
-            if getattr(report, kind):
-                label = f"mentions {kind}"
-                totals[label] = totals.get(label, 0) + getattr(report, kind)
     counted = ", ".join(f"{n} {label}" for label, n in totals.items())
     named = ", ".join(repr(name) for name in changed[:shown]) + (", ..." if len(changed) > shown else "")
     return [

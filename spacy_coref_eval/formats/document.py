@@ -3,7 +3,7 @@ each a :class:`SideDocument` of its format, which knows how to pair with
 a response document of its own or another format."""
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
@@ -93,6 +93,22 @@ class AlignmentReport:
 
     def changed(self) -> bool:
         return any((self.inserted, self.deleted, self.replaced, self.snapped, self.dropped, self.unplaced))
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The counts by name (``drift`` only when the texts differ)."""
+        out: Dict[str, Any] = {name: getattr(self, name) for name in ALIGNMENT_COUNTS}
+        return {"unit": self.unit, **out, **({"drift": self.drift} if self.drift else {})}
+
+
+ALIGNMENT_COUNTS = ("inserted", "deleted", "replaced", "snapped", "dropped", "unplaced")
+
+
+def total_alignment(reports: Mapping[str, AlignmentReport]) -> AlignmentReport:
+    """The counts of all ``reports`` summed (unit ``"mixed"`` when they
+    count different units)."""
+    units = sorted({report.unit for report in reports.values()})
+    sums = {name: sum(getattr(report, name) for report in reports.values()) for name in ALIGNMENT_COUNTS}
+    return AlignmentReport(units[0] if len(units) == 1 else "mixed", **sums)
 
 
 class WordMismatch(CorefInputError):
