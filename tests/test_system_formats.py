@@ -269,3 +269,17 @@ def test_unnamed_fastcoref_documents_pair_by_order(tmp_path):
     two = fastcoref_file(tmp_path, {"text": "a", "clusters": []}, {"text": "b", "clusters": []})
     with pytest.raises(CorefInputError, match="documents without stored names are paired by order"):
         read_corpus(key_file(tmp_path), two)
+
+
+def test_the_html_report_shows_the_alignment_section_only_when_aligned(tmp_path):
+    response = fastcoref_file(tmp_path, {"text": "The  cat sat.", "clusters": [[[1, 6], [8, 11]], [[3, 5]]]})
+    page = tmp_path / "report.html"
+    result = run("report", key_file(tmp_path), response, "-o", page)
+    assert result.exit_code == 0, result.stderr
+    html = page.read_text(encoding="utf-8")
+    assert '<section id="alignment">' in html
+    assert '<td data-alignment="snapped">2</td><td data-alignment="dropped">1</td>' in html
+    assert "aligning the response onto the key changed 1 of 1 document(s): 2 mentions snapped, 1 mentions dropped" in html
+    plain = tmp_path / "plain.html"
+    assert run("report", key_file(tmp_path), key_file(tmp_path), "-o", plain).exit_code == 0
+    assert 'id="alignment"' not in plain.read_text(encoding="utf-8")

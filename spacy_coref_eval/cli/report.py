@@ -41,7 +41,7 @@ def report_command(
             raise CorefInputError(f"{key}: no documents to report on")
         page = report_page(
             run.result, run.corpus.words(), str(key), str(response), ci, n_resamples, seed, worst, max_tokens,
-            run.corpus.tokens(),
+            run.corpus.tokens(), run.corpus.alignment,
         )
     say_warnings(run.result.warnings)
     write(page, output, "the report", (key, response))

@@ -38,8 +38,11 @@ def interval_text(bounds: Tuple[float, float]) -> str:
 
 def render_report(data: ReportData) -> str:
     """The whole page."""
+    from .alignment_html import alignment_section
+
     body = "\n".join([
         header_section(data),
+        *filter(None, [alignment_section(data.alignment)]),
         metrics_section(data),
         errors_section(data.errors.get("total", {})),
         classes_section(data.classes),

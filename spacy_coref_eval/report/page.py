@@ -20,11 +20,13 @@ def report_page(
     worst: int = 5,
     max_tokens: int = 400,
     tokens: Optional[Sequence] = None,
+    alignment: Optional[Mapping[str, object]] = None,
 ) -> str:
     """The page: bootstrap intervals at ``level``, macro averages, error
     kinds, resolution classes when the key's ``tokens`` are given, and the
     ``worst`` documents' mentions side by side (at most ``max_tokens`` of
-    each), titled with the ``key`` and ``response`` it compares. A corpus
+    each), titled with the ``key`` and ``response`` it compares, and what
+    aligning the response onto the key changed (``alignment``, by document). A corpus
     whose documents cannot be classified gets a page without the class
     section, and a warning (on the page too) saying why."""
     from ..analysis.resolution import score_resolution_classes
@@ -44,6 +46,6 @@ def report_page(
         result, words,
         intervals=analyses.intervals, macro=analyses.macro, errors=analyses.errors,
         key=key, response=response, level=level, n_resamples=n_resamples, seed=seed,
-        worst=worst, max_tokens=max_tokens, classes=classes,
+        worst=worst, max_tokens=max_tokens, classes=classes, alignment=alignment,
     )
     return render_report(data)

@@ -9,7 +9,7 @@ from ..base import Format, Lazy
 _READ, _WRITE = f"{__name__}.read", f"{__name__}.write"
 
 FASTCOREF = Format(
-    "fastcoref", "fastcoref output", (), Lazy(f"{_READ}:read_fastcoref"), Lazy(f"{_WRITE}:write_fastcoref"),
+    "fastcoref", "fastcoref/LingMess output", (), Lazy(f"{_READ}:read_fastcoref"), Lazy(f"{_WRITE}:write_fastcoref"),
 )
 MAVERICK = Format(
     "maverick", "maverick output", (), Lazy(f"{_READ}:read_maverick"), Lazy(f"{_WRITE}:write_maverick"),
