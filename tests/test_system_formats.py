@@ -283,3 +283,43 @@ def test_the_html_report_shows_the_alignment_section_only_when_aligned(tmp_path)
     plain = tmp_path / "plain.html"
     assert run("report", key_file(tmp_path), key_file(tmp_path), "-o", plain).exit_code == 0
     assert 'id="alignment"' not in plain.read_text(encoding="utf-8")
+
+
+def naive_replaced(key_words, text):
+    """The response characters whose own character differs from the key's
+    at the same unit, unit by unit."""
+    def sources(string):
+        out, index = [], 0
+        while index < len(string):
+            char = string[index]
+            escape = next((e for e in ESCAPES if string.startswith(e, index)), None)
+            if escape is not None:
+                out.append((index, char))
+                index += len(escape)
+                continue
+            if not char.isspace():
+                out += [(index, char)] * (2 if char in DOUBLE else 1)
+            index += 1
+        return out
+
+    key, response = sources("".join(key_words)), sources(text)
+    assert len(key) == len(response)
+    return sorted({i for (_, a), (i, b) in zip(key, response) if a != b})
+
+
+ESCAPES = ("-LRB-", "-RRB-")
+DOUBLE = '"“”'
+
+
+@deterministic(200)
+@given(st.lists(st.sampled_from(["a", "b.", "``", "''", '"', "'", "’", "-LRB-", "-RRB-", "(", ")"]), min_size=1,
+                max_size=12), st.data())
+def test_replaced_characters_are_those_a_unit_by_unit_comparison_finds(words, data):
+    from spacy_coref_eval.formats.alignment import KeyText, fold, replaced_characters
+
+    same = {"``": ["“", '"', "``"], "''": ["”", '"', "''"], '"': ["“", "”", '"'], "'": ["’", "'"], "’": ["'", "’"],
+            "-LRB-": ["(", "-LRB-"], "-RRB-": [")", "-RRB-"], "(": ["(", "-LRB-"], ")": [")", "-RRB-"]}
+    written = [data.draw(st.sampled_from(same.get(word, [word]))) for word in words]
+    text = " ".join(written)
+    key = KeyText.of(words)
+    assert replaced_characters(key.folded, fold(text)).tolist() == naive_replaced(words, text)

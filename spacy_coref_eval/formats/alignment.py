@@ -112,14 +112,21 @@ def unmapped_warnings(unmapped: Mapping[str, int]) -> List[str]:
 
 # Character alignment of system outputs (docs/formats.md, Alignment onto the key)
 
-_INVISIBLE = np.zeros(0x3002, dtype=bool)
-_INVISIBLE[_WHITE_SPACE] = True
 _ZERO_WIDTH = (0x200B, 0xFEFF)
 _SINGLE_QUOTES = "'‘’‚‛`"
 _DOUBLE_QUOTES = '"“”„‟'
 _APOSTROPHE = ord("'")
-_FOLDED = np.array(sorted(map(ord, _SINGLE_QUOTES + _DOUBLE_QUOTES)), dtype=np.uint32)
-_DOUBLE_CODES = np.array(sorted(map(ord, _DOUBLE_QUOTES)), dtype=np.uint32)
+_STRINGS = frozenset((str,))
+_NO_UNITS = np.zeros(0, dtype=np.int64)
+_TABLE = 0x10000
+_WIDTH = np.ones(_TABLE, dtype=np.int64)
+"""Units per character: 0 for white space and zero width, 2 for a double
+quote (folded to ``''``), else 1 (characters past the table too)."""
+_WIDTH[_WHITE_SPACE] = 0
+_WIDTH[list(_ZERO_WIDTH)] = 0
+_WIDTH[[ord(c) for c in _DOUBLE_QUOTES]] = 2
+_QUOTE = np.zeros(_TABLE, dtype=bool)
+_QUOTE[[ord(c) for c in _SINGLE_QUOTES + _DOUBLE_QUOTES]] = True
 _ESCAPES = re.compile(r"-[LR][RSC]B-")
 _ESCAPED = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}
 
@@ -129,13 +136,15 @@ class Folded:
     """A text reduced to what alignment compares: ``units`` are its
     characters without white space, quotes folded (every single quote to
     ``'``, every double quote to ``''``) and Penn Treebank bracket escapes
-    (``-LRB-``) to their brackets; ``source`` is the original character of
-    every unit, and ``before[i]`` the number of units before character
-    ``i`` of the text (``len(text) + 1`` entries)."""
+    (``-LRB-``) to their brackets; ``codes`` are the text's characters,
+    ``before[i]`` the number of units before character ``i`` (``len(text)
+    + 1`` entries), and ``special`` the units that come from a quote or an
+    escape, the only ones whose character may differ from the unit."""
 
     units: np.ndarray
-    source: np.ndarray
+    codes: np.ndarray
     before: np.ndarray
+    special: np.ndarray
     text: str
 
     def __len__(self) -> int:
@@ -146,33 +155,47 @@ class Folded:
         return int(np.searchsorted(self.before, unit, side="right")) - 1
 
 
+def _codes(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+
 def visible_characters(text: str) -> np.ndarray:
     """Mask of the characters of ``text`` that alignment compares (neither
     white space nor zero width), as :func:`fold` counts them."""
-    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    return ~_INVISIBLE[np.minimum(codes, len(_INVISIBLE) - 1)] & ~np.isin(codes, _ZERO_WIDTH)
+    return _WIDTH[np.minimum(_codes(text), _TABLE - 1)] > 0
 
 
 def fold(text: str) -> Folded:
     """The :class:`Folded` form of ``text`` (linear in its length)."""
-    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    width = np.where(_INVISIBLE[np.minimum(codes, len(_INVISIBLE) - 1)], 0, 1).astype(np.int64)
-    width[np.isin(codes, _ZERO_WIDTH)] = 0
-    folded = codes.copy()
-    quotes = np.flatnonzero(np.isin(codes, _FOLDED))
+    codes = _codes(text)
+    looked_up = np.minimum(codes, _TABLE - 1)
+    width = _WIDTH[looked_up]
+    quotes = np.flatnonzero(_QUOTE[looked_up])
+    escapes = [(m.start(), m.end(), m.group()) for m in _ESCAPES.finditer(text)] if "B-" in text else []
+    folded = codes.copy() if len(quotes) or escapes else codes
     if len(quotes):
         folded[quotes] = _APOSTROPHE
-        width[quotes[np.isin(codes[quotes], _DOUBLE_CODES)]] = 2
-    if "B-" in text:
-        for match in _ESCAPES.finditer(text):
-            folded[match.start()] = ord(_ESCAPED[match.group()])
-            width[match.start() + 1:match.end()] = 0
+    if escapes:
+        width = width.copy()
+        for start, end, escape in escapes:
+            folded[start] = ord(_ESCAPED[escape])
+            width[start + 1:end] = 0
     before = np.zeros(len(codes) + 1, dtype=np.int64)
     np.cumsum(width, out=before[1:])
-    if len(quotes) or "B-" in text:
-        return Folded(np.repeat(folded, width), np.repeat(codes, width), before, text)
-    visible = width.astype(bool)
-    return Folded(folded[visible], codes[visible], before, text)
+    if not len(quotes) and not escapes:
+        return Folded(folded[width.astype(bool)], codes, before, _NO_UNITS, text)
+    doubles = quotes[width[quotes] == 2]
+    special = np.concatenate([before[quotes], before[doubles] + 1, before[[start for start, _, _ in escapes]]])
+    return Folded(np.repeat(folded, width), codes, before, np.unique(special), text)
+
+
+def replaced_characters(key: Folded, text: Folded) -> np.ndarray:
+    """The characters of ``text`` that differ from ``key``'s at the same
+    units (two folded texts with the same units)."""
+    units = np.union1d(key.special, text.special)
+    key_at = np.searchsorted(key.before, units, side="right") - 1
+    text_at = np.searchsorted(text.before, units, side="right") - 1
+    return np.unique(text_at[key.codes[key_at] != text.codes[text_at]])
 
 
 @dataclass(frozen=True)
@@ -187,7 +210,8 @@ class KeyText:
 
     @classmethod
     def of(cls, words: Sequence[str]) -> "KeyText":
-        words = [str(word) for word in words]
+        if not _STRINGS.issuperset(map(type, words)):
+            words = [str(word) for word in words]
         folded = fold("".join(words))
         bounds = np.zeros(len(words) + 1, dtype=np.int64)
         np.cumsum(np.fromiter(map(len, words), dtype=np.int64, count=len(words)), out=bounds[1:])
@@ -255,13 +279,12 @@ def align_text(name: str, key: KeyText, text: Folded) -> AlignmentReport:
             f"document {name!r}: the response text differs from the key's words beyond white space and quotes: "
             f"from {text_excerpt(text, at)} against {key.excerpt(at)}"
         )
-    differ = np.flatnonzero(key.folded.source != text.source)
-    if not len(differ):
+    characters = replaced_characters(key.folded, text)
+    if not len(characters):
         return AlignmentReport("characters")
-    characters = np.searchsorted(text.before, differ, side="right") - 1
-    at = int(differ[0])
+    at = int(text.before[characters[0]])
     drift = f"{text_excerpt(text, at, 12)} against {key.excerpt(at, 3)}"
-    return AlignmentReport("characters", replaced=len(np.unique(characters)), drift=drift)
+    return AlignmentReport("characters", replaced=len(characters), drift=drift)
 
 
 def placed_report(report: AlignmentReport, placed: Placed, dropped: int = 0) -> AlignmentReport:

@@ -2,7 +2,7 @@
 the text cut at white space and at every mention boundary) and its
 mentions as spans of its text's characters or of its words, put on any
 key's words through the text (docs/formats.md, Alignment onto the key)."""
-from dataclasses import dataclass, field
+from functools import cached_property
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -10,29 +10,50 @@ import numpy as np
 from ...clusters import Clusters
 from ..document import Paired, SideDocument
 
-_NO_SPANS = np.zeros((0, 2), dtype=np.int64)
 
-
-@dataclass
 class SystemDocument(SideDocument):
     """``spans`` (end exclusive) are characters of ``text`` for character
     outputs, else words; ``labels`` their cluster indices; ``dropped`` the
-    mentions the system gave without offsets. ``clusters`` are on
-    ``words``, for a system output read as the key."""
+    mentions the system gave without offsets. ``words`` and ``clusters``
+    (on them), which only a system output read as the key needs, are
+    built when asked for."""
 
-    name: Optional[str]
-    words: List[str]
-    clusters: Clusters
-    spans: np.ndarray
-    labels: np.ndarray
-    text: Optional[str] = None
-    sentence_starts: Sequence[int] = ()
-    dropped: int = 0
-    where: str = field(default="", repr=False)
+    def __init__(self, name: Optional[str], spans: np.ndarray, labels: np.ndarray, text: Optional[str] = None,
+                 words: Optional[List[str]] = None, sentence_starts: Sequence[int] = (), dropped: int = 0) -> None:
+        self.name, self.spans, self.labels, self.text = name, spans, labels, text
+        self.sentence_starts, self.dropped = sentence_starts, dropped
+        if words is not None:
+            self.words = words
+
+    @cached_property
+    def bounds(self) -> Tuple[np.ndarray, np.ndarray]:
+        """The first character and end of every word of a character output
+        (:func:`cut_words`)."""
+        return cut_words(self.text, self.spans)
+
+    @cached_property
+    def words(self) -> List[str]:  # type: ignore[override]
+        """A character output's text cut at white space and at every
+        mention boundary, so that each mention is whole words."""
+        starts, ends = self.bounds
+        return [self.text[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
+
+    @cached_property
+    def clusters(self) -> Clusters:  # type: ignore[override]
+        """The mentions on :attr:`words` (for a character output, one that
+        covers only white space has none and is left out)."""
+        starts, ends = self.spans[:, 0], self.spans[:, 1]
+        if self.text is None:
+            return Clusters.from_arrays(starts, ends, self.labels)
+        word_starts = self.bounds[0]
+        first = np.searchsorted(word_starts, starts, side="left")
+        after = np.searchsorted(word_starts, ends, side="left")
+        solid = after > first
+        return Clusters.from_arrays(first[solid], after[solid], self.labels[solid])
 
     @property
     def n_tokens(self) -> int:
-        return len(self.words)
+        return len(self.words) if self.text is None else len(self.bounds[0])
 
     def placed_on(self, key: SideDocument) -> Paired:
         """The mentions on ``key``'s words: directly when a word output has
@@ -61,25 +82,15 @@ class SystemDocument(SideDocument):
 
 
 def from_words(name: Optional[str], words: List[str], spans: np.ndarray, labels: np.ndarray,
-               sentence_starts: Sequence[int] = (), dropped: int = 0, where: str = "") -> SystemDocument:
+               sentence_starts: Sequence[int] = (), dropped: int = 0) -> SystemDocument:
     """A word output: ``spans`` are words, end exclusive."""
-    clusters = Clusters.from_arrays(spans[:, 0], spans[:, 1], labels)
-    return SystemDocument(name, words, clusters, spans, labels, None, sentence_starts, dropped, where)
+    return SystemDocument(name, spans, labels, None, words, sentence_starts, dropped)
 
 
-def from_text(name: Optional[str], text: str, spans: np.ndarray, labels: np.ndarray, dropped: int = 0,
-              where: str = "") -> SystemDocument:
-    """A character output: ``spans`` are characters of ``text``, end
-    exclusive; its words are the text cut at white space and at every
-    mention boundary, so that each mention is whole words (one that covers
-    only white space has none and is left out of ``clusters``)."""
-    word_starts, word_ends = cut_words(text, spans)
-    words = [text[a:b] for a, b in zip(word_starts.tolist(), word_ends.tolist())]
-    first = np.searchsorted(word_starts, spans[:, 0], side="left")
-    after = np.searchsorted(word_starts, spans[:, 1], side="left")
-    solid = after > first
-    clusters = Clusters.from_arrays(first[solid], after[solid], labels[solid])
-    return SystemDocument(name, words, clusters, spans, labels, text, (), dropped, where)
+def from_text(name: Optional[str], text: str, spans: np.ndarray, labels: np.ndarray,
+              dropped: int = 0) -> SystemDocument:
+    """A character output: ``spans`` are characters of ``text``, end exclusive."""
+    return SystemDocument(name, spans, labels, text, None, (), dropped)
 
 
 def cut_words(text: str, spans: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:

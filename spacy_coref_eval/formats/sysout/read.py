@@ -2,6 +2,7 @@
 a line, as fastcoref/LingMess, maverick and wl-coref write them, each
 line a :class:`~.document.SystemDocument`."""
 import json
+from itertools import chain
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -12,6 +13,11 @@ from ..base import Format, ReadOptions
 from ..document import Side
 from ..jsonlines.read import load_text
 from .document import SystemDocument, from_text, from_words
+
+_LISTS = frozenset((list,))
+_INTS = frozenset((int,))
+_STRINGS = frozenset((str,))
+_NO_LABELS = np.zeros(0, dtype=np.int64)
 
 Parser = Callable[[Dict[str, Any], str], SystemDocument]
 
@@ -51,11 +57,12 @@ def _name(obj: Dict[str, Any], member: str, where: str, required: bool = False) 
 
 def _words(value: Any, member: str, where: str) -> Tuple[List[str], List[int]]:
     """A word list, or a list of sentences flattened with their first words."""
-    if isinstance(value, list) and all(isinstance(w, str) for w in value):
+    if isinstance(value, list) and _STRINGS.issuperset(map(type, value)):
         return value, []
-    if isinstance(value, list) and all(isinstance(s, list) and all(isinstance(w, str) for w in s) for s in value):
-        starts = np.cumsum([0] + [len(s) for s in value])[:-1].tolist()
-        return [w for s in value for w in s], starts
+    if isinstance(value, list) and _LISTS.issuperset(map(type, value)):
+        words = list(chain.from_iterable(value))
+        if _STRINGS.issuperset(map(type, words)):
+            return words, np.cumsum([0] + [len(s) for s in value])[:-1].tolist()
     raise CorefInputError(f"{where}: {member!r} must be a list of words (or of sentences of words)")
 
 
@@ -66,6 +73,43 @@ def spans_of(value: Any, member: str, where: str, limit: int, unit: str, inclusi
     ``missing``: fastcoref writes mentions on special tokens so). A mention
     that is not two integers, negative, reversed or beyond ``limit`` is an
     error."""
+    flat, labels, dropped = _plain_mentions(value)
+    if flat is None:
+        flat, labels, dropped = _mentions(value, member, where, unit, missing)
+    try:
+        spans = np.array(flat, dtype=np.int64).reshape(-1, 2)
+    except OverflowError:
+        raise CorefInputError(f"{where}: {member!r} holds an offset too large for any document") from None
+    if inclusive:
+        spans[:, 1] += 1
+    bad = (spans[:, 0] < 0) | (spans[:, 1] <= spans[:, 0]) | (spans[:, 1] > limit)
+    if bad.any():
+        m = int(np.argmax(bad))
+        what = "beyond the document's" if spans[m, 1] > limit and spans[m, 0] >= 0 else "negative or reversed, in"
+        end = "inclusive" if inclusive else "exclusive"
+        mention = [int(spans[m, 0]), int(spans[m, 1]) - inclusive]
+        raise CorefInputError(f"{where}: mention {mention!r} in {member}[{int(labels[m])}] is {what} {limit} "
+                              f"{unit}s (its end is {end})")
+    return spans, labels, dropped
+
+
+def _plain_mentions(value: Any) -> Tuple[Optional[List[int]], np.ndarray, int]:
+    """The offsets of clusters that are lists of ``[int, int]`` lists, in
+    order, and every mention's cluster; ``None`` for anything else."""
+    if not isinstance(value, list) or not _LISTS.issuperset(map(type, value)):
+        return None, _NO_LABELS, 0
+    flat = list(chain.from_iterable(value))
+    if not _LISTS.issuperset(map(type, flat)) or set(map(len, flat)) - {2}:
+        return None, _NO_LABELS, 0
+    numbers = list(chain.from_iterable(flat))
+    if not _INTS.issuperset(map(type, numbers)):
+        return None, _NO_LABELS, 0
+    return numbers, np.repeat(np.arange(len(value), dtype=np.int64), list(map(len, value))), 0
+
+
+def _mentions(value: Any, member: str, where: str, unit: str, missing: bool) -> Tuple[List[Any], np.ndarray, int]:
+    """:func:`_plain_mentions` one mention at a time, which says what is
+    wrong, and drops ``None`` mentions where ``missing`` allows them."""
     if not isinstance(value, list):
         raise CorefInputError(f"{where}: {member!r} must be a list of clusters")
     flat: List[Any] = []
@@ -84,23 +128,10 @@ def spans_of(value: Any, member: str, where: str, limit: int, unit: str, inclusi
                                       f"with integer {unit} offsets")
             flat.append(mention)
             labels.append(index)
-    try:
-        spans = np.array(flat, dtype=np.int64).reshape(-1, 2)
-    except OverflowError:
-        raise CorefInputError(f"{where}: {member!r} holds an offset too large for any document") from None
-    if inclusive:
-        spans[:, 1] += 1
-    bad = (spans[:, 0] < 0) | (spans[:, 1] <= spans[:, 0]) | (spans[:, 1] > limit)
-    if bad.any():
-        m = int(np.argmax(bad))
-        what = "beyond the document's" if spans[m, 1] > limit and spans[m, 0] >= 0 else "negative or reversed, in"
-        end = "inclusive" if inclusive else "exclusive"
-        raise CorefInputError(f"{where}: mention {flat[m]!r} in {member}[{labels[m]}] is {what} {limit} {unit}s "
-                              f"(its end is {end})")
-    return spans, np.array(labels, dtype=np.int64), dropped
+    return flat, np.array(labels, dtype=np.int64), dropped
 
 
-def parse_fastcoref(obj: Dict[str, Any], where: str) -> Any:
+def parse_fastcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
     """``text`` and ``clusters`` of character offsets, end exclusive (or,
     from ``is_split_into_words``, a word list and word offsets)."""
     name = _name(obj, "doc_key", where)
@@ -110,15 +141,15 @@ def parse_fastcoref(obj: Dict[str, Any], where: str) -> Any:
     text = obj.get("text")
     if isinstance(text, str):
         spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, len(text), "character", False, True)
-        return from_text(name, text, spans, labels, dropped, where)
+        return from_text(name, text, spans, labels, dropped)
     if isinstance(text, list):
         words, starts = _words(text, "text", where)
         spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, len(words), "word", False, True)
-        return from_words(name, words, spans, labels, starts, dropped, where)
+        return from_words(name, words, spans, labels, starts, dropped)
     raise CorefInputError(f"{where}: 'text' must be the text (or the word list of is_split_into_words)")
 
 
-def parse_maverick(obj: Dict[str, Any], where: str) -> Any:
+def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
     """``tokens`` and ``clusters_token_offsets``, or ``text`` and
     ``clusters_char_offsets``, or (evaluate.py) ``sentences`` and
     ``clusters``: word or character offsets, end inclusive."""
@@ -128,21 +159,21 @@ def parse_maverick(obj: Dict[str, Any], where: str) -> Any:
         words, starts = _words(obj["tokens"], "tokens", where)
         spans, labels, _ = spans_of(obj["clusters_token_offsets"], "clusters_token_offsets", where, len(words),
                                     "word", True)
-        return from_words(name, words, spans, labels, starts, 0, where)
+        return from_words(name, words, spans, labels, starts, 0)
     if isinstance(obj.get("text"), str) and obj.get("clusters_char_offsets") is not None:
         text = obj["text"]
         spans, labels, _ = spans_of(obj["clusters_char_offsets"], "clusters_char_offsets", where, len(text),
                                     "character", True)
-        return from_text(name, text, spans, labels, 0, where)
+        return from_text(name, text, spans, labels, 0)
     if obj.get("sentences") is not None and obj.get("clusters") is not None:
         words, starts = _words(obj["sentences"], "sentences", where)
         spans, labels, _ = spans_of(obj["clusters"], "clusters", where, len(words), "word", True)
-        return from_words(name, words, spans, labels, starts or [0], 0, where)
+        return from_words(name, words, spans, labels, starts or [0], 0)
     raise CorefInputError(f"{where}: a maverick line holds 'tokens' and 'clusters_token_offsets', 'text' and "
                           "'clusters_char_offsets', or 'sentences' and 'clusters'")
 
 
-def parse_wlcoref(obj: Dict[str, Any], where: str) -> Any:
+def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
     """``document_id``, ``cased_words``, ``sent_id`` and ``span_clusters``
     (word offsets, end exclusive)."""
     name = _name(obj, "document_id", where, required=True)
@@ -157,7 +188,7 @@ def parse_wlcoref(obj: Dict[str, Any], where: str) -> Any:
     if isinstance(sentences, list) and len(sentences) == len(words):
         ids = np.array(sentences)
         starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1]))).tolist() if len(ids) else []
-    return from_words(name, words, spans, labels, starts, 0, where)
+    return from_words(name, words, spans, labels, starts, 0)
 
 
 PARSERS = {"fastcoref": parse_fastcoref, "maverick": parse_maverick, "wl-coref": parse_wlcoref}
