@@ -10,7 +10,7 @@ import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
-from .document import AlignmentReport
+from .document import AlignmentReport, WordMismatch
 
 
 Offsets = Tuple[np.ndarray, np.ndarray]
@@ -267,16 +267,16 @@ def place_units(key: KeyText, starts: np.ndarray, ends: np.ndarray) -> Placed:
     return Placed(first, last + 1, kept, snapped)
 
 
-def align_text(name: str, key: KeyText, text: Folded) -> AlignmentReport:
+def align_text(key: KeyText, text: Folded) -> AlignmentReport:
     """Check that a response text has the key's units (else
-    :class:`CorefInputError` naming the document and where they part) and
+    :class:`~.document.WordMismatch` saying where they part) and
     count the characters that agree only by folding (``replaced``)."""
     if not np.array_equal(key.folded.units, text.units):
         n = min(len(key.folded), len(text))
         differ = np.flatnonzero(key.folded.units[:n] != text.units[:n])
         at = int(differ[0]) if len(differ) else n
-        raise CorefInputError(
-            f"document {name!r}: the response text differs from the key's words beyond white space and quotes: "
+        raise WordMismatch(
+            "a response text that differs from the key's words beyond white space, quotes and bracket escapes: "
             f"from {text_excerpt(text, at)} against {key.excerpt(at)}"
         )
     characters = replaced_characters(key.folded, text)

@@ -8,7 +8,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 from ...clusters import Clusters
-from ..document import Paired, SideDocument
+from ..document import AlignmentReport, Paired, SideDocument
 
 
 class SystemDocument(SideDocument):
@@ -63,7 +63,7 @@ class SystemDocument(SideDocument):
         from ..alignment import KeyText, align_text, fold, place_units, placed_report
 
         if self.text is None and key.same_words(self):
-            return Paired(key, self.clusters)
+            return Paired(key, self.clusters, 0, AlignmentReport("words", dropped=self.dropped) if self.dropped else None)
         key_text = KeyText.of(key.words)
         starts, ends = self.spans[:, 0], self.spans[:, 1]
         if self.text is not None:
@@ -73,8 +73,7 @@ class SystemDocument(SideDocument):
             mine = KeyText.of(self.words)
             folded = mine.folded
             unit_starts, unit_ends = mine.starts[starts], mine.ends[ends - 1]
-        name = key.name if key.name is not None else self.name
-        report = align_text(str(name), key_text, folded)
+        report = align_text(key_text, folded)
         placed = place_units(key_text, unit_starts, unit_ends)
         kept = placed.kept
         clusters = Clusters.from_arrays(placed.starts[kept], placed.ends[kept], self.labels[kept])
