@@ -53,7 +53,7 @@ class SideDocument:
     def placed_on(self, key: "SideDocument") -> Optional["Paired"]:
         """``None``: the key's format pairs this document. A format whose
         documents put themselves on any key's words (system outputs, through
-        their text or words: :mod:`.aligned`) returns the pair."""
+        their text or words: :mod:`.sysout`) returns the pair."""
         return None
 
 
