@@ -268,13 +268,6 @@ def test_a_file_that_fits_two_formats_names_them(tmp_path):
     assert "the members fit several formats (jsonlines, fastcoref)" in result.stderr
 
 
-def test_wl_coref_head_words_alone_say_what_to_score(tmp_path):
-    response = fastcoref_file(tmp_path, {"document_id": "d", "cased_words": ["a"], "word_clusters": [[0]]})
-    result = run("score", key_file(tmp_path), response)
-    assert result.exit_code == 1
-    assert "no 'span_clusters' member (it has only head words, 'word_clusters'" in result.stderr
-
-
 def test_unnamed_fastcoref_documents_pair_by_order(tmp_path):
     response = fastcoref_file(tmp_path, {"text": "The cat sat.", "clusters": [[[0, 7], [8, 11]]]})
     corpus = read_corpus(key_file(tmp_path), response)
@@ -337,3 +330,34 @@ def test_replaced_characters_are_those_a_unit_by_unit_comparison_finds(words, da
     text = " ".join(written)
     key = KeyText.of(words)
     assert replaced_characters(key.folded, fold(text)).tolist() == naive_replaced(words, text)
+
+
+GUM = data_path("corpora", "gum-corefud.40docs.conllu.gz")
+
+
+def test_wl_coref_head_words_are_one_word_mentions_scored_by_head(tmp_path):
+    """``word_clusters`` alone: every mention is its head word, with that
+    head; scored as the same one-word mentions built from the key's heads
+    (two mentions of one head keep the first, as wl-coref has one mention
+    a head)."""
+    from spacy_coref_eval.scoring import Options, score_pairs
+    from spacy_coref_eval.clusters import Pair
+
+    converted = tmp_path / "gum.wl.jsonl"
+    assert run("convert", GUM, converted, "--output-format", "wl-coref").exit_code == 0
+    heads_only = rewrite(converted, tmp_path / "gum.heads.jsonl",
+                         lambda line: {k: v for k, v in line.items() if k != "span_clusters"})
+    result = run("score", GUM, heads_only, "--match", "head", "-f", "json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert any("give head words only ('word_clusters')" in w for w in data["warnings"])
+    pairs = []
+    for pair in read_corpus(GUM, GUM).pairs:
+        key = pair.key
+        heads = np.where(key.heads >= 0, key.heads, key.starts)
+        pairs.append(Pair(pair.name, key, Clusters.from_arrays(heads, heads + 1, key.entity, heads), pair.n_tokens))
+    expected = score_pairs(pairs, Options.from_names(match="head").settings).metrics()
+    assert data["metrics"] == json.loads(json.dumps(expected))
+    plain = run("score", key_file(tmp_path), fastcoref_file(tmp_path, {"document_id": "(d); part 000",
+                "cased_words": ["The", "cat", "sat", "."], "word_clusters": [[1]]}), "--match", "head")
+    assert plain.exit_code == 1 and "the 'head' matcher needs mention heads, but the key has none" in plain.stderr

@@ -175,29 +175,42 @@ def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
 
 def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
     """``document_id``, ``cased_words``, ``sent_id`` and ``span_clusters``
-    (word offsets, end exclusive)."""
+    (word offsets, end exclusive), or else ``word_clusters`` (head words)."""
     name = _name(obj, "document_id", where, required=True)
     where = f"{where}: document {name!r}"
     words, _ = _words(obj.get("cased_words"), "cased_words", where)
-    if obj.get("span_clusters") is None:
-        heads = " (it has only head words, 'word_clusters', which are not read yet)" if "word_clusters" in obj else ""
-        raise CorefInputError(f"{where}: no 'span_clusters' member{heads}; score wl-coref's span predictions")
-    spans, labels, _ = spans_of(obj["span_clusters"], "span_clusters", where, len(words), "word", False)
+    heads_only = obj.get("span_clusters") is None
+    if heads_only and obj.get("word_clusters") is None:
+        raise CorefInputError(f"{where}: no 'span_clusters' or 'word_clusters' member")
+    if heads_only:
+        clusters = obj["word_clusters"]
+        if isinstance(clusters, list) and _LISTS.issuperset(map(type, clusters)):
+            clusters = [[[head, head] for head in cluster] for cluster in clusters]
+        spans, labels, _ = spans_of(clusters, "word_clusters", where, len(words), "word", True)
+    else:
+        spans, labels, _ = spans_of(obj["span_clusters"], "span_clusters", where, len(words), "word", False)
     sentences = obj.get("sent_id")
     starts: Sequence[int] = ()
     if isinstance(sentences, list) and len(sentences) == len(words):
         ids = np.array(sentences)
         starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1]))).tolist() if len(ids) else []
-    return from_words(name, words, spans, labels, starts, 0)
+    return from_words(name, words, spans, labels, starts, 0, heads_only)
 
 
 PARSERS = {"fastcoref": parse_fastcoref, "maverick": parse_maverick, "wl-coref": parse_wlcoref}
 
 
 def read_system(path: Path, fmt: Format, text: Optional[str] = None) -> Side:
-    """The documents of a system output file of format ``fmt``."""
+    """The documents of a system output file of format ``fmt``, with a
+    warning where mentions are head words alone."""
     text = load_text(path) if text is None else text
-    return Side(path, fmt, parse_lines(text, str(path), PARSERS[fmt.name]))
+    documents = parse_lines(text, str(path), PARSERS[fmt.name])
+    heads = [d.name for d in documents if d.heads_only]
+    warnings = [
+        f"{path}: {len(heads)} document(s) give head words only ('word_clusters'), each mention its head word "
+        "alone: only --match head compares them with the key's mentions"
+    ] if heads else []
+    return Side(path, fmt, documents, warnings)
 
 
 def read_fastcoref(path: Path, options: ReadOptions) -> Side:

@@ -8,6 +8,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
+from ...clusters import Clusters
 from ...files import open_output
 from ..document import SideDocument, document_names
 
@@ -71,12 +72,27 @@ def write_maverick(path: Path, documents: Sequence[SideDocument], inputs: Sequen
 
 
 def write_wlcoref(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
-    """``document_id``, ``cased_words``, ``sent_id`` and ``span_clusters``, end exclusive."""
+    """``document_id``, ``cased_words``, ``sent_id`` and ``span_clusters``, end
+    exclusive; ``word_clusters`` (every mention's head) where the mentions
+    have heads."""
     lines = []
     for name, document in zip(document_names(documents), documents):
         words = list(document.words)
         starts = sorted(set(document.sentence_starts) | {0})
         sentence = (np.searchsorted(starts, np.arange(len(words)), side="right") - 1).tolist()
         clusters = [[[s, e] for s, e in entity] for entity in document.clusters.entities()]
-        lines.append({"document_id": name, "cased_words": words, "sent_id": sentence, "span_clusters": clusters})
+        line = {"document_id": name, "cased_words": words, "sent_id": sentence, "span_clusters": clusters}
+        if document.clusters.heads is not None:
+            line["word_clusters"] = head_clusters(document.clusters)
+        lines.append(line)
     return _lines(path, lines, inputs)
+
+
+def head_clusters(clusters: Clusters) -> List[List[int]]:
+    """Every entity's mention heads, in stored order (an unknown head, -1,
+    stands for the mention's first word)."""
+    heads = np.where(clusters.heads >= 0, clusters.heads, clusters.starts).tolist()
+    out: List[List[int]] = [[] for _ in range(clusters.n_entities)]
+    for head, entity in zip(heads, clusters.entity.tolist()):
+        out[entity].append(head)
+    return out
