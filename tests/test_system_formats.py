@@ -345,6 +345,8 @@ def test_wl_coref_head_words_are_one_word_mentions_scored_by_head(tmp_path):
 
     converted = tmp_path / "gum.wl.jsonl"
     assert run("convert", GUM, converted, "--output-format", "wl-coref").exit_code == 0
+    both = scores(GUM, converted, "--match", "head")
+    assert both["metrics"] == scores(GUM, GUM, "--match", "head")["metrics"]
     heads_only = rewrite(converted, tmp_path / "gum.heads.jsonl",
                          lambda line: {k: v for k, v in line.items() if k != "span_clusters"})
     result = run("score", GUM, heads_only, "--match", "head", "-f", "json")
@@ -361,3 +363,14 @@ def test_wl_coref_head_words_are_one_word_mentions_scored_by_head(tmp_path):
     plain = run("score", key_file(tmp_path), fastcoref_file(tmp_path, {"document_id": "(d); part 000",
                 "cased_words": ["The", "cat", "sat", "."], "word_clusters": [[1]]}), "--match", "head")
     assert plain.exit_code == 1 and "the 'head' matcher needs mention heads, but the key has none" in plain.stderr
+
+
+@pytest.mark.parametrize("word_clusters, message", [
+    ([[1, 2]], "'word_clusters' and 'span_clusters' differ in shape"),
+    ([[2]], "head 2 (word_clusters) lies outside its span [0, 2] (span_clusters[0])"),
+])
+def test_wl_coref_heads_must_fit_their_spans(tmp_path, word_clusters, message):
+    response = fastcoref_file(tmp_path, {"document_id": "(d); part 000", "cased_words": ["The", "cat", "sat", "."],
+                                         "span_clusters": [[[0, 2]]], "word_clusters": word_clusters})
+    result = run("score", key_file(tmp_path), response)
+    assert result.exit_code == 1 and message in result.stderr

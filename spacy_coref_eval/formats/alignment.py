@@ -1,7 +1,10 @@
 """Put a response's clusters on the key's tokens through the text: spans
 are compared by their place among the non-white-space characters
-(docs/formats.md, Alignment); a span whose ends fall inside a key token is
-placed past the document's end, so it is twinless, and counted."""
+(docs/formats.md §4). For spaCy docs a span whose ends fall inside a key
+token is placed past the document's end, so it is twinless, and counted;
+for system outputs (:func:`fold`, :func:`align_text`, :func:`place_units`)
+quotes and bracket escapes are folded too, and such a span is snapped
+outward to whole key tokens and counted."""
 import re
 from dataclasses import dataclass, replace
 from typing import Dict, List, Mapping, Sequence, Tuple

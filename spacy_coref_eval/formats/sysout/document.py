@@ -14,17 +14,20 @@ from ..document import AlignmentReport, Paired, SideDocument
 class SystemDocument(SideDocument):
     """``spans`` (end exclusive) are characters of ``text`` for character
     outputs, else words; ``labels`` their cluster indices; ``dropped`` the
-    mentions the system gave without offsets; ``heads_only``: every mention
-    is a head word alone, which is also its head (wl-coref's
-    ``word_clusters``). ``words`` and ``clusters``
+    mentions the system gave without offsets; ``heads`` every mention's
+    head word, where the output gives them (wl-coref's ``word_clusters``).
+    ``words`` and ``clusters``
     (on them), which only a system output read as the key needs, are
     built when asked for."""
 
+    heads_only = False
+    """Every mention is its head word alone (``word_clusters`` without spans)."""
+
     def __init__(self, name: Optional[str], spans: np.ndarray, labels: np.ndarray, text: Optional[str] = None,
                  words: Optional[List[str]] = None, sentence_starts: Sequence[int] = (), dropped: int = 0,
-                 heads_only: bool = False) -> None:
+                 heads: Optional[np.ndarray] = None) -> None:
         self.name, self.spans, self.labels, self.text = name, spans, labels, text
-        self.sentence_starts, self.dropped, self.heads_only = sentence_starts, dropped, heads_only
+        self.sentence_starts, self.dropped, self.heads = sentence_starts, dropped, heads
         if words is not None:
             self.words = words
 
@@ -47,7 +50,7 @@ class SystemDocument(SideDocument):
         covers only white space has none and is left out)."""
         starts, ends = self.spans[:, 0], self.spans[:, 1]
         if self.text is None:
-            return Clusters.from_arrays(starts, ends, self.labels, starts if self.heads_only else None)
+            return Clusters.from_arrays(starts, ends, self.labels, self.heads)
         word_starts = self.bounds[0]
         first = np.searchsorted(word_starts, starts, side="left")
         after = np.searchsorted(word_starts, ends, side="left")
@@ -79,15 +82,20 @@ class SystemDocument(SideDocument):
         report = align_text(key_text, folded)
         placed = place_units(key_text, unit_starts, unit_ends)
         kept = placed.kept
-        starts = placed.starts[kept]
-        clusters = Clusters.from_arrays(starts, placed.ends[kept], self.labels[kept], starts if self.heads_only else None)
+        heads = None
+        if self.heads is not None:
+            words = place_units(key_text, mine.starts[self.heads], mine.ends[self.heads])
+            heads = np.where(words.kept, words.starts, -1)[kept]
+        clusters = Clusters.from_arrays(placed.starts[kept], placed.ends[kept], self.labels[kept], heads)
         return Paired(key, clusters, 0, placed_report(report, placed, self.dropped))
 
 
 def from_words(name: Optional[str], words: List[str], spans: np.ndarray, labels: np.ndarray,
-               sentence_starts: Sequence[int] = (), dropped: int = 0, heads_only: bool = False) -> SystemDocument:
-    """A word output: ``spans`` are words, end exclusive."""
-    return SystemDocument(name, spans, labels, None, words, sentence_starts, dropped, heads_only)
+               sentence_starts: Sequence[int] = (), dropped: int = 0,
+               heads: Optional[np.ndarray] = None) -> SystemDocument:
+    """A word output: ``spans`` are words, end exclusive; ``heads`` their
+    head words where given."""
+    return SystemDocument(name, spans, labels, None, words, sentence_starts, dropped, heads)
 
 
 def from_text(name: Optional[str], text: str, spans: np.ndarray, labels: np.ndarray,

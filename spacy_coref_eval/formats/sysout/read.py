@@ -85,11 +85,12 @@ def spans_of(value: Any, member: str, where: str, limit: int, unit: str, inclusi
     bad = (spans[:, 0] < 0) | (spans[:, 1] <= spans[:, 0]) | (spans[:, 1] > limit)
     if bad.any():
         m = int(np.argmax(bad))
-        what = "beyond the document's" if spans[m, 1] > limit and spans[m, 0] >= 0 else "negative or reversed, in"
+        beyond = spans[m, 1] > limit and 0 <= spans[m, 0] < spans[m, 1]
+        what = f"beyond the document's {limit} {unit}s" if beyond else "negative or reversed"
         end = "inclusive" if inclusive else "exclusive"
         mention = [int(spans[m, 0]), int(spans[m, 1]) - inclusive]
-        raise CorefInputError(f"{where}: mention {mention!r} in {member}[{int(labels[m])}] is {what} {limit} "
-                              f"{unit}s (its end is {end})")
+        raise CorefInputError(f"{where}: mention {mention!r} in {member}[{int(labels[m])}] is {what} "
+                              f"(its end is {end})")
     return spans, labels, dropped
 
 
@@ -179,22 +180,34 @@ def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
     name = _name(obj, "document_id", where, required=True)
     where = f"{where}: document {name!r}"
     words, _ = _words(obj.get("cased_words"), "cased_words", where)
-    heads_only = obj.get("span_clusters") is None
-    if heads_only and obj.get("word_clusters") is None:
+    if obj.get("span_clusters") is None and obj.get("word_clusters") is None:
         raise CorefInputError(f"{where}: no 'span_clusters' or 'word_clusters' member")
-    if heads_only:
+    heads = None
+    if obj.get("word_clusters") is not None:
         clusters = obj["word_clusters"]
         if isinstance(clusters, list) and _LISTS.issuperset(map(type, clusters)):
             clusters = [[[head, head] for head in cluster] for cluster in clusters]
-        spans, labels, _ = spans_of(clusters, "word_clusters", where, len(words), "word", True)
+        head_spans, head_labels, _ = spans_of(clusters, "word_clusters", where, len(words), "word", True)
+        heads = head_spans[:, 0]
+    if obj.get("span_clusters") is None:
+        spans, labels = head_spans, head_labels
     else:
         spans, labels, _ = spans_of(obj["span_clusters"], "span_clusters", where, len(words), "word", False)
+        if heads is not None and not np.array_equal(labels, head_labels):
+            raise CorefInputError(f"{where}: 'word_clusters' and 'span_clusters' differ in shape; each head of "
+                                  "word_clusters[i][k] is that of span_clusters[i][k]")
+        if heads is not None and np.any((heads < spans[:, 0]) | (heads >= spans[:, 1])):
+            m = int(np.argmax((heads < spans[:, 0]) | (heads >= spans[:, 1])))
+            raise CorefInputError(f"{where}: head {int(heads[m])} (word_clusters) lies outside its span "
+                                  f"{spans[m].tolist()} (span_clusters[{int(labels[m])}])")
     sentences = obj.get("sent_id")
     starts: Sequence[int] = ()
     if isinstance(sentences, list) and len(sentences) == len(words):
         ids = np.array(sentences)
         starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1]))).tolist() if len(ids) else []
-    return from_words(name, words, spans, labels, starts, 0, heads_only)
+    document = from_words(name, words, spans, labels, starts, 0, heads)
+    document.heads_only = obj.get("span_clusters") is None
+    return document
 
 
 PARSERS = {"fastcoref": parse_fastcoref, "maverick": parse_maverick, "wl-coref": parse_wlcoref}
