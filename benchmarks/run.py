@@ -36,6 +36,7 @@ from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.scoring import Options, count_document, evaluate_corpus, score_pairs
 
 from .perturb import Errors, perturb, perturb_corpus, synthetic_key
+from .system_outputs import system_outputs
 from .startup import READ_LINES, docbin_startup, process_times, startup
 
 REPO = Path(__file__).resolve().parent.parent
@@ -400,6 +401,7 @@ def main() -> None:
         rows += docbin_path(spacy_paths, key_path, response_path, args.repeat)
         rows += docbin_msgpack(spacy_paths[0], args.repeat)
         rows += other_formats(Path(folder), key_path, response_path, args.repeat)
+        rows += system_outputs(Path(folder), key_path, response_path, args.repeat, ALL)
         rows += startup(key_path, response_path, args.repeat)
         rows += nested_classes(Path(folder), args.repeat)
         rows += docbin_startup((key_path, response_path), spacy_paths, args.repeat)

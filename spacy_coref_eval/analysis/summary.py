@@ -1,7 +1,7 @@
 """The analyses a command asks of a scoring run, computed in one call
 (:func:`analyse`) and carried to the report as one value (:class:`Analyses`)."""
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..scoring import CorpusResult
 
@@ -14,8 +14,9 @@ class Analyses:
     classes (a :class:`~.resolution_classes.ResolutionClassResult`), the
     error-impact waterfall (a :class:`~.waterfall.Waterfall`), the errors
     listed per document, the strata of each attribute asked for (the JSON
-    blocks of :meth:`~.strata.Strata.to_dict`, by attribute) and the
-    variant matrix (:class:`~.variants.Variant` rows); docs/analyses.md."""
+    blocks of :meth:`~.strata.Strata.to_dict`, by attribute), the
+    variant matrix (:class:`~.variants.Variant` rows; docs/analyses.md) and
+    the alignment report."""
 
     intervals: Optional[Dict[str, Dict[str, Tuple[float, float]]]] = None
     level: Optional[float] = None
@@ -28,6 +29,10 @@ class Analyses:
     errors_list: Optional[Dict[str, Dict[str, List[Dict[str, Any]]]]] = None
     strata: Optional[Dict[str, Dict[str, Any]]] = None
     variants: Optional[List[Any]] = None
+    alignment: Optional[Mapping[str, Any]] = None
+    """What aligning the response onto the key changed, by document
+    (:class:`~spacy_coref_eval.formats.document.AlignmentReport`), when a
+    format aligned it."""
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """``score``, ``merge`` and ``demo``: score a response against a key, merge
 scores of shards, and report them. The scoring machinery is imported when a
 command runs, not when the command line starts."""
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -94,6 +95,7 @@ def score(
             run.result, ci, n_resamples, seed, macro, errors, tokens, breakdowns, run.corpus,
             response_documents(response, options, run, breakdowns), n_process,
         )
+        analyses = replace(analyses, alignment=run.corpus.alignment)
     report(run.result, fmt, per_doc, output, analyses, inputs)
 
 

@@ -1,14 +1,19 @@
 """Put a response's clusters on the key's tokens through the text: spans
 are compared by their place among the non-white-space characters
-(docs/formats.md, Alignment); a span whose ends fall inside a key token is
-placed past the document's end, so it is twinless, and counted."""
-from dataclasses import replace
-from typing import List, Mapping, Tuple
+(docs/formats.md §4). For spaCy docs a span whose ends fall inside a key
+token is placed past the document's end, so it is twinless, and counted;
+for system outputs (:func:`fold`, :func:`align_text`, :func:`place_units`)
+quotes and bracket escapes are folded too, and such a span is snapped
+outward to whole key tokens and counted."""
+import re
+from dataclasses import dataclass, replace
+from typing import Dict, List, Mapping, Sequence, Tuple
 
 import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
+from .document import AlignmentReport, WordMismatch
 
 
 Offsets = Tuple[np.ndarray, np.ndarray]
@@ -105,4 +110,216 @@ def unmapped_warnings(unmapped: Mapping[str, int]) -> List[str]:
     return [
         f"{sum(unmapped.values())} predicted span(s) in {len(unmapped)} document(s) do not start "
         f"and end on reference token boundaries; scored as twinless response mentions ({counted}{more})"
+    ]
+
+
+# Character alignment of system outputs (docs/formats.md, Alignment onto the key)
+
+_ZERO_WIDTH = (0x200B, 0xFEFF)
+_SINGLE_QUOTES = "'‘’‚‛`"
+_DOUBLE_QUOTES = '"“”„‟'
+_APOSTROPHE = ord("'")
+_STRINGS = frozenset((str,))
+_NO_UNITS = np.zeros(0, dtype=np.int64)
+_TABLE = 0x10000
+_WIDTH = np.ones(_TABLE, dtype=np.int64)
+"""Units per character: 0 for white space and zero width, 2 for a double
+quote (folded to ``''``), else 1 (characters past the table too)."""
+_WIDTH[_WHITE_SPACE] = 0
+_WIDTH[list(_ZERO_WIDTH)] = 0
+_WIDTH[[ord(c) for c in _DOUBLE_QUOTES]] = 2
+_QUOTE = np.zeros(_TABLE, dtype=bool)
+_QUOTE[[ord(c) for c in _SINGLE_QUOTES + _DOUBLE_QUOTES]] = True
+_ESCAPES = re.compile(r"-[LR][RSC]B-")
+_ESCAPED = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A text reduced to what alignment compares: ``units`` are its
+    characters without white space, quotes folded (every single quote to
+    ``'``, every double quote to ``''``) and Penn Treebank bracket escapes
+    (``-LRB-``) to their brackets; ``codes`` are the text's characters,
+    ``before[i]`` the number of units before character ``i`` (``len(text)
+    + 1`` entries), and ``special`` the units that come from a quote or an
+    escape, the only ones whose character may differ from the unit."""
+
+    units: np.ndarray
+    codes: np.ndarray
+    before: np.ndarray
+    special: np.ndarray
+    text: str
+
+    def __len__(self) -> int:
+        return len(self.units)
+
+    def character(self, unit: int) -> int:
+        """The text's character holding ``unit`` (its length at the end)."""
+        return int(np.searchsorted(self.before, unit, side="right")) - 1
+
+
+def _codes(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+
+def visible_characters(text: str) -> np.ndarray:
+    """Mask of the characters of ``text`` that alignment compares (neither
+    white space nor zero width), as :func:`fold` counts them."""
+    return _WIDTH[np.minimum(_codes(text), _TABLE - 1)] > 0
+
+
+def fold(text: str) -> Folded:
+    """The :class:`Folded` form of ``text`` (linear in its length)."""
+    codes = _codes(text)
+    looked_up = np.minimum(codes, _TABLE - 1)
+    width = _WIDTH[looked_up]
+    quotes = np.flatnonzero(_QUOTE[looked_up])
+    escapes = [(m.start(), m.end(), m.group()) for m in _ESCAPES.finditer(text)] if "B-" in text else []
+    folded = codes.copy() if len(quotes) or escapes else codes
+    if len(quotes):
+        folded[quotes] = _APOSTROPHE
+    if escapes:
+        width = width.copy()
+        for start, end, escape in escapes:
+            folded[start] = ord(_ESCAPED[escape])
+            width[start + 1:end] = 0
+    before = np.zeros(len(codes) + 1, dtype=np.int64)
+    np.cumsum(width, out=before[1:])
+    if not len(quotes) and not escapes:
+        return Folded(folded[width.astype(bool)], codes, before, _NO_UNITS, text)
+    doubles = quotes[width[quotes] == 2]
+    special = np.concatenate([before[quotes], before[doubles] + 1, before[[start for start, _, _ in escapes]]])
+    return Folded(np.repeat(folded, width), codes, before, np.unique(special), text)
+
+
+def replaced_characters(key: Folded, text: Folded) -> np.ndarray:
+    """The characters of ``text`` that differ from ``key``'s at the same
+    units (two folded texts with the same units)."""
+    units = np.union1d(key.special, text.special)
+    key_at = np.searchsorted(key.before, units, side="right") - 1
+    text_at = np.searchsorted(text.before, units, side="right") - 1
+    return np.unique(text_at[key.codes[key_at] != text.codes[text_at]])
+
+
+@dataclass(frozen=True)
+class KeyText:
+    """The key's words as one :class:`Folded` text (the words joined without
+    separator) and every word's units ``[starts, ends)``."""
+
+    words: Sequence[str]
+    folded: Folded
+    starts: np.ndarray
+    ends: np.ndarray
+
+    @classmethod
+    def of(cls, words: Sequence[str]) -> "KeyText":
+        if not _STRINGS.issuperset(map(type, words)):
+            words = [str(word) for word in words]
+        folded = fold("".join(words))
+        bounds = np.zeros(len(words) + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(map(len, words), dtype=np.int64, count=len(words)), out=bounds[1:])
+        units = folded.before[bounds]
+        return cls(words, folded, units[:-1], units[1:])
+
+    def word_at(self, unit: int) -> int:
+        """The word holding ``unit``."""
+        return int(np.searchsorted(self.ends, unit, side="right"))
+
+    def excerpt(self, unit: int, width: int = 6) -> str:
+        """``word N 'w w w'`` from the word holding ``unit``."""
+        if unit >= len(self.folded):
+            return "the end of the key's words"
+        word = self.word_at(unit)
+        return f"key word {word} {' '.join(self.words[word:word + width])!r}"
+
+
+def text_excerpt(folded: Folded, unit: int, width: int = 30) -> str:
+    """``character N '...'`` of a response text from ``unit``."""
+    if unit >= len(folded):
+        return "the end of the response text"
+    at = folded.character(unit)
+    return f"response character {at} {folded.text[at:at + width]!r}"
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Mentions put on the key's words: new ``starts`` and ``ends`` (words,
+    end exclusive), ``kept`` (False: dropped) and ``snapped`` masks."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+    kept: np.ndarray
+    snapped: np.ndarray
+
+
+def place_units(key: KeyText, starts: np.ndarray, ends: np.ndarray) -> Placed:
+    """Mentions given as units ``[starts, ends)`` of the key's folded text
+    placed on the key's words by the one rule (docs/formats.md): a mention
+    becomes the words it touches, from the word holding its first unit to
+    the word holding its last (``snapped`` where that moves an end); a
+    mention of no unit is dropped."""
+    kept = ends > starts
+    solid = np.flatnonzero(key.ends > key.starts)
+    if not len(solid):
+        zeros = np.zeros(len(starts), dtype=np.int64)
+        return Placed(zeros, zeros, np.zeros(len(starts), dtype=bool), np.zeros(len(starts), dtype=bool))
+    solid_ends = key.ends[solid]
+    first = solid[np.minimum(np.searchsorted(solid_ends, starts, side="right"), len(solid) - 1)]
+    last = solid[np.minimum(np.searchsorted(solid_ends, np.maximum(ends - 1, 0), side="right"), len(solid) - 1)]
+    snapped = kept & ((key.starts[first] != starts) | (key.ends[last] != ends))
+    return Placed(first, last + 1, kept, snapped)
+
+
+def align_text(key: KeyText, text: Folded) -> AlignmentReport:
+    """Check that a response text has the key's units (else
+    :class:`~.document.WordMismatch` saying where they part) and
+    count the characters that agree only by folding (``replaced``)."""
+    if not np.array_equal(key.folded.units, text.units):
+        n = min(len(key.folded), len(text))
+        differ = np.flatnonzero(key.folded.units[:n] != text.units[:n])
+        at = int(differ[0]) if len(differ) else n
+        raise WordMismatch(
+            "a response text that differs from the key's words beyond white space, quotes and bracket escapes: "
+            f"from {text_excerpt(text, at)} against {key.excerpt(at)}"
+        )
+    characters = replaced_characters(key.folded, text)
+    if not len(characters):
+        return AlignmentReport("characters")
+    at = int(text.before[characters[0]])
+    drift = f"{text_excerpt(text, at, 12)} against {key.excerpt(at, 3)}"
+    return AlignmentReport("characters", replaced=len(characters), drift=drift)
+
+
+def placed_report(report: AlignmentReport, placed: Placed, dropped: int = 0) -> AlignmentReport:
+    """``report`` with the snapped and dropped mentions of ``placed`` (and
+    ``dropped`` more, dropped before placing) added."""
+    return replace(
+        report, snapped=report.snapped + int(placed.snapped.sum()),
+        dropped=report.dropped + dropped + int((~placed.kept).sum()),
+    )
+
+
+def alignment_warning(reports: Mapping[str, AlignmentReport], shown: int = 3) -> List[str]:
+    """One warning summing up what aligning the responses onto the key
+    changed, naming the first ``shown`` documents it changed. Characters
+    that differ only as quotes or bracket escapes move no mention and are
+    left to the JSON and HTML report."""
+    totals: Dict[str, int] = {}
+    changed = []
+    for name, report in reports.items():
+        counts = [(f"{report.unit} {kind}", getattr(report, kind)) for kind in ("inserted", "deleted", "replaced")
+                  if report.unit != "characters"]
+        counts += [(f"mentions {kind}", getattr(report, kind)) for kind in ("snapped", "dropped", "unplaced")]
+        counts = [(label, n) for label, n in counts if n]
+        if counts:
+            changed.append(name)
+        for label, n in counts:
+            totals[label] = totals.get(label, 0) + n
+    if not changed:
+        return []
+    counted = ", ".join(f"{n} {label}" for label, n in totals.items())
+    named = ", ".join(repr(name) for name in changed[:shown]) + (", ..." if len(changed) > shown else "")
+    return [
+        f"aligning the response onto the key changed {len(changed)} of {len(reports)} document(s): {counted} "
+        f"({named}; see 'alignment' in the JSON or the HTML report)"
     ]

@@ -61,7 +61,10 @@ class Format:
         return max((len(suffix) for suffix in self.suffixes if file_name.endswith(suffix)), default=0)
 
     def describe(self) -> str:
-        """``title (suffixes)``, for help texts and messages."""
+        """``title (suffixes)``, for help texts and messages; ``(by name)``
+        for a format no suffix names."""
+        if not self.suffixes and not self.directories:
+            return f"{self.title} (by name)"
         names = ", ".join(f"*{s}" if not s.startswith(".") else s for s in self.suffixes)
         return f"{self.title} ({names}{', a directory' if self.directories else ''})"
 

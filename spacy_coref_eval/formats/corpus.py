@@ -126,9 +126,10 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
         key_documents.append(key_doc)
     if positional:
         warnings += length_warnings([(name, k, r) for name, k, r in triples])
-    from .alignment import unmapped_warnings
+    from .alignment import alignment_warning, unmapped_warnings
 
-    return Corpus(pairs, key_documents, notes + warnings + unmapped_warnings(unmapped), response_names, alignment)
+    warnings += unmapped_warnings(unmapped) + alignment_warning(alignment)
+    return Corpus(pairs, key_documents, notes + warnings, response_names, alignment)
 
 
 def _pair_by_name_or_order(

@@ -3,7 +3,7 @@ each a :class:`SideDocument` of its format, which knows how to pair with
 a response document of its own or another format."""
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
@@ -40,11 +40,21 @@ class SideDocument:
 
     def paired_with(self, response: "SideDocument") -> "Paired":
         """This key document paired with ``response``: the response's
-        clusters on this document's tokens. By default the words must be
-        the same (:class:`WordMismatch` says where they part)."""
+        clusters on this document's tokens. A response that places itself
+        (:meth:`placed_on`) does so; otherwise the words must be the same
+        (:class:`WordMismatch` says where they part)."""
+        placed = response.placed_on(self)
+        if placed is not None:
+            return placed
         if not self.same_words(response):
             raise WordMismatch(f"different words: {difference(self.words, response.words, 'word', ' ', 6)}")
         return Paired(self, response.clusters)
+
+    def placed_on(self, key: "SideDocument") -> Optional["Paired"]:
+        """``None``: the key's format pairs this document. A format whose
+        documents put themselves on any key's words (system outputs, through
+        their text or words: :mod:`.sysout`) returns the pair."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -69,7 +79,8 @@ class AlignmentReport:
     key (``deleted``), units that differ (``replaced``); mentions whose ends
     fell inside a key token and were moved outward (``snapped``), mentions
     that could not be placed (``dropped``: on deleted text or outside the
-    document), and mention strings found nowhere (``unplaced``)."""
+    document), and mention strings found nowhere (``unplaced``);
+    ``drift`` says where the texts first differ (empty when they agree)."""
 
     unit: str
     inserted: int = 0
@@ -78,9 +89,26 @@ class AlignmentReport:
     snapped: int = 0
     dropped: int = 0
     unplaced: int = 0
+    drift: str = ""
 
     def changed(self) -> bool:
         return any((self.inserted, self.deleted, self.replaced, self.snapped, self.dropped, self.unplaced))
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The counts by name (``drift`` only when the texts differ)."""
+        out: Dict[str, Any] = {name: getattr(self, name) for name in ALIGNMENT_COUNTS}
+        return {"unit": self.unit, **out, **({"drift": self.drift} if self.drift else {})}
+
+
+ALIGNMENT_COUNTS = ("inserted", "deleted", "replaced", "snapped", "dropped", "unplaced")
+
+
+def total_alignment(reports: Mapping[str, AlignmentReport]) -> AlignmentReport:
+    """The counts of all ``reports`` summed (unit ``"mixed"`` when they
+    count different units)."""
+    units = sorted({report.unit for report in reports.values()})
+    sums = {name: sum(getattr(report, name) for report in reports.values()) for name in ALIGNMENT_COUNTS}
+    return AlignmentReport(units[0] if len(units) == 1 else "mixed", **sums)
 
 
 class WordMismatch(CorefInputError):

@@ -11,6 +11,7 @@ from .conll import FORMAT as CONLL
 from .conllu import FORMAT as CONLLU
 from .docbin import FORMAT as DOCBIN
 from .jsonlines import FORMAT as JSONLINES
+from .sysout import SYSTEMS
 from .ua import FORMAT as UA
 
 ENTRY_POINTS = "spacy_coref_eval.formats"
@@ -21,7 +22,7 @@ FALLBACK = CONLL.name
 reference scorer's test files are named ``*.key`` and ``*.response``);
 such an output is refused instead, since writing would have to guess."""
 
-_REGISTERED: Dict[str, Format] = {fmt.name: fmt for fmt in (CONLL, CONLLU, JSONLINES, DOCBIN, UA)}
+_REGISTERED: Dict[str, Format] = {fmt.name: fmt for fmt in (CONLL, CONLLU, JSONLINES, DOCBIN, UA, *SYSTEMS)}
 _PLUGINS_LOADED = False
 
 

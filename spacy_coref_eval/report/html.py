@@ -38,11 +38,13 @@ def interval_text(bounds: Tuple[float, float]) -> str:
 
 def render_report(data: ReportData) -> str:
     """The whole page."""
+    from .alignment_html import alignment_section
     from .breakdowns import STYLE as BREAKDOWN_STYLE, strata_section, variants_section, waterfall_section
 
     breakdowns = [waterfall_section(data.waterfall), strata_section(data.strata, data.level), variants_section(data.variants)]
     body = "\n".join([
         header_section(data),
+        *filter(None, [alignment_section(data.alignment)]),
         metrics_section(data),
         errors_section(data.errors.get("total", {})),
         classes_section(data.classes),

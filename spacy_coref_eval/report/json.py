@@ -1,7 +1,7 @@
 """The JSON documents of ``score``, ``merge`` and ``compare``, built once
 here from a result and its analyses."""
 import json
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Mapping, Sequence
 
 from ..analysis.summary import Analyses
 from ..scoring import CorpusResult
@@ -12,7 +12,8 @@ def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses =
     ``metrics``, the analyses asked for (``intervals``, ``macro``,
     ``errors``, ``resolution_classes``, ``waterfall``, ``errors_list``,
     ``strata``, ``variants``; docs/analyses.md), ``documents`` with
-    ``per_doc`` and ``warnings``."""
+    ``per_doc``, ``alignment`` when the response was aligned onto the key,
+    and ``warnings``."""
     out: Dict[str, Any] = {"settings": result.settings.to_dict(), "metrics": result.metrics()}
     if analyses.intervals is not None:
         bounds = {name: {rate: list(pair) for rate, pair in rates.items()} for name, rates in analyses.intervals.items()}
@@ -42,8 +43,19 @@ def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses =
                 document["resolution_classes"] = analyses.classes.document(index).to_dict()
             if analyses.waterfall is not None:
                 document["waterfall"] = analyses.waterfall.to_dict(index)
+    if analyses.alignment:
+        out["alignment"] = alignment_json(analyses.alignment)
     out["warnings"] = list(result.warnings)
     return out
+
+
+def alignment_json(reports: Mapping[str, Any]) -> Dict[str, Any]:
+    """The ``alignment`` member: what aligning the response onto the key
+    changed, in ``total`` and by document (docs/formats.md)."""
+    from ..formats.document import total_alignment
+
+    return {"total": total_alignment(reports).to_dict(),
+            "documents": {name: report.to_dict() for name, report in reports.items()}}
 
 
 def comparison_json(

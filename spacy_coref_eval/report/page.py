@@ -24,11 +24,13 @@ def report_page(
     corpus: Any = None,
     response_documents: Sequence[Any] = (),
     n_process: int = 1,
+    alignment: Optional[Mapping[str, object]] = None,
 ) -> str:
     """The page: bootstrap intervals at ``level``, macro averages, error
     kinds, resolution classes when the key's ``tokens`` are given, and the
     ``worst`` documents' mentions side by side (at most ``max_tokens`` of
-    each), titled with the ``key`` and ``response`` it compares. A corpus
+    each), titled with the ``key`` and ``response`` it compares, and what
+    aligning the response onto the key changed (``alignment``, by document). A corpus
     whose documents cannot be classified gets a page without the class
     section, and a warning (on the page too) saying why. The waterfall,
     the strata and the variants are added as the ``breakdowns`` ask, as
@@ -54,7 +56,7 @@ def report_page(
         result, words,
         intervals=analyses.intervals, macro=analyses.macro, errors=analyses.errors,
         key=key, response=response, level=level, n_resamples=n_resamples, seed=seed,
-        worst=worst, max_tokens=max_tokens, classes=classes,
+        worst=worst, max_tokens=max_tokens, classes=classes, alignment=alignment,
         waterfall=analyses.waterfall.to_dict() if analyses.waterfall is not None else None,
         strata=analyses.strata,
         variants=[variant.to_dict() for variant in analyses.variants] if analyses.variants is not None else None,

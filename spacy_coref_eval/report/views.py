@@ -82,6 +82,38 @@ class ReportData:
     output, when computed (docs/analyses.md)."""
     strata: Optional[Mapping[str, Any]] = None
     variants: Optional[Sequence[Mapping[str, Any]]] = None
+    alignment: Optional["AlignmentView"] = None
+    """What aligning the response onto the key changed, when it was aligned."""
+
+
+ALIGNMENT_COLUMNS = ("inserted", "deleted", "replaced", "snapped", "dropped", "unplaced")
+
+
+@dataclass(frozen=True)
+class AlignmentView:
+    """The alignment report as the page shows it: the ``total`` counts,
+    the ``documents`` whose alignment changed something (name, counts,
+    where the text drifted), at most ``shown`` of them, and how many more."""
+
+    unit: str
+    total: Mapping[str, int]
+    documents: Sequence[Tuple[str, Mapping[str, int], str]]
+    n_aligned: int
+    more: int = 0
+
+
+def alignment_view(reports: Mapping[str, object], shown: int = 50) -> Optional[AlignmentView]:
+    """The view of the alignment reports by document (``None`` when no
+    document was aligned)."""
+    from ..formats.document import total_alignment
+
+    if not reports:
+        return None
+    total = total_alignment(reports)
+    changed = [(name, {c: getattr(r, c) for c in ALIGNMENT_COLUMNS}, r.drift)
+               for name, r in reports.items() if r.changed() or r.drift]
+    return AlignmentView(total.unit, {c: getattr(total, c) for c in ALIGNMENT_COLUMNS}, changed[:shown],
+                         len(reports), max(0, len(changed) - shown))
 
 
 def headline(metrics: Mapping[str, object]) -> str:
@@ -228,11 +260,13 @@ def build_report(
     waterfall: Optional[Mapping[str, Any]] = None,
     strata: Optional[Mapping[str, Any]] = None,
     variants: Optional[Sequence[Mapping[str, Any]]] = None,
+    alignment: Optional[Mapping[str, object]] = None,
 ) -> ReportData:
     """The page data of a scoring run (``result``, whose twinning the views
     read), the key ``words`` by document name, and the bootstrap
     ``intervals``, ``macro`` averages, ``errors``, resolution ``classes``,
-    ``waterfall``, ``strata`` and ``variants`` computed from it.
+    ``waterfall``, ``strata`` and ``variants`` computed from it, and the
+    ``alignment`` reports by document.
     Documents without words get no side-by-side view."""
     if result.twinned is None:
         raise ValueError("the report needs the twinned mentions of a scoring run, not merged counts")
@@ -248,5 +282,5 @@ def build_report(
     return ReportData(
         key, response, result.settings.to_dict(), result.metrics(), intervals, level, n_resamples, seed,
         documents, errors, views, macro or {}, list(result.warnings), classes=classes,
-        waterfall=waterfall, strata=strata, variants=variants,
+        waterfall=waterfall, strata=strata, variants=variants, alignment=alignment_view(alignment or {}),
     )

@@ -150,15 +150,19 @@ def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[st
     docstring); ``known`` are the documents of the file this one is paired
     with, whose ``sentences`` a line may share."""
     path = Path(path)
+    return parse_jsonlines(load_text(path), source=str(path), role=role, field=field, known=known)
+
+
+def load_text(path: Path) -> str:
+    """The text of a JSON lines file (``.gz`` read transparently)."""
     try:
         data = read_input(path, MAX_INPUT_BYTES)
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise CorefInputError(f"{path}: not UTF-8 text: {err}") from None
-    return parse_jsonlines(text, source=str(path), role=role, field=field, known=known)
 
 
 def parse_jsonlines(text: str, *, source: str = "<string>", role: str = "response",
@@ -476,9 +480,17 @@ def _word_sentence_starts(sentence_map: object, piece_starts: List[int], subtoke
 def read_side(path: Path, options: ReadOptions) -> Side:
     """A jsonlines file as a :class:`Side` (the format's reader): a
     response reuses what was read of the sentences it shares with a
-    jsonlines key."""
+    jsonlines key. A file whose members are a system's output is read in
+    that system's format (:func:`~..sysout.detect.system_of`)."""
+    from ..registry import get_format
+    from ..sysout.detect import system_of
+    from ..sysout.read import read_system
     from . import FORMAT
 
+    text = load_text(path)
+    system = system_of(text, str(path))
+    if system is not None:
+        return read_system(path, get_format(system), text)
     key = options.paired_with
     known = {d.doc_key: d for d in key.documents} if key is not None and key.format is FORMAT else None
-    return Side(path, FORMAT, list(read_jsonlines(path, role=options.role, known=known).values()))
+    return Side(path, FORMAT, list(parse_jsonlines(text, source=str(path), role=options.role, known=known).values()))

@@ -1,0 +1,120 @@
+"""A document of a system's output: its words (for character outputs,
+the text cut at white space and at every mention boundary) and its
+mentions as spans of its text's characters or of its words, put on any
+key's words through the text (docs/formats.md, Alignment onto the key)."""
+from functools import cached_property
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ...clusters import Clusters
+from ..document import AlignmentReport, Paired, SideDocument
+
+
+class SystemDocument(SideDocument):
+    """``spans`` (end exclusive) are characters of ``text`` for character
+    outputs, else words; ``labels`` their cluster indices; ``dropped`` the
+    mentions the system gave without offsets; ``heads`` every mention's
+    head word, where the output gives them (wl-coref's ``word_clusters``).
+    ``words`` and ``clusters``
+    (on them), which only a system output read as the key needs, are
+    built when asked for."""
+
+    heads_only = False
+    """Every mention is its head word alone (``word_clusters`` without spans)."""
+
+    def __init__(self, name: Optional[str], spans: np.ndarray, labels: np.ndarray, text: Optional[str] = None,
+                 words: Optional[List[str]] = None, sentence_starts: Sequence[int] = (), dropped: int = 0,
+                 heads: Optional[np.ndarray] = None) -> None:
+        self.name, self.spans, self.labels, self.text = name, spans, labels, text
+        self.sentence_starts, self.dropped, self.heads = sentence_starts, dropped, heads
+        if words is not None:
+            self.words = words
+
+    @cached_property
+    def bounds(self) -> Tuple[np.ndarray, np.ndarray]:
+        """The first character and end of every word of a character output
+        (:func:`cut_words`)."""
+        return cut_words(self.text, self.spans)
+
+    @cached_property
+    def words(self) -> List[str]:  # type: ignore[override]
+        """A character output's text cut at white space and at every
+        mention boundary, so that each mention is whole words."""
+        starts, ends = self.bounds
+        return [self.text[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
+
+    @cached_property
+    def clusters(self) -> Clusters:  # type: ignore[override]
+        """The mentions on :attr:`words` (for a character output, one that
+        covers only white space has none and is left out)."""
+        starts, ends = self.spans[:, 0], self.spans[:, 1]
+        if self.text is None:
+            return Clusters.from_arrays(starts, ends, self.labels, self.heads)
+        word_starts = self.bounds[0]
+        first = np.searchsorted(word_starts, starts, side="left")
+        after = np.searchsorted(word_starts, ends, side="left")
+        solid = after > first
+        return Clusters.from_arrays(first[solid], after[solid], self.labels[solid])
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.words) if self.text is None else len(self.bounds[0])
+
+    def placed_on(self, key: SideDocument) -> Paired:
+        """The mentions on ``key``'s words: directly when a word output has
+        the key's words, else through the non-space characters of both
+        (:func:`~..alignment.align_text`, :func:`~..alignment.place_units`),
+        with what that changed (:class:`~..document.AlignmentReport`)."""
+        from ..alignment import KeyText, align_text, fold, place_units, placed_report
+
+        if self.text is None and key.same_words(self):
+            return Paired(key, self.clusters, 0, AlignmentReport("words", dropped=self.dropped) if self.dropped else None)
+        key_text = KeyText.of(key.words)
+        starts, ends = self.spans[:, 0], self.spans[:, 1]
+        if self.text is not None:
+            folded = fold(self.text)
+            unit_starts, unit_ends = folded.before[starts], folded.before[ends]
+        else:
+            mine = KeyText.of(self.words)
+            folded = mine.folded
+            unit_starts, unit_ends = mine.starts[starts], mine.ends[ends - 1]
+        report = align_text(key_text, folded)
+        placed = place_units(key_text, unit_starts, unit_ends)
+        kept = placed.kept
+        heads = None
+        if self.heads is not None:
+            words = place_units(key_text, mine.starts[self.heads], mine.ends[self.heads])
+            heads = np.where(words.kept, words.starts, -1)[kept]
+        clusters = Clusters.from_arrays(placed.starts[kept], placed.ends[kept], self.labels[kept], heads)
+        return Paired(key, clusters, 0, placed_report(report, placed, self.dropped))
+
+
+def from_words(name: Optional[str], words: List[str], spans: np.ndarray, labels: np.ndarray,
+               sentence_starts: Sequence[int] = (), dropped: int = 0,
+               heads: Optional[np.ndarray] = None) -> SystemDocument:
+    """A word output: ``spans`` are words, end exclusive; ``heads`` their
+    head words where given."""
+    return SystemDocument(name, spans, labels, None, words, sentence_starts, dropped, heads)
+
+
+def from_text(name: Optional[str], text: str, spans: np.ndarray, labels: np.ndarray,
+              dropped: int = 0) -> SystemDocument:
+    """A character output: ``spans`` are characters of ``text``, end exclusive."""
+    return SystemDocument(name, spans, labels, text, None, (), dropped)
+
+
+def cut_words(text: str, spans: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """The words of ``text``: runs of visible characters, also cut at every
+    start and end of ``spans``; their first characters and ends."""
+    from ..alignment import visible_characters
+
+    visible = visible_characters(text)
+    n = len(visible)
+    cuts = np.zeros(n + 1, dtype=bool)
+    cuts[spans.ravel()] = True
+    before = np.concatenate(([False], visible))
+    after = np.concatenate((visible, [False]))
+    starts = np.flatnonzero(after & (~before | cuts))
+    ends = np.flatnonzero(before & (~after | cuts))
+    return starts, ends

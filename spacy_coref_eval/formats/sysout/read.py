@@ -1,0 +1,244 @@
+"""Read system outputs (docs/formats.md, System outputs): one JSON object
+a line, as fastcoref/LingMess, maverick and wl-coref write them, each
+line a :class:`~.document.SystemDocument`."""
+import json
+from itertools import chain
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ...errors import CorefInputError
+from ..base import Format, ReadOptions
+from ..document import Side
+from ..jsonlines.read import load_text
+from .document import SystemDocument, from_text, from_words
+
+_LISTS = frozenset((list,))
+_INTS = frozenset((int,))
+_STRINGS = frozenset((str,))
+_NO_LABELS = np.zeros(0, dtype=np.int64)
+
+Parser = Callable[[Dict[str, Any], str], SystemDocument]
+
+
+def parse_lines(text: str, source: str, parse: Parser) -> List[SystemDocument]:
+    """Every non-blank line of ``text`` read by ``parse``; a document name
+    given twice is an error."""
+    documents: List[SystemDocument] = []
+    seen: Dict[str, int] = {}
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line or line.isspace():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError as err:
+            raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
+        if not isinstance(obj, dict):
+            raise CorefInputError(f"{source}:{number}: a line must hold a JSON object")
+        document = parse(obj, f"{source}:{number}")
+        if document.name is not None:
+            if document.name in seen:
+                raise CorefInputError(f"{source}:{number}: document {document.name!r} appears twice "
+                                      f"(first at line {seen[document.name]})")
+            seen[document.name] = number
+        documents.append(document)
+    return documents
+
+
+def _name(obj: Dict[str, Any], member: str, where: str, required: bool = False) -> Optional[str]:
+    name = obj.get(member)
+    if name is None and not required:
+        return None
+    if not isinstance(name, str):
+        raise CorefInputError(f"{where}: no {member!r} string")
+    return name
+
+
+def _words(value: Any, member: str, where: str) -> Tuple[List[str], List[int]]:
+    """A word list, or a list of sentences flattened with their first words."""
+    if isinstance(value, list) and _STRINGS.issuperset(map(type, value)):
+        return value, []
+    if isinstance(value, list) and _LISTS.issuperset(map(type, value)):
+        words = list(chain.from_iterable(value))
+        if _STRINGS.issuperset(map(type, words)):
+            return words, np.cumsum([0] + [len(s) for s in value])[:-1].tolist()
+    raise CorefInputError(f"{where}: {member!r} must be a list of words (or of sentences of words)")
+
+
+def spans_of(value: Any, member: str, where: str, limit: int, unit: str, inclusive: bool,
+             missing: bool = False) -> Tuple[np.ndarray, np.ndarray, int]:
+    """The mentions of a clusters member: spans (end exclusive), their
+    cluster indices, and how many mentions were ``None`` (allowed with
+    ``missing``: fastcoref writes mentions on special tokens so). A mention
+    that is not two integers, negative, reversed or beyond ``limit`` is an
+    error."""
+    flat, labels, dropped = _plain_mentions(value)
+    if flat is None:
+        flat, labels, dropped = _mentions(value, member, where, unit, missing)
+    try:
+        spans = np.array(flat, dtype=np.int64).reshape(-1, 2)
+    except OverflowError:
+        raise CorefInputError(f"{where}: {member!r} holds an offset too large for any document") from None
+    if inclusive:
+        spans[:, 1] += 1
+    bad = (spans[:, 0] < 0) | (spans[:, 1] <= spans[:, 0]) | (spans[:, 1] > limit)
+    if bad.any():
+        m = int(np.argmax(bad))
+        beyond = spans[m, 1] > limit and 0 <= spans[m, 0] < spans[m, 1]
+        what = f"beyond the document's {limit} {unit}s" if beyond else "negative or reversed"
+        end = "inclusive" if inclusive else "exclusive"
+        mention = [int(spans[m, 0]), int(spans[m, 1]) - inclusive]
+        raise CorefInputError(f"{where}: mention {mention!r} in {member}[{int(labels[m])}] is {what} "
+                              f"(its end is {end})")
+    return spans, labels, dropped
+
+
+def _plain_mentions(value: Any) -> Tuple[Optional[List[int]], np.ndarray, int]:
+    """The offsets of clusters that are lists of ``[int, int]`` lists, in
+    order, and every mention's cluster; ``None`` for anything else."""
+    if not isinstance(value, list) or not _LISTS.issuperset(map(type, value)):
+        return None, _NO_LABELS, 0
+    flat = list(chain.from_iterable(value))
+    if not _LISTS.issuperset(map(type, flat)) or set(map(len, flat)) - {2}:
+        return None, _NO_LABELS, 0
+    numbers = list(chain.from_iterable(flat))
+    if not _INTS.issuperset(map(type, numbers)):
+        return None, _NO_LABELS, 0
+    return numbers, np.repeat(np.arange(len(value), dtype=np.int64), list(map(len, value))), 0
+
+
+def _mentions(value: Any, member: str, where: str, unit: str, missing: bool) -> Tuple[List[Any], np.ndarray, int]:
+    """:func:`_plain_mentions` one mention at a time, which says what is
+    wrong, and drops ``None`` mentions where ``missing`` allows them."""
+    if not isinstance(value, list):
+        raise CorefInputError(f"{where}: {member!r} must be a list of clusters")
+    flat: List[Any] = []
+    labels: List[int] = []
+    dropped = 0
+    for index, cluster in enumerate(value):
+        if not isinstance(cluster, list):
+            raise CorefInputError(f"{where}: {member}[{index}] must be a list of [start, end] mentions")
+        for mention in cluster:
+            if mention is None and missing:
+                dropped += 1
+                continue
+            if (not isinstance(mention, list) or len(mention) != 2
+                    or not all(isinstance(i, int) and not isinstance(i, bool) for i in mention)):
+                raise CorefInputError(f"{where}: mention {mention!r} in {member}[{index}] is not [start, end] "
+                                      f"with integer {unit} offsets")
+            flat.append(mention)
+            labels.append(index)
+    return flat, np.array(labels, dtype=np.int64), dropped
+
+
+def parse_fastcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
+    """``text`` and ``clusters`` of character offsets, end exclusive (or,
+    from ``is_split_into_words``, a word list and word offsets)."""
+    name = _name(obj, "doc_key", where)
+    where = where if name is None else f"{where}: document {name!r}"
+    if "clusters" not in obj:
+        raise CorefInputError(f"{where}: no 'clusters' member")
+    text = obj.get("text")
+    if isinstance(text, str):
+        spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, len(text), "character", False, True)
+        return from_text(name, text, spans, labels, dropped)
+    if isinstance(text, list):
+        words, starts = _words(text, "text", where)
+        spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, len(words), "word", False, True)
+        return from_words(name, words, spans, labels, starts, dropped)
+    raise CorefInputError(f"{where}: 'text' must be the text (or the word list of is_split_into_words)")
+
+
+def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
+    """``tokens`` and ``clusters_token_offsets``, or ``text`` and
+    ``clusters_char_offsets``, or (evaluate.py) ``sentences`` and
+    ``clusters``: word or character offsets, end inclusive."""
+    name = _name(obj, "doc_key", where)
+    where = where if name is None else f"{where}: document {name!r}"
+    if obj.get("tokens") is not None and obj.get("clusters_token_offsets") is not None:
+        words, starts = _words(obj["tokens"], "tokens", where)
+        spans, labels, _ = spans_of(obj["clusters_token_offsets"], "clusters_token_offsets", where, len(words),
+                                    "word", True)
+        return from_words(name, words, spans, labels, starts, 0)
+    if isinstance(obj.get("text"), str) and obj.get("clusters_char_offsets") is not None:
+        text = obj["text"]
+        spans, labels, _ = spans_of(obj["clusters_char_offsets"], "clusters_char_offsets", where, len(text),
+                                    "character", True)
+        return from_text(name, text, spans, labels, 0)
+    if obj.get("sentences") is not None and obj.get("clusters") is not None:
+        words, starts = _words(obj["sentences"], "sentences", where)
+        spans, labels, _ = spans_of(obj["clusters"], "clusters", where, len(words), "word", True)
+        return from_words(name, words, spans, labels, starts or [0], 0)
+    raise CorefInputError(f"{where}: a maverick line holds 'tokens' and 'clusters_token_offsets', 'text' and "
+                          "'clusters_char_offsets', or 'sentences' and 'clusters'")
+
+
+def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
+    """``document_id``, ``cased_words``, ``sent_id`` and ``span_clusters``
+    (word offsets, end exclusive), or else ``word_clusters`` (head words)."""
+    name = _name(obj, "document_id", where, required=True)
+    where = f"{where}: document {name!r}"
+    words, _ = _words(obj.get("cased_words"), "cased_words", where)
+    if obj.get("span_clusters") is None and obj.get("word_clusters") is None:
+        raise CorefInputError(f"{where}: no 'span_clusters' or 'word_clusters' member")
+    heads = None
+    if obj.get("word_clusters") is not None:
+        clusters = obj["word_clusters"]
+        if isinstance(clusters, list) and _LISTS.issuperset(map(type, clusters)):
+            clusters = [[[head, head] for head in cluster] for cluster in clusters]
+        head_spans, head_labels, _ = spans_of(clusters, "word_clusters", where, len(words), "word", True)
+        heads = head_spans[:, 0]
+    if obj.get("span_clusters") is None:
+        spans, labels = head_spans, head_labels
+    else:
+        spans, labels, _ = spans_of(obj["span_clusters"], "span_clusters", where, len(words), "word", False)
+        if heads is not None and not np.array_equal(labels, head_labels):
+            raise CorefInputError(f"{where}: 'word_clusters' and 'span_clusters' differ in shape; each head of "
+                                  "word_clusters[i][k] is that of span_clusters[i][k]")
+        if heads is not None and np.any((heads < spans[:, 0]) | (heads >= spans[:, 1])):
+            m = int(np.argmax((heads < spans[:, 0]) | (heads >= spans[:, 1])))
+            raise CorefInputError(f"{where}: head {int(heads[m])} (word_clusters) lies outside its span "
+                                  f"{spans[m].tolist()} (span_clusters[{int(labels[m])}])")
+    sentences = obj.get("sent_id")
+    starts: Sequence[int] = ()
+    if isinstance(sentences, list) and len(sentences) == len(words):
+        ids = np.array(sentences)
+        starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1]))).tolist() if len(ids) else []
+    document = from_words(name, words, spans, labels, starts, 0, heads)
+    document.heads_only = obj.get("span_clusters") is None
+    return document
+
+
+PARSERS = {"fastcoref": parse_fastcoref, "maverick": parse_maverick, "wl-coref": parse_wlcoref}
+
+
+def read_system(path: Path, fmt: Format, text: Optional[str] = None) -> Side:
+    """The documents of a system output file of format ``fmt``, with a
+    warning where mentions are head words alone."""
+    text = load_text(path) if text is None else text
+    documents = parse_lines(text, str(path), PARSERS[fmt.name])
+    heads = [d.name for d in documents if d.heads_only]
+    warnings = [
+        f"{path}: {len(heads)} document(s) give head words only ('word_clusters'), each mention its head word "
+        "alone: only --match head compares them with the key's mentions"
+    ] if heads else []
+    return Side(path, fmt, documents, warnings)
+
+
+def read_fastcoref(path: Path, options: ReadOptions) -> Side:
+    from . import FASTCOREF
+
+    return read_system(path, FASTCOREF)
+
+
+def read_maverick(path: Path, options: ReadOptions) -> Side:
+    from . import MAVERICK
+
+    return read_system(path, MAVERICK)
+
+
+def read_wlcoref(path: Path, options: ReadOptions) -> Side:
+    from . import WLCOREF
+
+    return read_system(path, WLCOREF)

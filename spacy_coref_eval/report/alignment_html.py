@@ -1,0 +1,30 @@
+"""The HTML report's section on aligning the response onto the key
+(docs/formats.md, Alignment onto the key), rendered from an
+:class:`~.views.AlignmentView`."""
+from typing import Optional
+
+from .html import escape
+from .views import ALIGNMENT_COLUMNS, AlignmentView
+
+
+def alignment_section(view: Optional[AlignmentView]) -> str:
+    """Totals, then every document whose alignment changed something with
+    its counts and where its text drifted; nothing when no document was
+    aligned."""
+    if view is None:
+        return ""
+    head = "".join(f"<th>{name}</th>" for name in ALIGNMENT_COLUMNS)
+    total = "".join(f'<td data-alignment="{name}">{view.total[name]}</td>' for name in ALIGNMENT_COLUMNS)
+    rows = [f"<tr><th>all {view.n_aligned} aligned documents</th>{total}<td></td></tr>"]
+    for name, counts, drift in view.documents:
+        cells = "".join(f"<td>{counts[c]}</td>" for c in ALIGNMENT_COLUMNS)
+        rows.append(f"<tr><th>{escape(name)}</th>{cells}<td><code>{escape(drift)}</code></td></tr>")
+    more = f'<p class="meta">… and {view.more} more document(s) (see the JSON).</p>\n' if view.more else ""
+    return (
+        '<section id="alignment">\n<h2>Alignment onto the key</h2>\n'
+        f'<p class="meta">The response was put on the key\'s words through the text ({escape(view.unit)}): '
+        "mentions whose ends fell inside a key word were snapped outward to whole words, mentions on white "
+        "space dropped; replaced characters differ only as quotes or bracket escapes.</p>\n"
+        f'<table class="alignment"><thead><tr><th>document</th>{head}<th>where the text drifted</th></tr></thead>'
+        "<tbody>\n" + "\n".join(rows) + f"\n</tbody></table>\n{more}</section>"
+    )
