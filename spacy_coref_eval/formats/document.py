@@ -41,7 +41,11 @@ class SideDocument:
     def paired_with(self, response: "SideDocument") -> "Paired":
         """This key document paired with ``response``: the response's
         clusters on this document's tokens. By default the words must be
-        the same (:class:`WordMismatch` says where they part)."""
+        the same (:class:`WordMismatch` says where they part), unless the
+        response's format places itself on a key (``paired_onto``)."""
+        onto = getattr(response, "paired_onto", None)
+        if onto is not None:
+            return onto(self)
         if not self.same_words(response):
             raise WordMismatch(f"different words: {difference(self.words, response.words, 'word', ' ', 6)}")
         return Paired(self, response.clusters)
@@ -69,7 +73,8 @@ class AlignmentReport:
     key (``deleted``), units that differ (``replaced``); mentions whose ends
     fell inside a key token and were moved outward (``snapped``), mentions
     that could not be placed (``dropped``: on deleted text or outside the
-    document), and mention strings found nowhere (``unplaced``)."""
+    document), mention strings found nowhere (``unplaced``), and tags
+    rewritten or dropped by a repair (``repaired``)."""
 
     unit: str
     inserted: int = 0
@@ -78,9 +83,10 @@ class AlignmentReport:
     snapped: int = 0
     dropped: int = 0
     unplaced: int = 0
+    repaired: int = 0
 
     def changed(self) -> bool:
-        return any((self.inserted, self.deleted, self.replaced, self.snapped, self.dropped, self.unplaced))
+        return any((self.inserted, self.deleted, self.replaced, self.snapped, self.dropped, self.unplaced, self.repaired))
 
 
 class WordMismatch(CorefInputError):

@@ -11,6 +11,7 @@ from .conll import FORMAT as CONLL
 from .conllu import FORMAT as CONLLU
 from .docbin import FORMAT as DOCBIN
 from .jsonlines import FORMAT as JSONLINES
+from .text2text import FORMAT as TEXT2TEXT
 
 ENTRY_POINTS = "spacy_coref_eval.formats"
 """The entry-point group of formats installed by other packages; each
@@ -20,7 +21,7 @@ FALLBACK = CONLL.name
 reference scorer's test files are named ``*.key`` and ``*.response``);
 such an output is refused instead, since writing would have to guess."""
 
-_REGISTERED: Dict[str, Format] = {fmt.name: fmt for fmt in (CONLL, CONLLU, JSONLINES, DOCBIN)}
+_REGISTERED: Dict[str, Format] = {fmt.name: fmt for fmt in (CONLL, CONLLU, JSONLINES, DOCBIN, TEXT2TEXT)}
 _PLUGINS_LOADED = False
 
 
