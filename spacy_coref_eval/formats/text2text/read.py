@@ -66,7 +66,21 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     if lines and lines[-1] == "":
         lines.pop()
     documents = [TextDocument(line.split(), number, str(path)) for number, line in enumerate(lines, 1)]
-    return Side(path, FORMAT, list(documents))
+    return Side(path, FORMAT, list(documents), unparseable_warnings(path, documents))
+
+
+def unparseable_warnings(path: Path, documents: Sequence[TextDocument]) -> List[str]:
+    """One line counting the tags that cannot be parsed (dropped, as
+    text2text-coref's ``clean`` drops them), naming the first."""
+    counts = TagCounts()
+    for document in documents:
+        for token in document.tokens_written:
+            if "|" in token:
+                sentence_mentions([token], counts, f"{path}:{document.line}: ")
+    dropped = counts.invalid + counts.pipes
+    if not dropped:
+        return []
+    return [f"{counts.first}: {dropped} tag(s) cannot be parsed and are dropped, as text2text-coref's clean drops them"]
 
 
 def place(response: TextDocument, key: SideDocument) -> Paired:
