@@ -72,7 +72,7 @@ def _solve(forms: np.ndarray, gold: np.ndarray, zero: np.ndarray, limit: bool = 
     forms, gold, zero = forms[:m - tail], gold[:n - tail], zero[:m - tail]
     rows = np.flatnonzero(~zero)
     rank = np.concatenate([[0], np.cumsum(~zero)])
-    width = max(abs(len(rows) - len(gold)), 8)
+    width = max(_bound(forms[rows], gold), abs(len(rows) - len(gold)), 1)
     while True:
         if limit and (len(rows) + 1) * (2 * width + 1) > MAX_CELLS:
             return None
@@ -80,6 +80,16 @@ def _solve(forms: np.ndarray, gold: np.ndarray, zero: np.ndarray, limit: bool = 
         if band[len(rows), len(gold) - len(rows) + width] <= width:
             return band, width, rank, tail
         width *= 2
+
+
+def _bound(forms: np.ndarray, gold: np.ndarray) -> int:
+    """An upper bound of the edit distance: the cost of the edits
+    :func:`~.diff.matched_pairs` leaves (unmatched words paired in order
+    as replacements, the rest inserted or deleted)."""
+    i, j = matched_pairs(gold, forms)
+    gap_i = np.diff(np.concatenate([[-1], i, [len(gold)]])) - 1
+    gap_j = np.diff(np.concatenate([[-1], j, [len(forms)]])) - 1
+    return int(np.maximum(gap_i, gap_j).sum())
 
 
 def _pieces(forms: np.ndarray, gold: np.ndarray, zero: np.ndarray) -> List[Tuple[int, int, int, int]]:
@@ -154,26 +164,34 @@ def _band(forms: np.ndarray, gold: np.ndarray, original: np.ndarray, width: int)
     rows, n, size = len(forms), len(gold), 2 * width + 1
     band = np.full((rows + 1, size), _INF, dtype=np.int32)
     offsets = np.arange(size, dtype=np.int64)
-    padded = np.concatenate([[-1], gold, [-1]])
+    padded = np.concatenate([np.full(width + 1, -1), gold, np.full(rows + width + 1, -1)])
+    equal = np.lib.stride_tricks.sliding_window_view(padded, size)[1:rows + 1] == forms[:, None]
     js = offsets - width
+    inside = np.lib.stride_tricks.sliding_window_view(np.concatenate([np.zeros(width + 1, bool), np.ones(n, bool),
+                                                                     np.zeros(rows + width + 1, bool)]), size)
     band[0] = np.where((js >= 0) & (js <= n), js, _INF)
+    previous = np.empty(size, dtype=np.int64)
     up = np.empty(size, dtype=np.int64)
+    step = np.empty(size, dtype=np.int64)
     for r in range(1, rows + 1):
-        js = r - width + offsets
-        valid = (js >= 1) & (js <= n)
-        previous = band[r - 1].copy()
-        zero_column = width - r + 1
-        if 0 <= zero_column < size:
-            previous[zero_column] = original[r - 1] - 1
+        previous[:] = band[r - 1]
+        if 0 <= width - r + 1 < size:
+            previous[width - r + 1] = original[r - 1] - 1
         up[:-1] = previous[1:]
         up[-1] = _INF
-        equal = padded[np.clip(js, 0, n + 1)] == forms[r - 1]
-        step = np.where(equal, previous, np.minimum(previous, up) + 1)
+        np.minimum(previous, up, out=step)
+        step += 1
+        np.copyto(step, previous, where=equal[r - 1])
+        valid = inside[r]
         step[~valid] = _INF
         if 0 <= width - r < size:
             step[width - r] = original[r - 1]
-        row = np.minimum.accumulate(step - offsets) + offsets
-        np.minimum(row, _INF, out=row)
-        row[~(valid | (js == 0))] = _INF
-        band[r] = row
+        step -= offsets
+        np.minimum.accumulate(step, out=step)
+        step += offsets
+        np.minimum(step, _INF, out=step)
+        step[~valid] = _INF
+        if 0 <= width - r < size:
+            step[width - r] = original[r - 1]
+        band[r] = step
     return band
