@@ -37,6 +37,7 @@ from spacy_coref_eval.scoring import Options, count_document, evaluate_corpus, s
 
 from .perturb import Errors, perturb, perturb_corpus, synthetic_key
 from .startup import READ_LINES, docbin_startup, process_times, startup
+from .text2text import text2text_rows
 
 REPO = Path(__file__).resolve().parent.parent
 LITBANK = REPO / "tests" / "data" / "corpora" / "litbank.key.conll.gz"
@@ -369,6 +370,7 @@ def main() -> None:
         rows += startup(key_path, response_path, args.repeat)
         rows += nested_classes(Path(folder), args.repeat)
         rows += docbin_startup((key_path, response_path), spacy_paths, args.repeat)
+    rows += text2text_rows(args.repeat)
     rows += growth([10_000, 100_000, 1_000_000] if args.large else [10_000, 100_000])
     rows += dense_block(2000 if args.large else 500)
     rows += ceaf_chain()
