@@ -265,6 +265,27 @@ def test_a_response_with_fewer_lines_than_key_documents_is_one_line(tmp_path):
     assert "\n" not in str(err.value)
 
 
+def test_a_response_with_more_lines_than_key_documents_is_one_line(tmp_path):
+    response = tmp_path / "long.t2t"
+    response.write_text("".join(line + "\n" for line in gold_lines() + ["one more"]), encoding="utf-8")
+    with pytest.raises(CorefInputError, match=r"\(40 documents\).*\(41 documents\)"):
+        read_corpus(GUM, response)
+
+
+def test_a_converted_conll_response_scores_like_its_source(tmp_path):
+    from spacy_coref_eval.cli.score import DATA
+    from spacy_coref_eval.formats.corpus import read_side
+    from spacy_coref_eval.formats.text2text.write import write_side
+
+    source = read_side(DATA / "demo.response.conll")
+    converted = tmp_path / "demo.t2t"
+    write_side(converted, source.documents, [])
+    settings = Settings.from_options(METRICS, "exact")
+    ours = score_pairs(read_corpus(DATA / "demo.key.conll", converted).pairs, settings).metrics()
+    theirs = score_pairs(read_corpus(DATA / "demo.key.conll", DATA / "demo.response.conll").pairs, settings).metrics()
+    assert ours == theirs
+
+
 def test_an_unparseable_tag_is_one_warning_line(tmp_path):
     lines = gold_lines()
     lines[2] = lines[2].replace("|[e1]", "|[x1]", 1)

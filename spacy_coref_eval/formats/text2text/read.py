@@ -11,6 +11,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 from ...clusters import Clusters, NodeSets
+from ...errors import CorefInputError
 from ..base import ReadOptions
 from ..document import AlignmentReport, Paired, Side, SideDocument
 from ..inputs import check_utf8, read_input
@@ -132,7 +133,7 @@ def _heads(key: SideDocument, conllu, found: Sequence[Tuple[str, int, int]]) -> 
     """Every mention's head word: by the key's dependency trees when its
     file gives mentions heads (``global.Entity`` with a ``head`` field), else
     the first word, as text2text-coref's output is read back."""
-    if conllu is None or not found or not _headed(conllu.source):
+    if conllu is None or not found or not _headed(*_identity(conllu.source)):
         return [first for _, first, _ in found]
     from .heads import Trees
 
@@ -140,11 +141,20 @@ def _heads(key: SideDocument, conllu, found: Sequence[Tuple[str, int, int]]) -> 
     return [trees.head(first, last) for _, first, last in found]
 
 
+def _identity(source: str) -> Tuple[str, int, int]:
+    try:
+        status = Path(source).stat()
+    except OSError:
+        return source, 0, 0
+    return source, status.st_mtime_ns, status.st_size
+
+
 @lru_cache(maxsize=8)
-def _headed(source: str) -> bool:
+def _headed(source: str, mtime: int, size: int) -> bool:
+    """Whether the CoNLL-U file ``source`` gives mentions a head field."""
     try:
         return _HEADED.search(bytes(read_input(Path(source)))) is not None
-    except Exception:
+    except CorefInputError:
         return False
 
 
