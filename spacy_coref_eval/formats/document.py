@@ -79,8 +79,9 @@ class AlignmentReport:
     key (``deleted``), units that differ (``replaced``); mentions whose ends
     fell inside a key token and were moved outward (``snapped``), mentions
     that could not be placed (``dropped``: on deleted text or outside the
-    document), and mention strings found nowhere (``unplaced``);
-    ``drift`` says where the texts first differ (empty when they agree)."""
+    document), mention strings found nowhere (``unplaced``), and tags
+    rewritten or dropped by a repair (``repaired``); ``drift`` says where
+    the texts first differ (empty when they agree)."""
 
     unit: str
     inserted: int = 0
@@ -89,10 +90,11 @@ class AlignmentReport:
     snapped: int = 0
     dropped: int = 0
     unplaced: int = 0
+    repaired: int = 0
     drift: str = ""
 
     def changed(self) -> bool:
-        return any((self.inserted, self.deleted, self.replaced, self.snapped, self.dropped, self.unplaced))
+        return any((self.inserted, self.deleted, self.replaced, self.snapped, self.dropped, self.unplaced, self.repaired))
 
     def to_dict(self) -> Dict[str, Any]:
         """The counts by name (``drift`` only when the texts differ)."""
@@ -100,7 +102,7 @@ class AlignmentReport:
         return {"unit": self.unit, **out, **({"drift": self.drift} if self.drift else {})}
 
 
-ALIGNMENT_COUNTS = ("inserted", "deleted", "replaced", "snapped", "dropped", "unplaced")
+ALIGNMENT_COUNTS = ("inserted", "deleted", "replaced", "snapped", "dropped", "unplaced", "repaired")
 
 
 def total_alignment(reports: Mapping[str, AlignmentReport]) -> AlignmentReport:

@@ -12,6 +12,7 @@ from .conllu import FORMAT as CONLLU
 from .docbin import FORMAT as DOCBIN
 from .jsonlines import FORMAT as JSONLINES
 from .sysout import SYSTEMS
+from .text2text import FORMAT as TEXT2TEXT
 from .ua import FORMAT as UA
 
 ENTRY_POINTS = "spacy_coref_eval.formats"
@@ -22,7 +23,7 @@ FALLBACK = CONLL.name
 reference scorer's test files are named ``*.key`` and ``*.response``);
 such an output is refused instead, since writing would have to guess."""
 
-_REGISTERED: Dict[str, Format] = {fmt.name: fmt for fmt in (CONLL, CONLLU, JSONLINES, DOCBIN, UA, *SYSTEMS)}
+_REGISTERED: Dict[str, Format] = {fmt.name: fmt for fmt in (CONLL, CONLLU, JSONLINES, DOCBIN, UA, *SYSTEMS, TEXT2TEXT)}
 _PLUGINS_LOADED = False
 
 

@@ -1,0 +1,184 @@
+"""Read CRAC 2025 LLM-track tagged text (docs/formats.md, text2text): one
+document a line, no names (documents pair with the key's by order), each
+put on its key document's words as text2text-coref's ``clean`` and
+``text2conllu`` put it, with an :class:`~..document.AlignmentReport`."""
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ...clusters import Clusters, NodeSets
+from ...errors import CorefInputError
+from ..base import ReadOptions
+from ..document import AlignmentReport, Paired, Side, SideDocument
+from ..inputs import check_utf8, read_input
+from .align import align_words
+from .tags import TagCounts, count_openings, sentence_mentions, split_token
+
+_HEADED = re.compile(rb"^# global\.Entity\s*=\s*\S*\bhead\b", re.MULTILINE)
+
+
+@dataclass
+class TextDocument(SideDocument):
+    """One line of tagged text: its written ``tokens`` (``form|tags``)."""
+
+    tokens_written: List[str]
+    line: int
+    source: str
+    name: Optional[str] = None
+
+    @property
+    def words(self) -> List[str]:
+        return [split_token(token)[0] for token in self.tokens_written]
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.tokens_written)
+
+    @property
+    def sentence_starts(self) -> Sequence[int]:
+        return [0]
+
+    @property
+    def clusters(self) -> Clusters:
+        """The mentions on the document's own words, read as one sentence."""
+        found = sentence_mentions(self.tokens_written, TagCounts())
+        return _clusters(found, list(range(len(self.tokens_written) + 1)), [start for _, start, _ in found])
+
+    def placed_on(self, key: SideDocument) -> Paired:
+        """This document's mentions on ``key``'s words (see the module)."""
+        return place(self, key)
+
+
+def read_side(path: Path, options: ReadOptions) -> Side:
+    """A text2text file as a :class:`Side` (the format's reader): every
+    line is a document, an empty line an empty one."""
+    from . import FORMAT
+
+    data = bytes(read_input(path))
+    check_utf8(data, path)
+    text = data.decode("utf8")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    documents = [TextDocument(line.split(), number, str(path)) for number, line in enumerate(lines, 1)]
+    return Side(path, FORMAT, list(documents), unparseable_warnings(path, documents))
+
+
+def unparseable_warnings(path: Path, documents: Sequence[TextDocument]) -> List[str]:
+    """One line counting the tags that cannot be parsed (dropped, as
+    text2text-coref's ``clean`` drops them), naming the first."""
+    counts = TagCounts()
+    for document in documents:
+        for token in document.tokens_written:
+            if "|" in token:
+                sentence_mentions([token], counts, f"{path}:{document.line}: ")
+    dropped = counts.invalid + counts.pipes
+    if not dropped:
+        return []
+    return [f"{counts.first}: {dropped} tag(s) cannot be parsed and are dropped, as text2text-coref's clean drops them"]
+
+
+def place(response: TextDocument, key: SideDocument) -> Paired:
+    """``response`` on ``key``'s words: aligned (:func:`~.align.align_words`),
+    tags repaired per key sentence (:func:`~.tags.sentence_mentions`),
+    heads from the key's trees where it gives heads."""
+    from ..conllu.side import ConlluSideDocument
+
+    conllu = key.document if isinstance(key, ConlluSideDocument) else None
+    gold = [word.replace(" ", "_") for word in (conllu.words if conllu is not None else key.words)]
+    if conllu is not None:
+        sentences = conllu.sentence_starts.tolist()
+        positions = np.searchsorted(key.order, conllu.word_keys()).tolist() + [key.n_tokens]
+    else:
+        sentences = sorted({int(s) for s in key.sentence_starts if 0 < int(s) < len(gold)} | {0}) + [len(gold)]
+        positions = list(range(len(gold) + 1))
+    written = response.tokens_written
+    alignment = align_words([split_token(token)[0] for token in written], gold)
+    counts = TagCounts()
+    found: List[Tuple[str, int, int]] = []
+    zeros_at = [at for _, at in alignment.zeros]
+    source = alignment.source.tolist()
+    for s in range(len(sentences) - 1):
+        a, b = sentences[s], sentences[s + 1]
+        stream: List[Tuple[Optional[str], int]] = []
+        z = int(np.searchsorted(zeros_at, a))
+        for w in range(a, b):
+            while z < len(zeros_at) and zeros_at[z] == w:
+                stream.append((written[alignment.zeros[z][0]], -1))
+                z += 1
+            stream.append((written[source[w]] if source[w] >= 0 else None, w))
+        where = f"{response.source}:{response.line}: "
+        for eid, first, last in sentence_mentions([token for token, _ in stream], counts, where):
+            words = [w for _, w in stream[first:last + 1] if w >= 0]
+            if words:
+                found.append((eid, words[0], words[-1]))
+    counts.openings = count_openings(written)
+    made = len(found) - counts.stray
+    heads = _heads(key, conllu, found)
+    clusters = _clusters(found, positions, heads)
+    report = AlignmentReport(
+        "words", inserted=alignment.inserted, deleted=alignment.deleted, replaced=alignment.replaced,
+        dropped=max(counts.openings - made, 0), repaired=counts.repaired,
+    )
+    return Paired(key, clusters, alignment=report)
+
+
+def _heads(key: SideDocument, conllu, found: Sequence[Tuple[str, int, int]]) -> List[int]:
+    """Every mention's head word: by the key's dependency trees when its
+    file gives mentions heads (``global.Entity`` with a ``head`` field), else
+    the first word, as text2text-coref's output is read back."""
+    if conllu is None or not found or not _headed(*_identity(conllu.source)):
+        return [first for _, first, _ in found]
+    from .heads import Trees
+
+    trees = Trees(conllu)
+    return [trees.head(first, last) for _, first, last in found]
+
+
+def _identity(source: str) -> Tuple[str, int, int]:
+    try:
+        status = Path(source).stat()
+    except OSError:
+        return source, 0, 0
+    return source, status.st_mtime_ns, status.st_size
+
+
+@lru_cache(maxsize=8)
+def _headed(source: str, mtime: int, size: int) -> bool:
+    """Whether the CoNLL-U file ``source`` gives mentions a head field."""
+    try:
+        return _HEADED.search(bytes(read_input(Path(source)))) is not None
+    except CorefInputError:
+        return False
+
+
+def _clusters(found: Sequence[Tuple[str, int, int]], positions: Sequence[int], heads: Sequence[int]) -> Clusters:
+    """Mentions ``(entity id, first word, last word)`` as clusters over the
+    key's tokens (word ``w`` at ``positions[w]``), entities in order of
+    their first mention, mentions by position."""
+    if not found:
+        return Clusters()
+    order = sorted(range(len(found)), key=lambda m: (found[m][1], -found[m][2], m))
+    first_seen = {}
+    for m in order:
+        first_seen.setdefault(found[m][0], len(first_seen))
+    order.sort(key=lambda m: first_seen[found[m][0]])
+    at = np.asarray(positions, dtype=np.int64)
+    firsts = np.array([found[m][1] for m in order], dtype=np.int64)
+    lasts = np.array([found[m][2] for m in order], dtype=np.int64)
+    labels = np.array([first_seen[found[m][0]] for m in order], dtype=np.int64)
+    head_array = at[np.array([heads[m] for m in order], dtype=np.int64)]
+    starts, ends = at[firsts], at[lasts] + 1
+    nodes = None
+    sizes = lasts - firsts + 1
+    if np.any(ends - starts != sizes):
+        indptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        tokens = np.concatenate([at[f:l + 1] for f, l in zip(firsts.tolist(), lasts.tolist())])
+        nodes = NodeSets(indptr, tokens, np.zeros(len(order), dtype=bool), None)
+    return Clusters.from_arrays(starts, ends, labels, head_array, nodes)
