@@ -104,6 +104,11 @@ class Clusters:
     heads: Optional[np.ndarray] = None
     repeated: int = 0
     nodes: Optional[NodeSets] = None
+    memberships: Optional["Clusters"] = field(default=None, compare=False, repr=False)
+    """When a token set was given in several entities: the clusters with
+    every copy kept, only repeats within one entity (same tokens and head)
+    dropped, for scorers that count a mention in each of its entities (the
+    CorefUD scorer; docs/corefud.md §2). ``None`` otherwise."""
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -155,7 +160,8 @@ class Clusters:
         """Build from parallel arrays. Entities are ordered by label value and
         mentions within an entity keep their array order; a repeated span
         (with ``nodes``: a repeated token set) keeps its first copy in that
-        order, as in :meth:`from_entities`."""
+        order, as in :meth:`from_entities` (every copy in
+        :attr:`memberships`)."""
         starts = np.asarray(starts, dtype=np.int64)
         ends = np.asarray(ends, dtype=np.int64)
         labels = np.asarray(labels, dtype=np.int64)
@@ -167,14 +173,22 @@ class Clusters:
             starts, ends, labels = starts[order], ends[order], labels[order]
             heads = heads[order] if heads is not None else None
             nodes = nodes.take(order) if nodes is not None else None
-        keep = _first_occurrences(starts, ends) if nodes is None else _first_occurrences(set_codes(nodes)[0])
+        codes = (starts, ends) if nodes is None else set_codes(nodes)
+        keep = first_occurrences(*codes)
         repeated = len(starts) - len(keep)
+        memberships = None
         if repeated:
+            within = first_occurrences(*codes, labels, *(() if heads is None else (heads,)))
+            if len(within) > len(keep):
+                memberships = cls(
+                    starts[within], ends[within], *_dense_labels(labels[within]),
+                    heads[within] if heads is not None else None, 0, nodes.take(within) if nodes is not None else None,
+                )
             starts, ends, labels = starts[keep], ends[keep], labels[keep]
             heads = heads[keep] if heads is not None else None
             nodes = nodes.take(keep) if nodes is not None else None
         entity, n_entities = _dense_labels(labels)
-        return cls(starts, ends, entity, n_entities, heads, repeated, nodes)
+        return cls(starts, ends, entity, n_entities, heads, repeated, nodes, memberships)
 
     @classmethod
     def per_document(
@@ -191,10 +205,10 @@ class Clusters:
         shift = doc * (int(ends.max(initial=0)) + 1)
         placed_starts, placed_ends = starts + shift, ends + shift
         if np.all((doc[1:] > doc[:-1]) | (labels[1:] >= labels[:-1])):
-            keep = _first_occurrences(placed_starts, placed_ends)
+            keep = first_occurrences(placed_starts, placed_ends)
         else:
             order = np.lexsort((labels, doc))
-            keep = order[_first_occurrences(placed_starts[order], placed_ends[order])]
+            keep = order[first_occurrences(placed_starts[order], placed_ends[order])]
         given = np.bincount(doc, minlength=n_docs)
         doc, starts, ends, labels = doc[keep], starts[keep], ends[keep], labels[keep]
         new = np.ones(len(keep), dtype=bool)
@@ -305,7 +319,7 @@ def _check_spans(starts: np.ndarray, ends: np.ndarray) -> None:
         raise CorefInputError(f"mention ({starts[bad]}, {ends[bad]}) is empty, reversed or before the first token")
 
 
-def _first_occurrences(*keys: np.ndarray) -> np.ndarray:
+def first_occurrences(*keys: np.ndarray) -> np.ndarray:
     """Indices of the first occurrence of every distinct combination of
     the ``keys``' values (a span: starts and ends; a token set: its
     :func:`set_codes`), in order."""

@@ -7,8 +7,8 @@ span of another. Everything after twinning reads this one object: the
 twinless policies and the counts (through :meth:`TwinnedCorpus.partitions`),
 mention identification, the error kinds and the report's document views.
 """
-from dataclasses import dataclass, replace
-from typing import Sequence, Tuple
+from dataclasses import dataclass, field, replace
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -49,6 +49,30 @@ class Twinned:
 
 
 @dataclass(frozen=True)
+class Memberships:
+    """What a scorer that counts a mention in every entity it is given in
+    (the CorefUD scorer; docs/corefud.md §10) compares, for a whole corpus.
+
+    ``key_sizes[i]`` / ``response_sizes[j]`` count the memberships of every
+    entity (0 for an entity emptied by zero removal), ``key_doc`` /
+    ``response_doc`` give each entity's document. ``recall`` holds one
+    ``(key entity, response entity)`` pair per key membership found in a
+    response entity (the last one holding it), ``precision`` one per
+    response membership found in a key entity (the last one), ``found``
+    one per key membership and each response entity holding it (CEAF's
+    similarity)."""
+
+    key_sizes: np.ndarray
+    key_doc: np.ndarray
+    response_sizes: np.ndarray
+    response_doc: np.ndarray
+    recall: Tuple[np.ndarray, np.ndarray]
+    precision: Tuple[np.ndarray, np.ndarray]
+    found: Tuple[np.ndarray, np.ndarray]
+    n_docs: int
+
+
+@dataclass(frozen=True)
 class TwinnedCorpus:
     """Every document's key and response mentions, stacked, and their twins.
 
@@ -68,6 +92,10 @@ class TwinnedCorpus:
     n_docs: int
     size: int = 0
     """Tokens the stacked documents take: the last offset plus the last extent."""
+    memberships: Optional[Memberships] = field(default=None, compare=False, repr=False)
+    """Set by matchers that count a mention in each of its entities
+    (:class:`Memberships`); ``key`` and ``response`` then hold every copy,
+    and only the first copy of a mention has a twin."""
 
     @property
     def twinned(self) -> np.ndarray:
@@ -151,31 +179,44 @@ def twin_corpus(
     entity left with one mention stays). Every document's range holds its
     ``n_tokens`` tokens, so that token information can be stacked on the
     same offsets."""
-    extents = [max(key.extent, response.extent, int(n_tokens)) + 1 for key, response, n_tokens in documents]
-    offsets = np.cumsum([0] + extents[:-1]).astype(np.int64) if documents else _EMPTY
-    key, key_doc = Clusters.stack([key for key, _, _ in documents], offsets)
-    response, response_doc = Clusters.stack([response for _, response, _ in documents], offsets)
+    custom = getattr(matcher, "twin_corpus", None)
+    if custom is not None:
+        return custom(documents, remove_singletons, remove_zeros)
+    offsets, (key, key_doc), (response, response_doc), size = stack_documents(documents)
     if remove_singletons:
-        (key, key_doc), (response, response_doc) = _kept(key, key_doc, key.non_singletons()), _kept(
+        (key, key_doc), (response, response_doc) = kept(key, key_doc, key.non_singletons()), kept(
             response, response_doc, response.non_singletons()
         )
     if remove_zeros:
-        (key, key_doc), (response, response_doc) = _kept(key, key_doc, ~key.zeros()), _kept(
+        (key, key_doc), (response, response_doc) = kept(key, key_doc, ~key.zeros()), kept(
             response, response_doc, ~response.zeros()
         )
     if getattr(matcher, "per_document", False):
-        twins = _twin_each(matcher, key, key_doc, response, response_doc, len(documents))
+        twins = twin_each(matcher, key, key_doc, response, response_doc, len(documents))
     else:
         twins = matcher(key, response)
-    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, len(documents), int(sum(extents)))
+    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, len(documents), size)
 
 
-def _kept(clusters: Clusters, doc: np.ndarray, mask: np.ndarray) -> Tuple[Clusters, np.ndarray]:
+Stacked = Tuple[Clusters, np.ndarray]
+
+
+def stack_documents(documents: Sequence[Tuple[Clusters, Clusters, int]]) -> Tuple[np.ndarray, Stacked, Stacked, int]:
+    """The documents' offsets, their keys and responses stacked (with each
+    mention's document) and the tokens they take."""
+    extents: List[int] = [max(key.extent, response.extent, int(n_tokens)) + 1 for key, response, n_tokens in documents]
+    offsets = np.cumsum([0] + extents[:-1]).astype(np.int64) if documents else _EMPTY
+    key = Clusters.stack([key for key, _, _ in documents], offsets)
+    response = Clusters.stack([response for _, response, _ in documents], offsets)
+    return offsets, key, response, int(sum(extents))
+
+
+def kept(clusters: Clusters, doc: np.ndarray, mask: np.ndarray) -> Tuple[Clusters, np.ndarray]:
     """The mentions of one stacked side where ``mask`` holds, and their documents."""
     return clusters.subset(mask), doc[mask]
 
 
-def _twin_each(
+def twin_each(
     matcher: Matcher, key: Clusters, key_doc: np.ndarray, response: Clusters, response_doc: np.ndarray, n_docs: int
 ) -> np.ndarray:
     """The twins of stacked documents, ``matcher`` called on each alone."""
