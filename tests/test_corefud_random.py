@@ -21,7 +21,7 @@ from spacy_coref_eval.scoring import score_pairs
 from .conftest import data_path
 
 FIXTURES = json.loads(gzip.decompress(data_path("corefud-random", "random_fixtures.json.gz").read_bytes()))
-METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor")
+METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero")
 FAST = {case["id"] for case in FIXTURES["cases"][::8]}
 """Every eighth case: 15 cases for the fast loop."""
 

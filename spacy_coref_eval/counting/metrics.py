@@ -19,6 +19,7 @@ from ..clusters import common_tokens
 from ..twinning.spans import overlapping_pairs
 from ..twinning.twinned import TwinnedCorpus
 from .contingency import Contingency
+from .zeros import zero_counts
 
 Quad = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 Scores = Dict[str, np.ndarray]
@@ -369,6 +370,7 @@ REGISTRY: Tuple[Metric, ...] = (
     ),
     Metric("lea", "LEA", "Moosavi & Strube 2016", lambda table: (lea(table),)),
     Metric("mor", "MOR", "Žabokrtský et al. 2022", mor, kind="mentions", default=False),
+    Metric("zero", "Zero", "Žabokrtský et al. 2022 (zero anaphors)", zero_counts, kind="mentions", default=False),
 )
 """Every metric, in report order."""
 METRIC_INFO: Dict[str, Metric] = {metric.name: metric for metric in REGISTRY}

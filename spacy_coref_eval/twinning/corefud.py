@@ -256,6 +256,8 @@ def _memberships(
         (kappa[kappa >= 0], response_entity[kappa >= 0]),
         (found_rows, found_cols),
         n_docs,
+        response_codes,
+        np.where(last_response[key_codes] >= 0, key_codes, np.where(lookup[key_codes] != key_codes, key_looked, -1)),
     )
 
 

@@ -60,7 +60,8 @@ class Memberships:
     response entity (the last one holding it), ``precision`` one per
     response membership found in a key entity (the last one), ``found``
     one per key membership and each response entity holding it (CEAF's
-    similarity)."""
+    similarity). The zero score reads the classes last.
+    """
 
     key_sizes: np.ndarray
     key_doc: np.ndarray
@@ -70,6 +71,11 @@ class Memberships:
     precision: Tuple[np.ndarray, np.ndarray]
     found: Tuple[np.ndarray, np.ndarray]
     n_docs: int
+    response_codes: np.ndarray = field(default_factory=lambda: _EMPTY)
+    """The class of every response mention (equal for copies)."""
+    key_looked: np.ndarray = field(default_factory=lambda: _EMPTY)
+    """For every key mention, the response class the zero score looks it
+    up as (its own where the response has it, else its twin's), or -1."""
 
 
 @dataclass(frozen=True)
