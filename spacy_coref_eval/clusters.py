@@ -104,6 +104,14 @@ class Clusters:
     heads: Optional[np.ndarray] = None
     repeated: int = 0
     nodes: Optional[NodeSets] = None
+    etypes: Optional[Tuple[Optional[str], ...]] = field(default=None, compare=False, repr=False)
+    """The type of every entity (CorefUD ``etype``; ``None`` where not
+    given), when the reader has types."""
+    memberships: Optional["Clusters"] = field(default=None, compare=False, repr=False)
+    """When a token set was given in several entities: the clusters with
+    every copy kept, only repeats within one entity (same tokens and head)
+    dropped, for scorers that count a mention in each of its entities (the
+    CorefUD scorer; docs/corefud.md §2). ``None`` otherwise."""
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -151,11 +159,14 @@ class Clusters:
         labels: np.ndarray,
         heads: Optional[np.ndarray] = None,
         nodes: Optional[NodeSets] = None,
+        etypes: Optional[Sequence[Optional[str]]] = None,
     ) -> "Clusters":
         """Build from parallel arrays. Entities are ordered by label value and
         mentions within an entity keep their array order; a repeated span
         (with ``nodes``: a repeated token set) keeps its first copy in that
-        order, as in :meth:`from_entities`."""
+        order, as in :meth:`from_entities` (every copy in
+        :attr:`memberships`). ``etypes[label]`` is the type of each label's
+        entity."""
         starts = np.asarray(starts, dtype=np.int64)
         ends = np.asarray(ends, dtype=np.int64)
         labels = np.asarray(labels, dtype=np.int64)
@@ -167,14 +178,23 @@ class Clusters:
             starts, ends, labels = starts[order], ends[order], labels[order]
             heads = heads[order] if heads is not None else None
             nodes = nodes.take(order) if nodes is not None else None
-        keep = _first_occurrences(starts, ends) if nodes is None else _first_occurrences(set_codes(nodes)[0])
+        codes = (starts, ends) if nodes is None else set_codes(nodes)
+        keep = first_occurrences(*codes)
         repeated = len(starts) - len(keep)
+        memberships = None
         if repeated:
+            within = first_occurrences(*codes, labels, *(() if heads is None else (heads,)))
+            if len(within) > len(keep):
+                memberships = cls(
+                    starts[within], ends[within], *_dense_labels(labels[within]),
+                    heads[within] if heads is not None else None, 0, nodes.take(within) if nodes is not None else None,
+                    _types_of(etypes, labels[within]),
+                )
             starts, ends, labels = starts[keep], ends[keep], labels[keep]
             heads = heads[keep] if heads is not None else None
             nodes = nodes.take(keep) if nodes is not None else None
         entity, n_entities = _dense_labels(labels)
-        return cls(starts, ends, entity, n_entities, heads, repeated, nodes)
+        return cls(starts, ends, entity, n_entities, heads, repeated, nodes, _types_of(etypes, labels), memberships)
 
     @classmethod
     def per_document(
@@ -191,10 +211,10 @@ class Clusters:
         shift = doc * (int(ends.max(initial=0)) + 1)
         placed_starts, placed_ends = starts + shift, ends + shift
         if np.all((doc[1:] > doc[:-1]) | (labels[1:] >= labels[:-1])):
-            keep = _first_occurrences(placed_starts, placed_ends)
+            keep = first_occurrences(placed_starts, placed_ends)
         else:
             order = np.lexsort((labels, doc))
-            keep = order[_first_occurrences(placed_starts[order], placed_ends[order])]
+            keep = order[first_occurrences(placed_starts[order], placed_ends[order])]
         given = np.bincount(doc, minlength=n_docs)
         doc, starts, ends, labels = doc[keep], starts[keep], ends[keep], labels[keep]
         new = np.ones(len(keep), dtype=bool)
@@ -221,7 +241,8 @@ class Clusters:
         heads = self.heads[mask] if self.heads is not None else None
         nodes = self.nodes.take(np.flatnonzero(mask)) if self.nodes is not None else None
         entity, n_entities = _dense_labels(self.entity[mask])
-        return Clusters(self.starts[mask], self.ends[mask], entity, n_entities, heads, self.repeated, nodes)
+        etypes = _types_of(self.etypes, self.entity[mask])
+        return Clusters(self.starts[mask], self.ends[mask], entity, n_entities, heads, self.repeated, nodes, etypes)
 
     @property
     def sizes(self) -> np.ndarray:
@@ -294,6 +315,9 @@ class Clusters:
         nodes = None
         if any(part.nodes is not None for part in parts):
             nodes = NodeSets.concat([part.node_sets() for part in parts]).shifted(shift)
+        etypes = None
+        if any(part.etypes is not None for part in parts):
+            etypes = tuple(chain.from_iterable(part.etypes or (None,) * part.n_entities for part in parts))
         stacked = cls(
             np.concatenate([part.starts for part in parts]) + shift,
             np.concatenate([part.ends for part in parts]) + shift,
@@ -302,6 +326,7 @@ class Clusters:
             heads,
             sum(part.repeated for part in parts),
             nodes,
+            etypes,
         )
         return stacked, doc
 
@@ -322,7 +347,7 @@ def _check_spans(starts: np.ndarray, ends: np.ndarray) -> None:
         raise CorefInputError(f"mention ({starts[bad]}, {ends[bad]}) is empty, reversed or before the first token")
 
 
-def _first_occurrences(*keys: np.ndarray) -> np.ndarray:
+def first_occurrences(*keys: np.ndarray) -> np.ndarray:
     """Indices of the first occurrence of every distinct combination of
     the ``keys``' values (a span: starts and ends; a token set: its
     :func:`set_codes`), in order."""
@@ -347,6 +372,13 @@ def set_codes(*sides: NodeSets) -> Tuple[np.ndarray, ...]:
             codes[m] = interned.setdefault(tokens[indptr[m]:indptr[m + 1]].tobytes(), len(interned))
         out.append(codes)
     return tuple(out)
+
+
+def _types_of(etypes: Optional[Sequence[Optional[str]]], labels: np.ndarray) -> Optional[Tuple[Optional[str], ...]]:
+    """The types of the entities ``labels`` hold, in label order."""
+    if etypes is None:
+        return None
+    return tuple(etypes[label] for label in np.unique(labels).tolist())
 
 
 def _dense_labels(labels: np.ndarray) -> Tuple[np.ndarray, int]:

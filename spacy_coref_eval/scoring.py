@@ -235,7 +235,8 @@ def score_pairs(
         shards = [_score_shard(pairs, settings)]
     counts = np.concatenate([shard[0] for shard in shards])
     repeated = [(pair.name, pair.key, pair.response) for pair in pairs if pair.key.repeated or pair.response.repeated]
-    notes = [*warnings, *repeated_warnings(repeated)]
+    each = hasattr(settings.match, "twin_corpus") and settings.twinless == "conll"
+    notes = [*warnings, *repeated_warnings(repeated, EACH if each else DROPPED)]
     parts = [shard[1] for shard in shards]
     twinned = TwinnedCorpus.concat(parts) if all(part is not None for part in parts) else None
     return CorpusResult(settings, tuple(names), counts, notes, twinned)
@@ -259,7 +260,7 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool =
     remove = settings.singletons == "remove" and not modes.keeps_singletons
     twinned = twin_corpus(documents, settings.match, remove, settings.zeros == "exclude")
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
-    counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics)
+    counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics, settings.twinless == "conll")
     counts = anaphora_counts(
         counts, [document[:2] for document in documents], settings.metrics, modes, settings.singletons == "remove"
     )
@@ -309,11 +310,15 @@ def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:
     return _score_shard(pairs[start:end], settings, keep_twinned)
 
 
-def repeated_warnings(repeated: Sequence[Tuple[str, Clusters, Clusters]]) -> List[str]:
-    """Warnings for repeated mentions dropped when the clusters were read:
+DROPPED = "dropped (first copy kept)"
+EACH = "counted in each of their entities (repeats within one entity dropped)"
+
+
+def repeated_warnings(repeated: Sequence[Tuple[str, Clusters, Clusters]], fate: str = DROPPED) -> List[str]:
+    """Warnings for repeated mentions, ``fate`` saying what became of them:
     one line for each of the first documents, then one line for the rest."""
     lines = [
-        (name, f"document {name!r}: {clusters.repeated} repeated mention(s) in the {side} dropped (first copy kept)")
+        (name, f"document {name!r}: {clusters.repeated} repeated mention(s) in the {side} {fate}")
         for name, key, response in repeated
         for side, clusters in (("key", key), ("response", response))
         if clusters.repeated
@@ -325,7 +330,7 @@ def repeated_warnings(repeated: Sequence[Tuple[str, Clusters, Clusters]]) -> Lis
     if rest:
         total = sum(key.repeated + response.repeated for name, key, response in repeated if name in set(rest))
         notes.append(
-            f"{len(rest)} more document(s) with {total} repeated mention(s) dropped (first copy kept): {listed(rest)}"
+            f"{len(rest)} more document(s) with {total} repeated mention(s) {fate}: {listed(rest)}"
         )
     return notes
 

@@ -3,12 +3,12 @@ table each (recall and precision), and every metric of
 :data:`~.metrics.REGISTRY` reads its counts off them, for all documents of a
 corpus in one pass: an array of ``(documents, blocks, fields)``
 (:mod:`.counts`). :mod:`.rates` turns counts into recall, precision and F1."""
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
 from ..twinning.twinned import Twinned, TwinnedCorpus
-from .contingency import Contingency
+from .contingency import Contingency, Tables, membership_tables
 from .counts import BLOCK_INDEX, BLOCKS, FIELDS, Counts, empty_counts, reported
 from .metrics import CONLL_PARTS, DEFAULT_METRICS, METRIC_INFO, METRICS, REGISTRY, Conventions, Metric, check_metrics
 
@@ -19,15 +19,19 @@ __all__ = [
 
 
 def count_corpus(
-    twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, metrics: Sequence[str]
+    twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, metrics: Sequence[str],
+    memberships: bool = False,
 ) -> np.ndarray:
     """Counts of every document of ``twinned``, shape ``(n_docs,
     len(BLOCKS), len(FIELDS))``: recall fields from ``recall_pair``,
     precision fields from ``precision_pair`` (the twinless policy's
     rewrites), metrics of kind ``"mentions"`` from the twinning itself
-    (those of kind ``"anaphora"``: :mod:`.anaphora`)."""
+    (those of kind ``"anaphora"``: :mod:`.anaphora`). With
+    ``memberships`` and a twinning that counts every copy of a mention
+    (:attr:`TwinnedCorpus.memberships`), the tables are those
+    (:func:`~.contingency.membership_tables`) and the pairs unused."""
     array = empty_counts(twinned.n_docs)
-    recall_table = precision_table = None
+    tables: Optional[Tables] = None
     for name in reported(check_metrics(metrics)):
         metric = METRIC_INFO[name]
         rows = [BLOCK_INDEX[block] for block in metric.count_blocks]
@@ -37,13 +41,18 @@ def count_corpus(
             for row, quad in zip(rows, metric.count(twinned)):
                 array[:, row] = np.stack(quad, axis=1)
             continue
-        if recall_table is None:
-            recall_table = Contingency.from_twinned(recall_pair)
-            precision_table = (
-                recall_table if precision_pair is recall_pair else Contingency.from_twinned(precision_pair)
-            )
+        if tables is None:
+            tables = _tables(twinned, recall_pair, precision_pair, memberships)
+        recall_table, precision_table = tables.get(name, tables[""])
         recall_quads = metric.count(recall_table)
         precision_quads = recall_quads if precision_table is recall_table else metric.count(precision_table)
         for row, recall, precision in zip(rows, recall_quads, precision_quads):
             array[:, row] = np.stack([recall[0], recall[1], precision[2], precision[3]], axis=1)
     return array
+
+
+def _tables(twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, memberships: bool) -> Tables:
+    if memberships and twinned.memberships is not None:
+        return membership_tables(twinned.memberships)
+    recall = Contingency.from_twinned(recall_pair)
+    return {"": (recall, recall if precision_pair is recall_pair else Contingency.from_twinned(precision_pair))}

@@ -11,7 +11,7 @@ from typing import Any, Dict, Tuple
 
 import numpy as np
 
-from ..twinning.twinned import Twinned
+from ..twinning.twinned import Memberships, Twinned
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,20 @@ class Contingency:
         return cls(
             key_sizes, response_sizes, codes // width, codes % width, counts.astype(np.int64),
             key_doc, response_doc, twinned.n_docs,
+        )
+
+    @classmethod
+    def from_cells(
+        cls, key_sizes: np.ndarray, key_doc: np.ndarray, response_sizes: np.ndarray, response_doc: np.ndarray,
+        cells: Tuple[np.ndarray, np.ndarray], n_docs: int,
+    ) -> "Contingency":
+        """The table of entities of the given sizes (0 allowed) and one
+        ``(key entity, response entity)`` pair per counted mention."""
+        width = max(len(response_sizes), 1)
+        codes, counts = np.unique(cells[0] * width + cells[1], return_counts=True)
+        return cls(
+            np.asarray(key_sizes, dtype=np.int64), np.asarray(response_sizes, dtype=np.int64),
+            codes // width, codes % width, counts.astype(np.int64), key_doc, response_doc, n_docs,
         )
 
     @property
@@ -92,3 +106,22 @@ def _dense(labels: np.ndarray, doc: np.ndarray) -> Tuple[np.ndarray, np.ndarray,
     entity_doc = np.zeros(len(sizes), dtype=np.int64)
     entity_doc[dense[present]] = doc[present]
     return dense, sizes, entity_doc
+
+
+Tables = Dict[str, Tuple[Contingency, Contingency]]
+"""The (recall, precision) tables of each metric; ``""``: of the others."""
+
+
+def membership_tables(memberships: Memberships) -> Tables:
+    """The tables the CorefUD scorer's metrics read (docs/corefud.md §10):
+    recall from the key memberships found in their response entities,
+    precision from the response memberships found in their key entities,
+    BLANC both from the former (its precision numerators are the key
+    side's), CEAF both from the key memberships found in every response
+    entity holding them."""
+    m = memberships
+    sides = (m.key_sizes, m.key_doc, m.response_sizes, m.response_doc)
+    recall = Contingency.from_cells(*sides, m.recall, m.n_docs)
+    precision = Contingency.from_cells(*sides, m.precision, m.n_docs)
+    found = Contingency.from_cells(*sides, m.found, m.n_docs)
+    return {"": (recall, precision), "blanc": (recall, recall), "ceafm": (found, found), "ceafe": (found, found)}

@@ -21,6 +21,7 @@ from ..twinning.twinned import TwinnedCorpus
 from .bridging import bridging_counts
 from .contingency import Contingency
 from .non_referring import non_referring_counts
+from .zeros import zero_counts
 
 Quad = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 Scores = Dict[str, np.ndarray]
@@ -403,6 +404,7 @@ REGISTRY: Tuple[Metric, ...] = (
         over_key_mentions=True,
     ),
     Metric("mor", "MOR", "Žabokrtský et al. 2022", mor, kind="mentions", default=False),
+    Metric("zero", "Zero", "Žabokrtský et al. 2022 (zero anaphors)", zero_counts, kind="mentions", default=False),
     Metric(
         "non_referring", "Non-referring", "Yu et al. 2022 (the UA scorer)", non_referring_counts,
         kind="anaphora", selectable=False, default=False,

@@ -16,14 +16,16 @@ decide such a tie by position alone. Reproducing the scorer means
 reproducing that too.
 """
 from dataclasses import dataclass
-from typing import Any, ClassVar, Dict, FrozenSet, Hashable, Tuple
+from typing import Any, ClassVar, Dict, FrozenSet, Hashable, Sequence, Tuple
 
 import numpy as np
 
+from ..arrays import range_values
 from ..assignment import dense_assignment
-from ..clusters import Clusters
+from ..clusters import Clusters, first_occurrences, set_codes
 from .matchers import ExactMatcher, HeadMatcher, PartialMatcher
 from .spans import exact_twins, overlapping_pairs
+from .twinned import Memberships, Stacked, TwinnedCorpus, kept, stack_documents, twin_each
 
 MODES: Dict[str, Any] = {"exact": ExactMatcher(), "head": HeadMatcher(), "partial": PartialMatcher()}
 """The CorefUD scorer's matching modes, and the matcher whose score s(k, r) each uses."""
@@ -61,9 +63,11 @@ class CorefUDMatcher:
         key_free = np.ones(len(key), dtype=bool)
         key_free[zero_twins[zero_twins >= 0]] = False
         response_free = zero_twins < 0
-        twins = exact_twins(key.subset(key_free), response.subset(response_free))
         key_index, response_index = np.flatnonzero(key_free), np.flatnonzero(response_free)
-        twins = np.where(twins >= 0, key_index[np.maximum(twins, 0)], -1)
+        twins = np.full(len(response_index), -1, dtype=np.int64)
+        if len(key_index) and len(response_index):
+            twins = exact_twins(key.subset(key_free), response.subset(response_free))
+            twins = np.where(twins >= 0, key_index[np.maximum(twins, 0)], -1)
         if self.mode == "head":
             found = np.flatnonzero(twins >= 0)
             twins[found[key.heads[twins[found]] != response.heads[response_index[found]]]] = -1
@@ -74,12 +78,50 @@ class CorefUDMatcher:
         taken = np.zeros(len(key), dtype=bool)
         taken[twins[twins >= 0]] = True
         rows, cols = _in_mention_order(key, np.flatnonzero(~taken)), _in_mention_order(response, np.flatnonzero(twins < 0))
+        if len(rows) == 0 or len(cols) == 0:
+            return twins
         scores = np.zeros((len(rows), len(cols)))
         i, j = overlapping_pairs(key.starts[rows], key.ends[rows], response.starts[cols], response.ends[cols])
         scores[i, j] = MODES[self.mode].score(key, response, rows[i], cols[j])
         picked_rows, picked_cols = dense_assignment(scores)
         twins[cols[picked_cols]] = rows[picked_rows]
         return twins
+
+    def twin_corpus(
+        self, documents: Sequence[Tuple[Clusters, Clusters, int]], remove_singletons: bool, remove_zeros: bool
+    ) -> TwinnedCorpus:
+        """Every document twinned as the CorefUD scorer reads and aligns it
+        (docs/corefud.md §2, §10): every copy of a mention given in several
+        entities kept (:attr:`Clusters.memberships`), repeats within an
+        entity dropped, singleton entities then zero mentions removed
+        (entities emptied by the latter kept, with no mention), one
+        alignment per document of the first copies, and the
+        :class:`~.twinned.Memberships` its metrics count."""
+        documents = [(key.memberships or key, response.memberships or response, n) for key, response, n in documents]
+        offsets, key, response, size = stack_documents(documents)
+        n_docs = len(documents)
+        codes = _class_codes(key[0], response[0], self.mode == "head")
+        key, key_codes = _within_entities(key, codes[0])
+        response, response_codes = _within_entities(response, codes[1])
+        if remove_singletons:
+            key, key_codes = _masked(key, key_codes, key[0].non_singletons())
+            response, response_codes = _masked(response, response_codes, response[0].non_singletons())
+        emptied = (np.zeros(0, dtype=np.int64),) * 2
+        if remove_zeros:
+            emptied = _emptied(key, ~key[0].zeros()), _emptied(response, ~response[0].zeros())
+            key, key_codes = _masked(key, key_codes, ~key[0].zeros())
+            response, response_codes = _masked(response, response_codes, ~response[0].zeros())
+        key_first = first_occurrences(key_codes)
+        response_first = first_occurrences(response_codes)
+        first_twins = twin_each(
+            self, key[0].subset(_mask(len(key_codes), key_first)), key[1][key_first],
+            response[0].subset(_mask(len(response_codes), response_first)), response[1][response_first], n_docs,
+        )
+        twins = np.full(len(response_codes), -1, dtype=np.int64)
+        paired = first_twins >= 0
+        twins[response_first[paired]] = key_first[first_twins[paired]]
+        memberships = _memberships(key, key_codes, response, response_codes, twins, emptied, n_docs)
+        return TwinnedCorpus(key[0], response[0], key[1], response[1], offsets, twins, n_docs, size, memberships)
 
     def check(self, key: Clusters, response: Clusters) -> None:
         MODES[self.mode].check(key, response)
@@ -128,3 +170,102 @@ def _in_mention_order(clusters: Clusters, members: np.ndarray) -> np.ndarray:
     """``members`` sorted as the CorefUD scorer sorts mentions: by first
     token, last token, then number of tokens (stable beyond that)."""
     return members[np.lexsort((clusters.sizes[members], clusters.ends[members], clusters.starts[members]))]
+
+
+def _mask(size: int, index: np.ndarray) -> np.ndarray:
+    mask = np.zeros(size, dtype=bool)
+    mask[index] = True
+    return mask
+
+
+def _class_codes(key: Clusters, response: Clusters, with_heads: bool) -> Tuple[np.ndarray, np.ndarray]:
+    """One code per mention of both sides, equal where the CorefUD scorer
+    takes two mentions for the same: the same tokens (and, under head
+    matching, the same head)."""
+    if key.nodes is None and response.nodes is None:
+        columns = [np.concatenate([key.starts, response.starts]), np.concatenate([key.ends, response.ends])]
+    else:
+        columns = [np.concatenate(set_codes(key.node_sets(), response.node_sets()))]
+    if with_heads:
+        columns.append(np.concatenate([_heads(key), _heads(response)]))
+    if len(columns[0]) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    codes = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)[1].ravel().astype(np.int64)
+    return codes[:len(key)], codes[len(key):]
+
+
+def _heads(clusters: Clusters) -> np.ndarray:
+    return clusters.heads if clusters.heads is not None else np.full(len(clusters), -1, dtype=np.int64)
+
+
+def _masked(side: Stacked, codes: np.ndarray, mask: np.ndarray) -> Tuple[Stacked, np.ndarray]:
+    return kept(side[0], side[1], mask), codes[mask]
+
+
+def _within_entities(side: Stacked, codes: np.ndarray) -> Tuple[Stacked, np.ndarray]:
+    """A side without the later copies of a mention within one entity."""
+    return _masked(side, codes, _mask(len(codes), first_occurrences(codes, side[0].entity)))
+
+
+def _entity_docs(side: Stacked) -> np.ndarray:
+    clusters, doc = side
+    out = np.zeros(clusters.n_entities, dtype=np.int64)
+    out[clusters.entity] = doc
+    return out
+
+
+def _emptied(side: Stacked, mask: np.ndarray) -> np.ndarray:
+    """The documents of the entities that keep no mention under ``mask``."""
+    clusters = side[0]
+    left = np.bincount(clusters.entity[mask], minlength=clusters.n_entities)
+    present = np.bincount(clusters.entity, minlength=clusters.n_entities)
+    return _entity_docs(side)[(left == 0) & (present > 0)]
+
+
+def _memberships(
+    key: Stacked, key_codes: np.ndarray, response: Stacked, response_codes: np.ndarray, twins: np.ndarray,
+    emptied: Tuple[np.ndarray, np.ndarray], n_docs: int,
+) -> Memberships:
+    """What the CorefUD scorer's metrics count (docs/corefud.md §10): a
+    membership is looked up by the class its alignment dict gives (the
+    twin's class; where a class is aligned on both sides, the response
+    side's entry), and found in the last entity of the other side holding
+    that class (in every such entity for CEAF)."""
+    n_codes = int(max(key_codes.max(initial=-1), response_codes.max(initial=-1))) + 1
+    lookup = np.arange(n_codes)
+    found = np.flatnonzero(twins >= 0)
+    k, r = key_codes[twins[found]], response_codes[found]
+    moved = k != r
+    lookup[k[moved]] = r[moved]
+    lookup[r[moved]] = k[moved]
+    key_entity, response_entity = key[0].entity, response[0].entity
+    last_response = np.full(n_codes, -1, dtype=np.int64)
+    np.maximum.at(last_response, response_codes, response_entity)
+    last_key = np.full(n_codes, -1, dtype=np.int64)
+    np.maximum.at(last_key, key_codes, key_entity)
+    key_looked, response_looked = lookup[key_codes], lookup[response_codes]
+    sigma, kappa = last_response[key_looked], last_key[response_looked]
+    pairs = np.unique(np.stack([response_codes, response_entity], axis=1), axis=0).reshape(-1, 2)
+    lo = np.searchsorted(pairs[:, 0], key_looked, "left")
+    hi = np.searchsorted(pairs[:, 0], key_looked, "right")
+    found_rows = np.repeat(key_entity, hi - lo)
+    found_cols = pairs[range_values(lo, hi), 1]
+    return Memberships(
+        *_sizes(key, emptied[0]), *_sizes(response, emptied[1]),
+        (key_entity[sigma >= 0], sigma[sigma >= 0]),
+        (kappa[kappa >= 0], response_entity[kappa >= 0]),
+        (found_rows, found_cols),
+        n_docs,
+        response_codes,
+        np.where(last_response[key_codes] >= 0, key_codes, np.where(lookup[key_codes] != key_codes, key_looked, -1)),
+    )
+
+
+def _sizes(side: Stacked, emptied: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Memberships of every entity, emptied ones last (size 0), and each
+    entity's document."""
+    sizes = np.bincount(side[0].entity, minlength=side[0].n_entities)
+    return (
+        np.concatenate([sizes, np.zeros(len(emptied), dtype=np.int64)]),
+        np.concatenate([_entity_docs(side), emptied]),
+    )

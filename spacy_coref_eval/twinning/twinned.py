@@ -7,8 +7,8 @@ span of another. Everything after twinning reads this one object: the
 twinless policies and the counts (through :meth:`TwinnedCorpus.partitions`),
 mention identification, the error kinds and the report's document views.
 """
-from dataclasses import dataclass, replace
-from typing import Sequence, Tuple
+from dataclasses import dataclass, field, replace
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -49,6 +49,36 @@ class Twinned:
 
 
 @dataclass(frozen=True)
+class Memberships:
+    """What a scorer that counts a mention in every entity it is given in
+    (the CorefUD scorer; docs/corefud.md §10) compares, for a whole corpus.
+
+    ``key_sizes[i]`` / ``response_sizes[j]`` count the memberships of every
+    entity (0 for an entity emptied by zero removal), ``key_doc`` /
+    ``response_doc`` give each entity's document. ``recall`` holds one
+    ``(key entity, response entity)`` pair per key membership found in a
+    response entity (the last one holding it), ``precision`` one per
+    response membership found in a key entity (the last one), ``found``
+    one per key membership and each response entity holding it (CEAF's
+    similarity). The zero score reads the classes last.
+    """
+
+    key_sizes: np.ndarray
+    key_doc: np.ndarray
+    response_sizes: np.ndarray
+    response_doc: np.ndarray
+    recall: Tuple[np.ndarray, np.ndarray]
+    precision: Tuple[np.ndarray, np.ndarray]
+    found: Tuple[np.ndarray, np.ndarray]
+    n_docs: int
+    response_codes: np.ndarray = field(default_factory=lambda: _EMPTY)
+    """The class of every response mention (equal for copies)."""
+    key_looked: np.ndarray = field(default_factory=lambda: _EMPTY)
+    """For every key mention, the response class the zero score looks it
+    up as (its own where the response has it, else its twin's), or -1."""
+
+
+@dataclass(frozen=True)
 class TwinnedCorpus:
     """Every document's key and response mentions, stacked, and their twins.
 
@@ -68,6 +98,10 @@ class TwinnedCorpus:
     n_docs: int
     size: int = 0
     """Tokens the stacked documents take: the last offset plus the last extent."""
+    memberships: Optional[Memberships] = field(default=None, compare=False, repr=False)
+    """Set by matchers that count a mention in each of its entities
+    (:class:`Memberships`); ``key`` and ``response`` then hold every copy,
+    and only the first copy of a mention has a twin."""
 
     @property
     def twinned(self) -> np.ndarray:
@@ -151,34 +185,45 @@ def twin_corpus(
     entity left with one mention stays). Every document's range holds its
     ``n_tokens`` tokens, so that token information can be stacked on the
     same offsets."""
+    custom = getattr(matcher, "twin_corpus", None)
+    if custom is not None:
+        return custom(documents, remove_singletons, remove_zeros)
+    offsets, (key, key_doc), (response, response_doc), size = stack_documents(documents)
+    if remove_singletons:
+        (key, key_doc), (response, response_doc) = kept(key, key_doc, key.non_singletons()), kept(
+            response, response_doc, response.non_singletons()
+        )
+    if remove_zeros:
+        (key, key_doc), (response, response_doc) = kept(key, key_doc, ~key.zeros()), kept(
+            response, response_doc, ~response.zeros()
+        )
+    if getattr(matcher, "per_document", False):
+        twins = twin_each(matcher, key, key_doc, response, response_doc, len(documents))
+    else:
+        twins = matcher(key, response)
+    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, len(documents), size)
+
+
+Stacked = Tuple[Clusters, np.ndarray]
+
+
+def stack_documents(documents: Sequence[Tuple[Clusters, Clusters, int]]) -> Tuple[np.ndarray, Stacked, Stacked, int]:
+    """The documents' offsets, their keys and responses stacked (with each
+    mention's document) and the tokens they take."""
     keys = [key for key, _, _ in documents]
     responses = [response for _, response, _ in documents]
     n_tokens = np.fromiter((n for _, _, n in documents), dtype=np.int64, count=len(documents))
     extents = np.maximum(np.maximum(Clusters.extents(keys), Clusters.extents(responses)), n_tokens) + 1
     offsets = np.r_[0, np.cumsum(extents)[:-1]].astype(np.int64) if documents else _EMPTY
-    key, key_doc = Clusters.stack(keys, offsets)
-    response, response_doc = Clusters.stack(responses, offsets)
-    if remove_singletons:
-        (key, key_doc), (response, response_doc) = _kept(key, key_doc, key.non_singletons()), _kept(
-            response, response_doc, response.non_singletons()
-        )
-    if remove_zeros:
-        (key, key_doc), (response, response_doc) = _kept(key, key_doc, ~key.zeros()), _kept(
-            response, response_doc, ~response.zeros()
-        )
-    if getattr(matcher, "per_document", False):
-        twins = _twin_each(matcher, key, key_doc, response, response_doc, len(documents))
-    else:
-        twins = matcher(key, response)
-    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, len(documents), int(extents.sum()))
+    return offsets, Clusters.stack(keys, offsets), Clusters.stack(responses, offsets), int(extents.sum())
 
 
-def _kept(clusters: Clusters, doc: np.ndarray, mask: np.ndarray) -> Tuple[Clusters, np.ndarray]:
+def kept(clusters: Clusters, doc: np.ndarray, mask: np.ndarray) -> Tuple[Clusters, np.ndarray]:
     """The mentions of one stacked side where ``mask`` holds, and their documents."""
     return clusters.subset(mask), doc[mask]
 
 
-def _twin_each(
+def twin_each(
     matcher: Matcher, key: Clusters, key_doc: np.ndarray, response: Clusters, response_doc: np.ndarray, n_docs: int
 ) -> np.ndarray:
     """The twins of stacked documents, ``matcher`` called on each alone."""

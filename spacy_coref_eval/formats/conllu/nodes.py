@@ -40,9 +40,10 @@ def node_clusters(document: CorefUDDocument, order: np.ndarray) -> Clusters:
     plain ranges when every mention is a range of nodes and none is a
     zero, else with every mention's node set (:class:`NodeSets`)."""
     words_only = len(order) == document.n_words
+    etypes = entity_types(document)
     if words_only and document.mention_contiguous.all():
         return Clusters.from_arrays(
-            document.mention_start, document.mention_end, document.mention_entity, document.mention_head
+            document.mention_start, document.mention_end, document.mention_entity, document.mention_head, None, etypes
         )
     word_position = np.searchsorted(order, document.word_keys())
     empty_position = np.searchsorted(order, empty_keys(document))
@@ -74,7 +75,19 @@ def node_clusters(document: CorefUDDocument, order: np.ndarray) -> Clusters:
     nodes = None
     if zero.any() or np.any(ends - starts != sizes):
         nodes = NodeSets(indptr, tokens, zero, _zero_deps(document, zero))
-    return Clusters.from_arrays(starts, ends, document.mention_entity, heads, nodes)
+    return Clusters.from_arrays(starts, ends, document.mention_entity, heads, nodes, etypes)
+
+
+def entity_types(document: CorefUDDocument) -> Optional[List[Optional[str]]]:
+    """Every entity's ``etype``: that of its first mention giving one (as
+    udapi keeps it); ``None`` when no mention gives one."""
+    if not any(document.mention_etype):
+        return None
+    out: List[Optional[str]] = [None] * len(document.entities)
+    for entity, etype in zip(document.mention_entity.tolist(), document.mention_etype):
+        if out[entity] is None and etype:
+            out[entity] = etype
+    return out
 
 
 def _zero_deps(document: CorefUDDocument, zero: np.ndarray) -> Optional[np.ndarray]:

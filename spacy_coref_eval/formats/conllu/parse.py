@@ -115,6 +115,7 @@ class FileParser:
                     f"{self.source}:{line}: document {name!r} appears twice (first at line {parsed[name].line})"
                 )
             parsed[name] = self._document(name, line, first_sentence, stop, columns)
+        _entities_in_file_order(parsed)
         return ConlluFile(self.source, parsed, self.bridges, self.split_antecedents)
 
     def _comments(self, comment: np.ndarray, line_start: np.ndarray, newlines: np.ndarray,
@@ -359,3 +360,43 @@ class FileParser:
             deps.append((node_key(sentence, int(major), int(minor) if dot else 0), relation))
         return tuple(deps)
 
+
+
+def _entities_in_file_order(documents: Dict[str, CorefUDDocument]) -> None:
+    """Order each document's entities as udapi does (docs/corefud.md §2):
+    by their first mention in the whole file, mentions compared by first
+    node, then more nodes first, then last word, then eid. An eid used in
+    an earlier document therefore comes first."""
+    seen: Dict[str, Tuple[int, int, int]] = {}
+    for document in documents.values():
+        n = len(document.entities)
+        if n == 0:
+            continue
+        keys = _mention_keys(document)
+        first: List[Optional[Tuple[int, int, int]]] = [None] * n
+        for e, key in zip(document.mention_entity.tolist(), keys):
+            if first[e] is None or key < first[e]:
+                first[e] = key
+        entity_keys = [(seen.get(eid) or first[e], eid) for e, eid in enumerate(document.entities)]
+        order = sorted(range(n), key=entity_keys.__getitem__)
+        if order != list(range(n)):
+            rank = np.empty(n, dtype=np.int64)
+            rank[order] = np.arange(n)
+            document.mention_entity = rank[document.mention_entity]
+            document.entities = tuple(document.entities[e] for e in order)
+        for eid, (key, _) in zip(document.entities, (entity_keys[e] for e in order)):
+            seen.setdefault(eid, key)
+
+
+def _mention_keys(document: CorefUDDocument) -> List[Tuple[int, int, int]]:
+    """Every mention's place in udapi's mention order: the line of its
+    first node, minus its number of nodes, its last word."""
+    sizes = document.mention_end - document.mention_start
+    last = document.mention_end - 1
+    for m, words in document.mention_words.items():
+        sizes[m] = len(words)
+        if words:
+            last[m] = words[-1]
+    for m, empties in document.mention_empty.items():
+        sizes[m] += len(empties)
+    return list(zip(document.mention_line.tolist(), (-sizes).tolist(), last.tolist()))

@@ -12,9 +12,10 @@ columns: ID, FORM, LEMMA ``_``, UPOS, XPOS and FEATS (``Gender`` and
 Entities are ``e1``, ``e2``, ... in order of their first mention, numbered
 on through the file (udapi takes an ``eid`` to name one entity in the whole
 file, whatever ``# newdoc`` lies between its mentions). A mention
-of several words opens with ``(eN--H`` (``H`` its head, 1-based within the
+of several words opens with ``(eN-T-H`` (``T`` the entity's type,
+``Clusters.etypes``, empty when unknown; ``H`` its head, 1-based within the
 mention; the first word when heads are unknown) and closes with ``eN)``; a
-one-word mention is ``(eN--1)``. The chunks of one word follow udapi's
+one-word mention is ``(eN-T-1)``. The chunks of one word follow udapi's
 canonical order (``udapi/core/coref.py``): closings before openings,
 shorter mentions closed first, longer ones opened first, one-word
 mentions after the openings, or before the closings on a word that opens
@@ -130,12 +131,14 @@ def entity_column(name: str, clusters: Clusters, n_words: int, first_eid: int = 
     singles: Dict[int, List[str]] = {}
     closes: Dict[int, List[str]] = {}
     columns = (clusters.starts[order], clusters.ends[order], clusters.entity[order], _head_numbers(name, clusters)[order])
+    etypes = clusters.etypes or ("",) * clusters.n_entities
     for start, end, entity, head in zip(*(column.tolist() for column in columns)):
         eid = first_seen.setdefault(entity, len(first_seen) + first_eid)
+        etype = etypes[entity] or ""
         if end - start == 1:
-            singles.setdefault(start, []).append(f"(e{eid}--1)")
+            singles.setdefault(start, []).append(f"(e{eid}-{etype}-1)")
         else:
-            opens.setdefault(start, []).append(f"(e{eid}--{head}")
+            opens.setdefault(start, []).append(f"(e{eid}-{etype}-{head}")
             closes.setdefault(end - 1, []).insert(0, f"e{eid})")
     column = ["_"] * n_words
     for w in set(opens) | set(singles) | set(closes):
