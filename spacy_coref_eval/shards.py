@@ -75,7 +75,7 @@ def load_counts(path: PathLike) -> CorpusResult:
     except (KeyError, TypeError, AttributeError, ValueError, OverflowError) as err:
         raise CorefInputError(f"{path}: malformed counts file ({type(err).__name__}: {err})") from None
     array = np.stack(counts) if counts else empty_counts(0)
-    _check_counts(path, names, array, settings.metrics)
+    _check_counts(path, names, array, settings)
     return CorpusResult(settings, names, array, warnings)
 
 
@@ -93,29 +93,38 @@ def _check_numbers(path: Path, name: str, doc: Any, metrics: Sequence[str]) -> N
                     raise CorefInputError(f"{path}: document {name!r}: {label} {field} ({shown}) is not a number")
 
 
-def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, metrics: Sequence[str]) -> None:
+def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, settings: Settings) -> None:
     """Refuse counts no scoring run can give: not finite, negative, a
     numerator above its denominator, a fraction where a metric counts
-    (:attr:`~.counting.metrics.Metric.fractional`), and a metric's key
+    (:attr:`~.counting.metrics.Metric.fractional`, and
+    :attr:`~.counting.metrics.Metric.partial_credit` where split
+    antecedents are scored), and a metric's key
     mentions that disagree with the mention count
-    (:attr:`~.counting.metrics.Metric.over_key_mentions`)."""
+    (:attr:`~.counting.metrics.Metric.over_key_mentions`). With zeros
+    excluded, an entity left without mentions takes 1 from MUC's
+    denominators (docs/corefud.md §10), which may then be negative."""
     whole = np.zeros(array.shape, dtype=bool)
+    splits = settings.anaphora.split_antecedents != "remove"
     key_mentions = array[:, BLOCK_INDEX["mentions"], FIELDS.index("recall_den")]
     differs = np.zeros(array.shape, dtype=bool)
-    for metric in reported(metrics):
+    for metric in reported(settings.metrics):
         info = METRIC_INFO[metric]
         for block in info.count_blocks:
-            whole[:, BLOCK_INDEX[block], [i for i, field in enumerate(FIELDS) if field not in info.fractional]] = True
+            fractional = info.fractional + (info.partial_credit if splits else ())
+            whole[:, BLOCK_INDEX[block], [i for i, field in enumerate(FIELDS) if field not in fractional]] = True
             if info.over_key_mentions:
                 differs[:, BLOCK_INDEX[block], FIELDS.index("recall_den")] = (
                     array[:, BLOCK_INDEX[block], FIELDS.index("recall_den")] != key_mentions
                 )
+    signed = np.zeros(array.shape, dtype=bool)
+    if settings.zeros == "exclude":
+        signed[:, BLOCK_INDEX["muc"], 1::2] = True
     with np.errstate(invalid="ignore"):
         above = np.zeros(array.shape, dtype=bool)
-        above[..., 0::2] = array[..., 0::2] > array[..., 1::2] * (1 + SLACK) + SLACK
+        above[..., 0::2] = (array[..., 0::2] > array[..., 1::2] * (1 + SLACK) + SLACK) & ~signed[..., 1::2]
         checks = (
             (~np.isfinite(array), "is not a finite number"),
-            (array < 0, "is negative"),
+            ((array < 0) & ~signed, "is negative"),
             (above, "is larger than its denominator"),
             (whole & (array != np.round(array)), "is not a whole number"),
             (differs, "differs from the document's key mentions (mentions recall_den)"),

@@ -173,3 +173,40 @@ def test_merge_checks_types_whole_numbers_and_mention_counts(tmp_path, edit, mes
     assert result.exit_code == 1
     assert "bad.json: " in result.output and message in result.output, result.output
     assert result.output.count("\n") == 1
+
+
+def _round_trip_every_mode(pairs, settings_list, tmp_path):
+    for index, settings in enumerate(settings_list):
+        result = score_pairs(pairs, settings)
+        path = tmp_path / f"c{index}.json"
+        save_counts(result, path)
+        assert load_counts(path).documents == result.documents, settings.to_dict()
+
+
+def test_counts_of_corefud_runs_with_repeats_and_zeros_load_back(tmp_path):
+    """merge's checks refuse no counts a run gives: CorefUD random cases
+    (repeated node sets, zeros, discontinuous mentions) in all 24 modes."""
+    from .test_corefud_random import FIXTURES, METRICS, _pairs
+
+    for case in FIXTURES["cases"][::20]:
+        pairs = _pairs(case, tmp_path)
+        settings = []
+        for mode in FIXTURES["modes"]:
+            match, singletons, zeros, zero_match = mode.split("-")
+            settings.append(Settings.from_options(
+                METRICS, match, singletons=singletons, preset="corefud", zeros=zeros, zero_match=zero_match,
+            ))
+        _round_trip_every_mode(pairs, settings, tmp_path)
+
+
+def test_counts_of_ua_runs_with_split_antecedents_load_back(tmp_path):
+    """... and UA documents with split antecedents, non-referring and
+    bridging markables, in every split-antecedent mode."""
+    from spacy_coref_eval.formats.corpus import read_corpus
+
+    corpus = read_corpus(data_path("ua", "example.key.ua"), data_path("ua", "example.response.ua"))
+    settings = [
+        Settings.from_options(preset="ua", split_antecedents=mode, non_referring=True, bridging=True)
+        for mode in ("keep", "remove", "only")
+    ]
+    _round_trip_every_mode(corpus.pairs, settings, tmp_path)

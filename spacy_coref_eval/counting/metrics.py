@@ -354,7 +354,9 @@ class Metric:
     ``selectable`` metrics are chosen with ``--metrics`` (those not
     ``default`` only when asked for); the others are always reported.
     ``fractional`` names the count fields that may hold fractions (the
-    others count mentions, links or tokens); ``over_key_mentions`` marks
+    others count mentions, links or tokens), ``partial_credit`` those that
+    split antecedents make fractional (Paun et al. 2023; docs/ua.md);
+    ``over_key_mentions`` marks
     metrics whose ``recall_den`` is the document's number of key mentions.
     Both let a counts file be checked (:mod:`~spacy_coref_eval.shards`).
     """
@@ -372,6 +374,7 @@ class Metric:
     selectable: bool = True
     default: bool = True
     fractional: Tuple[str, ...] = ()
+    partial_credit: Tuple[str, ...] = ()
     over_key_mentions: bool = False
 
     @property
