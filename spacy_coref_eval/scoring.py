@@ -16,6 +16,7 @@ import numpy as np
 
 from .clusters import Clusters, ClustersLike, Pair, as_clusters
 from .counting import DEFAULT_METRICS, Conventions, Counts, check_metrics, count_corpus
+from .counting.metrics import LEA_IMPORTANCE
 from .presets import REFERENCE, Preset, get_preset
 from .counting.rates import rates, stack_rates
 from .errors import LISTED, CorefInputError, listed
@@ -47,6 +48,7 @@ class Settings:
     singletons: str = "keep"
     preset: Preset = REFERENCE
     zeros: str = "keep"
+    lea_importance: str = "size"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", check_metrics(self.metrics))
@@ -62,6 +64,13 @@ class Settings:
             raise TypeError(f"preset must be a Preset, not {self.preset!r} (use Settings.from_options(preset=...))")
         if self.zeros not in ZERO_MODES:
             raise ValueError(f"zeros must be one of {ZERO_MODES}, not {self.zeros!r}")
+        if self.lea_importance not in LEA_IMPORTANCE:
+            raise ValueError(f"LEA importance must be one of {', '.join(LEA_IMPORTANCE)}, not {self.lea_importance!r}")
+
+    @property
+    def count_options(self) -> Dict[str, Any]:
+        """The settings metrics count with (:attr:`~.counting.metrics.Metric.options`)."""
+        return {"lea_importance": self.lea_importance}
 
     @property
     def conventions(self) -> Conventions:
@@ -80,6 +89,7 @@ class Settings:
         preset: Optional[str] = None,
         zeros: str = "keep",
         zero_match: Optional[str] = None,
+        lea_importance: str = "size",
     ) -> "Settings":
         """Settings from names, as the command line and the JSON give them;
         ``min_overlap`` and ``overlap_measure`` are options of
@@ -89,7 +99,7 @@ class Settings:
         options = {"min_overlap": min_overlap, "overlap_measure": overlap_measure}
         chosen = get_preset(preset)
         matcher = chosen.matcher(match, zero_match, **{name: value for name, value in options.items() if value is not None})
-        return cls(tuple(metrics), matcher, twinless, singletons or chosen.singletons, chosen, zeros)
+        return cls(tuple(metrics), matcher, twinless, singletons or chosen.singletons, chosen, zeros, lea_importance)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Settings":
@@ -97,7 +107,7 @@ class Settings:
         return cls.from_options(
             data["metrics"], data.get("match"), data.get("twinless", "conll"),
             data.get("singletons"), data.get("min_overlap"), data.get("overlap_measure"),
-            data.get("preset"), data.get("zeros", "keep"), data.get("zero_match"),
+            data.get("preset"), data.get("zeros", "keep"), data.get("zero_match"), data.get("lea_importance", "size"),
         )
 
     def to_dict(self) -> Dict[str, Any]:
@@ -109,6 +119,7 @@ class Settings:
             "singletons": self.singletons,
             **({"preset": self.preset.name} if self.preset is not REFERENCE else {}),
             **({"zeros": self.zeros} if self.zeros != "keep" else {}),
+            **({"lea_importance": self.lea_importance} if self.lea_importance != "size" else {}),
         }
 
 
@@ -241,7 +252,7 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool =
         documents.append((key, response, n_tokens))
     twinned = twin_corpus(documents, settings.match, settings.singletons == "remove", settings.zeros == "exclude")
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
-    counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics)
+    counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics, settings.count_options)
     return counts, twinned if keep_twinned else None
 
 
@@ -341,6 +352,7 @@ class Options:
         preset: Optional[str] = None,
         zeros: str = "keep",
         zero_match: Optional[str] = None,
+        lea_importance: str = "size",
         input_format: Optional[str] = None,
         key_format: Optional[str] = None,
         response_format: Optional[str] = None,
@@ -364,7 +376,7 @@ class Options:
         from .formats.docbin.spans import parse_reader
 
         settings = Settings.from_options(
-            metrics, match, twinless, singletons, min_overlap, overlap_measure, preset, zeros, zero_match
+            metrics, match, twinless, singletons, min_overlap, overlap_measure, preset, zeros, zero_match, lea_importance
         )
         default = spans or "coref_clusters_*"
         readers = parse_reader(key_spans or default, head_prefix), parse_reader(response_spans or default, head_prefix)

@@ -19,6 +19,7 @@ from .scoring import CorpusResult, Settings
 
 FORMAT = "spacy-coref-eval counts"
 VERSION = 1
+DEFAULT = Settings()
 SLACK = 1e-9
 """Float noise allowed when checking that a numerator is at most its denominator."""
 
@@ -75,7 +76,7 @@ def load_counts(path: PathLike) -> CorpusResult:
     except (KeyError, TypeError, AttributeError, ValueError, OverflowError) as err:
         raise CorefInputError(f"{path}: malformed counts file ({type(err).__name__}: {err})") from None
     array = np.stack(counts) if counts else empty_counts(0)
-    _check_counts(path, names, array, settings.metrics)
+    _check_counts(path, names, array, settings)
     return CorpusResult(settings, names, array, warnings)
 
 
@@ -93,7 +94,7 @@ def _check_numbers(path: Path, name: str, doc: Any, metrics: Sequence[str]) -> N
                     raise CorefInputError(f"{path}: document {name!r}: {label} {field} ({shown}) is not a number")
 
 
-def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, metrics: Sequence[str]) -> None:
+def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, settings: Settings) -> None:
     """Refuse counts no scoring run can give: not finite, negative, a
     numerator above its denominator, a fraction where a metric counts
     (:attr:`~.counting.metrics.Metric.fractional`), and a metric's key
@@ -102,11 +103,11 @@ def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, metrics: 
     whole = np.zeros(array.shape, dtype=bool)
     key_mentions = array[:, BLOCK_INDEX["mentions"], FIELDS.index("recall_den")]
     differs = np.zeros(array.shape, dtype=bool)
-    for metric in reported(metrics):
+    for metric in reported(settings.metrics):
         info = METRIC_INFO[metric]
         for block in info.count_blocks:
             whole[:, BLOCK_INDEX[block], [i for i, field in enumerate(FIELDS) if field not in info.fractional]] = True
-            if info.over_key_mentions:
+            if info.over_key_mentions and all(settings.count_options[name] == DEFAULT.count_options[name] for name in info.options):
                 differs[:, BLOCK_INDEX[block], FIELDS.index("recall_den")] = (
                     array[:, BLOCK_INDEX[block], FIELDS.index("recall_den")] != key_mentions
                 )

@@ -94,6 +94,7 @@ class ScoringOptions:
     preset: Optional[str] = None
     zeros: str = "keep"
     zero_match: Optional[str] = None
+    lea_importance: str = "size"
     spans: Optional[str] = None
     key_spans: Optional[str] = None
     response_spans: Optional[str] = None
@@ -115,6 +116,7 @@ class ScoringOptions:
 
 SETTINGS_OPTIONS = (
     "metrics", "twinless", "singletons", "match", "min_overlap", "overlap_measure", "preset", "zeros", "zero_match",
+    "lea_importance",
 )
 """The fields of :class:`ScoringOptions` that make the run's ``Settings``."""
 
@@ -151,6 +153,10 @@ _SCORING = (
     click.option(
         "--zero-match", default=None,
         help="--preset corefud: match zeros as nodes (linear) or by their dependencies (dependent, the default)",
+    ),
+    click.option(
+        "--lea-importance", default="size",
+        help="LEA's importance of an entity: size (its mentions; Moosavi & Strube 2016) or uniform (1 each)",
     ),
     SPANS,
     click.option("--key-spans", default=None, help="Like --spans, for the key side only"),

@@ -3,7 +3,7 @@ table each (recall and precision), and every metric of
 :data:`~.metrics.REGISTRY` reads its counts off them, for all documents of a
 corpus in one pass: an array of ``(documents, blocks, fields)``
 (:mod:`.counts`). :mod:`.rates` turns counts into recall, precision and F1."""
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -19,12 +19,14 @@ __all__ = [
 
 
 def count_corpus(
-    twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, metrics: Sequence[str]
+    twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, metrics: Sequence[str],
+    options: Mapping[str, Any] = {},
 ) -> np.ndarray:
     """Counts of every document of ``twinned``, shape ``(n_docs,
     len(BLOCKS), len(FIELDS))``: recall fields from ``recall_pair``,
     precision fields from ``precision_pair`` (the twinless policy's
-    rewrites), metrics of kind ``"mentions"`` from the twinning itself."""
+    rewrites), metrics of kind ``"mentions"`` from the twinning itself.
+    ``options`` are settings a metric's count takes (``Metric.options``)."""
     array = empty_counts(twinned.n_docs)
     recall_table = precision_table = None
     for name in reported(check_metrics(metrics)):
@@ -39,8 +41,9 @@ def count_corpus(
             precision_table = (
                 recall_table if precision_pair is recall_pair else Contingency.from_twinned(precision_pair)
             )
-        recall_quads = metric.count(recall_table)
-        precision_quads = recall_quads if precision_table is recall_table else metric.count(precision_table)
+        given = {name: options[name] for name in metric.options if name in options}
+        recall_quads = metric.count(recall_table, **given)
+        precision_quads = recall_quads if precision_table is recall_table else metric.count(precision_table, **given)
         for row, recall, precision in zip(rows, recall_quads, precision_quads):
             array[:, row] = np.stack([recall[0], recall[1], precision[2], precision[3]], axis=1)
     return array
