@@ -17,6 +17,7 @@ import numpy as np
 from .clusters import Clusters, ClustersLike, Pair, as_clusters
 from .counting import DEFAULT_METRICS, Conventions, Counts, check_metrics, count_corpus
 from .counting.anaphora import anaphora_counts, check_modes
+from .counting.metrics import LEA_IMPORTANCE
 from .presets import REFERENCE, Preset, get_preset
 from .counting.rates import rates, stack_rates
 from .errors import LISTED, CorefInputError, listed
@@ -50,6 +51,7 @@ class Settings:
     singletons: str = "keep"
     preset: Preset = REFERENCE
     zeros: str = "keep"
+    lea_importance: str = "size"
     anaphora: Modes = Modes()
 
     def __post_init__(self) -> None:
@@ -66,6 +68,13 @@ class Settings:
             raise TypeError(f"preset must be a Preset, not {self.preset!r} (use Settings.from_options(preset=...))")
         if self.zeros not in ZERO_MODES:
             raise ValueError(f"zeros must be one of {ZERO_MODES}, not {self.zeros!r}")
+        if self.lea_importance not in LEA_IMPORTANCE:
+            raise ValueError(f"LEA importance must be one of {', '.join(LEA_IMPORTANCE)}, not {self.lea_importance!r}")
+
+    @property
+    def count_options(self) -> Dict[str, Any]:
+        """The settings metrics count with (:attr:`~.counting.metrics.Metric.options`)."""
+        return {"lea_importance": self.lea_importance}
 
     @property
     def conventions(self) -> Conventions:
@@ -84,6 +93,7 @@ class Settings:
         preset: Optional[str] = None,
         zeros: str = "keep",
         zero_match: Optional[str] = None,
+        lea_importance: str = "size",
         split_antecedents: str = "keep",
         non_referring: bool = False,
         bridging: bool = False,
@@ -101,7 +111,7 @@ class Settings:
         matcher = chosen.matcher(match, zero_match, **{name: value for name, value in options.items() if value is not None})
         modes = Modes(split_antecedents, non_referring, bridging, discourse_deixis, min_spans)
         metrics = tuple(metrics) + tuple(name for name in modes.metrics if name not in metrics)
-        return cls(metrics, matcher, twinless, singletons or chosen.singletons, chosen, zeros, modes)
+        return cls(metrics, matcher, twinless, singletons or chosen.singletons, chosen, zeros, lea_importance, modes)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Settings":
@@ -109,7 +119,7 @@ class Settings:
         return cls.from_options(
             data["metrics"], data.get("match"), data.get("twinless", "conll"),
             data.get("singletons"), data.get("min_overlap"), data.get("overlap_measure"),
-            data.get("preset"), data.get("zeros", "keep"), data.get("zero_match"),
+            data.get("preset"), data.get("zeros", "keep"), data.get("zero_match"), data.get("lea_importance", "size"),
             **{name: data[name] for name in Modes.__dataclass_fields__ if name in data},
         )
 
@@ -122,6 +132,7 @@ class Settings:
             "singletons": self.singletons,
             **({"preset": self.preset.name} if self.preset is not REFERENCE else {}),
             **({"zeros": self.zeros} if self.zeros != "keep" else {}),
+            **({"lea_importance": self.lea_importance} if self.lea_importance != "size" else {}),
             **self.anaphora.to_dict(),
         }
 
@@ -260,7 +271,7 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool =
     remove = settings.singletons == "remove" and not modes.keeps_singletons
     twinned = twin_corpus(documents, settings.match, remove, settings.zeros == "exclude")
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
-    counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics, settings.twinless == "conll")
+    counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics, settings.twinless == "conll", settings.count_options)
     counts = anaphora_counts(
         counts, [document[:2] for document in documents], settings.metrics, modes, settings.singletons == "remove"
     )
@@ -367,6 +378,7 @@ class Options:
         preset: Optional[str] = None,
         zeros: str = "keep",
         zero_match: Optional[str] = None,
+        lea_importance: str = "size",
         split_antecedents: str = "keep",
         non_referring: bool = False,
         bridging: bool = False,
@@ -395,7 +407,7 @@ class Options:
         from .formats.docbin.spans import parse_reader
 
         settings = Settings.from_options(
-            metrics, match, twinless, singletons, min_overlap, overlap_measure, preset, zeros, zero_match,
+            metrics, match, twinless, singletons, min_overlap, overlap_measure, preset, zeros, zero_match, lea_importance,
             split_antecedents, non_referring, bridging, discourse_deixis, min_spans,
         )
         default = spans or "coref_clusters_*"

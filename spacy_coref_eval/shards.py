@@ -19,6 +19,7 @@ from .scoring import CorpusResult, Settings
 
 FORMAT = "spacy-coref-eval counts"
 VERSION = 1
+DEFAULT = Settings()
 SLACK = 1e-9
 """Float noise allowed when checking that a numerator is at most its denominator."""
 
@@ -112,7 +113,7 @@ def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, settings:
         for block in info.count_blocks:
             fractional = info.fractional + (info.partial_credit if splits else ())
             whole[:, BLOCK_INDEX[block], [i for i, field in enumerate(FIELDS) if field not in fractional]] = True
-            if info.over_key_mentions:
+            if info.over_key_mentions and all(settings.count_options[name] == DEFAULT.count_options[name] for name in info.options):
                 differs[:, BLOCK_INDEX[block], FIELDS.index("recall_den")] = (
                     array[:, BLOCK_INDEX[block], FIELDS.index("recall_den")] != key_mentions
                 )

@@ -151,8 +151,9 @@ def lea_link(entity):
     return pair_count(len(entity)) if len(entity) > 1 else 1
 
 
-def lea_side(key, response):
-    """LEA recall, Σ |k| · resolved(k) / Σ |k| (Moosavi & Strube 2016).
+def lea_side(key, response, importance=len):
+    """LEA recall, Σ imp(k) · resolved(k) / Σ imp(k) (Moosavi & Strube
+    2016; imp(k) = |k| unless another ``importance`` is given).
 
     resolved(k) = Σ_r link(k ∩ r) / link(k); a singleton key entity {m} is
     resolved exactly when m forms a response entity of size 1.
@@ -165,8 +166,8 @@ def lea_side(key, response):
         else:
             common = sum(pair_count(len(k & r)) for r in response)
             resolved = Fraction(common, lea_link(k))
-        numerator += len(k) * resolved
-    return numerator, sum(len(k) for k in key)
+        numerator += importance(k) * resolved
+    return numerator, sum(importance(k) for k in key)
 
 
 # --- counts -----------------------------------------------------------------

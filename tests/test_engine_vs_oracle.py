@@ -56,3 +56,16 @@ def test_default_settings_are_conll(pair):
     """Without settings the engine scores as the CoNLL reference (no rewrite)."""
     key, response = pair
     assert_counts_close(count_document(key, response).as_dict(), naive_counts(key, response))
+
+
+@deterministic(max_examples=100)
+@with_edge_cases
+@given(pair=key_response_pairs(max_mentions=10))
+def test_lea_with_uniform_importance_equals_the_oracle(pair):
+    """LEA with every entity weighing 1 (``--lea-importance uniform``)."""
+    from .oracle import both_ways, lea_side, partition
+
+    key, response = pair
+    counts = count_document(key, response, settings=Settings.from_options(["lea"], lea_importance="uniform")).as_dict()
+    expected = both_ways(lambda k, r: lea_side(k, r, importance=lambda entity: 1), partition(key), partition(response))
+    assert_counts_close({"lea": counts["lea"]}, {"lea": expected})

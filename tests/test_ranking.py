@@ -71,3 +71,18 @@ def test_the_ranking_table_and_its_refusals(systems):
     assert wrong.exit_code == 1 and "cannot rank by 'cheese'" in wrong.output
     classes = runner.invoke(app, ["compare", systems["key"], systems["system"], systems["damaged"], systems["perfect"], "--classes"])
     assert classes.exit_code == 2 and "--classes compares two systems" in classes.output
+
+
+def test_the_ranking_page_plots_every_system_best_first(systems, tmp_path):
+    page = tmp_path / "ranking.html"
+    given = [systems["damaged"], systems["perfect"], systems["system"]]
+    invoke("compare", systems["key"], *given, *OPTIONS, "--html", str(page))
+    html = page.read_text()
+    assert html.startswith("<!DOCTYPE html>") and "<script" not in html
+    rows = html.split('<g data-system="')[1:]
+    assert [row.split('"')[0] for row in rows] == ["1", "2", "3"]
+    assert "perfect.conll: 100.00 (100.00–100.00)" in rows[0]
+    assert "damaged.conll" in rows[2]
+    assert html.count("<tr>") == 4
+    two = runner.invoke(app, ["compare", systems["key"], systems["system"], systems["damaged"], "--html", str(page)])
+    assert two.exit_code == 2 and "three or more systems" in two.output

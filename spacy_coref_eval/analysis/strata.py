@@ -82,7 +82,7 @@ def score_strata(result: CorpusResult, values: StratumValues) -> Strata:
     split = split_by_stratum(twinned, values.key, response_stratum, n_strata)
     recall, precision = apply_policy(result.settings.twinless, split.partitions())
     shape = (twinned.n_docs, n_strata)
-    counts = count_corpus(split, recall, precision, result.settings.metrics)
+    counts = count_corpus(split, recall, precision, result.settings.metrics, result.settings.count_options)
     return Strata(
         values.attribute, values.names, result.settings, result.names, counts.reshape(shape + counts.shape[1:]),
         np.bincount(split.key_doc, minlength=shape[0] * shape[1]).reshape(shape),

@@ -68,6 +68,7 @@ def score_variants(
     for preset, match, singletons in variants:
         chosen = Settings.from_options(
             settings.metrics, match, settings.twinless, singletons, preset=preset, zeros=settings.zeros,
+            lea_importance=settings.lea_importance,
         )
         try:
             result = score_pairs(pairs, chosen, n_process=n_process, keep_twinned=False)

@@ -26,6 +26,10 @@ MAX_ROUNDS = 10_000_000
     "--rank-by", default="conll", show_default=True, help="With three or more systems: the metric whose F1 ranks them"
 )
 @click.option("--ci", "level", default=0.95, show_default=True, type=float, help="With three or more systems: interval level")
+@click.option(
+    "--html", "html_path", type=click.Path(path_type=Path), default=None,
+    help="With three or more systems: also write the ranking as an HTML page with its interval plot",
+)
 @FORMAT
 @click.option(
     "--output", "-o", type=click.Path(path_type=Path), default=None, help="Write the comparison to this file (.json: JSON)"
@@ -33,7 +37,7 @@ MAX_ROUNDS = 10_000_000
 @scoring_options
 def compare_command(
     scoring: ScoringOptions, key: Path, systems: Sequence[Path], rounds: int, n_resamples: int, seed: int,
-    classes: bool, rank_by: str, level: float, fmt: Optional[str], output: Optional[Path],
+    classes: bool, rank_by: str, level: float, html_path: Optional[Path], fmt: Optional[str], output: Optional[Path],
 ) -> None:
     """Compare SYSTEMS on KEY. Two systems A and B: per metric both F1,
     B − A and p-values of approximate randomization (two-sided) and of a
@@ -45,7 +49,9 @@ def compare_command(
     if len(systems) > 2:
         if classes:
             raise click.UsageError("--classes compares two systems")
-        return rank_command(scoring, key, systems, rounds, n_resamples, seed, rank_by, level, fmt, output)
+        return rank_command(scoring, key, systems, rounds, n_resamples, seed, rank_by, level, html_path, fmt, output)
+    if html_path is not None:
+        raise click.UsageError("--html writes the ranking of three or more systems ('report' writes one system's page)")
     system_a, system_b = systems
     from ..analysis.resolution import score_resolution_classes
     from ..analysis.statistics import check_same_documents, compare
@@ -84,9 +90,9 @@ def compare_command(
 
 def rank_command(
     scoring: ScoringOptions, key: Path, systems: Sequence[Path], rounds: int, n_resamples: int, seed: int,
-    rank_by: str, level: float, fmt: Optional[str], output: Optional[Path],
+    rank_by: str, level: float, html_path: Optional[Path], fmt: Optional[str], output: Optional[Path],
 ) -> None:
-    """``compare`` of three or more systems: the ranking."""
+    """``compare`` of three or more systems: the ranking (and its page)."""
     from ..analysis.ranking import rank_systems
     from ..report.json import json_text, ranking_json
     from ..report.table import ranking_table
@@ -95,6 +101,10 @@ def rank_command(
     fmt = output_format(fmt, output, (key, *systems))
     labels = [str(path) for path in systems]
     with reported_errors():
+        if html_path is not None:
+            from ..files import check_distinct
+
+            check_distinct([output, html_path])
         options = scoring.options()
         runs = [evaluate_corpus(key, path, options) for path in systems]
         ranking = rank_systems([run.result for run in runs], labels, rank_by, rounds, n_resamples, seed, level)
@@ -110,3 +120,8 @@ def rank_command(
             f"paired bootstrap ({n_resamples} resamples), seed {seed}\n" + ranking_table(ranking, labels)
         )
     write(text, output, "the ranking", (key, *systems))
+    if html_path is not None:
+        from ..report.ranking import ranking_page
+
+        page = ranking_page(ranking, labels, str(key), len(result.names), level)
+        write(page, html_path, "the ranking page", (key, *systems))

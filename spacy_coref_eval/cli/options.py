@@ -99,6 +99,7 @@ class ScoringOptions:
     bridging: bool = False
     discourse_deixis: bool = False
     min_spans: bool = False
+    lea_importance: str = "size"
     spans: Optional[str] = None
     key_spans: Optional[str] = None
     response_spans: Optional[str] = None
@@ -121,6 +122,7 @@ class ScoringOptions:
 SETTINGS_OPTIONS = (
     "metrics", "twinless", "singletons", "match", "min_overlap", "overlap_measure", "preset", "zeros", "zero_match",
     "split_antecedents", "non_referring", "bridging", "discourse_deixis", "min_spans",
+    "lea_importance",
 )
 """The fields of :class:`ScoringOptions` that make the run's ``Settings``."""
 
@@ -169,6 +171,10 @@ _SCORING = (
         help="CoNLL-UA: score the DISCOURSE_DEIXIS column instead of IDENTITY (split antecedents and singletons kept)",
     ),
     click.option("--min-spans", is_flag=True, help="CoNLL-UA: match key markables by their Min= spans in CEAF, non-referring, bridging"),
+    click.option(
+        "--lea-importance", default="size",
+        help="LEA's importance of an entity: size (its mentions; Moosavi & Strube 2016) or uniform (1 each)",
+    ),
     SPANS,
     click.option("--key-spans", default=None, help="Like --spans, for the key side only"),
     click.option("--response-spans", default=None, help="Like --spans, for the response side only"),

@@ -3,7 +3,7 @@ table each (recall and precision), and every metric of
 :data:`~.metrics.REGISTRY` reads its counts off them, for all documents of a
 corpus in one pass: an array of ``(documents, blocks, fields)``
 (:mod:`.counts`). :mod:`.rates` turns counts into recall, precision and F1."""
-from typing import Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -21,6 +21,7 @@ __all__ = [
 def count_corpus(
     twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, metrics: Sequence[str],
     memberships: bool = False,
+    options: Mapping[str, Any] = {},
 ) -> np.ndarray:
     """Counts of every document of ``twinned``, shape ``(n_docs,
     len(BLOCKS), len(FIELDS))``: recall fields from ``recall_pair``,
@@ -29,7 +30,8 @@ def count_corpus(
     (those of kind ``"anaphora"``: :mod:`.anaphora`). With
     ``memberships`` and a twinning that counts every copy of a mention
     (:attr:`TwinnedCorpus.memberships`), the tables are those
-    (:func:`~.contingency.membership_tables`) and the pairs unused."""
+    (:func:`~.contingency.membership_tables`) and the pairs unused..
+    ``options`` are settings a metric's count takes (``Metric.options``)."""
     array = empty_counts(twinned.n_docs)
     tables: Optional[Tables] = None
     for name in reported(check_metrics(metrics)):
@@ -44,8 +46,9 @@ def count_corpus(
         if tables is None:
             tables = _tables(twinned, recall_pair, precision_pair, memberships)
         recall_table, precision_table = tables.get(name, tables[""])
-        recall_quads = metric.count(recall_table)
-        precision_quads = recall_quads if precision_table is recall_table else metric.count(precision_table)
+        given = {name: options[name] for name in metric.options if name in options}
+        recall_quads = metric.count(recall_table, **given)
+        precision_quads = recall_quads if precision_table is recall_table else metric.count(precision_table, **given)
         for row, recall, precision in zip(rows, recall_quads, precision_quads):
             array[:, row] = np.stack([recall[0], recall[1], precision[2], precision[3]], axis=1)
     return array

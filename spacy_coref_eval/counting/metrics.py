@@ -88,23 +88,34 @@ def bcub(table: Contingency) -> Quad:
     return _bcub_recall(table) + _bcub_recall(table.transpose())
 
 
-def _lea_recall(table: Contingency) -> Tuple[np.ndarray, np.ndarray]:
+LEA_IMPORTANCE: Dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "size": lambda sizes: sizes.astype(np.float64),
+    "uniform": lambda sizes: np.ones(len(sizes)),
+}
+"""LEA's importance of an entity from its size: ``size`` (|e|, Moosavi &
+Strube 2016, every implementation) or ``uniform`` (1: every entity counts
+alike, one of the alternatives the LEA authors invite)."""
+
+
+def _lea_recall(table: Contingency, importance: str = "size") -> Tuple[np.ndarray, np.ndarray]:
     key_sizes = table.key_sizes.astype(np.float64)
     common = np.bincount(table.rows, weights=_pairs(table.counts), minlength=len(key_sizes))
     singleton_cell = (table.key_sizes[table.rows] == 1) & (table.response_sizes[table.cols] == 1)
     common[table.rows[singleton_cell]] = 1.0
     links = np.where(key_sizes > 1, _pairs(key_sizes), 1.0)
+    weights = LEA_IMPORTANCE[importance](table.key_sizes)
     return (
-        table.per_doc(table.key_doc, key_sizes * common / links),
-        table.per_doc(table.key_doc, key_sizes),
+        table.per_doc(table.key_doc, weights * common / links),
+        table.per_doc(table.key_doc, weights),
     )
 
 
-def lea(table: Contingency) -> Quad:
+def lea(table: Contingency, importance: str = "size") -> Quad:
     """LEA (Moosavi & Strube 2016): recall Σ_i |k_i| · Σ_j link(k_i ∩ r_j) /
     link(k_i) ÷ Σ_i |k_i|, link(e) = |e|(|e| − 1)/2, a singleton's self-link
     counting 1 and found only in a response singleton; precision swaps key
-    and response.
+    and response. ``importance`` replaces |k_i| by another weight of the
+    entity (:data:`LEA_IMPORTANCE`).
 
     Moosavi & Strube (2016) §5: key {a, b, c}, {d, e, f, g}, response
     {a, b}, {c, d}, {f, g, h, i} (-1: the mention is not on that side).
@@ -119,7 +130,7 @@ def lea(table: Contingency) -> Quad:
     >>> round(recall_num / recall_den, 2), round(precision_num / precision_den, 2)
     (0.24, 0.33)
     """
-    return _lea_recall(table) + _lea_recall(table.transpose())
+    return _lea_recall(table, importance) + _lea_recall(table.transpose(), importance)
 
 
 def blanc(table: Contingency) -> Tuple[Quad, Quad]:
@@ -358,7 +369,9 @@ class Metric:
     split antecedents make fractional (Paun et al. 2023; docs/ua.md);
     ``over_key_mentions`` marks
     metrics whose ``recall_den`` is the document's number of key mentions.
-    Both let a counts file be checked (:mod:`~spacy_coref_eval.shards`).
+    Both let a counts file be checked (:mod:`~spacy_coref_eval.shards`),
+    the second only under the metric's default ``options``: the names of
+    the settings its ``count`` takes as keywords.
     """
 
     name: str
@@ -376,6 +389,7 @@ class Metric:
     fractional: Tuple[str, ...] = ()
     partial_credit: Tuple[str, ...] = ()
     over_key_mentions: bool = False
+    options: Tuple[str, ...] = ()
 
     @property
     def count_blocks(self) -> Tuple[str, ...]:
@@ -403,8 +417,8 @@ REGISTRY: Tuple[Metric, ...] = (
         part_labels=("coref links", "non-coref links"), combine=blanc_rates,
     ),
     Metric(
-        "lea", "LEA", "Moosavi & Strube 2016", lambda table: (lea(table),), fractional=("recall_num", "precision_num"),
-        over_key_mentions=True,
+        "lea", "LEA", "Moosavi & Strube 2016", lambda table, lea_importance="size": (lea(table, lea_importance),),
+        fractional=("recall_num", "precision_num"), over_key_mentions=True, options=("lea_importance",),
     ),
     Metric("mor", "MOR", "Žabokrtský et al. 2022", mor, kind="mentions", default=False),
     Metric("zero", "Zero", "Žabokrtský et al. 2022 (zero anaphors)", zero_counts, kind="mentions", default=False),

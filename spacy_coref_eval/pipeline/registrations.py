@@ -7,6 +7,7 @@ from typing import Optional
 from spacy.util import registry
 
 from ..analysis.resolution import Classifier, classify_mentions
+from ..counting.metrics import LEA_IMPORTANCE
 from ..formats.docbin.spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups
 from ..twinning.matchers import ExactMatcher, HeadMatcher, OverlapMatcher, PartialMatcher
 
@@ -49,6 +50,16 @@ def make_overlap_matcher(min_overlap: float = 0.5, overlap_measure: str = "dice"
 def make_partial_matcher() -> PartialMatcher:
     """CorefUD's partial match: r inside k and containing k's head, score |r| / |k|."""
     return PartialMatcher()
+
+
+@registry.misc("spacy_coref_eval.lea_importance.v1")
+def lea_importance(name: str = "size") -> str:
+    """LEA's importance of an entity, for a scorer's ``lea_importance``:
+    ``size`` (its mentions, Moosavi & Strube 2016) or ``uniform``
+    (:data:`~spacy_coref_eval.counting.metrics.LEA_IMPORTANCE`)."""
+    if name not in LEA_IMPORTANCE:
+        raise ValueError(f"LEA importance must be one of {', '.join(LEA_IMPORTANCE)}, not {name!r}")
+    return name
 
 
 @registry.misc("spacy_coref_eval.resolution_classes.v1")

@@ -113,6 +113,7 @@ def make_coref_scorer(
     preset: Optional[str] = None,
     by: Sequence[str] = (),
     chain_lengths: str = DEFAULT_CHAIN_LENGTHS,
+    lea_importance: str = "size",
 ) -> CorefScorer:
     """All chosen ``metrics``, mention identification, the CoNLL score and
     ``coref_p/r/f`` for the ``headline`` metric (one of ``metrics`` or
@@ -127,9 +128,14 @@ def make_coref_scorer(
     (Stoyanov et al. 2009) as ``{"PN-e": {"p", "r", "f"}, ...}``, like
     spaCy's ``ents_per_type``. ``by`` (``"chain-length"``, cut by
     ``chain_lengths``, and ``"mention-type"``) adds
-    ``coref_<metric>_<stratum>_f`` for every stratum (docs/analyses.md §3)."""
+    ``coref_<metric>_<stratum>_f`` for every stratum (docs/analyses.md §3).
+    ``lea_importance`` weighs LEA's entities (``size``, the default, or
+    ``uniform``; ``spacy_coref_eval.lea_importance.v1`` in a config)."""
     chosen = get_preset(preset)
-    settings = Settings(tuple(metrics), chosen.adopt(match), twinless, singletons or chosen.singletons, chosen)
+    settings = Settings(
+        tuple(metrics), chosen.adopt(match), twinless, singletons or chosen.singletons, chosen,
+        lea_importance=lea_importance,
+    )
     reader = reader or PrefixedSpanGroups()
     return CorefScorer(
         settings, reference_reader or reader, predicted_reader or reader, headline, classes, tuple(by), chain_lengths
