@@ -155,7 +155,8 @@ def test_a_documents_counts_are_a_function_of_that_document_alone(options):
     (lambda d: d["documents"]["d"]["muc"].update(recall_num=None), "muc recall_num (null) is not a number"),
     (lambda d: d["documents"]["d"]["blanc"]["coref_links"].update(recall_den=None),
      "blanc coref_links recall_den (null) is not a number"),
-    (lambda d: d["documents"]["d"]["muc"].update(recall_num=0.5), "muc recall_num (0.5) is not a whole number"),
+    (lambda d: (d["documents"]["d"]["muc"].update(recall_num=0.5), d["settings"].update(split_antecedents="remove")),
+     "muc recall_num (0.5) is not a whole number"),
     (lambda d: d["documents"]["d"]["bcub"].update(recall_den=7), "bcub recall_den (7.0) differs from the document's key mentions"),
     (lambda d: d.update(warnings="abc"), "malformed counts file (warnings must be a list of strings)"),
     (lambda d: d.update(warnings=[1]), "malformed counts file (warnings must be a list of strings)"),
@@ -210,3 +211,14 @@ def test_counts_of_ua_runs_with_split_antecedents_load_back(tmp_path):
         for mode in ("keep", "remove", "only")
     ]
     _round_trip_every_mode(corpus.pairs, settings, tmp_path)
+
+
+def test_split_antecedents_may_make_link_counts_fractional(tmp_path):
+    """Where split antecedents are scored (the default, and the UA scorer's
+    partial credit), a fractional MUC numerator is a count a run gives."""
+    good = score_documents({"d": [[(0, 1), (2, 3)], [(4, 5)]]}, {"d": [[(0, 1)], [(2, 3), (4, 5)]]})
+    save_counts(good, tmp_path / "good.json")
+    data = json.loads((tmp_path / "good.json").read_text())
+    data["documents"]["d"]["muc"]["recall_num"] = 0.5
+    (tmp_path / "split.json").write_text(json.dumps(data))
+    assert load_counts(tmp_path / "split.json").documents["d"].as_dict()["muc"]["recall_num"] == 0.5

@@ -402,19 +402,21 @@ REGISTRY: Tuple[Metric, ...] = (
         "mentions", "Mentions", "mention identification", mention_counts, kind="mentions", selectable=False,
         over_key_mentions=True,
     ),
-    Metric("muc", "MUC", "Vilain et al. 1995", lambda table: (muc(table),), in_conll=True),
+    Metric("muc", "MUC", "Vilain et al. 1995", lambda table: (muc(table),), in_conll=True, partial_credit=("recall_num", "precision_num")),
     Metric(
         "bcub", "B³", "Bagga & Baldwin 1998", lambda table: (bcub(table),), in_conll=True,
         fractional=("recall_num", "precision_num"), over_key_mentions=True,
     ),
-    Metric("ceafm", "CEAFm", "Luo 2005", lambda table: (ceaf(table)[0],), over_key_mentions=True),
+    Metric(
+        "ceafm", "CEAFm", "Luo 2005", lambda table: (ceaf(table)[0],), over_key_mentions=True, partial_credit=("recall_num", "precision_num"),
+    ),
     Metric(
         "ceafe", "CEAFe", "Luo 2005", lambda table: (ceaf(table)[1],), in_conll=True, fractional=("recall_num", "precision_num"),
     ),
     Metric(
         "blanc", "BLANC", "Recasens & Hovy 2011; Luo et al. 2014", blanc,
         blocks=("blanc_coref", "blanc_noncoref"), parts=("coref_links", "noncoref_links"),
-        part_labels=("coref links", "non-coref links"), combine=blanc_rates,
+        part_labels=("coref links", "non-coref links"), combine=blanc_rates, partial_credit=("recall_num", "precision_num"),
     ),
     Metric(
         "lea", "LEA", "Moosavi & Strube 2016", lambda table, lea_importance="size": (lea(table, lea_importance),),
