@@ -37,7 +37,7 @@ class UASideDocument(SideDocument):
 
     @property
     def n_tokens(self) -> int:
-        return len(self.document.words)
+        return len(self.document.lines)
 
     def lost_in(self, target: Format) -> Optional[str]:
         """What only CoNLL-UA holds: split antecedents, non-referring
