@@ -3,6 +3,7 @@ response converted to CoNLL-UA and scored under ``--preset ua`` in a whole
 process, against the UA scorer's time on LitBank quoted in issue #18
 (4.2 s; the UA scorer cannot run here)."""
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import List, Tuple
 
@@ -10,6 +11,7 @@ import numpy as np
 
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.formats import ReadOptions, get_format
+from spacy_coref_eval.formats.conll.write import crossing_mentions
 from spacy_coref_eval.formats.document import WordsDocument
 
 from .startup import READ_LINES, process_times
@@ -20,19 +22,9 @@ Row = Tuple[str, str, str, str]
 
 
 def nested_only(clusters: Clusters) -> Clusters:
-    """``clusters`` without the mentions that cross an earlier one (by
-    start, longest first) of any entity: CoNLL-UA's brackets nest
-    (LitBank has a few such pairs)."""
-    keep = np.ones(len(clusters), dtype=bool)
-    stack: List[int] = []
-    for m in np.lexsort((-clusters.ends, clusters.starts)).tolist():
-        start, end = int(clusters.starts[m]), int(clusters.ends[m])
-        while stack and stack[-1] <= start:
-            stack.pop()
-        if stack and end > stack[-1]:
-            keep[m] = False
-            continue
-        stack.append(end)
+    """``clusters`` without the mentions that cross an earlier one of any
+    entity: CoNLL-UA's brackets nest (LitBank has a few such pairs)."""
+    keep = ~crossing_mentions(replace(clusters, entity=np.zeros_like(clusters.entity)))
     return Clusters.from_arrays(clusters.starts[keep], clusters.ends[keep], clusters.entity[keep])
 
 
