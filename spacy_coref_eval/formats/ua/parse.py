@@ -115,6 +115,10 @@ def _document(
 
 def fields(text: str, line: int, where: str) -> Dict[str, str]:
     """``KEY=VALUE|KEY=VALUE`` as a dict (a later key wins)."""
+    try:
+        return dict(part.split("=", 1) for part in text.split("|"))
+    except ValueError:
+        pass
     out = {}
     for part in text.split("|"):
         key, equals, value = part.partition("=")
@@ -130,7 +134,7 @@ def _layer(
 ) -> Layer:
     opened: List[Tuple[str, int, Dict[str, str], int]] = []
     spans: Dict[str, Tuple[int, int, Dict[str, str], int]] = {}
-    seen: List[str] = []
+    seen: Dict[str, None] = {}
     bridges: List[Tuple[str, str, int]] = []
     for position, line, cells in rows:
         if len(cells) <= column:
@@ -150,13 +154,13 @@ def _layer(
             for piece in openings:
                 single = piece.endswith(")")
                 values = fields(piece[:-1] if single else piece, line, where)
-                for required in ("MarkableID", "EntityID"):
-                    if not values.get(required):
-                        raise CorefInputError(f"{where}, line {line}: markable {piece!r} has no {required}=")
-                markable_id = values["MarkableID"]
-                if markable_id in spans or any(o[0] == markable_id for o in opened):
+                markable_id = values.get("MarkableID")
+                if not markable_id or not values.get("EntityID"):
+                    missing = "EntityID" if markable_id else "MarkableID"
+                    raise CorefInputError(f"{where}, line {line}: markable {piece!r} has no {missing}=")
+                if markable_id in seen:
                     raise CorefInputError(f"{where}, line {line}: MarkableID={markable_id} is given twice")
-                seen.append(markable_id)
+                seen[markable_id] = None
                 if single:
                     spans[markable_id] = (position, position + 1, values, line)
                 else:
@@ -166,7 +170,7 @@ def _layer(
     if opened:
         markable_id, _, _, line = opened[-1]
         raise CorefInputError(f"{where}, line {line}: markable {markable_id} is never closed")
-    return _build(spans, seen, bridges, where, warnings)
+    return _build(spans, list(seen), bridges, where, warnings)
 
 
 def _bridges(cell: str, line: int, where: str, warnings: List[str]) -> List[Tuple[str, str, int]]:
@@ -193,13 +197,16 @@ def _build(
     for mid in order:
         start, end, values, line = spans[mid]
         entity = entity_index.setdefault(values["EntityID"], len(entity_index))
-        markables.append(Markable(start, end, entity, _min_span(values.get("Min"), start, end, line, where), line, mid))
+        least = values.get("Min")
+        markables.append(Markable(start, end, entity, None if least is None else _min_span(least), line, mid))
     entity_ids = tuple(entity_index)
     element_of: List[List[int]] = [[] for _ in entity_ids]
     for mid in order:
         start, end, values, line = spans[mid]
         own = entity_index[values["EntityID"]]
-        for plural in filter(None, values.get("ElementOf", "").split(",")):
+        if "ElementOf" not in values:
+            continue
+        for plural in filter(None, values["ElementOf"].split(",")):
             if plural not in entity_index:
                 warnings.append(f"{where}, line {line}: ElementOf={plural} names no entity of the document; ignored")
             elif entity_index[plural] not in element_of[own]:
@@ -217,12 +224,11 @@ def _build(
     return Layer(tuple(markables), entity_ids, referring, tuple(map(tuple, element_of)), tuple(pairs))
 
 
-def _min_span(value: Optional[str], start: int, end: int, line: int, where: str) -> Optional[Span]:
+def _min_span(value: str) -> Optional[Span]:
     """``Min=a`` or ``Min=a,b`` (1-based document token positions) as a
     0-based ``[start, end)`` span; ``None`` when not given or not of that
-    form (checked where minimum spans are used: :func:`check_min`)."""
-    if value is None:
-        return None
+    form (checked where minimum spans are used:
+    :func:`~.view.check_min_spans`)."""
     parts = value.split(",")
     if not all(p.isdigit() for p in parts[:2]):
         return (-1, -1)
