@@ -133,3 +133,10 @@ def test_table_and_report_show_the_extra_scores(tmp_path):
     assert report.exit_code == 0, report.output
     text = page.read_text(encoding="utf8")
     assert "Non-referring" in text and "Bridging" in text
+
+
+def test_split_antecedents_need_exact_matching():
+    key = EXAMPLE / "example.key.ua"
+    with pytest.raises(CorefInputError, match="split antecedents are scored with exact matching only"):
+        evaluate_corpus(key, key, match="overlap")
+    assert evaluate_corpus(key, key, match="overlap", split_antecedents="remove").metrics()["muc"]["f1"] == 1.0
