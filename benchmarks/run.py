@@ -39,6 +39,7 @@ from .perturb import Errors, perturb, perturb_corpus, synthetic_key
 from .system_outputs import system_outputs
 from .startup import READ_LINES, docbin_startup, process_times, startup
 from .text2text import text2text_rows
+from .ua import ua_path
 
 REPO = Path(__file__).resolve().parent.parent
 LITBANK = REPO / "tests" / "data" / "corpora" / "litbank.key.conll.gz"
@@ -407,6 +408,7 @@ def main() -> None:
         rows += nested_classes(Path(folder), args.repeat)
         rows += docbin_startup((key_path, response_path), spacy_paths, args.repeat)
         rows += matching_processes(Path(folder), key_path, documents, args.repeat)
+        rows += ua_path(Path(folder), key_path, response_path, args.repeat)
     rows += text2text_rows(args.repeat)
     rows += growth([10_000, 100_000, 1_000_000] if args.large else [10_000, 100_000])
     rows += dense_block(2000 if args.large else 500)

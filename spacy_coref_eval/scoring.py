@@ -267,13 +267,17 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool =
         except CorefInputError as err:
             raise CorefInputError(f"document {name!r}: {err}") from err
         documents.append((key, response, n_tokens))
-    check_modes([(pair.name, *document[:2]) for pair, document in zip(pairs, documents)], modes, settings.singletons)
+    exact = getattr(settings.match, "name", None) == "exact"
+    check_modes(
+        [(pair.name, *document[:2]) for pair, document in zip(pairs, documents)], modes, settings.singletons,
+        "exact" if exact else getattr(settings.match, "name", "another"),
+    )
     remove = settings.singletons == "remove" and not modes.keeps_singletons
     twinned = twin_corpus(documents, settings.match, remove, settings.zeros == "exclude")
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
     counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics, settings.twinless == "conll", settings.count_options)
     counts = anaphora_counts(
-        counts, [document[:2] for document in documents], settings.metrics, modes, settings.singletons == "remove"
+        counts, [document[:2] for document in documents], settings.metrics, modes, settings.singletons == "remove", exact
     )
     return counts, twinned if keep_twinned else None
 

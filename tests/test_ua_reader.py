@@ -119,3 +119,24 @@ def test_singletons_removed_with_split_antecedents_kept_is_refused(tmp_path):
         evaluate_corpus(key, key, preset="ua", singletons="remove")
     run = evaluate_corpus(key, key, preset="ua", singletons="remove", split_antecedents="remove")
     assert run.metrics()["muc"]["f1"] == 1.0
+
+
+def test_table_and_report_show_the_extra_scores(tmp_path):
+    args = [str(EXAMPLE / "example.key.ua"), str(EXAMPLE / "example.response.ua"), "--preset", "ua",
+            "--non-referring", "--bridging"]
+    table = CliRunner().invoke(app, ["score", *args])
+    assert table.exit_code == 0, table.output
+    for label in ("Non-referring", "Bridging", "anaphora recognition", "markable level", "entity level"):
+        assert label in table.output
+    page = tmp_path / "report.html"
+    report = CliRunner().invoke(app, ["report", *args, "-o", str(page)])
+    assert report.exit_code == 0, report.output
+    text = page.read_text(encoding="utf8")
+    assert "Non-referring" in text and "Bridging" in text
+
+
+def test_split_antecedents_need_exact_matching():
+    key = EXAMPLE / "example.key.ua"
+    with pytest.raises(CorefInputError, match="split antecedents are scored with exact matching only"):
+        evaluate_corpus(key, key, match="overlap")
+    assert evaluate_corpus(key, key, match="overlap", split_antecedents="remove").metrics()["muc"]["f1"] == 1.0

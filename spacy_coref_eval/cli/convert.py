@@ -115,6 +115,10 @@ def converted(
         documents = list(progress(side.documents, len(side.documents), input_path, "Converting"))
         if not documents:
             raise CorefInputError(f"{input_path}: no {source.documents}, nothing to convert")
+        for name, document in zip(document_names(documents), documents):
+            lost = document.lost_in(target)
+            if lost:
+                raise CorefInputError(f"{input_path}: document {name!r} has {lost}, which {target.title} cannot hold")
         if target.spans_only:
             first_scattered(document_names(documents), documents, target.title)
         notes = target.write(output_path, documents, [input_path])

@@ -26,10 +26,20 @@ def counted_apart(clusters: Clusters, modes: Modes) -> bool:
     )
 
 
-def check_modes(documents: Sequence[Tuple[str, Clusters, Clusters]], modes: Modes, singletons: str) -> None:
+def check_modes(
+    documents: Sequence[Tuple[str, Clusters, Clusters]], modes: Modes, singletons: str, match: str = "exact"
+) -> None:
     """Refuse a key minimum span outside its markable when minimum spans
-    are used, and removing singletons while split antecedents are kept
-    (the UA scorer's assertion), naming the document."""
+    are used, split antecedents under another matching than ``exact``, and
+    removing singletons while split antecedents are kept (the UA scorer's
+    assertion), naming the document."""
+    if match != "exact" and modes.effective.split_antecedents != "remove":
+        for name, key, response in documents:
+            if has_splits(key) or has_splits(response):
+                raise CorefInputError(
+                    f"document {name!r}: split antecedents are scored with exact matching only (--match exact, "
+                    "or --split-antecedents remove)"
+                )
     if modes.min_spans:
         for name, key, _ in documents:
             if isinstance(key, UAClusters):
@@ -46,12 +56,12 @@ def check_modes(documents: Sequence[Tuple[str, Clusters, Clusters]], modes: Mode
 
 def anaphora_counts(
     array: np.ndarray, documents: Sequence[Tuple[Clusters, Clusters]], metrics: Sequence[str], modes: Modes,
-    remove_singletons: bool = False,
+    remove_singletons: bool = False, exact: bool = True,
 ) -> np.ndarray:
     """``array`` with the non-referring and bridging counts, and the rows
     of the documents that need it counted as the UA scorer counts
-    (:func:`counted_apart`); in ``only`` mode every document's rows are the
-    counts of its split elements alone."""
+    (:func:`counted_apart`, under ``exact`` matching); in ``only`` mode
+    every document's rows are the counts of its split elements alone."""
     remove = remove_singletons and not modes.keeps_singletons
     for name in metrics:
         metric = METRIC_INFO[name]
@@ -65,7 +75,7 @@ def anaphora_counts(
         if only and not (has_splits(key) or has_splits(response)):
             array[d, [BLOCK_INDEX[block] for block in blocks]] = 0.0
             continue
-        if not (counted_apart(key, modes) or counted_apart(response, modes)):
+        if not exact or not (counted_apart(key, modes) or counted_apart(response, modes)):
             continue
         counts, alone = document_counts(key, response, remove, modes.min_spans)
         for block in blocks:

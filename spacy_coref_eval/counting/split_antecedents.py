@@ -229,11 +229,7 @@ def cells(a: Side, b: Side, aligned: Aligned) -> List[Tuple[Counter, Optional[Tu
     out = []
     for e, spans in enumerate(a.entities):
         ordinary = Counter(b.index[m] for m in spans if m in b.index)
-        partner = aligned.get(e)
-        landed = None
-        if partner is not None:
-            landed = partner
-        out.append((ordinary, landed))
+        out.append((ordinary, aligned.get(e)))
     return out
 
 

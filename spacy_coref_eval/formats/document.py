@@ -38,6 +38,11 @@ class SideDocument:
         mine, theirs = self.words, other.words
         return mine == theirs or [conll_column(w) for w in mine] == [conll_column(w) for w in theirs]
 
+    def lost_in(self, target: Format) -> Optional[str]:
+        """What a file of format ``target`` cannot hold of this document
+        (``None``: it all fits), for ``convert`` to refuse."""
+        return None
+
     def paired_with(self, response: "SideDocument") -> "Paired":
         """This key document paired with ``response``: the response's
         clusters on this document's tokens. A response that places itself

@@ -1,4 +1,4 @@
-"""Which words of two word sequences correspond (docs/formats.md §9): a longest common subsequence found by patience
+"""Which words of two word sequences correspond (docs/formats.md §10): a longest common subsequence found by patience
 anchoring (words found once on both sides split the problem, Bram
 Cohen's patience diff) with :class:`difflib.SequenceMatcher` on the small
 pieces left, and what lies between matched words counted as replaced,

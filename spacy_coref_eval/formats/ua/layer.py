@@ -2,7 +2,7 @@
 markables, their entities, split antecedents (``ElementOf``), minimum
 spans (``Min``), non-referring entities (``-Pseudo``) and bridging pairs."""
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 Span = Tuple[int, int]
 Split = Tuple[Tuple[Span, ...], ...]
@@ -29,8 +29,7 @@ class _Listed:
         return isinstance(other, _Listed) and other.span == self.span
 
 
-@dataclass(frozen=True)
-class Markable:
+class Markable(NamedTuple):
     """One markable: its token span ``[start, end)``, entity index, minimum
     span (``None``: none given) and the line it opens on."""
 

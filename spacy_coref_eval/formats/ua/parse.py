@@ -4,6 +4,7 @@ separated by tabs or spaces; in a markable cell closings ``)`` come before
 openings ``(EntityID=…|MarkableID=…)``. Every error names the file, the
 line and the markable or entity."""
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Dict, List, Optional, Tuple
 
 from ...errors import CorefInputError
@@ -18,14 +19,24 @@ NON_REFERRING = "-Pseudo"
 
 @dataclass
 class UADocument:
-    """One document: its name, words, sentence starts, and its IDENTITY and
-    DISCOURSE_DEIXIS layers."""
+    """One document: its name, token lines, sentence starts, its IDENTITY
+    and DISCOURSE_DEIXIS layers, and the position of its FORM column."""
 
     name: str
-    words: List[str]
+    lines: List[str]
     sentence_starts: List[int]
     identity: Layer
     deixis: Layer
+    form: int = 1
+
+    @cached_property
+    def words(self) -> List[str]:
+        """The FORM of every token (``_`` where the line has none)."""
+        out = []
+        for line in self.lines:
+            cells = line.split(None, self.form + 1)
+            out.append(cells[self.form] if len(cells) > self.form else "_")
+        return out
 
 
 @dataclass
@@ -40,7 +51,7 @@ def parse_ua(text: str, source: str = "<string>") -> UAFile:
     documents: List[UADocument] = []
     warnings: List[str] = []
     name: Optional[str] = None
-    rows: List[Tuple[int, List[str]]] = []
+    rows: List[Tuple[int, str]] = []
     sentence_starts: List[int] = []
     new_sentence = True
 
@@ -51,32 +62,35 @@ def parse_ua(text: str, source: str = "<string>") -> UAFile:
             raise CorefInputError(f"{source}:{rows[0][0]}: token line before the first '# newdoc id = ...'")
         documents.append(_document(name, rows, sentence_starts, columns, source, warnings))
 
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if line.startswith("#"):
-            key, _, value = line[1:].partition("=")
-            key = key.strip()
-            if key == "global.columns":
-                names = value.split()
-                columns = {c: names.index(c) for c in DEFAULT_COLUMNS if c in names}
-                if IDENTITY not in columns:
-                    raise CorefInputError(f"{source}:{number}: '# global.columns' names no IDENTITY column")
-            elif key == "newdoc id" or key == "newdoc":
-                close()
-                name = value.strip()
-                if not name:
-                    raise CorefInputError(f"{source}:{number}: document without a name ('# newdoc id = NAME')")
-                rows, sentence_starts, new_sentence = [], [], True
-            elif key == "sent_id":
+    for number, line in enumerate(text.splitlines(), 1):
+        first = line[:1]
+        if not first or first.isspace():
+            line = line.strip()
+            first = line[:1]
+            if not first:
                 new_sentence = True
+                continue
+        if first != "#":
+            if new_sentence:
+                sentence_starts.append(len(rows))
+                new_sentence = False
+            rows.append((number, line))
             continue
-        if not line:
+        key, _, value = line[1:].partition("=")
+        key = key.strip()
+        if key == "global.columns":
+            names = value.split()
+            columns = {c: names.index(c) for c in DEFAULT_COLUMNS if c in names}
+            if IDENTITY not in columns:
+                raise CorefInputError(f"{source}:{number}: '# global.columns' names no IDENTITY column")
+        elif key == "newdoc id" or key == "newdoc":
+            close()
+            name = value.strip()
+            if not name:
+                raise CorefInputError(f"{source}:{number}: document without a name ('# newdoc id = NAME')")
+            rows, sentence_starts, new_sentence = [], [], True
+        elif key == "sent_id":
             new_sentence = True
-            continue
-        if new_sentence:
-            sentence_starts.append(len(rows))
-            new_sentence = False
-        rows.append((number, line.split()))
     close()
     names = [d.name for d in documents]
     if len(set(names)) != len(names):
@@ -86,19 +100,25 @@ def parse_ua(text: str, source: str = "<string>") -> UAFile:
 
 
 def _document(
-    name: str, rows: List[Tuple[int, List[str]]], starts: List[int], columns: Dict[str, int], source: str,
+    name: str, rows: List[Tuple[int, str]], starts: List[int], columns: Dict[str, int], source: str,
     warnings: List[str],
 ) -> UADocument:
+    """A document from its token lines; only lines with a parenthesis can
+    hold markables or bridging, so only those are split into cells."""
     where = f"{source}: document {name!r}"
-    words = [cells[columns["FORM"]] if len(cells) > columns["FORM"] else "_" for _, cells in rows]
-    identity = _layer(rows, columns[IDENTITY], columns.get(BRIDGING), where, warnings)
+    marked = [(position, number, line.split()) for position, (number, line) in enumerate(rows) if "(" in line or ")" in line]
+    identity = _layer(marked, columns[IDENTITY], columns.get(BRIDGING), where, warnings)
     deixis_column = columns.get(DISCOURSE_DEIXIS)
-    deixis = _layer(rows, deixis_column, None, where, warnings) if deixis_column is not None else Layer((), (), (), ())
-    return UADocument(name, words, starts or [0], identity, deixis)
+    deixis = _layer(marked, deixis_column, None, where, warnings, False) if deixis_column is not None else Layer((), (), (), ())
+    return UADocument(name, [line for _, line in rows], starts or [0], identity, deixis, columns.get("FORM", 1))
 
 
 def fields(text: str, line: int, where: str) -> Dict[str, str]:
     """``KEY=VALUE|KEY=VALUE`` as a dict (a later key wins)."""
+    try:
+        return dict(part.split("=", 1) for part in text.split("|"))
+    except ValueError:
+        pass
     out = {}
     for part in text.split("|"):
         key, equals, value = part.partition("=")
@@ -109,14 +129,17 @@ def fields(text: str, line: int, where: str) -> Dict[str, str]:
 
 
 def _layer(
-    rows: List[Tuple[int, List[str]]], column: int, bridging_column: Optional[int], where: str, warnings: List[str]
+    rows: List[Tuple[int, int, List[str]]], column: int, bridging_column: Optional[int], where: str, warnings: List[str],
+    required: bool = True,
 ) -> Layer:
     opened: List[Tuple[str, int, Dict[str, str], int]] = []
     spans: Dict[str, Tuple[int, int, Dict[str, str], int]] = {}
-    seen: List[str] = []
+    seen: Dict[str, None] = {}
     bridges: List[Tuple[str, str, int]] = []
-    for position, (line, cells) in enumerate(rows):
+    for position, line, cells in rows:
         if len(cells) <= column:
+            if not required:
+                continue
             raise CorefInputError(f"{where}, line {line}: {len(cells)} columns, no column {column + 1} for the markables")
         cell = cells[column]
         if cell != "_":
@@ -131,13 +154,13 @@ def _layer(
             for piece in openings:
                 single = piece.endswith(")")
                 values = fields(piece[:-1] if single else piece, line, where)
-                for required in ("MarkableID", "EntityID"):
-                    if not values.get(required):
-                        raise CorefInputError(f"{where}, line {line}: markable {piece!r} has no {required}=")
-                markable_id = values["MarkableID"]
-                if markable_id in spans or any(o[0] == markable_id for o in opened):
+                markable_id = values.get("MarkableID")
+                if not markable_id or not values.get("EntityID"):
+                    missing = "EntityID" if markable_id else "MarkableID"
+                    raise CorefInputError(f"{where}, line {line}: markable {piece!r} has no {missing}=")
+                if markable_id in seen:
                     raise CorefInputError(f"{where}, line {line}: MarkableID={markable_id} is given twice")
-                seen.append(markable_id)
+                seen[markable_id] = None
                 if single:
                     spans[markable_id] = (position, position + 1, values, line)
                 else:
@@ -147,7 +170,7 @@ def _layer(
     if opened:
         markable_id, _, _, line = opened[-1]
         raise CorefInputError(f"{where}, line {line}: markable {markable_id} is never closed")
-    return _build(spans, seen, bridges, where, warnings)
+    return _build(spans, list(seen), bridges, where, warnings)
 
 
 def _bridges(cell: str, line: int, where: str, warnings: List[str]) -> List[Tuple[str, str, int]]:
@@ -174,13 +197,16 @@ def _build(
     for mid in order:
         start, end, values, line = spans[mid]
         entity = entity_index.setdefault(values["EntityID"], len(entity_index))
-        markables.append(Markable(start, end, entity, _min_span(values.get("Min"), start, end, line, where), line, mid))
+        least = values.get("Min")
+        markables.append(Markable(start, end, entity, None if least is None else _min_span(least), line, mid))
     entity_ids = tuple(entity_index)
     element_of: List[List[int]] = [[] for _ in entity_ids]
     for mid in order:
         start, end, values, line = spans[mid]
         own = entity_index[values["EntityID"]]
-        for plural in filter(None, values.get("ElementOf", "").split(",")):
+        if "ElementOf" not in values:
+            continue
+        for plural in filter(None, values["ElementOf"].split(",")):
             if plural not in entity_index:
                 warnings.append(f"{where}, line {line}: ElementOf={plural} names no entity of the document; ignored")
             elif entity_index[plural] not in element_of[own]:
@@ -198,12 +224,11 @@ def _build(
     return Layer(tuple(markables), entity_ids, referring, tuple(map(tuple, element_of)), tuple(pairs))
 
 
-def _min_span(value: Optional[str], start: int, end: int, line: int, where: str) -> Optional[Span]:
+def _min_span(value: str) -> Optional[Span]:
     """``Min=a`` or ``Min=a,b`` (1-based document token positions) as a
     0-based ``[start, end)`` span; ``None`` when not given or not of that
-    form (checked where minimum spans are used: :func:`check_min`)."""
-    if value is None:
-        return None
+    form (checked where minimum spans are used:
+    :func:`~.view.check_min_spans`)."""
     parts = value.split(",")
     if not all(p.isdigit() for p in parts[:2]):
         return (-1, -1)

@@ -4,14 +4,14 @@ of every UA scoring mode from the layers kept with them."""
 import codecs
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List
+from typing import List, Optional
 
 from ...clusters import Clusters
-from ..base import ReadOptions
+from ..base import Format, ReadOptions
 from ..document import Side, SideDocument
 from ..inputs import check_utf8, read_input
 from .parse import UADocument, parse_ua
-from .view import Modes, ua_clusters
+from .view import Modes, UAClusters, ua_clusters
 
 
 @dataclass
@@ -37,7 +37,25 @@ class UASideDocument(SideDocument):
 
     @property
     def n_tokens(self) -> int:
-        return len(self.document.words)
+        return len(self.document.lines)
+
+    def lost_in(self, target: Format) -> Optional[str]:
+        """What only CoNLL-UA holds: split antecedents, non-referring
+        entities, minimum spans, bridging, discourse deixis, a span in two
+        entities."""
+        if target.name == "ua":
+            return None
+        identity, deixis = self.document.identity, self.document.deixis
+        lost = [
+            ("split antecedents (ElementOf)", any(identity.element_of)),
+            ("non-referring (-Pseudo) entities", not all(identity.referring)),
+            ("minimum spans (Min)", any(m.min_span is not None for m in identity.markables)),
+            ("bridging pairs", bool(identity.bridging)),
+            ("discourse-deixis markables", bool(deixis.markables)),
+            ("a span in two entities", isinstance(self.clusters, UAClusters) and self.clusters.dropped),
+        ]
+        found = [what for what, present in lost if present]
+        return " and ".join(found) if found else None
 
 
 def read_side(path: Path, options: ReadOptions) -> Side:

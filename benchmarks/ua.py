@@ -1,0 +1,58 @@
+"""The CoNLL-UA path on LitBank (docs/ua.md): the key and the perturbed
+response converted to CoNLL-UA and scored under ``--preset ua`` in a whole
+process, against the UA scorer's time on LitBank quoted in issue #18
+(4.2 s; the UA scorer cannot run here)."""
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import List, Tuple
+
+import numpy as np
+
+from spacy_coref_eval.clusters import Clusters
+from spacy_coref_eval.formats import ReadOptions, get_format
+from spacy_coref_eval.formats.conll.write import crossing_mentions
+from spacy_coref_eval.formats.document import WordsDocument
+
+from .startup import READ_LINES, process_times
+
+UA_SCORER_SECONDS = 4.2
+"""The UA scorer on LitBank (issue #18)."""
+Row = Tuple[str, str, str, str]
+
+
+def nested_only(clusters: Clusters) -> Clusters:
+    """``clusters`` without the mentions that cross an earlier one of any
+    entity: CoNLL-UA's brackets nest (LitBank has a few such pairs)."""
+    keep = ~crossing_mentions(replace(clusters, entity=np.zeros_like(clusters.entity)))
+    return Clusters.from_arrays(clusters.starts[keep], clusters.ends[keep], clusters.entity[keep])
+
+
+def ua_files(folder: Path, key_path: Path, response_path: Path) -> Tuple[Path, Path]:
+    """LitBank's key and response as CoNLL-UA files (crossing mentions
+    left out)."""
+    conll, ua = get_format("conll"), get_format("ua")
+    out = []
+    for path in (key_path, response_path):
+        target = folder / (path.stem + ".ua")
+        documents = [
+            WordsDocument(d.name, nested_only(d.clusters), list(d.words), d.sentence_starts)
+            for d in conll.read(path, ReadOptions("key")).documents
+        ]
+        ua.write(target, documents, [path])
+        out.append(target)
+    return out[0], out[1]
+
+
+def ua_path(folder: Path, key_path: Path, response_path: Path, repeat: int) -> List[Row]:
+    key, response = ua_files(folder, key_path, response_path)
+    times = process_times(max(repeat, 5), {
+        "floor": (sys.executable, "-c", READ_LINES, str(key), str(response)),
+        "score": (sys.executable, "-m", "spacy_coref_eval", "score", str(key), str(response), "--preset", "ua", "-f", "json"),
+    })
+    ours = times["score"]
+    return [(
+        "UA path: LitBank as CoNLL-UA, --preset ua, whole process", f"{ours * 1000:.0f} ms",
+        f"UA scorer {UA_SCORER_SECONDS:.1f} s; read both files' lines {times['floor'] * 1000:.0f} ms",
+        f"{UA_SCORER_SECONDS / ours:.1f}x faster (target >= 10x)",
+    )]
