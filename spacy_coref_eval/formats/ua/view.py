@@ -135,8 +135,8 @@ def ua_clusters(document: object, modes: Modes) -> UAClusters:
         unique.append([span for span in spans if span not in seen and not seen.add(span)])
     base = Clusters.from_entities(unique)
     return UAClusters(
-        base.starts, base.ends, base.entity, base.n_entities, None, 0, None,
-        tuple(entity_spans), tuple(entity_mins), group_splits, layer, modes, document,
+        base.starts, base.ends, base.entity, base.n_entities, entity_spans=tuple(entity_spans),
+        entity_mins=tuple(entity_mins), splits=group_splits, layer=layer, modes=modes, source=document,
     )
 
 
