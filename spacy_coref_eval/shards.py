@@ -19,7 +19,6 @@ from .scoring import CorpusResult, Settings
 
 FORMAT = "spacy-coref-eval counts"
 VERSION = 1
-DEFAULT = Settings()
 SLACK = 1e-9
 """Float noise allowed when checking that a numerator is at most its denominator."""
 
@@ -99,24 +98,16 @@ def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, settings:
     numerator above its denominator, a fraction where a metric counts
     (:attr:`~.counting.metrics.Metric.fractional`, and
     :attr:`~.counting.metrics.Metric.partial_credit` where split
-    antecedents are scored), and a metric's key
-    mentions that disagree with the mention count
-    (:attr:`~.counting.metrics.Metric.over_key_mentions`). With zeros
+    antecedents are scored). With zeros
     excluded, an entity left without mentions takes 1 from MUC's
     denominators (docs/corefud.md §10), which may then be negative."""
     whole = np.zeros(array.shape, dtype=bool)
     splits = settings.anaphora.split_antecedents != "remove"
-    key_mentions = array[:, BLOCK_INDEX["mentions"], FIELDS.index("recall_den")]
-    differs = np.zeros(array.shape, dtype=bool)
     for metric in reported(settings.metrics):
         info = METRIC_INFO[metric]
         for block in info.count_blocks:
             fractional = info.fractional + (info.partial_credit if splits else ())
             whole[:, BLOCK_INDEX[block], [i for i, field in enumerate(FIELDS) if field not in fractional]] = True
-            if info.over_key_mentions and all(settings.count_options[name] == DEFAULT.count_options[name] for name in info.options):
-                differs[:, BLOCK_INDEX[block], FIELDS.index("recall_den")] = (
-                    array[:, BLOCK_INDEX[block], FIELDS.index("recall_den")] != key_mentions
-                )
     signed = np.zeros(array.shape, dtype=bool)
     if settings.zeros == "exclude":
         signed[:, BLOCK_INDEX["muc"], 1::2] = True
@@ -128,7 +119,6 @@ def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, settings:
             ((array < 0) & ~signed, "is negative"),
             (above, "is larger than its denominator"),
             (whole & (array != np.round(array)), "is not a whole number"),
-            (differs, "differs from the document's key mentions (mentions recall_den)"),
         )
     for mask, what in checks:
         if mask.any():

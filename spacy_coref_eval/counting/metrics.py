@@ -366,12 +366,9 @@ class Metric:
     ``default`` only when asked for); the others are always reported.
     ``fractional`` names the count fields that may hold fractions (the
     others count mentions, links or tokens), ``partial_credit`` those that
-    split antecedents make fractional (Paun et al. 2023; docs/ua.md);
-    ``over_key_mentions`` marks
-    metrics whose ``recall_den`` is the document's number of key mentions.
-    Both let a counts file be checked (:mod:`~spacy_coref_eval.shards`),
-    the second only under the metric's default ``options``: the names of
-    the settings its ``count`` takes as keywords.
+    split antecedents make fractional (Paun et al. 2023; docs/ua.md): both
+    let a counts file be checked (:mod:`~spacy_coref_eval.shards`).
+    ``options`` names the settings its ``count`` takes as keywords.
     """
 
     name: str
@@ -388,7 +385,6 @@ class Metric:
     default: bool = True
     fractional: Tuple[str, ...] = ()
     partial_credit: Tuple[str, ...] = ()
-    over_key_mentions: bool = False
     options: Tuple[str, ...] = ()
 
     @property
@@ -400,15 +396,14 @@ class Metric:
 REGISTRY: Tuple[Metric, ...] = (
     Metric(
         "mentions", "Mentions", "mention identification", mention_counts, kind="mentions", selectable=False,
-        over_key_mentions=True,
     ),
     Metric("muc", "MUC", "Vilain et al. 1995", lambda table: (muc(table),), in_conll=True, partial_credit=("recall_num", "precision_num")),
     Metric(
         "bcub", "B³", "Bagga & Baldwin 1998", lambda table: (bcub(table),), in_conll=True,
-        fractional=("recall_num", "precision_num"), over_key_mentions=True,
+        fractional=("recall_num", "precision_num"),
     ),
     Metric(
-        "ceafm", "CEAFm", "Luo 2005", lambda table: (ceaf(table)[0],), over_key_mentions=True, partial_credit=("recall_num", "precision_num"),
+        "ceafm", "CEAFm", "Luo 2005", lambda table: (ceaf(table)[0],), partial_credit=("recall_num", "precision_num"),
     ),
     Metric(
         "ceafe", "CEAFe", "Luo 2005", lambda table: (ceaf(table)[1],), in_conll=True, fractional=("recall_num", "precision_num"),
@@ -420,7 +415,7 @@ REGISTRY: Tuple[Metric, ...] = (
     ),
     Metric(
         "lea", "LEA", "Moosavi & Strube 2016", lambda table, lea_importance="size": (lea(table, lea_importance),),
-        fractional=("recall_num", "precision_num"), over_key_mentions=True, options=("lea_importance",),
+        fractional=("recall_num", "precision_num"), options=("lea_importance",),
     ),
     Metric("mor", "MOR", "Žabokrtský et al. 2022", mor, kind="mentions", default=False),
     Metric("zero", "Zero", "Žabokrtský et al. 2022 (zero anaphors)", zero_counts, kind="mentions", default=False),
