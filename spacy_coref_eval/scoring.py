@@ -374,20 +374,6 @@ class Options:
     def from_names(
         cls,
         metrics: Iterable[str] = DEFAULT_METRICS,
-        match: Optional[str] = None,
-        twinless: str = "conll",
-        singletons: Optional[str] = None,
-        min_overlap: Optional[float] = None,
-        overlap_measure: Optional[str] = None,
-        preset: Optional[str] = None,
-        zeros: str = "keep",
-        zero_match: Optional[str] = None,
-        lea_importance: str = "size",
-        split_antecedents: str = "keep",
-        non_referring: bool = False,
-        bridging: bool = False,
-        discourse_deixis: bool = False,
-        min_spans: bool = False,
         input_format: Optional[str] = None,
         key_format: Optional[str] = None,
         response_format: Optional[str] = None,
@@ -400,24 +386,22 @@ class Options:
         n_process: int = 1,
         twinning: bool = True,
         pair_by: Optional[str] = None,
+        **settings: Any,
     ) -> "Options":
-        """Options from names: those of :meth:`Settings.from_options`, the
-        formats (``input_format`` for both sides, or each side's), the span
-        groups of ``.spacy`` input (``PREFIX_*`` or ``KEY[:ATTR]``, for both
-        sides or each; ``head_prefix`` names head span groups), and the
-        rest of :class:`Options`' fields (``pair_by``: ``"name"`` or
-        ``"order"``, default by name where both sides name their
-        documents)."""
+        """Options from names: the ``metrics`` and the other ``settings`` of
+        :meth:`Settings.from_options` (by keyword), the formats
+        (``input_format`` for both sides, or each side's), the span groups
+        of ``.spacy`` input (``PREFIX_*`` or ``KEY[:ATTR]``, for both sides
+        or each; ``head_prefix`` names head span groups), and the rest of
+        :class:`Options`' fields (``pair_by``: ``"name"`` or ``"order"``,
+        default by name where both sides name their documents)."""
         from .formats.docbin.spans import parse_reader
 
-        settings = Settings.from_options(
-            metrics, match, twinless, singletons, min_overlap, overlap_measure, preset, zeros, zero_match, lea_importance,
-            split_antecedents, non_referring, bridging, discourse_deixis, min_spans,
-        )
+        chosen = Settings.from_options(metrics, **settings)
         default = spans or "coref_clusters_*"
         readers = parse_reader(key_spans or default, head_prefix), parse_reader(response_spans or default, head_prefix)
         formats = key_format or input_format, response_format or input_format
-        return cls(settings, formats, readers, words, tokens, n_process, twinning, pair_by)
+        return cls(chosen, formats, readers, words, tokens, n_process, twinning, pair_by)
 
 
 @dataclass(frozen=True)
