@@ -377,7 +377,6 @@ REGISTRY: Tuple[Metric, ...] = (
         part_labels=("coref links", "non-coref links"), combine=blanc_rates,
     ),
     Metric("lea", "LEA", "Moosavi & Strube 2016", lambda table: (lea(table),)),
-    Metric("mor", "MOR", "Žabokrtský et al. 2022", mor, kind="mentions", default=False),
     Metric(
         "non_referring", "Non-referring", "Yu et al. 2022 (the UA scorer)", non_referring_counts,
         kind="anaphora", selectable=False, default=False,
@@ -389,6 +388,7 @@ REGISTRY: Tuple[Metric, ...] = (
         part_labels=("anaphora recognition", "markable level", "entity level"),
         combine=markable_level, selectable=False, default=False,
     ),
+    Metric("mor", "MOR", "Žabokrtský et al. 2022", mor, kind="mentions", default=False),
 )
 """Every metric, in report order."""
 METRIC_INFO: Dict[str, Metric] = {metric.name: metric for metric in REGISTRY}
