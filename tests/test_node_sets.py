@@ -233,7 +233,7 @@ def test_the_preset_defaults_and_round_trips_its_settings():
     (dict(match="overlap", preset="corefud"), "matches mentions by exact, head, partial"),
     (dict(min_overlap=0.5, preset="corefud"), "takes no ['min_overlap']"),
     (dict(zero_match="dependent"), "only under the corefud preset"),
-    (dict(preset="ua"), "unknown preset"),
+    (dict(preset="no-such-scorer"), "unknown preset"),
     (dict(zeros="drop"), "zeros must be one of"),
 ])
 def test_bad_preset_settings_are_refused(options, message):

@@ -417,8 +417,6 @@ REGISTRY: Tuple[Metric, ...] = (
         "lea", "LEA", "Moosavi & Strube 2016", lambda table, lea_importance="size": (lea(table, lea_importance),),
         fractional=("recall_num", "precision_num"), options=("lea_importance",),
     ),
-    Metric("mor", "MOR", "Žabokrtský et al. 2022", mor, kind="mentions", default=False),
-    Metric("zero", "Zero", "Žabokrtský et al. 2022 (zero anaphors)", zero_counts, kind="mentions", default=False),
     Metric(
         "non_referring", "Non-referring", "Yu et al. 2022 (the UA scorer)", non_referring_counts,
         kind="anaphora", selectable=False, default=False,
@@ -430,6 +428,8 @@ REGISTRY: Tuple[Metric, ...] = (
         part_labels=("anaphora recognition", "markable level", "entity level"),
         combine=markable_level, selectable=False, default=False,
     ),
+    Metric("mor", "MOR", "Žabokrtský et al. 2022", mor, kind="mentions", default=False),
+    Metric("zero", "Zero", "Žabokrtský et al. 2022 (zero anaphors)", zero_counts, kind="mentions", default=False),
 )
 """Every metric, in report order."""
 METRIC_INFO: Dict[str, Metric] = {metric.name: metric for metric in REGISTRY}
