@@ -104,9 +104,9 @@ class Clusters:
     heads: Optional[np.ndarray] = None
     repeated: int = 0
     nodes: Optional[NodeSets] = None
-    etypes: Optional[Tuple[Optional[str], ...]] = field(default=None, compare=False, repr=False)
-    """The type of every entity (CorefUD ``etype``; ``None`` where not
-    given), when the reader has types."""
+    etypes: Optional[np.ndarray] = field(default=None, compare=False, repr=False)
+    """The type of every entity, an object array (CorefUD ``etype``;
+    ``None`` where not given), when the reader has types."""
     memberships: Optional["Clusters"] = field(default=None, compare=False, repr=False)
     """When a token set was given in several entities: the clusters with
     every copy kept, only repeats within one entity (same tokens and head)
@@ -240,8 +240,8 @@ class Clusters:
         """The mentions where ``mask`` is true, entities renumbered densely."""
         heads = self.heads[mask] if self.heads is not None else None
         nodes = self.nodes.take(np.flatnonzero(mask)) if self.nodes is not None else None
-        entity, n_entities = _dense_labels(self.entity[mask])
-        etypes = _types_of(self.etypes, self.entity[mask])
+        entity, n_entities, kept = _dense_labels(self.entity[mask], with_values=True)
+        etypes = None if self.etypes is None else self.etypes[kept]
         return Clusters(self.starts[mask], self.ends[mask], entity, n_entities, heads, self.repeated, nodes, etypes)
 
     @property
@@ -300,7 +300,9 @@ class Clusters:
             nodes = NodeSets.concat([part.node_sets() for part in parts]).shifted(shift)
         etypes = None
         if any(part.etypes is not None for part in parts):
-            etypes = tuple(chain.from_iterable(part.etypes or (None,) * part.n_entities for part in parts))
+            etypes = np.concatenate([
+                part.etypes if part.etypes is not None else np.full(part.n_entities, None, dtype=object) for part in parts
+            ])
         stacked = cls(
             np.concatenate([part.starts for part in parts]) + shift,
             np.concatenate([part.ends for part in parts]) + shift,
@@ -357,19 +359,21 @@ def set_codes(*sides: NodeSets) -> Tuple[np.ndarray, ...]:
     return tuple(out)
 
 
-def _types_of(etypes: Optional[Sequence[Optional[str]]], labels: np.ndarray) -> Optional[Tuple[Optional[str], ...]]:
+def _types_of(etypes: Optional[Sequence[Optional[str]]], labels: np.ndarray) -> Optional[np.ndarray]:
     """The types of the entities ``labels`` hold, in label order."""
     if etypes is None:
         return None
-    return tuple(etypes[label] for label in np.unique(labels).tolist())
+    return np.asarray(etypes, dtype=object)[np.unique(labels)]
 
 
-def _dense_labels(labels: np.ndarray) -> Tuple[np.ndarray, int]:
-    """Labels renumbered 0..n-1 in order of value."""
+def _dense_labels(labels: np.ndarray, with_values: bool = False):
+    """Labels renumbered 0..n-1 in order of value, their number (and, with
+    ``with_values``, the values in order)."""
     if len(labels) == 0:
-        return _EMPTY, 0
+        return (_EMPTY, 0, _EMPTY) if with_values else (_EMPTY, 0)
     uniques, inverse = np.unique(labels, return_inverse=True)
-    return inverse.ravel().astype(np.int64), len(uniques)
+    dense = inverse.ravel().astype(np.int64)
+    return (dense, len(uniques), uniques) if with_values else (dense, len(uniques))
 
 
 def common_tokens(key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
