@@ -202,7 +202,8 @@ class Clusters:
     ) -> List["Clusters"]:
         """:meth:`from_arrays` of ``n_docs`` documents at once, without
         heads: document ``d`` has the mentions with ``doc == d`` (``doc``
-        nondecreasing), in array order."""
+        nondecreasing), in array order (a document with repeats is built
+        by :meth:`from_arrays` itself, for its :attr:`memberships`)."""
         doc = np.asarray(doc, dtype=np.int64)
         starts = np.asarray(starts, dtype=np.int64)
         ends = np.asarray(ends, dtype=np.int64)
@@ -216,6 +217,7 @@ class Clusters:
             order = np.lexsort((labels, doc))
             keep = order[first_occurrences(placed_starts[order], placed_ends[order])]
         given = np.bincount(doc, minlength=n_docs)
+        original = doc, starts, ends, labels
         doc, starts, ends, labels = doc[keep], starts[keep], ends[keep], labels[keep]
         new = np.ones(len(keep), dtype=bool)
         new[1:] = (labels[1:] != labels[:-1]) | (doc[1:] != doc[:-1])
@@ -224,10 +226,16 @@ class Clusters:
         bounds = np.searchsorted(doc, np.arange(n_docs + 1)).tolist()
         n_entities = np.diff(first_entity).tolist()
         repeated = (given - np.diff(bounds)).tolist()
-        return [
+        out = [
             cls(starts[lo:hi], ends[lo:hi], entity[lo:hi], n, None, dropped)
             for lo, hi, n, dropped in zip(bounds[:-1], bounds[1:], n_entities, repeated)
         ]
+        if any(repeated):
+            given_bounds = np.searchsorted(original[0], np.arange(n_docs + 1)).tolist()
+            for d in np.flatnonzero(repeated).tolist():
+                rows = slice(given_bounds[d], given_bounds[d + 1])
+                out[d] = cls.from_arrays(original[1][rows], original[2][rows], original[3][rows])
+        return out
 
     def entities(self) -> Tuple[Tuple[Span, ...], ...]:
         """The entities as tuples of ``(start, end)`` spans, in stored order."""
