@@ -193,8 +193,9 @@ class Clusters:
             starts, ends, labels = starts[keep], ends[keep], labels[keep]
             heads = heads[keep] if heads is not None else None
             nodes = nodes.take(keep) if nodes is not None else None
-        entity, n_entities = _dense_labels(labels)
-        return cls(starts, ends, entity, n_entities, heads, repeated, nodes, _types_of(etypes, labels), memberships)
+        entity, n_entities, kept = _dense_labels(labels, with_values=True)
+        types = None if etypes is None else np.asarray(etypes, dtype=object)[kept]
+        return cls(starts, ends, entity, n_entities, heads, repeated, nodes, types, memberships)
 
     @classmethod
     def per_document(
