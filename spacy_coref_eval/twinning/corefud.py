@@ -1,5 +1,6 @@
 """The CorefUD scorer's mention alignment (``--preset corefud``;
-docs/corefud.md §3), for the official scorer's numbers to the last digit.
+docs/corefud.md §3), for the official scorer's numbers to the last digit,
+and what its metrics count (:meth:`CorefUDMatcher.twin_corpus`, §10).
 
 It differs from :func:`~.matchers.twin_by_score` in two ways that can
 change a twin. Under head matching, identical token sets are twinned only

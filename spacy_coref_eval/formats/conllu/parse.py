@@ -2,7 +2,6 @@
 ``Entity=`` values of a whole file found with array operations on its
 bytes; documents built from them (docs/formats.md, CorefUD CoNLL-U)."""
 import re
-from collections import Counter
 from itertools import chain
 from typing import Dict, List, Optional, Tuple, Union
 
