@@ -104,9 +104,9 @@ class Clusters:
     heads: Optional[np.ndarray] = None
     repeated: int = 0
     nodes: Optional[NodeSets] = None
-    etypes: Optional[Tuple[Optional[str], ...]] = field(default=None, compare=False, repr=False)
-    """The type of every entity (CorefUD ``etype``; ``None`` where not
-    given), when the reader has types."""
+    etypes: Optional[np.ndarray] = field(default=None, compare=False, repr=False)
+    """The type of every entity, an object array (CorefUD ``etype``;
+    ``None`` where not given), when the reader has types."""
     memberships: Optional["Clusters"] = field(default=None, compare=False, repr=False)
     """When a token set was given in several entities: the clusters with
     every copy kept, only repeats within one entity (same tokens and head)
@@ -193,8 +193,9 @@ class Clusters:
             starts, ends, labels = starts[keep], ends[keep], labels[keep]
             heads = heads[keep] if heads is not None else None
             nodes = nodes.take(keep) if nodes is not None else None
-        entity, n_entities = _dense_labels(labels)
-        return cls(starts, ends, entity, n_entities, heads, repeated, nodes, _types_of(etypes, labels), memberships)
+        entity, n_entities, kept = _dense_labels(labels, with_values=True)
+        types = None if etypes is None else np.asarray(etypes, dtype=object)[kept]
+        return cls(starts, ends, entity, n_entities, heads, repeated, nodes, types, memberships)
 
     @classmethod
     def per_document(
@@ -202,7 +203,8 @@ class Clusters:
     ) -> List["Clusters"]:
         """:meth:`from_arrays` of ``n_docs`` documents at once, without
         heads: document ``d`` has the mentions with ``doc == d`` (``doc``
-        nondecreasing), in array order."""
+        nondecreasing), in array order (a document with repeats is built
+        by :meth:`from_arrays` itself, for its :attr:`memberships`)."""
         doc = np.asarray(doc, dtype=np.int64)
         starts = np.asarray(starts, dtype=np.int64)
         ends = np.asarray(ends, dtype=np.int64)
@@ -216,6 +218,7 @@ class Clusters:
             order = np.lexsort((labels, doc))
             keep = order[first_occurrences(placed_starts[order], placed_ends[order])]
         given = np.bincount(doc, minlength=n_docs)
+        original = doc, starts, ends, labels
         doc, starts, ends, labels = doc[keep], starts[keep], ends[keep], labels[keep]
         new = np.ones(len(keep), dtype=bool)
         new[1:] = (labels[1:] != labels[:-1]) | (doc[1:] != doc[:-1])
@@ -224,10 +227,16 @@ class Clusters:
         bounds = np.searchsorted(doc, np.arange(n_docs + 1)).tolist()
         n_entities = np.diff(first_entity).tolist()
         repeated = (given - np.diff(bounds)).tolist()
-        return [
+        out = [
             cls(starts[lo:hi], ends[lo:hi], entity[lo:hi], n, None, dropped)
             for lo, hi, n, dropped in zip(bounds[:-1], bounds[1:], n_entities, repeated)
         ]
+        if any(repeated):
+            given_bounds = np.searchsorted(original[0], np.arange(n_docs + 1)).tolist()
+            for d in np.flatnonzero(repeated).tolist():
+                rows = slice(given_bounds[d], given_bounds[d + 1])
+                out[d] = cls.from_arrays(original[1][rows], original[2][rows], original[3][rows])
+        return out
 
     def entities(self) -> Tuple[Tuple[Span, ...], ...]:
         """The entities as tuples of ``(start, end)`` spans, in stored order."""
@@ -240,8 +249,8 @@ class Clusters:
         """The mentions where ``mask`` is true, entities renumbered densely."""
         heads = self.heads[mask] if self.heads is not None else None
         nodes = self.nodes.take(np.flatnonzero(mask)) if self.nodes is not None else None
-        entity, n_entities = _dense_labels(self.entity[mask])
-        etypes = _types_of(self.etypes, self.entity[mask])
+        entity, n_entities, kept = _dense_labels(self.entity[mask], with_values=True)
+        etypes = None if self.etypes is None else self.etypes[kept]
         return Clusters(self.starts[mask], self.ends[mask], entity, n_entities, heads, self.repeated, nodes, etypes)
 
     @property
@@ -317,7 +326,9 @@ class Clusters:
             nodes = NodeSets.concat([part.node_sets() for part in parts]).shifted(shift)
         etypes = None
         if any(part.etypes is not None for part in parts):
-            etypes = tuple(chain.from_iterable(part.etypes or (None,) * part.n_entities for part in parts))
+            etypes = np.concatenate([
+                part.etypes if part.etypes is not None else np.full(part.n_entities, None, dtype=object) for part in parts
+            ])
         stacked = cls(
             np.concatenate([part.starts for part in parts]) + shift,
             np.concatenate([part.ends for part in parts]) + shift,
@@ -374,19 +385,21 @@ def set_codes(*sides: NodeSets) -> Tuple[np.ndarray, ...]:
     return tuple(out)
 
 
-def _types_of(etypes: Optional[Sequence[Optional[str]]], labels: np.ndarray) -> Optional[Tuple[Optional[str], ...]]:
+def _types_of(etypes: Optional[Sequence[Optional[str]]], labels: np.ndarray) -> Optional[np.ndarray]:
     """The types of the entities ``labels`` hold, in label order."""
     if etypes is None:
         return None
-    return tuple(etypes[label] for label in np.unique(labels).tolist())
+    return np.asarray(etypes, dtype=object)[np.unique(labels)]
 
 
-def _dense_labels(labels: np.ndarray) -> Tuple[np.ndarray, int]:
-    """Labels renumbered 0..n-1 in order of value."""
+def _dense_labels(labels: np.ndarray, with_values: bool = False):
+    """Labels renumbered 0..n-1 in order of value, their number (and, with
+    ``with_values``, the values in order)."""
     if len(labels) == 0:
-        return _EMPTY, 0
+        return (_EMPTY, 0, _EMPTY) if with_values else (_EMPTY, 0)
     uniques, inverse = np.unique(labels, return_inverse=True)
-    return inverse.ravel().astype(np.int64), len(uniques)
+    dense = inverse.ravel().astype(np.int64)
+    return (dense, len(uniques), uniques) if with_values else (dense, len(uniques))
 
 
 def common_tokens(key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:

@@ -247,7 +247,7 @@ def score_pairs(
     counts = np.concatenate([shard[0] for shard in shards])
     repeated = [(pair.name, pair.key, pair.response) for pair in pairs if pair.key.repeated or pair.response.repeated]
     each = hasattr(settings.match, "twin_corpus") and settings.twinless == "conll"
-    notes = [*warnings, *repeated_warnings(repeated, EACH if each else DROPPED)]
+    notes = [*warnings, *repeated_warnings(repeated, each)]
     parts = [shard[1] for shard in shards]
     twinned = TwinnedCorpus.concat(parts) if all(part is not None for part in parts) else None
     return CorpusResult(settings, tuple(names), counts, notes, twinned)
@@ -329,11 +329,16 @@ DROPPED = "dropped (first copy kept)"
 EACH = "counted in each of their entities (repeats within one entity dropped)"
 
 
-def repeated_warnings(repeated: Sequence[Tuple[str, Clusters, Clusters]], fate: str = DROPPED) -> List[str]:
-    """Warnings for repeated mentions, ``fate`` saying what became of them:
+def repeated_warnings(repeated: Sequence[Tuple[str, Clusters, Clusters]], each: bool = False) -> List[str]:
+    """Warnings for repeated mentions (with ``each``, those given in
+    several entities count in each where the clusters kept every copy):
     one line for each of the first documents, then one line for the rest."""
+
+    def fate(clusters: Clusters) -> str:
+        return EACH if each and clusters.memberships is not None else DROPPED
+
     lines = [
-        (name, f"document {name!r}: {clusters.repeated} repeated mention(s) in the {side} {fate}")
+        (name, f"document {name!r}: {clusters.repeated} repeated mention(s) in the {side} {fate(clusters)}")
         for name, key, response in repeated
         for side, clusters in (("key", key), ("response", response))
         if clusters.repeated
@@ -345,7 +350,7 @@ def repeated_warnings(repeated: Sequence[Tuple[str, Clusters, Clusters]], fate: 
     if rest:
         total = sum(key.repeated + response.repeated for name, key, response in repeated if name in set(rest))
         notes.append(
-            f"{len(rest)} more document(s) with {total} repeated mention(s) {fate}: {listed(rest)}"
+            f"{len(rest)} more document(s) with {total} repeated mention(s) {EACH if each else DROPPED}: {listed(rest)}"
         )
     return notes
 

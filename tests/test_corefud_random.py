@@ -3,7 +3,7 @@ pairs, in all 24 of its modes (matching × singletons × zeros × zero
 matching): repeated node sets across entities, zeros matched linearly and by
 dependencies, entities emptied by zero exclusion, discontinuous mentions,
 eids reused across documents. The official output is in
-tests/data/corefud-random (provenance in its ``about``). Where the official
+tests/data/corefud-rerun/random_fixtures.json.gz (provenance in its ``about``). Where the official
 scorer raises on a metric, that metric is not compared (docs/corefud.md §10).
 A fixed sample of 15 cases runs in the fast loop, all 120 under ``slow``."""
 import gzip
@@ -20,7 +20,7 @@ from spacy_coref_eval.scoring import score_pairs
 
 from .conftest import data_path
 
-FIXTURES = json.loads(gzip.decompress(data_path("corefud-random", "random_fixtures.json.gz").read_bytes()))
+FIXTURES = json.loads(gzip.decompress(data_path("corefud-rerun", "random_fixtures.json.gz").read_bytes()))
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero")
 FAST = {case["id"] for case in FIXTURES["cases"][::8]}
 """Every eighth case: 15 cases for the fast loop."""

@@ -1,5 +1,6 @@
 """The CorefUD scorer's mention alignment (``--preset corefud``;
-docs/corefud.md §3), for the official scorer's numbers to the last digit.
+docs/corefud.md §3), for the official scorer's numbers to the last digit,
+and what its metrics count (:meth:`CorefUDMatcher.twin_corpus`, §10).
 
 It differs from :func:`~.matchers.twin_by_score` in two ways that can
 change a twin. Under head matching, identical token sets are twinned only
@@ -97,7 +98,7 @@ class CorefUDMatcher:
         (entities emptied by the latter kept, with no mention), one
         alignment per document of the first copies, and the
         :class:`~.twinned.Memberships` its metrics count."""
-        documents = [(key.memberships or key, response.memberships or response, n) for key, response, n in documents]
+        documents = [(_every_copy(key), _every_copy(response), n) for key, response, n in documents]
         offsets, key, response, size = stack_documents(documents)
         n_docs = len(documents)
         codes = _class_codes(key[0], response[0], self.mode == "head")
@@ -114,8 +115,8 @@ class CorefUDMatcher:
         key_first = first_occurrences(key_codes)
         response_first = first_occurrences(response_codes)
         first_twins = twin_each(
-            self, key[0].subset(_mask(len(key_codes), key_first)), key[1][key_first],
-            response[0].subset(_mask(len(response_codes), response_first)), response[1][response_first], n_docs,
+            self, *_masked(key, key_codes, _mask(len(key_codes), key_first))[0],
+            *_masked(response, response_codes, _mask(len(response_codes), response_first))[0], n_docs,
         )
         twins = np.full(len(response_codes), -1, dtype=np.int64)
         paired = first_twins >= 0
@@ -172,6 +173,10 @@ def _in_mention_order(clusters: Clusters, members: np.ndarray) -> np.ndarray:
     return members[np.lexsort((clusters.sizes[members], clusters.ends[members], clusters.starts[members]))]
 
 
+def _every_copy(clusters: Clusters) -> Clusters:
+    return clusters if clusters.memberships is None else clusters.memberships
+
+
 def _mask(size: int, index: np.ndarray) -> np.ndarray:
     mask = np.zeros(size, dtype=bool)
     mask[index] = True
@@ -187,10 +192,16 @@ def _class_codes(key: Clusters, response: Clusters, with_heads: bool) -> Tuple[n
     else:
         columns = [np.concatenate(set_codes(key.node_sets(), response.node_sets()))]
     if with_heads:
-        columns.append(np.concatenate([_heads(key), _heads(response)]))
+        columns.append(np.concatenate([_heads(key), _heads(response)]) + 1)
     if len(columns[0]) == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    codes = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)[1].ravel().astype(np.int64)
+    code = columns[0].astype(np.int64)
+    for column in columns[1:]:
+        width = int(column.max()) + 1
+        if int(code.max()) >= np.iinfo(np.int64).max // width:
+            code = np.unique(np.stack([code, column], axis=1), axis=0, return_inverse=True)[1].ravel()
+        code = code * width + column
+    codes = np.unique(code, return_inverse=True)[1].ravel().astype(np.int64)
     return codes[:len(key)], codes[len(key):]
 
 
@@ -199,6 +210,8 @@ def _heads(clusters: Clusters) -> np.ndarray:
 
 
 def _masked(side: Stacked, codes: np.ndarray, mask: np.ndarray) -> Tuple[Stacked, np.ndarray]:
+    if mask.all():
+        return side, codes
     return kept(side[0], side[1], mask), codes[mask]
 
 

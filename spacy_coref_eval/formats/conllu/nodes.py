@@ -78,15 +78,16 @@ def node_clusters(document: CorefUDDocument, order: np.ndarray) -> Clusters:
     return Clusters.from_arrays(starts, ends, document.mention_entity, heads, nodes, etypes)
 
 
-def entity_types(document: CorefUDDocument) -> Optional[List[Optional[str]]]:
+def entity_types(document: CorefUDDocument) -> Optional[np.ndarray]:
     """Every entity's ``etype``: that of its first mention giving one (as
     udapi keeps it); ``None`` when no mention gives one."""
     if not any(document.mention_etype):
         return None
-    out: List[Optional[str]] = [None] * len(document.entities)
-    for entity, etype in zip(document.mention_entity.tolist(), document.mention_etype):
-        if out[entity] is None and etype:
-            out[entity] = etype
+    etypes = np.array(document.mention_etype, dtype=object)
+    given = np.flatnonzero((etypes != None) & (etypes != ""))  # noqa: E711 (elementwise)
+    entities, first = np.unique(document.mention_entity[given], return_index=True)
+    out = np.full(len(document.entities), None, dtype=object)
+    out[entities] = etypes[given[first]]
     return out
 
 

@@ -2,6 +2,7 @@
 ``Entity=`` values of a whole file found with array operations on its
 bytes; documents built from them (docs/formats.md, CorefUD CoNLL-U)."""
 import re
+from itertools import chain
 from typing import Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -367,30 +368,33 @@ def _entities_in_file_order(documents: Dict[str, CorefUDDocument]) -> None:
     by their first mention in the whole file, mentions compared by first
     node, then more nodes first, then last word, then eid. An eid used in
     an earlier document therefore comes first."""
-    seen: Dict[str, Tuple[int, int, int]] = {}
-    for document in documents.values():
-        n = len(document.entities)
-        if n == 0:
-            continue
-        keys = _mention_keys(document)
-        first: List[Optional[Tuple[int, int, int]]] = [None] * n
-        for e, key in zip(document.mention_entity.tolist(), keys):
-            if first[e] is None or key < first[e]:
-                first[e] = key
-        entity_keys = [(seen.get(eid) or first[e], eid) for e, eid in enumerate(document.entities)]
-        order = sorted(range(n), key=entity_keys.__getitem__)
-        if order != list(range(n)):
-            rank = np.empty(n, dtype=np.int64)
-            rank[order] = np.arange(n)
+    with_entities = [document for document in documents.values() if document.entities]
+    if not with_entities:
+        return
+    keys = [_first_mention_keys(document) for document in with_entities]
+    eids, codes = np.unique(np.array(list(chain.from_iterable(d.entities for d in with_entities))), return_inverse=True)
+    stacked = np.concatenate(keys)
+    codes = codes.ravel()
+    order = np.lexsort((stacked[:, 2], stacked[:, 1], stacked[:, 0], codes))
+    first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]
+    in_file = np.empty((len(eids), 3), dtype=np.int64)
+    in_file[codes[first]] = stacked[first]
+    bounds = np.cumsum([0] + [len(d.entities) for d in with_entities])
+    for document, lo, hi in zip(with_entities, bounds[:-1], bounds[1:]):
+        code = codes[lo:hi]
+        key = in_file[code]
+        order = np.lexsort((code, key[:, 2], key[:, 1], key[:, 0]))
+        if np.any(order != np.arange(len(order))):
+            rank = np.empty(len(order), dtype=np.int64)
+            rank[order] = np.arange(len(order))
             document.mention_entity = rank[document.mention_entity]
-            document.entities = tuple(document.entities[e] for e in order)
-        for eid, (key, _) in zip(document.entities, (entity_keys[e] for e in order)):
-            seen.setdefault(eid, key)
+            document.entities = tuple(document.entities[e] for e in order.tolist())
 
 
-def _mention_keys(document: CorefUDDocument) -> List[Tuple[int, int, int]]:
-    """Every mention's place in udapi's mention order: the line of its
-    first node, minus its number of nodes, its last word."""
+def _first_mention_keys(document: CorefUDDocument) -> np.ndarray:
+    """For every entity, its first mention's place in udapi's mention
+    order: the line of its first node, minus its number of nodes, its last
+    word."""
     sizes = document.mention_end - document.mention_start
     last = document.mention_end - 1
     for m, words in document.mention_words.items():
@@ -399,4 +403,9 @@ def _mention_keys(document: CorefUDDocument) -> List[Tuple[int, int, int]]:
             last[m] = words[-1]
     for m, empties in document.mention_empty.items():
         sizes[m] += len(empties)
-    return list(zip(document.mention_line.tolist(), (-sizes).tolist(), last.tolist()))
+    entity, line = document.mention_entity, document.mention_line
+    order = np.lexsort((last, -sizes, line, entity))
+    first = order[np.r_[True, entity[order][1:] != entity[order][:-1]]]
+    keys = np.full((len(document.entities), 3), np.iinfo(np.int64).max, dtype=np.int64)
+    keys[entity[first]] = np.stack([line[first], -sizes[first], last[first]], axis=1)
+    return keys

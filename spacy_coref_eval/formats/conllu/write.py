@@ -131,7 +131,7 @@ def entity_column(name: str, clusters: Clusters, n_words: int, first_eid: int = 
     singles: Dict[int, List[str]] = {}
     closes: Dict[int, List[str]] = {}
     columns = (clusters.starts[order], clusters.ends[order], clusters.entity[order], _head_numbers(name, clusters)[order])
-    etypes = clusters.etypes or ("",) * clusters.n_entities
+    etypes = clusters.etypes if clusters.etypes is not None else ("",) * clusters.n_entities
     for start, end, entity, head in zip(*(column.tolist() for column in columns)):
         eid = first_seen.setdefault(entity, len(first_seen) + first_eid)
         etype = etypes[entity] or ""
