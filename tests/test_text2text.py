@@ -190,12 +190,19 @@ def corpora(keys):
 
 
 EXPECTED = expected()
-CROSS_ENTITY_DUPLICATES = {"delete": ("gum", "head+singletons"), "replace": None, "broken_tags": None, "mix": None,
-                           "perturbed": None, "perturbed_edits": None}
-"""Variants whose repaired text tags one span in two entities: the official
-scorer keeps such a mention in both entities, this package keeps its first
-copy (docs/corefud.md §2.4 and §8), so their numbers differ there although
-the mentions are the official pipeline's (see the digest test)."""
+STILL_DIFFERENT = {
+    ("delete", "gum", "head+singletons"),
+    *(("broken_tags", "gum", mode) for mode in ("exact", "head", "head+singletons", "partial")),
+    *(("broken_tags", "gum_headed", mode) for mode in ("head", "partial")),
+    *(("mix", "gum", mode) for mode in ("exact", "head", "head+singletons", "partial")),
+    *(("mix", "gum_headed", mode) for mode in ("head", "partial")),
+}
+"""Runs whose MUC recall still differs from the official pipeline's in the
+fourth decimal, although the mentions are text2conllu's (the digest test)
+and the variants with a span tagged in two entities now agree (the CorefUD
+preset counts such a mention in both, docs/corefud.md §10). Not explained
+yet: the cases the official pipeline gives that the preset does not follow
+are listed on issue #19."""
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -210,9 +217,8 @@ def _score_cases():
         for key, modes in EXPECTED[name]["scores"].items():
             for mode in modes:
                 marks = [] if name in ("unchanged", "insert") else [pytest.mark.slow]
-                affected = CROSS_ENTITY_DUPLICATES.get(name, ())
-                if name in CROSS_ENTITY_DUPLICATES and (affected is None or affected == (key, mode)):
-                    marks.append(pytest.mark.xfail(strict=True, reason="a span tagged in two entities (docs/corefud.md §8)"))
+                if (name, key, mode) in STILL_DIFFERENT:
+                    marks.append(pytest.mark.xfail(strict=True, reason="MUC recall differs (see STILL_DIFFERENT)"))
                 yield pytest.param(name, key, mode, marks=marks, id=f"{name}-{key}-{mode}")
 
 
