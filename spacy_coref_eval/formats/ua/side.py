@@ -43,7 +43,9 @@ class UASideDocument(SideDocument):
         """What only CoNLL-UA holds: split antecedents, non-referring
         entities, minimum spans, bridging, discourse deixis, a span in two
         entities."""
-        if target.name == "ua":
+        from . import FORMAT
+
+        if target is FORMAT:
             return None
         identity, deixis = self.document.identity, self.document.deixis
         lost = [
