@@ -215,6 +215,8 @@ def match_names(key_names: Sequence[str], response_names: Sequence[str]) -> Dict
     by two key names, or a key name matching two response names, is an
     error."""
     available = set(response_names)
+    if not any(map(_NUMBERED_KEY.search, available)):
+        return {name: name for name in key_names if name in available}
     out: Dict[str, str] = {}
     claimed: Dict[str, str] = {}
     for name in key_names:
@@ -230,6 +232,10 @@ def match_names(key_names: Sequence[str], response_names: Sequence[str]) -> Dict
         claimed[matches[0]] = name
         out[name] = matches[0]
     return out
+
+
+_NUMBERED_KEY = re.compile(r"_[0-9]+$")
+"""A name that could be the doc_key ``NAME_N`` of a CoNLL-2012 part."""
 
 
 def document_keys(name: str) -> Tuple[str, ...]:

@@ -8,6 +8,7 @@ from spacy.util import registry
 
 from ..analysis.resolution import Classifier, classify_mentions
 from ..counting.metrics import LEA_IMPORTANCE
+from ..formats.docbin.chains import CorefereeChains
 from ..formats.docbin.spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups
 from ..twinning.matchers import ExactMatcher, HeadMatcher, OverlapMatcher, PartialMatcher
 
@@ -50,6 +51,22 @@ def make_overlap_matcher(min_overlap: float = 0.5, overlap_measure: str = "dice"
 def make_partial_matcher() -> PartialMatcher:
     """CorefUD's partial match: r inside k and containing k's head, score |r| / |k|."""
     return PartialMatcher()
+
+
+@registry.misc("spacy_coref_eval.head_clusters.v1")
+def head_clusters(prefix: str = "coref_head_clusters") -> ClusterReader:
+    """Head-only clusters, span groups ``PREFIX_<n>`` of one-word mentions
+    (spaCy's coreference component before its span resolver), each its own
+    head, for ``match = head`` against a key's heads."""
+    return PrefixedSpanGroups(prefix, prefix)
+
+
+@registry.misc("spacy_coref_eval.coreferee_chains.v1")
+def coreferee_chains() -> ClusterReader:
+    """Coreferee's ``doc._.coref_chains``, every mention headed by its first
+    token (:class:`~..formats.docbin.chains.CorefereeChains`), for
+    ``match = head``."""
+    return CorefereeChains()
 
 
 @registry.misc("spacy_coref_eval.lea_importance.v1")
