@@ -265,7 +265,7 @@ def test_writing_to_a_full_device_is_one_line():
 # --- counts files and option ranges ---------------------------------------------------
 
 @pytest.mark.parametrize("value, message", [
-    ("NaN", "is not a finite number"), ("null", "(nan) is not a finite number"), ("-1", "is negative"),
+    ("NaN", "is not a finite number"), ("null", "(null) is not a number"), ("-1", "is negative"),
     ("1e400", "is not a finite number"), ("99", "is larger than its denominator"),
 ])
 def test_edited_counts_files_are_refused_naming_document_and_field(tmp_path, value, message):

@@ -185,10 +185,11 @@ def test_explicit_head_span_groups_give_the_heads():
     clusters = doc_clusters(doc, prefixed_span_groups(head_prefix="coref_head_clusters"))
     assert clusters.entities() == (((0, 3), (4, 5)), ((4, 6),))
     assert clusters.heads.tolist() == [2, 4, 5]
-    assert doc_clusters(doc, prefixed_span_groups()).heads is None
+    assert doc_clusters(doc, prefixed_span_groups()).heads.tolist() == [2, 4, 5], "the default head groups"
     del doc.spans["coref_head_clusters_2"]
     with pytest.raises(CorefInputError, match="span group 'coref_head_clusters_2' must give one head per mention"):
         doc_clusters(doc, prefixed_span_groups(head_prefix="coref_head_clusters"))
+    assert doc_clusters(doc, prefixed_span_groups()).heads is None, "default head groups are used only when complete"
 
 
 NAME_PIECES = ["coref_clusters", "coref", "_", "1", "07", "٣", "\n", "x", ".", ""]
