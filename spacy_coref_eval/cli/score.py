@@ -50,6 +50,20 @@ WHY = compose(
 )
 
 
+CROSS_DOCUMENT = compose(
+    click.option(
+        "--cross-document", is_flag=True,
+        help="Entity ids are shared across the documents of a file (ECB+): score all documents as one, or one per "
+        "topic with --topic-pattern (CoNLL-2012 input)",
+    ),
+    click.option(
+        "--topic-pattern", default=None, metavar="REGEX",
+        help="--cross-document: documents whose names give the same first group of REGEX form one topic, "
+        "scored as one document (implies --cross-document)",
+    ),
+)
+
+
 @app.command(epilog=INPUT_HELP, short_help="Score a response against a key")
 @key_argument()
 @click.argument("response", type=existing_path())
@@ -60,6 +74,7 @@ WHY = compose(
     help="Add resolution classes (Stoyanov et al. 2009): class mix and MUC-RC per class (by document too with --per-doc)",
 )
 @WHY
+@CROSS_DOCUMENT
 @SAVE_COUNTS
 @N_PROCESS
 @scoring_options
@@ -67,7 +82,7 @@ def score(
     scoring: ScoringOptions, key: Path, response: Path, per_doc: bool, ci: Optional[float], macro: bool, seed: int,
     n_resamples: int, fmt: Optional[str], output: Optional[Path], errors: bool, classes: bool,
     waterfall: bool, errors_list: bool, by: Sequence[str], chain_lengths: str, variants: bool,
-    save_counts_to: Optional[Path], n_process: int,
+    cross_document: bool, topic_pattern: Optional[str], save_counts_to: Optional[Path], n_process: int,
 ) -> None:
     """Score RESPONSE against KEY with every chosen metric (KEY and RESPONSE:
     files in any format the package reads, see 'formats')."""
@@ -83,6 +98,7 @@ def score(
         options = scoring.options(
             tokens=classes or breakdowns.tokens, words=errors_list, n_process=n_process,
             twinning=errors or classes or breakdowns.twinning,
+            cross_document=cross_document or topic_pattern is not None, topic_pattern=topic_pattern,
         )
         run = evaluate_corpus(key, response, options)
         if save_counts_to is not None:
