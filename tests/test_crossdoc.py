@@ -165,3 +165,144 @@ def test_cli_lists_topics_and_says_why_it_refuses(tmp_path):
     jsonlines.write_text('{"doc_key": "1_1ecb", "sentences": [["a"]], "clusters": []}\n')
     other = runner.invoke(app, ["score", str(KEY), str(jsonlines), "--cross-document"])
     assert other.exit_code == 1 and "CoNLL-2012 files only" in other.output
+
+
+def links_oracle(key, response, parts):
+    """Naive within/across counts of one topic under exact matching and the
+    conll policy, by enumerating pairs of mentions: ``key`` and ``response``
+    map spans to entities, ``parts`` gives the document of a span."""
+    from itertools import combinations
+
+    def side_entities(side):
+        out = {}
+        for span, entity in side.items():
+            out.setdefault(entity, []).append(span)
+        return list(out.values())
+
+    def recall(gold, system):
+        muc = [0, 0, 0, 0]
+        lea = [0.0, 0.0, 0.0, 0.0]
+        coref = [0, 0, 0, 0]
+        for entity in side_entities(gold):
+            pieces = {}
+            for span in entity:
+                pieces.setdefault(parts(span), []).append(span)
+            for piece in pieces.values():
+                cells = {system.get(span, ("alone", span)) for span in piece}
+                muc[0] += len(piece) - len(cells)
+                muc[1] += len(piece) - 1
+            parent = {p: p for p in pieces}
+
+            def root(p):
+                while parent[p] != p:
+                    p = parent[p]
+                return p
+
+            for a, b in combinations(entity, 2):
+                if a in system and b in system and system[a] == system[b]:
+                    parent[root(parts(a))] = root(parts(b))
+            muc[2] += len(pieces) - len({root(p) for p in pieces})
+            muc[3] += len(pieces) - 1
+            size = len(entity)
+            if size == 1:
+                span = entity[0]
+                found = span in system and sum(1 for s in system if system[s] == system[span]) == 1
+                lea[0] += found
+                lea[1] += 1
+                continue
+            links = size * (size - 1) / 2
+            for a, b in combinations(entity, 2):
+                same = parts(a) == parts(b)
+                found = a in system and b in system and system[a] == system[b]
+                lea[0 if same else 2] += size * found / links
+                lea[1 if same else 3] += size / links
+                coref[0 if same else 2] += found
+                coref[1 if same else 3] += 1
+        return muc, lea, coref
+
+    def noncoref(gold, system):
+        out = [0, 0, 0, 0]
+        for a, b in combinations(sorted(gold), 2):
+            if gold[a] == gold[b]:
+                continue
+            across = 2 * (parts(a) != parts(b))
+            out[across + 1] += 1
+            out[across] += a in system and b in system and system[a] != system[b]
+        return out
+
+    result = {}
+    for index, name in enumerate(("muc", "lea", "blanc_coref")):
+        r, p = recall(key, response)[index], recall(response, key)[index]
+        result[name] = {"within": (r[0], r[1], p[0], p[1]), "across": (r[2], r[3], p[2], p[3])}
+    r, p = noncoref(key, response), noncoref(response, key)
+    result["blanc_noncoref"] = {"within": (r[0], r[1], p[0], p[1]), "across": (r[2], r[3], p[2], p[3])}
+    return result
+
+
+def spans_of(clusters):
+    return {(int(s), int(e)): int(k) for s, e, k in zip(clusters.starts, clusters.ends, clusters.entity)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora(), st.sampled_from([None, TOPICS]))
+def test_links_within_and_across_equal_a_naive_oracle(tmp_path_factory, corpus, pattern):
+    from spacy_coref_eval.analysis.crossdoc import PARTS, cross_document
+    from spacy_coref_eval.counting.counts import BLOCK_INDEX
+
+    tmp = tmp_path_factory.mktemp("links")
+    key, response = tmp / "key.conll", tmp / "response.conll"
+    write_conll(key, corpus[0])
+    write_conll(response, corpus[1])
+    run = evaluate_corpus(key, response, cross_document=True, topic_pattern=pattern)
+    split = cross_document(run.result, run.corpus.key_documents)
+    for index, (pair, document) in enumerate(zip(run.corpus.pairs, run.corpus.key_documents)):
+        expected = links_oracle(spans_of(pair.key), spans_of(pair.response), lambda span: int(document.part_of(span[0])))
+        for block, parts in expected.items():
+            for p, part in enumerate(PARTS):
+                got = split.counts[index, p, BLOCK_INDEX[block]]
+                assert got.tolist() == pytest.approx(list(parts[part]), abs=1e-9), (block, part)
+        for block in ("blanc_coref", "blanc_noncoref", "lea"):
+            whole = run.result.documents[pair.name].block(block)
+            assert split.counts[index, :, BLOCK_INDEX[block]].sum(axis=0).tolist() == pytest.approx(list(whole), abs=1e-9)
+
+
+@pytest.mark.parametrize("twinless", ["conll", "b3all", "b30", "sys"])
+@pytest.mark.parametrize("match", ["exact", "overlap"])
+def test_within_and_across_add_up_under_every_policy(twinless, match):
+    from spacy_coref_eval.analysis.crossdoc import cross_document
+    from spacy_coref_eval.counting.counts import BLOCK_INDEX
+
+    run = evaluate_corpus(KEY, RESPONSE, cross_document=True, topic_pattern=TOPICS, twinless=twinless, match=match)
+    split = cross_document(run.result, run.corpus.key_documents)
+    for index, name in enumerate(run.result.names):
+        for block in ("blanc_coref", "blanc_noncoref", "lea"):
+            whole = run.result.documents[name].block(block)
+            assert split.counts[index, :, BLOCK_INDEX[block]].sum(axis=0).tolist() == pytest.approx(list(whole))
+
+
+def test_within_equals_the_documents_scored_apart():
+    """MUC and BLANC within documents are the documents' own scores (exact
+    matching: the same twins)."""
+    within = evaluate_corpus(KEY, RESPONSE, topic_pattern=TOPICS, cross_document=True)
+    from spacy_coref_eval.analysis.crossdoc import cross_document
+
+    block = cross_document(within.result, within.corpus.key_documents).to_dict()["within"]
+    alone = evaluate_corpus(KEY, RESPONSE).metrics()
+    same(block["muc"], alone["muc"])
+    same(block["blanc"], alone["blanc"])
+
+
+def test_json_and_table_show_links_and_mentions_apart():
+    import json
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["score", str(KEY), str(RESPONSE), "--topic-pattern", TOPICS, "-f", "json", "--per-doc"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data["cross_document"]) == {"within", "across", "documents"}
+    assert set(data["cross_document"]["within"]) == {"muc", "blanc", "lea"}
+    assert set(data["cross_document"]["documents"]) == {"1", "2"}
+    assert "mentions" in data["metrics"]
+    table = runner.invoke(app, ["score", str(KEY), str(RESPONSE), "--cross-document", "--metrics", "muc"])
+    assert "MUC across" in table.output and "Mention detection is scored apart from linking" in table.output
+    assert re.search(r"^Mentions +\d", table.output, re.MULTILINE)

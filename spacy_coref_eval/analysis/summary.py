@@ -28,6 +28,8 @@ class Analyses:
     errors_list: Optional[Dict[str, Dict[str, List[Dict[str, Any]]]]] = None
     strata: Optional[Dict[str, Dict[str, Any]]] = None
     variants: Optional[List[Any]] = None
+    cross_document: Any = None
+    """Links within and across documents (:class:`~.crossdoc.CrossDocument`)."""
 
 
 @dataclass(frozen=True)
@@ -42,11 +44,13 @@ class Breakdowns:
     by: Tuple[str, ...] = ()
     chain_lengths: Optional[str] = None
     variants: bool = False
+    cross_document: bool = False
+    """Links within and across documents (docs/crossdoc.md §3)."""
 
     @property
     def twinning(self) -> bool:
         """Whether they read the run's twinning."""
-        return self.waterfall or self.errors_list or bool(self.by)
+        return self.waterfall or self.errors_list or bool(self.by) or self.cross_document
 
     @property
     def tokens(self) -> bool:
@@ -119,6 +123,10 @@ def analyse(
         if corpus is None:
             raise ValueError("the variant matrix needs the paired documents (corpus)")
         out["variants"] = score_variants(corpus.pairs, result.settings, n_process)
+    if breakdowns.cross_document:
+        from .crossdoc import cross_document, topic_documents
+
+        out["cross_document"] = cross_document(result, topic_documents(corpus))
     return Analyses(**out)
 
 

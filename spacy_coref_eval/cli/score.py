@@ -94,11 +94,12 @@ def score(
     fmt = output_format(fmt, output, inputs)
     with reported_errors():
         check_distinct([output, save_counts_to])
-        breakdowns = asked(scoring, waterfall, errors_list, by, chain_lengths, variants)
+        cross_document = cross_document or topic_pattern is not None
+        breakdowns = asked(scoring, waterfall, errors_list, by, chain_lengths, variants, cross_document)
         options = scoring.options(
             tokens=classes or breakdowns.tokens, words=errors_list, n_process=n_process,
             twinning=errors or classes or breakdowns.twinning,
-            cross_document=cross_document or topic_pattern is not None, topic_pattern=topic_pattern,
+            cross_document=cross_document, topic_pattern=topic_pattern,
         )
         run = evaluate_corpus(key, response, options)
         if save_counts_to is not None:
@@ -115,6 +116,7 @@ def score(
 
 def asked(
     scoring: ScoringOptions, waterfall: bool, errors_list: bool, by: Sequence[str], chain_lengths: str, variants: bool,
+    cross_document: bool = False,
 ):
     """The breakdowns asked for (:class:`~..analysis.summary.Breakdowns`);
     refused where they cannot work: an unknown stratum attribute,
@@ -132,7 +134,7 @@ def asked(
         given = [f"--{name}" for name in ("preset", "match", "singletons") if getattr(scoring, name) is not None]
         if given:
             raise ValueError(f"--variants scores every preset, matching and singleton setting itself; leave out {', '.join(given)}")
-    return Breakdowns(waterfall, errors_list, tuple(by), chain_lengths, variants)
+    return Breakdowns(waterfall, errors_list, tuple(by), chain_lengths, variants, cross_document)
 
 
 def response_documents(response: Path, options, run, breakdowns) -> list:
