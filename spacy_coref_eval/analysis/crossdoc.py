@@ -124,8 +124,21 @@ def _refined(labels: np.ndarray, part: np.ndarray) -> np.ndarray:
     out = np.full(len(labels), -1, dtype=np.int64)
     present = labels >= 0
     if present.any():
-        out[present] = np.unique(np.stack([labels[present], part[present]]), axis=1, return_inverse=True)[1].reshape(-1)
+        out[present] = _groups(labels[present], part[present])[0]
     return out
+
+
+def _groups(*columns: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct rows of nonnegative integer ``columns``: every row's
+    group (numbered in row order of the groups' sorted values), one row of
+    each group and the group sizes; one sort per column, never an integer
+    wider than the rows' count times a column's range."""
+    group = np.zeros(len(columns[0]), dtype=np.int64)
+    for column in columns:
+        _, group = np.unique(group * (int(column.max(initial=0)) + 1) + column, return_inverse=True)
+        group = group.reshape(-1)
+    _, first, sizes = np.unique(group, return_index=True, return_counts=True)
+    return group, first, sizes
 
 
 def _pairs(n: np.ndarray) -> np.ndarray:
@@ -152,15 +165,15 @@ def _muc_across(pair: Twinned, part: np.ndarray) -> Tuple[np.ndarray, np.ndarray
     if len(present) == 0:
         zero = np.zeros(n_topics)
         return zero, zero
-    pieces, piece = np.unique(np.stack([entity, part[present]]), axis=1, return_inverse=True)
-    piece = piece.reshape(-1)
-    n_pieces = pieces.shape[1]
-    per_entity = np.bincount(pieces[0], minlength=len(entity_doc))
+    piece, first, _ = _groups(entity, part[present])
+    piece_entity = entity[first]
+    n_pieces = len(first)
+    per_entity = np.bincount(piece_entity, minlength=len(entity_doc))
     linked = pair.response[present] >= 0
-    cells, cell = np.unique(np.stack([entity[linked], pair.response[present][linked]]), axis=1, return_inverse=True)
-    component = components(n_pieces + cells.shape[1], piece[linked], n_pieces + cell.reshape(-1))
+    cell, cell_first, _ = _groups(entity[linked], pair.response[present][linked])
+    component = components(n_pieces + len(cell_first), piece[linked], n_pieces + cell)
     joined = np.unique(component[:n_pieces])
-    joined_per_topic = np.bincount(entity_doc[pieces[0][joined]], minlength=n_topics)
+    joined_per_topic = np.bincount(entity_doc[piece_entity[joined]], minlength=n_topics)
     total_pieces = np.bincount(entity_doc, weights=per_entity, minlength=n_topics)
     den = np.bincount(entity_doc, weights=per_entity - 1, minlength=n_topics)
     return total_pieces - joined_per_topic, den
@@ -178,17 +191,15 @@ def _lea_within(pair: Twinned, part: np.ndarray) -> Tuple[np.ndarray, np.ndarray
     response = pair.response[present]
     response_sizes = np.bincount(pair.response[pair.response >= 0]) if (pair.response >= 0).any() else np.zeros(0)
     links = np.where(sizes > 1, _pairs(sizes), 1.0)
-    _, piece_sizes = np.unique(np.stack([entity, part[present]]), axis=1, return_counts=True)
-    piece_entity = np.unique(np.stack([entity, part[present]]), axis=1)[0]
-    own = np.bincount(piece_entity, weights=_pairs(piece_sizes), minlength=len(sizes))
+    _, first, piece_sizes = _groups(entity, part[present])
+    own = np.bincount(entity[first], weights=_pairs(piece_sizes), minlength=len(sizes))
     own[sizes == 1] = 1.0
-    linked = response >= 0
-    cells, counts = np.unique(
-        np.stack([entity[linked], response[linked], part[present][linked]]), axis=1, return_counts=True
-    )
-    common = np.bincount(cells[0], weights=_pairs(counts), minlength=len(sizes))
-    alone = (sizes[cells[0]] == 1) & (response_sizes[cells[1]] == 1)
-    common[cells[0][alone]] = 1.0
+    linked = np.flatnonzero(response >= 0)
+    _, first, counts = _groups(entity[linked], response[linked], part[present][linked])
+    cell_entity, cell_response = entity[linked][first], response[linked][first]
+    common = np.bincount(cell_entity, weights=_pairs(counts), minlength=len(sizes))
+    alone = (sizes[cell_entity] == 1) & (response_sizes[cell_response] == 1)
+    common[cell_entity[alone]] = 1.0
     weight = sizes / links
     return (
         np.bincount(entity_doc, weights=weight * common, minlength=n_topics),
