@@ -35,6 +35,7 @@ from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.scoring import Options, count_document, evaluate_corpus, score_pairs
 
+from .crossdoc import crossdoc_rows
 from .perturb import Errors, perturb, perturb_corpus, synthetic_key
 from .startup import READ_LINES, docbin_startup, process_times, startup
 
@@ -384,8 +385,6 @@ def machine() -> str:
 
 
 def main() -> None:
-    from benchmarks.crossdoc import crossdoc_rows
-
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
         "--large", action="store_true",

@@ -210,8 +210,9 @@ def crossdoc_table(block: Mapping[str, Any]) -> str:
     within and across documents, for the corpus and every topic listed."""
     rows: List[List[str]] = []
     for title, parts in [("", block)] + [(f"{printable(name)}: ", topic) for name, topic in block.get("documents", {}).items()]:
-        for part in ("within", "across"):
-            for name, scores in parts[part].items():
+        for name in parts["within"]:
+            for part in ("within", "across"):
+                scores = parts[part][name]
                 rows.append(_row(f"{title}{METRIC_NAMES[name]} {part}", scores, counts="recall_num" in scores))
                 metric = METRIC_INFO[name]
                 rows.extend(
@@ -219,8 +220,8 @@ def crossdoc_table(block: Mapping[str, Any]) -> str:
                 )
     header = ("Links", "Recall", "Precision", "F1", "Recall num / den", "Precision num / den")
     note = (
-        "Links within one document and across documents (BLANC and LEA add up to the totals; MUC's do not). "
-        "Mention detection is scored apart from linking: the Mentions row above.\n"
+        "Links within one document and across documents (docs/crossdoc.md §3: BLANC and LEA add up, MUC does not)\n"
+        "Mention detection is scored apart from linking: the Mentions row above\n"
     )
     return note + table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r", "r"), max_col=_widest(rows))
 
