@@ -109,6 +109,14 @@ def write_conll(path: Path, documents: Sequence[Tuple[str, int, Sequence[Mention
     path.write_text("\n".join(out) + "\n")
 
 
+def written(folder: Path, corpus) -> Tuple[Path, Path]:
+    """A drawn corpus's key and response as CoNLL files in ``folder``."""
+    key, response = folder / "key.conll", folder / "response.conll"
+    write_conll(key, corpus[0])
+    write_conll(response, corpus[1])
+    return key, response
+
+
 @st.composite
 def corpora(draw):
     """Key and response documents with ids drawn from one small pool, so that
@@ -135,10 +143,8 @@ def corpora(draw):
 @settings(max_examples=60, deadline=None)
 @given(corpora(), st.sampled_from([None, TOPICS]))
 def test_random_corpora_equal_their_concatenation(tmp_path_factory, corpus, pattern):
-    tmp = tmp_path_factory.mktemp("xdoc")
-    key, response = tmp / "key.conll", tmp / "response.conll"
-    write_conll(key, corpus[0])
-    write_conll(response, corpus[1])
+    key, response = written(tmp_path_factory.mktemp("xdoc"), corpus)
+    tmp = key.parent
     names = {"metrics": ["muc", "bcub", "ceafm", "ceafe", "blanc", "lea"]}
     same(crossdoc(key, response, pattern, **names), oracle(key, response, pattern, tmp, **names))
 
@@ -249,10 +255,7 @@ def test_links_within_and_across_equal_a_naive_oracle(tmp_path_factory, corpus, 
     from spacy_coref_eval.analysis.crossdoc import PARTS, cross_document
     from spacy_coref_eval.counting.counts import BLOCK_INDEX
 
-    tmp = tmp_path_factory.mktemp("links")
-    key, response = tmp / "key.conll", tmp / "response.conll"
-    write_conll(key, corpus[0])
-    write_conll(response, corpus[1])
+    key, response = written(tmp_path_factory.mktemp("links"), corpus)
     run = evaluate_corpus(key, response, cross_document=True, topic_pattern=pattern)
     split = cross_document(run.result, run.corpus.key_documents)
     for index, (pair, document) in enumerate(zip(run.corpus.pairs, run.corpus.key_documents)):
