@@ -13,6 +13,8 @@ from typing import List, Tuple
 
 import numpy as np
 
+from .perturb import perturb
+
 REPO = Path(__file__).resolve().parent.parent
 MENTIONS_PER_DOCUMENT = 100
 SHARED = 0.2
@@ -25,8 +27,10 @@ def synthetic_corpus(n_mentions: int, n_entities: int, seed: int = 0):
     other token, in documents of :data:`MENTIONS_PER_DOCUMENT` mentions, and
     the topic document (one topic) giving the documents' offsets. Entities:
     a fifth of the mentions in ``n_entities / 10`` entities shared across
-    documents, the rest in entities of their own document. The response
-    moves 10% of the mentions to another entity, drops 5% and adds 5%."""
+    documents, the rest in entities of their own document. The response is
+    :func:`~benchmarks.perturb.perturb`'s (mentions dropped, added and
+    shifted, entities split and merged), as in the growth rows of
+    benchmarks/run.py."""
     from spacy_coref_eval.clusters import Clusters
     from spacy_coref_eval.formats.topics import TopicDocument
 
@@ -41,14 +45,7 @@ def synthetic_corpus(n_mentions: int, n_entities: int, seed: int = 0):
     )
     starts = 2 * np.arange(n_mentions, dtype=np.int64)
     key = Clusters.from_arrays(starts, starts + 1, entity)
-    moved = rng.random(n_mentions) < 0.10
-    answer = np.where(moved, rng.integers(0, entity.max() + 1, n_mentions), entity)
-    kept = rng.random(n_mentions) >= 0.05
-    extra = np.flatnonzero(rng.random(n_mentions) < 0.05)
-    response = Clusters.from_arrays(
-        np.r_[starts[kept], starts[extra] + 1], np.r_[starts[kept], starts[extra] + 1] + 1,
-        np.r_[answer[kept], rng.integers(0, entity.max() + 1, len(extra))],
-    )
+    response = perturb(key, 2 * n_mentions, rng, writable=False)
     n_tokens = 2 * n_mentions
     offsets = np.r_[np.arange(n_docs) * 2 * MENTIONS_PER_DOCUMENT, n_tokens].astype(np.int64)
     document = TopicDocument(

@@ -61,8 +61,9 @@ def cross_document(result: CorpusResult, documents: Sequence[Any]) -> CrossDocum
     recall, precision = apply_policy(result.settings.twinless, twinned.partitions())
     metrics = tuple(m for m in LINK_METRICS if m in result.settings.metrics)
     counts = np.zeros((twinned.n_docs, len(PARTS), len(BLOCKS), len(FIELDS)))
-    for fields, pair in (((0, 1), recall), ((2, 3), precision)):
-        quads = link_quads(pair, part, topic_of_part, metrics)
+    recall_quads = link_quads(recall, part, topic_of_part, metrics)
+    precision_quads = recall_quads if precision is recall else link_quads(precision, part, topic_of_part, metrics)
+    for fields, quads in (((0, 1), recall_quads), ((2, 3), precision_quads)):
         for block, (within, total, across) in quads.items():
             for f in fields:
                 counts[:, 0, BLOCK_INDEX[block], f] = within[f]
@@ -130,15 +131,22 @@ def _refined(labels: np.ndarray, part: np.ndarray) -> np.ndarray:
 
 def _groups(*columns: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct rows of nonnegative integer ``columns``: every row's
-    group (numbered in row order of the groups' sorted values), one row of
-    each group and the group sizes; one sort per column, never an integer
-    wider than the rows' count times a column's range."""
-    group = np.zeros(len(columns[0]), dtype=np.int64)
+    group, one row of each group and the group sizes. The columns are
+    coded as one integer (made dense first where it would overflow), then
+    sorted once."""
+    code = np.zeros(len(columns[0]), dtype=np.int64)
     for column in columns:
-        _, group = np.unique(group * (int(column.max(initial=0)) + 1) + column, return_inverse=True)
-        group = group.reshape(-1)
-    _, first, sizes = np.unique(group, return_index=True, return_counts=True)
-    return group, first, sizes
+        width = int(column.max(initial=0)) + 1
+        if (int(code.max(initial=0)) + 1) * width >= 2**62:
+            code = np.unique(code, return_inverse=True)[1].reshape(-1)
+        code = code * width + column
+    order = np.argsort(code)
+    ordered = code[order]
+    new = np.r_[True, ordered[1:] != ordered[:-1]] if len(code) else np.zeros(0, dtype=bool)
+    group = np.empty(len(code), dtype=np.int64)
+    group[order] = np.cumsum(new) - 1
+    starts = np.flatnonzero(new)
+    return group, order[starts], np.diff(np.r_[starts, len(code)])
 
 
 def _pairs(n: np.ndarray) -> np.ndarray:
@@ -150,9 +158,8 @@ def _entities(labels: np.ndarray, doc: np.ndarray) -> Tuple[np.ndarray, np.ndarr
     """The present mentions, their dense entity, every entity's size and
     topic."""
     present = np.flatnonzero(labels >= 0)
-    _, first, entity = np.unique(labels[present], return_index=True, return_inverse=True)
-    entity = entity.reshape(-1)
-    return present, entity, np.bincount(entity), doc[present][first]
+    entity, first, sizes = _groups(labels[present])
+    return present, entity, sizes, doc[present][first]
 
 
 def _muc_across(pair: Twinned, part: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
