@@ -309,3 +309,28 @@ def test_json_and_table_show_links_and_mentions_apart():
     table = runner.invoke(app, ["score", str(KEY), str(RESPONSE), "--cross-document", "--metrics", "muc"])
     assert "MUC across" in table.output and "Mention detection is scored apart from linking" in table.output
     assert re.search(r"^Mentions +\d", table.output, re.MULTILINE)
+
+
+def test_ids_compare_alike_whichever_reader_reads_them(tmp_path):
+    """A directory of two files, one read by the vectorised reader (ids as
+    numbers) and one by the line reader (CRLF lines: ids as strings), each
+    holding one document of every topic, gives what the two files joined
+    into one file give."""
+    documents = blocks(KEY.read_text())
+    names = list(documents)
+    folder = tmp_path / "key"
+    folder.mkdir()
+
+    def text(chosen):
+        return "".join(f"#begin document {n}\n" + "\n".join(documents[n]) + "\n#end document\n" for n in chosen)
+
+    (folder / "a.conll").write_text(text(names[0::2]))
+    (folder / "b.conll").write_bytes(text(names[1::2]).replace("\n", "\r\n").encode())
+    joined = tmp_path / "joined.conll"
+    joined.write_text(text(names[0::2] + names[1::2]))
+    from spacy_coref_eval.formats.conll.read import read_conll_documents
+
+    kinds = {n: d.mentions.ids.dtype.kind for n, d in read_conll_documents(folder, with_ids=True).items()}
+    assert kinds == {names[0]: "i", names[2]: "i", names[1]: "U", names[3]: "U"}
+    for pattern in (None, TOPICS):
+        same(crossdoc(folder, RESPONSE, pattern), crossdoc(joined, RESPONSE, pattern))
