@@ -363,7 +363,9 @@ class Options:
     the report and resolution classes read), and how to run (``n_process``
     processes; ``twinning``: keep the twinned mentions, which error kinds,
     resolution classes and the report read; ``pair_by``: how documents
-    pair). :meth:`from_names` builds it
+    pair; ``cross_document``: entity ids shared across documents, one
+    document per topic of ``topic_pattern`` or for the corpus,
+    docs/crossdoc.md). :meth:`from_names` builds it
     from the names the command line and :func:`evaluate_corpus` take."""
 
     settings: Settings = field(default_factory=Settings)
@@ -374,6 +376,8 @@ class Options:
     n_process: int = 1
     twinning: bool = True
     pair_by: Optional[str] = None
+    cross_document: bool = False
+    topic_pattern: Optional[str] = None
 
     @classmethod
     def from_names(
@@ -391,6 +395,8 @@ class Options:
         n_process: int = 1,
         twinning: bool = True,
         pair_by: Optional[str] = None,
+        cross_document: bool = False,
+        topic_pattern: Optional[str] = None,
         **settings: Any,
     ) -> "Options":
         """Options from names: the ``metrics`` and the other ``settings`` of
@@ -406,7 +412,9 @@ class Options:
         default = spans or "coref_clusters_*"
         readers = parse_reader(key_spans or default, head_prefix), parse_reader(response_spans or default, head_prefix)
         formats = key_format or input_format, response_format or input_format
-        return cls(chosen, formats, readers, words, tokens, n_process, twinning, pair_by)
+        return cls(
+            chosen, formats, readers, words, tokens, n_process, twinning, pair_by, cross_document, topic_pattern
+        )
 
 
 @dataclass(frozen=True)
@@ -446,17 +454,25 @@ def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, 
 def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
     """Stage 1 of :func:`evaluate_corpus`: both sides read and paired."""
     if _is_path(key) and _is_path(response):
-        return read_corpus(key, response, options.formats, options.spans, options.words, options.tokens, options.pair_by)
+        return read_corpus(
+            key, response, options.formats, options.spans, options.words, options.tokens, options.pair_by,
+            options.cross_document, options.topic_pattern,
+        )
     sides = []
     for role, value, given, reader in zip(("key", "response"), (key, response), options.formats, options.spans):
         if isinstance(value, Side):
             sides.append(value)
         elif _is_path(value):
-            sides.append(read_side(value, get_format(given) if given else None, ReadOptions(role, reader, True, options.tokens)))
+            read = ReadOptions(role, reader, True, options.tokens, entity_ids=options.cross_document)
+            sides.append(read_side(value, get_format(given) if given else None, read))
         else:
             from .formats.docbin.examples import docs_side
 
             sides.append(docs_side(value, reader, role))
+    if options.cross_document:
+        from .formats.topics import pair_topic_sides
+
+        return pair_topic_sides(*sides, options.topic_pattern, options.pair_by)
     return pair_sides(*sides, pair_by=options.pair_by)
 
 

@@ -33,6 +33,8 @@ class Analyses:
     """What aligning the response onto the key changed, by document
     (:class:`~spacy_coref_eval.formats.document.AlignmentReport`), when a
     format aligned it."""
+    cross_document: Any = None
+    """Links within and across documents (:class:`~.crossdoc.CrossDocument`)."""
 
 
 @dataclass(frozen=True)
@@ -47,11 +49,13 @@ class Breakdowns:
     by: Tuple[str, ...] = ()
     chain_lengths: Optional[str] = None
     variants: bool = False
+    cross_document: bool = False
+    """Links within and across documents (docs/crossdoc.md §3)."""
 
     @property
     def twinning(self) -> bool:
         """Whether they read the run's twinning."""
-        return self.waterfall or self.errors_list or bool(self.by)
+        return self.waterfall or self.errors_list or bool(self.by) or self.cross_document
 
     @property
     def tokens(self) -> bool:
@@ -124,6 +128,10 @@ def analyse(
         if corpus is None:
             raise ValueError("the variant matrix needs the paired documents (corpus)")
         out["variants"] = score_variants(corpus.pairs, result.settings, n_process)
+    if breakdowns.cross_document:
+        from .crossdoc import cross_document, topic_documents
+
+        out["cross_document"] = cross_document(result, topic_documents(corpus))
     return Analyses(**out)
 
 

@@ -51,6 +51,20 @@ WHY = compose(
 )
 
 
+CROSS_DOCUMENT = compose(
+    click.option(
+        "--cross-document", is_flag=True,
+        help="Entity ids are shared across the documents of a file (ECB+): score all documents as one, or one per "
+        "topic with --topic-pattern (CoNLL-2012 input)",
+    ),
+    click.option(
+        "--topic-pattern", default=None, metavar="REGEX",
+        help="--cross-document: documents whose names give the same first group of REGEX form one topic, "
+        "scored as one document (implies --cross-document)",
+    ),
+)
+
+
 @app.command(epilog=INPUT_HELP, short_help="Score a response against a key")
 @key_argument()
 @click.argument("response", type=existing_path())
@@ -61,6 +75,7 @@ WHY = compose(
     help="Add resolution classes (Stoyanov et al. 2009): class mix and MUC-RC per class (by document too with --per-doc)",
 )
 @WHY
+@CROSS_DOCUMENT
 @SAVE_COUNTS
 @N_PROCESS
 @scoring_options
@@ -68,7 +83,7 @@ def score(
     scoring: ScoringOptions, key: Path, response: Path, per_doc: bool, ci: Optional[float], macro: bool, seed: int,
     n_resamples: int, fmt: Optional[str], output: Optional[Path], errors: bool, classes: bool,
     waterfall: bool, errors_list: bool, by: Sequence[str], chain_lengths: str, variants: bool,
-    save_counts_to: Optional[Path], n_process: int,
+    cross_document: bool, topic_pattern: Optional[str], save_counts_to: Optional[Path], n_process: int,
 ) -> None:
     """Score RESPONSE against KEY with every chosen metric (KEY and RESPONSE:
     files in any format the package reads, see 'formats')."""
@@ -80,10 +95,12 @@ def score(
     fmt = output_format(fmt, output, inputs)
     with reported_errors():
         check_distinct([output, save_counts_to])
-        breakdowns = asked(scoring, waterfall, errors_list, by, chain_lengths, variants)
+        cross_document = cross_document or topic_pattern is not None
+        breakdowns = asked(scoring, waterfall, errors_list, by, chain_lengths, variants, cross_document)
         options = scoring.options(
             tokens=classes or breakdowns.tokens, words=errors_list, n_process=n_process,
             twinning=errors or classes or breakdowns.twinning,
+            cross_document=cross_document, topic_pattern=topic_pattern,
         )
         run = evaluate_corpus(key, response, options)
         if save_counts_to is not None:
@@ -101,6 +118,7 @@ def score(
 
 def asked(
     scoring: ScoringOptions, waterfall: bool, errors_list: bool, by: Sequence[str], chain_lengths: str, variants: bool,
+    cross_document: bool = False,
 ):
     """The breakdowns asked for (:class:`~..analysis.summary.Breakdowns`);
     refused where they cannot work: an unknown stratum attribute,
@@ -118,7 +136,7 @@ def asked(
         given = [f"--{name}" for name in ("preset", "match", "singletons") if getattr(scoring, name) is not None]
         if given:
             raise ValueError(f"--variants scores every preset, matching and singleton setting itself; leave out {', '.join(given)}")
-    return Breakdowns(waterfall, errors_list, tuple(by), chain_lengths, variants)
+    return Breakdowns(waterfall, errors_list, tuple(by), chain_lengths, variants, cross_document)
 
 
 def response_documents(response: Path, options, run, breakdowns) -> list:

@@ -22,13 +22,16 @@ class ReadOptions:
     the format can leave them out, ``tokens`` for the token attributes the
     analyses read (parts of speech, morphology); ``paired_with`` is the key
     side a response is read against (a reader may reuse what was read
-    there)."""
+    there); ``entity_ids`` asks for every document's mentions with their
+    entity ids as written (:attr:`~.document.SideDocument.mentions`), for
+    cross-document scoring."""
 
     role: str = "response"
     spans: Any = None
     words: bool = True
     tokens: bool = False
     paired_with: Optional["Side"] = None
+    entity_ids: bool = False
 
 
 @dataclass(frozen=True)

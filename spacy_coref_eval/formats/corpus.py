@@ -77,6 +77,8 @@ def read_corpus(
     words: bool = False,
     tokens: bool = False,
     pair_by: Optional[str] = None,
+    cross_document: bool = False,
+    topic_pattern: Optional[str] = None,
 ) -> Corpus:
     """Both sides read (``formats`` may name their formats, else taken from
     the file names; ``spans`` are the cluster readers of spaCy docs) and
@@ -84,15 +86,23 @@ def read_corpus(
     (its words for the report, its token attributes for resolution
     classes). Two files of formats that pair by position (CoNLL-2012) are
     paired without comparing words, as the reference scorer pairs them,
-    with a warning where token counts differ."""
+    with a warning where token counts differ. ``cross_document`` reads
+    entity ids as shared across documents and pairs topic by topic
+    (:func:`~.topics.pair_topic_sides`, by ``topic_pattern``; default the
+    whole corpus as one document)."""
     key_format, response_format = format_of(key_path, formats[0]), format_of(response_path, formats[1])
     positional = key_format.positional and response_format.positional
-    key = read_side(key_path, key_format, ReadOptions("key", spans[0], words or tokens or not positional, tokens))
+    key_options = ReadOptions("key", spans[0], words or tokens or not positional, tokens, entity_ids=cross_document)
+    key = read_side(key_path, key_format, key_options)
     response = read_side(
-        response_path, response_format, ReadOptions("response", spans[1], not positional, False, key)
+        response_path, response_format, ReadOptions("response", spans[1], not positional, False, key, cross_document)
     )
     if not key.documents:
         raise CorefInputError(f"{key_path}: no {key.format.documents}, nothing to score against")
+    if cross_document:
+        from .topics import pair_topic_sides
+
+        return pair_topic_sides(key, response, topic_pattern, pair_by)
     return pair_sides(key, response, positional, pair_by)
 
 

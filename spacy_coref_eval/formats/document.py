@@ -3,12 +3,27 @@ each a :class:`SideDocument` of its format, which knows how to pair with
 a response document of its own or another format."""
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence
+
+import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
 from .base import Format
 from .tokens import Tokens
+
+
+class RawMentions(NamedTuple):
+    """A document's mentions as read, before repeated spans are dropped:
+    token ranges ``[starts, ends)``, ``labels`` ordering their entities by
+    first appearance in the document, and each mention's entity id as
+    written in the file (``ids``: integers, or strings where the file's ids
+    are not all plain numbers)."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+    labels: np.ndarray
+    ids: np.ndarray
 
 
 class SideDocument:
@@ -22,6 +37,9 @@ class SideDocument:
     clusters: Clusters
     n_tokens: int
     sentence_starts: Sequence[int]
+    mentions: Optional[RawMentions] = None
+    """The mentions as read with their ids, kept where a reader is asked
+    for them (``ReadOptions.entity_ids``) and keeps them (CoNLL-2012)."""
 
     words: List[str]
 

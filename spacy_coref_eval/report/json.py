@@ -11,9 +11,9 @@ def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses =
     """The JSON document of ``score`` and ``merge``: ``settings``,
     ``metrics``, the analyses asked for (``intervals``, ``macro``,
     ``errors``, ``resolution_classes``, ``waterfall``, ``errors_list``,
-    ``strata``, ``variants``; docs/analyses.md), ``documents`` with
-    ``per_doc``, ``alignment`` when the response was aligned onto the key,
-    and ``warnings``."""
+    ``strata``, ``variants``; docs/analyses.md; ``cross_document``,
+    docs/crossdoc.md), ``documents`` with ``per_doc``, ``alignment`` when
+    the response was aligned onto the key, and ``warnings``."""
     out: Dict[str, Any] = {"settings": result.settings.to_dict(), "metrics": result.metrics()}
     if analyses.intervals is not None:
         bounds = {name: {rate: list(pair) for rate, pair in rates.items()} for name, rates in analyses.intervals.items()}
@@ -34,6 +34,8 @@ def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses =
         out["strata"] = analyses.strata
     if analyses.variants is not None:
         out["variants"] = [variant.to_dict() for variant in analyses.variants]
+    if analyses.cross_document is not None:
+        out["cross_document"] = analyses.cross_document.to_dict(per_doc)
     if per_doc:
         out["documents"] = {name: {"metrics": rates} for name, rates in result.document_metrics().items()}
         for index, (name, document) in enumerate(out["documents"].items()):

@@ -205,6 +205,27 @@ def strata_table(attribute: str, block: Mapping[str, Mapping[str, Any]], level: 
     return out
 
 
+def crossdoc_table(block: Mapping[str, Any]) -> str:
+    """The ``cross_document`` block (docs/crossdoc.md §3): the link metrics
+    within and across documents, for the corpus and every topic listed."""
+    rows: List[List[str]] = []
+    for title, parts in [("", block)] + [(f"{printable(name)}: ", topic) for name, topic in block.get("documents", {}).items()]:
+        for name in parts["within"]:
+            for part in ("within", "across"):
+                scores = parts[part][name]
+                rows.append(_row(f"{title}{METRIC_NAMES[name]} {part}", scores, counts="recall_num" in scores))
+                metric = METRIC_INFO[name]
+                rows.extend(
+                    _row(f"  {label}", scores[key], counts=True) for key, label in zip(metric.parts, metric.part_labels)
+                )
+    header = ("Links", "Recall", "Precision", "F1", "Recall num / den", "Precision num / den")
+    note = (
+        "Links within one document and across documents (docs/crossdoc.md §3: BLANC and LEA add up, MUC does not)\n"
+        "Mention detection is scored apart from linking: the Mentions row above\n"
+    )
+    return note + table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r", "r"), max_col=_widest(rows))
+
+
 def variants_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """The variant matrix (docs/analyses.md §4): F1 (percent) of every
     metric per setting; the rows not available listed below with why."""

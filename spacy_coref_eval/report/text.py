@@ -42,9 +42,11 @@ def render(result: CorpusResult, fmt: str, per_doc: bool, analyses: Analyses = A
 def _analyses_text(result: CorpusResult, per_doc: bool, analyses: Analyses) -> List[str]:
     """The tables of the waterfall, the strata, the variant matrix and the
     error list, where asked for (docs/analyses.md)."""
-    from .table import errors_list_table, strata_table, variants_table, waterfall_tables
+    from .table import crossdoc_table, errors_list_table, strata_table, variants_table, waterfall_tables
 
     parts = []
+    if analyses.cross_document is not None:
+        parts.append(crossdoc_table(analyses.cross_document.to_dict(per_doc)))
     if analyses.waterfall is not None:
         parts.append("Error-impact waterfall (Kummerfeld & Klein 2013)\n" + waterfall_tables(analyses.waterfall.to_dict()))
         for index, name in enumerate(result.names if per_doc else ()):

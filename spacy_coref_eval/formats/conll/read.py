@@ -13,7 +13,7 @@ from ...clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike
 from ..base import ReadOptions
-from ..document import Side, SideDocument
+from ..document import RawMentions, Side, SideDocument
 from ..tokens import Tokens
 from ..inputs import check_utf8, read_input
 from .vectorised import BEGIN, END, parse_simple, tabbed_columns
@@ -44,6 +44,9 @@ class ConllDocument(SideDocument):
     """The part-of-speech column (the 5th) of OntoNotes-style files, whose
     token lines have :data:`ONTONOTES_COLUMNS` or more fields; read with
     the words."""
+    mentions: Optional[RawMentions] = None
+    """The mentions with their entity ids as written, read for
+    cross-document scoring (:mod:`..topics`)."""
 
     def tokens(self) -> Tokens:
         return Tokens(self.words or [], self.sentence_starts or [0], tag=self.pos)
@@ -74,11 +77,12 @@ class Marks(NamedTuple):
     dropped: int
 
 
-def read_conll(path: PathLike, *, with_words: bool = False) -> ConllFile:
+def read_conll(path: PathLike, *, with_words: bool = False, with_ids: bool = False) -> ConllFile:
     """All documents of a CoNLL-2012 file (``.gz`` read transparently), by
     name in file order, with the reader's warnings. ``with_words`` also keeps
     the word column (the 4th field, or the first of a line with fewer than
-    five) and sentence starts.
+    five) and sentence starts; ``with_ids`` every document's mentions with
+    their entity ids as written (:class:`~..document.RawMentions`).
 
     Files in the common simple form are read by the vectorised reader
     (:mod:`.conll_vectorised`), their words at a stride of their tab
@@ -91,26 +95,33 @@ def read_conll(path: PathLike, *, with_words: bool = False) -> ConllFile:
         if data.startswith(codecs.BOM_UTF8):
             del data[: len(codecs.BOM_UTF8)]
         check_utf8(data, path)
-        simple = parse_simple(data)
+        raw: Optional[List[RawMentions]] = [] if with_ids else None
+        simple = parse_simple(data, raw)
         if simple is not None and not with_words:
-            return ConllFile(
+            return _with_ids(ConllFile(
                 (name, ConllDocument(name, clusters, n_tokens, str(path), line))
                 for name, line, clusters, n_tokens in simple
-            )
+            ), raw)
         columns = None if simple is None else tabbed_columns(data, simple)
         if columns is None:
             text = data.decode("utf8")
             del data
             if simple is None:
-                return _parse(text, str(path), with_words)
+                return _parse(text, str(path), with_words, with_ids)
             lines = text.split("\n")
             columns = [_columns(_body(lines, line)) for _, line, _, _ in simple]
-        return ConllFile(
+        return _with_ids(ConllFile(
             (name, ConllDocument(name, clusters, n_tokens, str(path), line, *document_columns))
             for (name, line, clusters, n_tokens), document_columns in zip(simple, columns)
-        )
+        ), raw)
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
+
+
+def _with_ids(documents: "ConllFile", raw: Optional[List[RawMentions]]) -> "ConllFile":
+    for document, mentions in zip(documents.values(), raw or ()):
+        document.mentions = mentions
+    return documents
 
 
 def parse_conll(text: str, *, source: str, with_words: bool = False) -> ConllFile:
@@ -126,7 +137,7 @@ def parse_conll(text: str, *, source: str, with_words: bool = False) -> ConllFil
         raise CorefInputError(f"{source}: not enough memory to read this input") from None
 
 
-def _parse(text: str, source: str, with_words: bool) -> ConllFile:
+def _parse(text: str, source: str, with_words: bool, with_ids: bool = False) -> ConllFile:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -145,7 +156,7 @@ def _parse(text: str, source: str, with_words: bool) -> ConllFile:
             notes.first_comment = notes.first_comment or commented[0]
             body = ["" if line[:1] == "#" else line for line in body]
         reader = _DocumentReader(name, source, begin + 1, body, notes)
-        documents[name] = reader.read(with_words)
+        documents[name] = reader.read(with_words, with_ids)
     documents.warnings.extend(notes.warnings(source))
     return documents
 
@@ -238,7 +249,7 @@ class _DocumentReader:
         self.ends: List[int] = []
         self.labels: List[int] = []
 
-    def read(self, with_words: bool) -> ConllDocument:
+    def read(self, with_words: bool, with_ids: bool = False) -> ConllDocument:
         tokens = [line for line in self.body if line and not line.isspace()]
         for index, line in [(i, line) for i, line in enumerate(tokens) if not line.endswith("\t-") and line != "-"]:
             marks = line[line.rfind("\t") + 1:]
@@ -252,14 +263,17 @@ class _DocumentReader:
                     f"{self.source}:{self._line_of(stack[0])}: mention of entity {_shorten(ident)} opens "
                     f"but never closes (document {_quote(self.name)})"
                 )
-        clusters = Clusters.from_arrays(
-            np.array(self.starts, dtype=np.int64),
-            np.array(self.ends, dtype=np.int64),
-            np.array(self.labels, dtype=np.int64),
-        )
+        starts, ends = np.array(self.starts, dtype=np.int64), np.array(self.ends, dtype=np.int64)
+        labels = np.array(self.labels, dtype=np.int64)
+        clusters = Clusters.from_arrays(starts, ends, labels)
         if not with_words:
-            return ConllDocument(self.name, clusters, len(tokens), self.source, self.line)
-        return ConllDocument(self.name, clusters, len(tokens), self.source, self.line, *_columns(self.body))
+            document = ConllDocument(self.name, clusters, len(tokens), self.source, self.line)
+        else:
+            document = ConllDocument(self.name, clusters, len(tokens), self.source, self.line, *_columns(self.body))
+        if with_ids:
+            ids = np.array(list(self.entity_ids) or [""], dtype=str)[labels]
+            document.mentions = RawMentions(starts, ends, labels, ids)
+        return document
 
     def _line_of(self, token: int) -> int:
         """1-based file line of token ``token`` (for error messages)."""
@@ -416,20 +430,20 @@ def _columns(body: List[str]) -> Tuple[List[str], List[int], Optional[List[str]]
 _CONLL_PATTERNS = ("*conll", "*conll.gz")
 
 
-def read_conll_documents(path: PathLike, *, with_words: bool = False) -> ConllFile:
+def read_conll_documents(path: PathLike, *, with_words: bool = False, with_ids: bool = False) -> ConllFile:
     """Documents of a CoNLL-2012 file, or of a directory's files whose names
     end in ``conll`` or ``conll.gz`` (in name order, e.g. LitBank's
     ``coref/conll``), with the reader's warnings; document names must be
     unique."""
     path = Path(path)
     if not path.is_dir():
-        return read_conll(path, with_words=with_words)
+        return read_conll(path, with_words=with_words, with_ids=with_ids)
     files = sorted({file for pattern in _CONLL_PATTERNS for file in path.glob(pattern) if file.is_file()})
     if not files:
         raise CorefInputError(f"{path}: no CoNLL files (*conll, *conll.gz) in this directory")
     documents = ConllFile()
     for file in files:
-        read = read_conll(file, with_words=with_words)
+        read = read_conll(file, with_words=with_words, with_ids=with_ids)
         for name, document in read.items():
             if name in documents:
                 raise CorefInputError(
@@ -444,5 +458,5 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     """A CoNLL-2012 file or directory as a :class:`Side` (the format's reader)."""
     from . import FORMAT
 
-    documents = read_conll_documents(path, with_words=options.words)
+    documents = read_conll_documents(path, with_words=options.words, with_ids=options.entity_ids)
     return Side(path, FORMAT, list(documents.values()), documents.warnings)

@@ -9,6 +9,7 @@ import numpy as np
 
 from ...arrays import expand_ranges, pair_brackets, range_values
 from ...clusters import Clusters
+from ..document import RawMentions
 
 BEGIN = re.compile(r"#\s*begin document(?: (.*)|\s*)")
 """A ``#begin document NAME`` line (``fullmatch``)."""
@@ -29,9 +30,11 @@ _WIDE_SPACE = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u
 """The characters beyond ASCII at which :meth:`str.split` splits."""
 
 
-def parse_simple(data: bytes) -> Optional[List[Document]]:
+def parse_simple(data: bytes, raw: Optional[List[RawMentions]] = None) -> Optional[List[Document]]:
     """``(name, begin line, clusters, n_tokens)`` of every document, or
-    ``None`` when the input is not in the simple form."""
+    ``None`` when the input is not in the simple form; every document's
+    mentions with their ids are appended to ``raw`` when given
+    (cross-document scoring)."""
     if b"\r" in data:
         return None
     buf = np.frombuffer(data, dtype=np.uint8)
@@ -77,7 +80,7 @@ def parse_simple(data: bytes) -> Optional[List[Document]]:
     mentions = _mentions(doc, tokens, kind, position, ident, line)
     if mentions is None:
         return None
-    return _documents(names, begins, n_tokens, *mentions)
+    return _documents(names, begins, n_tokens, *mentions, raw=raw)
 
 
 def _structure(
@@ -219,11 +222,11 @@ def _events(
 def _mentions(
     doc: np.ndarray, tokens: np.ndarray, kind: np.ndarray, position: np.ndarray, ident: np.ndarray, line: np.ndarray
 ) -> Optional[Tuple[np.ndarray, ...]]:
-    """Mentions ``(doc, start, end, entity order, creation order)`` from the
-    mark events, or ``None`` when brackets do not balance."""
+    """Mentions ``(doc, start, end, entity order, creation order, id)`` from
+    the mark events, or ``None`` when brackets do not balance."""
     if len(doc) == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty, empty, empty
+        return empty, empty, empty, empty, empty, empty
     order = np.lexsort((position, kind, line))
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
@@ -250,15 +253,20 @@ def _mentions(
     ends = np.r_[tokens[singles], tokens[closes]] + 1
     entity = np.r_[first_event[group[singles]], first_event[group[closes]]]
     created = np.r_[rank[singles], rank[closes]]
-    return mention_doc, starts, ends, entity, created
+    return mention_doc, starts, ends, entity, created, np.r_[ident[singles], ident[closes]]
 
 
 def _documents(
     names: List[str], begins: np.ndarray, n_tokens: np.ndarray,
-    doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, entity: np.ndarray, created: np.ndarray,
+    doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, entity: np.ndarray, created: np.ndarray, ident: np.ndarray,
+    raw: Optional[List[RawMentions]] = None,
 ) -> List[Document]:
     order = np.lexsort((created, doc))
     clusters = Clusters.per_document(doc[order], starts[order], ends[order], entity[order], len(names))
+    if raw is not None:
+        bounds = np.searchsorted(doc[order], np.arange(len(names) + 1)).tolist()
+        columns = [array[order] for array in (starts, ends, entity, ident)]
+        raw.extend(RawMentions(*(c[lo:hi] for c in columns)) for lo, hi in zip(bounds[:-1], bounds[1:]))
     return [
         (name, line + 1, part, n) for name, line, part, n in zip(names, begins.tolist(), clusters, n_tokens.tolist())
     ]
