@@ -42,3 +42,36 @@ def read_pair(tmp_path, pair):
 def combo(name):
     """The options of a fixture combination name."""
     return {k: v == "1" for k, v in (kv.split("=") for kv in name.split(","))}
+
+
+def coval_pair(tmp_path, pair):
+    """Key and response documents as coval reads them."""
+    from spacy_coref_eval.formats.conll.coval_read import read_coval
+
+    key, response = written(tmp_path, pair)
+    return read_coval(key), read_coval(response)
+
+
+def final_entities(keys, responses, options):
+    """{document: {side: coval-style entities}} after coval's options."""
+    from spacy_coref_eval.twinning.coval import coval_entities, np_only, remove_nested
+
+    out = {}
+    for name, key in keys.items():
+        sides = {}
+        for side, doc in (("key", key), ("response", responses[name])):
+            spans = doc.entities()
+            if not options["keep_singletons"]:
+                spans = [e for e in spans if len(e) != 1]
+            entities = coval_entities(spans, key, doc, options["min_span"])
+            if options["NP_only"]:
+                entities = np_only(entities)
+            if options["remove_nested"]:
+                entities = remove_nested(entities, options["keep_singletons"])
+            sides[side] = entities
+        out[name] = sides
+    return out
+
+
+def as_fixture(entities):
+    return [[[m.sentence, m.start, m.end] for m in e] for e in entities]

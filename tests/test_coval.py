@@ -5,7 +5,9 @@ import pytest
 from spacy_coref_eval.formats.conll.parse_tree import partial_tree, render
 from spacy_coref_eval.twinning.minimum import minimum_span
 
-from .coval_fixtures import generated, edge_cases, read_pair
+from spacy_coref_eval.twinning.coval import CovalMention, np_only, remove_nested
+
+from .coval_fixtures import as_fixture, combo, coval_pair, edge_cases, final_entities, generated, read_pair
 
 # coval merges a document name given twice into one document; the package
 # refuses it (docs/coval.md §6), so that case has no trees to compare.
@@ -47,3 +49,30 @@ def test_every_fixture_mention_is_checked(tmp_path):
         (tmp_path / str(i)).mkdir()
         total += sum(1 for _ in _trees(tmp_path / str(i), pair))
     assert total == 4233  # coval's 4,245 less the 12 of the repeated-name case
+
+
+@pytest.mark.parametrize("pair", generated() + edge_cases(), ids=lambda p: p["id"])
+def test_np_only_and_remove_nested_leave_covals_entities(tmp_path, pair):
+    keys, responses = coval_pair(tmp_path, pair)
+    checked = 0
+    for name, result in pair["results"].items():
+        if "error" in result:
+            continue
+        final = final_entities(keys, responses, combo(name))
+        mine = {doc: {side: as_fixture(entities) for side, entities in sides.items()} for doc, sides in final.items()}
+        assert mine == result["clusters"], name
+        checked += 1
+    assert checked or pair["id"] in ("edge:concatenated_open", "edge:missing_response_document")
+
+
+def test_remove_nested_keeps_an_entity_that_would_be_a_singleton():
+    entity = [CovalMention(0, 2, 3, ("span", 0, 2, 3), "NP"), CovalMention(0, 0, 4, ("span", 0, 0, 4), "NP")]
+    assert remove_nested([entity], keep_singletons=True) == [entity]
+    assert remove_nested([entity], keep_singletons=False) == []
+
+
+def test_np_only_drops_an_entity_left_with_one_mention():
+    verb = CovalMention(0, 1, 1, ("span", 0, 1, 1), "VP")
+    noun = CovalMention(1, 0, 1, ("span", 1, 0, 1), "NP")
+    untouched = [CovalMention(2, 0, 0, ("span", 2, 0, 0), "S")]
+    assert np_only([[verb, noun], untouched]) == [untouched]
