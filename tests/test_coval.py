@@ -5,6 +5,8 @@ import pytest
 from spacy_coref_eval.formats.conll.parse_tree import partial_tree, render
 from spacy_coref_eval.twinning.minimum import minimum_span
 
+from spacy_coref_eval import CorefInputError
+from spacy_coref_eval.counting.coval import COVAL_METRICS, CovalOptions, coval_counts, coval_sides
 from spacy_coref_eval.twinning.coval import CovalMention, np_only, remove_nested
 
 from .coval_fixtures import as_fixture, combo, coval_pair, edge_cases, final_entities, generated, read_pair
@@ -76,3 +78,32 @@ def test_np_only_drops_an_entity_left_with_one_mention():
     noun = CovalMention(1, 0, 1, ("span", 1, 0, 1), "NP")
     untouched = [CovalMention(2, 0, 0, ("span", 2, 0, 0), "S")]
     assert np_only([[verb, noun], untouched]) == [untouched]
+
+
+def _missing(doc):
+    raise CorefInputError(f"document {doc!r} is not in the response")
+
+
+def _close(a, b):
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+@pytest.mark.parametrize("pair", generated() + edge_cases(), ids=lambda p: p["id"])
+def test_counts_equal_covals_in_every_combination(tmp_path, pair):
+    keys, responses = coval_pair(tmp_path, pair)
+    for name, result in pair["results"].items():
+        o = combo(name)
+        options = CovalOptions(o["min_span"], o["NP_only"], o["remove_nested"], o["keep_singletons"])
+        if "error" in result:
+            with pytest.raises(CorefInputError):
+                for doc, key in keys.items():
+                    coval_counts(*coval_sides(key, responses.get(doc) or _missing(doc), options))
+            continue
+        totals = {m: [0.0] * 4 for m in COVAL_METRICS}
+        for doc, key in keys.items():
+            for m, quad in coval_counts(*coval_sides(key, responses[doc], options)).items():
+                totals[m] = [a + b for a, b in zip(totals[m], quad)]
+        for m, expected in result["metrics"].items():
+            fields = ("r_num", "p_num") if m == "ceafm" else ("r_num", "r_den", "p_num", "p_den")
+            got = dict(zip(("r_num", "r_den", "p_num", "p_den"), totals[m]))
+            assert all(_close(got[f], expected[f]) for f in fields), (name, m, got, expected)

@@ -37,7 +37,8 @@ class CovalDocument:
 
     def entities(self) -> List[List[CovalSpan]]:
         """Entities in the order coval lists them (by first mention end),
-        mentions by end; a close without an open leaves an empty entity."""
+        mentions by end. A close without an open (an empty entity, on which
+        coval divides by zero) is a :class:`CorefInputError`."""
         clusters: Dict[int, List[CovalSpan]] = {}
         pending: Dict[int, List[int]] = {}
         for s, lines in enumerate(self.sentences):
@@ -49,8 +50,12 @@ class CovalDocument:
                     pending.setdefault(ident, []).append(t)
                 for ident in closes:
                     clusters.setdefault(ident, [])
-                    if pending.get(ident):
-                        clusters[ident].append((s, pending[ident].pop(), t))
+                    if not pending.get(ident):
+                        raise CorefInputError(
+                            f"document {self.name!r}, sentence {s + 1}, token {t + 1}: mention of entity {ident} "
+                            "closes but was never opened (coval reads (1(2 as (2, losing the first open)"
+                        )
+                    clusters[ident].append((s, pending[ident].pop(), t))
         return list(clusters.values())
 
 
