@@ -9,7 +9,7 @@ from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.counting.coval import COVAL_METRICS, CovalOptions, coval_counts, coval_sides
 from spacy_coref_eval.twinning.coval import CovalMention, np_only, remove_nested
 
-from .coval_fixtures import as_fixture, combo, coval_pair, edge_cases, final_entities, generated, read_pair
+from .coval_fixtures import as_fixture, combo, coval_pair, edge_cases, final_entities, fixtures, generated, read_pair
 
 # coval merges a document name given twice into one document; the package
 # refuses it (docs/coval.md §6), so that case has no trees to compare.
@@ -107,3 +107,36 @@ def test_counts_equal_covals_in_every_combination(tmp_path, pair):
             fields = ("r_num", "p_num") if m == "ceafm" else ("r_num", "r_den", "p_num", "p_den")
             got = dict(zip(("r_num", "r_den", "p_num", "p_den"), totals[m]))
             assert all(_close(got[f], expected[f]) for f in fields), (name, m, got, expected)
+
+
+def _coval_test_cases():
+    suite = fixtures()["coval_tests"]
+    return [(c["key"], c["response"], c["results"]) for c in suite["cases"]]
+
+
+def test_covals_own_test_files(tmp_path):
+    files = fixtures()["coval_tests"]["files"]
+    runs = crashes = 0
+    for i, (key_name, response_name, results) in enumerate(_coval_test_cases()):
+        pair = {"key": files[key_name], "response": files[response_name]}
+        (tmp_path / str(i)).mkdir()
+        keys, responses = coval_pair(tmp_path / str(i), pair)
+        for name, result in results.items():
+            o = combo(name)
+            options = CovalOptions(o["min_span"], o["NP_only"], o["remove_nested"], o["keep_singletons"])
+            if "error" in result:
+                with pytest.raises(CorefInputError, match="no parse column"):
+                    for doc, key in keys.items():
+                        coval_sides(key, responses[doc], options)
+                crashes += 1
+                continue
+            totals = {m: [0.0] * 4 for m in COVAL_METRICS}
+            for doc, key in keys.items():
+                for m, quad in coval_counts(*coval_sides(key, responses[doc], options)).items():
+                    totals[m] = [a + b for a, b in zip(totals[m], quad)]
+            for m, expected in result["metrics"].items():
+                got = dict(zip(("r_num", "r_den", "p_num", "p_den"), totals[m]))
+                fields = ("r_num", "p_num") if m == "ceafm" else tuple(got)
+                assert all(_close(got[f], expected[f]) for f in fields), (key_name, response_name, name, m)
+            runs += 1
+    assert (runs, crashes) == (464, 1344)  # 113 pairs × 16; coval stops on 1,344 (no parse column)

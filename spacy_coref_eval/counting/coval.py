@@ -15,6 +15,7 @@ from typing import Dict, Hashable, List, Sequence, Tuple
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from ..errors import CorefInputError
 from ..formats.conll.coval_read import CovalDocument
 from ..twinning.coval import CovalMention, coval_entities, np_only, remove_nested
 
@@ -41,11 +42,19 @@ class CovalOptions:
 def coval_sides(key: CovalDocument, response: CovalDocument, options: CovalOptions) -> Tuple[List[List[CovalMention]], ...]:
     """Key and response entities after coval's options, in its order:
     singletons, trees / MINA / NP_only (both from the key), remove_nested."""
-    out = []
+    sides = []
     for doc in (key, response):
         spans = doc.entities()
         if not options.keep_singletons:
             spans = [entity for entity in spans if len(entity) != 1]
+        sides.append((doc, spans))
+    if options.needs_parse and any(spans for _, spans in sides) and not key.has_parse():
+        raise CorefInputError(
+            f"key document {key.name!r} has no parse column (the 6th field of a CoNLL-2012 token line): "
+            "minimum spans and NP_only need the key's parse (coval stops on such files)"
+        )
+    out = []
+    for doc, spans in sides:
         entities = coval_entities(spans, key, doc, options.min_spans)
         if options.np_only:
             entities = np_only(entities)

@@ -35,12 +35,19 @@ class CovalDocument:
             return [r[index] if len(r) > index else NO_PARSE for r in rows]
         return [r[index] if len(r) > 4 else "" for r in rows]
 
+    def has_parse(self) -> bool:
+        """Whether some token line has a parse bit other than ``-`` (a
+        line with more than six fields, as coval's check reads it)."""
+        return any(len(r) > PARSE_FIELD + 1 and r[PARSE_FIELD] != NO_PARSE for lines in self.sentences for r in lines)
+
     def entities(self) -> List[List[CovalSpan]]:
         """Entities in the order coval lists them (by first mention end),
-        mentions by end. A close without an open (an empty entity, on which
-        coval divides by zero) is a :class:`CorefInputError`."""
+        mentions by end. A close without an open is read past, as coval
+        does, unless it leaves its entity empty (coval then divides by
+        zero): a :class:`CorefInputError`."""
         clusters: Dict[int, List[CovalSpan]] = {}
         pending: Dict[int, List[int]] = {}
+        empty: Dict[int, Tuple[int, int]] = {}
         for s, lines in enumerate(self.sentences):
             for t, fields in enumerate(lines):
                 singles, opens, closes = marks(fields[-1], self.name)
@@ -50,12 +57,17 @@ class CovalDocument:
                     pending.setdefault(ident, []).append(t)
                 for ident in closes:
                     clusters.setdefault(ident, [])
-                    if not pending.get(ident):
-                        raise CorefInputError(
-                            f"document {self.name!r}, sentence {s + 1}, token {t + 1}: mention of entity {ident} "
-                            "closes but was never opened (coval reads (1(2 as (2, losing the first open)"
-                        )
-                    clusters[ident].append((s, pending[ident].pop(), t))
+                    if pending.get(ident):
+                        clusters[ident].append((s, pending[ident].pop(), t))
+                    elif not clusters[ident]:
+                        empty.setdefault(ident, (s, t))
+        for ident, (s, t) in empty.items():
+            if not clusters[ident]:
+                raise CorefInputError(
+                    f"document {self.name!r}, sentence {s + 1}, token {t + 1}: entity {ident} closes a mention "
+                    "that never opened and has no other (coval reads (1(2 as (2, losing the first open, "
+                    "and then divides by zero)"
+                )
         return list(clusters.values())
 
 
