@@ -9,7 +9,9 @@ from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.counting.coval import COVAL_METRICS, CovalOptions, coval_counts, coval_sides
 from spacy_coref_eval.twinning.coval import CovalMention, np_only, remove_nested
 
-from .coval_fixtures import as_fixture, combo, coval_pair, edge_cases, final_entities, fixtures, generated, read_pair
+from .coval_fixtures import (
+    DATA, as_fixture, combo, coval_pair, edge_cases, final_entities, fixtures, generated, read_pair, written,
+)
 
 # coval merges a document name given twice into one document; the package
 # refuses it (docs/coval.md §6), so that case has no trees to compare.
@@ -140,3 +142,64 @@ def test_covals_own_test_files(tmp_path):
                 assert all(_close(got[f], expected[f]) for f in fields), (key_name, response_name, name, m)
             runs += 1
     assert (runs, crashes) == (464, 1344)  # 113 pairs × 16; coval stops on 1,344 (no parse column)
+
+
+def test_the_preset_through_evaluate_corpus_equals_coval_in_every_combination(tmp_path):
+    from spacy_coref_eval.scoring import evaluate_corpus
+
+    pair = next(p for p in generated() if p["id"] == "gen-1000")
+    key, response = written(tmp_path, pair)
+    for name, result in pair["results"].items():
+        o = combo(name)
+        run = evaluate_corpus(
+            key, response, preset="coval", mina=o["min_span"], np_only=o["NP_only"],
+            remove_nested=o["remove_nested"], singletons="keep" if o["keep_singletons"] else "remove",
+            metrics=["muc", "bcub", "ceafe", "lea"],
+        )
+        scores = run.metrics()
+        for m in ("mentions", "muc", "bcub", "ceafe", "lea"):
+            assert _close(scores[m]["f1"], result["metrics"][m]["f1"]), (name, m)
+        assert _close(scores["conll"]["f1"], result["conll"]), name
+
+
+def test_the_command_line_prints_covals_numbers():
+    from click.testing import CliRunner
+
+    from spacy_coref_eval.cli import app
+
+    out = CliRunner().invoke(app, [
+        "score", str(DATA / "gen-1000.key.conll"), str(DATA / "gen-1000.response.conll"),
+        "--mina", "--np-only", "--remove-nested", "--singletons", "remove",
+    ])
+    assert out.exit_code == 0, out.output
+    rows = {line.split()[0]: line.split()[1:4] for line in out.output.splitlines() if line[:1].isalpha()}
+    # coval's scorer.py on the same files: mentions 73.33 70.97 72.13, muc 45.00 44.44 44.72,
+    # bcub 51.01 57.07 53.87, ceafe 70.77 61.33 65.71, lea 36.36 45.45 40.40, CoNLL 54.77
+    assert rows["Mentions"] == ["73.33", "70.97", "72.13"]
+    assert rows["MUC"] == ["45.00", "44.44", "44.72"]
+    assert rows["B³"] == ["51.01", "57.07", "53.87"]
+    assert rows["CEAFe"] == ["70.77", "61.33", "65.71"]
+    assert rows["LEA"] == ["36.36", "45.45", "40.40"]
+    assert rows["CoNLL"] == ["54.77"]
+
+
+@pytest.mark.parametrize("names, message", [
+    (dict(preset="corefud", mina=True), "options of the coval preset"),
+    (dict(preset="coval", metrics=["blanc"]), "coval has no blanc"),
+    (dict(mina=True, twinless="sys"), "no --twinless"),
+])
+def test_what_the_preset_refuses(names, message):
+    from spacy_coref_eval.scoring import Settings
+
+    with pytest.raises(ValueError, match=message):
+        Settings.from_options(**names)
+
+
+def test_minimum_spans_need_the_keys_parse(tmp_path):
+    from spacy_coref_eval.scoring import evaluate_corpus
+
+    key = tmp_path / "key.conll"
+    key.write_text("#begin document (d); part 000\nd\t0\t0\tJohn\t(0)\nd\t0\t1\the\t(0)\n\n#end document\n")
+    with pytest.raises(CorefInputError, match="no parse column"):
+        evaluate_corpus(key, key, mina=True)
+    assert evaluate_corpus(key, key, preset="coval").metrics()["muc"]["f1"] == 1.0

@@ -16,8 +16,10 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from ..errors import CorefInputError
-from ..formats.conll.coval_read import CovalDocument
+from ..files import PathLike
+from ..formats.conll.coval_read import CovalDocument, read_coval
 from ..twinning.coval import CovalMention, coval_entities, np_only, remove_nested
+from .counts import BLOCK_INDEX, empty_counts
 
 Entity = Sequence[CovalMention]
 Quad = Tuple[float, float, float, float]
@@ -141,3 +143,20 @@ def coval_counts(key: Sequence[Entity], response: Sequence[Entity]) -> Dict[str,
     ceafm = _ceaf(key, response, False)
     out["ceafm"] = (ceafm, sum(len(e) for e in key), ceafm, sum(len(e) for e in response))
     return out
+
+
+def coval_corpus_counts(
+    key_path: PathLike, response_path: PathLike, options: CovalOptions
+) -> Tuple[List[str], np.ndarray]:
+    """The key's document names (in its order) and their counts array
+    (:func:`~.counts.empty_counts` layout), as coval scores ``response_path``
+    against ``key_path``; a key document missing from the response is a
+    :class:`CorefInputError` (coval stops with ``KeyError``)."""
+    keys, responses = read_coval(key_path), read_coval(response_path)
+    counts = empty_counts(len(keys))
+    for d, (name, key) in enumerate(keys.items()):
+        if name not in responses:
+            raise CorefInputError(f"{response_path}: no document {name!r} of the key {key_path} (coval needs every one)")
+        for metric, quad in coval_counts(*coval_sides(key, responses[name], options)).items():
+            counts[d, BLOCK_INDEX[metric]] = quad
+    return list(keys), counts
