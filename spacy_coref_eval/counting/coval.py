@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Dict, Hashable, List, Sequence, Tuple
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from ..errors import CorefInputError
 from ..files import PathLike
@@ -118,6 +117,8 @@ def _ceaf(key: Sequence[Entity], response: Sequence[Entity], entity_based: bool)
     the key entity (repeats included) found in the response entity."""
     if not key or not response:
         return 0.0
+    from scipy.optimize import linear_sum_assignment
+
     sim = np.zeros((len(key), len(response)))
     for j, r in enumerate(response):
         ids = {m.identity for m in r}
