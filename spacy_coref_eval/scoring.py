@@ -258,6 +258,8 @@ def score_pairs(
     resolution classes need it).
     """
     settings = settings or Settings()
+    if settings.coval is not None:
+        raise ValueError("the coval preset scores CoNLL-2012 files as coval reads them: use evaluate_corpus or the command line")
     pairs = [Pair(pair[0], as_clusters(pair[1]), as_clusters(pair[2]), *pair[3:]) for pair in pairs]
     names = [pair.name for pair in pairs]
     if len(set(names)) != len(names):

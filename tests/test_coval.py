@@ -13,8 +13,9 @@ from .coval_fixtures import (
     DATA, as_fixture, combo, coval_pair, edge_cases, final_entities, fixtures, generated, read_pair, written,
 )
 
-# coval merges a document name given twice into one document; the package
-# refuses it (docs/coval.md §6), so that case has no trees to compare.
+# coval merges a document name given twice into one document (as the
+# preset's reader does, docs/coval.md §1, checked by the entity and count
+# tests below); the common reader this test reads with does not.
 WITH_TREES = generated() + [p for p in edge_cases() if p["mina"] and p["id"] != "edge:repeated_document_name"]
 
 
@@ -203,3 +204,10 @@ def test_minimum_spans_need_the_keys_parse(tmp_path):
     with pytest.raises(CorefInputError, match="no parse column"):
         evaluate_corpus(key, key, mina=True)
     assert evaluate_corpus(key, key, preset="coval").metrics()["muc"]["f1"] == 1.0
+
+
+def test_clusters_cannot_be_scored_under_the_preset():
+    from spacy_coref_eval.scoring import Settings, score_documents
+
+    with pytest.raises(ValueError, match="CoNLL-2012 files"):
+        score_documents({"d": [[(0, 1), (2, 3)]]}, {"d": [[(0, 1), (2, 3)]]}, Settings.from_options(preset="coval"))
