@@ -54,23 +54,10 @@ def coval_pair(tmp_path, pair):
 
 def final_entities(keys, responses, options):
     """{document: {side: coval-style entities}} after coval's options."""
-    from spacy_coref_eval.twinning.coval import coval_entities, np_only, remove_nested
+    from spacy_coref_eval.counting.coval import CovalOptions, coval_sides
 
-    out = {}
-    for name, key in keys.items():
-        sides = {}
-        for side, doc in (("key", key), ("response", responses[name])):
-            spans = doc.entities()
-            if not options["keep_singletons"]:
-                spans = [e for e in spans if len(e) != 1]
-            entities = coval_entities(spans, key, doc, options["min_span"])
-            if options["NP_only"]:
-                entities = np_only(entities)
-            if options["remove_nested"]:
-                entities = remove_nested(entities, options["keep_singletons"])
-            sides[side] = entities
-        out[name] = sides
-    return out
+    chosen = CovalOptions(options["min_span"], options["NP_only"], options["remove_nested"], options["keep_singletons"])
+    return {name: dict(zip(("key", "response"), coval_sides(key, responses[name], chosen))) for name, key in keys.items()}
 
 
 def as_fixture(entities):

@@ -91,25 +91,34 @@ def _close(a, b):
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
+def _options(name):
+    o = combo(name)
+    return CovalOptions(o["min_span"], o["NP_only"], o["remove_nested"], o["keep_singletons"])
+
+
+def _assert_covals_sums(keys, responses, options, result, case):
+    """The corpus sums of every metric equal coval's (CEAFm: its similarity)."""
+    totals = {m: [0.0] * 4 for m in COVAL_METRICS}
+    for doc, key in keys.items():
+        for m, quad in coval_counts(*coval_sides(key, responses[doc], options)).items():
+            totals[m] = [a + b for a, b in zip(totals[m], quad)]
+    for m, expected in result["metrics"].items():
+        got = dict(zip(("r_num", "r_den", "p_num", "p_den"), totals[m]))
+        fields = ("r_num", "p_num") if m == "ceafm" else tuple(got)
+        assert all(_close(got[f], expected[f]) for f in fields), (case, m, got, expected)
+
+
 @pytest.mark.parametrize("pair", generated() + edge_cases(), ids=lambda p: p["id"])
 def test_counts_equal_covals_in_every_combination(tmp_path, pair):
     keys, responses = coval_pair(tmp_path, pair)
     for name, result in pair["results"].items():
-        o = combo(name)
-        options = CovalOptions(o["min_span"], o["NP_only"], o["remove_nested"], o["keep_singletons"])
+        options = _options(name)
         if "error" in result:
             with pytest.raises(CorefInputError):
                 for doc, key in keys.items():
                     coval_counts(*coval_sides(key, responses.get(doc) or _missing(doc), options))
             continue
-        totals = {m: [0.0] * 4 for m in COVAL_METRICS}
-        for doc, key in keys.items():
-            for m, quad in coval_counts(*coval_sides(key, responses[doc], options)).items():
-                totals[m] = [a + b for a, b in zip(totals[m], quad)]
-        for m, expected in result["metrics"].items():
-            fields = ("r_num", "p_num") if m == "ceafm" else ("r_num", "r_den", "p_num", "p_den")
-            got = dict(zip(("r_num", "r_den", "p_num", "p_den"), totals[m]))
-            assert all(_close(got[f], expected[f]) for f in fields), (name, m, got, expected)
+        _assert_covals_sums(keys, responses, options, result, name)
 
 
 def _coval_test_cases():
@@ -125,22 +134,14 @@ def test_covals_own_test_files(tmp_path):
         (tmp_path / str(i)).mkdir()
         keys, responses = coval_pair(tmp_path / str(i), pair)
         for name, result in results.items():
-            o = combo(name)
-            options = CovalOptions(o["min_span"], o["NP_only"], o["remove_nested"], o["keep_singletons"])
+            options = _options(name)
             if "error" in result:
                 with pytest.raises(CorefInputError, match="no parse column"):
                     for doc, key in keys.items():
                         coval_sides(key, responses[doc], options)
                 crashes += 1
                 continue
-            totals = {m: [0.0] * 4 for m in COVAL_METRICS}
-            for doc, key in keys.items():
-                for m, quad in coval_counts(*coval_sides(key, responses[doc], options)).items():
-                    totals[m] = [a + b for a, b in zip(totals[m], quad)]
-            for m, expected in result["metrics"].items():
-                got = dict(zip(("r_num", "r_den", "p_num", "p_den"), totals[m]))
-                fields = ("r_num", "p_num") if m == "ceafm" else tuple(got)
-                assert all(_close(got[f], expected[f]) for f in fields), (key_name, response_name, name, m)
+            _assert_covals_sums(keys, responses, options, result, (key_name, response_name, name))
             runs += 1
     assert (runs, crashes) == (464, 1344)  # 113 pairs × 16; coval stops on 1,344 (no parse column)
 
