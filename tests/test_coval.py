@@ -1,6 +1,7 @@
 """coval's minimum spans (MINA), NP_only and remove_nested, against coval's
 own outputs at commit 87071a6 (tests/data/coval/PROVENANCE.md)."""
 import pytest
+from hypothesis import given
 
 from spacy_coref_eval.formats.conll.parse_tree import partial_tree, render
 from spacy_coref_eval.twinning.minimum import minimum_span
@@ -9,6 +10,7 @@ from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.counting.coval import COVAL_METRICS, CovalOptions, coval_counts, coval_sides
 from spacy_coref_eval.twinning.coval import CovalMention, np_only, remove_nested
 
+from .strategies import deterministic, key_response_pairs
 from .coval_fixtures import (
     DATA, as_fixture, combo, coval_pair, edge_cases, final_entities, fixtures, generated, read_pair, written,
 )
@@ -212,3 +214,21 @@ def test_clusters_cannot_be_scored_under_the_preset():
 
     with pytest.raises(ValueError, match="CoNLL-2012 files"):
         score_documents({"d": [[(0, 1), (2, 3)]]}, {"d": [[(0, 1), (2, 3)]]}, Settings.from_options(preset="coval"))
+
+
+@deterministic(150)
+@given(key_response_pairs(max_mentions=12))
+def test_without_repeats_covals_counts_are_the_contingency_tables(pair):
+    """Partitions of distinct spans: coval's own tables give the counts of
+    the one contingency table (CEAFm over mentions included)."""
+    from spacy_coref_eval.scoring import Settings, count_document
+
+    key, response = pair
+
+    def side(entities):
+        return [[CovalMention(0, s, e - 1, ("span", 0, s, e - 1), None) for s, e in entity] for entity in entities]
+
+    theirs = coval_counts(side(key), side(response))
+    ours = count_document(key, response, Settings.from_options(metrics=["muc", "bcub", "ceafm", "ceafe", "lea"]))
+    for metric in COVAL_METRICS:
+        assert all(_close(a, b) for a, b in zip(theirs[metric], ours.block(metric))), metric
