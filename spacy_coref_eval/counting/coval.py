@@ -112,21 +112,29 @@ def _lea(entities: Sequence[Entity], others: Sequence[Entity], other: Dict[Hasha
     return num, sum(len(e) for e in entities)
 
 
-def _ceaf(key: Sequence[Entity], response: Sequence[Entity], entity_based: bool) -> float:
-    """The optimal CEAF similarity (Luo 2005) with coval's φ: mentions of
-    the key entity (repeats included) found in the response entity."""
+def _ceaf(key: Sequence[Entity], response: Sequence[Entity]) -> Tuple[float, float]:
+    """The optimal CEAFe and CEAFm similarities (Luo 2005) with coval's φ:
+    mentions of the key entity (repeats included) found in the response
+    entity; cells are filled only for entities that share a mention."""
     if not key or not response:
-        return 0.0
+        return 0.0, 0.0
     from scipy.optimize import linear_sum_assignment
 
-    sim = np.zeros((len(key), len(response)))
+    holders: Dict[Hashable, set] = {}
     for j, r in enumerate(response):
-        ids = {m.identity for m in r}
-        for i, k in enumerate(key):
-            common = sum(1 for m in k if m.identity in ids)
-            sim[i, j] = 2 * common / (len(k) + len(r)) if entity_based else common
-    rows, cols = linear_sum_assignment(sim, maximize=True)
-    return float(sim[rows, cols].sum())
+        for m in r:
+            holders.setdefault(m.identity, set()).add(j)
+    common = np.zeros((len(key), len(response)))
+    for i, k in enumerate(key):
+        for m in k:
+            for j in holders.get(m.identity, ()):
+                common[i, j] += 1
+    sizes = np.array([len(k) for k in key], dtype=np.float64)[:, None] + [len(r) for r in response]
+    out = []
+    for sim in (2 * common / sizes, common):
+        rows, cols = linear_sum_assignment(sim, maximize=True)
+        out.append(float(sim[rows, cols].sum()))
+    return out[0], out[1]
 
 
 def coval_counts(key: Sequence[Entity], response: Sequence[Entity]) -> Dict[str, Quad]:
@@ -139,9 +147,8 @@ def coval_counts(key: Sequence[Entity], response: Sequence[Entity]) -> Dict[str,
     for name, count in (("mentions", _mentions), ("muc", _muc), ("bcub", _bcub)):
         out[name] = count(key, to_response) + count(response, to_key)
     out["lea"] = _lea(key, response, to_response) + _lea(response, key, to_key)
-    ceafe = _ceaf(key, response, True)
+    ceafe, ceafm = _ceaf(key, response)
     out["ceafe"] = (ceafe, len(key), ceafe, len(response))
-    ceafm = _ceaf(key, response, False)
     out["ceafm"] = (ceafm, sum(len(e) for e in key), ceafm, sum(len(e) for e in response))
     return out
 
