@@ -8,7 +8,6 @@ reading path never looks at this column."""
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-from ...errors import CorefInputError
 from ...files import PathLike
 from ..inputs import read_input
 
@@ -59,17 +58,6 @@ def read_parse(path: PathLike) -> Dict[str, List[str]]:
     for name, begin, end, _ in _blocks(lines, str(path)):
         out[name] = parse_bits([line for line in lines[begin + 1:end] if line[:1] != "#"])
     return out
-
-
-def require_parse(bits: Sequence[str], where: str) -> None:
-    """Raise :class:`CorefInputError` when a document has no parse bit at
-    all (5-column files such as LitBank's): minimum spans and the NP-only
-    filter need the key's parse (coval would call the Stanford parser)."""
-    if bits and all(bit == NO_PARSE for bit in bits):
-        raise CorefInputError(
-            f"{where}: no parse column (the 6th field of a CoNLL-2012 token line); "
-            "minimum spans (--mina) and --np-only need the key's parse"
-        )
 
 
 def _has_plain_word(words: Sequence[str]) -> bool:
