@@ -69,8 +69,13 @@ class Settings:
             raise ValueError(f"zeros must be one of {ZERO_MODES}, not {self.zeros!r}")
         if self.lea_importance not in LEA_IMPORTANCE:
             raise ValueError(f"LEA importance must be one of {', '.join(LEA_IMPORTANCE)}, not {self.lea_importance!r}")
-        if (self.coval is not None) != (self.preset.name == "coval"):
-            raise ValueError("coval's options (mina, np_only, remove_nested) go with the coval preset, and it with them")
+        if self.coval is not None and self.preset.name != "coval":
+            raise ValueError("coval's options (mina, np_only, remove_nested) go with the coval preset")
+        if self.coval is None and self.preset.name == "coval":
+            raise ValueError(
+                "the coval preset scores CoNLL-2012 files as coval reads them: use evaluate_corpus or the command "
+                "line (Settings.from_options(preset='coval') sets its options)"
+            )
         if self.coval is not None:
             _check_coval(self)
 
