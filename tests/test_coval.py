@@ -232,3 +232,25 @@ def test_without_repeats_covals_counts_are_the_contingency_tables(pair):
     ours = count_document(key, response, Settings.from_options(metrics=["muc", "bcub", "ceafm", "ceafe", "lea"]))
     for metric in COVAL_METRICS:
         assert all(_close(a, b) for a, b in zip(theirs[metric], ours.block(metric))), metric
+
+
+def test_all_4245_fixture_mentions_through_covals_reading(tmp_path):
+    """The preset's own reading (repeated document names merged, as coval
+    does) gives coval's tree and minimum span for every fixture mention."""
+    total = 0
+    for i, pair in enumerate(p for p in generated() + edge_cases() if p["mina"]):
+        (tmp_path / str(i)).mkdir()
+        keys, responses = coval_pair(tmp_path / str(i), pair)
+        for name, sides in pair["mina"].items():
+            key = keys[name]
+            for side, entities in sides.items():
+                own = key if side == "key" else responses.get(name)
+                for mention in (m for entity in entities or () for m in entity):
+                    sentence, start, end = mention["span"]
+                    columns = (key.column(sentence, field, start, end) for field in (3, 4, 5))
+                    tree = partial_tree(*columns, start)
+                    span = minimum_span(tree, own.column(sentence, 3, start, end))
+                    assert render(tree) == mention["tree"]
+                    assert sorted([list(x) for x in span or ()], key=lambda x: (x[1], x[0])) == mention["min_span"]
+                    total += 1
+    assert total == 4245
