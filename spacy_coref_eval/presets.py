@@ -101,7 +101,14 @@ UA = Preset(
     matches=("exact",),
     conventions=Conventions(blanc_either_side=True),
 )
-PRESETS: Dict[str, Preset] = {preset.name: preset for preset in (REFERENCE, COREFUD, UA)}
+COVAL = Preset(
+    "coval",
+    "coval's numbers (ns-moosavi/coval): its reading of CoNLL-2012 files, MINA minimum spans (--mina), "
+    "--np-only and --remove-nested; no BLANC; CEAFm over mentions (docs/coval.md)",
+    _reference_matcher,
+    matches=("exact",),
+)
+PRESETS: Dict[str, Preset] = {preset.name: preset for preset in (REFERENCE, COREFUD, UA, COVAL)}
 """Every preset by name; ``reference`` is what no preset means."""
 
 

@@ -17,11 +17,12 @@ import numpy as np
 from .clusters import Clusters, ClustersLike, Pair, as_clusters
 from .counting import DEFAULT_METRICS, Conventions, Counts, check_metrics, count_corpus
 from .counting.anaphora import anaphora_counts, check_modes
+from .counting.coval import COVAL_METRICS, CovalOptions, coval_corpus_counts
 from .counting.metrics import LEA_IMPORTANCE
 from .presets import REFERENCE, Preset, get_preset
 from .counting.rates import rates, stack_rates
 from .errors import LISTED, CorefInputError, listed
-from .formats import ReadOptions, get_format
+from .formats import ReadOptions, format_of, get_format
 from .formats.corpus import Corpus, pair_clusters, pair_sides, read_corpus, read_side
 from .formats.document import Side
 from .formats.ua.view import Modes, in_modes
@@ -53,6 +54,8 @@ class Settings:
     zeros: str = "keep"
     lea_importance: str = "size"
     anaphora: Modes = Modes()
+    coval: Optional[CovalOptions] = None
+    """coval's options under ``--preset coval`` (docs/coval.md), else ``None``."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", check_metrics(self.metrics))
@@ -70,6 +73,15 @@ class Settings:
             raise ValueError(f"zeros must be one of {ZERO_MODES}, not {self.zeros!r}")
         if self.lea_importance not in LEA_IMPORTANCE:
             raise ValueError(f"LEA importance must be one of {', '.join(LEA_IMPORTANCE)}, not {self.lea_importance!r}")
+        if self.coval is not None and self.preset.name != "coval":
+            raise ValueError("coval's options (mina, np_only, remove_nested) go with the coval preset")
+        if self.coval is None and self.preset.name == "coval":
+            raise ValueError(
+                "the coval preset scores CoNLL-2012 files as coval reads them: use evaluate_corpus or the command "
+                "line (Settings.from_options(preset='coval') sets its options)"
+            )
+        if self.coval is not None:
+            _check_coval(self)
 
     @property
     def count_options(self) -> Dict[str, Any]:
@@ -99,19 +111,34 @@ class Settings:
         bridging: bool = False,
         discourse_deixis: bool = False,
         min_spans: bool = False,
+        mina: bool = False,
+        np_only: bool = False,
+        remove_nested: bool = False,
     ) -> "Settings":
         """Settings from names, as the command line and the JSON give them;
         ``min_overlap`` and ``overlap_measure`` are options of
         ``match="overlap"`` (``None``: the matcher's default). ``match``,
         ``singletons`` and ``zero_match`` default to the preset's
         (:mod:`~.presets`; without one, exact matching and singletons kept).
-        The last five are the UA scorer's modes (:class:`~.formats.ua.view.Modes`)."""
+        ``split_antecedents`` to ``min_spans`` are the UA scorer's modes
+        (:class:`~.formats.ua.view.Modes`).
+        ``mina``, ``np_only`` and ``remove_nested`` are coval's options and
+        imply ``preset="coval"``, under which the default metrics are those
+        coval has (docs/coval.md)."""
         options = {"min_overlap": min_overlap, "overlap_measure": overlap_measure}
+        coval = None
+        if preset == "coval" or mina or np_only or remove_nested:
+            if preset not in (None, "coval"):
+                raise ValueError(f"mina, np_only and remove_nested are options of the coval preset, not of {preset!r}")
+            preset = "coval"
+            coval = CovalOptions(mina, np_only, remove_nested, (singletons or "keep") == "keep")
+            if tuple(metrics) == DEFAULT_METRICS:
+                metrics = [name for name in DEFAULT_METRICS if name in COVAL_METRICS]
         chosen = get_preset(preset)
         matcher = chosen.matcher(match, zero_match, **{name: value for name, value in options.items() if value is not None})
         modes = Modes(split_antecedents, non_referring, bridging, discourse_deixis, min_spans)
         metrics = tuple(metrics) + tuple(name for name in modes.metrics if name not in metrics)
-        return cls(metrics, matcher, twinless, singletons or chosen.singletons, chosen, zeros, lea_importance, modes)
+        return cls(metrics, matcher, twinless, singletons or chosen.singletons, chosen, zeros, lea_importance, modes, coval)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Settings":
@@ -121,6 +148,7 @@ class Settings:
             data.get("singletons"), data.get("min_overlap"), data.get("overlap_measure"),
             data.get("preset"), data.get("zeros", "keep"), data.get("zero_match"), data.get("lea_importance", "size"),
             **{name: data[name] for name in Modes.__dataclass_fields__ if name in data},
+            mina=data.get("mina", False), np_only=data.get("np_only", False), remove_nested=data.get("remove_nested", False),
         )
 
     def to_dict(self) -> Dict[str, Any]:
@@ -134,7 +162,22 @@ class Settings:
             **({"zeros": self.zeros} if self.zeros != "keep" else {}),
             **({"lea_importance": self.lea_importance} if self.lea_importance != "size" else {}),
             **self.anaphora.to_dict(),
+            **(_coval_settings(self.coval) if self.coval is not None else {}),
         }
+
+
+def _coval_settings(coval: CovalOptions) -> Dict[str, bool]:
+    return {"mina": coval.min_spans, "np_only": coval.np_only, "remove_nested": coval.remove_nested}
+
+
+def _check_coval(settings: Settings) -> None:
+    """What the coval preset cannot do: metrics coval lacks, twinless
+    policies, zeros, uniform LEA."""
+    lacking = [name for name in settings.metrics if name not in COVAL_METRICS]
+    if lacking:
+        raise ValueError(f"coval has no {', '.join(lacking)}; under the coval preset choose from {', '.join(COVAL_METRICS)}")
+    if (settings.twinless, settings.zeros, settings.lea_importance) != ("conll", "keep", "size"):
+        raise ValueError("the coval preset scores as coval does: no --twinless, --zeros or --lea-importance")
 
 
 class DocumentCounts(Mapping[str, Counts]):
@@ -235,6 +278,8 @@ def score_pairs(
     resolution classes need it).
     """
     settings = settings or Settings()
+    if settings.coval is not None:
+        raise ValueError("the coval preset scores CoNLL-2012 files as coval reads them: use evaluate_corpus or the command line")
     pairs = [Pair(pair[0], as_clusters(pair[1]), as_clusters(pair[2]), *pair[3:]) for pair in pairs]
     names = [pair.name for pair in pairs]
     if len(set(names)) != len(names):
@@ -447,8 +492,21 @@ def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, 
         raise TypeError("give options or names, not both")
     options = options or Options.from_names(**names)
     corpus = read_pairs(key, response, options)
+    if options.settings.coval is not None:
+        return Run(_coval_result(key, response, options), corpus)
     result = score_pairs(corpus.pairs, options.settings, corpus.warnings, options.n_process, options.twinning)
     return Run(result, corpus)
+
+
+def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:
+    """coval's counts of two CoNLL-2012 files (docs/coval.md)."""
+    formats = [get_format(given) if given else None for given in options.formats]
+    if not (_is_path(key) and _is_path(response)) or any(
+        (given or format_of(path)).name != "conll" for given, path in zip(formats, (key, response))
+    ):
+        raise CorefInputError("the coval preset reads CoNLL-2012 files (key and response), as coval does")
+    names, counts = coval_corpus_counts(key, response, options.settings.coval)
+    return CorpusResult(options.settings, tuple(names), counts, [])
 
 
 def read_pairs(key: Any, response: Any, options: Options) -> Corpus:

@@ -396,6 +396,8 @@ def test_the_preset_refuses_matchers_it_does_not_follow():
     with pytest.raises(ValueError, match="registered exact, head or partial matcher"):
         registry.resolve({"s": {"@scorers": "spacy_coref_eval.lea_scorer.v1", "preset": "corefud", "match": overlap}})
     with pytest.raises(ValueError, match="unknown preset"):
+        make_coref_scorer(preset="no-such-scorer")
+    with pytest.raises(ValueError, match="coval preset scores CoNLL-2012 files"):
         make_coref_scorer(preset="coval")
     assert make_coref_scorer().settings.singletons == "keep"
     assert make_coref_scorer(preset="corefud").settings.singletons == "remove"

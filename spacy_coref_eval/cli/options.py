@@ -100,6 +100,9 @@ class ScoringOptions:
     discourse_deixis: bool = False
     min_spans: bool = False
     lea_importance: str = "size"
+    mina: bool = False
+    np_only: bool = False
+    remove_nested: bool = False
     spans: Optional[str] = None
     key_spans: Optional[str] = None
     response_spans: Optional[str] = None
@@ -123,6 +126,7 @@ SETTINGS_OPTIONS = (
     "metrics", "twinless", "singletons", "match", "min_overlap", "overlap_measure", "preset", "zeros", "zero_match",
     "split_antecedents", "non_referring", "bridging", "discourse_deixis", "min_spans",
     "lea_importance",
+    "mina", "np_only", "remove_nested",
 )
 """The fields of :class:`ScoringOptions` that make the run's ``Settings``."""
 
@@ -153,7 +157,16 @@ _SCORING = (
     click.option(
         "--preset", default=None,
         help="Another scorer's conventions: corefud (the official CorefUD scorer's numbers: head matching and no "
-        "singletons by default, its alignment and BLANC rule); ua (the Universal Anaphora scorer's numbers)",
+        "singletons by default, its alignment and BLANC rule), ua (the Universal Anaphora scorer's numbers), coval (coval's numbers on CoNLL-2012 files)",
+    ),
+    click.option(
+        "--mina", is_flag=True, default=False,
+        help="coval's minimum spans (MINA) from the key's parse column; implies --preset coval",
+    ),
+    click.option("--np-only", is_flag=True, default=False, help="coval's NP_only: drop VP-rooted mentions; implies --preset coval"),
+    click.option(
+        "--remove-nested", is_flag=True, default=False,
+        help="coval's remove_nested: drop a mention nested in another of its entity; implies --preset coval",
     ),
     click.option("--zeros", default="keep", help="keep or exclude zero mentions (CoNLL-U empty-node heads), after singletons"),
     click.option(
