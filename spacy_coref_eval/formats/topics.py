@@ -4,7 +4,7 @@ as the reference scorer sees a file with one ``#begin document`` per
 topic (or one for the whole corpus)."""
 import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -12,6 +12,9 @@ from ..clusters import Clusters, Pair
 from ..errors import CorefInputError
 from .conll.read import ConllDocument
 from .document import RawMentions, Side, SideDocument
+
+if TYPE_CHECKING:
+    from .corpus import Corpus
 
 CORPUS_TOPIC = "corpus"
 """The name of the one document of a corpus scored whole."""
