@@ -31,6 +31,9 @@ class Preset:
     conventions: Conventions = field(default_factory=Conventions)
     zero_match: Optional[str] = None
     """How zero mentions are matched (``None``: as any mention)."""
+    reads_itself: bool = False
+    """Whether the preset reads CoNLL-2012 files and counts as its scorer
+    does, outside the contingency table (coval; docs/coval.md §6)."""
 
     def matcher(self, match: Optional[str] = None, zero_match: Optional[str] = None, **options: Any) -> Matcher:
         """The matcher for ``match`` (default :attr:`match`) with its
@@ -107,6 +110,7 @@ COVAL = Preset(
     "--np-only and --remove-nested; no BLANC; CEAFm over mentions (docs/coval.md)",
     _reference_matcher,
     matches=("exact",),
+    reads_itself=True,
 )
 PRESETS: Dict[str, Preset] = {preset.name: preset for preset in (REFERENCE, COREFUD, UA, COVAL)}
 """Every preset by name; ``reference`` is what no preset means."""

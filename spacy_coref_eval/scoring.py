@@ -73,9 +73,9 @@ class Settings:
             raise ValueError(f"zeros must be one of {ZERO_MODES}, not {self.zeros!r}")
         if self.lea_importance not in LEA_IMPORTANCE:
             raise ValueError(f"LEA importance must be one of {', '.join(LEA_IMPORTANCE)}, not {self.lea_importance!r}")
-        if self.coval is not None and self.preset.name != "coval":
+        if self.coval is not None and not self.preset.reads_itself:
             raise ValueError("coval's options (mina, np_only, remove_nested) go with the coval preset")
-        if self.coval is None and self.preset.name == "coval":
+        if self.coval is None and self.preset.reads_itself:
             raise ValueError(
                 "the coval preset scores CoNLL-2012 files as coval reads them: use evaluate_corpus or the command "
                 "line (Settings.from_options(preset='coval') sets its options)"
