@@ -1,5 +1,6 @@
 """The vectorised CoNLL reader gives exactly what the line reader gives."""
 import gzip
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -278,3 +279,19 @@ def test_control_characters_in_words_keep_the_vectorised_path():
     text = "#begin document (a); part 000\na\t0\t0\tx\x0cy\t(1)\na\t0\t1\tz\x00\t-\n#end document\n"
     fast = parse_simple(text.encode())
     assert fast is not None and fast[0][2].entities() == (((0, 1),),)
+
+
+@deterministic(max_examples=300)
+@given(st.lists(st.sampled_from([b"a", b"\n", b"\xc3\xa9", b"\xe2\x80\x9c", b"\xc3", b"\x80", b"\xe9", b"\xf0\x9f\x98\x80"]), max_size=30))
+def test_the_utf8_check_refuses_what_decoding_refuses_at_the_same_byte(pieces):
+    from spacy_coref_eval.formats.inputs import check_utf8
+
+    data = b"".join(pieces)
+    try:
+        data.decode("utf8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        with pytest.raises(CorefInputError, match=rf"f:{line}: not UTF-8 text: .* in position {err.start}: "):
+            check_utf8(data, Path("f"))
+    else:
+        check_utf8(data, Path("f"))

@@ -64,12 +64,27 @@ def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
 def check_utf8(data: bytes, path: Path) -> None:
     """Refuse bytes that are not UTF-8 text, naming the file, the line and
     the byte, whatever a command then reads of them (a file scored without
-    its words is refused as one converted with them)."""
-    if not data.isascii():
-        try:
-            data.decode("utf8")
-        except UnicodeDecodeError as err:
-            line = data.count(b"\n", 0, err.start) + 1
-            raise CorefInputError(
-                f"{path}:{line}: not UTF-8 text: {err} (convert the file, e.g. iconv -f latin1 -t utf8)"
-            ) from None
+    its words is refused as one converted with them). Only the runs of
+    bytes above 127 are decoded: an ASCII byte is never part of a UTF-8
+    sequence, so the text is valid exactly when every run is."""
+    if data.isascii():
+        return
+    import numpy as np
+
+    buf = np.frombuffer(data, dtype=np.uint8)
+    high = np.flatnonzero(buf >= 0x80)
+    starts = np.flatnonzero(np.diff(high, prepend=-2) != 1)
+    joined = np.full(len(high) + len(starts), 0x0A, dtype=np.uint8)
+    place = np.arange(len(high)) + np.searchsorted(starts, np.arange(len(high)), side="right")
+    joined[place] = buf[high]
+    try:
+        joined.tobytes().decode("utf8")
+    except UnicodeDecodeError as err:
+        offset = int(high[np.searchsorted(place, err.start)])
+        line = data.count(b"\n", 0, offset) + 1
+        reason = err.reason
+        raise CorefInputError(
+            f"{path}:{line}: not UTF-8 text: 'utf-8' codec can't decode byte 0x{data[offset]:02x} in position "
+            f"{offset}: {reason} "
+            "(convert the file, e.g. iconv -f latin1 -t utf8)"
+        ) from None
