@@ -86,3 +86,14 @@ def test_the_ranking_page_plots_every_system_best_first(systems, tmp_path):
     assert html.count("<tr>") == 4
     two = runner.invoke(app, ["compare", systems["key"], systems["system"], systems["damaged"], "--html", str(page)])
     assert two.exit_code == 2 and "three or more systems" in two.output
+
+
+def test_a_system_missing_documents_is_refused_as_compare_refuses_it(systems, tmp_path):
+    """Like two systems, three must hold the same documents: a missing one
+    would otherwise be ranked as an empty response."""
+    fewer = tmp_path / "fewer.conll"
+    text = open(systems["system"], encoding="utf8").read()
+    fewer.write_text(text[text.index("#begin document", 1):], encoding="utf8")
+    result = runner.invoke(app, ["compare", systems["key"], systems["system"], systems["perfect"], str(fewer), *OPTIONS])
+    assert result.exit_code == 1
+    assert "they hold different documents (1 only in system.conll" in result.output

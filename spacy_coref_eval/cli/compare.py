@@ -54,7 +54,7 @@ def compare_command(
         raise click.UsageError("--html writes the ranking of three or more systems ('report' writes one system's page)")
     system_a, system_b = systems
     from ..analysis.resolution import score_resolution_classes
-    from ..analysis.statistics import check_same_documents, compare
+    from ..analysis.statistics import compare
     from ..report.json import comparison_json, json_text
     from ..report.table import comparison_table
     from ..scoring import evaluate_corpus
@@ -63,11 +63,7 @@ def compare_command(
     with reported_errors():
         options = scoring.options(tokens=classes)
         runs = [evaluate_corpus(key, path, options) for path in systems]
-        check_same_documents(
-            runs[0].corpus.response_names, runs[1].corpus.response_names,
-            f"cannot compare {system_a} with {system_b}: they hold different documents",
-            (system_a.name, system_b.name),
-        )
+        check_systems(systems, runs)
         per_class = None
         if classes:
             per_class = tuple(score_resolution_classes(run.result, run.corpus.tokens()) for run in runs)
@@ -107,6 +103,7 @@ def rank_command(
             check_distinct([output, html_path])
         options = scoring.options()
         runs = [evaluate_corpus(key, path, options) for path in systems]
+        check_systems(systems, runs)
         ranking = rank_systems([run.result for run in runs], labels, rank_by, rounds, n_resamples, seed, level)
     warnings = [f"{path}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
     say_warnings(warnings)
@@ -125,3 +122,15 @@ def rank_command(
 
         page = ranking_page(ranking, labels, str(key), len(result.names), level)
         write(page, html_path, "the ranking page", (key, *systems))
+
+
+def check_systems(systems: Sequence[Path], runs: Sequence) -> None:
+    """Refuse systems that do not hold the same documents as the first
+    (a missing document would be scored as an empty response)."""
+    from ..analysis.statistics import check_same_documents
+
+    for path, run in zip(systems[1:], runs[1:]):
+        check_same_documents(
+            runs[0].corpus.response_names, run.corpus.response_names,
+            f"cannot compare {systems[0]} with {path}: they hold different documents", (systems[0].name, path.name),
+        )
