@@ -30,7 +30,7 @@ def count_corpus(
     (those of kind ``"anaphora"``: :mod:`.anaphora`). With
     ``memberships`` and a twinning that counts every copy of a mention
     (:attr:`TwinnedCorpus.memberships`), the tables are those
-    (:func:`~.contingency.membership_tables`) and the pairs unused..
+    (:func:`~.contingency.membership_tables`) and the pairs unused.
     ``options`` are settings a metric's count takes (``Metric.options``)."""
     array = empty_counts(twinned.n_docs)
     tables: Optional[Tables] = None

@@ -242,9 +242,10 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
 
 
 def _canonical_sums(table: Contingency, cells: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Per document, the sum of ``values`` (one per block, placed at a cell
-    of it) added in cell order, so that a document's float total does not
-    depend on which other documents, or which solver groups, share the run."""
+    """Per document, the sum of ``values`` (a star block's best value at its
+    first cell, an assignment's values at its chosen cells) added in cell
+    order, so that a document's float total does not depend on which other
+    documents, or which solver groups, share the run."""
     order = np.argsort(cells, kind="stable")
     return table.per_doc(table.cell_doc[cells[order]], values[order])
 

@@ -130,10 +130,10 @@ def _plain_structure(
         return None
     begins, ends = hash_lines[0::2], hash_lines[1::2]
     buf = np.frombuffer(data, dtype=np.uint8)
-    for lines, prefix in ((begins, _BEGIN_BYTES), (ends, _END_BYTES)):
-        if np.any(line_ends[lines] - line_starts[lines] <= len(prefix) - (prefix is _END_BYTES)):
+    for lines, prefix, shortest in ((begins, _BEGIN_BYTES, len(_BEGIN_BYTES) + 1), (ends, _END_BYTES, len(_END_BYTES))):
+        if np.any(line_ends[lines] - line_starts[lines] < shortest):
             return None
-        at = np.minimum(line_starts[lines, None] + np.arange(len(prefix)), len(buf) - 1)
+        at = line_starts[lines, None] + np.arange(len(prefix))
         if not np.array_equal(buf[at], np.broadcast_to(prefix, at.shape)):
             return None
     starts = (line_starts[begins] + len(_BEGIN_BYTES)).tolist()
