@@ -79,14 +79,13 @@ class PrefixedSpanGroups:
         if prefix is None or not numbered:
             return None
         names = [f"{prefix}_{number}" for number, _ in numbered]
-        wrong = [(head, name) for head, (_, name) in zip(names, numbered) if size(head) != size(name)]
-        if not wrong:
-            return names
-        if self.head_prefix is None:
-            return None
-        head, name = wrong[0]
-        found = "missing" if size(head) is None else f"{size(head)} spans for {size(name)} mentions"
-        raise CorefInputError(f"span group {head!r} must give one head per mention of {name!r} ({found})")
+        for head, (_, name) in zip(names, numbered):
+            if size(head) != size(name):
+                if self.head_prefix is None:
+                    return None
+                found = "missing" if size(head) is None else f"{size(head)} spans for {size(name)} mentions"
+                raise CorefInputError(f"span group {head!r} must give one head per mention of {name!r} ({found})")
+        return names
 
     def __call__(self, doc: "Doc") -> List[List["Span"]]:
         return [list(doc.spans[name]) for _, name in self.groups(doc)]
@@ -99,7 +98,13 @@ class PrefixedSpanGroups:
         names = self.head_groups(numbered, lambda name: len(doc.spans[name]) if name in doc.spans else None)
         if names is None:
             return None
-        return [[head.root.i for head in doc.spans[name]] for name in names]
+        return [[_root(head) for head in doc.spans[name]] for name in names]
+
+
+def _root(span: "Span") -> int:
+    """The head token of ``span``: the token itself for a one-token span
+    (spaCy's head groups), else its syntactic ``root``."""
+    return span.start if span.end - span.start == 1 else span.root.i
 
 
 @lru_cache(maxsize=16)
