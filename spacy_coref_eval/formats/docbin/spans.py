@@ -49,18 +49,10 @@ class PrefixedSpanGroups:
     head_prefix: Optional[str] = None
 
     def numbered(self, names: Iterable[str]) -> List[Tuple[int, str]]:
-        """The entity groups among span group ``names``, by their integer
-        (matched as one text, one name a line, unless a name holds a line
-        break)."""
-        names = list(names)
-        text = "\n".join(names)
-        if text.count("\n") == max(len(names) - 1, 0):
-            digits = _number_lines(self.prefix).findall(text)
-            return sorted(zip(map(int, digits), [f"{self.prefix}_{number}" for number in digits]))
-        matches = filter(None, map(_number_pattern(self.prefix).fullmatch, names))
-        return sorted((int(match.group(1)), match.string) for match in matches)
+        """The entity groups among span group ``names``, by their integer."""
+        return list(_numbered(self.prefix, tuple(names)))
 
-    def groups(self, doc: "Doc") -> List[Tuple[int, str]]:
+    def groups(self, doc: "Doc") -> Tuple[Tuple[int, str], ...]:
         return self.numbered(doc.spans)
 
     def accepts(self, names: Iterable[str]) -> bool:
@@ -105,6 +97,20 @@ def _root(span: "Span") -> int:
     """The head token of ``span``: the token itself for a one-token span
     (spaCy's head groups), else its syntactic ``root``."""
     return span.start if span.end - span.start == 1 else span.root.i
+
+
+@lru_cache(maxsize=256)
+def _numbered(prefix: str, names: Tuple[str, ...]) -> Tuple[Tuple[int, str], ...]:
+    """:meth:`PrefixedSpanGroups.numbered`, matched as one text (one name a
+    line, unless a name holds a line break) and remembered: the docs of a
+    corpus repeat the same few sets of group names, and a reader asks for a
+    doc's groups once for its mentions and once for their heads."""
+    text = "\n".join(names)
+    if text.count("\n") == max(len(names) - 1, 0):
+        digits = _number_lines(prefix).findall(text)
+        return tuple(sorted(zip(map(int, digits), [f"{prefix}_{number}" for number in digits])))
+    matches = filter(None, map(_number_pattern(prefix).fullmatch, names))
+    return tuple(sorted((int(match.group(1)), match.string) for match in matches))
 
 
 @lru_cache(maxsize=16)
