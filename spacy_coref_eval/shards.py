@@ -64,9 +64,7 @@ def load_counts(path: PathLike) -> CorpusResult:
     try:
         settings = Settings.from_dict(data["settings"])
         names = tuple(str(name) for name in data["documents"])
-        for name, doc in data["documents"].items():
-            _check_numbers(path, name, doc, settings.metrics)
-        counts = [Counts.from_dict(doc, settings.metrics).array for doc in data["documents"].values()]
+        counts = [_document_counts(path, name, doc, settings.metrics) for name, doc in data["documents"].items()]
         warnings = data.get("warnings", [])
         if not isinstance(warnings, list) or not all(isinstance(warning, str) for warning in warnings):
             raise CorefInputError(f"{path}: malformed counts file (warnings must be a list of strings)")
@@ -79,18 +77,12 @@ def load_counts(path: PathLike) -> CorpusResult:
     return CorpusResult(settings, names, array, warnings)
 
 
-def _check_numbers(path: Path, name: str, doc: Any, metrics: Sequence[str]) -> None:
-    """Refuse a count that is not a JSON number (``true``, ``"12"``, ``null``)."""
-    for metric in reported(metrics):
-        info = METRIC_INFO[metric]
-        for part in info.parts or (None,):
-            fields = doc[metric] if part is None else doc[metric][part]
-            for field in FIELDS:
-                value = fields[field]
-                if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    label = metric if part is None else f"{metric} {part}"
-                    shown = "null" if value is None else json.dumps(value) if isinstance(value, (bool, str)) else repr(value)
-                    raise CorefInputError(f"{path}: document {name!r}: {label} {field} ({shown}) is not a number")
+def _document_counts(path: Path, name: str, doc: Any, metrics: Sequence[str]) -> np.ndarray:
+    """One document's counts, a count that is not a number named."""
+    try:
+        return Counts.from_dict(doc, metrics).array
+    except ValueError as err:
+        raise CorefInputError(f"{path}: document {name!r}: {err}") from None
 
 
 def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, settings: Settings) -> None:

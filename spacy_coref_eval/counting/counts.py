@@ -8,6 +8,7 @@ denominators as columns. Counts of documents add up to the counts of the
 corpus (docs/metrics.md §1), so they can be merged across shards and saved.
 A :class:`Counts` is one document's (or one total's) row of that array.
 """
+import json
 from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
@@ -74,17 +75,29 @@ class Counts:
     @classmethod
     def from_dict(cls, data: Mapping[str, Mapping], metrics: Optional[Sequence[str]] = None) -> "Counts":
         """Inverse of :meth:`as_dict`; ``metrics`` (default: those present)
-        must all be in ``data`` (else :class:`KeyError`)."""
+        must all be in ``data`` (else :class:`KeyError`), and every count a
+        number (else :class:`ValueError` naming it: ``true``, ``"12"`` and
+        ``null`` are not)."""
         metrics = [m.name for m in REGISTRY if m.name in data and m.name in METRICS + ANAPHORA_METRICS] if metrics is None else check_metrics(metrics)
         counts = cls(metrics)
         for name in reported(metrics):
             metric = METRIC_INFO[name]
             if metric.parts:
                 for part, block in zip(metric.parts, metric.blocks):
-                    counts.array[BLOCK_INDEX[block]] = [data[name][part][f] for f in FIELDS]
+                    counts.array[BLOCK_INDEX[block]] = _numbers(data[name][part], f"{name} {part}")
             else:
-                counts.array[BLOCK_INDEX[name]] = [data[name][f] for f in FIELDS]
+                counts.array[BLOCK_INDEX[name]] = _numbers(data[name], name)
         return counts
 
     def _fields(self, block: str) -> Dict[str, float]:
         return dict(zip(FIELDS, self.block(block)))
+
+
+def _numbers(fields: Mapping[str, object], label: str) -> list:
+    """The four counts of one block, refusing what is not a number."""
+    values = [fields[field] for field in FIELDS]
+    for field, value in zip(FIELDS, values):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            shown = "null" if value is None else json.dumps(value) if isinstance(value, (bool, str)) else repr(value)
+            raise ValueError(f"{label} {field} ({shown}) is not a number")
+    return values
