@@ -10,7 +10,7 @@ setting can use these scorers; :mod:`.component` adds one to pipelines
 whose coreference component has none.
 """
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
 
 from spacy.training import Example
 from spacy.util import registry
@@ -18,7 +18,7 @@ from spacy.util import registry
 from ..analysis.attributes import CHAIN_LENGTH, DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, ChainLengths
 from ..analysis.resolution import RESOLUTION_CLASSES, score_resolution_classes
 from ..analysis.summary import Breakdowns, analyse
-from ..counting import DEFAULT_METRICS, METRIC_INFO, METRICS
+from ..counting import DEFAULT_METRICS, METRIC_INFO, METRICS, LeaImportance
 from ..errors import CorefEvalWarning, warn
 from ..formats.docbin.examples import docs_side
 from ..formats.docbin.spans import ClusterReader, PrefixedSpanGroups
@@ -113,7 +113,7 @@ def make_coref_scorer(
     preset: Optional[str] = None,
     by: Sequence[str] = (),
     chain_lengths: str = DEFAULT_CHAIN_LENGTHS,
-    lea_importance: str = "size",
+    lea_importance: Union[str, LeaImportance] = "size",
 ) -> CorefScorer:
     """All chosen ``metrics``, mention identification, the CoNLL score and
     ``coref_p/r/f`` for the ``headline`` metric (one of ``metrics`` or
@@ -130,11 +130,12 @@ def make_coref_scorer(
     ``chain_lengths``, and ``"mention-type"``) adds
     ``coref_<metric>_<stratum>_f`` for every stratum (docs/analyses.md §3).
     ``lea_importance`` weighs LEA's entities (``size``, the default, or
-    ``uniform``; ``spacy_coref_eval.lea_importance.v1`` in a config)."""
+    ``uniform`` by name; any :class:`~..counting.importance.LeaImportance`,
+    ``spacy_coref_eval.lea_importance.v1`` in a config)."""
     chosen = get_preset(preset)
     settings = Settings(
         tuple(metrics), chosen.adopt(match), twinless, singletons or chosen.singletons, chosen,
-        lea_importance=lea_importance,
+        lea_importance=LeaImportance.of(lea_importance),
     )
     reader = reader or PrefixedSpanGroups()
     return CorefScorer(
