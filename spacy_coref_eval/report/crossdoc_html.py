@@ -108,5 +108,5 @@ def _topics(view: CrossDocumentView) -> str:
     )
 
 
-STYLE = ".crossdoc td,.crossdoc-topics td{white-space:nowrap}.crossdoc td.over{text-align:left}"
+STYLE = ".crossdoc td,.crossdoc-topics td{white-space:nowrap}.crossdoc td.over,.crossdoc th:nth-child(2){text-align:left}"
 """Rules the section adds to the page's style."""
