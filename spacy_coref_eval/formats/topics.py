@@ -124,19 +124,19 @@ def pair_topics(
     return pairs, documents
 
 
-def _topic_document(topic: str, members: Sequence[ConllDocument], clusters: Clusters, offsets: np.ndarray) -> TopicDocument:
+def _topic_document(topic: str, members: Sequence[SideDocument], clusters: Clusters, offsets: np.ndarray) -> TopicDocument:
     """The key documents of a topic as one, their words and sentences
     (and parts of speech where every one has them) in a row."""
     words = pos = None
     if all(m.words is not None for m in members):
         words = [word for m in members for word in m.words]
-    if all(m.pos is not None for m in members):
+    if all(getattr(m, "pos", None) is not None for m in members):
         pos = [tag for m in members for tag in m.pos]
     starts = list(dict.fromkeys(
         int(start) + int(offset) for m, offset in zip(members, offsets) for start in (m.sentence_starts or [0])
     ))
     return TopicDocument(
-        topic, clusters, int(offsets[-1]), members[0].source, members[0].line, words, starts, pos,
+        topic, clusters, int(offsets[-1]), getattr(members[0], "source", ""), getattr(members[0], "line", 0), words, starts, pos,
         parts=tuple(m.name for m in members), offsets=offsets,
     )
 
