@@ -244,3 +244,20 @@ def test_merge_refuses_runs_with_other_importances(tmp_path):
     assert json.loads(alone.output)["settings"]["lea_weights"] == {"person": 2.0, "place": 0.5}
     result = runner.invoke(app, ["merge", str(tmp_path / "a.json"), str(tmp_path / "b.json")])
     assert result.exit_code != 0 and "only runs with the same settings merge" in result.output
+
+
+def test_strata_weigh_with_the_run_importance():
+    """Every stratum is scored with the run's importance: by chain length
+    with every entity weighing 1, LEA's recall denominator of a stratum is
+    its number of key entities (by size it would be their mentions)."""
+    from spacy_coref_eval.formats.conll.read import read_conll
+    from .conftest import REPO
+
+    key, response = (str(REPO / "spacy_coref_eval" / "data" / f"demo.{side}.conll") for side in ("key", "response"))
+    result = CliRunner().invoke(app, ["score", key, response, "--by", "chain-length", "--lea-importance", "uniform", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    strata = json.loads(result.output)["strata"]["chain-length"]
+    sizes = [len(entity) for document in read_conll(key).values() for entity in document.clusters.entities()]
+    expected = {"1": sum(s == 1 for s in sizes), "2-5": sum(2 <= s <= 5 for s in sizes), "6+": sum(s >= 6 for s in sizes)}
+    assert {name: entry["metrics"]["lea"]["recall_den"] for name, entry in strata.items()} == expected
+    assert sum(expected.values()) < sum(sizes)
