@@ -261,3 +261,26 @@ def test_strata_weigh_with_the_run_importance():
     expected = {"1": sum(s == 1 for s in sizes), "2-5": sum(2 <= s <= 5 for s in sizes), "6+": sum(s >= 6 for s in sizes)}
     assert {name: entry["metrics"]["lea"]["recall_den"] for name, entry in strata.items()} == expected
     assert sum(expected.values()) < sum(sizes)
+
+
+@pytest.mark.parametrize("preset", [None, "corefud"])
+def test_equal_weights_are_uniform_on_corefud_files(preset, tmp_path):
+    """Every type weighing 1 is the uniform importance, on GUM against a
+    perturbation, also under the CorefUD scorer's counting of every
+    membership of a mention (docs/corefud.md §10); weights by type then
+    move LEA and nothing else."""
+    from spacy_coref_eval.scoring import evaluate_corpus
+
+    from .gum_pair import write_gum_pair
+
+    key, response = write_gum_pair(tmp_path, 4)
+    uniform = evaluate_corpus(key, response, preset=preset, lea_importance="uniform").metrics()
+    ones = evaluate_corpus(key, response, preset=preset, lea_importance="entity-type", lea_weights={"person": 1}).metrics()
+    assert ones == uniform
+    weighted = evaluate_corpus(
+        key, response, preset=preset, lea_importance="entity-type", lea_weights={"person": 5, "abstract": 0.1},
+    ).metrics()
+    assert weighted["lea"] != uniform["lea"]
+    assert {name: block for name, block in weighted.items() if name != "lea"} == {
+        name: block for name, block in uniform.items() if name != "lea"
+    }
