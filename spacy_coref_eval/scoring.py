@@ -18,7 +18,7 @@ from .clusters import Clusters, ClustersLike, Pair, as_clusters
 from .counting import DEFAULT_METRICS, Conventions, Counts, check_metrics, count_corpus
 from .counting.anaphora import anaphora_counts, check_modes
 from .counting.coval import COVAL_METRICS, CovalOptions, coval_corpus_counts
-from .counting.metrics import LEA_IMPORTANCE
+from .counting.importance import SIZE, LeaImportance
 from .presets import REFERENCE, Preset, get_preset
 from .counting.rates import rates, stack_rates
 from .errors import LISTED, CorefInputError, listed
@@ -52,7 +52,7 @@ class Settings:
     singletons: str = "keep"
     preset: Preset = REFERENCE
     zeros: str = "keep"
-    lea_importance: str = "size"
+    lea_importance: LeaImportance = SIZE
     anaphora: Modes = Modes()
     coval: Optional[CovalOptions] = None
     """coval's options under ``--preset coval`` (docs/coval.md), else ``None``."""
@@ -71,8 +71,11 @@ class Settings:
             raise TypeError(f"preset must be a Preset, not {self.preset!r} (use Settings.from_options(preset=...))")
         if self.zeros not in ZERO_MODES:
             raise ValueError(f"zeros must be one of {ZERO_MODES}, not {self.zeros!r}")
-        if self.lea_importance not in LEA_IMPORTANCE:
-            raise ValueError(f"LEA importance must be one of {', '.join(LEA_IMPORTANCE)}, not {self.lea_importance!r}")
+        if not isinstance(self.lea_importance, LeaImportance):
+            raise TypeError(
+                f"lea_importance must be a LeaImportance, not {self.lea_importance!r} "
+                "(use Settings.from_options(lea_importance=...) or LeaImportance.of(...) for one by name)"
+            )
         if self.coval is not None and not self.preset.reads_itself:
             raise ValueError("coval's options (mina, np_only, remove_nested) go with the coval preset")
         if self.coval is None and self.preset.reads_itself:
@@ -105,7 +108,9 @@ class Settings:
         preset: Optional[str] = None,
         zeros: str = "keep",
         zero_match: Optional[str] = None,
-        lea_importance: str = "size",
+        lea_importance: Union[str, LeaImportance] = "size",
+        lea_weights: Optional[Mapping[str, float]] = None,
+        lea_default_weight: Optional[float] = None,
         split_antecedents: str = "keep",
         non_referring: bool = False,
         bridging: bool = False,
@@ -121,7 +126,10 @@ class Settings:
         ``singletons`` and ``zero_match`` default to the preset's
         (:mod:`~.presets`; without one, exact matching and singletons kept).
         ``split_antecedents`` to ``min_spans`` are the UA scorer's modes
-        (:class:`~.formats.ua.view.Modes`).
+        (:class:`~.formats.ua.view.Modes`). ``lea_importance`` names LEA's
+        importance (``size``, ``uniform``, ``entity-type`` with the
+        ``lea_weights`` table and ``lea_default_weight``;
+        :class:`~.counting.importance.LeaImportance`).
         ``mina``, ``np_only`` and ``remove_nested`` are coval's options and
         imply ``preset="coval"``, under which the default metrics are those
         coval has (docs/coval.md)."""
@@ -138,7 +146,8 @@ class Settings:
         matcher = chosen.matcher(match, zero_match, **{name: value for name, value in options.items() if value is not None})
         modes = Modes(split_antecedents, non_referring, bridging, discourse_deixis, min_spans)
         metrics = tuple(metrics) + tuple(name for name in modes.metrics if name not in metrics)
-        return cls(metrics, matcher, twinless, singletons or chosen.singletons, chosen, zeros, lea_importance, modes, coval)
+        importance = LeaImportance.of(lea_importance, lea_weights, lea_default_weight)
+        return cls(metrics, matcher, twinless, singletons or chosen.singletons, chosen, zeros, importance, modes, coval)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Settings":
@@ -147,6 +156,7 @@ class Settings:
             data["metrics"], data.get("match"), data.get("twinless", "conll"),
             data.get("singletons"), data.get("min_overlap"), data.get("overlap_measure"),
             data.get("preset"), data.get("zeros", "keep"), data.get("zero_match"), data.get("lea_importance", "size"),
+            data.get("lea_weights"), data.get("lea_default_weight"),
             **{name: data[name] for name in Modes.__dataclass_fields__ if name in data},
             mina=data.get("mina", False), np_only=data.get("np_only", False), remove_nested=data.get("remove_nested", False),
         )
@@ -160,7 +170,7 @@ class Settings:
             "singletons": self.singletons,
             **({"preset": self.preset.name} if self.preset is not REFERENCE else {}),
             **({"zeros": self.zeros} if self.zeros != "keep" else {}),
-            **({"lea_importance": self.lea_importance} if self.lea_importance != "size" else {}),
+            **self.lea_importance.to_dict(),
             **self.anaphora.to_dict(),
             **(_coval_settings(self.coval) if self.coval is not None else {}),
         }
@@ -176,7 +186,7 @@ def _check_coval(settings: Settings) -> None:
     lacking = [name for name in settings.metrics if name not in COVAL_METRICS]
     if lacking:
         raise ValueError(f"coval has no {', '.join(lacking)}; under the coval preset choose from {', '.join(COVAL_METRICS)}")
-    if (settings.twinless, settings.zeros, settings.lea_importance) != ("conll", "keep", "size"):
+    if (settings.twinless, settings.zeros, settings.lea_importance) != ("conll", "keep", SIZE):
         raise ValueError("the coval preset scores as coval does: no --twinless, --zeros or --lea-importance")
 
 

@@ -90,15 +90,17 @@ def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, settings:
     numerator above its denominator, a fraction where a metric counts
     (:attr:`~.counting.metrics.Metric.fractional`, and
     :attr:`~.counting.metrics.Metric.partial_credit` where split
-    antecedents are scored). With zeros
+    antecedents are scored, :attr:`~.counting.metrics.Metric.weighted`
+    under weights by entity type). With zeros
     excluded, an entity left without mentions takes 1 from MUC's
     denominators (docs/corefud.md §10), which may then be negative."""
     whole = np.zeros(array.shape, dtype=bool)
     splits = settings.anaphora.split_antecedents != "remove"
+    weighted = settings.lea_importance.needs_types
     for metric in reported(settings.metrics):
         info = METRIC_INFO[metric]
         for block in info.count_blocks:
-            fractional = info.fractional + (info.partial_credit if splits else ())
+            fractional = info.fractional + (info.partial_credit if splits else ()) + (info.weighted if weighted else ())
             whole[:, BLOCK_INDEX[block], [i for i, field in enumerate(FIELDS) if field not in fractional]] = True
     signed = np.zeros(array.shape, dtype=bool)
     if settings.zeros == "exclude":

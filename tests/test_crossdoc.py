@@ -170,7 +170,7 @@ def test_cli_lists_topics_and_says_why_it_refuses(tmp_path):
     jsonlines = tmp_path / "r.jsonlines"
     jsonlines.write_text('{"doc_key": "1_1ecb", "sentences": [["a"]], "clusters": []}\n')
     other = runner.invoke(app, ["score", str(KEY), str(jsonlines), "--cross-document"])
-    assert other.exit_code == 1 and "CoNLL-2012 files only" in other.output
+    assert other.exit_code == 1 and "CoNLL-2012 and CorefUD CoNLL-U files only" in other.output
 
 
 def links_oracle(key, response, parts):

@@ -14,9 +14,11 @@ import numpy as np
 
 from ..assignment.blocks import components
 from ..counting.contingency import Contingency
+from ..counting.importance import SIZE, LeaImportance
 from ..counting.counts import BLOCK_INDEX, FIELDS, BLOCKS
 from ..counting.metrics import Quad, blanc, lea, muc
 from ..counting.rates import stack_rates
+from ..errors import CorefInputError
 from ..scoring import CorpusResult
 from ..twinning.policies import apply_policy
 from ..twinning.twinned import Twinned, TwinnedCorpus
@@ -58,11 +60,16 @@ def cross_document(result: CorpusResult, documents: Sequence[Any]) -> CrossDocum
     if twinned is None:
         raise ValueError("links within and across documents need the run's twinning")
     part, topic_of_part = mention_parts(twinned, documents)
+    importance = result.settings.lea_importance
+    if importance.needs_types and "lea" in result.settings.metrics:
+        raise CorefInputError("LEA's links within and across documents weigh entities by size or uniformly, not by type")
     recall, precision = apply_policy(result.settings.twinless, twinned.partitions())
     metrics = tuple(m for m in LINK_METRICS if m in result.settings.metrics)
     counts = np.zeros((twinned.n_docs, len(PARTS), len(BLOCKS), len(FIELDS)))
-    recall_quads = link_quads(recall, part, topic_of_part, metrics)
-    precision_quads = recall_quads if precision is recall else link_quads(precision, part, topic_of_part, metrics)
+    recall_quads = link_quads(recall, part, topic_of_part, metrics, importance)
+    precision_quads = (
+        recall_quads if precision is recall else link_quads(precision, part, topic_of_part, metrics, importance)
+    )
     for fields, quads in (((0, 1), recall_quads), ((2, 3), precision_quads)):
         for block, (within, total, across) in quads.items():
             for f in fields:
@@ -91,11 +98,11 @@ def mention_parts(twinned: TwinnedCorpus, documents: Sequence[Any]) -> Tuple[np.
 
 
 def link_quads(
-    pair: Twinned, part: np.ndarray, topic_of_part: np.ndarray, metrics: Sequence[str]
+    pair: Twinned, part: np.ndarray, topic_of_part: np.ndarray, metrics: Sequence[str], importance: LeaImportance = SIZE,
 ) -> Dict[str, Tuple[Quad, Quad, Any]]:
     """For every count block of ``metrics``: the within quad, the total
     quad and the across quad where it is not the difference (MUC), each
-    an array over topics."""
+    an array over topics; LEA weighs entities by ``importance``."""
     n_topics = pair.n_docs
     whole = Contingency.from_twinned(pair)
     within = Contingency.from_twinned(Twinned(_refined(pair.key, part), _refined(pair.response, part), part, len(topic_of_part)))
@@ -112,7 +119,9 @@ def link_quads(
         out["blanc_coref"] = (by_topic(coref), coref_all, None)
         out["blanc_noncoref"] = (by_topic(noncoref), noncoref_all, None)
     if "lea" in metrics:
-        out["lea"] = (_lea_within(pair, part) + _lea_within(_swapped(pair), part), lea(whole), None)
+        out["lea"] = (
+            _lea_within(pair, part, importance) + _lea_within(_swapped(pair), part, importance), lea(whole, importance), None,
+        )
     return out
 
 
@@ -186,10 +195,11 @@ def _muc_across(pair: Twinned, part: np.ndarray) -> Tuple[np.ndarray, np.ndarray
     return total_pieces - joined_per_topic, den
 
 
-def _lea_within(pair: Twinned, part: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """LEA recall counts of the links within documents: Σ_i |k_i| ·
-    Σ_jd link(k_id ∩ r_j) / link(k_i) ÷ Σ_i |k_i| · Σ_d link(k_id) /
-    link(k_i) (d the documents; a singleton's self-link within)."""
+def _lea_within(pair: Twinned, part: np.ndarray, importance: LeaImportance = SIZE) -> Tuple[np.ndarray, np.ndarray]:
+    """LEA recall counts of the links within documents: Σ_i w(k_i) ·
+    Σ_jd link(k_id ∩ r_j) / link(k_i) ÷ Σ_i w(k_i) · Σ_d link(k_id) /
+    link(k_i) (d the documents; a singleton's self-link within; w the
+    importance, |k_i| by default)."""
     present, entity, sizes, entity_doc = _entities(pair.key, pair.doc)
     n_topics = pair.n_docs
     if len(present) == 0:
@@ -207,7 +217,7 @@ def _lea_within(pair: Twinned, part: np.ndarray) -> Tuple[np.ndarray, np.ndarray
     common = np.bincount(cell_entity, weights=_pairs(counts), minlength=len(sizes))
     alone = (sizes[cell_entity] == 1) & (response_sizes[cell_response] == 1)
     common[cell_entity[alone]] = 1.0
-    weight = sizes / links
+    weight = importance(sizes) / links
     return (
         np.bincount(entity_doc, weights=weight * common, minlength=n_topics),
         np.bincount(entity_doc, weights=weight * own, minlength=n_topics),

@@ -82,7 +82,7 @@ def score_strata(result: CorpusResult, values: StratumValues) -> Strata:
     split = split_by_stratum(twinned, values.key, response_stratum, n_strata)
     recall, precision = apply_policy(result.settings.twinless, split.partitions())
     shape = (twinned.n_docs, n_strata)
-    counts = count_corpus(split, recall, precision, result.settings.metrics, result.settings.count_options)
+    counts = count_corpus(split, recall, precision, result.settings.metrics, options=result.settings.count_options)
     return Strata(
         values.attribute, values.names, result.settings, result.names, counts.reshape(shape + counts.shape[1:]),
         np.bincount(split.key_doc, minlength=shape[0] * shape[1]).reshape(shape),
@@ -129,7 +129,8 @@ def _moved(clusters: Clusters, order: np.ndarray, stratum: np.ndarray, shift: np
         heads = np.where(heads >= 0, heads + shift, -1)
     nodes = None if clusters.nodes is None else clusters.nodes.take(order).shifted(shift)
     parts, entity = np.unique(clusters.entity[order] * n_strata + stratum[order], return_inverse=True)
+    etypes = None if clusters.etypes is None else clusters.etypes[parts // n_strata]
     return Clusters(
         clusters.starts[order] + shift, clusters.ends[order] + shift, entity.ravel().astype(np.int64), len(parts),
-        heads, 0, nodes,
+        heads, 0, nodes, etypes,
     )

@@ -122,6 +122,9 @@ def _pipeline_options(nlp, scoring: ScoringOptions, tokens: bool):
     if scorer is None:
         return scoring.options(tokens=tokens), "command-line options"
     names = {**scorer.settings.to_dict(), **{name: getattr(scoring, name) for name in given & set(SETTINGS_OPTIONS)}}
+    if "lea_importance" in given and "lea_weights" not in given:
+        names.pop("lea_weights", None)
+        names.pop("lea_default_weight", None)
     if "metrics" in given:
         names["metrics"] = parse_metrics(scoring.metrics)
     spans = (scorer.reference_reader, scorer.predicted_reader)

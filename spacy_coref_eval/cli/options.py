@@ -4,10 +4,11 @@ files, what and how to score (:func:`scoring_options`, turned into the
 The help texts of formats come from the format registry. Importing this
 module imports neither numpy, spaCy nor SciPy, so that ``--help`` starts
 fast."""
+import json
 from dataclasses import dataclass, fields
 from functools import wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 
 import click
 
@@ -100,6 +101,8 @@ class ScoringOptions:
     discourse_deixis: bool = False
     min_spans: bool = False
     lea_importance: str = "size"
+    lea_weights: Optional[Dict[str, float]] = None
+    lea_default_weight: Optional[float] = None
     mina: bool = False
     np_only: bool = False
     remove_nested: bool = False
@@ -125,10 +128,25 @@ class ScoringOptions:
 SETTINGS_OPTIONS = (
     "metrics", "twinless", "singletons", "match", "min_overlap", "overlap_measure", "preset", "zeros", "zero_match",
     "split_antecedents", "non_referring", "bridging", "discourse_deixis", "min_spans",
-    "lea_importance",
+    "lea_importance", "lea_weights", "lea_default_weight",
     "mina", "np_only", "remove_nested",
 )
 """The fields of :class:`ScoringOptions` that make the run's ``Settings``."""
+
+
+def read_weights(ctx: click.Context, param: click.Parameter, value: Optional[Path]) -> Optional[Dict[str, float]]:
+    """A JSON object of entity type → weight, read from the file ``value``."""
+    if value is None:
+        return None
+    try:
+        table = json.loads(value.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise click.BadParameter(f"{value}: not a readable JSON file ({err})") from None
+    if not isinstance(table, dict) or not all(
+        isinstance(weight, (int, float)) and not isinstance(weight, bool) for weight in table.values()
+    ):
+        raise click.BadParameter(f"{value}: must hold one JSON object of entity type → weight, e.g. {{\"person\": 2.0}}")
+    return table
 
 
 def parse_metrics(value: str) -> list:
@@ -186,7 +204,16 @@ _SCORING = (
     click.option("--min-spans", is_flag=True, help="CoNLL-UA: match key markables by their Min= spans in CEAF, non-referring, bridging"),
     click.option(
         "--lea-importance", default="size",
-        help="LEA's importance of an entity: size (its mentions; Moosavi & Strube 2016) or uniform (1 each)",
+        help="LEA's importance of an entity: size (its mentions; Moosavi & Strube 2016), uniform (1 each) "
+        "or entity-type (a weight per entity type, from --lea-weights)",
+    ),
+    click.option(
+        "--lea-weights", type=existing_path(dir_okay=False), default=None, callback=read_weights,
+        help="--lea-importance entity-type: a JSON file of entity type → weight, e.g. {\"person\": 2, \"place\": 1}",
+    ),
+    click.option(
+        "--lea-default-weight", type=float, default=None,
+        help="--lea-importance entity-type: the weight of a type the table lacks, or of no type (default 1)",
     ),
     SPANS,
     click.option("--key-spans", default=None, help="Like --spans, for the key side only"),

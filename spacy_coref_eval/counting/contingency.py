@@ -6,8 +6,8 @@ One table may hold many documents (entity labels never shared between
 documents); every entity and cell then knows its document, and metrics sum
 per document with :meth:`Contingency.per_doc`.
 """
-from dataclasses import dataclass, field
-from typing import Any, Dict, Tuple
+from dataclasses import dataclass, field, replace
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -31,18 +31,30 @@ class Contingency:
     n_docs: int = 1
     cache: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """Results that several metrics share (CEAF's alignment), per table."""
+    key_types: Optional[np.ndarray] = field(default=None, compare=False, repr=False)
+    """The type of every key entity (an object array, ``None`` where
+    unknown), when asked for (LEA's importance by type)."""
+    response_types: Optional[np.ndarray] = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def from_twinned(cls, twinned: Twinned) -> "Contingency":
+    def from_twinned(cls, twinned: Twinned, types: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> "Contingency":
+        """The table of a twinned pair; with ``types``, the type of every
+        mention id on the key and on the response side (``None`` for none),
+        every entity taking the type of its first mention: a twinless
+        policy's rewrite keeps each entity within one given entity or makes
+        a new singleton of a mention the side lacked, which has none."""
         doc = twinned.doc
         key, key_sizes, key_doc = _dense(twinned.key, doc)
         response, response_sizes, response_doc = _dense(twinned.response, doc)
         both = (key >= 0) & (response >= 0)
         width = max(len(response_sizes), 1)
         codes, counts = np.unique(key[both] * width + response[both], return_counts=True)
+        typed = {}
+        if types is not None:
+            typed = {"key_types": _first_types(types[0], key), "response_types": _first_types(types[1], response)}
         return cls(
             key_sizes, response_sizes, codes // width, codes % width, counts.astype(np.int64),
-            key_doc, response_doc, twinned.n_docs,
+            key_doc, response_doc, twinned.n_docs, **typed,
         )
 
     @classmethod
@@ -84,6 +96,7 @@ class Contingency:
             self.response_sizes, self.key_sizes,
             self.cols[order], self.rows[order], self.counts[order],
             self.response_doc, self.key_doc, self.n_docs,
+            key_types=self.response_types, response_types=self.key_types,
         )
 
 
@@ -108,11 +121,30 @@ def _dense(labels: np.ndarray, doc: np.ndarray) -> Tuple[np.ndarray, np.ndarray,
     return dense, sizes, entity_doc
 
 
+def _first_types(mention_types: np.ndarray, dense: np.ndarray) -> np.ndarray:
+    """The type of every dense entity: its first mention's."""
+    present = np.flatnonzero(dense >= 0)
+    n_entities = int(dense[present].max()) + 1 if len(present) else 0
+    out = np.full(n_entities, None, dtype=object)
+    entities, first = np.unique(dense[present], return_index=True)
+    out[entities] = np.asarray(mention_types, dtype=object)[present[first]]
+    return out
+
+
+def label_types(types: Optional[np.ndarray], labels: np.ndarray) -> np.ndarray:
+    """The type of each entity label (``None`` for -1 or past the end of ``types``)."""
+    out = np.full(len(labels), None, dtype=object)
+    if types is not None:
+        known = (labels >= 0) & (labels < len(types))
+        out[known] = np.asarray(types, dtype=object)[labels[known]]
+    return out
+
+
 Tables = Dict[str, Tuple[Contingency, Contingency]]
 """The (recall, precision) tables of each metric; ``""``: of the others."""
 
 
-def membership_tables(memberships: Memberships) -> Tables:
+def membership_tables(memberships: Memberships, types: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> Tables:
     """The tables the CorefUD scorer's metrics read (docs/corefud.md §10):
     recall from the key memberships found in their response entities,
     precision from the response memberships found in their key entities,
@@ -121,7 +153,13 @@ def membership_tables(memberships: Memberships) -> Tables:
     entity holding them."""
     m = memberships
     sides = (m.key_sizes, m.key_doc, m.response_sizes, m.response_doc)
-    recall = Contingency.from_cells(*sides, m.recall, m.n_docs)
-    precision = Contingency.from_cells(*sides, m.precision, m.n_docs)
+    typed = {}
+    if types is not None:
+        typed = {
+            "key_types": label_types(types[0], np.arange(len(m.key_sizes))),
+            "response_types": label_types(types[1], np.arange(len(m.response_sizes))),
+        }
+    recall = replace(Contingency.from_cells(*sides, m.recall, m.n_docs), **typed)
+    precision = replace(Contingency.from_cells(*sides, m.precision, m.n_docs), **typed)
     found = Contingency.from_cells(*sides, m.found, m.n_docs)
     return {"": (recall, precision), "blanc": (recall, recall), "ceafm": (found, found), "ceafe": (found, found)}

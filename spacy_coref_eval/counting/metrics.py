@@ -20,6 +20,7 @@ from ..twinning.spans import overlapping_pairs
 from ..twinning.twinned import TwinnedCorpus
 from .bridging import bridging_counts
 from .contingency import Contingency
+from .importance import SIZE, LeaImportance
 from .non_referring import non_referring_counts
 from .zeros import zero_counts
 
@@ -88,34 +89,26 @@ def bcub(table: Contingency) -> Quad:
     return _bcub_recall(table) + _bcub_recall(table.transpose())
 
 
-LEA_IMPORTANCE: Dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "size": lambda sizes: sizes.astype(np.float64),
-    "uniform": lambda sizes: np.ones(len(sizes)),
-}
-"""LEA's importance of an entity from its size: ``size`` (|e|, Moosavi &
-Strube 2016, every implementation) or ``uniform`` (1: every entity counts
-alike, one of the alternatives the LEA authors invite)."""
-
-
-def _lea_recall(table: Contingency, importance: str = "size") -> Tuple[np.ndarray, np.ndarray]:
+def _lea_recall(table: Contingency, importance: LeaImportance = SIZE) -> Tuple[np.ndarray, np.ndarray]:
     key_sizes = table.key_sizes.astype(np.float64)
     common = np.bincount(table.rows, weights=_pairs(table.counts), minlength=len(key_sizes))
     singleton_cell = (table.key_sizes[table.rows] == 1) & (table.response_sizes[table.cols] == 1)
     common[table.rows[singleton_cell]] = 1.0
     links = np.where(key_sizes > 1, _pairs(key_sizes), 1.0)
-    weights = LEA_IMPORTANCE[importance](table.key_sizes)
+    weights = importance(table.key_sizes, table.key_types)
     return (
         table.per_doc(table.key_doc, weights * common / links),
         table.per_doc(table.key_doc, weights),
     )
 
 
-def lea(table: Contingency, importance: str = "size") -> Quad:
+def lea(table: Contingency, importance: LeaImportance = SIZE) -> Quad:
     """LEA (Moosavi & Strube 2016): recall Σ_i |k_i| · Σ_j link(k_i ∩ r_j) /
     link(k_i) ÷ Σ_i |k_i|, link(e) = |e|(|e| − 1)/2, a singleton's self-link
     counting 1 and found only in a response singleton; precision swaps key
     and response. ``importance`` replaces |k_i| by another weight of the
-    entity (:data:`LEA_IMPORTANCE`).
+    entity (:class:`~.importance.LeaImportance`; by type, the table's
+    ``key_types`` for recall and ``response_types`` for precision).
 
     Moosavi & Strube (2016) §5: key {a, b, c}, {d, e, f, g}, response
     {a, b}, {c, d}, {f, g, h, i} (-1: the mention is not on that side).
@@ -368,7 +361,9 @@ class Metric:
     ``fractional`` names the count fields that may hold fractions (the
     others count mentions, links or tokens), ``partial_credit`` those that
     split antecedents make fractional (Paun et al. 2023; docs/ua.md): both
-    let a counts file be checked (:mod:`~spacy_coref_eval.shards`).
+    let a counts file be checked (:mod:`~spacy_coref_eval.shards`), as
+    ``weighted`` does for those that weights by entity type make
+    fractional (LEA's importance, :mod:`.importance`).
     ``options`` names the settings its ``count`` takes as keywords.
     """
 
@@ -386,6 +381,7 @@ class Metric:
     default: bool = True
     fractional: Tuple[str, ...] = ()
     partial_credit: Tuple[str, ...] = ()
+    weighted: Tuple[str, ...] = ()
     options: Tuple[str, ...] = ()
 
     @property
@@ -415,8 +411,8 @@ REGISTRY: Tuple[Metric, ...] = (
         part_labels=("coref links", "non-coref links"), combine=blanc_rates, partial_credit=("recall_num", "precision_num"),
     ),
     Metric(
-        "lea", "LEA", "Moosavi & Strube 2016", lambda table, lea_importance="size": (lea(table, lea_importance),),
-        fractional=("recall_num", "precision_num"), options=("lea_importance",),
+        "lea", "LEA", "Moosavi & Strube 2016", lambda table, lea_importance=SIZE: (lea(table, lea_importance),),
+        fractional=("recall_num", "precision_num"), weighted=("recall_den", "precision_den"), options=("lea_importance",),
     ),
     Metric(
         "non_referring", "Non-referring", "Yu et al. 2022 (the UA scorer)", non_referring_counts,

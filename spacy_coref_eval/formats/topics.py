@@ -1,7 +1,9 @@
 """Cross-document pairing (docs/crossdoc.md): entity ids shared across the
 documents of a file, every topic's documents stacked into one document,
 as the reference scorer sees a file with one ``#begin document`` per
-topic (or one for the whole corpus)."""
+topic (or one for the whole corpus); CoNLL-2012 files by the mentions
+their reader keeps with ids, CorefUD CoNLL-U files by their ``Entity=``
+ids (:mod:`.conllu_topics`)."""
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
@@ -87,19 +89,32 @@ def pair_topics(
     topics (:func:`topic_of`, in order of first appearance), each topic one
     pair whose documents lie at their key document's token offsets (a
     missing response document scored as empty)."""
+    from .conllu_topics import conllu_topic, is_conllu
+
     compiled = compile_topic_pattern(pattern)
-    for side in sides:
+    conllu = [is_conllu(side) for side in sides]
+    for side, nodes in zip(sides, conllu):
         unread = [d for d in side.documents if getattr(d, "mentions", None) is None]
-        if unread:
+        if unread and not nodes:
             raise CorefInputError(
                 f"{side.path}: --cross-document needs entity ids shared across documents, which the package keeps "
-                f"for CoNLL-2012 files only (this input is read as {side.format.title})"
+                f"for CoNLL-2012 and CorefUD CoNLL-U files only (this input is read as {side.format.title})"
             )
+    if conllu[0] != conllu[1]:
+        raise CorefInputError(
+            f"{sides[1].path}: --cross-document pairs a CoNLL-U key with a CoNLL-U response and a CoNLL-2012 key "
+            f"with a CoNLL-2012 response, not {sides[0].format.title} with {sides[1].format.title}"
+        )
     topics: Dict[str, List[Tuple[str, SideDocument, Optional[SideDocument]]]] = {}
     for triple in triples:
         topics.setdefault(topic_of(triple[0], compiled), []).append(triple)
     pairs, documents = [], []
     for topic, members in topics.items():
+        if conllu[0]:
+            key, response, document = conllu_topic(topic, members)
+            pairs.append(Pair(topic, key, response, document.n_tokens))
+            documents.append(document)
+            continue
         offsets = np.cumsum([0] + [key.n_tokens for _, key, _ in members]).astype(np.int64)
         key = stack_topic([k.mentions for _, k, _ in members], offsets)
         response = stack_topic([r.mentions if r is not None else None for _, _, r in members], offsets)
@@ -109,19 +124,19 @@ def pair_topics(
     return pairs, documents
 
 
-def _topic_document(topic: str, members: Sequence[ConllDocument], clusters: Clusters, offsets: np.ndarray) -> TopicDocument:
+def _topic_document(topic: str, members: Sequence[SideDocument], clusters: Clusters, offsets: np.ndarray) -> TopicDocument:
     """The key documents of a topic as one, their words and sentences
     (and parts of speech where every one has them) in a row."""
     words = pos = None
     if all(m.words is not None for m in members):
         words = [word for m in members for word in m.words]
-    if all(m.pos is not None for m in members):
+    if all(getattr(m, "pos", None) is not None for m in members):
         pos = [tag for m in members for tag in m.pos]
     starts = list(dict.fromkeys(
         int(start) + int(offset) for m, offset in zip(members, offsets) for start in (m.sentence_starts or [0])
     ))
     return TopicDocument(
-        topic, clusters, int(offsets[-1]), members[0].source, members[0].line, words, starts, pos,
+        topic, clusters, int(offsets[-1]), getattr(members[0], "source", ""), getattr(members[0], "line", 0), words, starts, pos,
         parts=tuple(m.name for m in members), offsets=offsets,
     )
 

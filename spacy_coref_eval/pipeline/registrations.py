@@ -2,12 +2,12 @@
 ``registry.misc``, so that a config can pick them, e.g. ``match = {"@misc":
 "spacy_coref_eval.overlap_matcher.v1", "min_overlap": 0.5}``. Loaded through
 the ``spacy_misc`` entry points."""
-from typing import Optional
+from typing import Dict, Optional
 
 from spacy.util import registry
 
 from ..analysis.resolution import Classifier, classify_mentions
-from ..counting.metrics import LEA_IMPORTANCE
+from ..counting.importance import LeaImportance
 from ..formats.docbin.chains import CorefereeChains
 from ..formats.docbin.spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups
 from ..twinning.matchers import ExactMatcher, HeadMatcher, OverlapMatcher, PartialMatcher
@@ -70,13 +70,15 @@ def coreferee_chains() -> ClusterReader:
 
 
 @registry.misc("spacy_coref_eval.lea_importance.v1")
-def lea_importance(name: str = "size") -> str:
-    """LEA's importance of an entity, for a scorer's ``lea_importance``:
-    ``size`` (its mentions, Moosavi & Strube 2016) or ``uniform``
-    (:data:`~spacy_coref_eval.counting.metrics.LEA_IMPORTANCE`)."""
-    if name not in LEA_IMPORTANCE:
-        raise ValueError(f"LEA importance must be one of {', '.join(LEA_IMPORTANCE)}, not {name!r}")
-    return name
+def lea_importance(
+    name: str = "size", weights: Optional[Dict[str, float]] = None, default_weight: Optional[float] = None
+) -> LeaImportance:
+    """LEA's importance of an entity (Moosavi & Strube 2016, §4), for a
+    scorer's ``lea_importance``: ``size`` (its mentions, the definition),
+    ``uniform`` (1 each) or ``entity-type`` (``weights[etype]``,
+    ``default_weight`` for other types;
+    :class:`~spacy_coref_eval.counting.importance.LeaImportance`)."""
+    return LeaImportance.of(name, weights, default_weight)
 
 
 @registry.misc("spacy_coref_eval.resolution_classes.v1")

@@ -10,7 +10,7 @@ setting can use these scorers; :mod:`.component` adds one to pipelines
 whose coreference component has none.
 """
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
 
 from spacy.training import Example
 from spacy.util import registry
@@ -18,7 +18,7 @@ from spacy.util import registry
 from ..analysis.attributes import CHAIN_LENGTH, DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, ChainLengths
 from ..analysis.resolution import RESOLUTION_CLASSES, score_resolution_classes
 from ..analysis.summary import Breakdowns, analyse
-from ..counting import DEFAULT_METRICS, METRIC_INFO, METRICS
+from ..counting import DEFAULT_METRICS, METRIC_INFO, METRICS, LeaImportance
 from ..errors import CorefEvalWarning, warn
 from ..formats.docbin.examples import docs_side
 from ..formats.docbin.spans import ClusterReader, PrefixedSpanGroups
@@ -26,6 +26,7 @@ from ..presets import get_preset
 from ..report.spacy_scores import check_headline, spacy_scores, strata_keys
 from ..scoring import CorpusResult, Options, Run, Settings, evaluate_corpus
 from ..twinning import Matcher
+from .crossdoc import check_readers, check_tokens, ids_side, link_keys
 
 __all__ = ["CorefEvalWarning", "CorefScorer", "make_coref_scorer", "score_examples"]
 SCORER_STRATA = (CHAIN_LENGTH, MENTION_TYPE)
@@ -47,16 +48,24 @@ def score_examples(
 
 
 def _run(
-    examples: Iterable[Example], settings: Optional[Settings], readers: Sequence[ClusterReader], tokens: bool = False
+    examples: Iterable[Example], settings: Optional[Settings], readers: Sequence[ClusterReader], tokens: bool = False,
+    cross_document: bool = False,
 ) -> Run:
     """:func:`score_examples`' run; with ``tokens`` the references' token
-    information is kept for resolution classes."""
+    information is kept for resolution classes; with ``cross_document``
+    the examples form one topic (:mod:`.crossdoc`)."""
     examples = list(examples)
     if not examples:
         warn("no examples to score: every coreference score is 0")
-    key = docs_side((example.reference for example in examples), readers[0], "key")
-    response = docs_side((example.predicted for example in examples), readers[1], "response")
-    run = evaluate_corpus(key, response, Options(settings or Settings(), tokens=tokens))
+    if cross_document:
+        check_tokens(examples)
+        key = ids_side((example.reference for example in examples), readers[0], "key")
+        response = ids_side((example.predicted for example in examples), readers[1], "response")
+    else:
+        key = docs_side((example.reference for example in examples), readers[0], "key")
+        response = docs_side((example.predicted for example in examples), readers[1], "response")
+    options = Options(settings or Settings(), tokens=tokens, cross_document=cross_document)
+    run = evaluate_corpus(key, response, options)
     for message in dict.fromkeys(run.result.warnings):
         warn(message)
     return run
@@ -74,9 +83,12 @@ class CorefScorer:
     classes: bool = False
     by: Tuple[str, ...] = ()
     chain_lengths: str = DEFAULT_CHAIN_LENGTHS
+    cross_document: bool = False
 
     def __post_init__(self) -> None:
         check_headline(self.headline, self.settings.metrics)
+        if self.cross_document:
+            check_readers((self.reference_reader, self.predicted_reader))
         unknown = [name for name in self.by if name not in SCORER_STRATA]
         if unknown:
             raise ValueError(f"the scorer's strata are {' and '.join(SCORER_STRATA)}, not {unknown}")
@@ -84,12 +96,14 @@ class CorefScorer:
 
     def __call__(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         tokens = self.classes or MENTION_TYPE in self.by
-        run = _run(examples, self.settings, (self.reference_reader, self.predicted_reader), tokens)
+        run = _run(examples, self.settings, (self.reference_reader, self.predicted_reader), tokens, self.cross_document)
         scores: Dict[str, Any] = spacy_scores(run.metrics(), self.headline)
-        if self.by:
-            breakdowns = Breakdowns(by=self.by, chain_lengths=self.chain_lengths)
-            strata = analyse(run.result, breakdowns=breakdowns, corpus=run.corpus).strata
-            scores.update(strata_keys(strata or {}))
+        if self.by or self.cross_document:
+            breakdowns = Breakdowns(by=self.by, chain_lengths=self.chain_lengths, cross_document=self.cross_document)
+            analyses = analyse(run.result, breakdowns=breakdowns, corpus=run.corpus)
+            scores.update(strata_keys(analyses.strata or {}))
+            if analyses.cross_document is not None:
+                scores.update(link_keys(analyses.cross_document.to_dict()))
         if self.classes:
             rates = score_resolution_classes(run.result, run.corpus.tokens()).rates()
             scores["coref_rc_per_class"] = {
@@ -113,7 +127,8 @@ def make_coref_scorer(
     preset: Optional[str] = None,
     by: Sequence[str] = (),
     chain_lengths: str = DEFAULT_CHAIN_LENGTHS,
-    lea_importance: str = "size",
+    lea_importance: Union[str, LeaImportance] = "size",
+    cross_document: bool = False,
 ) -> CorefScorer:
     """All chosen ``metrics``, mention identification, the CoNLL score and
     ``coref_p/r/f`` for the ``headline`` metric (one of ``metrics`` or
@@ -130,15 +145,24 @@ def make_coref_scorer(
     ``chain_lengths``, and ``"mention-type"``) adds
     ``coref_<metric>_<stratum>_f`` for every stratum (docs/analyses.md §3).
     ``lea_importance`` weighs LEA's entities (``size``, the default, or
-    ``uniform``; ``spacy_coref_eval.lea_importance.v1`` in a config)."""
+    ``uniform`` by name; any :class:`~..counting.importance.LeaImportance`,
+    ``spacy_coref_eval.lea_importance.v1`` in a config). With
+    ``cross_document`` the examples of a call form one topic whose
+    entities are shared across docs by a labelled span group's attribute
+    (both readers ``spacy_coref_eval.labeled_span_group.v1``, predicted
+    docs on the reference's tokens), and
+    ``coref_<metric>_within_{p,r,f}`` / ``coref_<metric>_across_{p,r,f}``
+    score MUC's, BLANC's and LEA's links within one doc and across docs
+    (docs/crossdoc.md §6)."""
     chosen = get_preset(preset)
     settings = Settings(
         tuple(metrics), chosen.adopt(match), twinless, singletons or chosen.singletons, chosen,
-        lea_importance=lea_importance,
+        lea_importance=LeaImportance.of(lea_importance),
     )
     reader = reader or PrefixedSpanGroups()
     return CorefScorer(
-        settings, reference_reader or reader, predicted_reader or reader, headline, classes, tuple(by), chain_lengths
+        settings, reference_reader or reader, predicted_reader or reader, headline, classes, tuple(by), chain_lengths,
+        cross_document,
     )
 
 

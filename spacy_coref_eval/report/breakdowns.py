@@ -124,10 +124,12 @@ def strata_section(strata: Optional[Mapping[str, Mapping[str, Any]]], level: flo
         rows = []
         for stratum, entry in block.items():
             cells = []
+            empty = not entry["key_mentions"] and not entry["response_mentions"]
             for name in names:
                 bounds = entry.get("intervals", {}).get(name, {}).get("f1")
-                ci = f'<span class="ci">{interval_text(tuple(bounds))}</span>' if bounds else ""
-                cells.append(f'<td data-stratum="{escape(stratum)}" data-metric="{name}">{pct(entry["metrics"][name]["f1"])}{ci}</td>')
+                ci = f'<span class="ci">{interval_text(tuple(bounds))}</span>' if bounds and not empty else ""
+                shown = "–" if empty else pct(entry["metrics"][name]["f1"])
+                cells.append(f'<td data-stratum="{escape(stratum)}" data-metric="{name}">{shown}{ci}</td>')
             rows.append(
                 f"<tr><th>{escape(stratum)}</th><td>{entry['key_mentions']}</td><td>{entry['response_mentions']}</td>"
                 + "".join(cells) + "</tr>"
@@ -141,7 +143,7 @@ def strata_section(strata: Optional[Mapping[str, Mapping[str, Any]]], level: flo
         '<section id="strata">\n<h2>Scores by stratum</h2>\n'
         "<p class=\"meta\">F1 (percent) of each stratum scored as a corpus of its own: recall over the key's "
         f"mentions of the stratum, precision over the response's (docs/analyses.md §3); {level * 100:g}% intervals "
-        "where computed.</p>\n" + "\n".join(tables) + "\n</section>"
+        "where computed; – for a stratum with no mention on either side.</p>\n" + "\n".join(tables) + "\n</section>"
     )
 
 
@@ -173,6 +175,6 @@ def variants_section(rows: Optional[Sequence[Mapping[str, Any]]]) -> str:
 STYLE = (
     ".waterfall td,.strata td,.waterfall th{white-space:nowrap}.waterfall{font-size:13px;margin-top:12px}"
     ".chart rect.alone{fill:none;stroke:#1f2328;stroke-width:1.2;stroke-dasharray:3 2}"
-    ".variants td.meaning{text-align:left}"
+    ".variants td.meaning{text-align:left}.variants th{white-space:nowrap}"
 )
 """Rules the sections add to the page's style."""

@@ -40,8 +40,12 @@ def render_report(data: ReportData) -> str:
     """The whole page."""
     from .alignment_html import alignment_section
     from .breakdowns import STYLE as BREAKDOWN_STYLE, strata_section, variants_section, waterfall_section
+    from .crossdoc_html import STYLE as CROSSDOC_STYLE, cross_document_section
 
-    breakdowns = [waterfall_section(data.waterfall), strata_section(data.strata, data.level), variants_section(data.variants)]
+    breakdowns = [
+        waterfall_section(data.waterfall), strata_section(data.strata, data.level), variants_section(data.variants),
+        cross_document_section(data.cross_document),
+    ]
     body = "\n".join([
         header_section(data),
         *filter(None, [alignment_section(data.alignment)]),
@@ -55,7 +59,7 @@ def render_report(data: ReportData) -> str:
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{escape(data.title)}</title>\n<style>{STYLE}{BREAKDOWN_STYLE}</style>\n</head>\n"
+        f"<title>{escape(data.title)}</title>\n<style>{STYLE}{BREAKDOWN_STYLE}{CROSSDOC_STYLE}</style>\n</head>\n"
         f"<body>\n<main>\n{body}\n</main>\n</body>\n</html>\n"
     )
 

@@ -33,7 +33,8 @@ def report_page(
     aligning the response onto the key changed (``alignment``, by document). A corpus
     whose documents cannot be classified gets a page without the class
     section, and a warning (on the page too) saying why. The waterfall,
-    the strata and the variants are added as the ``breakdowns`` ask, as
+    the strata, the variants and the links within and across documents
+    are added as the ``breakdowns`` ask, as
     :func:`~..analysis.summary.analyse` computes them from the run's
     ``corpus`` (docs/analyses.md)."""
     from ..analysis.resolution import score_resolution_classes
@@ -60,5 +61,6 @@ def report_page(
         waterfall=analyses.waterfall.to_dict() if analyses.waterfall is not None else None,
         strata=analyses.strata,
         variants=[variant.to_dict() for variant in analyses.variants] if analyses.variants is not None else None,
+        cross_document=analyses.cross_document.to_dict(per_doc=True) if analyses.cross_document is not None else None,
     )
     return render_report(data)

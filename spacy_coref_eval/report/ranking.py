@@ -2,14 +2,16 @@
 system's F1 of the ranking metric with its bootstrap interval as a plot,
 and the table of ``compare`` (docs/analyses.md §5). It only renders what
 :func:`~spacy_coref_eval.analysis.ranking.rank_systems` computed."""
+from math import ceil
 from typing import Any, List, Sequence
 
-from .html import STYLE, _svg, escape
+from .html import STYLE, _svg, escape, nice_step
 from .labels import METRIC_NAMES, pct
 
 ROW = 28
 LEFT = 260
 PLOT = 560
+RANKING_STYLE = ".ranking td:nth-child(2),.ranking th:nth-child(2){text-align:left}"
 
 
 def ranking_page(ranking: Any, labels: Sequence[str], key: str, n_documents: int, level: float) -> str:
@@ -27,14 +29,15 @@ def ranking_page(ranking: Any, labels: Sequence[str], key: str, n_documents: int
     ])
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>Ranking by {escape(name)} F1</title>\n<style>{STYLE}</style>\n</head>\n"
+        f"<title>Ranking by {escape(name)} F1</title>\n<style>{STYLE}{RANKING_STYLE}</style>\n</head>\n"
         f"<body>\n<main>\n{body}\n</main>\n</body>\n</html>\n"
     )
 
 
 def ranking_plot(ranking: Any, labels: Sequence[str], level: float) -> str:
     """One row a system, best on top: a line over its interval and a dot
-    at its F1, on a percent axis from just below the lowest bound to 100."""
+    at its F1, on a percent axis from just below the lowest bound to 100,
+    ticked every 1, 2, 5, 10, … points (about ten ticks)."""
     lowest = min(low for low, _ in ranking.intervals)
     start = max(0.0, (int(lowest * 20) / 20))
     span = max(1.0 - start, 1e-9)
@@ -44,8 +47,9 @@ def ranking_plot(ranking: Any, labels: Sequence[str], level: float) -> str:
 
     parts: List[str] = []
     top = 24
-    for step in range(11):
-        value = start + span * step / 10
+    step = nice_step(100 * span / 10)
+    for percent in range(ceil(100 * start / step - 1e-9) * step, 101, step):
+        value = percent / 100
         parts.append(
             f'<line x1="{x(value):.1f}" x2="{x(value):.1f}" y1="{top - 8}" y2="{top + ROW * len(labels)}" class="grid"/>'
             f'<text x="{x(value):.1f}" y="{top - 12}" class="tick" text-anchor="middle">{100 * value:.0f}</text>'
@@ -69,7 +73,7 @@ def ranking_plot(ranking: Any, labels: Sequence[str], level: float) -> str:
 def ranking_table_html(ranking: Any, labels: Sequence[str]) -> str:
     """The ranking as ``compare`` prints it, best first."""
     head = "".join(f"<th>{text}</th>" for text in (
-        "Rank", "System", f"{escape(METRIC_NAMES[ranking.metric])} F1", "interval",
+        "Rank", "System", f"{escape(METRIC_NAMES[ranking.metric])} F1", "Interval",
         "p randomization vs next", "p bootstrap vs next",
     ))
     rows = []

@@ -84,6 +84,72 @@ class ReportData:
     variants: Optional[Sequence[Mapping[str, Any]]] = None
     alignment: Optional["AlignmentView"] = None
     """What aligning the response onto the key changed, when it was aligned."""
+    cross_document: Optional["CrossDocumentView"] = None
+    """Mention detection and the links within and across documents, with
+    ``--cross-document`` (docs/crossdoc.md §3)."""
+
+
+CROSS_PARTS: Tuple[str, ...] = ("all", "within", "across")
+
+
+@dataclass(frozen=True)
+class LinkRow:
+    """One score of the cross-document section: ``metric`` (or
+    ``"mentions"``) over ``part`` (``all`` links, ``within`` one document,
+    ``across`` documents, or ``""`` for mention detection), its rates and,
+    where the metric has one count block, ``(recall num, recall den,
+    precision num, precision den)``."""
+
+    metric: str
+    part: str
+    recall: float
+    precision: float
+    f1: float
+    counts: Optional[Tuple[float, float, float, float]] = None
+
+
+@dataclass(frozen=True)
+class CrossDocumentView:
+    """Mention detection apart from linking (Cattan et al. 2021), then
+    every link metric over all links, within one document and across
+    documents (Upadhyay et al. 2016) for the corpus (``rows``) and every
+    topic (``topics``, at most ``shown``; ``more`` left out)."""
+
+    rows: Tuple[LinkRow, ...]
+    topics: Tuple[Tuple[str, Tuple[LinkRow, ...]], ...]
+    more: int = 0
+
+
+def _link_row(metric: str, part: str, scores: Mapping[str, Any]) -> LinkRow:
+    counts = None
+    if "recall_num" in scores:
+        counts = tuple(float(scores[f]) for f in ("recall_num", "recall_den", "precision_num", "precision_den"))
+    return LinkRow(metric, part, float(scores["recall"]), float(scores["precision"]), float(scores["f1"]), counts)  # type: ignore[arg-type]
+
+
+def _link_rows(block: Mapping[str, Any], totals: Optional[Rates]) -> Tuple[LinkRow, ...]:
+    rows = []
+    for metric in block["within"]:
+        if totals is not None:
+            rows.append(_link_row(metric, "all", totals[metric]))
+        rows.extend(_link_row(metric, part, block[part][metric]) for part in ("within", "across"))
+    return tuple(rows)
+
+
+def cross_document_view(
+    block: Optional[Mapping[str, Any]], metrics: Rates, documents: Mapping[str, Rates], shown: int = 50
+) -> Optional[CrossDocumentView]:
+    """The view of a run's ``cross_document`` JSON block (with its
+    ``documents``: topics), its corpus ``metrics`` and every topic's
+    (``documents``), or ``None`` without the block."""
+    if block is None:
+        return None
+    rows = (_link_row("mentions", "", metrics["mentions"]),) + _link_rows(block, metrics)
+    topics = tuple(
+        (name, (_link_row("mentions", "", documents[name]["mentions"]),) + _link_rows(topic, documents.get(name)))
+        for name, topic in list(block.get("documents", {}).items())[:shown]
+    )
+    return CrossDocumentView(rows, topics, max(0, len(block.get("documents", {})) - shown))
 
 
 ALIGNMENT_COLUMNS = ("inserted", "deleted", "replaced", "snapped", "dropped", "unplaced")
@@ -261,13 +327,14 @@ def build_report(
     strata: Optional[Mapping[str, Any]] = None,
     variants: Optional[Sequence[Mapping[str, Any]]] = None,
     alignment: Optional[Mapping[str, object]] = None,
+    cross_document: Optional[Mapping[str, Any]] = None,
 ) -> ReportData:
     """The page data of a scoring run (``result``, whose twinning the views
     read), the key ``words`` by document name, and the bootstrap
     ``intervals``, ``macro`` averages, ``errors``, resolution ``classes``,
     ``waterfall``, ``strata`` and ``variants`` computed from it, and the
-    ``alignment`` reports by document.
-    Documents without words get no side-by-side view."""
+    ``alignment`` reports by document, and the ``cross_document`` block
+    (with every topic's). Documents without words get no side-by-side view."""
     if result.twinned is None:
         raise ValueError("the report needs the twinned mentions of a scoring run, not merged counts")
     documents = result.document_metrics()
@@ -283,4 +350,5 @@ def build_report(
         key, response, result.settings.to_dict(), result.metrics(), intervals, level, n_resamples, seed,
         documents, errors, views, macro or {}, list(result.warnings), classes=classes,
         waterfall=waterfall, strata=strata, variants=variants, alignment=alignment_view(alignment or {}),
+        cross_document=cross_document_view(cross_document, result.metrics(), documents),
     )

@@ -12,7 +12,7 @@ is node ``5.1`` of the response whatever its form, as in the CorefUD
 scorer. A document without empty nodes or discontinuous mentions keeps
 plain ranges over its words.
 """
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import numpy as np
 
@@ -39,12 +39,20 @@ def node_clusters(document: CorefUDDocument, order: np.ndarray) -> Clusters:
     """The document's clusters with node positions in ``order`` as tokens:
     plain ranges when every mention is a range of nodes and none is a
     zero, else with every mention's node set (:class:`NodeSets`)."""
+    starts, ends, heads, nodes = node_mentions(document, order)
+    return Clusters.from_arrays(starts, ends, document.mention_entity, heads, nodes, entity_types(document))
+
+
+def node_mentions(
+    document: CorefUDDocument, order: np.ndarray
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, Optional[NodeSets]]:
+    """Every mention's ``(start, end)``, head and node set (``None`` when
+    all are plain ranges) over the node positions ``order``, in the
+    document's mention order (for :func:`node_clusters`, and to stack the
+    documents of a cross-document topic)."""
     words_only = len(order) == document.n_words
-    etypes = entity_types(document)
     if words_only and document.mention_contiguous.all():
-        return Clusters.from_arrays(
-            document.mention_start, document.mention_end, document.mention_entity, document.mention_head, None, etypes
-        )
+        return document.mention_start, document.mention_end, document.mention_head, None
     word_position = np.searchsorted(order, document.word_keys())
     empty_position = np.searchsorted(order, empty_keys(document))
     sizes = (document.mention_end - document.mention_start).astype(np.int64)
@@ -75,7 +83,7 @@ def node_clusters(document: CorefUDDocument, order: np.ndarray) -> Clusters:
     nodes = None
     if zero.any() or np.any(ends - starts != sizes):
         nodes = NodeSets(indptr, tokens, zero, _zero_deps(document, zero))
-    return Clusters.from_arrays(starts, ends, document.mention_entity, heads, nodes, etypes)
+    return starts, ends, heads, nodes
 
 
 def entity_types(document: CorefUDDocument) -> Optional[np.ndarray]:
