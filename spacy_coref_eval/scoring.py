@@ -10,7 +10,7 @@ instead of matching again.
 from dataclasses import dataclass, field
 from os import PathLike
 from functools import cached_property
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -423,6 +423,9 @@ class Options:
     pair_by: Optional[str] = None
     cross_document: bool = False
     topic_pattern: Optional[str] = None
+    stream: bool = True
+    """Read and score files a batch at a time where nothing asked for needs
+    every document at once (docs/streaming.md)."""
 
     @classmethod
     def from_names(
@@ -442,6 +445,7 @@ class Options:
         pair_by: Optional[str] = None,
         cross_document: bool = False,
         topic_pattern: Optional[str] = None,
+        stream: bool = True,
         **settings: Any,
     ) -> "Options":
         """Options from names: the ``metrics`` and the other ``settings`` of
@@ -458,7 +462,7 @@ class Options:
         readers = parse_reader(key_spans or default, head_prefix), parse_reader(response_spans or default, head_prefix)
         formats = key_format or input_format, response_format or input_format
         return cls(
-            chosen, formats, readers, words, tokens, n_process, twinning, pair_by, cross_document, topic_pattern
+            chosen, formats, readers, words, tokens, n_process, twinning, pair_by, cross_document, topic_pattern, stream
         )
 
 
@@ -491,11 +495,69 @@ def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, 
     if options is not None and names:
         raise TypeError("give options or names, not both")
     options = options or Options.from_names(**names)
+    streamed = _streamed(key, response, options) if _streams(key, response, options) else None
+    if streamed is not None:
+        return streamed
     corpus = read_pairs(key, response, options)
     if options.settings.coval is not None:
         return Run(_coval_result(key, response, options), corpus)
     result = score_pairs(corpus.pairs, options.settings, corpus.warnings, options.n_process, options.twinning)
     return Run(result, corpus)
+
+
+def _streams(key: Any, response: Any, options: Options) -> bool:
+    """Whether a run may read a batch at a time: two files, and nothing
+    asked for that needs every document at once (docs/streaming.md)."""
+    return (
+        options.stream and _is_path(key) and _is_path(response) and options.settings.coval is None
+        and not (options.twinning or options.words or options.tokens or options.cross_document)
+    )
+
+
+def _streamed(key: Any, response: Any, options: Options) -> Optional[Run]:
+    """The run read and scored a batch at a time (:mod:`.formats.stream`),
+    ``None`` where the files are to be read whole."""
+    from functools import partial
+
+    from .formats.stream import Fallback, plan_stream
+
+    try:
+        with plan_stream(key, response, options.formats, options.pair_by, options.n_process) as plan:
+            parts = plan.map(partial(_score_batch, settings=options.settings), options.n_process)
+            corpus = plan.corpus([batch for _, _, batch in parts])
+    except Fallback:
+        return None
+    settings = options.settings
+    counts = np.concatenate([counts for counts, _, _ in parts]) if parts else np.zeros((0,), dtype=np.int64)
+    repeated = [triple for _, part, _ in parts for triple in part]
+    each = hasattr(settings.match, "twin_corpus") and settings.twinless == "conll"
+    names = tuple(name for name, _, _ in plan.triples)
+    return Run(CorpusResult(settings, names, counts, [*corpus.warnings, *repeated_warnings(repeated, each)]), corpus)
+
+
+class _Repeats(NamedTuple):
+    repeated: int
+    memberships: Optional[bool]
+
+
+def _score_batch(plan: Any, batch: int, settings: Settings) -> Tuple[np.ndarray, List[Tuple[str, _Repeats, _Repeats]], Any]:
+    """One batch of a :class:`~.formats.stream.StreamPlan` read and
+    counted: its counts, its repeated mentions, what it adds to the
+    corpus's warnings (its documents dropped)."""
+    from .formats.stream import Fallback
+
+    batch_read = plan.read(batch)
+    pairs = batch_read.paired.pairs
+    try:
+        counts, _ = _score_shard(pairs, settings, False)
+    except CorefInputError as err:
+        raise Fallback(str(err)) from None
+    repeated = [
+        (pair.name, *(_Repeats(c.repeated, True if c.memberships is not None else None) for c in (pair.key, pair.response)))
+        for pair in pairs if pair.key.repeated or pair.response.repeated
+    ]
+    batch_read.paired.pairs, batch_read.paired.key_documents = [], []
+    return counts, repeated, batch_read
 
 
 def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:
