@@ -12,7 +12,7 @@ import tempfile
 import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import CorefInputError
 from ..files import PathLike
@@ -22,10 +22,10 @@ from .document import Side
 from .inputs import MAX_INPUT_BYTES, reading_bytes
 from .registry import format_of
 
-BATCH_BYTES = int(os.environ.get("SPACY_COREF_EVAL_BATCH_BYTES", 16 << 20))
-"""The bytes of key and response documents read in one batch (16 MiB, or
-the environment variable ``SPACY_COREF_EVAL_BATCH_BYTES``); a larger pair
-is a batch of its own."""
+BATCH_BYTES = int(os.environ.get("SPACY_COREF_EVAL_BATCH_BYTES", 8 << 20))
+"""The bytes of key and response documents read in one batch (8 MiB, or
+the environment variable ``SPACY_COREF_EVAL_BATCH_BYTES``; 0 reads every
+file whole); a larger pair is a batch of its own."""
 INDEXED = ("conll", "conllu", "jsonlines")
 """The formats :func:`index_file` indexes."""
 STREAMED = ("conll", "jsonlines")
@@ -34,7 +34,7 @@ its reader numbers entities by the first appearance of their id in the
 file, so that a document's entity order (and, where one node set is given
 in two entities, which copy is kept) depends on the documents before it
 (docs/streaming.md)."""
-_CHUNK = 8 << 20
+_CHUNK = 1 << 20
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -296,7 +296,7 @@ class StreamPlan:
         sizes = self.sizes()
         groups = _balanced([sum(sizes[a:b]) for a, b in self.batches], n_process)
         if len(groups) < 2 or not _can_fork():
-            return [work(self, batch) for batch in range(len(self.batches))]
+            return _each(self, work, range(len(self.batches)))
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
@@ -337,7 +337,20 @@ _FORKED: Optional[Tuple[StreamPlan, Callable[[StreamPlan, int], Any]]] = None
 def _forked_group(batches: Sequence[int]) -> List[Any]:
     assert _FORKED is not None, "set before the workers were forked"
     plan, work = _FORKED
-    return [work(plan, batch) for batch in batches]
+    return _each(plan, work, batches)
+
+
+def _each(plan: StreamPlan, work: Callable[[StreamPlan, int], Any], batches: Iterable[int]) -> List[Any]:
+    """``work`` on every batch in turn, each batch's documents collected
+    before the next is read (reference cycles would otherwise keep two
+    batches in memory at once)."""
+    import gc
+
+    out = []
+    for batch in batches:
+        out.append(work(plan, batch))
+        gc.collect()
+    return out
 
 
 def _balanced(sizes: Sequence[int], n: int) -> List[List[int]]:
@@ -385,6 +398,9 @@ def plan_stream(
     ``n_process`` > 1 at most a quarter of each process's share); the plan
     removes its decompressed copies on leaving its ``with`` block.
     :class:`Fallback` where the files are to be read whole."""
+    budget = BATCH_BYTES if budget is None else budget
+    if budget <= 0:
+        raise Fallback("streaming turned off")
     paths = Path(key_path), Path(response_path)
     key_format, response_format = (format_of(path, given) for path, given in zip(paths, formats))
     if key_format.name not in STREAMED or response_format.name not in STREAMED:
@@ -409,7 +425,7 @@ def plan_stream(
     except BaseException:
         folder.cleanup()
         raise
-    plan.batches = batches(plan.sizes(), budget or BATCH_BYTES, n_process)
+    plan.batches = batches(plan.sizes(), budget, n_process)
     return plan
 
 
