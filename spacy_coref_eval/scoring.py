@@ -10,7 +10,7 @@ instead of matching again.
 from dataclasses import dataclass, field
 from os import PathLike
 from functools import cached_property
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -291,8 +291,7 @@ def score_pairs(
         shards = [_score_shard(pairs, settings)]
     counts = np.concatenate([shard[0] for shard in shards])
     repeated = [(pair.name, pair.key, pair.response) for pair in pairs if pair.key.repeated or pair.response.repeated]
-    each = hasattr(settings.match, "twin_corpus") and settings.twinless == "conll"
-    notes = [*warnings, *repeated_warnings(repeated, each)]
+    notes = [*warnings, *_repeated_notes(repeated, settings)]
     parts = [shard[1] for shard in shards]
     twinned = TwinnedCorpus.concat(parts) if all(part is not None for part in parts) else None
     return CorpusResult(settings, tuple(names), counts, notes, twinned)
@@ -368,6 +367,10 @@ def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:
     pairs, settings, keep_twinned = _SHARED
     start, end = bounds
     return _score_shard(pairs[start:end], settings, keep_twinned)
+
+
+def _repeated_notes(repeated: Sequence[Tuple[str, Any, Any]], settings: Settings) -> List[str]:
+    return repeated_warnings(repeated, hasattr(settings.match, "twin_corpus") and settings.twinless == "conll")
 
 
 DROPPED = "dropped (first copy kept)"
@@ -495,7 +498,7 @@ def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, 
     if options is not None and names:
         raise TypeError("give options or names, not both")
     options = options or Options.from_names(**names)
-    streamed = _streamed(key, response, options) if _streams(key, response, options) else None
+    streamed = _streamed(key, response, options)
     if streamed is not None:
         return streamed
     corpus = read_pairs(key, response, options)
@@ -505,59 +508,32 @@ def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, 
     return Run(result, corpus)
 
 
-def _streams(key: Any, response: Any, options: Options) -> bool:
-    """Whether a run may read a batch at a time: two files, and nothing
-    asked for that needs every document at once (docs/streaming.md)."""
-    return (
-        options.stream and _is_path(key) and _is_path(response) and options.settings.coval is None
-        and not (options.twinning or options.words or options.tokens or options.cross_document)
-    )
-
-
 def _streamed(key: Any, response: Any, options: Options) -> Optional[Run]:
     """The run read and scored a batch at a time (:mod:`.formats.stream`),
-    ``None`` where the files are to be read whole."""
+    ``None`` where the files are to be read whole: other input, or anything
+    asked for that needs every document at once (docs/streaming.md)."""
+    if not (options.stream and _is_path(key) and _is_path(response) and options.settings.coval is None) or (
+        options.twinning or options.words or options.tokens or options.cross_document
+    ):
+        return None
     from functools import partial
 
     from .formats.stream import Fallback, plan_stream
 
     try:
         with plan_stream(key, response, options.formats, options.pair_by, options.n_process) as plan:
-            parts = plan.map(partial(_score_batch, settings=options.settings), options.n_process)
-            corpus = plan.corpus([batch for _, _, batch in parts])
+            batches = plan.map(partial(_counts, settings=options.settings), options.n_process)
+            corpus = plan.corpus(batches)
     except Fallback:
         return None
-    settings = options.settings
-    counts = np.concatenate([counts for counts, _, _ in parts]) if parts else np.zeros((0,), dtype=np.int64)
-    repeated = [triple for _, part, _ in parts for triple in part]
-    each = hasattr(settings.match, "twin_corpus") and settings.twinless == "conll"
+    repeated = _repeated_notes([triple for batch in batches for triple in batch.repeated], options.settings)
     names = tuple(name for name, _, _ in plan.triples)
-    return Run(CorpusResult(settings, names, counts, [*corpus.warnings, *repeated_warnings(repeated, each)]), corpus)
+    counts = np.concatenate([batch.counts for batch in batches])
+    return Run(CorpusResult(options.settings, names, counts, [*corpus.warnings, *repeated]), corpus)
 
 
-class _Repeats(NamedTuple):
-    repeated: int
-    memberships: Optional[bool]
-
-
-def _score_batch(plan: Any, batch: int, settings: Settings) -> Tuple[np.ndarray, List[Tuple[str, _Repeats, _Repeats]], Any]:
-    """One batch of a :class:`~.formats.stream.StreamPlan` read and
-    counted: its counts, its repeated mentions, what it adds to the
-    corpus's warnings (its documents dropped)."""
-    from .formats.stream import Fallback
-
-    batch_read = plan.read(batch)
-    pairs = batch_read.paired.pairs
-    try:
-        counts, _ = _score_shard(pairs, settings, False)
-    except CorefInputError as err:
-        raise Fallback(str(err)) from None
-    repeated = [
-        (pair.name, *(_Repeats(c.repeated, True if c.memberships is not None else None) for c in (pair.key, pair.response)))
-        for pair in pairs if pair.key.repeated or pair.response.repeated
-    ]
-    batch_read.paired.pairs, batch_read.paired.key_documents = [], []
-    return counts, repeated, batch_read
+def _counts(pairs: Sequence[Pair], settings: Settings) -> np.ndarray:
+    return _score_shard(pairs, settings, False)[0]
 
 
 def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:

@@ -12,8 +12,9 @@ import tempfile
 import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
+from ..clusters import Pair
 from ..errors import CorefInputError
 from ..files import PathLike
 from .base import Format, ReadOptions
@@ -217,14 +218,22 @@ def _jsonlines_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], by
     raise AssertionError("the scan ends with the file's size")
 
 
+class Repeats(NamedTuple):
+    """What a warning about repeated mentions reads of one side's clusters."""
+
+    repeated: int
+    memberships: Optional[bool]
+
+
 @dataclass
 class Batch:
-    """What one batch gives: its documents paired, and the reader's
-    warnings that add up across batches (CoNLL-U's ``Bridge=`` and
-    ``SplitAnte=`` counts, by side)."""
+    """What one batch leaves once its documents are dropped: their counts,
+    their repeated mentions ``(name, key, response)``, and the rest of
+    their pairing (:class:`~.corpus.PairedDocuments` without documents)."""
 
     paired: PairedDocuments
-    counts: Dict[str, Tuple[int, int]] = field(default_factory=dict)
+    counts: Any = None
+    repeated: List[Tuple[str, Repeats, Repeats]] = field(default_factory=list)
 
 
 @dataclass
@@ -256,26 +265,39 @@ class StreamPlan:
         key, response = self.key.entries, self.response.entries
         return [_size(key[k]) + (0 if r is None else _size(response[r])) for _, k, r in self.triples]
 
-    def read(self, batch: int) -> Batch:
+    def read(self, batch: int) -> PairedDocuments:
         """The documents of one batch read and paired (:func:`.corpus.pair_triples`)."""
         start, stop = self.batches[batch]
         triples = self.triples[start:stop]
-        out = Batch(PairedDocuments())
-        key = self._side(self.key, [k for _, k, _ in triples], self.options[0], out)
+        key = self._side(self.key, [k for _, k, _ in triples], self.options[0])
         response_ids = [r for _, _, r in triples if r is not None]
-        response = self._side(self.response, response_ids, replace(self.options[1], paired_with=key), out)
+        response = self._side(self.response, response_ids, replace(self.options[1], paired_with=key))
         documents = iter(response.documents)
         paired = [
             (name, document, None if r is None else next(documents))
             for (name, _, r), document in zip(triples, key.documents)
         ]
         try:
-            out.paired = pair_triples(paired, self.key.path, self.response.path, self.positional, start)
+            return pair_triples(paired, self.key.path, self.response.path, self.positional, start)
         except CorefInputError as err:
             raise Fallback(str(err)) from None
-        return out
 
-    def _side(self, index: FileIndex, ids: List[int], options: ReadOptions, batch: Batch) -> Side:
+    def count(self, batch: int, count: Callable[[List[Pair]], Any]) -> Batch:
+        """One batch read and counted by ``count`` (the pairs' counts);
+        its documents dropped."""
+        paired = self.read(batch)
+        try:
+            counts = count(paired.pairs)
+        except CorefInputError as err:
+            raise Fallback(str(err)) from None
+        repeated = [
+            (pair.name, *(Repeats(c.repeated, True if c.memberships is not None else None) for c in (pair.key, pair.response)))
+            for pair in paired.pairs if pair.key.repeated or pair.response.repeated
+        ]
+        paired.pairs, paired.key_documents = [], []
+        return Batch(paired, counts, repeated)
+
+    def _side(self, index: FileIndex, ids: List[int], options: ReadOptions) -> Side:
         """The documents ``ids`` of one file read by its format's reader,
         checked against the index."""
         with reading_bytes(index.path, index.read(ids)):
@@ -286,22 +308,22 @@ class StreamPlan:
         if side.format is not index.format or [d.name for d in side.documents] != [index.entries[i].name for i in ids]:
             raise Fallback(f"{index.path}: read otherwise in parts")
         if side.warnings:
-            batch.counts[options.role] = _annotation_counts(side, index.path)
+            raise Fallback(f"{index.path}: the reader's warnings name lines of the whole file")
         return side
 
-    def map(self, work: Callable[["StreamPlan", int], Any], n_process: int = 1) -> List[Any]:
-        """``work(plan, batch)`` for every batch, in order; with ``n_process``
-        > 1 in that many forked processes, each reading and working
-        through consecutive batches of about equal bytes."""
+    def map(self, count: Callable[[List[Pair]], Any], n_process: int = 1) -> List[Batch]:
+        """Every batch counted (:meth:`count`), in order; with ``n_process``
+        > 1 in that many forked processes, each reading and counting
+        consecutive batches of about equal bytes."""
         sizes = self.sizes()
         groups = _balanced([sum(sizes[a:b]) for a, b in self.batches], n_process)
         if len(groups) < 2 or not _can_fork():
-            return _each(self, work, range(len(self.batches)))
+            return _each(self, count, range(len(self.batches)))
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         global _FORKED
-        _FORKED = (self, work)
+        _FORKED = (self, count)
         try:
             with ProcessPoolExecutor(len(groups), mp_context=multiprocessing.get_context("fork")) as pool:
                 return [out for part in pool.map(_forked_group, groups) for out in part]
@@ -314,10 +336,7 @@ class StreamPlan:
         paired = PairedDocuments(positional=self.positional)
         for batch in batches:
             paired.extend(batch.paired)
-        notes = [_annotation_warning(self, role, [b.counts[role] for b in batches if role in b.counts])
-                 for role in ("key", "response")]
-        notes = list(dict.fromkeys(note for note in notes if note))
-        return Corpus([], [], notes + self.warnings + paired.warnings(), self.response_names, paired.alignment, True)
+        return Corpus([], [], self.warnings + paired.warnings(), self.response_names, paired.alignment, True)
 
 
 def _can_fork() -> bool:
@@ -330,25 +349,25 @@ def _size(entry: Entry) -> int:
     return entry.end - entry.start
 
 
-_FORKED: Optional[Tuple[StreamPlan, Callable[[StreamPlan, int], Any]]] = None
+_FORKED: Optional[Tuple[StreamPlan, Callable[[List[Pair]], Any]]] = None
 """The plan and work of :meth:`StreamPlan.map`, for the processes it forks."""
 
 
 def _forked_group(batches: Sequence[int]) -> List[Any]:
     assert _FORKED is not None, "set before the workers were forked"
-    plan, work = _FORKED
-    return _each(plan, work, batches)
+    plan, count = _FORKED
+    return _each(plan, count, batches)
 
 
-def _each(plan: StreamPlan, work: Callable[[StreamPlan, int], Any], batches: Iterable[int]) -> List[Any]:
-    """``work`` on every batch in turn, each batch's documents collected
-    before the next is read (reference cycles would otherwise keep two
-    batches in memory at once)."""
+def _each(plan: StreamPlan, count: Callable[[List[Pair]], Any], batches: Iterable[int]) -> List[Batch]:
+    """Every batch counted in turn, each batch's documents collected before
+    the next is read (reference cycles would otherwise keep two batches in
+    memory at once)."""
     import gc
 
     out = []
     for batch in batches:
-        out.append(work(plan, batch))
+        out.append(plan.count(batch, count))
         gc.collect()
     return out
 
@@ -362,30 +381,6 @@ def _balanced(sizes: Sequence[int], n: int) -> List[List[int]]:
         groups[min(len(groups) - 1, (before + size // 2) * len(groups) // total)].append(batch)
         before += size
     return [group for group in groups if group]
-
-
-_ANNOTATIONS = re.compile(r"^(.*): ([0-9]+) Bridge= and ([0-9]+) SplitAnte= annotation")
-
-
-def _annotation_counts(side: Side, path: Path) -> Tuple[int, int]:
-    """A CoNLL-U batch's ``Bridge=`` and ``SplitAnte=`` counts, read off
-    its one warning where rewriting them gives that warning back."""
-    from .conllu.document import ConlluFile
-
-    match = _ANNOTATIONS.match(side.warnings[0]) if side.format.name == "conllu" and len(side.warnings) == 1 else None
-    counts = (int(match.group(2)), int(match.group(3))) if match else (0, 0)
-    if match is None or ConlluFile(str(path), {}, *counts).warnings() != side.warnings:
-        raise Fallback(f"{path}: warnings that do not add up across batches")
-    return counts
-
-
-def _annotation_warning(plan: StreamPlan, role: str, counts: List[Tuple[int, int]]) -> Optional[str]:
-    if not counts:
-        return None
-    from .conllu.document import ConlluFile
-
-    index = plan.key if role == "key" else plan.response
-    return ConlluFile(str(index.path), {}, sum(c[0] for c in counts), sum(c[1] for c in counts)).warnings()[0]
 
 
 def plan_stream(
