@@ -3,8 +3,8 @@ budget, and runs read a batch at a time giving the bytes the whole-file
 path gives, on LitBank and on random corpora."""
 import gzip
 import json
+import re
 import shutil
-from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, strategies as st
@@ -142,3 +142,62 @@ def test_random_corpora_streamed_give_the_whole_file_bytes(tmp_path_factory, cor
     except CorefInputError:
         assume(False)  # mentions of one entity that cross, which CoNLL-2012 brackets cannot write
     assert assert_same(folder / f"key{suffix}", folder / f"response{suffix}", budget, n_process=n_process)
+
+
+def litbank_as_jsonlines(conll, folder, name):
+    """A LitBank CoNLL file as jsonlines (its words, sentences and clusters)."""
+    from spacy_coref_eval.formats.jsonlines.write import write_side
+
+    path = folder / f"{name}.jsonlines"
+    write_side(path, _with_words(conll), [])
+    return path
+
+
+def _with_words(path):
+    from spacy_coref_eval.formats.base import ReadOptions
+
+    return format_of(path).read(path, ReadOptions("key", words=True)).documents
+
+
+def test_jsonlines_and_mixed_formats_stream(litbank_pair, tmp_path):
+    key, response = (litbank_as_jsonlines(path, tmp_path, name) for path, name in zip(litbank_pair, ("key", "response")))
+    assert assert_same(key, response, 1 << 20)
+    assert assert_same(litbank_pair[0], response, 1 << 20, n_process=2)
+    assert assert_same(key, litbank_pair[1], 1 << 20)
+
+
+def test_bad_input_in_a_later_batch_gives_the_whole_file_error(litbank_pair, tmp_path):
+    text = litbank_pair[1].read_text(encoding="utf8")
+    last = text.rindex("#begin document")
+    bad = tmp_path / "bad.conll"
+    mark = re.search(r"\(([0-9]+)\)\n", text[last:])
+    bad.write_text(text[:last] + text[last:].replace(mark.group(), f"({mark.group(1)}\n", 1), encoding="utf8")
+    messages = []
+    for streamed in (False, True):
+        with patched(stream, "BATCH_BYTES", 1 << 20), pytest.raises(CorefInputError) as caught:
+            scored(litbank_pair[0], bad, streamed)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1] and str(bad) in messages[0]
+
+
+def test_reader_warnings_read_the_files_whole(litbank_pair, tmp_path):
+    text = litbank_pair[1].read_text(encoding="utf8")
+    second = text.index("#begin document", 1)
+    noted = tmp_path / "noted.conll"
+    noted.write_text(text[:second] + text[second:].replace("\n\n", "\n# a comment\n\n", 1), encoding="utf8")
+    assert not assert_same(litbank_pair[0], noted, 1 << 20)
+    assert any("starting with '#'" in note for note in scored(litbank_pair[0], noted, True)[1])
+
+
+def test_score_command_prints_the_same_bytes_streamed(litbank_pair):
+    from click.testing import CliRunner
+
+    from spacy_coref_eval.cli import app
+
+    outputs = []
+    for budget in (0, 1 << 20):
+        with patched(stream, "BATCH_BYTES", budget):
+            result = CliRunner().invoke(app, ["score", *map(str, litbank_pair), "--per-doc", "--n-process", "2"])
+        assert result.exit_code == 0, result.output
+        outputs.append(result.output)
+    assert outputs[0] == outputs[1]
