@@ -81,11 +81,14 @@ class FileIndex:
         return b"".join(parts)
 
 
-def _scan(path: Path, pattern: "re.Pattern[bytes]", copy: Optional[Path]) -> Iterator[Tuple[int, "re.Match[bytes]"]]:
+def _scan(path: Path, pattern: "re.Pattern[bytes]", first: Optional[bytes], copy: Optional[Path]) -> Iterator[Tuple[int, "re.Match[bytes]"]]:
     """``(offset in the file, match)`` of every line that ``pattern``
-    matches (from the newline before it; its group ``line`` is the line),
-    reading ``_CHUNK`` bytes at a time (decompressed into ``copy`` for a
-    ``.gz``); the last item is the file's size and ``None``."""
+    matches at its start, among the lines starting with the byte ``first``
+    (``None``: every line), reading ``_CHUNK`` bytes at a time
+    (decompressed into ``copy`` for a ``.gz``); the last item is the
+    file's size and ``None``."""
+    import numpy as np
+
     size = 0
     tail = b"\n"
     out = open(copy, "wb") if copy is not None else None
@@ -99,9 +102,17 @@ def _scan(path: Path, pattern: "re.Pattern[bytes]", copy: Optional[Path]) -> Ite
                     out.write(chunk)
                 buffer = tail + chunk
                 cut = len(buffer) if not chunk else buffer.rfind(b"\n")
+                bytes_ = np.frombuffer(buffer, dtype=np.uint8, count=cut)
+                if first:
+                    starts = np.flatnonzero(bytes_ == first[0])
+                    starts = starts[bytes_[np.maximum(starts - 1, 0)] == 0x0A]
+                else:
+                    starts = np.flatnonzero(bytes_ == 0x0A) + 1
                 base = size - len(tail)
-                for match in pattern.finditer(buffer, 0, cut):
-                    yield base + match.start("line"), match
+                for start in starts.tolist():
+                    match = pattern.match(buffer, start, cut)
+                    if match is not None:
+                        yield base + start, match
                 tail = buffer[cut:]
                 size += len(chunk)
                 if not chunk:
@@ -114,9 +125,12 @@ def _scan(path: Path, pattern: "re.Pattern[bytes]", copy: Optional[Path]) -> Ite
             out.close()
 
 
-_CONLL = re.compile(rb"\n(?P<line>#[ \t]*(?:begin|end) document[^\n]*)")
-_CONLLU = re.compile(rb"\n(?P<line># (?:newdoc|global\.Entity)[^\n]*)")
-_JSONLINES = re.compile(rb'\n(?P<line>[^\n]*?"doc_key"\s*:\s*"((?:[^"\\\n]|\\.)*)"|[ \t\r]*(\S))')
+_PATTERNS = {
+    "conll": (re.compile(rb"#[ \t]*(?:begin|end) document[^\n]*"), b"#"),
+    "conllu": (re.compile(rb"# (?:newdoc|global\.Entity)[^\n]*"), b"#"),
+    "jsonlines": (re.compile(rb'[^\n]*?"doc_key"\s*:\s*"((?:[^"\\\n]|\\.)*)"|[ \t\r]*(\S)'), None),
+}
+"""For each indexed format, the lines that matter and the byte they start with."""
 
 
 def index_file(path: Path, fmt: Format, folder: Path) -> FileIndex:
@@ -126,7 +140,7 @@ def index_file(path: Path, fmt: Format, folder: Path) -> FileIndex:
     if fmt.name not in INDEXED or not path.is_file():
         raise Fallback(f"{path}: {fmt.title} is read whole")
     copy = folder / f"{len(list(folder.iterdir()))}.plain" if path.suffix == ".gz" else None
-    scan = _scan(path, {"conll": _CONLL, "conllu": _CONLLU, "jsonlines": _JSONLINES}[fmt.name], copy)
+    scan = _scan(path, *_PATTERNS[fmt.name], copy)
     entries, header = {"conll": _conll_entries, "conllu": _conllu_entries, "jsonlines": _jsonlines_entries}[fmt.name](scan)
     index = FileIndex(path, copy or path, fmt, entries, header)
     with open(index.file, "rb") as handle:
@@ -155,13 +169,13 @@ def _conll_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], bytes]
             if len(cuts) != len(names):
                 raise Fallback("a document without '#end document'")
             return _entries(names, [0, *cuts[:-1], offset]), b""
-        begin = BEGIN.fullmatch(match.group('line').decode("utf8", "replace"))
+        begin = BEGIN.fullmatch(match.group().decode("utf8", "replace"))
         if (begin is not None) != (len(names) == len(cuts)) or (begin is not None and not (begin.group(1) or "").strip()):
             raise Fallback("'#begin document' and '#end document' do not alternate")
         if begin is not None:
             names.append(begin.group(1).rstrip())
         else:
-            cuts.append(offset + len(match.group('line')) + 1)
+            cuts.append(offset + len(match.group()) + 1)
     raise AssertionError("the scan ends with the file's size")
 
 
@@ -186,7 +200,7 @@ def _conllu_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], bytes
             else:
                 raise Fallback("'# global.Entity' lines that not every document repeats")
             return _entries(names, [0, *starts[1:], offset]), header
-        line = match.group('line')
+        line = match.group()
         if line.startswith(b"# global."):
             headers.append((offset, line))
             continue
@@ -208,10 +222,10 @@ def _jsonlines_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], by
     for offset, match in scan:
         if match is None:
             return _entries(names, [0, *starts[1:], offset]), b""
-        if match.group(2) is None:
+        if match.group(1) is None:
             raise Fallback("a line without a doc_key")
         try:
-            names.append(json.loads(b'"' + match.group(2) + b'"'))
+            names.append(json.loads(b'"' + match.group(1) + b'"'))
         except ValueError:
             raise Fallback("a doc_key that is not a JSON string") from None
         starts.append(offset)
@@ -360,16 +374,8 @@ def _forked_group(batches: Sequence[int]) -> List[Any]:
 
 
 def _each(plan: StreamPlan, count: Callable[[List[Pair]], Any], batches: Iterable[int]) -> List[Batch]:
-    """Every batch counted in turn, each batch's documents collected before
-    the next is read (reference cycles would otherwise keep two batches in
-    memory at once)."""
-    import gc
-
-    out = []
-    for batch in batches:
-        out.append(plan.count(batch, count))
-        gc.collect()
-    return out
+    """Every batch counted in turn."""
+    return [plan.count(batch, count) for batch in batches]
 
 
 def _balanced(sizes: Sequence[int], n: int) -> List[List[int]]:
