@@ -44,12 +44,12 @@ def run_score(key: Path, response: Path, extra: Sequence[str] = (), batch_bytes:
     return float(seconds), int(kilobytes) / 1024
 
 
-def streaming_rows(key_path: Path, response_path: Path, folder: Path, large: bool = True) -> List[Row]:
+def streaming_rows(key_path: Path, response_path: Path, folder: Path, large: bool = True, repeat: int = 3) -> List[Row]:
     """Peak memory at 8x LitBank streamed and read whole, at 64x streamed
-    (with ``large``); ``--n-process 2`` against 1 at 16x."""
+    (with ``large``); ``--n-process 2`` against 1 at 8x and 16x, the best
+    of ``repeat`` runs taking turns."""
     rows: List[Row] = []
-    sizes = (8, 16, 64) if large else (8, 16)
-    for n in sizes:
+    for n in (8, 16, 64) if large else (8, 16):
         key = copies(key_path, folder / f"key{n}.conll", n)
         response = copies(response_path, folder / f"response{n}.conll", n)
         mb = (key.stat().st_size + response.stat().st_size) / 2**20
@@ -61,12 +61,14 @@ def streaming_rows(key_path: Path, response_path: Path, folder: Path, large: boo
             seconds, peak = run_score(key, response, batch_bytes=0)
             rows.append((f"Read whole: {n}x LitBank (SPACY_COREF_EVAL_BATCH_BYTES=0), score, whole process",
                          f"{seconds:.2f} s", f"peak RSS {peak:,.0f} MB", f"{peak / mb:.2f}x the input bytes"))
-        if n == 16:
-            one, _ = run_score(key, response)
-            two, peak = run_score(key, response, ("--n-process", "2"))
+        if n in (8, 16):
+            best = {1: float("inf"), 2: float("inf")}
+            for _ in range(repeat):
+                for processes in best:
+                    best[processes] = min(best[processes], run_score(key, response, ("--n-process", str(processes)))[0])
             rows.append((f"--n-process 2 vs 1: {n}x LitBank ({mb:,.0f} MB), score, whole process",
-                         f"{two:.2f} s", f"1 process {one:.2f} s; peak RSS {peak:,.0f} MB",
-                         f"{two / one:.2f}x the time (target <= 0.75x)"))
+                         f"{best[2]:.2f} s", f"1 process {best[1]:.2f} s",
+                         f"{best[2] / best[1]:.2f}x the time (target <= 0.75x)"))
         key.unlink()
         response.unlink()
     return rows
