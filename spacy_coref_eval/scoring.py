@@ -413,7 +413,8 @@ class Options:
     resolution classes and the report read; ``pair_by``: how documents
     pair; ``cross_document``: entity ids shared across documents, one
     document per topic of ``topic_pattern`` or for the corpus,
-    docs/crossdoc.md). :meth:`from_names` builds it
+    docs/crossdoc.md; ``stream``: two files read a batch at a time where
+    nothing needs every document, docs/streaming.md). :meth:`from_names` builds it
     from the names the command line and :func:`evaluate_corpus` take."""
 
     settings: Settings = field(default_factory=Settings)

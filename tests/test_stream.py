@@ -195,9 +195,18 @@ def test_score_command_prints_the_same_bytes_streamed(litbank_pair):
     from spacy_coref_eval.cli import app
 
     outputs = []
-    for budget in (0, 1 << 20):
+    for budget, n_process in ((0, 1), (1 << 20, 1), (1 << 20, 2)):
         with patched(stream, "BATCH_BYTES", budget):
-            result = CliRunner().invoke(app, ["score", *map(str, litbank_pair), "--per-doc", "--n-process", "2"])
+            result = CliRunner().invoke(app, ["score", *map(str, litbank_pair), "--per-doc", "--n-process", str(n_process)])
         assert result.exit_code == 0, result.output
         outputs.append(result.output)
-    assert outputs[0] == outputs[1]
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_parallel_streaming_forks_without_scipy(litbank_pair):
+    """The parent imports nothing before forking that the workers do not
+    need: exact matching of CoNLL files needs no SciPy."""
+    from .test_layers import loaded_after
+
+    argv = ["score", *map(str, litbank_pair), "-f", "json", "--n-process", "2"]
+    assert loaded_after([argv], "m == 'scipy' or m.startswith('scipy.')") == ""
