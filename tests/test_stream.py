@@ -66,6 +66,15 @@ def test_every_entry_reads_as_its_document_in_the_whole_file(path, tmp_path):
         assert len(alone.documents[0].clusters) == len(whole.documents[i].clusters)
 
 
+@pytest.mark.parametrize("fmt", ["conll", "jsonlines"])
+def test_the_index_does_not_depend_on_how_much_is_read_at_a_time(litbank_pair, tmp_path, fmt):
+    path = litbank_pair[1] if fmt == "conll" else litbank_as_jsonlines(litbank_pair[1], tmp_path, "response")
+    whole = stream.index_file(path, format_of(path), tmp_path)
+    for chunk in (7, 4096):
+        with patched(stream, "_CHUNK", chunk):
+            assert stream.index_file(path, format_of(path), tmp_path).entries == whole.entries
+
+
 def test_jsonlines_entries_are_lines(tmp_path):
     path = tmp_path / "x.jsonlines"
     text = '\n{"doc_key": "a\\"b", "sentences": [["x"]], "clusters": []}\n\n{"sentences": [["y"]], "doc_key": "c"}\n'

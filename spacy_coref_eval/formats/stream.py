@@ -90,34 +90,38 @@ def _scan(path: Path, pattern: "re.Pattern[bytes]", first: Optional[bytes], copy
     import numpy as np
 
     size = 0
-    tail = b"\n"
+    buffer = bytearray(b"\n")
+    base = -1
     out = open(copy, "wb") if copy is not None else None
     try:
         with (gzip.open(path, "rb") if copy is not None else open(path, "rb")) as stream:
             while True:
                 chunk = stream.read(_CHUNK)
-                if size + len(chunk) > MAX_INPUT_BYTES:
+                size += len(chunk)
+                if size > MAX_INPUT_BYTES:
                     raise Fallback(f"{path}: larger than the maximum input size")
                 if out is not None:
                     out.write(chunk)
-                buffer = tail + chunk
+                buffer += chunk
+                if chunk and b"\n" not in chunk:
+                    continue
                 cut = len(buffer) if not chunk else buffer.rfind(b"\n")
-                bytes_ = np.frombuffer(buffer, dtype=np.uint8, count=cut)
+                view = np.frombuffer(buffer, dtype=np.uint8, count=cut)
                 if first:
-                    starts = np.flatnonzero(bytes_ == first[0])
-                    starts = starts[bytes_[np.maximum(starts - 1, 0)] == 0x0A]
+                    starts = np.flatnonzero(view == first[0])
+                    starts = starts[view[np.maximum(starts - 1, 0)] == 0x0A]
                 else:
-                    starts = np.flatnonzero(bytes_ == 0x0A) + 1
-                base = size - len(tail)
+                    starts = np.flatnonzero(view == 0x0A) + 1
+                del view
                 for start in starts.tolist():
                     match = pattern.match(buffer, start, cut)
                     if match is not None:
                         yield base + start, match
-                tail = buffer[cut:]
-                size += len(chunk)
                 if not chunk:
                     yield size, None
                     return
+                del buffer[:cut]
+                base += cut
     except (OSError, EOFError, zlib.error) as err:
         raise Fallback(f"{path}: {err}") from None
     finally:
@@ -200,7 +204,7 @@ def _conllu_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], bytes
             else:
                 raise Fallback("'# global.Entity' lines that not every document repeats")
             return _entries(names, [0, *starts[1:], offset]), header
-        line = match.group()
+        line = bytes(match.group())
         if line.startswith(b"# global."):
             headers.append((offset, line))
             continue
