@@ -143,7 +143,11 @@ def index_file(path: Path, fmt: Format, folder: Path) -> FileIndex:
     where its documents cannot be told apart so."""
     if fmt.name not in INDEXED or not path.is_file():
         raise Fallback(f"{path}: {fmt.title} is read whole")
-    copy = folder / f"{len(list(folder.iterdir()))}.plain" if path.suffix == ".gz" else None
+    copy = None
+    if path.suffix == ".gz":
+        handle, name = tempfile.mkstemp(".plain", dir=folder)
+        os.close(handle)
+        copy = Path(name)
     scan = _scan(path, *_PATTERNS[fmt.name], copy)
     entries, header = {"conll": _conll_entries, "conllu": _conllu_entries, "jsonlines": _jsonlines_entries}[fmt.name](scan)
     index = FileIndex(path, copy or path, fmt, entries, header)
