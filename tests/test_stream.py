@@ -219,3 +219,29 @@ def test_parallel_streaming_forks_without_scipy(litbank_pair):
 
     argv = ["score", *map(str, litbank_pair), "-f", "json", "--n-process", "2"]
     assert loaded_after([argv], "m == 'scipy' or m.startswith('scipy.')") == ""
+
+
+@given(
+    st.lists(st.sampled_from(["\n", "\n\n", "", "# note\n", "stray\n"]), min_size=4, max_size=4),
+    st.booleans(), st.booleans(), st.integers(1, 3000),
+)
+@deterministic(30, shrink=False)
+def test_odd_layouts_stream_or_read_whole_alike(tmp_path_factory, gaps, crlf, last_newline, budget):
+    """Lines between documents, CRLF ends, no final newline: the run
+    streams or reads whole, and gives the whole-file bytes (or error)."""
+    folder = tmp_path_factory.mktemp("odd")
+    documents = {f"d{i}": (Clusters.from_entities([[(0, 1), (2, 3)]] if i % 2 else [[(1, 2)]]), 4) for i in range(4)}
+    write(folder / "key.conll", documents, "conll")
+    text = (folder / "key.conll").read_text()
+    parts = text.split("#begin document")
+    text = "#begin document".join(gap + part if i else part for i, (gap, part) in enumerate(zip(["", *gaps], parts)))
+    text = text.replace("\n", "\r\n") if crlf else text
+    (folder / "response.conll").write_text(text if last_newline else text.rstrip("\r\n"), newline="")
+    outcomes = []
+    for budget_now in (0, budget):
+        with patched(stream, "BATCH_BYTES", budget_now):
+            try:
+                outcomes.append(scored(folder / "key.conll", folder / "response.conll", budget_now > 0)[:2])
+            except CorefInputError as err:
+                outcomes.append(str(err))
+    assert outcomes[0] == outcomes[1]
