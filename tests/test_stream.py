@@ -33,10 +33,18 @@ def scored(key, response, streamed, **options):
     return json.dumps(score_json(run.result, per_doc=True), sort_keys=True), run.result.warnings, run.corpus.streamed
 
 
+def outcome(key, response, streamed, **options):
+    """:func:`scored`, or the error's message."""
+    try:
+        return scored(key, response, streamed, **options)
+    except CorefInputError as err:
+        return str(err), None, False
+
+
 def assert_same(key, response, budget, **options):
-    whole = scored(key, response, False, **options)
+    whole = outcome(key, response, False, **options)
     with patched(stream, "BATCH_BYTES", budget):
-        streamed = scored(key, response, True, **options)
+        streamed = outcome(key, response, True, **options)
     assert streamed[:2] == whole[:2]
     assert not whole[2]
     return streamed[2]
@@ -128,10 +136,10 @@ def write(path, documents, fmt):
 
 @given(
     corpora(max_documents=6), st.sampled_from(["conll", "jsonlines"]), st.randoms(use_true_random=False),
-    st.integers(1, 2000), st.integers(1, 2),
+    st.integers(1, 2000), st.integers(1, 2), st.sampled_from([None, "name", "order"]),
 )
 @deterministic(40, shrink=False)
-def test_random_corpora_streamed_give_the_whole_file_bytes(tmp_path_factory, corpus, fmt, rng, budget, n_process):
+def test_random_corpora_streamed_give_the_whole_file_bytes(tmp_path_factory, corpus, fmt, rng, budget, n_process, pair_by):
     keys, responses = corpus
     folder = tmp_path_factory.mktemp("random")
     sizes = {name: max([end for entity in keys[name] for _, end in entity] +
@@ -150,7 +158,9 @@ def test_random_corpora_streamed_give_the_whole_file_bytes(tmp_path_factory, cor
         write(folder / f"response{suffix}", response, fmt)
     except CorefInputError:
         assume(False)  # mentions of one entity that cross, which CoNLL-2012 brackets cannot write
-    assert assert_same(folder / f"key{suffix}", folder / f"response{suffix}", budget, n_process=n_process)
+    paths = folder / f"key{suffix}", folder / f"response{suffix}"
+    streamed = assert_same(*paths, budget, n_process=n_process, pair_by=pair_by)
+    assert streamed or outcome(*paths, False, pair_by=pair_by)[1] is None  # else an error, as read whole
 
 
 def litbank_as_jsonlines(conll, folder, name):
