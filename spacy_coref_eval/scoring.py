@@ -491,7 +491,10 @@ def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, 
     of any registered format (or directories of CoNLL-2012 files), sides
     already read (:class:`~.formats.document.Side`), or lists of spaCy
     ``Doc`` objects. ``options`` (:class:`Options`), or the names
-    :meth:`Options.from_names` takes, e.g.
+    :meth:`Options.from_names` takes. Two files are read a batch of
+    documents at a time when nothing asked for needs every document
+    (``twinning``, ``words``, ``tokens``, ``cross_document`` off;
+    docs/streaming.md), e.g.
 
     >>> run = evaluate_corpus(DEMO_KEY, DEMO_RESPONSE, match="head")  # doctest: +SKIP
     >>> round(run.metrics()["conll"]["f1"], 4)  # doctest: +SKIP

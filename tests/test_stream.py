@@ -255,3 +255,17 @@ def test_odd_layouts_stream_or_read_whole_alike(tmp_path_factory, gaps, crlf, la
             except CorefInputError as err:
                 outcomes.append(str(err))
     assert outcomes[0] == outcomes[1]
+
+
+def test_bytes_given_for_a_file_keep_its_line_limit(tmp_path):
+    from spacy_coref_eval.formats.inputs import read_input
+
+    path = tmp_path / "x.conll"
+    for data, too_long in ((b"abc\nabcde\nab", False), (b"ab\nabcdef\nx", True), (b"abcdef", True), (b"abc\nabcdef", True)):
+        with reading_bytes(path, data):
+            if too_long:
+                with pytest.raises(CorefInputError, match="line longer"):
+                    read_input(path, max_line=5)
+            else:
+                assert read_input(path, max_line=5) == data
+    assert not path.exists()

@@ -86,9 +86,7 @@ def _view(path: Path, max_line: int) -> bytearray:
         import numpy as np
 
         edges = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 0x0A)
-        longest = max(int(np.diff(edges).max(initial=0)) - 1, int(edges[0]) if len(edges) else len(data),
-                      len(data) - 1 - int(edges[-1]) if len(edges) else 0)
-        if longest > max_line:
+        if int(np.diff(edges, prepend=-1, append=len(data)).max()) - 1 > max_line:
             raise CorefInputError(f"{path}: line longer than the maximum line length ({max_line} bytes)")
     return bytearray(data)
 
