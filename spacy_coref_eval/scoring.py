@@ -301,8 +301,7 @@ def score_pairs(
         shards = [_score_shard(pairs, settings)]
     counts = np.concatenate([shard[0] for shard in shards])
     repeated = [(pair.name, pair.key, pair.response) for pair in pairs if pair.key.repeated or pair.response.repeated]
-    each = hasattr(settings.match, "twin_corpus") and settings.twinless == "conll"
-    notes = [*warnings, *repeated_warnings(repeated, each)]
+    notes = [*warnings, *_repeated_notes(repeated, settings)]
     parts = [shard[1] for shard in shards]
     twinned = TwinnedCorpus.concat(parts) if all(part is not None for part in parts) else None
     return CorpusResult(settings, tuple(names), counts, notes, twinned)
@@ -380,6 +379,10 @@ def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:
     return _score_shard(pairs[start:end], settings, keep_twinned)
 
 
+def _repeated_notes(repeated: Sequence[Tuple[str, Any, Any]], settings: Settings) -> List[str]:
+    return repeated_warnings(repeated, hasattr(settings.match, "twin_corpus") and settings.twinless == "conll")
+
+
 DROPPED = "dropped (first copy kept)"
 EACH = "counted in each of their entities (repeats within one entity dropped)"
 
@@ -420,7 +423,8 @@ class Options:
     resolution classes and the report read; ``pair_by``: how documents
     pair; ``cross_document``: entity ids shared across documents, one
     document per topic of ``topic_pattern`` or for the corpus,
-    docs/crossdoc.md). :meth:`from_names` builds it
+    docs/crossdoc.md; ``stream``: two files read a batch at a time where
+    nothing needs every document, docs/streaming.md). :meth:`from_names` builds it
     from the names the command line and :func:`evaluate_corpus` take."""
 
     settings: Settings = field(default_factory=Settings)
@@ -433,6 +437,9 @@ class Options:
     pair_by: Optional[str] = None
     cross_document: bool = False
     topic_pattern: Optional[str] = None
+    stream: bool = True
+    """Read and score files a batch at a time where nothing asked for needs
+    every document at once (docs/streaming.md)."""
 
     @classmethod
     def from_names(
@@ -452,6 +459,7 @@ class Options:
         pair_by: Optional[str] = None,
         cross_document: bool = False,
         topic_pattern: Optional[str] = None,
+        stream: bool = True,
         **settings: Any,
     ) -> "Options":
         """Options from names: the ``metrics`` and the other ``settings`` of
@@ -468,7 +476,7 @@ class Options:
         readers = parse_reader(key_spans or default, head_prefix), parse_reader(response_spans or default, head_prefix)
         formats = key_format or input_format, response_format or input_format
         return cls(
-            chosen, formats, readers, words, tokens, n_process, twinning, pair_by, cross_document, topic_pattern
+            chosen, formats, readers, words, tokens, n_process, twinning, pair_by, cross_document, topic_pattern, stream
         )
 
 
@@ -493,7 +501,10 @@ def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, 
     of any registered format (or directories of CoNLL-2012 files), sides
     already read (:class:`~.formats.document.Side`), or lists of spaCy
     ``Doc`` objects. ``options`` (:class:`Options`), or the names
-    :meth:`Options.from_names` takes, e.g.
+    :meth:`Options.from_names` takes. Two files are read a batch of
+    documents at a time when nothing asked for needs every document
+    (``twinning``, ``words``, ``tokens``, ``cross_document`` off;
+    docs/streaming.md), e.g.
 
     >>> run = evaluate_corpus(DEMO_KEY, DEMO_RESPONSE, match="head")  # doctest: +SKIP
     >>> round(run.metrics()["conll"]["f1"], 4)  # doctest: +SKIP
@@ -501,11 +512,42 @@ def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, 
     if options is not None and names:
         raise TypeError("give options or names, not both")
     options = options or Options.from_names(**names)
+    streamed = _streamed(key, response, options)
+    if streamed is not None:
+        return streamed
     corpus = read_pairs(key, response, options)
     if options.settings.coval is not None:
         return Run(_coval_result(key, response, options), corpus)
     result = score_pairs(corpus.pairs, options.settings, corpus.warnings, options.n_process, options.twinning)
     return Run(result, corpus)
+
+
+def _streamed(key: Any, response: Any, options: Options) -> Optional[Run]:
+    """The run read and scored a batch at a time (:mod:`.formats.stream`),
+    ``None`` where the files are to be read whole: other input, or anything
+    asked for that needs every document at once (docs/streaming.md)."""
+    if not (options.stream and _is_path(key) and _is_path(response) and options.settings.coval is None) or (
+        options.twinning or options.words or options.tokens or options.cross_document
+    ):
+        return None
+    from functools import partial
+
+    from .formats.stream import Fallback, plan_stream
+
+    try:
+        with plan_stream(key, response, options.formats, options.pair_by, options.n_process) as plan:
+            batches = plan.map(partial(_counts, settings=options.settings), options.n_process)
+            corpus = plan.corpus(batches)
+    except Fallback:
+        return None
+    repeated = _repeated_notes([triple for batch in batches for triple in batch.repeated], options.settings)
+    names = tuple(name for name, _, _ in plan.triples)
+    counts = np.concatenate([batch.counts for batch in batches])
+    return Run(CorpusResult(options.settings, names, counts, [*corpus.warnings, *repeated]), corpus)
+
+
+def _counts(pairs: Sequence[Pair], settings: Settings) -> np.ndarray:
+    return _score_shard(pairs, settings, False)[0]
 
 
 def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:

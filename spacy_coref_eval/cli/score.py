@@ -100,7 +100,7 @@ def score(
         options = scoring.options(
             tokens=classes or breakdowns.tokens, words=errors_list, n_process=n_process,
             twinning=errors or classes or breakdowns.twinning,
-            cross_document=cross_document, topic_pattern=topic_pattern,
+            cross_document=cross_document, topic_pattern=topic_pattern, stream=not variants,
         )
         run = evaluate_corpus(key, response, options)
         if save_counts_to is not None:

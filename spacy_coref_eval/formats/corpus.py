@@ -5,7 +5,7 @@ document's format (:meth:`~.document.SideDocument.paired_with`)."""
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, TypeVar
 
 from ..clusters import Clusters, ClustersLike, Pair
 from ..errors import LISTED, CorefInputError, listed
@@ -38,6 +38,9 @@ class Corpus:
     alignment: Dict[str, AlignmentReport] = field(default_factory=dict)
     """By pair name, what aligning the response onto the key changed, for
     the pairs whose format aligns (:class:`~.document.AlignmentReport`)."""
+    streamed: bool = False
+    """Read and scored a batch at a time (docs/streaming.md): ``pairs``
+    and ``key_documents`` are then empty."""
 
     @property
     def names(self) -> List[str]:
@@ -112,34 +115,73 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
     alone."""
     notes = list(dict.fromkeys(key.warnings + response.warnings))
     triples, warnings, response_names = _pair_by_name_or_order(key, response, pair_by)
-    pairs: List[Pair] = []
-    key_documents: List[SideDocument] = []
-    unmapped: Dict[str, int] = {}
-    alignment: Dict[str, AlignmentReport] = {}
-    for index, (name, key_doc, response_doc) in enumerate(triples):
+    paired = pair_triples(triples, key.path, response.path, positional)
+    return Corpus(paired.pairs, paired.key_documents, notes + warnings + paired.warnings(), response_names, paired.alignment)
+
+
+@dataclass
+class PairedDocuments:
+    """Documents paired by :func:`pair_triples`: the pairs, their key
+    documents, and what the closing warnings are made of (token counts of
+    positional pairs, unmapped response mentions and alignments by name).
+    Those of consecutive batches :meth:`extend` one another."""
+
+    pairs: List[Pair] = field(default_factory=list)
+    key_documents: List[SideDocument] = field(default_factory=list)
+    positional: bool = False
+    lengths: List[Tuple[str, "_Length", "_Length"]] = field(default_factory=list)
+    unmapped: Dict[str, int] = field(default_factory=dict)
+    alignment: Dict[str, AlignmentReport] = field(default_factory=dict)
+
+    def extend(self, other: "PairedDocuments") -> None:
+        self.pairs += other.pairs
+        self.key_documents += other.key_documents
+        self.lengths += other.lengths
+        self.unmapped.update(other.unmapped)
+        self.alignment.update(other.alignment)
+
+    def warnings(self) -> List[str]:
+        """Token counts that differ (positional pairs), response mentions
+        left unmapped, alignments that changed words."""
+        from .alignment import alignment_warning, unmapped_warnings
+
+        lengths = length_warnings(self.lengths) if self.positional else []
+        return lengths + unmapped_warnings(self.unmapped) + alignment_warning(self.alignment)
+
+
+class _Length(NamedTuple):
+    n_tokens: int
+
+
+def pair_triples(
+    triples: Sequence[Tuple[str, SideDocument, Optional[SideDocument]]], key_path: Path, response_path: Path,
+    positional: bool = False, first: int = 0,
+) -> PairedDocuments:
+    """Every ``(name, key document, response document or None)`` paired: by
+    token position with ``positional``, else the response put on the key
+    document's tokens (``first``: the index of the first triple in the
+    corpus, for messages)."""
+    paired = PairedDocuments(positional=positional)
+    for index, (name, key_doc, response_doc) in enumerate(triples, first):
         clusters = Clusters()
         if response_doc is not None and positional:
             clusters = response_doc.clusters
+            paired.lengths.append((name, _Length(key_doc.n_tokens), _Length(response_doc.n_tokens)))
         elif response_doc is not None:
             try:
-                paired = key_doc.paired_with(response_doc)
+                on_key = key_doc.paired_with(response_doc)
             except WordMismatch as err:
                 raise CorefInputError(
-                    f"cannot pair {key.path} with {response.path}: document index {index} ({name!r}) has {err}"
+                    f"cannot pair {key_path} with {response_path}: document index {index} ({name!r}) has {err}"
                 ) from None
-            key_doc, clusters = paired.key, paired.response
-            if paired.unmapped:
-                unmapped[name] = paired.unmapped
-            if paired.alignment is not None:
-                alignment[name] = paired.alignment
-        pairs.append(Pair(name, key_doc.clusters, clusters, key_doc.n_tokens))
-        key_documents.append(key_doc)
-    if positional:
-        warnings += length_warnings([(name, k, r) for name, k, r in triples])
-    from .alignment import alignment_warning, unmapped_warnings
-
-    warnings += unmapped_warnings(unmapped) + alignment_warning(alignment)
-    return Corpus(pairs, key_documents, notes + warnings, response_names, alignment)
+            key_doc, clusters = on_key.key, on_key.response
+            if on_key.unmapped:
+                paired.unmapped[name] = on_key.unmapped
+            if on_key.alignment is not None:
+                paired.alignment[name] = on_key.alignment
+        paired.pairs.append(Pair(name, key_doc.clusters, clusters, key_doc.n_tokens))
+        paired.key_documents.append(key_doc)
+    return paired
 
 
 def _pair_by_name_or_order(

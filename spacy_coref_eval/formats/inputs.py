@@ -4,8 +4,9 @@ import gzip
 import os
 import stat
 import zlib
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import Dict, Iterator, Optional
 
 from ..errors import CorefInputError
 
@@ -16,6 +17,19 @@ MAX_LINE_BYTES = int(os.environ.get("SPACY_COREF_EVAL_MAX_LINE_BYTES", 1 << 24))
 """Longest line read (16 MiB, or ``SPACY_COREF_EVAL_MAX_LINE_BYTES``) unless
 a reader allows more."""
 _CHUNK_BYTES = 1 << 20
+_VIEWS: Dict[Path, bytes] = {}
+
+
+@contextmanager
+def reading_bytes(path: Path, data: bytes) -> Iterator[None]:
+    """Within the block, :func:`read_input` gives ``data`` (some documents
+    of ``path``, already decompressed, docs/streaming.md) for ``path``,
+    so that a reader reads part of a file as it reads the whole."""
+    _VIEWS[path] = data
+    try:
+        yield
+    finally:
+        del _VIEWS[path]
 
 
 def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
@@ -26,6 +40,8 @@ def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
     file (and line) before it fills the memory. A plain file no longer than
     a line may be is read in one piece."""
     max_line = MAX_LINE_BYTES if max_line is None else max_line
+    if path in _VIEWS:
+        return _view(path, max_line)
     data = bytearray()
     line_length = 0
     chunk_size = min(_CHUNK_BYTES, max_line)
@@ -59,6 +75,20 @@ def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
                 data += chunk
     except (OSError, EOFError, zlib.error) as err:
         raise CorefInputError(f"{path}: cannot read file: {err}") from None
+
+
+def _view(path: Path, max_line: int) -> bytearray:
+    """The bytes given for ``path`` by :func:`reading_bytes`, within the
+    line length; a longer line is refused without its number (the whole
+    file read again names it)."""
+    data = _VIEWS[path]
+    if len(data) > max_line:
+        import numpy as np
+
+        edges = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 0x0A)
+        if int(np.diff(edges, prepend=-1, append=len(data)).max()) - 1 > max_line:
+            raise CorefInputError(f"{path}: line longer than the maximum line length ({max_line} bytes)")
+    return bytearray(data)
 
 
 def check_utf8(data: bytes, path: Path) -> None:

@@ -1,0 +1,91 @@
+"""Streaming and parallel reading at scale (docs/streaming.md): LitBank's
+pair copied N times (documents renamed ``cK_NAME``), scored by ``score`` in
+a fresh process whose peak resident memory is read from
+``getrusage(RUSAGE_CHILDREN)`` by a wrapper process that runs nothing
+else. ``python -m benchmarks.streaming`` prints the rows alone."""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+Row = Tuple[str, str, str, str]
+REPO = Path(__file__).resolve().parent.parent
+_WRAPPER = (
+    "import resource, subprocess, sys, time\n"
+    "start = time.perf_counter()\n"
+    "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)\n"
+    "seconds = time.perf_counter() - start\n"
+    "print(seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+)
+
+
+def copies(source: Path, target: Path, n: int) -> Path:
+    """``n`` copies of a CoNLL-2012 file, the documents of copy K renamed
+    ``(cK_NAME)``."""
+    data = source.read_bytes()
+    with open(target, "wb") as out:
+        for copy in range(n):
+            out.write(data.replace(b"#begin document (", f"#begin document (c{copy}_".encode()))
+    return target
+
+
+def run_score(key: Path, response: Path, extra: Sequence[str] = (), batch_bytes: Optional[int] = None) -> Tuple[float, float]:
+    """Seconds and peak resident MB of ``score KEY RESPONSE -f json`` in a
+    fresh process (``batch_bytes`` 0: the files read whole)."""
+    env = dict(os.environ)
+    if batch_bytes is not None:
+        env["SPACY_COREF_EVAL_BATCH_BYTES"] = str(batch_bytes)
+    argv = [sys.executable, "-m", "spacy_coref_eval", "score", str(key.resolve()), str(response.resolve()), "-f", "json", *extra]
+    out = subprocess.run([sys.executable, "-c", _WRAPPER, *argv], cwd=REPO, env=env, capture_output=True, text=True, check=True)
+    seconds, kilobytes = out.stdout.split()
+    return float(seconds), int(kilobytes) / 1024
+
+
+def streaming_rows(key_path: Path, response_path: Path, folder: Path, large: bool = True, repeat: int = 3) -> List[Row]:
+    """Peak memory at 8x LitBank streamed and read whole, at 64x streamed
+    (with ``large``); ``--n-process 2`` against 1 at 8x and 16x, the best
+    of ``repeat`` runs taking turns."""
+    rows: List[Row] = []
+    for n in (8, 16, 64) if large else (8, 16):
+        key = copies(key_path, folder / f"key{n}.conll", n)
+        response = copies(response_path, folder / f"response{n}.conll", n)
+        mb = (key.stat().st_size + response.stat().st_size) / 2**20
+        if n != 16:
+            seconds, peak = run_score(key, response)
+            rows.append((f"Streaming: {n}x LitBank ({n * 100:,} docs, both files {mb:,.0f} MB), score, whole process",
+                         f"{seconds:.2f} s", f"peak RSS {peak:,.0f} MB", f"{peak / mb:.2f}x the input bytes (target <= 0.5x)"))
+        if n == 8:
+            seconds, peak = run_score(key, response, batch_bytes=0)
+            rows.append((f"Read whole: {n}x LitBank (SPACY_COREF_EVAL_BATCH_BYTES=0), score, whole process",
+                         f"{seconds:.2f} s", f"peak RSS {peak:,.0f} MB", f"{peak / mb:.2f}x the input bytes"))
+        if n in (8, 16):
+            best = {1: float("inf"), 2: float("inf")}
+            for _ in range(repeat):
+                for processes in best:
+                    best[processes] = min(best[processes], run_score(key, response, ("--n-process", str(processes)))[0])
+            rows.append((f"--n-process 2 vs 1: {n}x LitBank ({mb:,.0f} MB), score, whole process",
+                         f"{best[2]:.2f} s", f"1 process {best[1]:.2f} s",
+                         f"{best[2] / best[1]:.2f}x the time (target <= 0.75x)"))
+        key.unlink()
+        response.unlink()
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--no-64", action="store_true", help="leave out 64x LitBank")
+    args = parser.parse_args()
+    from .run import litbank_files
+
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        key, response, _ = litbank_files(folder)
+        for row in streaming_rows(key, response, folder, not args.no_64):
+            print(" | ".join(row))
+
+
+if __name__ == "__main__":
+    main()

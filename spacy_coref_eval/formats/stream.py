@@ -1,0 +1,456 @@
+"""Reading a corpus a batch of documents at a time (docs/streaming.md): an
+index of every document's byte range, found in one pass over each file;
+the two indexes paired as whole sides pair (:func:`.corpus.pair_sides`);
+batches of pairs within a byte budget, each read from its ranges by the
+format's own reader and checked against the index. Whatever the index
+cannot promise to read as the whole file reads raises :class:`Fallback`,
+and the caller reads the whole files instead."""
+import gzip
+import os
+import re
+import tempfile
+import zlib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+
+from ..clusters import Pair
+from ..errors import CorefInputError
+from ..files import PathLike
+from .base import Format, ReadOptions
+from .corpus import Corpus, PairedDocuments, _pair_by_name_or_order, pair_triples
+from .document import Side
+from .inputs import MAX_INPUT_BYTES, reading_bytes
+from .registry import format_of
+
+BATCH_BYTES = int(os.environ.get("SPACY_COREF_EVAL_BATCH_BYTES", 8 << 20))
+"""The bytes of key and response documents read in one batch (8 MiB, or
+the environment variable ``SPACY_COREF_EVAL_BATCH_BYTES``; 0 reads every
+file whole); a larger pair is a batch of its own."""
+INDEXED = ("conll", "conllu", "jsonlines")
+"""The formats :func:`index_file` indexes."""
+STREAMED = ("conll", "jsonlines")
+"""The formats read a batch at a time. CoNLL-U is indexed but read whole:
+its reader numbers entities by the first appearance of their id in the
+file, so that a document's entity order (and, where one node set is given
+in two entities, which copy is kept) depends on the documents before it
+(docs/streaming.md)."""
+_CHUNK = 1 << 20
+_BOM = b"\xef\xbb\xbf"
+
+
+class Fallback(Exception):
+    """The files are read whole instead (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One document of a file: its name and its bytes ``[start, end)``."""
+
+    name: str
+    start: int
+    end: int
+
+
+@dataclass
+class FileIndex:
+    """The documents of one file (:attr:`path`) by byte range; ``file``
+    holds its bytes (the file itself, or a decompressed copy of a ``.gz``);
+    ``header`` (a CoNLL-U file's one ``# global.Entity`` line) is put
+    before every batch that does not start the file."""
+
+    path: Path
+    file: Path
+    format: Format
+    entries: List[Entry]
+    header: bytes = b""
+
+    def read(self, ids: Sequence[int]) -> bytes:
+        """The bytes of the documents ``ids``, in that order."""
+        parts = [self.header] if ids and ids[0] != 0 and self.header else []
+        with open(self.file, "rb") as handle:
+            at = 0
+            while at < len(ids):
+                stop = at + 1
+                while stop < len(ids) and ids[stop] == ids[stop - 1] + 1:
+                    stop += 1
+                first, last = self.entries[ids[at]], self.entries[ids[stop - 1]]
+                handle.seek(first.start)
+                parts.append(handle.read(last.end - first.start))
+                at = stop
+        return b"".join(parts)
+
+
+def _scan(path: Path, pattern: "re.Pattern[bytes]", first: Optional[bytes], copy: Optional[Path]) -> Iterator[Tuple[int, "re.Match[bytes]"]]:
+    """``(offset in the file, match)`` of every line that ``pattern``
+    matches at its start, among the lines starting with the byte ``first``
+    (``None``: every line), reading ``_CHUNK`` bytes at a time
+    (decompressed into ``copy`` for a ``.gz``); the last item is the
+    file's size and ``None``."""
+    import numpy as np
+
+    size = 0
+    buffer = bytearray(b"\n")
+    base = -1
+    out = open(copy, "wb") if copy is not None else None
+    try:
+        with (gzip.open(path, "rb") if copy is not None else open(path, "rb")) as stream:
+            while True:
+                chunk = stream.read(_CHUNK)
+                size += len(chunk)
+                if size > MAX_INPUT_BYTES:
+                    raise Fallback(f"{path}: larger than the maximum input size")
+                if out is not None:
+                    out.write(chunk)
+                buffer += chunk
+                if chunk and b"\n" not in chunk:
+                    continue
+                cut = len(buffer) if not chunk else buffer.rfind(b"\n")
+                view = np.frombuffer(buffer, dtype=np.uint8, count=cut)
+                if first:
+                    starts = np.flatnonzero(view == first[0])
+                    starts = starts[view[np.maximum(starts - 1, 0)] == 0x0A]
+                else:
+                    starts = np.flatnonzero(view == 0x0A) + 1
+                del view
+                for start in starts.tolist():
+                    match = pattern.match(buffer, start, cut)
+                    if match is not None:
+                        yield base + start, match
+                if not chunk:
+                    yield size, None
+                    return
+                del buffer[:cut]
+                base += cut
+    except (OSError, EOFError, zlib.error) as err:
+        raise Fallback(f"{path}: {err}") from None
+    finally:
+        if out is not None:
+            out.close()
+
+
+_PATTERNS = {
+    "conll": (re.compile(rb"#[ \t]*(?:begin|end) document[^\n]*"), b"#"),
+    "conllu": (re.compile(rb"# (?:newdoc|global\.Entity)[^\n]*"), b"#"),
+    "jsonlines": (re.compile(rb'[^\n]*?"doc_key"\s*:\s*"((?:[^"\\\n]|\\.)*)"|[ \t\r]*(\S)'), None),
+}
+"""For each indexed format, the lines that matter and the byte they start with."""
+
+
+def index_file(path: Path, fmt: Format, folder: Path) -> FileIndex:
+    """The documents of a CoNLL-2012, CoNLL-U or jsonlines file by byte
+    range (a ``.gz`` decompressed into ``folder``); :class:`Fallback`
+    where its documents cannot be told apart so."""
+    if fmt.name not in INDEXED or not path.is_file():
+        raise Fallback(f"{path}: {fmt.title} is read whole")
+    copy = None
+    if path.suffix == ".gz":
+        handle, name = tempfile.mkstemp(".plain", dir=folder)
+        os.close(handle)
+        copy = Path(name)
+    scan = _scan(path, *_PATTERNS[fmt.name], copy)
+    entries, header = {"conll": _conll_entries, "conllu": _conllu_entries, "jsonlines": _jsonlines_entries}[fmt.name](scan)
+    index = FileIndex(path, copy or path, fmt, entries, header)
+    with open(index.file, "rb") as handle:
+        if handle.read(len(_BOM)) == _BOM:
+            raise Fallback(f"{path}: starts with a byte order mark")
+    names = [entry.name for entry in entries]
+    if not entries or len(set(names)) != len(names):
+        raise Fallback(f"{path}: no documents, or a name given twice")
+    return index
+
+
+def _entries(names: List[str], bounds: List[int]) -> List[Entry]:
+    return [Entry(name, bounds[i], bounds[i + 1]) for i, name in enumerate(names)]
+
+
+def _conll_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], bytes]:
+    """Documents to the end of their ``#end document`` line, the lines
+    between two documents with the second, those after the last with
+    it."""
+    from .conll.vectorised import BEGIN
+
+    names: List[str] = []
+    cuts: List[int] = []
+    for offset, match in scan:
+        if match is None:
+            if len(cuts) != len(names):
+                raise Fallback("a document without '#end document'")
+            return _entries(names, [0, *cuts[:-1], offset]), b""
+        begin = BEGIN.fullmatch(match.group().decode("utf8", "replace"))
+        if (begin is not None) != (len(names) == len(cuts)) or (begin is not None and not (begin.group(1) or "").strip()):
+            raise Fallback("'#begin document' and '#end document' do not alternate")
+        if begin is not None:
+            names.append(begin.group(1).rstrip())
+        else:
+            cuts.append(offset + len(match.group()) + 1)
+    raise AssertionError("the scan ends with the file's size")
+
+
+def _conllu_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], bytes]:
+    """Documents from one ``# newdoc id`` line to the next (the lines
+    before the first with the first); the header is the file's
+    ``# global.Entity`` line when it has one only, in its first document
+    (a line in every document needs none)."""
+    from .conllu.parse import _NEWDOC
+
+    names: List[str] = []
+    starts: List[int] = []
+    headers: List[Tuple[int, bytes]] = []
+    for offset, match in scan:
+        if match is None:
+            if not names:
+                raise Fallback("no '# newdoc id' line")
+            if len(headers) == 1 and len(names) > 1 and headers[0][0] < starts[1]:
+                header = headers[0][1] + b"\n"
+            elif len({line for _, line in headers}) <= 1 and len(headers) in (0, len(names)):
+                header = b""
+            else:
+                raise Fallback("'# global.Entity' lines that not every document repeats")
+            return _entries(names, [0, *starts[1:], offset]), header
+        line = bytes(match.group())
+        if line.startswith(b"# global."):
+            headers.append((offset, line))
+            continue
+        newdoc = _NEWDOC.match(line.decode("utf8", "replace").rstrip("\r"))
+        if newdoc is None or newdoc.group(1) is None:
+            raise Fallback("a '# newdoc' line without an id")
+        names.append(newdoc.group(1).strip())
+        starts.append(offset)
+    raise AssertionError("the scan ends with the file's size")
+
+
+def _jsonlines_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], bytes]:
+    """One document a line, blank lines with the document before them
+    (those before the first with the first)."""
+    import json
+
+    names: List[str] = []
+    starts: List[int] = []
+    for offset, match in scan:
+        if match is None:
+            return _entries(names, [0, *starts[1:], offset]), b""
+        if match.group(1) is None:
+            raise Fallback("a line without a doc_key")
+        try:
+            names.append(json.loads(b'"' + match.group(1) + b'"'))
+        except ValueError:
+            raise Fallback("a doc_key that is not a JSON string") from None
+        starts.append(offset)
+    raise AssertionError("the scan ends with the file's size")
+
+
+class Repeats(NamedTuple):
+    """What a warning about repeated mentions reads of one side's clusters."""
+
+    repeated: int
+    memberships: Optional[bool]
+
+
+@dataclass
+class Batch:
+    """What one batch leaves once its documents are dropped: their counts,
+    their repeated mentions ``(name, key, response)``, and the rest of
+    their pairing (:class:`~.corpus.PairedDocuments` without documents)."""
+
+    paired: PairedDocuments
+    counts: Any = None
+    repeated: List[Tuple[str, Repeats, Repeats]] = field(default_factory=list)
+
+
+@dataclass
+class StreamPlan:
+    """Two indexed files paired: ``triples`` ``(name, key entry, response
+    entry or None)`` in key order, the pairing's warnings, the response's
+    document names, and ``batches``: consecutive triples ``[start, stop)``
+    within the byte budget."""
+
+    key: FileIndex
+    response: FileIndex
+    triples: List[Tuple[str, int, Optional[int]]]
+    warnings: List[str]
+    response_names: List[str]
+    options: Tuple[ReadOptions, ReadOptions]
+    positional: bool
+    batches: List[Tuple[int, int]] = field(default_factory=list)
+    folder: Optional[tempfile.TemporaryDirectory] = None
+
+    def __enter__(self) -> "StreamPlan":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.folder is not None:
+            self.folder.cleanup()
+
+    def sizes(self) -> List[int]:
+        """The bytes of every triple, key and response."""
+        key, response = self.key.entries, self.response.entries
+        return [_size(key[k]) + (0 if r is None else _size(response[r])) for _, k, r in self.triples]
+
+    def read(self, batch: int) -> PairedDocuments:
+        """The documents of one batch read and paired (:func:`.corpus.pair_triples`)."""
+        start, stop = self.batches[batch]
+        triples = self.triples[start:stop]
+        key = self._side(self.key, [k for _, k, _ in triples], self.options[0])
+        response_ids = [r for _, _, r in triples if r is not None]
+        response = self._side(self.response, response_ids, replace(self.options[1], paired_with=key))
+        documents = iter(response.documents)
+        paired = [
+            (name, document, None if r is None else next(documents))
+            for (name, _, r), document in zip(triples, key.documents)
+        ]
+        try:
+            return pair_triples(paired, self.key.path, self.response.path, self.positional, start)
+        except CorefInputError as err:
+            raise Fallback(str(err)) from None
+
+    def count(self, batch: int, count: Callable[[List[Pair]], Any]) -> Batch:
+        """One batch read and counted by ``count`` (the pairs' counts);
+        its documents dropped."""
+        paired = self.read(batch)
+        try:
+            counts = count(paired.pairs)
+        except CorefInputError as err:
+            raise Fallback(str(err)) from None
+        repeated = [
+            (pair.name, *(Repeats(c.repeated, True if c.memberships is not None else None) for c in (pair.key, pair.response)))
+            for pair in paired.pairs if pair.key.repeated or pair.response.repeated
+        ]
+        paired.pairs, paired.key_documents = [], []
+        return Batch(paired, counts, repeated)
+
+    def _side(self, index: FileIndex, ids: List[int], options: ReadOptions) -> Side:
+        """The documents ``ids`` of one file read by its format's reader,
+        checked against the index."""
+        with reading_bytes(index.path, index.read(ids)):
+            try:
+                side = index.format.read(index.path, options)
+            except CorefInputError as err:
+                raise Fallback(str(err)) from None
+        if side.format is not index.format or [d.name for d in side.documents] != [index.entries[i].name for i in ids]:
+            raise Fallback(f"{index.path}: read otherwise in parts")
+        if side.warnings:
+            raise Fallback(f"{index.path}: the reader's warnings name lines of the whole file")
+        return side
+
+    def map(self, count: Callable[[List[Pair]], Any], n_process: int = 1) -> List[Batch]:
+        """Every batch counted (:meth:`count`), in order; with ``n_process``
+        > 1 in that many forked processes, each reading and counting
+        consecutive batches of about equal bytes."""
+        sizes = self.sizes()
+        groups = _balanced([sum(sizes[a:b]) for a, b in self.batches], n_process)
+        if len(groups) < 2 or not _can_fork():
+            return _each(self, count, range(len(self.batches)))
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        global _FORKED
+        _FORKED = (self, count)
+        try:
+            with ProcessPoolExecutor(len(groups), mp_context=multiprocessing.get_context("fork")) as pool:
+                return [out for part in pool.map(_forked_group, groups) for out in part]
+        finally:
+            _FORKED = None
+
+    def corpus(self, batches: Sequence[Batch]) -> Corpus:
+        """The paired corpus's warnings and response names (no documents:
+        they were read and dropped batch by batch)."""
+        paired = PairedDocuments(positional=self.positional)
+        for batch in batches:
+            paired.extend(batch.paired)
+        return Corpus([], [], self.warnings + paired.warnings(), self.response_names, paired.alignment, True)
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _size(entry: Entry) -> int:
+    return entry.end - entry.start
+
+
+_FORKED: Optional[Tuple[StreamPlan, Callable[[List[Pair]], Any]]] = None
+"""The plan and work of :meth:`StreamPlan.map`, for the processes it forks."""
+
+
+def _forked_group(batches: Sequence[int]) -> List[Any]:
+    assert _FORKED is not None, "set before the workers were forked"
+    plan, count = _FORKED
+    return _each(plan, count, batches)
+
+
+def _each(plan: StreamPlan, count: Callable[[List[Pair]], Any], batches: Iterable[int]) -> List[Batch]:
+    """Every batch counted in turn."""
+    return [plan.count(batch, count) for batch in batches]
+
+
+def _balanced(sizes: Sequence[int], n: int) -> List[List[int]]:
+    """Consecutive batches in at most ``n`` groups of about equal bytes."""
+    total = sum(sizes) or 1
+    groups: List[List[int]] = [[] for _ in range(max(1, n))]
+    before = 0
+    for batch, size in enumerate(sizes):
+        groups[min(len(groups) - 1, (before + size // 2) * len(groups) // total)].append(batch)
+        before += size
+    return [group for group in groups if group]
+
+
+def plan_stream(
+    key_path: PathLike, response_path: PathLike, formats: Tuple[Optional[str], Optional[str]] = (None, None),
+    pair_by: Optional[str] = None, n_process: int = 1, budget: Optional[int] = None,
+) -> StreamPlan:
+    """Both files indexed (:func:`index_file`) and paired as
+    :func:`.corpus.read_corpus` pairs them without words or tokens, in
+    batches of at most ``budget`` bytes (default :data:`BATCH_BYTES`; with
+    ``n_process`` > 1 at most a quarter of each process's share); the plan
+    removes its decompressed copies on leaving its ``with`` block.
+    :class:`Fallback` where the files are to be read whole."""
+    budget = BATCH_BYTES if budget is None else budget
+    if budget <= 0:
+        raise Fallback("streaming turned off")
+    paths = Path(key_path), Path(response_path)
+    key_format, response_format = (format_of(path, given) for path, given in zip(paths, formats))
+    if key_format.name not in STREAMED or response_format.name not in STREAMED:
+        raise Fallback(f"{key_format.title} and {response_format.title} are read whole")
+    folder = tempfile.TemporaryDirectory(prefix="coref-eval-")
+    try:
+        key, response = (index_file(path, fmt, Path(folder.name)) for path, fmt in zip(paths, (key_format, response_format)))
+        positional = key_format.positional and response_format.positional
+        sides = [Side(index.path, index.format, index.entries) for index in (key, response)]  # type: ignore[arg-type]
+        try:
+            triples, warnings, response_names = _pair_by_name_or_order(sides[0], sides[1], pair_by)
+        except CorefInputError as err:
+            raise Fallback(str(err)) from None
+        key_ids = {id(entry): i for i, entry in enumerate(key.entries)}
+        response_ids = {id(entry): i for i, entry in enumerate(response.entries)}
+        options = ReadOptions("key", None, not positional), ReadOptions("response", None, not positional)
+        plan = StreamPlan(
+            key, response,
+            [(name, key_ids[id(k)], None if r is None else response_ids[id(r)]) for name, k, r in triples],
+            warnings, response_names, options, positional, folder=folder,
+        )
+    except BaseException:
+        folder.cleanup()
+        raise
+    plan.batches = batches(plan.sizes(), budget, n_process)
+    return plan
+
+
+def batches(sizes: Sequence[int], budget: int, n_process: int = 1) -> List[Tuple[int, int]]:
+    """Consecutive ``[start, stop)`` whose sizes add up to at most
+    ``budget`` (one larger item a batch of its own); with ``n_process`` > 1
+    the budget is at most a quarter of each process's share."""
+    if n_process > 1:
+        budget = max(1, min(budget, sum(sizes) // (4 * n_process)))
+    out: List[Tuple[int, int]] = []
+    start, total = 0, 0
+    for i, size in enumerate(sizes):
+        if i > start and total + size > budget:
+            out.append((start, i))
+            start, total = i, 0
+        total += size
+    if start < len(sizes):
+        out.append((start, len(sizes)))
+    return out
