@@ -3,10 +3,10 @@ document a line, no names (documents pair with the key's by order), each
 put on its key document's words as text2text-coref's ``clean`` and
 ``text2conllu`` put it, with an :class:`~..document.AlignmentReport`."""
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -23,12 +23,19 @@ _HEADED = re.compile(rb"^# global\.Entity\s*=\s*\S*\bhead\b", re.MULTILINE)
 
 @dataclass
 class TextDocument(SideDocument):
-    """One line of tagged text: its written ``tokens`` (``form|tags``)."""
+    """One line of tagged text: its written ``tokens`` (``form|tags``);
+    ``previous`` is the line before it, whose placement gives
+    ``first_mentions``: every entity id of the lines so far with the place
+    of its first mention in udapi's mention order (line, first word, minus
+    its number of words, last word), which orders entities as the official
+    scorer reads text2conllu's file."""
 
     tokens_written: List[str]
     line: int
     source: str
     name: Optional[str] = None
+    previous: Optional["TextDocument"] = field(default=None, repr=False, compare=False)
+    first_mentions: Optional[Dict[str, Tuple[int, int, int, int]]] = field(default=None, repr=False, compare=False)
 
     @property
     def words(self) -> List[str]:
@@ -67,6 +74,8 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     if lines and lines[-1] == "":
         lines.pop()
     documents = [TextDocument(line.split(), number, str(path)) for number, line in enumerate(lines, 1)]
+    for previous, document in zip(documents, documents[1:]):
+        document.previous = previous
     return Side(path, FORMAT, list(documents), unparseable_warnings(path, documents))
 
 
@@ -121,7 +130,9 @@ def place(response: TextDocument, key: SideDocument) -> Paired:
     counts.openings = count_openings(written)
     made = len(found) - counts.stray
     heads = _heads(key, conllu, found)
-    clusters = _clusters(found, positions, heads)
+    earlier = response.previous.first_mentions if response.previous is not None else None
+    response.first_mentions = first_mentions(found, response.line, earlier or {})
+    clusters = _clusters(found, positions, heads, response.first_mentions)
     report = AlignmentReport(
         "words", inserted=alignment.inserted, deleted=alignment.deleted, replaced=alignment.replaced,
         dropped=max(counts.openings - made, 0), repaired=counts.repaired,
@@ -158,16 +169,33 @@ def _headed(source: str, mtime: int, size: int) -> bool:
         return False
 
 
-def _clusters(found: Sequence[Tuple[str, int, int]], positions: Sequence[int], heads: Sequence[int]) -> Clusters:
+def first_mentions(
+    found: Sequence[Tuple[str, int, int]], line: int, earlier: Dict[str, Tuple[int, int, int, int]]
+) -> Dict[str, Tuple[int, int, int, int]]:
+    """``earlier`` with the entities of ``found`` (mentions of line ``line``)
+    first seen there, each at its first mention in udapi's order."""
+    seen = dict(earlier)
+    for eid, first, last in found:
+        place = (line, first, first - last - 1, last)
+        if eid not in seen or place < seen[eid]:
+            seen[eid] = place
+    return seen
+
+
+def _clusters(
+    found: Sequence[Tuple[str, int, int]], positions: Sequence[int], heads: Sequence[int],
+    seen: Optional[Dict[str, Tuple[int, int, int, int]]] = None,
+) -> Clusters:
     """Mentions ``(entity id, first word, last word)`` as clusters over the
-    key's tokens (word ``w`` at ``positions[w]``), entities in order of
-    their first mention, mentions by position."""
+    key's tokens (word ``w`` at ``positions[w]``), entities in udapi's order
+    (by their first mention in the file, ``seen``, then id; docs/corefud.md
+    §8), mentions by position."""
     if not found:
         return Clusters()
+    seen = seen if seen is not None else first_mentions(found, 0, {})
     order = sorted(range(len(found)), key=lambda m: (found[m][1], -found[m][2], m))
-    first_seen = {}
-    for m in order:
-        first_seen.setdefault(found[m][0], len(first_seen))
+    eids = sorted({eid for eid, _, _ in found}, key=lambda eid: (seen[eid], eid))
+    first_seen = {eid: rank for rank, eid in enumerate(eids)}
     order.sort(key=lambda m: first_seen[found[m][0]])
     at = np.asarray(positions, dtype=np.int64)
     firsts = np.array([found[m][1] for m in order], dtype=np.int64)
