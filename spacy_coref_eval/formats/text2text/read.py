@@ -18,7 +18,7 @@ from ..inputs import check_utf8, read_input
 from .align import align_words
 from .tags import TagCounts, count_openings, sentence_mentions, split_token
 
-_HEADED = re.compile(rb"^# global\.Entity\s*=\s*\S*\bhead\b", re.MULTILINE)
+_HEADER = re.compile(rb"^# global\.Entity\s*=\s*(\S*)", re.MULTILINE)
 
 
 @dataclass
@@ -28,7 +28,8 @@ class TextDocument(SideDocument):
     ``first_mentions``: every entity id of the lines so far with the place
     of its first mention in udapi's mention order (line, first word, minus
     its number of words, last word), which orders entities as the official
-    scorer reads text2conllu's file."""
+    scorer reads text2conllu's file: across lines when the key's ids are
+    ``eid``, within each line when they are ``GRP`` (docs/corefud.md §8)."""
 
     tokens_written: List[str]
     line: int
@@ -130,7 +131,9 @@ def place(response: TextDocument, key: SideDocument) -> Paired:
     counts.openings = count_openings(written)
     made = len(found) - counts.stray
     heads = _heads(key, conllu, found)
-    earlier = response.previous.first_mentions if response.previous is not None else None
+    fields = _header(*_identity(conllu.source)) if conllu is not None else ()
+    across = conllu is not None and "GRP" not in "-".join(fields)
+    earlier = response.previous.first_mentions if response.previous is not None and across else None
     response.first_mentions = first_mentions(found, response.line, earlier or {})
     clusters = _clusters(found, positions, heads, response.first_mentions)
     report = AlignmentReport(
@@ -144,7 +147,7 @@ def _heads(key: SideDocument, conllu, found: Sequence[Tuple[str, int, int]]) -> 
     """Every mention's head word: by the key's dependency trees when its
     file gives mentions heads (``global.Entity`` with a ``head`` field), else
     the first word, as text2text-coref's output is read back."""
-    if conllu is None or not found or not _headed(*_identity(conllu.source)):
+    if conllu is None or not found or "head" not in _header(*_identity(conllu.source)):
         return [first for _, first, _ in found]
     from .heads import Trees
 
@@ -161,12 +164,14 @@ def _identity(source: str) -> Tuple[str, int, int]:
 
 
 @lru_cache(maxsize=8)
-def _headed(source: str, mtime: int, size: int) -> bool:
-    """Whether the CoNLL-U file ``source`` gives mentions a head field."""
+def _header(source: str, mtime: int, size: int) -> Tuple[str, ...]:
+    """The fields of the CoNLL-U file ``source``'s first ``global.Entity``
+    header (text2conllu copies it to its output)."""
     try:
-        return _HEADED.search(bytes(read_input(Path(source)))) is not None
+        found = _HEADER.search(bytes(read_input(Path(source))))
     except CorefInputError:
-        return False
+        return ()
+    return tuple(found.group(1).decode("utf8", "replace").split("-")) if found else ()
 
 
 def first_mentions(
