@@ -210,7 +210,32 @@ def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
     return document
 
 
-PARSERS = {"fastcoref": parse_fastcoref, "maverick": parse_maverick, "wl-coref": parse_wlcoref}
+def parse_strings(obj: Dict[str, Any], where: str) -> SystemDocument:
+    """``text`` (or ``tokens``, joined by spaces) and mentions as strings
+    (:data:`.strings.STRING_MEMBERS`), placed by :func:`.strings.place_strings`."""
+    from .strings import STRING_MEMBERS, place_strings, string_clusters
+
+    name = _name(obj, "doc_key", where)
+    where = where if name is None else f"{where}: document {name!r}"
+    member, clusters = string_clusters(obj, where)
+    if member is None:
+        raise CorefInputError(f"{where}: no mention strings ({', '.join(map(repr, STRING_MEMBERS))})")
+    text = obj.get("text")
+    if not isinstance(text, str):
+        given = obj.get("tokens") if obj.get("tokens") is not None else text
+        if given is None:
+            raise CorefInputError(f"{where}: mention strings need the 'text' (or the 'tokens') they are found in")
+        text = " ".join(_words(given, "tokens", where)[0])
+    spans, labels, unplaced = place_strings(text, clusters)
+    document = from_text(name, text, spans, labels)
+    document.unplaced = unplaced
+    return document
+
+
+PARSERS = {
+    "fastcoref": parse_fastcoref, "maverick": parse_maverick, "wl-coref": parse_wlcoref,
+    "mention-strings": parse_strings,
+}
 
 
 def read_system(path: Path, fmt: Format, text: Optional[str] = None) -> Side:
@@ -242,3 +267,9 @@ def read_wlcoref(path: Path, options: ReadOptions) -> Side:
     from . import WLCOREF
 
     return read_system(path, WLCOREF)
+
+
+def read_strings(path: Path, options: ReadOptions) -> Side:
+    from . import MENTION_STRINGS
+
+    return read_system(path, MENTION_STRINGS)
