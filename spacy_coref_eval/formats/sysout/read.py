@@ -2,6 +2,7 @@
 a line, as fastcoref/LingMess, maverick and wl-coref write them, each
 line a :class:`~.document.SystemDocument`."""
 import json
+from functools import lru_cache
 from itertools import chain
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -141,7 +142,13 @@ def parse_fastcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
         raise CorefInputError(f"{where}: no 'clusters' member")
     text = obj.get("text")
     if isinstance(text, str):
-        spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, len(text), "character", False, True)
+        try:
+            spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, len(text), "character", False, True)
+        except CorefInputError as err:
+            if "reversed" not in str(err):
+                raise
+            raise CorefInputError(f"{err}; maverick's evaluate.py writes 'text' and 'clusters' of token offsets, "
+                                  "end inclusive: name --response-format maverick") from None
         return from_text(name, text, spans, labels, dropped)
     if isinstance(text, list):
         words, starts = _words(text, "text", where)
@@ -152,8 +159,9 @@ def parse_fastcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
 
 def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
     """``tokens`` and ``clusters_token_offsets``, or ``text`` and
-    ``clusters_char_offsets``, or (evaluate.py) ``sentences`` and
-    ``clusters``: word or character offsets, end inclusive."""
+    ``clusters_char_offsets``, or (evaluate.py) ``sentences`` or ``text``
+    and ``clusters``: word, character or (``text``) spaCy token offsets,
+    end inclusive; else ``text`` and mention strings (:func:`parse_strings`)."""
     name = _name(obj, "doc_key", where)
     where = where if name is None else f"{where}: document {name!r}"
     if obj.get("tokens") is not None and obj.get("clusters_token_offsets") is not None:
@@ -170,8 +178,36 @@ def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
         words, starts = _words(obj["sentences"], "sentences", where)
         spans, labels, _ = spans_of(obj["clusters"], "clusters", where, len(words), "word", True)
         return from_words(name, words, spans, labels, starts or [0], 0)
+    if isinstance(obj.get("text"), str) and obj.get("clusters") is not None:
+        text = obj["text"]
+        starts, ends = spacy_tokens(text)
+        spans, labels, _ = spans_of(obj["clusters"], "clusters", where, len(starts), "word", True)
+        return from_text(name, text, np.stack([starts[spans[:, 0]], ends[spans[:, 1] - 1]], axis=1), labels, 0)
+    if obj.get("text") is not None or obj.get("tokens") is not None:
+        from .strings import string_clusters
+
+        if string_clusters(obj, where)[0] is not None:
+            return parse_strings(obj, where)
     raise CorefInputError(f"{where}: a maverick line holds 'tokens' and 'clusters_token_offsets', 'text' and "
-                          "'clusters_char_offsets', or 'sentences' and 'clusters'")
+                          "'clusters_char_offsets', 'sentences' or 'text' and 'clusters' (evaluate.py), "
+                          "or 'text' and mention strings ('clusters_char_text')")
+
+
+@lru_cache(maxsize=1)
+def _english():
+    import spacy
+
+    return spacy.blank("en")
+
+
+def spacy_tokens(text: str) -> Tuple[np.ndarray, np.ndarray]:
+    """The first character and end of every token of spaCy's English
+    tokenizer (en_core_web_sm's, which maverick's ``evaluate.py`` runs on a
+    ``text`` input), white-space tokens included."""
+    tokens = _english().tokenizer(text)
+    starts = np.fromiter((token.idx for token in tokens), dtype=np.int64, count=len(tokens))
+    lengths = np.fromiter((len(token.text) for token in tokens), dtype=np.int64, count=len(tokens))
+    return starts, starts + lengths
 
 
 def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
