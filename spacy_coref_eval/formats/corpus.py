@@ -3,7 +3,7 @@ Pairing): by name where both sides name their documents, else by order;
 each pair's response put on its key document's tokens by the key
 document's format (:meth:`~.document.SideDocument.paired_with`)."""
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
@@ -112,6 +112,7 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
     alone."""
     notes = list(dict.fromkeys(key.warnings + response.warnings))
     triples, warnings, response_names = _pair_by_name_or_order(key, response, pair_by)
+    how = "name" if pair_by != "order" and key.named and response.named else "order"
     pairs: List[Pair] = []
     key_documents: List[SideDocument] = []
     unmapped: Dict[str, int] = {}
@@ -131,7 +132,7 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
             if paired.unmapped:
                 unmapped[name] = paired.unmapped
             if paired.alignment is not None:
-                alignment[name] = paired.alignment
+                alignment[name] = replace(paired.alignment, paired=how)
         pairs.append(Pair(name, key_doc.clusters, clusters, key_doc.n_tokens))
         key_documents.append(key_doc)
     if positional:
