@@ -23,20 +23,19 @@ _HEADER = re.compile(rb"^# global\.Entity\s*=\s*(\S*)", re.MULTILINE)
 
 @dataclass
 class TextDocument(SideDocument):
-    """One line of tagged text: its written ``tokens`` (``form|tags``);
-    ``previous`` is the line before it, whose placement gives
-    ``first_mentions``: every entity id of the lines so far with the place
-    of its first mention in udapi's mention order (line, first word, minus
-    its number of words, last word), which orders entities as the official
-    scorer reads text2conllu's file: across lines when the key's ids are
-    ``eid``, within each line when they are ``GRP`` (docs/corefud.md §8)."""
+    """One line of tagged text: its written ``tokens`` (``form|tags``).
+    ``seen``, shared by the lines of one file, holds every entity id placed
+    so far with the place of its first mention in udapi's mention order
+    (line, first word, minus its number of words, last word), which orders
+    entities as the official scorer reads text2conllu's file: across lines
+    when the key's ids are ``eid``, within each line when they are ``GRP``
+    (docs/corefud.md §8)."""
 
     tokens_written: List[str]
     line: int
     source: str
     name: Optional[str] = None
-    previous: Optional["TextDocument"] = field(default=None, repr=False, compare=False)
-    first_mentions: Optional[Dict[str, Tuple[int, int, int, int]]] = field(default=None, repr=False, compare=False)
+    seen: Dict[str, Tuple[int, int, int, int]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def words(self) -> List[str]:
@@ -75,8 +74,9 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     if lines and lines[-1] == "":
         lines.pop()
     documents = [TextDocument(line.split(), number, str(path)) for number, line in enumerate(lines, 1)]
-    for previous, document in zip(documents, documents[1:]):
-        document.previous = previous
+    seen: Dict[str, Tuple[int, int, int, int]] = {}
+    for document in documents:
+        document.seen = seen
     return Side(path, FORMAT, list(documents), unparseable_warnings(path, documents))
 
 
@@ -133,9 +133,7 @@ def place(response: TextDocument, key: SideDocument) -> Paired:
     heads = _heads(key, conllu, found)
     fields = _header(*_identity(conllu.source)) if conllu is not None else ()
     across = conllu is not None and "GRP" not in "-".join(fields)
-    earlier = response.previous.first_mentions if response.previous is not None and across else None
-    response.first_mentions = first_mentions(found, response.line, earlier or {})
-    clusters = _clusters(found, positions, heads, response.first_mentions)
+    clusters = _clusters(found, positions, heads, first_mentions(found, response.line, response.seen if across else {}))
     report = AlignmentReport(
         "words", inserted=alignment.inserted, deleted=alignment.deleted, replaced=alignment.replaced,
         dropped=max(counts.openings - made, 0), repaired=counts.repaired,
@@ -175,11 +173,11 @@ def _header(source: str, mtime: int, size: int) -> Tuple[str, ...]:
 
 
 def first_mentions(
-    found: Sequence[Tuple[str, int, int]], line: int, earlier: Dict[str, Tuple[int, int, int, int]]
+    found: Sequence[Tuple[str, int, int]], line: int, seen: Dict[str, Tuple[int, int, int, int]]
 ) -> Dict[str, Tuple[int, int, int, int]]:
-    """``earlier`` with the entities of ``found`` (mentions of line ``line``)
-    first seen there, each at its first mention in udapi's order."""
-    seen = dict(earlier)
+    """``seen`` (the lines placed before, kept by whoever placed them) with
+    the mentions ``found`` on line ``line``: every entity id at its first
+    mention. A line placed again finds its own ids at the same places."""
     for eid, first, last in found:
         place = (line, first, first - last - 1, last)
         if eid not in seen or place < seen[eid]:
