@@ -172,3 +172,21 @@ def test_bad_strings_are_one_line(tmp_path, line, message):
     with pytest.raises(CorefInputError, match=message) as err:
         read_side(path, get_format("mention-strings"))
     assert "\n" not in str(err.value) and "bad.jsonl:1" in str(err.value)
+
+
+@deterministic(200)
+@given(documents())
+def test_the_indexed_lookup_places_as_the_search_does(case):
+    """Long texts look strings up in a prefix index; forced on short ones,
+    it places every string where the search places it."""
+    from spacy_coref_eval.formats.sysout import strings
+
+    text, clusters = case
+    searched = place_strings(text, clusters)
+    saved, strings.INDEXED_FROM = strings.INDEXED_FROM, 0
+    try:
+        indexed = place_strings(text, clusters)
+    finally:
+        strings.INDEXED_FROM = saved
+    assert indexed[0].tolist() == searched[0].tolist() and indexed[1].tolist() == searched[1].tolist()
+    assert indexed[2] == searched[2]
