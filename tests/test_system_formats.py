@@ -249,7 +249,8 @@ def test_split_into_words_output_and_null_mentions(tmp_path):
     data = scores(key_file(tmp_path), response)
     assert data["metrics"]["mentions"]["precision_den"] == 2 and data["metrics"]["mentions"]["recall_num"] == 1
     assert data["alignment"]["total"] == {"unit": "words", "inserted": 0, "deleted": 0, "replaced": 0,
-                                          "snapped": 0, "dropped": 1, "unplaced": 0, "repaired": 0}
+                                          "snapped": 0, "dropped": 1, "unplaced": 0, "repaired": 0,
+                                          "paired": {"name": 1, "order": 0}}
 
 
 def test_mentions_inside_words_are_snapped_and_on_white_space_dropped(tmp_path):

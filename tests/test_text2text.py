@@ -190,19 +190,7 @@ def corpora(keys):
 
 
 EXPECTED = expected()
-STILL_DIFFERENT = {
-    ("delete", "gum", "head+singletons"),
-    *(("broken_tags", "gum", mode) for mode in ("exact", "head", "head+singletons", "partial")),
-    *(("broken_tags", "gum_headed", mode) for mode in ("head", "partial")),
-    *(("mix", "gum", mode) for mode in ("exact", "head", "head+singletons", "partial")),
-    *(("mix", "gum_headed", mode) for mode in ("head", "partial")),
-}
-"""Runs whose MUC recall still differs from the official pipeline's in the
-fourth decimal, although the mentions are text2conllu's (the digest test)
-and the variants with a span tagged in two entities now agree (the CorefUD
-preset counts such a mention in both, docs/corefud.md §10). Not explained
-yet: the cases the official pipeline gives that the preset does not follow
-are listed on issue #19."""
+
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -217,8 +205,6 @@ def _score_cases():
         for key, modes in EXPECTED[name]["scores"].items():
             for mode in modes:
                 marks = [] if name in ("unchanged", "insert") else [pytest.mark.slow]
-                if (name, key, mode) in STILL_DIFFERENT:
-                    marks.append(pytest.mark.xfail(strict=True, reason="MUC recall differs (see STILL_DIFFERENT)"))
                 yield pytest.param(name, key, mode, marks=marks, id=f"{name}-{key}-{mode}")
 
 
@@ -336,3 +322,61 @@ def renamed(line):
         new = sorted(tag.replace(tag.strip("[]"), "e" + number[tag.strip("[]")]) for tag in tags.split(",")) if tags else []
         out.append(form + ("|" + ",".join(new) if new else ""))
     return " ".join(out)
+
+
+TWO_DOCUMENTS = """# global.Entity = eid-etype-head
+# newdoc id = a
+# sent_id = a1
+1	x	x	X	_	_	0	root	0:root	_
+2	y	y	X	_	_	1	dep	1:dep	_
+
+# newdoc id = b
+# sent_id = b1
+1	p	p	X	_	_	0	root	0:root	_
+2	q	q	X	_	_	1	dep	1:dep	_
+3	r	r	X	_	_	1	dep	1:dep	_
+
+"""
+
+
+@pytest.mark.parametrize("first, second, entities, header", [
+    ("x y", "p|[e10],[e9] q r|[e9]", [[(0, 1)], [(0, 1), (2, 3)]], "eid-etype-head"),
+    ("x y", "p|[e9],[e10] q r|[e9]", [[(0, 1)], [(0, 1), (2, 3)]], "eid-etype-head"),
+    ("x|[e9] y|[e9]", "p|[e10],[e9] q r|[e10]", [[(0, 1)], [(0, 1), (2, 3)]], "eid-etype-head"),
+    ("x|[e9] y|[e9]", "p|[e1],[e9] q r|[e1]", [[(0, 1)], [(0, 1), (2, 3)]], "eid-etype-head"),
+    ("x y|[e1] y", "p|[e1],[e9] q r|[e1]", [[(0, 1), (2, 3)], [(0, 1)]], "eid-etype-head"),
+    ("x|[e9] y|[e9]", "p|[e1],[e9] q r|[e1]", [[(0, 1), (2, 3)], [(0, 1)]], "GRP-etype-head"),
+])
+def test_entities_are_in_udapi_s_order_across_the_file(tmp_path, first, second, entities, header):
+    """A span in two entities: the scorer counts it in the last of them in
+    udapi's order, by first mention in the whole file (an id of an earlier
+    line first, unless the key's ids are ``GRP``, per document), then by id
+    as a string (``e10`` before ``e9``)."""
+    (tmp_path / "key.conllu").write_text(TWO_DOCUMENTS.replace("eid-etype-head", header), encoding="utf-8")
+    (tmp_path / "response.t2t").write_text(f"{first}\n{second}\n", encoding="utf-8")
+    response = read_corpus(tmp_path / "key.conllu", tmp_path / "response.t2t").pairs[1].response.memberships
+    got = {}
+    for m in range(len(response)):
+        got.setdefault(int(response.entity[m]), []).append((int(response.starts[m]), int(response.ends[m])))
+    assert [got[e] for e in sorted(got)] == entities
+
+
+@pytest.mark.parametrize("header, entities", [
+    ("eid-etype-head", [[(0, 1)], [(0, 1), (2, 3)]]),
+    ("GRP-etype-head", [[(0, 1), (2, 3)], [(0, 1)]]),
+])
+def test_the_conllu_reader_orders_grp_ids_per_document(tmp_path, header, entities):
+    """What text2conllu's output is read as: with ``eid`` ids ``e9`` of the
+    first document comes first in the second; with ``GRP`` ids udapi
+    prefixes each document's ids, so ``e1`` comes first (as a string)."""
+    key = TWO_DOCUMENTS.replace("eid-etype-head", header)
+    response = key.replace("1\tx\tx\tX\t_\t_\t0\troot\t0:root\t_", "1\tx\tx\tX\t_\t_\t0\troot\t0:root\tEntity=(e9)")
+    response = response.replace("1\tp\tp\tX\t_\t_\t0\troot\t0:root\t_", "1\tp\tp\tX\t_\t_\t0\troot\t0:root\tEntity=(e1)(e9)")
+    response = response.replace("3\tr\tr\tX\t_\t_\t1\tdep\t1:dep\t_", "3\tr\tr\tX\t_\t_\t1\tdep\t1:dep\tEntity=(e1)")
+    (tmp_path / "key.conllu").write_text(key, encoding="utf-8")
+    (tmp_path / "response.conllu").write_text(response, encoding="utf-8")
+    clusters = read_corpus(tmp_path / "key.conllu", tmp_path / "response.conllu").pairs[1].response.memberships
+    got = {}
+    for m in range(len(clusters)):
+        got.setdefault(int(clusters.entity[m]), []).append((int(clusters.starts[m]), int(clusters.ends[m])))
+    assert [got[e] for e in sorted(got)] == entities

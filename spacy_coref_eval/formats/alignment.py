@@ -115,7 +115,7 @@ def unmapped_warnings(unmapped: Mapping[str, int]) -> List[str]:
 
 # Character alignment of system outputs (docs/formats.md, Alignment onto the key)
 
-_ZERO_WIDTH = (0x200B, 0xFEFF)
+_ZERO_WIDTH = (0x0, 0x200B, 0xFEFF)
 _SINGLE_QUOTES = "'‘’‚‛`"
 _DOUBLE_QUOTES = '"“”„‟'
 _APOSTROPHE = ord("'")
@@ -203,8 +203,8 @@ def replaced_characters(key: Folded, text: Folded) -> np.ndarray:
 
 @dataclass(frozen=True)
 class KeyText:
-    """The key's words as one :class:`Folded` text (the words joined without
-    separator) and every word's units ``[starts, ends)``."""
+    """The key's words as one :class:`Folded` text (the words joined by a
+    character of no unit) and every word's units ``[starts, ends)``."""
 
     words: Sequence[str]
     folded: Folded
@@ -213,12 +213,21 @@ class KeyText:
 
     @classmethod
     def of(cls, words: Sequence[str]) -> "KeyText":
-        if not _STRINGS.issuperset(map(type, words)):
+        """The words joined by NUL, a character of no unit, whose places
+        give the words' bounds (the words' lengths where a word holds one)."""
+        try:
+            folded = fold("\0".join(words))
+        except TypeError:
             words = [str(word) for word in words]
-        folded = fold("".join(words))
-        bounds = np.zeros(len(words) + 1, dtype=np.int64)
-        np.cumsum(np.fromiter(map(len, words), dtype=np.int64, count=len(words)), out=bounds[1:])
-        units = folded.before[bounds]
+            folded = fold("\0".join(words))
+        cuts = np.flatnonzero(folded.codes == 0)
+        if len(cuts) == len(words) - 1:
+            units = np.concatenate(([0], folded.before[cuts], [len(folded)]))
+        else:
+            bounds = np.zeros(len(words) + 1, dtype=np.int64)
+            np.cumsum(np.fromiter(map(len, words), dtype=np.int64, count=len(words)) + 1, out=bounds[1:])
+            bounds[1:] -= 1
+            units = folded.before[np.maximum(bounds, 0)]
         return cls(words, folded, units[:-1], units[1:])
 
     def word_at(self, unit: int) -> int:

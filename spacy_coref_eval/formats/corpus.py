@@ -3,7 +3,7 @@ Pairing): by name where both sides name their documents, else by order;
 each pair's response put on its key document's tokens by the key
 document's format (:meth:`~.document.SideDocument.paired_with`)."""
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, TypeVar
 
@@ -115,7 +115,8 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
     alone."""
     notes = list(dict.fromkeys(key.warnings + response.warnings))
     triples, warnings, response_names = _pair_by_name_or_order(key, response, pair_by)
-    paired = pair_triples(triples, key.path, response.path, positional)
+    how = "name" if pair_by != "order" and key.named and response.named else "order"
+    paired = pair_triples(triples, key.path, response.path, positional, how=how)
     return Corpus(paired.pairs, paired.key_documents, notes + warnings + paired.warnings(), response_names, paired.alignment)
 
 
@@ -155,12 +156,13 @@ class _Length(NamedTuple):
 
 def pair_triples(
     triples: Sequence[Tuple[str, SideDocument, Optional[SideDocument]]], key_path: Path, response_path: Path,
-    positional: bool = False, first: int = 0,
+    positional: bool = False, first: int = 0, how: str = "order",
 ) -> PairedDocuments:
     """Every ``(name, key document, response document or None)`` paired: by
     token position with ``positional``, else the response put on the key
     document's tokens (``first``: the index of the first triple in the
-    corpus, for messages)."""
+    corpus, for messages; ``how``: paired by ``"name"`` or by ``"order"``,
+    for the alignment report)."""
     paired = PairedDocuments(positional=positional)
     for index, (name, key_doc, response_doc) in enumerate(triples, first):
         clusters = Clusters()
@@ -178,7 +180,7 @@ def pair_triples(
             if on_key.unmapped:
                 paired.unmapped[name] = on_key.unmapped
             if on_key.alignment is not None:
-                paired.alignment[name] = on_key.alignment
+                paired.alignment[name] = replace(on_key.alignment, paired=how)
         paired.pairs.append(Pair(name, key_doc.clusters, clusters, key_doc.n_tokens))
         paired.key_documents.append(key_doc)
     return paired

@@ -104,7 +104,9 @@ class AlignmentReport:
     that could not be placed (``dropped``: on deleted text or outside the
     document), mention strings found nowhere (``unplaced``), and tags
     rewritten or dropped by a repair (``repaired``); ``drift`` says where
-    the texts first differ (empty when they agree)."""
+    the texts first differ (empty when they agree); ``paired`` how the
+    document was paired with its key document (``"name"`` or ``"order"``,
+    set by pairing)."""
 
     unit: str
     inserted: int = 0
@@ -115,14 +117,17 @@ class AlignmentReport:
     unplaced: int = 0
     repaired: int = 0
     drift: str = ""
+    paired: str = ""
 
     def changed(self) -> bool:
         return any((self.inserted, self.deleted, self.replaced, self.snapped, self.dropped, self.unplaced, self.repaired))
 
     def to_dict(self) -> Dict[str, Any]:
-        """The counts by name (``drift`` only when the texts differ)."""
+        """The counts by name (``drift`` only when the texts differ,
+        ``paired`` when known)."""
         out: Dict[str, Any] = {name: getattr(self, name) for name in ALIGNMENT_COUNTS}
-        return {"unit": self.unit, **out, **({"drift": self.drift} if self.drift else {})}
+        return {"unit": self.unit, **out, **({"drift": self.drift} if self.drift else {}),
+                **({"paired": self.paired} if self.paired else {})}
 
 
 ALIGNMENT_COUNTS = ("inserted", "deleted", "replaced", "snapped", "dropped", "unplaced", "repaired")
@@ -134,6 +139,14 @@ def total_alignment(reports: Mapping[str, AlignmentReport]) -> AlignmentReport:
     units = sorted({report.unit for report in reports.values()})
     sums = {name: sum(getattr(report, name) for report in reports.values()) for name in ALIGNMENT_COUNTS}
     return AlignmentReport(units[0] if len(units) == 1 else "mixed", **sums)
+
+
+PAIRED_BY = ("name", "order")
+
+
+def pairing_counts(reports: Mapping[str, AlignmentReport]) -> Dict[str, int]:
+    """How many of the documents of ``reports`` were paired by name and by order."""
+    return {how: sum(report.paired == how for report in reports.values()) for how in PAIRED_BY}
 
 
 class WordMismatch(CorefInputError):

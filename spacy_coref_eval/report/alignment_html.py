@@ -20,11 +20,13 @@ def alignment_section(view: Optional[AlignmentView]) -> str:
         cells = "".join(f"<td>{counts[c]}</td>" for c in ALIGNMENT_COLUMNS)
         rows.append(f"<tr><th>{escape(name)}</th>{cells}<td><code>{escape(drift)}</code></td></tr>")
     more = f'<p class="meta">… and {view.more} more document(s) (see the JSON).</p>\n' if view.more else ""
+    paired = ", ".join(f"{n} by {how}" for how, n in view.paired.items() if n)
+    paired = f" Documents paired with the key's: {paired}." if paired else ""
     return (
         '<section id="alignment">\n<h2>Alignment onto the key</h2>\n'
         f'<p class="meta">The response was put on the key\'s words through the text ({escape(view.unit)}): '
         "mentions whose ends fell inside a key word were snapped outward to whole words, mentions on white "
-        "space dropped; replaced characters differ only as quotes or bracket escapes.</p>\n"
+        f"space dropped; replaced characters differ only as quotes or bracket escapes.{escape(paired)}</p>\n"
         f'<table class="alignment"><thead><tr><th>document</th>{head}<th>where the text drifted</th></tr></thead>'
         "<tbody>\n" + "\n".join(rows) + f"\n</tbody></table>\n{more}</section>"
     )

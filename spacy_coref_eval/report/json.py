@@ -54,10 +54,10 @@ def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses =
 def alignment_json(reports: Mapping[str, Any]) -> Dict[str, Any]:
     """The ``alignment`` member: what aligning the response onto the key
     changed, in ``total`` and by document (docs/formats.md)."""
-    from ..formats.document import total_alignment
+    from ..formats.document import pairing_counts, total_alignment
 
-    return {"total": total_alignment(reports).to_dict(),
-            "documents": {name: report.to_dict() for name, report in reports.items()}}
+    total = {**total_alignment(reports).to_dict(), "paired": pairing_counts(reports)}
+    return {"total": total, "documents": {name: report.to_dict() for name, report in reports.items()}}
 
 
 def comparison_json(

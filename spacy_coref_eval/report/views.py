@@ -166,12 +166,14 @@ class AlignmentView:
     documents: Sequence[Tuple[str, Mapping[str, int], str]]
     n_aligned: int
     more: int = 0
+    paired: Mapping[str, int] = field(default_factory=dict)
+    """How many of the aligned documents were paired by name and by order."""
 
 
 def alignment_view(reports: Mapping[str, object], shown: int = 50) -> Optional[AlignmentView]:
     """The view of the alignment reports by document (``None`` when no
     document was aligned)."""
-    from ..formats.document import total_alignment
+    from ..formats.document import pairing_counts, total_alignment
 
     if not reports:
         return None
@@ -179,7 +181,7 @@ def alignment_view(reports: Mapping[str, object], shown: int = 50) -> Optional[A
     changed = [(name, {c: getattr(r, c) for c in ALIGNMENT_COLUMNS}, r.drift)
                for name, r in reports.items() if r.changed() or r.drift]
     return AlignmentView(total.unit, {c: getattr(total, c) for c in ALIGNMENT_COLUMNS}, changed[:shown],
-                         len(reports), max(0, len(changed) - shown))
+                         len(reports), max(0, len(changed) - shown), pairing_counts(reports))
 
 
 def headline(metrics: Mapping[str, object]) -> str:

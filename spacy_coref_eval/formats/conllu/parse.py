@@ -116,7 +116,7 @@ class FileParser:
                     f"{self.source}:{line}: document {name!r} appears twice (first at line {parsed[name].line})"
                 )
             parsed[name] = self._document(name, line, first_sentence, stop, columns)
-        _entities_in_file_order(parsed)
+        _entities_in_file_order(parsed, per_document=any("GRP" in header.text for _, header in self.headers))
         return ConlluFile(self.source, parsed, self.bridges, self.split_antecedents)
 
     def _comments(self, comment: np.ndarray, line_start: np.ndarray, newlines: np.ndarray,
@@ -363,13 +363,19 @@ class FileParser:
 
 
 
-def _entities_in_file_order(documents: Dict[str, CorefUDDocument]) -> None:
+def _entities_in_file_order(documents: Dict[str, CorefUDDocument], per_document: bool = False) -> None:
     """Order each document's entities as udapi does (docs/corefud.md §2):
     by their first mention in the whole file, mentions compared by first
     node, then more nodes first, then last word, then eid. An eid used in
-    an earlier document therefore comes first."""
+    an earlier document therefore comes first, unless the ids are ``GRP``
+    (``per_document``), which udapi prefixes with the document's number."""
     with_entities = [document for document in documents.values() if document.entities]
     if not with_entities:
+        return
+    if per_document:
+        for document in with_entities:
+            _order_entities(document, _first_mention_keys(document),
+                            np.unique(np.array(document.entities), return_inverse=True)[1].ravel())
         return
     keys = [_first_mention_keys(document) for document in with_entities]
     eids, codes = np.unique(np.array(list(chain.from_iterable(d.entities for d in with_entities))), return_inverse=True)
@@ -381,14 +387,17 @@ def _entities_in_file_order(documents: Dict[str, CorefUDDocument]) -> None:
     in_file[codes[first]] = stacked[first]
     bounds = np.cumsum([0] + [len(d.entities) for d in with_entities])
     for document, lo, hi in zip(with_entities, bounds[:-1], bounds[1:]):
-        code = codes[lo:hi]
-        key = in_file[code]
-        order = np.lexsort((code, key[:, 2], key[:, 1], key[:, 0]))
-        if np.any(order != np.arange(len(order))):
-            rank = np.empty(len(order), dtype=np.int64)
-            rank[order] = np.arange(len(order))
-            document.mention_entity = rank[document.mention_entity]
-            document.entities = tuple(document.entities[e] for e in order.tolist())
+        _order_entities(document, in_file[codes[lo:hi]], codes[lo:hi])
+
+
+def _order_entities(document: CorefUDDocument, key: np.ndarray, code: np.ndarray) -> None:
+    """Entities sorted by their first mention's ``key``, then eid ``code``."""
+    order = np.lexsort((code, key[:, 2], key[:, 1], key[:, 0]))
+    if np.any(order != np.arange(len(order))):
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        document.mention_entity = rank[document.mention_entity]
+        document.entities = tuple(document.entities[e] for e in order.tolist())
 
 
 def _first_mention_keys(document: CorefUDDocument) -> np.ndarray:

@@ -1,6 +1,6 @@
 """What coreference systems write (docs/formats.md, System outputs):
 fastcoref/LingMess character offsets, maverick token or character
-offsets, wl-coref word spans. Each is a format of its own, chosen by name
+offsets, wl-coref word spans, mentions given as strings. Each is a format of its own, chosen by name
 or detected from a jsonlines file's members (:func:`.detect.system_of`);
 character outputs are put on the key's words through the text
 (:mod:`..alignment`)."""
@@ -17,4 +17,7 @@ MAVERICK = Format(
 WLCOREF = Format(
     "wl-coref", "wl-coref output", (), Lazy(f"{_READ}:read_wlcoref"), Lazy(f"{_WRITE}:write_wlcoref"),
 )
-SYSTEMS = (FASTCOREF, MAVERICK, WLCOREF)
+MENTION_STRINGS = Format(
+    "mention-strings", "mentions as strings", (), Lazy(f"{_READ}:read_strings"), Lazy(f"{_WRITE}:write_strings"),
+)
+SYSTEMS = (FASTCOREF, MAVERICK, WLCOREF, MENTION_STRINGS)

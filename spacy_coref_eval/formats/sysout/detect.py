@@ -5,7 +5,9 @@ from typing import Any, Dict, List, Optional
 
 from ...errors import CorefInputError
 
-_MARKERS = ('"text"', '"clusters_token_offsets"', '"clusters_char_offsets"', '"cased_words"')
+_MARKERS = ('"text"', '"tokens"', '"clusters_token_offsets"', '"clusters_char_offsets"', '"cased_words"')
+_OFFSETS = ("clusters", "predicted_clusters", "clusters_token_offsets", "clusters_char_offsets", "span_clusters",
+            "word_clusters")
 
 
 def candidates(obj: Dict[str, Any]) -> List[str]:
@@ -19,6 +21,11 @@ def candidates(obj: Dict[str, Any]) -> List[str]:
         found.append("maverick")
     if "cased_words" in obj:
         found.append("wl-coref")
+    if ("text" in obj or "tokens" in obj) and not any(obj.get(m) is not None for m in _OFFSETS):
+        from .strings import STRING_MEMBERS
+
+        if any(obj.get(m) is not None for m in STRING_MEMBERS):
+            found.append("mention-strings")
     return found
 
 

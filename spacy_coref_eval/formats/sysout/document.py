@@ -2,6 +2,7 @@
 the text cut at white space and at every mention boundary) and its
 mentions as spans of its text's characters or of its words, put on any
 key's words through the text (docs/formats.md, Alignment onto the key)."""
+from dataclasses import replace
 from functools import cached_property
 from typing import List, Optional, Sequence, Tuple
 
@@ -22,6 +23,8 @@ class SystemDocument(SideDocument):
 
     heads_only = False
     """Every mention is its head word alone (``word_clusters`` without spans)."""
+    unplaced = 0
+    """Mention strings found nowhere in the text (:mod:`.strings`)."""
 
     def __init__(self, name: Optional[str], spans: np.ndarray, labels: np.ndarray, text: Optional[str] = None,
                  words: Optional[List[str]] = None, sentence_starts: Sequence[int] = (), dropped: int = 0,
@@ -87,7 +90,8 @@ class SystemDocument(SideDocument):
             words = place_units(key_text, mine.starts[self.heads], mine.ends[self.heads])
             heads = np.where(words.kept, words.starts, -1)[kept]
         clusters = Clusters.from_arrays(placed.starts[kept], placed.ends[kept], self.labels[kept], heads)
-        return Paired(key, clusters, 0, placed_report(report, placed, self.dropped))
+        report = placed_report(report, placed, self.dropped)
+        return Paired(key, clusters, 0, replace(report, unplaced=self.unplaced) if self.unplaced else report)
 
 
 def from_words(name: Optional[str], words: List[str], spans: np.ndarray, labels: np.ndarray,

@@ -2,6 +2,7 @@
 a line, as fastcoref/LingMess, maverick and wl-coref write them, each
 line a :class:`~.document.SystemDocument`."""
 import json
+from functools import lru_cache
 from itertools import chain
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -141,7 +142,13 @@ def parse_fastcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
         raise CorefInputError(f"{where}: no 'clusters' member")
     text = obj.get("text")
     if isinstance(text, str):
-        spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, len(text), "character", False, True)
+        try:
+            spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, len(text), "character", False, True)
+        except CorefInputError as err:
+            if "reversed" not in str(err):
+                raise
+            raise CorefInputError(f"{err}; maverick's evaluate.py writes 'text' and 'clusters' of token offsets, "
+                                  "end inclusive: name --response-format maverick") from None
         return from_text(name, text, spans, labels, dropped)
     if isinstance(text, list):
         words, starts = _words(text, "text", where)
@@ -152,8 +159,9 @@ def parse_fastcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
 
 def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
     """``tokens`` and ``clusters_token_offsets``, or ``text`` and
-    ``clusters_char_offsets``, or (evaluate.py) ``sentences`` and
-    ``clusters``: word or character offsets, end inclusive."""
+    ``clusters_char_offsets``, or (evaluate.py) ``sentences`` or ``text``
+    and ``clusters``: word, character or (``text``) spaCy token offsets,
+    end inclusive; else ``text`` and mention strings (:func:`parse_strings`)."""
     name = _name(obj, "doc_key", where)
     where = where if name is None else f"{where}: document {name!r}"
     if obj.get("tokens") is not None and obj.get("clusters_token_offsets") is not None:
@@ -170,8 +178,36 @@ def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
         words, starts = _words(obj["sentences"], "sentences", where)
         spans, labels, _ = spans_of(obj["clusters"], "clusters", where, len(words), "word", True)
         return from_words(name, words, spans, labels, starts or [0], 0)
+    if isinstance(obj.get("text"), str) and obj.get("clusters") is not None:
+        text = obj["text"]
+        starts, ends = spacy_tokens(text)
+        spans, labels, _ = spans_of(obj["clusters"], "clusters", where, len(starts), "word", True)
+        return from_text(name, text, np.stack([starts[spans[:, 0]], ends[spans[:, 1] - 1]], axis=1), labels, 0)
+    if obj.get("text") is not None or obj.get("tokens") is not None:
+        from .strings import string_clusters
+
+        if string_clusters(obj, where)[0] is not None:
+            return parse_strings(obj, where)
     raise CorefInputError(f"{where}: a maverick line holds 'tokens' and 'clusters_token_offsets', 'text' and "
-                          "'clusters_char_offsets', or 'sentences' and 'clusters'")
+                          "'clusters_char_offsets', 'sentences' or 'text' and 'clusters' (evaluate.py), "
+                          "or 'text' and mention strings ('clusters_char_text')")
+
+
+@lru_cache(maxsize=1)
+def _english():
+    import spacy
+
+    return spacy.blank("en")
+
+
+def spacy_tokens(text: str) -> Tuple[np.ndarray, np.ndarray]:
+    """The first character and end of every token of spaCy's English
+    tokenizer (en_core_web_sm's, which maverick's ``evaluate.py`` runs on a
+    ``text`` input), white-space tokens included."""
+    tokens = _english().tokenizer(text)
+    starts = np.fromiter((token.idx for token in tokens), dtype=np.int64, count=len(tokens))
+    lengths = np.fromiter((len(token.text) for token in tokens), dtype=np.int64, count=len(tokens))
+    return starts, starts + lengths
 
 
 def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
@@ -210,7 +246,32 @@ def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
     return document
 
 
-PARSERS = {"fastcoref": parse_fastcoref, "maverick": parse_maverick, "wl-coref": parse_wlcoref}
+def parse_strings(obj: Dict[str, Any], where: str) -> SystemDocument:
+    """``text`` (or ``tokens``, joined by spaces) and mentions as strings
+    (:data:`.strings.STRING_MEMBERS`), placed by :func:`.strings.place_strings`."""
+    from .strings import STRING_MEMBERS, place_strings, string_clusters
+
+    name = _name(obj, "doc_key", where)
+    where = where if name is None else f"{where}: document {name!r}"
+    member, clusters = string_clusters(obj, where)
+    if member is None:
+        raise CorefInputError(f"{where}: no mention strings ({', '.join(map(repr, STRING_MEMBERS))})")
+    text = obj.get("text")
+    if not isinstance(text, str):
+        given = obj.get("tokens") if obj.get("tokens") is not None else text
+        if given is None:
+            raise CorefInputError(f"{where}: mention strings need the 'text' (or the 'tokens') they are found in")
+        text = " ".join(_words(given, "tokens", where)[0])
+    spans, labels, unplaced = place_strings(text, clusters)
+    document = from_text(name, text, spans, labels)
+    document.unplaced = unplaced
+    return document
+
+
+PARSERS = {
+    "fastcoref": parse_fastcoref, "maverick": parse_maverick, "wl-coref": parse_wlcoref,
+    "mention-strings": parse_strings,
+}
 
 
 def read_system(path: Path, fmt: Format, text: Optional[str] = None) -> Side:
@@ -242,3 +303,9 @@ def read_wlcoref(path: Path, options: ReadOptions) -> Side:
     from . import WLCOREF
 
     return read_system(path, WLCOREF)
+
+
+def read_strings(path: Path, options: ReadOptions) -> Side:
+    from . import MENTION_STRINGS
+
+    return read_system(path, MENTION_STRINGS)

@@ -62,6 +62,17 @@ def write_fastcoref(path: Path, documents: Sequence[SideDocument], inputs: Seque
     return _lines(path, lines, inputs)
 
 
+def write_strings(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+    """``doc_key``, ``text`` (as :func:`write_fastcoref` writes it) and
+    ``clusters_strings``, every mention as its text."""
+    lines = []
+    for name, document in zip(document_names(documents), documents):
+        text, starts, ends = detokenise(document.words)
+        clusters = [[text[starts[s]:ends[e - 1]] for s, e in entity] for entity in document.clusters.entities()]
+        lines.append({"doc_key": name, "text": text, "clusters_strings": clusters})
+    return _lines(path, lines, inputs)
+
+
 def write_maverick(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
     """``doc_key``, ``tokens`` and ``clusters_token_offsets``, end inclusive."""
     lines = []

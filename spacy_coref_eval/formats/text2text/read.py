@@ -3,10 +3,10 @@ document a line, no names (documents pair with the key's by order), each
 put on its key document's words as text2text-coref's ``clean`` and
 ``text2conllu`` put it, with an :class:`~..document.AlignmentReport`."""
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -18,17 +18,24 @@ from ..inputs import check_utf8, read_input
 from .align import align_words
 from .tags import TagCounts, count_openings, sentence_mentions, split_token
 
-_HEADED = re.compile(rb"^# global\.Entity\s*=\s*\S*\bhead\b", re.MULTILINE)
+_HEADER = re.compile(rb"^# global\.Entity\s*=\s*(\S*)", re.MULTILINE)
 
 
 @dataclass
 class TextDocument(SideDocument):
-    """One line of tagged text: its written ``tokens`` (``form|tags``)."""
+    """One line of tagged text: its written ``tokens`` (``form|tags``).
+    ``seen``, shared by the lines of one file, holds every entity id placed
+    so far with the place of its first mention in udapi's mention order
+    (line, first word, minus its number of words, last word), which orders
+    entities as the official scorer reads text2conllu's file: across lines
+    when the key's ids are ``eid``, within each line when they are ``GRP``
+    (docs/corefud.md §8)."""
 
     tokens_written: List[str]
     line: int
     source: str
     name: Optional[str] = None
+    seen: Dict[str, Tuple[int, int, int, int]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def words(self) -> List[str]:
@@ -67,6 +74,9 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     if lines and lines[-1] == "":
         lines.pop()
     documents = [TextDocument(line.split(), number, str(path)) for number, line in enumerate(lines, 1)]
+    seen: Dict[str, Tuple[int, int, int, int]] = {}
+    for document in documents:
+        document.seen = seen
     return Side(path, FORMAT, list(documents), unparseable_warnings(path, documents))
 
 
@@ -121,7 +131,9 @@ def place(response: TextDocument, key: SideDocument) -> Paired:
     counts.openings = count_openings(written)
     made = len(found) - counts.stray
     heads = _heads(key, conllu, found)
-    clusters = _clusters(found, positions, heads)
+    fields = _header(*_identity(conllu.source)) if conllu is not None else ()
+    across = conllu is not None and "GRP" not in "-".join(fields)
+    clusters = _clusters(found, positions, heads, first_mentions(found, response.line, response.seen if across else {}))
     report = AlignmentReport(
         "words", inserted=alignment.inserted, deleted=alignment.deleted, replaced=alignment.replaced,
         dropped=max(counts.openings - made, 0), repaired=counts.repaired,
@@ -133,7 +145,7 @@ def _heads(key: SideDocument, conllu, found: Sequence[Tuple[str, int, int]]) -> 
     """Every mention's head word: by the key's dependency trees when its
     file gives mentions heads (``global.Entity`` with a ``head`` field), else
     the first word, as text2text-coref's output is read back."""
-    if conllu is None or not found or not _headed(*_identity(conllu.source)):
+    if conllu is None or not found or "head" not in _header(*_identity(conllu.source)):
         return [first for _, first, _ in found]
     from .heads import Trees
 
@@ -150,24 +162,43 @@ def _identity(source: str) -> Tuple[str, int, int]:
 
 
 @lru_cache(maxsize=8)
-def _headed(source: str, mtime: int, size: int) -> bool:
-    """Whether the CoNLL-U file ``source`` gives mentions a head field."""
+def _header(source: str, mtime: int, size: int) -> Tuple[str, ...]:
+    """The fields of the CoNLL-U file ``source``'s first ``global.Entity``
+    header (text2conllu copies it to its output)."""
     try:
-        return _HEADED.search(bytes(read_input(Path(source)))) is not None
+        found = _HEADER.search(bytes(read_input(Path(source))))
     except CorefInputError:
-        return False
+        return ()
+    return tuple(found.group(1).decode("utf8", "replace").split("-")) if found else ()
 
 
-def _clusters(found: Sequence[Tuple[str, int, int]], positions: Sequence[int], heads: Sequence[int]) -> Clusters:
+def first_mentions(
+    found: Sequence[Tuple[str, int, int]], line: int, seen: Dict[str, Tuple[int, int, int, int]]
+) -> Dict[str, Tuple[int, int, int, int]]:
+    """``seen`` (the lines placed before, kept by whoever placed them) with
+    the mentions ``found`` on line ``line``: every entity id at its first
+    mention. A line placed again finds its own ids at the same places."""
+    for eid, first, last in found:
+        place = (line, first, first - last - 1, last)
+        if eid not in seen or place < seen[eid]:
+            seen[eid] = place
+    return seen
+
+
+def _clusters(
+    found: Sequence[Tuple[str, int, int]], positions: Sequence[int], heads: Sequence[int],
+    seen: Optional[Dict[str, Tuple[int, int, int, int]]] = None,
+) -> Clusters:
     """Mentions ``(entity id, first word, last word)`` as clusters over the
-    key's tokens (word ``w`` at ``positions[w]``), entities in order of
-    their first mention, mentions by position."""
+    key's tokens (word ``w`` at ``positions[w]``), entities in udapi's order
+    (by their first mention in the file, ``seen``, then id; docs/corefud.md
+    §8), mentions by position."""
     if not found:
         return Clusters()
+    seen = seen if seen is not None else first_mentions(found, 0, {})
     order = sorted(range(len(found)), key=lambda m: (found[m][1], -found[m][2], m))
-    first_seen = {}
-    for m in order:
-        first_seen.setdefault(found[m][0], len(first_seen))
+    eids = sorted({eid for eid, _, _ in found}, key=lambda eid: (seen[eid], eid))
+    first_seen = {eid: rank for rank, eid in enumerate(eids)}
     order.sort(key=lambda m: first_seen[found[m][0]])
     at = np.asarray(positions, dtype=np.int64)
     firsts = np.array([found[m][1] for m in order], dtype=np.int64)
