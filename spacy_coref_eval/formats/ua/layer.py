@@ -1,8 +1,10 @@
 """What one markable column of a CoNLL-UA document holds (docs/ua.md):
 markables, their entities, split antecedents (``ElementOf``), minimum
 spans (``Min``), non-referring entities (``-Pseudo``) and bridging pairs."""
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Dict, List, NamedTuple, Optional, Tuple
+
+import numpy as np
 
 Span = Tuple[int, int]
 Split = Tuple[Tuple[Span, ...], ...]
@@ -53,10 +55,22 @@ class Layer:
     referring: Tuple[bool, ...]
     element_of: Tuple[Tuple[int, ...], ...]
     bridging: Tuple[Tuple[int, int], ...] = ()
+    arrays: Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default=None, compare=False, repr=False)
+    """The markables' starts, ends and entities as arrays, when the reader
+    has them (else built by :meth:`columns`)."""
+
+    def columns(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The markables' starts, ends and entities as arrays."""
+        if self.arrays is not None:
+            return self.arrays
+        n = len(self.markables)
+        return tuple(np.fromiter((m[i] for m in self.markables), dtype=np.int64, count=n) for i in range(3))
 
     def members(self) -> Dict[int, List[int]]:
         """Every plural entity's direct element entities, in markable order."""
         out: Dict[int, List[int]] = {}
+        if not any(self.element_of):
+            return out
         for markable in self.markables:
             for plural in self.element_of[markable.entity]:
                 entities = out.setdefault(plural, [])
@@ -77,6 +91,8 @@ class Layer:
         themselves (a plural of plurals is flattened), each as the tuple
         of its spans."""
         members = self.members()
+        if not members:
+            return {}
         spans = [tuple((m.start, m.end) for m in ms) for ms in self.entity_markables()]
         out: Dict[int, Split] = {}
         for plural in members:

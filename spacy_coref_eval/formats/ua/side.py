@@ -11,6 +11,7 @@ from ..base import Format, ReadOptions
 from ..document import Side, SideDocument
 from ..inputs import check_utf8, read_input
 from .parse import UADocument, parse_ua
+from .vectorised import parse_simple
 from .view import Modes, UAClusters, ua_clusters
 
 
@@ -37,7 +38,7 @@ class UASideDocument(SideDocument):
 
     @property
     def n_tokens(self) -> int:
-        return len(self.document.lines)
+        return self.document.n_tokens
 
     def lost_in(self, target: Format) -> Optional[str]:
         """What only CoNLL-UA holds: split antecedents, non-referring
@@ -68,6 +69,6 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     check_utf8(data, path)
-    read = parse_ua(data.decode("utf8"), str(path))
+    read = parse_simple(bytes(data), str(path)) or parse_ua(data.decode("utf8"), str(path))
     documents = [UASideDocument(document, ua_clusters(document, Modes())) for document in read.documents]
     return Side(path, FORMAT, documents, read.warnings)

@@ -3,7 +3,10 @@ referring entities of the IDENTITY (or DISCOURSE_DEIXIS) column, and with
 split antecedents kept each plural entity's split-antecedent element
 (Paun et al. 2023), plurals with the same element merged."""
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Dict, List, Optional, Tuple
+
+import numpy as np
 
 from ...clusters import Clusters
 from ...errors import CorefInputError
@@ -62,25 +65,45 @@ class Modes:
 class UAClusters(Clusters):
     """:class:`~spacy_coref_eval.clusters.Clusters` of a UA document in
     one mode, and what the UA scorer scores beyond them: every entity's
-    spans as it lists them (``entity_spans``: a span may be in several
+    spans as it lists them (:attr:`entity_spans`: a span may be in several
     entities, and repeated within one where split antecedents are
-    removed), their minimum spans (``entity_mins``, ``None`` where none is
-    given), the split-antecedent element of every plural entity
-    (``splits``, by entity index), the layer they come from and the
-    document (to rebuild them in other ``modes``)."""
+    removed), their minimum spans (:attr:`entity_mins`, ``None`` where none
+    is given), the split-antecedent element of every plural entity
+    (``splits``, by entity index), the layer they come from, the document
+    (to rebuild them in other ``modes``), the layer's entities making up
+    each entity (``groups``; ``None``: every referring entity alone) and
+    how many spans the entities list (``listed``)."""
 
-    entity_spans: Tuple[Tuple[Span, ...], ...] = ()
-    entity_mins: Tuple[Tuple[Optional[Span], ...], ...] = ()
     splits: Dict[int, Split] = field(default_factory=dict)
     layer: Optional[Layer] = None
     modes: Modes = Modes()
     source: object = None
+    groups: Optional[Tuple[Tuple[int, ...], ...]] = None
+    listed: int = 0
+
+    @cached_property
+    def _listing(self) -> Tuple[Tuple[Tuple[Span, ...], ...], Tuple[Tuple[Optional[Span], ...], ...]]:
+        if self.layer is None:
+            return (), ()
+        groups = self.groups
+        if groups is None:
+            groups = tuple((e,) for e, referring in enumerate(self.layer.referring) if referring)
+        spans, mins = _listed(self.layer, groups, self.modes.split_antecedents != "remove")
+        return tuple(spans), tuple(mins)
+
+    @property
+    def entity_spans(self) -> Tuple[Tuple[Span, ...], ...]:
+        return self._listing[0]
+
+    @property
+    def entity_mins(self) -> Tuple[Tuple[Optional[Span], ...], ...]:
+        return self._listing[1]
 
     @property
     def dropped(self) -> bool:
         """Whether the clusters lost spans the UA scorer keeps (a span in
         two entities, or twice in one)."""
-        return sum(map(len, self.entity_spans)) != len(self)
+        return self.listed != len(self)
 
     def scored_spans(self, remove_singletons: bool = False) -> List[Tuple[Span, ...]]:
         """The spans of every entity scored (a plural's split element
@@ -95,12 +118,42 @@ class UAClusters(Clusters):
         return any(m is not None for mins in self.entity_mins for m in mins)
 
 
+def _listed(layer: Layer, groups, keep: bool) -> Tuple[List[Tuple[Span, ...]], List[Tuple[Optional[Span], ...]]]:
+    """The spans and minimum spans of every group of entities, in markable
+    order; with split antecedents kept a span repeated within a group is
+    listed once."""
+    markables = layer.entity_markables()
+    entity_spans, entity_mins = [], []
+    for group in groups:
+        spans, mins, present = [], [], set()
+        for entity in group:
+            for m in markables[entity]:
+                if not keep or (m.start, m.end) not in present:
+                    present.add((m.start, m.end))
+                    spans.append((m.start, m.end))
+                    mins.append(m.min_span)
+        entity_spans.append(tuple(spans))
+        entity_mins.append(tuple(mins))
+    return entity_spans, entity_mins
+
+
 def ua_clusters(document: object, modes: Modes) -> UAClusters:
     """The clusters of a :class:`~.parse.UADocument` scored in ``modes``."""
     modes = modes.effective
     layer = document.deixis if modes.discourse_deixis else document.identity
     keep = modes.split_antecedents != "remove"
     splits = layer.splits() if keep else {}
+    if not splits:
+        simple = _each_alone(document, layer, modes)
+        if simple is not None:
+            return simple
+    return _grouped(document, layer, modes, splits)
+
+
+def _grouped(document: object, layer: Layer, modes: Modes, splits: Dict[int, Split]) -> UAClusters:
+    """:func:`ua_clusters` in general: plurals with the same split element
+    merged, spans listed as the UA scorer lists them."""
+    keep = modes.split_antecedents != "remove"
     groups: List[List[int]] = []
     by_split: Dict[frozenset, int] = {}
     for entity, referring in enumerate(layer.referring):
@@ -114,29 +167,34 @@ def ua_clusters(document: object, modes: Modes) -> UAClusters:
         if same is not None:
             by_split[same] = len(groups)
         groups.append([entity])
-    markables = layer.entity_markables()
-    entity_spans, entity_mins, group_splits = [], [], {}
-    for group in groups:
-        spans, mins, present = [], [], set()
-        for entity in group:
-            for m in markables[entity]:
-                if not keep or (m.start, m.end) not in present:
-                    present.add((m.start, m.end))
-                    spans.append((m.start, m.end))
-                    mins.append(m.min_span)
-        split = splits.get(group[0])
-        if split is not None:
-            group_splits[len(entity_spans)] = split
-        entity_spans.append(tuple(spans))
-        entity_mins.append(tuple(mins))
+    group_splits = {g: splits[group[0]] for g, group in enumerate(groups) if group[0] in splits}
+    entity_spans, _ = _listed(layer, groups, keep)
     seen = set()
     unique = []
     for spans in entity_spans:
         unique.append([span for span in spans if span not in seen and not seen.add(span)])
     base = Clusters.from_entities(unique)
     return UAClusters(
-        base.starts, base.ends, base.entity, base.n_entities, entity_spans=tuple(entity_spans),
-        entity_mins=tuple(entity_mins), splits=group_splits, layer=layer, modes=modes, source=document,
+        base.starts, base.ends, base.entity, base.n_entities, splits=group_splits, layer=layer, modes=modes,
+        source=document, groups=tuple(map(tuple, groups)), listed=sum(map(len, entity_spans)),
+    )
+
+
+def _each_alone(document: object, layer: Layer, modes: Modes) -> Optional[UAClusters]:
+    """:func:`ua_clusters` at once when no span is given twice among the
+    referring markables (then no entity merges and every span is listed
+    once), else ``None``."""
+    starts, ends, entity = layer.columns()
+    if not all(layer.referring):
+        referring = np.array(layer.referring, dtype=bool)
+        kept = referring[entity]
+        starts, ends, entity = starts[kept], ends[kept], (np.cumsum(referring) - 1)[entity[kept]]
+    base = Clusters.from_arrays(starts, ends, entity)
+    if base.repeated:
+        return None
+    return UAClusters(
+        base.starts, base.ends, base.entity, base.n_entities, layer=layer, modes=modes, source=document,
+        listed=len(starts),
     )
 
 
