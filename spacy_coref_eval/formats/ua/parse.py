@@ -4,22 +4,18 @@ separated by tabs or spaces; in a markable cell closings ``)`` come before
 openings ``(EntityID=…|MarkableID=…)``. Every error names the file, the
 line and the markable or entity."""
 from dataclasses import dataclass, field
-from functools import cached_property, partial
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
-
-import numpy as np
+from functools import cached_property
+from typing import Callable, Dict, List, Optional, Tuple
 
 from ...errors import CorefInputError
-from .layer import Layer, Markable, Span
+from .layer import Layer, Markables
 
 IDENTITY, BRIDGING, DISCOURSE_DEIXIS = "IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS"
 DEFAULT_COLUMNS = {"FORM": 1, IDENTITY: 10, BRIDGING: 11, DISCOURSE_DEIXIS: 12}
 """Column positions when no ``# global.columns`` header names them (the
 UA scorer's fixed positions)."""
 NON_REFERRING = "-Pseudo"
-EMPTY = Layer((), (), (), ())
-_markable = partial(tuple.__new__, Markable)
-"""A :class:`Markable` from a tuple of its fields, without a Python call."""
+EMPTY = Layer(Markables.of_lists([], [], [], [], [], [], {}, {}), (), (), ())
 
 
 @dataclass
@@ -187,7 +183,7 @@ def _layer(
     entity = [entity_index.setdefault(spans[mid][2]["EntityID"], len(entity_index)) for mid in order]
     listed = [spans[mid] for mid in order]
     return build_layer(
-        Markables(
+        Markables.of_lists(
             [start for start, _, _, _ in listed], [end for _, end, _, _ in listed], entity, list(entity_index), order,
             [line for _, _, _, line in listed],
             {i: values["Min"] for i, (_, _, values, _) in enumerate(listed) if "Min" in values},
@@ -212,39 +208,15 @@ def _bridges(cell: str, line: int, where: str, warnings: List[str]) -> List[Tupl
     return out
 
 
-@dataclass
-class Markables:
-    """The markables of one column of one document in reading order, as
-    columns: spans, entity indices (entities by first markable), entity
-    ids, markable ids, opening lines, and the ``Min`` and ``ElementOf``
-    values of the markables that have them (by markable index)."""
-
-    starts: Sequence[int]
-    ends: Sequence[int]
-    entity: Sequence[int]
-    entity_ids: List[str]
-    markable_ids: List[str]
-    lines: Sequence[int]
-    mins: Dict[int, str]
-    element_of: Dict[int, str]
-    arrays: Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]] = None
-
-
 def build_layer(columns: Markables, bridges: List[Tuple[str, str, int]], where: str, warnings: List[str]) -> Layer:
     """The :class:`Layer` of ``columns`` and their bridging pairs
     ``(anaphor id, anchor id, line)``; split antecedents checked for cycles,
     references to missing entities and markables warned and ignored."""
-    min_spans: List[Optional[Span]] = [None] * len(columns.markable_ids)
-    for i, value in columns.mins.items():
-        min_spans[i] = _min_span(value)
-    markables = tuple(map(
-        _markable, zip(columns.starts, columns.ends, columns.entity, min_spans, columns.lines, columns.markable_ids)
-    ))
     entity_ids = tuple(columns.entity_ids)
     entity_index = {eid: i for i, eid in enumerate(entity_ids)} if columns.element_of else {}
     element_of: List[List[int]] = [[] for _ in entity_ids] if columns.element_of else []
     for i in sorted(columns.element_of):
-        own = columns.entity[i]
+        own = int(columns.entity[i])
         for plural in filter(None, columns.element_of[i].split(",")):
             if plural not in entity_index:
                 warnings.append(f"{where}, line {columns.lines[i]}: ElementOf={plural} names no entity of the document; ignored")
@@ -265,20 +237,7 @@ def build_layer(columns: Markables, bridges: List[Tuple[str, str, int]], where: 
     else:
         referring = (True,) * len(entity_ids)
     elements = tuple(map(tuple, element_of)) if element_of else ((),) * len(entity_ids)
-    return Layer(markables, entity_ids, referring, elements, tuple(pairs), columns.arrays)
-
-
-def _min_span(value: str) -> Optional[Span]:
-    """``Min=a`` or ``Min=a,b`` (1-based document token positions) as a
-    0-based ``[start, end)`` span; ``None`` when not given or not of that
-    form (checked where minimum spans are used:
-    :func:`~.view.check_min_spans`)."""
-    parts = value.split(",")
-    if not all(p.isdigit() for p in parts[:2]):
-        return (-1, -1)
-    first = int(parts[0]) - 1
-    last = int(parts[1]) - 1 if len(parts) > 1 else first
-    return (first, last + 1)
+    return Layer(columns, entity_ids, referring, elements, tuple(pairs))
 
 
 def _check_acyclic(element_of: List[List[int]], entity_ids: Tuple[str, ...], where: str) -> None:

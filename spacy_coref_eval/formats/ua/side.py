@@ -12,7 +12,7 @@ from ..document import Side, SideDocument
 from ..inputs import check_utf8, read_input
 from .parse import UADocument, parse_ua
 from .vectorised import parse_simple
-from .view import Modes, UAClusters, ua_clusters
+from .view import Modes, UAClusters, ua_clusters_of
 
 
 @dataclass
@@ -70,5 +70,6 @@ def read_side(path: Path, options: ReadOptions) -> Side:
         data = data[len(codecs.BOM_UTF8):]
     check_utf8(data, path)
     read = parse_simple(bytes(data), str(path)) or parse_ua(data.decode("utf8"), str(path))
-    documents = [UASideDocument(document, ua_clusters(document, Modes())) for document in read.documents]
+    clusters = ua_clusters_of(read.documents, Modes())
+    documents = [UASideDocument(document, c) for document, c in zip(read.documents, clusters)]
     return Side(path, FORMAT, documents, read.warnings)

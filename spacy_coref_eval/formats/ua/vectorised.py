@@ -10,7 +10,7 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from ...errors import CorefInputError
-from ...arrays import expand_ranges, pair_brackets, range_values
+from ...arrays import pair_brackets, range_values
 from ..conll.vectorised import _narrow_utf8
 from .layer import Layer
 from .parse import (
@@ -21,6 +21,12 @@ _NL, _TAB, _SPACE, _HASH, _UNDERSCORE = 10, 9, 32, 35, 95
 _OPEN, _CLOSE, _PIPE, _EQUALS = 40, 41, 124, 61
 _SENT_ID = np.frombuffer(b"# sent_id = ", dtype=np.uint8)
 _KEYS = ("MarkableID", "EntityID", "Min", "ElementOf")
+_OPEN_KIND, _CLOSE_KIND, _PIPE_KIND, _EQUALS_KIND = 1, 2, 3, 4
+_WIDEST = 256
+"""The longest markable or entity id the numpy reader takes."""
+_KIND = np.zeros(256, dtype=np.uint8)
+_KIND[[_OPEN, _CLOSE, _PIPE, _EQUALS]] = _OPEN_KIND, _CLOSE_KIND, _PIPE_KIND, _EQUALS_KIND
+"""The class of every byte in a markable cell: a bracket, ``|``, ``=`` or other."""
 
 
 class _Lines:
@@ -45,29 +51,28 @@ def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     mark) in the common case, or ``None``."""
     if b"\r" in data or not data.strip():
         return None
-    buf = np.frombuffer(data, dtype=np.uint8)
-    blanks = np.flatnonzero(buf <= _SPACE)
-    blank = buf[blanks]
-    if np.any((blank != _NL) & (blank != _TAB) & (blank != _SPACE)) or not _narrow_utf8(buf):
+    if b"\t\t" in data or b"\t\n" in data or data.endswith(b"\t"):
         return None
-    lines = _Lines(data, buf, blanks[blank == _NL])
+    buf = np.frombuffer(data, dtype=np.uint8)
+    tabs = np.flatnonzero(buf == _TAB)
+    newlines = np.flatnonzero(buf == _NL)
+    if np.count_nonzero(buf < _SPACE) != len(tabs) + len(newlines) or not _narrow_utf8(buf):
+        return None
+    lines = _Lines(data, buf, newlines)
     first = lines.first
     if np.any((first == _TAB) | (first == _SPACE)):
         return None
     token = (first != _NL) & (first != _HASH)
-    tabs, spaces = blanks[blank == _TAB], blanks[blank == _SPACE]
-    spaced = np.searchsorted(lines.starts, spaces, side="right") - 1
     token_lines = np.flatnonzero(token)
-    if len(token_lines) == 0 or token[spaced].any():
+    if len(token_lines) == 0:
+        return None
+    if b" " in data and token[np.searchsorted(lines.starts, np.flatnonzero(buf == _SPACE), side="right") - 1].any():
         return None
     n_tabs = len(tabs) // len(token_lines)
     if len(tabs) != n_tabs * len(token_lines):
         return None
     row = tabs.reshape(len(token_lines), n_tabs)
-    if n_tabs and (
-        np.any(row[:, 0] <= lines.starts[token_lines]) or np.any(row[:, -1] >= lines.ends[token_lines] - 1)
-        or np.any(buf[tabs + 1] == _TAB)
-    ):
+    if n_tabs and (np.any(row[:, 0] <= lines.starts[token_lines]) or np.any(row[:, -1] >= lines.ends[token_lines])):
         return None
     structure = _structure(lines, token_lines)
     if structure is None:
@@ -203,101 +208,136 @@ def _layers(
     in every document, with markable ids unique within each."""
     marked = _marked(buf, lo, hi)
     if len(marked) == 0:
-        return [Markables([], [], [], [], [], [], {}, {}) for _ in range(n_docs)]
-    cell_lo, cell_hi = lo[marked], hi[marked]
-    owner, position = expand_ranges(cell_lo, cell_hi)
-    chars = buf[position]
-    n = len(chars)
-    cell_first = np.r_[0, np.cumsum(cell_hi - cell_lo)[:-1]].astype(np.int64)
-    is_open, is_close, is_pipe = chars == _OPEN, chars == _CLOSE, chars == _PIPE
-    opened = np.cumsum(is_open)
-    inside = opened - (opened - is_open)[cell_first][owner] if n else opened
-    closing = inside == 0
-    if np.any(closing & ~is_close):
+        return [EMPTY.table] * n_docs
+    cell_lo = lo[marked]
+    size = hi[marked] - cell_lo
+    cell_end = np.cumsum(size)
+    cell_first = cell_end - size
+    chars = buf[range_values(cell_lo, hi[marked])]
+    kind = _KIND[chars]
+    at = np.flatnonzero(kind)
+    kind = kind[at]
+    cell = np.searchsorted(cell_end, at, side="right")
+    cell_at = np.searchsorted(at, cell_first)
+    opening = kind == _OPEN_KIND
+    opened = np.cumsum(opening)
+    closing = opened == np.r_[0, opened][cell_at][cell]
+    shut = np.flatnonzero(closing)
+    if np.any(kind[shut] != _CLOSE_KIND) or np.any(at[shut] - cell_first[cell[shut]] != shut - cell_at[cell[shut]]):
         return None
-    last = np.zeros(n, dtype=bool)
-    last[cell_first[1:] - 1] = True
-    if n:
-        last[-1] = True
-    delimiter = is_open | is_close | is_pipe
-    after = np.r_[chars[1:], 0]
-    before = np.r_[0, chars[:-1]]
-    ordinary_next = ~last & (after != _OPEN) & (after != _CLOSE) & (after != _PIPE)
-    if np.any((is_open | is_pipe) & ~ordinary_next):
+    n_closing = np.bincount(cell[shut], minlength=len(marked))
+    rest = cell_first + n_closing < cell_end
+    following = (cell_at + n_closing)[rest]
+    if np.any(following >= len(at)):
         return None
-    body_close = is_close & ~closing
-    if np.any(body_close & ~(last | (after == _OPEN))) or np.any(
-        body_close & ((before == _OPEN) | (before == _CLOSE) | (before == _PIPE))
+    if np.any(at[following] != (cell_first + n_closing)[rest]) or np.any(kind[following] != _OPEN_KIND):
+        return None
+    end = cell_end[cell]
+    adjacent_next = np.r_[at[1:] == at[:-1] + 1, False]
+    next_kind = np.r_[kind[1:], 0]
+    adjacent_prev = np.r_[False, adjacent_next[:-1]]
+    prev_kind = np.r_[0, kind[:-1]]
+    bracketing = (next_kind > 0) & (next_kind < _EQUALS_KIND)
+    starting = opening | (kind == _PIPE_KIND)
+    if np.any(starting & ((at + 1 >= end) | (adjacent_next & bracketing))):
+        return None
+    shutting = (kind == _CLOSE_KIND) & ~closing
+    if np.any(shutting & ~((at + 1 == end) | (adjacent_next & (next_kind == _OPEN_KIND)))) or np.any(
+        shutting & adjacent_prev & (prev_kind > 0) & (prev_kind < _EQUALS_KIND)
     ):
         return None
-    part_start = np.flatnonzero(is_open | is_pipe)
-    ends = np.flatnonzero(delimiter & ~closing)
-    stop = np.r_[ends * 2, (cell_first[1:] if len(cell_first) else cell_first) * 2 - 1, 2 * n - 1]
-    stop.sort()
-    part_end = (stop[np.searchsorted(stop, part_start * 2, side="right")] + 1) // 2
-    part = np.cumsum(is_open | is_pipe) - 1
-    equals = np.flatnonzero((chars == _EQUALS) & ~closing)
-    first_equals = equals[np.r_[True, part[equals][1:] != part[equals][:-1]]] if len(equals) else equals
-    if len(first_equals) != len(part_start):
+    part = np.flatnonzero(starting)
+    stops = np.flatnonzero(kind != _EQUALS_KIND)
+    stop = np.r_[stops, len(at)][np.searchsorted(stops, part, side="right")]
+    in_cell = stop < len(at)
+    in_cell[in_cell] = cell[stop[in_cell]] == cell[part[in_cell]]
+    part_end = np.where(in_cell, at[np.minimum(stop, len(at) - 1)], end[part])
+    equals = part + 1
+    if np.any(equals >= len(at)) or np.any(kind[np.minimum(equals, len(at) - 1)] != _EQUALS_KIND):
         return None
-    piece = opened[part_start] - 1
-    n_pieces = int(is_open.sum())
+    if np.any(cell[equals] != cell[part]):
+        return None
+    key_start, value_start = at[part] + 1, at[equals] + 1
+    piece = opened[part] - 1
+    n_pieces = int(opened[-1])
     found: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
     for key in _KEYS:
-        size = len(key)
-        candidates = np.flatnonzero(first_equals - part_start - 1 == size)
-        at = part_start[candidates, None] + 1 + np.arange(size)
-        hits = candidates[np.all(chars[at] == np.frombuffer(key.encode(), dtype=np.uint8), axis=1)]
+        width = len(key)
+        candidates = np.flatnonzero(value_start - key_start - 1 == width)
+        window = key_start[candidates, None] + np.arange(width)
+        hits = candidates[np.all(chars[window] == np.frombuffer(key.encode(), dtype=np.uint8), axis=1)]
         counts = np.bincount(piece[hits], minlength=n_pieces)
         if np.any(counts > 1) or (key in _KEYS[:2] and np.any(counts == 0)):
             return None
         found[key] = (piece[hits], hits)
-    value_start = first_equals + 1
     for key in _KEYS[:2]:
         if np.any(part_end[found[key][1]] == value_start[found[key][1]]):
             return None
-    piece_at = np.flatnonzero(is_open)
-    piece_stop = np.r_[piece_at * 2, (cell_first[1:] if len(cell_first) else cell_first) * 2 - 1, 2 * n - 1]
-    piece_stop.sort()
-    piece_end = (piece_stop[np.searchsorted(piece_stop, piece_at * 2, side="right")] + 1) // 2
-    single = is_close[piece_end - 1]
-    piece_cell = marked[owner[piece_at]]
-    close_cell = marked[owner[np.flatnonzero(closing)]]
+    opens = np.flatnonzero(opening)
+    next_open = np.r_[opens[1:], len(at)]
+    same = next_open < len(at)
+    same[same] = cell[next_open[same]] == cell[opens[same]]
+    last = np.where(same, next_open - 1, np.r_[cell_at[1:], len(at)][cell[opens]] - 1)
+    single = kind[last] == _CLOSE_KIND
+    piece_cell = marked[cell[opens]]
+    close_cell = marked[cell[shut]]
     events = np.r_[np.flatnonzero(~single), len(single) + np.arange(len(close_cell))]
     event_cell = np.r_[piece_cell[~single], close_cell]
-    event_rank = np.r_[piece_at[~single], np.flatnonzero(closing)]
+    event_rank = np.r_[at[opens[~single]], at[shut]]
     starts = token_index[piece_cell]
     ends_ = starts + 1
     if len(events):
-        opens, closes, balanced = pair_brackets(doc[event_cell], event_rank, events < len(single))
+        paired_opens, paired_closes, balanced = pair_brackets(doc[event_cell], event_rank, events < len(single))
         if not balanced.all():
             return None
-        ends_[events[opens]] = token_index[event_cell[closes]] + 1
-    texts = {key: _values(buf, position, value_start[hits], part_end[hits]) for key, (_, hits) in found.items()}
+        ends_[events[paired_opens]] = token_index[event_cell[paired_closes]] + 1
+    offset = (cell_lo - cell_first)[cell]
+    value_lo = {key: value_start[hits] + offset[equals[hits]] for key, (_, hits) in found.items()}
+    value_hi = {key: part_end[hits] + offset[equals[hits]] for key, (_, hits) in found.items()}
     piece_doc = doc[piece_cell]
-    doc_list = piece_doc.tolist()
-    markable_ids, entity_texts = texts["MarkableID"], texts["EntityID"]
-    if len(set(zip(doc_list, markable_ids))) != len(markable_ids):
+    marked_ids = _codes(buf, value_lo["MarkableID"], value_hi["MarkableID"], piece_doc)
+    entities = _codes(buf, value_lo["EntityID"], value_hi["EntityID"], piece_doc)
+    if marked_ids is None or entities is None or len(marked_ids[1]) != len(piece_doc):
         return None
-    index: Dict[Tuple[int, str], int] = {}
-    entity = np.array([index.setdefault(k, len(index)) for k in zip(doc_list, entity_texts)], dtype=np.int64)
-    entity_doc = np.array([d for d, _ in index], dtype=np.int64)
-    entity_ids = [e for _, e in index]
+    entity, entity_first = entities
+    entity_doc = piece_doc[entity_first]
+    entity_ids = _values(buf, value_lo["EntityID"][entity_first], value_hi["EntityID"][entity_first])
+    markable_ids = _values(buf, value_lo["MarkableID"], value_hi["MarkableID"])
     bounds = np.searchsorted(piece_doc, np.arange(n_docs + 1)).tolist()
-    entity_bounds = np.searchsorted(entity_doc, np.arange(n_docs + 1)).tolist()
-    entity = entity - np.array(entity_bounds[:-1], dtype=np.int64)[piece_doc] if len(entity) else entity
+    entity_bounds = np.searchsorted(entity_doc, np.arange(n_docs + 1))
+    entity = entity - entity_bounds[piece_doc]
+    entity_bounds = entity_bounds.tolist()
     lines = line_number[piece_cell]
-    extra = {key: (found[key][0], texts[key]) for key in _KEYS[2:]}
+    extra = {key: (found[key][0], _values(buf, value_lo[key], value_hi[key])) for key in _KEYS[2:]}
     out = []
     for d in range(n_docs):
         a, b = bounds[d], bounds[d + 1]
         out.append(Markables(
-            starts[a:b].tolist(), ends_[a:b].tolist(), entity[a:b].tolist(), entity_ids[entity_bounds[d]:entity_bounds[d + 1]],
-            markable_ids[a:b], lines[a:b].tolist(),
-            *(_within(*extra[key], a, b) for key in _KEYS[2:]),
-            arrays=(starts[a:b], ends_[a:b], entity[a:b]),
+            starts[a:b], ends_[a:b], entity[a:b], entity_ids[entity_bounds[d]:entity_bounds[d + 1]], markable_ids[a:b],
+            lines[a:b], *(_within(*extra[key], a, b) for key in _KEYS[2:]),
         ))
     return out
+
+
+def _codes(buf: np.ndarray, lo: np.ndarray, hi: np.ndarray, doc: np.ndarray) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """Number the distinct pairs (``doc[i]``, text ``buf[lo[i]:hi[i]]``) in
+    order of first appearance: the number of every pair and the first
+    index of each number; ``None`` for texts over :data:`_WIDEST` bytes."""
+    if len(lo) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    width = hi - lo
+    widest = int(width.max())
+    if widest > _WIDEST:
+        return None
+    table = np.zeros((len(lo), 4 + widest), dtype=np.uint8)
+    table[:, :4] = ((doc[:, None] >> np.array([21, 14, 7, 0])) & 127) | 128
+    rows, at = np.repeat(np.arange(len(lo)), width), range_values(lo, hi)
+    table[rows, 4 + at - np.repeat(lo, width)] = buf[at]
+    _, first, inverse = np.unique(table.view(f"S{4 + widest}").ravel(), return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[inverse.ravel()], first[order]
 
 
 def _within(pieces: np.ndarray, values: List[str], a: int, b: int) -> Dict[int, str]:
@@ -306,13 +346,11 @@ def _within(pieces: np.ndarray, values: List[str], a: int, b: int) -> Dict[int, 
     return dict(zip((pieces[lo:hi] - a).tolist(), values[lo:hi]))
 
 
-def _values(buf: np.ndarray, position: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> List[str]:
-    """The text of the cell characters ``[starts[i], ends[i])`` (no tab
-    among them), decoded in one piece."""
-    if len(starts) == 0:
+def _values(buf: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> List[str]:
+    """The text of every ``buf[lo[i]:hi[i]]`` (no tab among them), decoded
+    in one piece."""
+    if len(lo) == 0:
         return []
-    lo = position[starts]
-    hi = lo + (ends - starts)
     taken = buf[np.minimum(range_values(lo, hi + 1), len(buf) - 1)]
     taken[np.cumsum(hi - lo + 1) - 1] = _TAB
     return taken.tobytes().decode("utf8").split("\t")[:-1]

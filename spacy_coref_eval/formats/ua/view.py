@@ -4,7 +4,7 @@ split antecedents kept each plural entity's split-antecedent element
 (Paun et al. 2023), plurals with the same element merged."""
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -139,15 +139,49 @@ def _listed(layer: Layer, groups, keep: bool) -> Tuple[List[Tuple[Span, ...]], L
 
 def ua_clusters(document: object, modes: Modes) -> UAClusters:
     """The clusters of a :class:`~.parse.UADocument` scored in ``modes``."""
+    return ua_clusters_of([document], modes)[0]
+
+
+def ua_clusters_of(documents: Sequence[object], modes: Modes) -> List[UAClusters]:
+    """:func:`ua_clusters` of every document; those without split elements
+    and without a span given twice among their referring markables are
+    built at once (no entity merges and every span is listed once)."""
     modes = modes.effective
-    layer = document.deixis if modes.discourse_deixis else document.identity
     keep = modes.split_antecedents != "remove"
-    splits = layer.splits() if keep else {}
-    if not splits:
-        simple = _each_alone(document, layer, modes)
-        if simple is not None:
-            return simple
-    return _grouped(document, layer, modes, splits)
+    out: List[Optional[UAClusters]] = [None] * len(documents)
+    layers = [document.deixis if modes.discourse_deixis else document.identity for document in documents]
+    simple = []
+    for d, layer in enumerate(layers):
+        splits = layer.splits() if keep else {}
+        if splits:
+            out[d] = _grouped(documents[d], layer, modes, splits)
+        else:
+            simple.append(d)
+    columns = [_referring_columns(layers[d]) for d in simple]
+    sizes = [len(c[0]) for c in columns]
+    if simple:
+        starts, ends, entity = (np.concatenate([c[i] for c in columns]) for i in range(3))
+        built = Clusters.per_document(np.repeat(np.arange(len(simple)), sizes), starts, ends, entity, len(simple))
+        for d, base, size in zip(simple, built, sizes):
+            if base.repeated:
+                out[d] = _grouped(documents[d], layers[d], modes, {})
+            else:
+                out[d] = UAClusters(
+                    base.starts, base.ends, base.entity, base.n_entities, layer=layers[d], modes=modes,
+                    source=documents[d], listed=size,
+                )
+    return out
+
+
+def _referring_columns(layer: Layer) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The starts, ends and entities (referring ones renumbered) of the
+    referring markables of ``layer``."""
+    starts, ends, entity = layer.columns()
+    if all(layer.referring):
+        return starts, ends, entity
+    referring = np.array(layer.referring, dtype=bool)
+    kept = referring[entity]
+    return starts[kept], ends[kept], (np.cumsum(referring) - 1)[entity[kept]]
 
 
 def _grouped(document: object, layer: Layer, modes: Modes, splits: Dict[int, Split]) -> UAClusters:
@@ -177,24 +211,6 @@ def _grouped(document: object, layer: Layer, modes: Modes, splits: Dict[int, Spl
     return UAClusters(
         base.starts, base.ends, base.entity, base.n_entities, splits=group_splits, layer=layer, modes=modes,
         source=document, groups=tuple(map(tuple, groups)), listed=sum(map(len, entity_spans)),
-    )
-
-
-def _each_alone(document: object, layer: Layer, modes: Modes) -> Optional[UAClusters]:
-    """:func:`ua_clusters` at once when no span is given twice among the
-    referring markables (then no entity merges and every span is listed
-    once), else ``None``."""
-    starts, ends, entity = layer.columns()
-    if not all(layer.referring):
-        referring = np.array(layer.referring, dtype=bool)
-        kept = referring[entity]
-        starts, ends, entity = starts[kept], ends[kept], (np.cumsum(referring) - 1)[entity[kept]]
-    base = Clusters.from_arrays(starts, ends, entity)
-    if base.repeated:
-        return None
-    return UAClusters(
-        base.starts, base.ends, base.entity, base.n_entities, layer=layer, modes=modes, source=document,
-        listed=len(starts),
     )
 
 
