@@ -49,9 +49,7 @@ class _Lines:
 def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     """The documents of CoNLL-UA ``data`` (UTF-8 without a byte-order
     mark) in the common case, or ``None``."""
-    if b"\r" in data or not data.strip():
-        return None
-    if b"\t\t" in data or b"\t\n" in data or data.endswith(b"\t"):
+    if b"\r" in data:
         return None
     buf = np.frombuffer(data, dtype=np.uint8)
     tabs = np.flatnonzero(buf == _TAB)
@@ -66,13 +64,19 @@ def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     token_lines = np.flatnonzero(token)
     if len(token_lines) == 0:
         return None
-    if b" " in data and token[np.searchsorted(lines.starts, np.flatnonzero(buf == _SPACE), side="right") - 1].any():
-        return None
+    if b" " in data:
+        comments = np.flatnonzero(first == _HASH)
+        spans = zip(lines.starts[comments].tolist(), lines.ends[comments].tolist())
+        if b"".join([data[start:end] for start, end in spans]).count(b" ") != data.count(b" "):
+            return None
     n_tabs = len(tabs) // len(token_lines)
     if len(tabs) != n_tabs * len(token_lines):
         return None
     row = tabs.reshape(len(token_lines), n_tabs)
-    if n_tabs and (np.any(row[:, 0] <= lines.starts[token_lines]) or np.any(row[:, -1] >= lines.ends[token_lines])):
+    if n_tabs and (
+        np.any(row[:, 0] <= lines.starts[token_lines]) or np.any(row[:, -1] >= lines.ends[token_lines] - 1)
+        or np.any(tabs[1:] - tabs[:-1] == 1)
+    ):
         return None
     structure = _structure(lines, token_lines)
     if structure is None:
@@ -329,15 +333,22 @@ def _codes(buf: np.ndarray, lo: np.ndarray, hi: np.ndarray, doc: np.ndarray) -> 
     widest = int(width.max())
     if widest > _WIDEST:
         return None
-    table = np.zeros((len(lo), 4 + widest), dtype=np.uint8)
+    words = (4 + widest + 7) // 8
+    table = np.zeros((len(lo), 8 * words), dtype=np.uint8)
     table[:, :4] = ((doc[:, None] >> np.array([21, 14, 7, 0])) & 127) | 128
     rows, at = np.repeat(np.arange(len(lo)), width), range_values(lo, hi)
     table[rows, 4 + at - np.repeat(lo, width)] = buf[at]
-    _, first, inverse = np.unique(table.view(f"S{4 + widest}").ravel(), return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    return rank[inverse.ravel()], first[order]
+    keys = table.view(np.uint64)
+    order = np.lexsort(keys.T[::-1]) if words > 1 else np.argsort(keys[:, 0], kind="stable")
+    ordered = keys[order]
+    new = np.r_[True, np.any(ordered[1:] != ordered[:-1], axis=1)]
+    group = np.empty(len(order), dtype=np.int64)
+    group[order] = np.cumsum(new) - 1
+    first = order[new]
+    by_first = np.argsort(first, kind="stable")
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[by_first] = np.arange(len(first))
+    return rank[group], first[by_first]
 
 
 def _within(pieces: np.ndarray, values: List[str], a: int, b: int) -> Dict[int, str]:
