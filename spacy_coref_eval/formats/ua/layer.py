@@ -82,12 +82,12 @@ _markable = partial(tuple.__new__, Markable)
 
 
 def _min_span(value: str) -> Optional[Span]:
-    """``Min=a`` or ``Min=a,b`` (1-based document token positions) as a
-    0-based ``[start, end)`` span; ``None`` when not given or not of that
-    form (checked where minimum spans are used:
-    :func:`~.view.check_min_spans`)."""
-    parts = value.split(",")
-    if not all(p.isdigit() for p in parts[:2]):
+    """``Min=a``, ``Min=a,b`` or the guidelines' range ``Min=a-b``
+    (1-based document token positions) as a 0-based ``[start, end)``
+    span; ``(-1, -1)`` when not of that form (checked where minimum spans
+    are used: :func:`~.view.check_min_spans`)."""
+    parts = value.split("-") if "-" in value else value.split(",")
+    if not all(p.isdigit() for p in parts[:2]) or ("-" in value and len(parts) != 2):
         return (-1, -1)
     first = int(parts[0]) - 1
     last = int(parts[1]) - 1 if len(parts) > 1 else first

@@ -15,6 +15,9 @@ DEFAULT_COLUMNS = {"FORM": 1, IDENTITY: 10, BRIDGING: 11, DISCOURSE_DEIXIS: 12}
 """Column positions when no ``# global.columns`` header names them (the
 UA scorer's fixed positions)."""
 NON_REFERRING = "-Pseudo"
+GUIDELINES_NON_REFERRING = "_Pseudo"
+"""The other ending of non-referring entity ids in the UA guidelines (not
+read so by the UA scorer)."""
 EMPTY = Layer(Markables.of_lists([], [], [], [], [], [], {}, {}), (), (), ())
 
 

@@ -2,7 +2,7 @@
 referring entities of the IDENTITY (or DISCOURSE_DEIXIS) column, and with
 split antecedents kept each plural entity's split-antecedent element
 (Paun et al. 2023), plurals with the same element merged."""
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -11,6 +11,7 @@ import numpy as np
 from ...clusters import Clusters
 from ...errors import CorefInputError
 from .layer import Layer, Span, Split
+from .parse import GUIDELINES_NON_REFERRING
 
 SPLIT_MODES = ("keep", "remove", "only")
 
@@ -20,13 +21,16 @@ class Modes:
     """The UA scorer's modes as values: split antecedents ``keep``,
     ``remove`` or ``only`` (scored alone), the non-referring and bridging
     scores, discourse deixis (the DISCOURSE_DEIXIS column instead of
-    IDENTITY, split antecedents kept) and minimum spans."""
+    IDENTITY, split antecedents kept) and minimum spans; ``as_scorer``:
+    read as the UA scorer reads where its guidelines say more (set by the
+    ``ua`` preset; docs/ua.md §8)."""
 
     split_antecedents: str = "keep"
     non_referring: bool = False
     bridging: bool = False
     discourse_deixis: bool = False
     min_spans: bool = False
+    as_scorer: bool = False
 
     def __post_init__(self) -> None:
         if self.split_antecedents not in SPLIT_MODES:
@@ -38,9 +42,9 @@ class Modes:
         split antecedents and drops the other scores; scoring split
         antecedents alone drops the non-referring and bridging scores."""
         if self.discourse_deixis:
-            return Modes("keep", False, False, True, self.min_spans)
+            return Modes("keep", False, False, True, self.min_spans, self.as_scorer)
         if self.split_antecedents == "only":
-            return Modes("only", False, False, False, self.min_spans)
+            return Modes("only", False, False, False, self.min_spans, self.as_scorer)
         return self
 
     @property
@@ -56,9 +60,13 @@ class Modes:
         return ("non_referring",) * effective.non_referring + ("bridging",) * effective.bridging
 
     def to_dict(self) -> Dict[str, object]:
-        """The modes that differ from the defaults."""
+        """The modes that differ from the defaults (``as_scorer`` goes with
+        the preset, echoed as such)."""
         default = Modes()
-        return {name: getattr(self, name) for name in self.__dataclass_fields__ if getattr(self, name) != getattr(default, name)}
+        return {
+            name: getattr(self, name) for name in self.__dataclass_fields__
+            if name != "as_scorer" and getattr(self, name) != getattr(default, name)
+        }
 
 
 @dataclass(frozen=True)
@@ -149,7 +157,7 @@ def ua_clusters_of(documents: Sequence[object], modes: Modes) -> List[UAClusters
     modes = modes.effective
     keep = modes.split_antecedents != "remove"
     out: List[Optional[UAClusters]] = [None] * len(documents)
-    layers = [document.deixis if modes.discourse_deixis else document.identity for document in documents]
+    layers = [_as_read(document.deixis if modes.discourse_deixis else document.identity, modes) for document in documents]
     simple = []
     for d, layer in enumerate(layers):
         splits = layer.splits() if keep else {}
@@ -171,6 +179,16 @@ def ua_clusters_of(documents: Sequence[object], modes: Modes) -> List[UAClusters
                     source=documents[d], listed=size,
                 )
     return out
+
+
+def _as_read(layer: Layer, modes: Modes) -> Layer:
+    """``layer`` with the entities the guidelines call non-referring
+    (:data:`~.parse.GUIDELINES_NON_REFERRING`) marked so, unless read as
+    the UA scorer reads (``-Pseudo`` only)."""
+    if modes.as_scorer or not any(eid.endswith(GUIDELINES_NON_REFERRING) for eid in layer.entity_ids):
+        return layer
+    referring = tuple(r and not eid.endswith(GUIDELINES_NON_REFERRING) for r, eid in zip(layer.referring, layer.entity_ids))
+    return replace(layer, referring=referring)
 
 
 def _referring_columns(layer: Layer) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -214,20 +232,43 @@ def _grouped(document: object, layer: Layer, modes: Modes, splits: Dict[int, Spl
     )
 
 
-def check_min_spans(clusters: UAClusters, where: str) -> None:
-    """Refuse a minimum span that is not a span inside its markable."""
+def check_min_spans(clusters: UAClusters, where: str, as_scorer: bool = False) -> None:
+    """Refuse a minimum span that is not a span inside its markable, and
+    read as the UA scorer reads, a range ``Min=a-b``."""
     layer = clusters.layer
-    for m in layer.markables if layer is not None else ():
-        if m.min_span is not None and not (m.start <= m.min_span[0] < m.min_span[1] <= m.end):
+    for i, m in enumerate(layer.markables if layer is not None else ()):
+        if m.min_span is None:
+            continue
+        if as_scorer and "-" in layer.table.mins.get(i, ""):
             raise CorefInputError(
                 f"{where}, line {m.line}: markable {m.markable_id} (entity {layer.entity_ids[m.entity]}): "
-                "Min= is not 'a' or 'a,b' with 1-based token positions inside the markable"
+                f"Min={layer.table.mins[i]} is a range, which the UA scorer does not read (--preset ua); "
+                "the guidelines' ranges are read outside the preset"
+            )
+        if not (m.start <= m.min_span[0] < m.min_span[1] <= m.end):
+            raise CorefInputError(
+                f"{where}, line {m.line}: markable {m.markable_id} (entity {layer.entity_ids[m.entity]}): "
+                "Min= is not 'a', 'a,b' or 'a-b' with 1-based token positions inside the markable"
             )
 
 
 def in_modes(clusters: Clusters, modes: Modes) -> Clusters:
     """``clusters`` as scored in ``modes``: those of a UA document rebuilt
-    when its modes differ, any others unchanged."""
-    if isinstance(clusters, UAClusters) and clusters.source is not None and clusters.modes != modes.effective:
-        return ua_clusters(clusters.source, modes)
+    when its modes differ (reading as the UA scorer matters only where an
+    entity id ends in ``_Pseudo``), CorefUD ``SplitAnte=`` scored as
+    ``ElementOf=`` when read as the UA scorer reads (:func:`.splitante.with_split_antecedents`),
+    any others unchanged."""
+    if isinstance(clusters, UAClusters) and clusters.source is not None:
+        effective = modes.effective
+        if replace(clusters.modes, as_scorer=effective.as_scorer) != effective or (
+            clusters.modes.as_scorer != effective.as_scorer
+            and any(eid.endswith(GUIDELINES_NON_REFERRING) for eid in clusters.layer.entity_ids)
+        ):
+            return ua_clusters(clusters.source, modes)
+        return clusters
+    split_antecedents = getattr(clusters, "split_antecedents", None)
+    if split_antecedents and modes.as_scorer and modes.effective.split_antecedents != "remove":
+        from .splitante import split_clusters
+
+        return split_clusters(clusters, modes)
     return clusters
