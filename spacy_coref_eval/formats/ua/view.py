@@ -202,9 +202,19 @@ def _referring_columns(layer: Layer) -> Tuple[np.ndarray, np.ndarray, np.ndarray
     return starts[kept], ends[kept], (np.cumsum(referring) - 1)[entity[kept]]
 
 
-def _grouped(document: object, layer: Layer, modes: Modes, splits: Dict[int, Split]) -> UAClusters:
+def unmerged_clusters(document: object) -> UAClusters:
+    """The clusters of a CoNLL-UA document with every referring entity
+    apart and each plural's split element: what CoNLL-U writes (one
+    ``SplitAnte=`` set per plural), so that read back it merges and splits
+    in every mode as the CoNLL-UA document does."""
+    layer = document.identity
+    return _grouped(document, layer, Modes(), layer.splits(), merge=False)
+
+
+def _grouped(document: object, layer: Layer, modes: Modes, splits: Dict[int, Split], merge: bool = True) -> UAClusters:
     """:func:`ua_clusters` in general: plurals with the same split element
-    merged, spans listed as the UA scorer lists them."""
+    merged (unless not ``merge``), spans listed as the UA scorer lists
+    them."""
     keep = modes.split_antecedents != "remove"
     groups: List[List[int]] = []
     by_split: Dict[frozenset, int] = {}
@@ -212,7 +222,7 @@ def _grouped(document: object, layer: Layer, modes: Modes, splits: Dict[int, Spl
         if not referring:
             continue
         split = splits.get(entity)
-        same = frozenset(split) if split is not None else None
+        same = frozenset(split) if split is not None and merge else None
         if same is not None and same in by_split:
             groups[by_split[same]].append(entity)
             continue
