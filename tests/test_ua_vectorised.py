@@ -98,3 +98,21 @@ def test_clusters_built_at_once_equal_the_general_construction(seed, p_same_span
             general.n_entities, general.repeated, general.listed, general.dropped)
         assert fast.splits == general.splits and fast.modes == general.modes
         assert fast.entity_spans == general.entity_spans and fast.entity_mins == general.entity_mins
+
+
+def test_text_that_is_not_utf8_is_declined_and_refused_naming_the_line(tmp_path):
+    from pathlib import Path
+
+    from spacy_coref_eval.formats import ReadOptions, get_format
+
+    text = generate_pair(4, n_tokens=40, n_docs=1, sep="tab")[0].encode("utf8")
+    assert parse_simple(text, "f.ua") is not None
+    lines = text.split(b"\n")
+    at = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    lines[at] = lines[at].replace(b"\t", b"\xff\t", 1)
+    data = b"\n".join(lines)
+    assert parse_simple(data, "f.ua") is None
+    path = Path(tmp_path) / "f.ua"
+    path.write_bytes(data)
+    with pytest.raises(CorefInputError, match=rf"f\.ua:{at + 1}: not UTF-8 text"):
+        get_format("ua").read(path, ReadOptions("key"))

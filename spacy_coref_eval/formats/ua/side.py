@@ -82,8 +82,10 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     data = bytes(read_input(path))
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
-    check_utf8(data, path)
-    read = parse_simple(bytes(data), str(path)) or parse_ua(data.decode("utf8"), str(path))
+    read = parse_simple(data, str(path))
+    if read is None:
+        check_utf8(data, path)
+        read = parse_ua(data.decode("utf8"), str(path))
     clusters = ua_clusters_of(read.documents, Modes())
     documents = [UASideDocument(document, c) for document, c in zip(read.documents, clusters)]
     return Side(path, FORMAT, documents, read.warnings)
