@@ -34,6 +34,10 @@ class Preset:
     reads_itself: bool = False
     """Whether the preset reads CoNLL-2012 files and counts as its scorer
     does, outside the contingency table (coval; docs/coval.md §6)."""
+    ua_scorer: bool = False
+    """Whether Universal Anaphora input is read as the UA scorer reads it
+    where its guidelines say more (``_Pseudo``, ``Min=a-b``), and CorefUD
+    ``SplitAnte=`` scored as it scores ``ElementOf=`` (docs/ua.md §8)."""
 
     def matcher(self, match: Optional[str] = None, zero_match: Optional[str] = None, **options: Any) -> Matcher:
         """The matcher for ``match`` (default :attr:`match`) with its
@@ -103,6 +107,7 @@ UA = Preset(
     _reference_matcher,
     matches=("exact",),
     conventions=Conventions(blanc_either_side=True),
+    ua_scorer=True,
 )
 COVAL = Preset(
     "coval",

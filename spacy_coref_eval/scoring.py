@@ -144,7 +144,7 @@ class Settings:
                 metrics = [name for name in DEFAULT_METRICS if name in COVAL_METRICS]
         chosen = get_preset(preset)
         matcher = chosen.matcher(match, zero_match, **{name: value for name, value in options.items() if value is not None})
-        modes = Modes(split_antecedents, non_referring, bridging, discourse_deixis, min_spans)
+        modes = Modes(split_antecedents, non_referring, bridging, discourse_deixis, min_spans, chosen.ua_scorer)
         metrics = tuple(metrics) + tuple(name for name in modes.metrics if name not in metrics)
         importance = LeaImportance.of(lea_importance, lea_weights, lea_default_weight)
         return cls(metrics, matcher, twinless, singletons or chosen.singletons, chosen, zeros, importance, modes, coval)

@@ -43,7 +43,7 @@ def check_modes(
     if modes.min_spans:
         for name, key, _ in documents:
             if isinstance(key, UAClusters):
-                check_min_spans(key, f"document {name!r}")
+                check_min_spans(key, f"document {name!r}", modes.as_scorer)
     if singletons != "remove" or modes.keeps_singletons or modes.effective.split_antecedents == "remove":
         return
     for name, key, response in documents:

@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..assignment.lsap import shortest_path_assignment
+from ..clusters import Clusters
 from ..formats.ua.layer import Span, Split
 from ..formats.ua.view import UAClusters
 from .non_referring import same_markable
@@ -37,18 +38,21 @@ class Side:
     element, and the entity every span is looked up in (the last that
     lists it)."""
 
-    def __init__(self, clusters: UAClusters, remove_singletons: bool = False, use_min: bool = False) -> None:
-        kept = [e for e, spans in enumerate(clusters.entity_spans)
-                if not remove_singletons or len(spans) + (e in clusters.splits) > 1]
-        self.entities: List[List[Span]] = [list(clusters.entity_spans[e]) for e in kept]
+    def __init__(self, clusters: Clusters, remove_singletons: bool = False, use_min: bool = False) -> None:
+        ua = isinstance(clusters, UAClusters)
+        listed = clusters.entity_spans if ua else clusters.entities()
+        splits = clusters.splits if ua else {}
+        use_min = use_min and ua
+        kept = [e for e, spans in enumerate(listed) if not remove_singletons or len(spans) + (e in splits) > 1]
+        self.entities: List[List[Span]] = [list(listed[e]) for e in kept]
         self.mins: List[Tuple[Optional[Span], ...]] = [
-            clusters.entity_mins[e] if use_min else (None,) * len(clusters.entity_spans[e]) for e in kept
+            clusters.entity_mins[e] if use_min else (None,) * len(listed[e]) for e in kept
         ]
         self.min_of: Dict[Span, Span] = {}
         if use_min and clusters.layer is not None:
             self.min_of = {(m.start, m.end): m.min_span for m in clusters.layer.markables if m.min_span is not None}
         renumber = {e: i for i, e in enumerate(kept)}
-        self.splits: Dict[int, Split] = {renumber[e]: split for e, split in clusters.splits.items() if e in renumber}
+        self.splits: Dict[int, Split] = {renumber[e]: split for e, split in splits.items() if e in renumber}
         self.index = {span: e for e, spans in enumerate(self.entities) for span in spans}
 
     def size(self, entity: int) -> int:

@@ -74,6 +74,7 @@ class CorefUDDocument:
     ``mention_line`` and ``mention_etype``. ``mention_words`` holds the word
     sets of discontinuous mentions and ``mention_empty`` the empty-node sets
     of mentions that cover empty nodes, by mention index.
+    ``split_antecedents`` holds the ``SplitAnte=`` links as written.
     """
 
     name: str
@@ -97,6 +98,9 @@ class CorefUDDocument:
     mention_etype: List[Optional[str]]
     mention_words: Dict[int, Tuple[int, ...]] = field(default_factory=dict)
     mention_empty: Dict[int, Tuple[int, ...]] = field(default_factory=dict)
+    split_antecedents: Tuple[Tuple[str, str, int], ...] = ()
+    """``SplitAnte=`` links as ``(antecedent eid, plural eid, line)``: the
+    plural entity's split antecedents (docs/corefud.md §2)."""
 
     @property
     def upos(self) -> List[str]:
@@ -185,7 +189,8 @@ class ConlluFile:
             return []
         return [
             f"{self.source}: {self.bridges} Bridge= and {self.split_antecedents} SplitAnte= "
-            "annotation(s) read past: only identity coreference (Entity=) is scored"
+            "annotation(s) read past: only identity coreference (Entity=) is scored (SplitAnte= also under "
+            "--preset ua, as the UA scorer scores ElementOf=)"
         ]
 
 

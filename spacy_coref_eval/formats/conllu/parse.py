@@ -203,6 +203,7 @@ class FileParser:
         split_ante = np.flatnonzero(begins(heads, b"SplitAnt"))
         split[split_ante] = starts_with(self.words8, starts[split_ante] + 8, b"e=")
         self.split_antecedents = int(split.sum())
+        self._split_values(starts, rows, split, split_ante, misc_end)
         entity = begins(heads, b"Entity=")
         order = np.argsort(starts[entity], kind="stable")
         starts, rows = starts[entity][order] + 7, rows[entity][order]
@@ -212,6 +213,40 @@ class FileParser:
         self.entity_text = np.frombuffer(gather_lines(buffer, starts, ends), dtype=np.uint8)
         self.entity_offsets = np.zeros(len(starts) + 1, dtype=np.int64)
         np.cumsum(ends + 1 - starts, out=self.entity_offsets[1:])
+
+    def _split_values(self, starts: np.ndarray, rows: np.ndarray, split: np.ndarray, split_ante: np.ndarray,
+                      misc_end: np.ndarray) -> None:
+        """The ``SplitAnte=`` values (``Split=`` where a row has no
+        ``SplitAnte=``, as udapi reads them) as ``(row, text)``, by row."""
+        ante = np.zeros(len(split), dtype=bool)
+        ante[split_ante] = split[split_ante]
+        ante_rows = set(rows[ante].tolist())
+        chosen = np.flatnonzero(split)
+        chosen = chosen[ante[chosen] | ~np.isin(rows[chosen], list(ante_rows))]
+        begin = starts[chosen] + np.where(ante[chosen], 10, 6)
+        end = np.minimum(np.append(self.pipes, len(self.buffer))[np.searchsorted(self.pipes, begin)], misc_end[rows[chosen]])
+        order = np.argsort(begin, kind="stable")
+        self.split_rows = rows[chosen][order]
+        self.split_texts = [self.decode(self.data[b:e]) for b, e in zip(begin[order].tolist(), end[order].tolist())]
+
+    def _split_antecedents(self, name: str, first_row: int, stop_row: int) -> Tuple[Tuple[str, str, int], ...]:
+        """The ``SplitAnte=`` links of the rows of one document; a value
+        that is not ``ANTE<PLURAL,...`` with two different entity ids
+        is refused, naming the line."""
+        lo, hi = np.searchsorted(self.split_rows, [first_row, stop_row]).tolist()
+        out = []
+        for row, text in zip(self.split_rows[lo:hi].tolist(), self.split_texts[lo:hi]):
+            line = int(self.row_line[row])
+            for link in text.split(","):
+                ante, less, plural = link.partition("<")
+                if not less or not ante or not plural or "<" in plural:
+                    raise CorefInputError(f"{self.source}:{line}: document {name!r}: SplitAnte link {link!r} is not "
+                                          "ANTECEDENT<PLURAL (two entity ids)")
+                if ante == plural:
+                    raise CorefInputError(f"{self.source}:{line}: document {name!r}: SplitAnte={link}: entity {ante} "
+                                          "is its own split antecedent")
+                out.append((ante, plural, line))
+        return tuple(out)
 
     def _all_words(self) -> Optional[List[str]]:
         """Every word of the file, or ``None`` when they are not all UTF-8
@@ -272,6 +307,7 @@ class FileParser:
             word_ords=self.word_ords[first_word:stop_word],
             empty_nodes=tuple(empty_nodes),
             **mentions,
+            split_antecedents=self._split_antecedents(name, first_row, stop_row),
         )
 
     def _ids(self, sentence_rows: np.ndarray, row_counts: np.ndarray) -> None:

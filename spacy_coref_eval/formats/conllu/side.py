@@ -30,7 +30,7 @@ class ConlluSideDocument(SideDocument):
     @classmethod
     def of(cls, document: CorefUDDocument, order: np.ndarray, other: Optional[CorefUDDocument] = None) -> "ConlluSideDocument":
         return cls(
-            document, order, node_forms(document, order, other), node_clusters(document, order),
+            document, order, node_forms(document, order, other), with_split_antecedents(document, order),
             node_sentence_starts(document, order),
         )
 
@@ -55,7 +55,21 @@ class ConlluSideDocument(SideDocument):
         if np.array_equal(empty_keys(self.document), empty_keys(response.document)):
             return Paired(self, response.clusters)
         order = node_order(self.document, empty_keys(response.document))
-        return Paired(ConlluSideDocument.of(self.document, order, response.document), node_clusters(response.document, order))
+        return Paired(
+            ConlluSideDocument.of(self.document, order, response.document), with_split_antecedents(response.document, order)
+        )
+
+
+def with_split_antecedents(document: CorefUDDocument, order: np.ndarray) -> Clusters:
+    """:func:`~.nodes.node_clusters`, with the document's ``SplitAnte=``
+    links where it has some (scored under ``--preset ua``; docs/corefud.md §2)."""
+    clusters = node_clusters(document, order)
+    if not document.split_antecedents:
+        return clusters
+    from ..ua.splitante import SplitClusters
+
+    where = f"{document.source}: document {document.name!r}"
+    return SplitClusters.wrap(clusters, document.entities, document.split_antecedents, where)
 
 
 def read_side(path: Path, options: ReadOptions) -> Side:

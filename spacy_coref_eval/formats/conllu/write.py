@@ -7,7 +7,8 @@ has a ``# sent_id`` (``NAME-N``, white space in the name written as ``_``)
 and a ``# text`` (the words joined by spaces). Token lines hold the ten
 columns: ID, FORM, LEMMA ``_``, UPOS, XPOS and FEATS (``Gender`` and
 ``Person``) from the document's :class:`~.tokens.Tokens` when given, else
-``_``, HEAD, DEPREL and DEPS ``_``, and MISC ``Entity=...``.
+``_``, HEAD, DEPREL and DEPS ``_``, and MISC ``Entity=...`` (and
+``SplitAnte=`` for the plurals of a CoNLL-UA document, as udapi writes it).
 
 Entities are ``e1``, ``e2``, ... in order of their first mention, numbered
 on through the file (udapi takes an ``eid`` to name one entity in the whole
@@ -94,7 +95,10 @@ def format_conllu(document: ConlluDocument, with_header: bool = False, first_eid
     if not n_words:
         return lines, 0
     starts, dropped = sentence_starts_within(clusters, document.sentence_starts, n_words)
-    misc = entity_column(name, clusters, n_words, first_eid)
+    eids: Dict[int, int] = {}
+    misc = entity_column(name, clusters, n_words, first_eid, eids)
+    for word, links in split_antecedent_links(clusters, eids).items():
+        misc[word] += f"|SplitAnte={links}"
     forms = _cleaned(words)
     upos, xpos, feats = _token_columns(document.tokens, n_words)
     prefix = conll_column(name)
@@ -121,12 +125,34 @@ def sentence_starts_within(clusters: Clusters, sentence_starts: Sequence[int], n
     return starts[~inside], int(inside.sum())
 
 
-def entity_column(name: str, clusters: Clusters, n_words: int, first_eid: int = 1) -> List[str]:
+def split_antecedent_links(clusters: Clusters, eids: Dict[int, int]) -> Dict[int, str]:
+    """``SplitAnte=`` values of the plurals of CoNLL-UA clusters (their
+    split elements, flattened as the UA scorer flattens them), on the first
+    word of each plural's first mention, with the entity numbers ``eids``."""
+    splits = getattr(clusters, "splits", None)
+    if not splits:
+        return {}
+    entity_of = {}
+    for start, end, entity in zip(clusters.starts.tolist(), clusters.ends.tolist(), clusters.entity.tolist()):
+        entity_of.setdefault((start, end), entity)
+    out: Dict[int, str] = {}
+    for plural, element in sorted(splits.items()):
+        word = int(clusters.starts[clusters.entity == plural].min())
+        antecedents = sorted({eids[entity_of[spans[0]]] for spans in element if spans and spans[0] in entity_of})
+        links = ",".join(f"e{a}<e{eids[plural]}" for a in antecedents)
+        out[word] = f"{out[word]},{links}" if word in out else links
+    return out
+
+
+def entity_column(
+    name: str, clusters: Clusters, n_words: int, first_eid: int = 1, eids: Optional[Dict[int, int]] = None
+) -> List[str]:
     """The MISC value of every word: ``Entity=`` and its chunks, or ``_``;
     entities numbered from ``first_eid`` in order of their first mention
-    (mentions must lie within the ``n_words`` words)."""
+    (mentions must lie within the ``n_words`` words), the numbers left in
+    ``eids`` when given."""
     order = np.lexsort((clusters.entity, clusters.starts - clusters.ends, clusters.starts))
-    first_seen: Dict[int, int] = {}
+    first_seen: Dict[int, int] = {} if eids is None else eids
     opens: Dict[int, List[str]] = {}
     singles: Dict[int, List[str]] = {}
     closes: Dict[int, List[str]] = {}
@@ -199,13 +225,21 @@ def _cleaned(values: Sequence[str]) -> List[str]:
     return [conll_column(value) for value in values]
 
 
+def _with_elements(document: SideDocument) -> Clusters:
+    """A document's clusters, with their split elements where it has them
+    (a CoNLL-UA document's plurals, written as ``SplitAnte=``)."""
+    elements = getattr(document, "clusters_with_elements", None)
+    return elements() if elements is not None else document.clusters
+
+
 def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
     """The documents as a CoNLL-U file (the format's writer), with their
     token attributes; a warning when sentence breaks inside mentions were
     dropped."""
     names = document_names(documents)
     joined = write_conllu(
-        path, [(name, d.words, d.clusters, d.sentence_starts, d.tokens()) for name, d in zip(names, documents)], inputs
+        path, [(name, d.words, _with_elements(d), d.sentence_starts, d.tokens()) for name, d in zip(names, documents)],
+        inputs,
     )
     if not joined:
         return []

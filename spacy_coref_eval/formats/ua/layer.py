@@ -1,8 +1,11 @@
 """What one markable column of a CoNLL-UA document holds (docs/ua.md):
 markables, their entities, split antecedents (``ElementOf``), minimum
 spans (``Min``), non-referring entities (``-Pseudo``) and bridging pairs."""
-from dataclasses import dataclass
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from dataclasses import dataclass, field
+from functools import cached_property, partial
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+import numpy as np
 
 Span = Tuple[int, int]
 Split = Tuple[Tuple[Span, ...], ...]
@@ -41,22 +44,88 @@ class Markable(NamedTuple):
     markable_id: str
 
 
+@dataclass(eq=False)
+class Markables:
+    """The markables of one column of one document in reading order, as
+    columns: spans, entity indices (entities by first markable), entity
+    ids, markable ids, opening lines (the numbers as arrays), and the
+    ``Min`` and ``ElementOf`` values of the markables that have them (by
+    markable index)."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+    entity: np.ndarray
+    entity_ids: List[str]
+    markable_ids: List[str]
+    lines: np.ndarray
+    mins: Dict[int, str]
+    element_of: Dict[int, str]
+
+    @classmethod
+    def of_lists(cls, starts: Sequence[int], ends: Sequence[int], entity: Sequence[int], *rest) -> "Markables":
+        entity_ids, markable_ids, lines, mins, element_of = rest
+        arrays = (np.array(values, dtype=np.int64) for values in (starts, ends, entity, lines))
+        starts_, ends_, entity_, lines_ = arrays
+        return cls(starts_, ends_, entity_, entity_ids, markable_ids, lines_, mins, element_of)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Markables):
+            return NotImplemented
+        return all(np.array_equal(getattr(self, n), getattr(other, n)) for n in ("starts", "ends", "entity", "lines")) and (
+            (self.entity_ids, self.markable_ids, self.mins, self.element_of)
+            == (other.entity_ids, other.markable_ids, other.mins, other.element_of)
+        )
+
+
+_markable = partial(tuple.__new__, Markable)
+"""A :class:`Markable` from a tuple of its fields, without a Python call."""
+
+
+def _min_span(value: str) -> Optional[Span]:
+    """``Min=a``, ``Min=a,b`` or the guidelines' range ``Min=a-b``
+    (1-based document token positions) as a 0-based ``[start, end)``
+    span; ``(-1, -1)`` when not of that form (checked where minimum spans
+    are used: :func:`~.view.check_min_spans`)."""
+    parts = value.split("-") if "-" in value else value.split(",")
+    if not all(p.isdigit() for p in parts[:2]) or ("-" in value and len(parts) != 2):
+        return (-1, -1)
+    first = int(parts[0]) - 1
+    last = int(parts[1]) - 1 if len(parts) > 1 else first
+    return (first, last + 1)
+
+
 @dataclass(frozen=True)
 class Layer:
-    """The markables of one column of one document in reading order, its
+    """The markables of one column of one document (its ``table``; as
+    :class:`Markable` s in reading order: :attr:`markables`), its
     entities (ids, whether referring, the plural entities each is an
     element of) and the bridging pairs ``(anaphor, anchor)`` as markable
     positions."""
 
-    markables: Tuple[Markable, ...]
+    table: Markables
     entity_ids: Tuple[str, ...]
     referring: Tuple[bool, ...]
     element_of: Tuple[Tuple[int, ...], ...]
     bridging: Tuple[Tuple[int, int], ...] = ()
 
+    @cached_property
+    def markables(self) -> Tuple[Markable, ...]:
+        table = self.table
+        min_spans: List[Optional[Span]] = [None] * len(table.markable_ids)
+        for i, value in table.mins.items():
+            min_spans[i] = _min_span(value)
+        columns = (table.starts.tolist(), table.ends.tolist(), table.entity.tolist())
+        return tuple(map(_markable, zip(*columns, min_spans, table.lines.tolist(), table.markable_ids)))
+
+    def columns(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The markables' starts, ends and entities as arrays."""
+        return self.table.starts, self.table.ends, self.table.entity
+
     def members(self) -> Dict[int, List[int]]:
         """Every plural entity's direct element entities, in markable order."""
         out: Dict[int, List[int]] = {}
+        if not any(self.element_of):
+            return out
         for markable in self.markables:
             for plural in self.element_of[markable.entity]:
                 entities = out.setdefault(plural, [])
@@ -77,6 +146,8 @@ class Layer:
         themselves (a plural of plurals is flattened), each as the tuple
         of its spans."""
         members = self.members()
+        if not members:
+            return {}
         spans = [tuple((m.start, m.end) for m in ms) for ms in self.entity_markables()]
         out: Dict[int, Split] = {}
         for plural in members:

@@ -5,29 +5,39 @@ openings ``(EntityID=…|MarkableID=…)``. Every error names the file, the
 line and the markable or entity."""
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from ...errors import CorefInputError
-from .layer import Layer, Markable, Span
+from .layer import Layer, Markables
 
 IDENTITY, BRIDGING, DISCOURSE_DEIXIS = "IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS"
 DEFAULT_COLUMNS = {"FORM": 1, IDENTITY: 10, BRIDGING: 11, DISCOURSE_DEIXIS: 12}
 """Column positions when no ``# global.columns`` header names them (the
 UA scorer's fixed positions)."""
 NON_REFERRING = "-Pseudo"
+GUIDELINES_NON_REFERRING = "_Pseudo"
+"""The other ending of non-referring entity ids in the UA guidelines (not
+read so by the UA scorer)."""
+EMPTY = Layer(Markables.of_lists([], [], [], [], [], [], {}, {}), (), (), ())
 
 
 @dataclass
 class UADocument:
-    """One document: its name, token lines, sentence starts, its IDENTITY
-    and DISCOURSE_DEIXIS layers, and the position of its FORM column."""
+    """One document: its name, number of tokens, sentence starts, its
+    IDENTITY and DISCOURSE_DEIXIS layers, the position of its FORM column
+    and its token lines (``read_lines`` gives them when first asked)."""
 
     name: str
-    lines: List[str]
+    n_tokens: int
     sentence_starts: List[int]
     identity: Layer
     deixis: Layer
     form: int = 1
+    read_lines: Callable[[], List[str]] = field(default=list, compare=False, repr=False)
+
+    @cached_property
+    def lines(self) -> List[str]:
+        return self.read_lines()
 
     @cached_property
     def words(self) -> List[str]:
@@ -109,8 +119,9 @@ def _document(
     marked = [(position, number, line.split()) for position, (number, line) in enumerate(rows) if "(" in line or ")" in line]
     identity = _layer(marked, columns[IDENTITY], columns.get(BRIDGING), where, warnings)
     deixis_column = columns.get(DISCOURSE_DEIXIS)
-    deixis = _layer(marked, deixis_column, None, where, warnings, False) if deixis_column is not None else Layer((), (), (), ())
-    return UADocument(name, [line for _, line in rows], starts or [0], identity, deixis, columns.get("FORM", 1))
+    deixis = _layer(marked, deixis_column, None, where, warnings, False) if deixis_column is not None else EMPTY
+    lines = [line for _, line in rows]
+    return UADocument(name, len(lines), starts or [0], identity, deixis, columns.get("FORM", 1), lambda: lines)
 
 
 def fields(text: str, line: int, where: str) -> Dict[str, str]:
@@ -170,7 +181,19 @@ def _layer(
     if opened:
         markable_id, _, _, line = opened[-1]
         raise CorefInputError(f"{where}, line {line}: markable {markable_id} is never closed")
-    return _build(spans, list(seen), bridges, where, warnings)
+    order = list(seen)
+    entity_index: Dict[str, int] = {}
+    entity = [entity_index.setdefault(spans[mid][2]["EntityID"], len(entity_index)) for mid in order]
+    listed = [spans[mid] for mid in order]
+    return build_layer(
+        Markables.of_lists(
+            [start for start, _, _, _ in listed], [end for _, end, _, _ in listed], entity, list(entity_index), order,
+            [line for _, _, _, line in listed],
+            {i: values["Min"] for i, (_, _, values, _) in enumerate(listed) if "Min" in values},
+            {i: values["ElementOf"] for i, (_, _, values, _) in enumerate(listed) if "ElementOf" in values},
+        ),
+        bridges, where, warnings,
+    )
 
 
 def _bridges(cell: str, line: int, where: str, warnings: List[str]) -> List[Tuple[str, str, int]]:
@@ -188,31 +211,23 @@ def _bridges(cell: str, line: int, where: str, warnings: List[str]) -> List[Tupl
     return out
 
 
-def _build(
-    spans: Dict[str, Tuple[int, int, Dict[str, str], int]], order: List[str], bridges: List[Tuple[str, str, int]],
-    where: str, warnings: List[str],
-) -> Layer:
-    entity_index: Dict[str, int] = {}
-    markables = []
-    for mid in order:
-        start, end, values, line = spans[mid]
-        entity = entity_index.setdefault(values["EntityID"], len(entity_index))
-        least = values.get("Min")
-        markables.append(Markable(start, end, entity, None if least is None else _min_span(least), line, mid))
-    entity_ids = tuple(entity_index)
-    element_of: List[List[int]] = [[] for _ in entity_ids]
-    for mid in order:
-        start, end, values, line = spans[mid]
-        own = entity_index[values["EntityID"]]
-        if "ElementOf" not in values:
-            continue
-        for plural in filter(None, values["ElementOf"].split(",")):
+def build_layer(columns: Markables, bridges: List[Tuple[str, str, int]], where: str, warnings: List[str]) -> Layer:
+    """The :class:`Layer` of ``columns`` and their bridging pairs
+    ``(anaphor id, anchor id, line)``; split antecedents checked for cycles,
+    references to missing entities and markables warned and ignored."""
+    entity_ids = tuple(columns.entity_ids)
+    entity_index = {eid: i for i, eid in enumerate(entity_ids)} if columns.element_of else {}
+    element_of: List[List[int]] = [[] for _ in entity_ids] if columns.element_of else []
+    for i in sorted(columns.element_of):
+        own = int(columns.entity[i])
+        for plural in filter(None, columns.element_of[i].split(",")):
             if plural not in entity_index:
-                warnings.append(f"{where}, line {line}: ElementOf={plural} names no entity of the document; ignored")
+                warnings.append(f"{where}, line {columns.lines[i]}: ElementOf={plural} names no entity of the document; ignored")
             elif entity_index[plural] not in element_of[own]:
                 element_of[own].append(entity_index[plural])
-    _check_acyclic(element_of, entity_ids, where)
-    position = {mid: i for i, mid in enumerate(order)}
+    if columns.element_of:
+        _check_acyclic(element_of, entity_ids, where)
+    position = {mid: i for i, mid in enumerate(columns.markable_ids)} if bridges else {}
     pairs = []
     for anaphor, anchor, line in bridges:
         missing = [mid for mid in (anaphor, anchor) if mid not in position]
@@ -220,21 +235,12 @@ def _build(
             warnings.append(f"{where}, line {line}: bridging pair ({anaphor}, {anchor}) skipped: no markable {missing[0]}")
             continue
         pairs.append((position[anaphor], position[anchor]))
-    referring = tuple(not eid.endswith(NON_REFERRING) for eid in entity_ids)
-    return Layer(tuple(markables), entity_ids, referring, tuple(map(tuple, element_of)), tuple(pairs))
-
-
-def _min_span(value: str) -> Optional[Span]:
-    """``Min=a`` or ``Min=a,b`` (1-based document token positions) as a
-    0-based ``[start, end)`` span; ``None`` when not given or not of that
-    form (checked where minimum spans are used:
-    :func:`~.view.check_min_spans`)."""
-    parts = value.split(",")
-    if not all(p.isdigit() for p in parts[:2]):
-        return (-1, -1)
-    first = int(parts[0]) - 1
-    last = int(parts[1]) - 1 if len(parts) > 1 else first
-    return (first, last + 1)
+    if (NON_REFERRING + "\n") in "\n".join(entity_ids) + "\n":
+        referring = tuple(not eid.endswith(NON_REFERRING) for eid in entity_ids)
+    else:
+        referring = (True,) * len(entity_ids)
+    elements = tuple(map(tuple, element_of)) if element_of else ((),) * len(entity_ids)
+    return Layer(columns, entity_ids, referring, elements, tuple(pairs))
 
 
 def _check_acyclic(element_of: List[List[int]], entity_ids: Tuple[str, ...], where: str) -> None:

@@ -6,12 +6,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional
 
+import numpy as np
+
 from ...clusters import Clusters
 from ..base import Format, ReadOptions
 from ..document import Side, SideDocument
 from ..inputs import check_utf8, read_input
 from .parse import UADocument, parse_ua
-from .view import Modes, UAClusters, ua_clusters
+from .vectorised import parse_simple
+from .view import Modes, UAClusters, ua_clusters_of, unmerged_clusters
 
 
 @dataclass
@@ -37,27 +40,39 @@ class UASideDocument(SideDocument):
 
     @property
     def n_tokens(self) -> int:
-        return len(self.document.lines)
+        return self.document.n_tokens
+
+    def clusters_with_elements(self) -> Clusters:
+        """The clusters as CoNLL-U writes them, with ``SplitAnte=``
+        (:func:`~.view.unmerged_clusters`)."""
+        return unmerged_clusters(self.document)
 
     def lost_in(self, target: Format) -> Optional[str]:
-        """What only CoNLL-UA holds: split antecedents, non-referring
-        entities, minimum spans, bridging, discourse deixis, a span in two
-        entities."""
+        """What only CoNLL-UA holds: split antecedents (which CoNLL-U
+        holds as ``SplitAnte=``), non-referring entities, minimum spans,
+        bridging, discourse deixis, a span in two entities."""
         from . import FORMAT
 
         if target is FORMAT:
             return None
         identity, deixis = self.document.identity, self.document.deixis
         lost = [
-            ("split antecedents (ElementOf)", any(identity.element_of)),
+            ("split antecedents (ElementOf)", any(identity.element_of) and target.name != "conllu"),
             ("non-referring (-Pseudo) entities", not all(identity.referring)),
             ("minimum spans (Min)", any(m.min_span is not None for m in identity.markables)),
             ("bridging pairs", bool(identity.bridging)),
             ("discourse-deixis markables", bool(deixis.markables)),
-            ("a span in two entities", isinstance(self.clusters, UAClusters) and self.clusters.dropped),
+            ("a span given twice", _repeats_a_span(identity)),
         ]
         found = [what for what, present in lost if present]
         return " and ".join(found) if found else None
+
+
+def _repeats_a_span(layer) -> bool:
+    """Whether two markables of ``layer`` have one span (in two entities,
+    or twice in one: both count in some UA modes)."""
+    starts, ends, _ = layer.columns()
+    return len(starts) > 0 and len(np.unique(starts * (int(ends.max()) + 1) + ends)) != len(starts)
 
 
 def read_side(path: Path, options: ReadOptions) -> Side:
@@ -67,7 +82,10 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     data = bytes(read_input(path))
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
-    check_utf8(data, path)
-    read = parse_ua(data.decode("utf8"), str(path))
-    documents = [UASideDocument(document, ua_clusters(document, Modes())) for document in read.documents]
+    read = parse_simple(data, str(path))
+    if read is None:
+        check_utf8(data, path)
+        read = parse_ua(data.decode("utf8"), str(path))
+    clusters = ua_clusters_of(read.documents, Modes())
+    documents = [UASideDocument(document, c) for document, c in zip(read.documents, clusters)]
     return Side(path, FORMAT, documents, read.warnings)

@@ -2,7 +2,8 @@
 the UA scorer's 15 columns, IDENTITY brackets with closings before
 openings. A CoNLL-UA document is written with everything it holds (split
 antecedents, minimum spans, non-referring entities, bridging, discourse
-deixis); the documents of other formats with their entities."""
+deixis); the documents of other formats with their entities (and CoNLL-U
+``SplitAnte=`` links as ``ElementOf=``)."""
 from pathlib import Path
 from typing import Dict, Iterator, List, Sequence, Tuple
 
@@ -14,6 +15,7 @@ from ..conll.write import conll_column
 from ..document import SideDocument, check_written_name, document_names, first_scattered
 from .layer import Layer
 from .parse import BRIDGING, DISCOURSE_DEIXIS, IDENTITY
+from .splitante import SplitClusters, split_layer
 
 COLUMNS = (
     "ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",
@@ -44,6 +46,9 @@ def format_document(name: str, document: SideDocument) -> Iterator[str]:
         identity = layer_openings(source.identity)
         deixis = layer_openings(source.deixis)
         bridging = bridging_cells(source.identity, n)
+    elif isinstance(document.clusters, SplitClusters):
+        identity = layer_openings(split_layer(document.clusters))
+        deixis, bridging = [], ["_"] * n
     else:
         identity = cluster_openings(document)
         deixis, bridging = [], ["_"] * n
