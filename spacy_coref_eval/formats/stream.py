@@ -12,7 +12,7 @@ import tempfile
 import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..clusters import Pair
 from ..errors import CorefInputError
@@ -29,12 +29,10 @@ the environment variable ``SPACY_COREF_EVAL_BATCH_BYTES``; 0 reads every
 file whole); a larger pair is a batch of its own."""
 INDEXED = ("conll", "conllu", "jsonlines")
 """The formats :func:`index_file` indexes."""
-STREAMED = ("conll", "jsonlines")
-"""The formats read a batch at a time. CoNLL-U is indexed but read whole:
-its reader numbers entities by the first appearance of their id in the
-file, so that a document's entity order (and, where one node set is given
-in two entities, which copy is kept) depends on the documents before it
-(docs/streaming.md)."""
+STREAMED = INDEXED
+"""The formats read a batch at a time. A CoNLL-U file whose entity ids
+are not ``GRP`` is read one batch after another in file order, each
+given the eids of the batches before it (docs/streaming.md §3)."""
 _CHUNK = 1 << 20
 _BOM = b"\xef\xbb\xbf"
 
@@ -57,13 +55,17 @@ class FileIndex:
     """The documents of one file (:attr:`path`) by byte range; ``file``
     holds its bytes (the file itself, or a decompressed copy of a ``.gz``);
     ``header`` (a CoNLL-U file's one ``# global.Entity`` line) is put
-    before every batch that does not start the file."""
+    before every batch that does not start the file; ``seen`` (CoNLL-U
+    only) ranks the eids of the documents read so far, or is ``None``
+    where the order of a document's entities depends on it alone (``GRP``
+    ids, other formats)."""
 
     path: Path
     file: Path
     format: Format
     entries: List[Entry]
     header: bytes = b""
+    seen: Optional[Dict[str, int]] = None
 
     def read(self, ids: Sequence[int]) -> bytes:
         """The bytes of the documents ``ids``, in that order."""
@@ -149,8 +151,8 @@ def index_file(path: Path, fmt: Format, folder: Path) -> FileIndex:
         os.close(handle)
         copy = Path(name)
     scan = _scan(path, *_PATTERNS[fmt.name], copy)
-    entries, header = {"conll": _conll_entries, "conllu": _conllu_entries, "jsonlines": _jsonlines_entries}[fmt.name](scan)
-    index = FileIndex(path, copy or path, fmt, entries, header)
+    entries, header, ordered = {"conll": _conll_entries, "conllu": _conllu_entries, "jsonlines": _jsonlines_entries}[fmt.name](scan)
+    index = FileIndex(path, copy or path, fmt, entries, header, {} if ordered else None)
     with open(index.file, "rb") as handle:
         if handle.read(len(_BOM)) == _BOM:
             raise Fallback(f"{path}: starts with a byte order mark")
@@ -164,7 +166,12 @@ def _entries(names: List[str], bounds: List[int]) -> List[Entry]:
     return [Entry(name, bounds[i], bounds[i + 1]) for i, name in enumerate(names)]
 
 
-def _conll_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], bytes]:
+Entries = Tuple[List[Entry], bytes, bool]
+"""A file's documents, its header, and whether a document's entity order
+depends on the documents before it."""
+
+
+def _conll_entries(scan: Iterator[Tuple[int, Any]]) -> Entries:
     """Documents to the end of their ``#end document`` line, the lines
     between two documents with the second, those after the last with
     it."""
@@ -176,7 +183,7 @@ def _conll_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], bytes]
         if match is None:
             if len(cuts) != len(names):
                 raise Fallback("a document without '#end document'")
-            return _entries(names, [0, *cuts[:-1], offset]), b""
+            return _entries(names, [0, *cuts[:-1], offset]), b"", False
         begin = BEGIN.fullmatch(match.group().decode("utf8", "replace"))
         if (begin is not None) != (len(names) == len(cuts)) or (begin is not None and not (begin.group(1) or "").strip()):
             raise Fallback("'#begin document' and '#end document' do not alternate")
@@ -187,12 +194,13 @@ def _conll_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], bytes]
     raise AssertionError("the scan ends with the file's size")
 
 
-def _conllu_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], bytes]:
+def _conllu_entries(scan: Iterator[Tuple[int, Any]]) -> Entries:
     """Documents from one ``# newdoc id`` line to the next (the lines
     before the first with the first); the header is the file's
     ``# global.Entity`` line when it has one only, in its first document
-    (a line in every document needs none)."""
-    from .conllu.parse import _NEWDOC
+    (a line in every document needs none). Entity order depends on the
+    documents before unless the header's ids are ``GRP``."""
+    from .conllu.parse import _GLOBAL_ENTITY, _NEWDOC
 
     names: List[str] = []
     starts: List[int] = []
@@ -207,7 +215,9 @@ def _conllu_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], bytes
                 header = b""
             else:
                 raise Fallback("'# global.Entity' lines that not every document repeats")
-            return _entries(names, [0, *starts[1:], offset]), header
+            values = [_GLOBAL_ENTITY.match(line.decode("utf8", "replace")) for _, line in headers]
+            per_document = any(value is not None and "GRP" in value.group(1) for value in values)
+            return _entries(names, [0, *starts[1:], offset]), header, not per_document
         line = bytes(match.group())
         if line.startswith(b"# global."):
             headers.append((offset, line))
@@ -220,7 +230,7 @@ def _conllu_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], bytes
     raise AssertionError("the scan ends with the file's size")
 
 
-def _jsonlines_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], bytes]:
+def _jsonlines_entries(scan: Iterator[Tuple[int, Any]]) -> Entries:
     """One document a line, blank lines with the document before them
     (those before the first with the first)."""
     import json
@@ -229,7 +239,7 @@ def _jsonlines_entries(scan: Iterator[Tuple[int, Any]]) -> Tuple[List[Entry], by
     starts: List[int] = []
     for offset, match in scan:
         if match is None:
-            return _entries(names, [0, *starts[1:], offset]), b""
+            return _entries(names, [0, *starts[1:], offset]), b"", False
         if match.group(1) is None:
             raise Fallback("a line without a doc_key")
         try:
@@ -250,12 +260,15 @@ class Repeats(NamedTuple):
 @dataclass
 class Batch:
     """What one batch leaves once its documents are dropped: their counts,
-    their repeated mentions ``(name, key, response)``, and the rest of
-    their pairing (:class:`~.corpus.PairedDocuments` without documents)."""
+    their repeated mentions ``(name, key, response)``, the rest of their
+    pairing (:class:`~.corpus.PairedDocuments` without documents), and
+    what the CoNLL-U reader's warning adds up of each side (``notes``:
+    ``(Bridge=, SplitAnte=)``, or ``None``)."""
 
     paired: PairedDocuments
     counts: Any = None
     repeated: List[Tuple[str, Repeats, Repeats]] = field(default_factory=list)
+    notes: Tuple[Optional[Tuple[int, int]], ...] = (None, None)
 
 
 @dataclass
@@ -274,6 +287,8 @@ class StreamPlan:
     positional: bool
     batches: List[Tuple[int, int]] = field(default_factory=list)
     folder: Optional[tempfile.TemporaryDirectory] = None
+    following: int = 0
+    """The batch an ordered file (:attr:`FileIndex.seen`) is read at next."""
 
     def __enter__(self) -> "StreamPlan":
         return self
@@ -287,27 +302,38 @@ class StreamPlan:
         key, response = self.key.entries, self.response.entries
         return [_size(key[k]) + (0 if r is None else _size(response[r])) for _, k, r in self.triples]
 
-    def read(self, batch: int) -> PairedDocuments:
-        """The documents of one batch read and paired (:func:`.corpus.pair_triples`)."""
+    @property
+    def ordered(self) -> bool:
+        """Whether a file's batches are read in order, one after another
+        (CoNLL-U whose entity order depends on the documents before)."""
+        return self.key.seen is not None or self.response.seen is not None
+
+    def read(self, batch: int) -> Tuple[PairedDocuments, Tuple[Optional[Tuple[int, int]], ...]]:
+        """The documents of one batch read and paired (:func:`.corpus.pair_triples`),
+        and what each side's reader notes (:attr:`Batch.notes`)."""
+        if self.ordered:
+            if batch != self.following:
+                raise Fallback("the batches of a CoNLL-U file read out of order")
+            self.following += 1
         start, stop = self.batches[batch]
         triples = self.triples[start:stop]
-        key = self._side(self.key, [k for _, k, _ in triples], self.options[0])
+        key, key_notes = self._side(self.key, [k for _, k, _ in triples], self.options[0])
         response_ids = [r for _, _, r in triples if r is not None]
-        response = self._side(self.response, response_ids, replace(self.options[1], paired_with=key))
+        response, response_notes = self._side(self.response, response_ids, replace(self.options[1], paired_with=key))
         documents = iter(response.documents)
         paired = [
             (name, document, None if r is None else next(documents))
             for (name, _, r), document in zip(triples, key.documents)
         ]
         try:
-            return pair_triples(paired, self.key.path, self.response.path, self.positional, start)
+            return pair_triples(paired, self.key.path, self.response.path, self.positional, start), (key_notes, response_notes)
         except CorefInputError as err:
             raise Fallback(str(err)) from None
 
     def count(self, batch: int, count: Callable[[List[Pair]], Any]) -> Batch:
         """One batch read and counted by ``count`` (the pairs' counts);
         its documents dropped."""
-        paired = self.read(batch)
+        paired, notes = self.read(batch)
         try:
             counts = count(paired.pairs)
         except CorefInputError as err:
@@ -317,28 +343,37 @@ class StreamPlan:
             for pair in paired.pairs if pair.key.repeated or pair.response.repeated
         ]
         paired.pairs, paired.key_documents = [], []
-        return Batch(paired, counts, repeated)
+        return Batch(paired, counts, repeated, notes)
 
-    def _side(self, index: FileIndex, ids: List[int], options: ReadOptions) -> Side:
+    def _side(self, index: FileIndex, ids: List[int], options: ReadOptions) -> Tuple[Side, Optional[Tuple[int, int]]]:
         """The documents ``ids`` of one file read by its format's reader,
-        checked against the index."""
+        checked against the index; a CoNLL-U file's by
+        :func:`.conllu.side.read_batch`, with the counts of its warning."""
+        notes = None
         with reading_bytes(index.path, index.read(ids)):
             try:
-                side = index.format.read(index.path, options)
-            except CorefInputError as err:
+                if index.format.name == "conllu":
+                    from .conllu.side import read_batch
+
+                    side, notes = read_batch(index.path, index.seen)
+                else:
+                    side = index.format.read(index.path, options)
+            except (CorefInputError, ValueError) as err:
                 raise Fallback(str(err)) from None
         if side.format is not index.format or [d.name for d in side.documents] != [index.entries[i].name for i in ids]:
             raise Fallback(f"{index.path}: read otherwise in parts")
         if side.warnings:
             raise Fallback(f"{index.path}: the reader's warnings name lines of the whole file")
-        return side
+        return side, notes
 
     def map(self, count: Callable[[List[Pair]], Any], n_process: int = 1) -> List[Batch]:
         """Every batch counted (:meth:`count`), in order; with ``n_process``
         > 1 in that many forked processes, each reading and counting
-        consecutive batches of about equal bytes."""
+        consecutive batches of about equal bytes (one process where a
+        file's batches are read in order, :attr:`ordered`)."""
         sizes = self.sizes()
-        groups = _balanced([sum(sizes[a:b]) for a, b in self.batches], n_process)
+        groups = _balanced([sum(sizes[a:b]) for a, b in self.batches], 1 if self.ordered else n_process)
+        self.following = 0
         if len(groups) < 2 or not _can_fork():
             return _each(self, count, range(len(self.batches)))
         import multiprocessing
@@ -358,7 +393,15 @@ class StreamPlan:
         paired = PairedDocuments(positional=self.positional)
         for batch in batches:
             paired.extend(batch.paired)
-        return Corpus([], [], self.warnings + paired.warnings(), self.response_names, paired.alignment, True)
+        notes: List[str] = []
+        for side, index in enumerate((self.key, self.response)):
+            if index.format.name == "conllu":
+                from .conllu.side import batch_warnings
+
+                counts = [batch.notes[side] for batch in batches if batch.notes[side] is not None]
+                notes += batch_warnings(index.path, (sum(c[0] for c in counts), sum(c[1] for c in counts)))
+        notes = list(dict.fromkeys(notes))
+        return Corpus([], [], notes + self.warnings + paired.warnings(), self.response_names, paired.alignment, True)
 
 
 def _can_fork() -> bool:
@@ -414,6 +457,8 @@ def plan_stream(
     key_format, response_format = (format_of(path, given) for path, given in zip(paths, formats))
     if key_format.name not in STREAMED or response_format.name not in STREAMED:
         raise Fallback(f"{key_format.title} and {response_format.title} are read whole")
+    if (key_format.name == "conllu") != (response_format.name == "conllu"):
+        raise Fallback("a CoNLL-U file is paired with another CoNLL-U file only")
     folder = tempfile.TemporaryDirectory(prefix="coref-eval-")
     try:
         key, response = (index_file(path, fmt, Path(folder.name)) for path, fmt in zip(paths, (key_format, response_format)))
@@ -431,10 +476,13 @@ def plan_stream(
             [(name, key_ids[id(k)], None if r is None else response_ids[id(r)]) for name, k, r in triples],
             warnings, response_names, options, positional, folder=folder,
         )
+        for index, ids in ((key, [k for _, k, _ in plan.triples]), (response, [r for _, _, r in plan.triples if r is not None])):
+            if index.seen is not None and ids != list(range(len(index.entries))):
+                raise Fallback(f"{index.path}: a CoNLL-U file whose documents are not all read in file order")
     except BaseException:
         folder.cleanup()
         raise
-    plan.batches = batches(plan.sizes(), budget, n_process)
+    plan.batches = batches(plan.sizes(), budget, 1 if plan.ordered else n_process)
     return plan
 
 

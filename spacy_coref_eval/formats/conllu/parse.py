@@ -31,7 +31,7 @@ class FileParser:
     paired by :func:`~.vectorised.pair_documents`, of the others (of all
     without ``vectorised``) by :class:`~.entities.MentionReader`."""
 
-    def __init__(self, data: bytes, source: str, vectorised: bool = True) -> None:
+    def __init__(self, data: bytes, source: str, vectorised: bool = True, seen: Optional[Dict[str, int]] = None) -> None:
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         if not data.endswith(b"\n"):
@@ -41,6 +41,7 @@ class FileParser:
         self.words8 = byte_words(data)
         self.source = source
         self.vectorised = vectorised
+        self.seen = seen
         self.headers: List[Tuple[int, EntityHeader]] = []
 
     def decode(self, raw: bytes) -> str:
@@ -116,8 +117,14 @@ class FileParser:
                     f"{self.source}:{line}: document {name!r} appears twice (first at line {parsed[name].line})"
                 )
             parsed[name] = self._document(name, line, first_sentence, stop, columns)
-        _entities_in_file_order(parsed, per_document=any("GRP" in header.text for _, header in self.headers))
+        _entities_in_file_order(parsed, self.per_document, self.seen)
         return ConlluFile(self.source, parsed, self.bridges, self.split_antecedents)
+
+    @property
+    def per_document(self) -> bool:
+        """Whether entity ids are ``GRP``, which udapi makes document-unique
+        (docs/corefud.md §8)."""
+        return any("GRP" in header.text for _, header in self.headers)
 
     def _comments(self, comment: np.ndarray, line_start: np.ndarray, newlines: np.ndarray,
                   sentence_lines: np.ndarray, token_lines: np.ndarray):
@@ -399,12 +406,16 @@ class FileParser:
 
 
 
-def _entities_in_file_order(documents: Dict[str, CorefUDDocument], per_document: bool = False) -> None:
+def _entities_in_file_order(documents: Dict[str, CorefUDDocument], per_document: bool = False,
+                            seen: Optional[Dict[str, int]] = None) -> None:
     """Order each document's entities as udapi does (docs/corefud.md §2):
     by their first mention in the whole file, mentions compared by first
     node, then more nodes first, then last word, then eid. An eid used in
     an earlier document therefore comes first, unless the ids are ``GRP``
-    (``per_document``), which udapi prefixes with the document's number."""
+    (``per_document``), which udapi prefixes with the document's number.
+    ``seen`` ranks the eids of documents before these (read apart,
+    docs/streaming.md §3): each comes before every eid first mentioned
+    here, in the order of its rank."""
     with_entities = [document for document in documents.values() if document.entities]
     if not with_entities:
         return
@@ -421,6 +432,11 @@ def _entities_in_file_order(documents: Dict[str, CorefUDDocument], per_document:
     first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]
     in_file = np.empty((len(eids), 3), dtype=np.int64)
     in_file[codes[first]] = stacked[first]
+    if seen:
+        ranks = np.array([seen.get(eid, -1) for eid in eids.tolist()], dtype=np.int64)
+        known = np.flatnonzero(ranks >= 0)
+        in_file[known] = 0
+        in_file[known, 0] = ranks[known] - len(seen)
     bounds = np.cumsum([0] + [len(d.entities) for d in with_entities])
     for document, lo, hi in zip(with_entities, bounds[:-1], bounds[1:]):
         _order_entities(document, in_file[codes[lo:hi]], codes[lo:hi])

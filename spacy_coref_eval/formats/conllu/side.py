@@ -2,7 +2,7 @@
 and two CoNLL-U documents pair on the union of their nodes."""
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -11,7 +11,7 @@ from ..base import ReadOptions
 from ..document import Paired, Side, SideDocument
 from ..tokens import Tokens
 from .nodes import empty_keys, node_clusters, node_forms, node_order, node_sentence_starts, node_tokens
-from .read import CorefUDDocument, check_aligned, read_conllu
+from .read import ConlluFile, CorefUDDocument, check_aligned, file_parser, read_conllu
 
 
 @dataclass
@@ -79,3 +79,32 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     read = read_conllu(path)
     documents = [ConlluSideDocument.of(document, node_order(document)) for document in read.documents.values()]
     return Side(path, FORMAT, documents, read.warnings())
+
+
+def read_batch(path: Path, seen: Optional[Dict[str, int]]) -> Tuple[Side, Tuple[int, int]]:
+    """Some consecutive documents of a CoNLL-U file (their bytes given by
+    :func:`~..inputs.reading_bytes`) read as the whole file reads them:
+    ``seen`` ranks the eids of every document before them in udapi's
+    order and is extended with theirs (docs/streaming.md §3); ``None``
+    for ``GRP`` ids, which need none. Returns the side without its
+    warning and the counts ``(Bridge=, SplitAnte=)`` that the whole
+    file's warning adds up (:func:`batch_warnings`). :class:`ValueError`
+    where the file's ids are not what ``seen`` says."""
+    from . import FORMAT
+
+    parser = file_parser(path, seen)
+    read = parser.parse()
+    if parser.per_document != (seen is None):
+        raise ValueError(f"{path}: entity ids {'are' if parser.per_document else 'are not'} GRP")
+    documents = []
+    for document in read.documents.values():
+        if seen is not None:
+            for eid in document.entities:
+                seen.setdefault(eid, len(seen))
+        documents.append(ConlluSideDocument.of(document, node_order(document)))
+    return Side(path, FORMAT, documents, []), (read.bridges, read.split_antecedents)
+
+
+def batch_warnings(path: Path, counts: Tuple[int, int]) -> List[str]:
+    """The whole file's warning from the counts its batches add up to."""
+    return ConlluFile(str(path), {}, *counts).warnings()
