@@ -1,8 +1,9 @@
 """Streaming and parallel reading at scale (docs/streaming.md): LitBank's
-pair copied N times (documents renamed ``cK_NAME``), scored by ``score`` in
-a fresh process whose peak resident memory is read from
-``getrusage(RUSAGE_CHILDREN)`` by a wrapper process that runs nothing
-else. ``python -m benchmarks.streaming`` prints the rows alone."""
+pair copied N times (documents renamed ``cK_NAME``), and GUM's CoNLL-U
+pair copied 16 times, scored by ``score`` in a fresh process whose peak
+resident memory is read from ``getrusage(RUSAGE_CHILDREN)`` by a wrapper
+process that runs nothing else. ``python -m benchmarks.streaming`` prints
+the rows alone."""
 import argparse
 import os
 import subprocess
@@ -22,13 +23,13 @@ _WRAPPER = (
 )
 
 
-def copies(source: Path, target: Path, n: int) -> Path:
-    """``n`` copies of a CoNLL-2012 file, the documents of copy K renamed
-    ``(cK_NAME)``."""
+def copies(source: Path, target: Path, n: int, start: bytes = b"#begin document (") -> Path:
+    """``n`` copies of a CoNLL-2012 file (or another whose document names
+    follow ``start``), the documents of copy K renamed ``cK_NAME``."""
     data = source.read_bytes()
     with open(target, "wb") as out:
         for copy in range(n):
-            out.write(data.replace(b"#begin document (", f"#begin document (c{copy}_".encode()))
+            out.write(data.replace(start, start + f"c{copy}_".encode()))
     return target
 
 
@@ -47,7 +48,7 @@ def run_score(key: Path, response: Path, extra: Sequence[str] = (), batch_bytes:
 def streaming_rows(key_path: Path, response_path: Path, folder: Path, large: bool = True, repeat: int = 3) -> List[Row]:
     """Peak memory at 8x LitBank streamed and read whole, at 64x streamed
     (with ``large``); ``--n-process 2`` against 1 at 8x and 16x, the best
-    of ``repeat`` runs taking turns."""
+    of ``repeat`` runs taking turns; the CoNLL-U rows (:func:`conllu_rows`)."""
     rows: List[Row] = []
     for n in (8, 16, 64) if large else (8, 16):
         key = copies(key_path, folder / f"key{n}.conll", n)
@@ -71,19 +72,58 @@ def streaming_rows(key_path: Path, response_path: Path, folder: Path, large: boo
                          f"{best[2] / best[1]:.2f}x the time (target <= 0.75x)"))
         key.unlink()
         response.unlink()
+    return rows + conllu_rows(folder, repeat=repeat)
+
+
+def conllu_rows(folder: Path, n: int = 16, repeat: int = 3) -> List[Row]:
+    """GUM's 40 documents and their perturbed response copied ``n`` times,
+    ``score --preset corefud`` streamed and read whole, as released
+    (``GRP`` ids) and with ``eid`` ids (batches read in order), the best of
+    ``repeat`` runs taking turns."""
+    import gzip
+
+    from .run import GUM, gum_response
+
+    plain = folder / "gum.key.conllu"
+    plain.write_bytes(gzip.decompress(GUM.read_bytes()))
+    sources = plain, gum_response(folder)
+    rows: List[Row] = []
+    for ids in ("GRP", "eid"):
+        paths = []
+        for source, role in zip(sources, ("key", "response")):
+            target = copies(source, folder / f"gum{n}.{role}.conllu", n, b"# newdoc id = ")
+            if ids == "eid":
+                target.write_bytes(target.read_bytes().replace(b"# global.Entity = GRP-", b"# global.Entity = eid-"))
+            paths.append(target)
+        mb = sum(path.stat().st_size for path in paths) / 2**20
+        best = {8 << 20: (float("inf"), 0.0), 0: (float("inf"), 0.0)}
+        for _ in range(repeat):
+            for budget in best:
+                seconds, peak = run_score(*paths, ("--preset", "corefud"), batch_bytes=budget)
+                best[budget] = min(best[budget][0], seconds), max(best[budget][1], peak)
+        (streamed, peak), (whole, whole_peak) = best[8 << 20], best[0]
+        rows.append((f"Streaming CoNLL-U: {n}x GUM ({n * 40:,} docs, {ids} ids, {mb:,.0f} MB), score --preset corefud",
+                     f"{streamed:.2f} s", f"read whole {whole:.2f} s; peak RSS {peak:,.0f} vs {whole_peak:,.0f} MB",
+                     f"{streamed / whole:.2f}x the time, {peak / whole_peak:.2f}x the memory"))
+        for path in paths:
+            path.unlink()
     return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--no-64", action="store_true", help="leave out 64x LitBank")
+    parser.add_argument("--conllu", action="store_true", help="the CoNLL-U rows only")
     args = parser.parse_args()
     from .run import litbank_files
 
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        key, response, _ = litbank_files(folder)
-        for row in streaming_rows(key, response, folder, not args.no_64):
+        if not args.conllu:
+            key, response, _ = litbank_files(folder)
+            for row in streaming_rows(key, response, folder, not args.no_64):
+                print(" | ".join(row))
+        for row in conllu_rows(folder):
             print(" | ".join(row))
 
 

@@ -194,3 +194,19 @@ def test_a_grp_file_reads_each_document_alone(tmp_path):
     with reading_bytes(GUM, index.read([3])), pytest.raises(ValueError, match="GRP"):
         conllu_side.read_batch(GUM, {})
 
+
+
+@pytest.mark.parametrize("ids", ["GRP", "eid"])
+def test_score_command_prints_the_same_bytes_streamed(gum_pairs, ids):
+    from click.testing import CliRunner
+
+    from spacy_coref_eval.cli import app
+
+    outputs = []
+    for budget, n_process in ((0, 1), (1 << 18, 1), (1 << 18, 2)):
+        argv = ["score", *map(str, gum_pairs[ids]), "--per-doc", "--preset", "corefud", "--n-process", str(n_process)]
+        with patched(stream, "BATCH_BYTES", budget):
+            result = CliRunner().invoke(app, argv)
+        assert result.exit_code == 0, result.output
+        outputs.append(result.output)
+    assert outputs[0] == outputs[1] == outputs[2]

@@ -374,6 +374,9 @@ class StreamPlan:
         sizes = self.sizes()
         groups = _balanced([sum(sizes[a:b]) for a, b in self.batches], 1 if self.ordered else n_process)
         self.following = 0
+        for index in (self.key, self.response):
+            if index.seen is not None:
+                index.seen.clear()
         if len(groups) < 2 or not _can_fork():
             return _each(self, count, range(len(self.batches)))
         import multiprocessing
