@@ -22,7 +22,7 @@ from spacy_coref_eval.formats.registry import format_of
 from .conftest import data_path
 from .strategies import deterministic, patched
 from .test_conllu_vectorised import mention_chunks
-from .test_stream import assert_same, scored
+from .test_stream import assert_same, outcome, scored
 
 GUM = data_path("corpora", "gum-corefud.40docs.conllu.gz")
 FIXTURES = json.loads(gzip.decompress(data_path("corefud-rerun", "random_fixtures.json.gz").read_bytes()))["cases"]
@@ -210,3 +210,15 @@ def test_score_command_prints_the_same_bytes_streamed(gum_pairs, ids):
         assert result.exit_code == 0, result.output
         outputs.append(result.output)
     assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_bad_input_in_a_later_batch_gives_the_whole_file_error(gum_pairs, tmp_path):
+    key, response = gum_pairs["eid"]
+    text = response.read_text(encoding="utf8")
+    last = text.rindex("# newdoc id")
+    bad = tmp_path / "bad.conllu"
+    bad.write_text(text[:last] + text[last:].replace("\n1\t", "\n7\t", 1), encoding="utf8")
+    whole = outcome(key, bad, False)
+    assert whole[1] is None and "ID 7 where word 1 is due" in whole[0]
+    with patched(stream, "BATCH_BYTES", 1 << 18):
+        assert outcome(key, bad, True) == whole
