@@ -306,7 +306,11 @@ _QUOTE_KIND[[ord(c) for c in _DOUBLE_QUOTES]] = 2
 
 
 def _visible(text: str) -> Tuple[np.ndarray, np.ndarray]:
-    """The codes of ``text`` and the mask of those that have a unit."""
+    """The codes of ``text`` and the mask of those that have a unit (as
+    UTF-16 code units where each character is one)."""
+    codes = np.frombuffer(text.encode("utf-16-le"), dtype=np.uint16)
+    if len(codes) == len(text):
+        return codes, _VISIBLE.take(codes)
     codes = _codes(text)
     return codes, _VISIBLE.take(np.minimum(codes, _TABLE - 1))
 
