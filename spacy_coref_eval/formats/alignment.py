@@ -172,8 +172,8 @@ def fold(text: str) -> Folded:
     """The :class:`Folded` form of ``text`` (linear in its length)."""
     codes = _codes(text)
     looked_up = np.minimum(codes, _TABLE - 1)
-    width = _WIDTH[looked_up]
-    quotes = np.flatnonzero(_QUOTE[looked_up])
+    width = _WIDTH.take(looked_up)
+    quotes = np.flatnonzero(_QUOTE.take(looked_up))
     escapes = [(m.start(), m.end(), m.group()) for m in _ESCAPES.finditer(text)] if "B-" in text else []
     folded = codes.copy() if len(quotes) or escapes else codes
     if len(quotes):
@@ -186,7 +186,7 @@ def fold(text: str) -> Folded:
     before = np.zeros(len(codes) + 1, dtype=np.int64)
     np.cumsum(width, out=before[1:])
     if not len(quotes) and not escapes:
-        return Folded(folded[width.astype(bool)], codes, before, _NO_UNITS, text)
+        return Folded(folded.compress(width.astype(bool)), codes, before, _NO_UNITS, text)
     doubles = quotes[width[quotes] == 2]
     special = np.concatenate([before[quotes], before[doubles] + 1, before[[start for start, _, _ in escapes]]])
     return Folded(np.repeat(folded, width), codes, before, np.unique(special), text)
@@ -198,7 +198,10 @@ def replaced_characters(key: Folded, text: Folded) -> np.ndarray:
     units = np.union1d(key.special, text.special)
     key_at = np.searchsorted(key.before, units, side="right") - 1
     text_at = np.searchsorted(text.before, units, side="right") - 1
-    return np.unique(text_at[key.codes[key_at] != text.codes[text_at]])
+    replaced = text_at[key.codes.take(key_at) != text.codes.take(text_at)]
+    if len(replaced) < 2:
+        return replaced
+    return replaced[np.concatenate(([True], replaced[1:] != replaced[:-1]))]
 
 
 @dataclass(frozen=True)
