@@ -7,7 +7,7 @@ quotes and bracket escapes are folded too, and such a span is snapped
 outward to whole key tokens and counted."""
 import re
 from dataclasses import dataclass, replace
-from typing import Dict, List, Mapping, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -172,8 +172,8 @@ def fold(text: str) -> Folded:
     """The :class:`Folded` form of ``text`` (linear in its length)."""
     codes = _codes(text)
     looked_up = np.minimum(codes, _TABLE - 1)
-    width = _WIDTH[looked_up]
-    quotes = np.flatnonzero(_QUOTE[looked_up])
+    width = _WIDTH.take(looked_up)
+    quotes = np.flatnonzero(_QUOTE.take(looked_up))
     escapes = [(m.start(), m.end(), m.group()) for m in _ESCAPES.finditer(text)] if "B-" in text else []
     folded = codes.copy() if len(quotes) or escapes else codes
     if len(quotes):
@@ -186,7 +186,7 @@ def fold(text: str) -> Folded:
     before = np.zeros(len(codes) + 1, dtype=np.int64)
     np.cumsum(width, out=before[1:])
     if not len(quotes) and not escapes:
-        return Folded(folded[width.astype(bool)], codes, before, _NO_UNITS, text)
+        return Folded(folded.compress(width.astype(bool)), codes, before, _NO_UNITS, text)
     doubles = quotes[width[quotes] == 2]
     special = np.concatenate([before[quotes], before[doubles] + 1, before[[start for start, _, _ in escapes]]])
     return Folded(np.repeat(folded, width), codes, before, np.unique(special), text)
@@ -198,18 +198,27 @@ def replaced_characters(key: Folded, text: Folded) -> np.ndarray:
     units = np.union1d(key.special, text.special)
     key_at = np.searchsorted(key.before, units, side="right") - 1
     text_at = np.searchsorted(text.before, units, side="right") - 1
-    return np.unique(text_at[key.codes[key_at] != text.codes[text_at]])
+    replaced = text_at[key.codes.take(key_at) != text.codes.take(text_at)]
+    if len(replaced) < 2:
+        return replaced
+    return replaced[np.concatenate(([True], replaced[1:] != replaced[:-1]))]
 
 
 @dataclass(frozen=True)
-class KeyText:
+class WordBounds:
+    """Every key word's first unit and end (``[starts, ends)``)."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+
+
+@dataclass(frozen=True)
+class KeyText(WordBounds):
     """The key's words as one :class:`Folded` text (the words joined by a
     character of no unit) and every word's units ``[starts, ends)``."""
 
     words: Sequence[str]
     folded: Folded
-    starts: np.ndarray
-    ends: np.ndarray
 
     @classmethod
     def of(cls, words: Sequence[str]) -> "KeyText":
@@ -228,7 +237,7 @@ class KeyText:
             np.cumsum(np.fromiter(map(len, words), dtype=np.int64, count=len(words)) + 1, out=bounds[1:])
             bounds[1:] -= 1
             units = folded.before[np.maximum(bounds, 0)]
-        return cls(words, folded, units[:-1], units[1:])
+        return cls(units[:-1], units[1:], words, folded)
 
     def word_at(self, unit: int) -> int:
         """The word holding ``unit``."""
@@ -238,16 +247,24 @@ class KeyText:
         """``word N 'w w w'`` from the word holding ``unit``."""
         if unit >= len(self.folded):
             return "the end of the key's words"
-        word = self.word_at(unit)
-        return f"key word {word} {' '.join(self.words[word:word + width])!r}"
+        return word_excerpt(self.words, self.word_at(unit), width)
 
 
 def text_excerpt(folded: Folded, unit: int, width: int = 30) -> str:
     """``character N '...'`` of a response text from ``unit``."""
     if unit >= len(folded):
         return "the end of the response text"
-    at = folded.character(unit)
-    return f"response character {at} {folded.text[at:at + width]!r}"
+    return character_excerpt(folded.text, folded.character(unit), width)
+
+
+def character_excerpt(text: str, at: int, width: int = 30) -> str:
+    """``character N '...'`` of a response text from its character ``at``."""
+    return f"response character {at} {text[at:at + width]!r}"
+
+
+def word_excerpt(words: Sequence[str], word: int, width: int = 6) -> str:
+    """``word N 'w w w'`` of the key from its word ``word``."""
+    return f"key word {word} {' '.join(words[word:word + width])!r}"
 
 
 @dataclass(frozen=True)
@@ -261,22 +278,107 @@ class Placed:
     snapped: np.ndarray
 
 
-def place_units(key: KeyText, starts: np.ndarray, ends: np.ndarray) -> Placed:
+def place_units(key: "WordBounds", starts: np.ndarray, ends: np.ndarray) -> Placed:
     """Mentions given as units ``[starts, ends)`` of the key's folded text
     placed on the key's words by the one rule (docs/formats.md): a mention
     becomes the words it touches, from the word holding its first unit to
     the word holding its last (``snapped`` where that moves an end); a
     mention of no unit is dropped."""
     kept = ends > starts
-    solid = np.flatnonzero(key.ends > key.starts)
-    if not len(solid):
+    solid_words = key.ends > key.starts
+    every = bool(solid_words.all())
+    solid = None if every else np.flatnonzero(solid_words)
+    n = len(solid_words) if every else len(solid)
+    if not n:
         zeros = np.zeros(len(starts), dtype=np.int64)
         return Placed(zeros, zeros, np.zeros(len(starts), dtype=bool), np.zeros(len(starts), dtype=bool))
-    solid_ends = key.ends[solid]
-    first = solid[np.minimum(np.searchsorted(solid_ends, starts, side="right"), len(solid) - 1)]
-    last = solid[np.minimum(np.searchsorted(solid_ends, np.maximum(ends - 1, 0), side="right"), len(solid) - 1)]
-    snapped = kept & ((key.starts[first] != starts) | (key.ends[last] != ends))
+    solid_ends = key.ends if solid is None else key.ends.take(solid)
+    first = np.minimum(np.searchsorted(solid_ends, starts, side="right"), n - 1)
+    last = np.minimum(np.searchsorted(solid_ends, ends - 1, side="right"), n - 1)
+    if solid is not None:
+        first, last = solid.take(first), solid.take(last)
+    snapped = kept & ((key.starts.take(first) != starts) | (key.ends.take(last) != ends))
     return Placed(first, last + 1, kept, snapped)
+
+
+_VISIBLE = _WIDTH > 0
+_QUOTE_KIND = np.zeros(_TABLE, dtype=np.int8)
+"""1 for a single quote, 2 for a double quote (its units folded alike)."""
+_QUOTE_KIND[[ord(c) for c in _SINGLE_QUOTES]] = 1
+_QUOTE_KIND[[ord(c) for c in _DOUBLE_QUOTES]] = 2
+
+
+def _visible(text: str) -> Tuple[np.ndarray, np.ndarray]:
+    """The codes of ``text`` and the mask of those that have a unit (as
+    UTF-16 code units where each character is one)."""
+    codes = np.frombuffer(text.encode("utf-16-le"), dtype=np.uint16)
+    if len(codes) == len(text):
+        return codes, _VISIBLE.take(codes)
+    codes = _codes(text)
+    return codes, _VISIBLE.take(np.minimum(codes, _TABLE - 1))
+
+
+def _counted(visible: np.ndarray) -> np.ndarray:
+    """``counted[i]``: the visible characters before character ``i``."""
+    counted = np.zeros(len(visible) + 1, dtype=np.int64)
+    np.cumsum(visible, out=counted[1:])
+    return counted
+
+
+def same_characters(words: Sequence[str], text: str, starts: np.ndarray,
+                    ends: np.ndarray) -> Optional[Tuple[Placed, AlignmentReport]]:
+    """:func:`place_characters` when the visible characters of ``text`` are
+    those of the key's ``words``, but for quotes of one kind (a double
+    quote for a double quote), and neither holds a bracket escape: then
+    every visible character is as many units in both, so the visible
+    characters stand for the units, and need no folding. ``None`` for any
+    other text, which needs :func:`fold`."""
+    try:
+        joined = "\0".join(words)
+    except TypeError:
+        return None
+    if "B-" in joined or "B-" in text:
+        return None
+    key_codes, key_visible = _visible(joined)
+    codes, visible = _visible(text)
+    key_chars, chars = key_codes.compress(key_visible), codes.compress(visible)
+    if len(key_chars) != len(chars):
+        return None
+    differ = np.flatnonzero(key_chars != chars)
+    if len(differ):
+        kinds = _QUOTE_KIND[np.minimum(chars[differ], _TABLE - 1)]
+        if not (kinds.all() and np.array_equal(kinds, _QUOTE_KIND[np.minimum(key_chars[differ], _TABLE - 1)])):
+            return None
+    cuts = np.flatnonzero(key_codes == 0)
+    if len(cuts) != max(len(words) - 1, 0):
+        return None
+    bounds = np.empty(len(words) + 1, dtype=np.int64)
+    bounds[0], bounds[-1] = 0, len(chars)
+    bounds[1:-1] = _counted(key_visible).take(cuts)
+    counted = _counted(visible)
+    placed = place_units(WordBounds(bounds[:-1], bounds[1:]), counted.take(starts), counted.take(ends))
+    if not len(differ):
+        return placed, AlignmentReport("characters")
+    at = int(differ[0])
+    character = int(np.searchsorted(counted, at, side="right")) - 1
+    word = int(np.searchsorted(bounds[1:], at, side="right"))
+    drift = f"{character_excerpt(text, character, 12)} against {word_excerpt(words, word, 3)}"
+    return placed, AlignmentReport("characters", replaced=len(differ), drift=drift)
+
+
+def place_characters(words: Sequence[str], text: str, starts: np.ndarray,
+                     ends: np.ndarray) -> Tuple[Placed, AlignmentReport]:
+    """Mentions given as characters ``[starts, ends)`` of a response
+    ``text`` placed on the key's ``words`` (:func:`align_text`,
+    :func:`place_units`), through :func:`same_characters` where it
+    applies."""
+    same = same_characters(words, text, starts, ends)
+    if same is not None:
+        return same
+    key = KeyText.of(words)
+    folded = fold(text)
+    report = align_text(key, folded)
+    return place_units(key, folded.before[starts], folded.before[ends]), report
 
 
 def align_text(key: KeyText, text: Folded) -> AlignmentReport:

@@ -69,21 +69,17 @@ class SystemDocument(SideDocument):
         the key's words, else through the non-space characters of both
         (:func:`~..alignment.align_text`, :func:`~..alignment.place_units`),
         with what that changed (:class:`~..document.AlignmentReport`)."""
-        from ..alignment import KeyText, align_text, fold, place_units, placed_report
+        from ..alignment import KeyText, align_text, place_characters, place_units, placed_report
 
         if self.text is None and key.same_words(self):
             return Paired(key, self.clusters, 0, AlignmentReport("words", dropped=self.dropped) if self.dropped else None)
-        key_text = KeyText.of(key.words)
         starts, ends = self.spans[:, 0], self.spans[:, 1]
         if self.text is not None:
-            folded = fold(self.text)
-            unit_starts, unit_ends = folded.before[starts], folded.before[ends]
+            placed, report = place_characters(key.words, self.text, starts, ends)
         else:
-            mine = KeyText.of(self.words)
-            folded = mine.folded
-            unit_starts, unit_ends = mine.starts[starts], mine.ends[ends - 1]
-        report = align_text(key_text, folded)
-        placed = place_units(key_text, unit_starts, unit_ends)
+            key_text, mine = KeyText.of(key.words), KeyText.of(self.words)
+            report = align_text(key_text, mine.folded)
+            placed = place_units(key_text, mine.starts[starts], mine.ends[ends - 1])
         kept = placed.kept
         heads = None
         if self.heads is not None:

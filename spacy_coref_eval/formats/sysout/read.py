@@ -12,13 +12,16 @@ import numpy as np
 from ...errors import CorefInputError
 from ..base import Format, ReadOptions
 from ..document import Side
-from ..jsonlines.read import load_text
+from ..jsonlines.read import _members, _parsed_spans, _SpanText, load_text
 from .document import SystemDocument, from_text, from_words
 
 _LISTS = frozenset((list,))
 _INTS = frozenset((int,))
 _STRINGS = frozenset((str,))
 _NO_LABELS = np.zeros(0, dtype=np.int64)
+_OFFSET_MEMBERS = frozenset(("clusters", "clusters_char_offsets", "clusters_token_offsets", "span_clusters"))
+"""Members of offsets, kept as their JSON text where it is plainly lists
+of ``[int, int]`` and parsed by :func:`spans_of` without decoding."""
 
 Parser = Callable[[Dict[str, Any], str], SystemDocument]
 
@@ -31,10 +34,12 @@ def parse_lines(text: str, source: str, parse: Parser) -> List[SystemDocument]:
     for number, line in enumerate(text.split("\n"), 1):
         if not line or line.isspace():
             continue
-        try:
-            obj = json.loads(line)
-        except ValueError as err:
-            raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
+        obj = _members(line, _OFFSET_MEMBERS, None, False)
+        if obj is None:
+            try:
+                obj = json.loads(line)
+            except ValueError as err:
+                raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
         if not isinstance(obj, dict):
             raise CorefInputError(f"{source}:{number}: a line must hold a JSON object")
         document = parse(obj, f"{source}:{number}")
@@ -74,13 +79,17 @@ def spans_of(value: Any, member: str, where: str, limit: int, unit: str, inclusi
     ``missing``: fastcoref writes mentions on special tokens so). A mention
     that is not two integers, negative, reversed or beyond ``limit`` is an
     error."""
-    flat, labels, dropped = _plain_mentions(value)
-    if flat is None:
-        flat, labels, dropped = _mentions(value, member, where, unit, missing)
-    try:
-        spans = np.array(flat, dtype=np.int64).reshape(-1, 2)
-    except OverflowError:
-        raise CorefInputError(f"{where}: {member!r} holds an offset too large for any document") from None
+    if isinstance(value, _SpanText):
+        spans, labels, _ = _parsed_spans([value])
+        dropped = 0
+    else:
+        flat, labels, dropped = _plain_mentions(value)
+        if flat is None:
+            flat, labels, dropped = _mentions(value, member, where, unit, missing)
+        try:
+            spans = np.array(flat, dtype=np.int64).reshape(-1, 2)
+        except OverflowError:
+            raise CorefInputError(f"{where}: {member!r} holds an offset too large for any document") from None
     if inclusive:
         spans[:, 1] += 1
     bad = (spans[:, 0] < 0) | (spans[:, 1] <= spans[:, 0]) | (spans[:, 1] > limit)
