@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
-from spacy_coref_eval.formats.jsonlines.read import _SpanText
+from spacy_coref_eval.formats.jsonlines.read import SpanText
 from spacy_coref_eval.formats.sysout import read
 from spacy_coref_eval.formats.sysout.read import parse_fastcoref, parse_lines, spans_of
 
@@ -39,9 +39,9 @@ def from_line(line):
 def test_offsets_read_from_their_text_are_those_decoded(clusters, separators, inclusive):
     dumped = json.dumps(clusters, separators=separators)
     decoded = outcome(spans_of, clusters, "clusters", "f:1", len(TEXT), "character", inclusive, True)
-    assert outcome(spans_of, _SpanText(dumped), "clusters", "f:1", len(TEXT), "character", inclusive, True) == decoded
+    assert outcome(spans_of, SpanText(dumped), "clusters", "f:1", len(TEXT), "character", inclusive, True) == decoded
     line = json.dumps({"text": TEXT, "clusters": clusters}, separators=separators)
-    with patched(read, "_members", lambda *args: None):
+    with patched(read, "line_members", lambda *args: None):
         whole = outcome(from_line, line)
     assert outcome(from_line, line) == whole
 

@@ -71,7 +71,7 @@ _NO_SPANS = np.zeros((0, 2), dtype=np.int64)
 _NO_LABELS = np.zeros(0, dtype=np.int64)
 
 
-class _SpanText(str):
+class SpanText(str):
     """The JSON text of a clusters field that :data:`_SPAN_LISTS` matches."""
 
 
@@ -178,7 +178,7 @@ def parse_jsonlines(text: str, *, source: str = "<string>", role: str = "respons
         for number, line in enumerate(text.split("\n"), 1):
             if not line or line.isspace():
                 continue
-            obj = _members(line, raw, known, field != "sentences")
+            obj = line_members(line, raw, known, field != "sentences")
             if obj is None:
                 try:
                     obj = json.loads(line)
@@ -221,7 +221,7 @@ def _word_spans(pending: Sequence[_Mentions]) -> List[Tuple[np.ndarray, np.ndarr
     deferred = [m for m in pending if m.text is not None]
     parsed: Iterator[Tuple[np.ndarray, np.ndarray]] = iter(())
     if deferred:
-        spans, labels, owner = _parsed_spans([m.text for m in deferred])
+        spans, labels, owner = parsed_spans([m.text for m in deferred])
         limits = np.array([m.n_tokens for m in deferred], dtype=np.int64)[owner]
         bounds = np.searchsorted(owner, np.arange(len(deferred) + 1)).tolist()
         outside = _outside(spans, limits)
@@ -255,11 +255,11 @@ def _outside(spans: np.ndarray, n_tokens: Union[int, np.ndarray]) -> np.ndarray:
     return (spans[:, 0] < 0) | (spans[:, 1] < spans[:, 0]) | (spans[:, 1] >= n_tokens)
 
 
-def _members(line: str, raw: Collection[str], known: Optional[Mapping[str, JsonlinesDocument]] = None,
+def line_members(line: str, raw: Collection[str], known: Optional[Mapping[str, JsonlinesDocument]] = None,
              sentences: bool = True) -> Optional[Dict[str, Any]]:
     """The JSON object on ``line`` as ``json.loads`` gives it, except that
     the value of a member named in ``raw`` that :data:`_SPAN_LISTS` matches
-    is kept as its text (:class:`_SpanText`), and with ``sentences`` the
+    is kept as its text (:class:`SpanText`), and with ``sentences`` the
     ``sentences`` value is read by :func:`_sentences`. None for anything
     but a plain object (``json.loads`` then reads it, or says what is
     wrong)."""
@@ -280,7 +280,7 @@ def _members(line: str, raw: Collection[str], known: Optional[Mapping[str, Jsonl
             at = space(line, at + 1).end()
             spans = (_DUMPED_SPAN_LISTS.match(line, at) or _SPAN_LISTS.match(line, at)) if key in raw else None
             if spans:
-                obj[key], at = _SpanText(spans.group()), spans.end()
+                obj[key], at = SpanText(spans.group()), spans.end()
             elif sentences and key == "sentences":
                 doc_key = obj.get("doc_key")
                 namesake = known.get(doc_key) if known and isinstance(doc_key, str) else None
@@ -331,7 +331,7 @@ def _document(obj: object, source: str, line: int, role: str, field: Optional[st
     n_tokens, sentence_starts = sentences.n_tokens, sentences.starts
     chosen = _field(obj, role, field, where)
     clusters = obj[chosen]
-    if isinstance(clusters, _SpanText):
+    if isinstance(clusters, SpanText):
         mentions = _Mentions(_NO_SPANS, _NO_LABELS, clusters, None, chosen, n_tokens, where)
     else:
         spans, labels = _listed_spans(clusters, chosen, where)
@@ -364,7 +364,7 @@ def _field(obj: dict, role: str, field: Optional[str], where: str) -> str:
     raise CorefInputError(f"{where}: no {wanted} field")
 
 
-def _parsed_spans(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def parsed_spans(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The mentions of clusters texts that :data:`_SPAN_LISTS` matches, all
     parsed at once: inclusive token spans (the numbers in order), the
     cluster of every mention within its text (from the depth of its

@@ -12,7 +12,7 @@ import numpy as np
 from ...errors import CorefInputError
 from ..base import Format, ReadOptions
 from ..document import Side
-from ..jsonlines.read import _members, _parsed_spans, _SpanText, load_text
+from ..jsonlines.read import SpanText, line_members, load_text, parsed_spans
 from .document import SystemDocument, from_text, from_words
 
 _LISTS = frozenset((list,))
@@ -34,7 +34,7 @@ def parse_lines(text: str, source: str, parse: Parser) -> List[SystemDocument]:
     for number, line in enumerate(text.split("\n"), 1):
         if not line or line.isspace():
             continue
-        obj = _members(line, _OFFSET_MEMBERS, None, False)
+        obj = line_members(line, _OFFSET_MEMBERS, None, False)
         if obj is None:
             try:
                 obj = json.loads(line)
@@ -79,8 +79,8 @@ def spans_of(value: Any, member: str, where: str, limit: int, unit: str, inclusi
     ``missing``: fastcoref writes mentions on special tokens so). A mention
     that is not two integers, negative, reversed or beyond ``limit`` is an
     error."""
-    if isinstance(value, _SpanText):
-        spans, labels, _ = _parsed_spans([value])
+    if isinstance(value, SpanText):
+        spans, labels, _ = parsed_spans([value])
         dropped = 0
     else:
         flat, labels, dropped = _plain_mentions(value)
