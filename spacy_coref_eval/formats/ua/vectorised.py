@@ -68,7 +68,7 @@ def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     counted = np.cumsum(token)
     if counted[doc_lines[0]]:
         return None
-    marked = _bracketed(lines, token)
+    marked, special = _bracketed(lines, token)
     cells = _cells(lines, tabs, token, counted, marked, columns)
     if cells is None:
         return None
@@ -80,7 +80,7 @@ def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     sentence_bounds = np.searchsorted(sentence, doc_first).tolist()
     where = [f"{source}: document {name!r}" for name in names]
     try:
-        layers, warnings = _document_layers(lines, buf, columns, cells, doc, token_index, marked, where)
+        layers, warnings = _document_layers(lines, special, columns, cells, doc, token_index, marked, where)
     except CorefInputError:
         return None
     if layers is None:
@@ -99,13 +99,16 @@ def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     return UAFile(documents, [w for ws in warnings for w in ws])
 
 
-def _bracketed(lines: _Lines, token: np.ndarray) -> np.ndarray:
+def _bracketed(lines: _Lines, token: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """The token lines with a parenthesis (the only ones that can hold
-    markables or bridging)."""
-    at = np.flatnonzero((lines.buf | 1) == _CLOSE)
+    markables or bridging), and where the file's parentheses, ``|`` and
+    ``=`` are."""
+    buf = lines.buf
+    special = np.flatnonzero(((buf | 1) == _CLOSE) | (buf == _PIPE) | (buf == _EQUALS))
+    at = special[(buf[special] | 1) == _CLOSE]
     line = np.searchsorted(lines.starts, at, side="right") - 1
     line = line[np.r_[True, line[1:] != line[:-1]]] if len(line) else line
-    return line[token[line]]
+    return line[token[line]], special
 
 
 def _cells(
@@ -165,13 +168,13 @@ def _rows(lines: _Lines, tabs: np.ndarray, token: np.ndarray, counted: np.ndarra
 
 
 def _document_layers(
-    lines: _Lines, buf: np.ndarray, columns: Dict[str, int], cells, doc: np.ndarray, token_index: np.ndarray,
+    lines: _Lines, special: np.ndarray, columns: Dict[str, int], cells, doc: np.ndarray, token_index: np.ndarray,
     token_lines: np.ndarray, where: List[str],
 ) -> Tuple[Optional[Tuple[List[Layer], List[Layer]]], List[List[str]]]:
     """The IDENTITY and DISCOURSE_DEIXIS layers of every document and the
     warnings of each, in the order :func:`~.parse.parse_ua` gives them,
     from the cells of ``token_lines`` (those with a parenthesis)."""
-    n_docs = len(where)
+    buf, n_docs = lines.buf, len(where)
     warnings: List[List[str]] = [[] for _ in where]
     bridges: List[List[Tuple[str, str, int]]] = [[] for _ in where]
     if BRIDGING in columns:
@@ -186,7 +189,7 @@ def _document_layers(
             layers.append([EMPTY] * n_docs)
             continue
         lo, hi = cells(column)
-        read = _layers(buf, lo, hi, doc, token_index, token_lines + 1, n_docs)
+        read = _layers(buf, special, lo, hi, doc, token_index, token_lines + 1, n_docs)
         if read is None:
             return None, warnings
         layers.append([
@@ -245,7 +248,7 @@ def _marked(buf: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 def _layers(
-    buf: np.ndarray, lo: np.ndarray, hi: np.ndarray, doc: np.ndarray, token_index: np.ndarray, line_number: np.ndarray,
+    buf: np.ndarray, special: np.ndarray, lo: np.ndarray, hi: np.ndarray, doc: np.ndarray, token_index: np.ndarray, line_number: np.ndarray,
     n_docs: int,
 ) -> Optional[List[Markables]]:
     """The markables of one column, document by document, or ``None``
@@ -256,15 +259,12 @@ def _layers(
     marked = _marked(buf, lo, hi)
     if len(marked) == 0:
         return [EMPTY.table] * n_docs
-    cell_lo = lo[marked]
-    size = hi[marked] - cell_lo
-    cell_end = np.cumsum(size)
-    cell_first = cell_end - size
-    chars = buf[range_values(cell_lo, hi[marked])]
-    kind = _KIND[chars]
-    at = np.flatnonzero(kind)
-    kind = kind[at]
-    cell = np.searchsorted(cell_end, at, side="right")
+    cell_first, cell_end = lo[marked], hi[marked]
+    cell = np.searchsorted(cell_end, special, side="right")
+    inside = cell < len(marked)
+    inside[inside] = special[inside] >= cell_first[cell[inside]]
+    at, cell = special[inside], cell[inside]
+    kind = _KIND[buf[at]]
     cell_at = np.searchsorted(at, cell_first)
     opening = kind == _OPEN_KIND
     opened = np.cumsum(opening)
@@ -312,7 +312,7 @@ def _layers(
         width = len(key)
         candidates = np.flatnonzero(value_start - key_start - 1 == width)
         window = key_start[candidates, None] + np.arange(width)
-        hits = candidates[np.all(chars[window] == np.frombuffer(key.encode(), dtype=np.uint8), axis=1)]
+        hits = candidates[np.all(buf[window] == np.frombuffer(key.encode(), dtype=np.uint8), axis=1)]
         counts = np.bincount(piece[hits], minlength=n_pieces)
         if np.any(counts > 1) or (key in _KEYS[:2] and np.any(counts == 0)):
             return None
@@ -338,9 +338,8 @@ def _layers(
         if not balanced.all():
             return None
         ends_[events[paired_opens]] = token_index[event_cell[paired_closes]] + 1
-    offset = (cell_lo - cell_first)[cell]
-    value_lo = {key: value_start[hits] + offset[equals[hits]] for key, (_, hits) in found.items()}
-    value_hi = {key: part_end[hits] + offset[equals[hits]] for key, (_, hits) in found.items()}
+    value_lo = {key: value_start[hits] for key, (_, hits) in found.items()}
+    value_hi = {key: part_end[hits] for key, (_, hits) in found.items()}
     piece_doc = doc[piece_cell]
     markable_ids = _values(buf, value_lo["MarkableID"], value_hi["MarkableID"])
     entity_texts = _values(buf, value_lo["EntityID"], value_hi["EntityID"])
