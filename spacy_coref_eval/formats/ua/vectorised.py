@@ -312,7 +312,7 @@ def _layers(
         width = len(key)
         candidates = np.flatnonzero(value_start - key_start - 1 == width)
         window = key_start[candidates, None] + np.arange(width)
-        hits = candidates[np.all(buf[window] == np.frombuffer(key.encode(), dtype=np.uint8), axis=1)]
+        hits = candidates[_equal_rows(buf[window], key.encode())]
         counts = np.bincount(piece[hits], minlength=n_pieces)
         if np.any(counts > 1) or (key in _KEYS[:2] and np.any(counts == 0)):
             return None
@@ -341,8 +341,8 @@ def _layers(
     value_lo = {key: value_start[hits] for key, (_, hits) in found.items()}
     value_hi = {key: part_end[hits] for key, (_, hits) in found.items()}
     piece_doc = doc[piece_cell]
-    markable_ids = _values(buf, value_lo["MarkableID"], value_hi["MarkableID"])
-    entity_texts = _values(buf, value_lo["EntityID"], value_hi["EntityID"])
+    both = _values(buf, np.r_[value_lo["MarkableID"], value_lo["EntityID"]], np.r_[value_hi["MarkableID"], value_hi["EntityID"]])
+    markable_ids, entity_texts = both[:len(piece_doc)], both[len(piece_doc):]
     bounds = np.searchsorted(piece_doc, np.arange(n_docs + 1)).tolist()
     numbered = _numbered(markable_ids, entity_texts, bounds)
     if numbered is None:
@@ -377,8 +377,18 @@ def _numbered(
     return np.array(entity, dtype=np.int64), entity_ids
 
 
+def _equal_rows(rows: np.ndarray, text: bytes) -> np.ndarray:
+    """Which rows of bytes are ``text``, compared eight bytes at a time."""
+    width = -(-len(text) // 8) * 8
+    padded = np.zeros((len(rows), width), dtype=np.uint8)
+    padded[:, :len(text)] = rows
+    return np.all(padded.view(np.uint64) == np.frombuffer(text.ljust(width, b"\0"), dtype=np.uint64), axis=1)
+
+
 def _within(pieces: np.ndarray, values: List[str], a: int, b: int) -> Dict[int, str]:
     """``values`` of the ``pieces`` (ascending) in ``[a, b)``, by piece from ``a``."""
+    if len(pieces) == 0:
+        return {}
     lo, hi = np.searchsorted(pieces, (a, b)).tolist()
     return dict(zip((pieces[lo:hi] - a).tolist(), values[lo:hi]))
 
