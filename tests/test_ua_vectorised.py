@@ -96,6 +96,18 @@ def test_token_lines_without_a_parenthesis_are_not_looked_into(seed, edits):
     assert same_as_line_reader("\n".join(lines)) is not None
 
 
+@pytest.mark.parametrize("body", [
+    "1\tw\t_\n2\tx\n",
+    "1\tw\t_\n2\tx\t_\n",
+    "1\tw\n2\tx\n",
+    "1\tw\t_\n2\tx\t_\t_\t_\n",
+])
+def test_documents_without_a_parenthesis(body):
+    text = "# global.columns = ID FORM IDENTITY BRIDGING\n# newdoc id = a\n" + body
+    read = same_as_line_reader(text)
+    assert read is not None and read.documents[0].n_tokens == 2 and not read.documents[0].identity.markables
+
+
 def test_a_space_in_a_token_line_with_a_parenthesis_is_declined():
     text = generate_pair(5, n_tokens=40, n_docs=1, sep="tab")[0]
     lines = text.split("\n")

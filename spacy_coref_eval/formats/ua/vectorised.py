@@ -118,8 +118,10 @@ def _cells(
     name, when those lines have the same number of tab-separated cells,
     none empty, enough for every markable column, and no space."""
     buf, starts, ends = lines.buf, lines.starts[marked], lines.ends[marked]
+    if len(marked) == 0:
+        return lambda column: (starts, ends)
     spaces = np.flatnonzero(buf == _SPACE)
-    if len(spaces) and len(marked):
+    if len(spaces):
         is_marked = np.zeros(len(lines.starts), dtype=bool)
         is_marked[marked] = True
         if np.any(is_marked[np.searchsorted(lines.starts, spaces, side="right") - 1]):
@@ -128,9 +130,8 @@ def _cells(
     if row is None:
         return None
     width = row.shape[1]
-    if len(marked) and (
-        any(columns.get(c, -1) > width for c in (IDENTITY, BRIDGING, DISCOURSE_DEIXIS))
-        or width and (np.any(row[:, -1] >= ends - 1) or np.any(row[:, 1:] - row[:, :-1] == 1))
+    if any(columns.get(c, -1) > width for c in (IDENTITY, BRIDGING, DISCOURSE_DEIXIS)) or width and (
+        np.any(row[:, -1] >= ends - 1) or np.any(row[:, 1:] - row[:, :-1] == 1)
     ):
         return None
 
@@ -157,8 +158,6 @@ def _rows(lines: _Lines, tabs: np.ndarray, token: np.ndarray, counted: np.ndarra
             np.all(every[:, 0] > lines.starts[token_lines]) and np.all(every[:, -1] < lines.ends[token_lines])
         ):
             return every[counted[marked] - 1]
-    if len(marked) == 0:
-        return np.zeros((0, 0), dtype=np.int64)
     first_tab = np.searchsorted(tabs, lines.starts[marked])
     n_tabs = np.searchsorted(tabs, lines.ends[marked]) - first_tab
     width = int(n_tabs[0])
