@@ -67,6 +67,57 @@ def test_a_bridging_column_and_comments_in_the_common_case():
     assert read is not None and any(d.identity.bridging for d in read.documents)
 
 
+_PLAIN_EDITS = ["space", "fewer cells", "empty cell", "parenthesis in FORM", "tab in a comment"]
+
+
+@deterministic(max_examples=80, shrink=False)
+@given(seed=st.integers(0, 10**6), edits=st.lists(st.tuples(st.floats(0, 1), st.sampled_from(_PLAIN_EDITS)), min_size=1,
+                                                  max_size=4))
+def test_token_lines_without_a_parenthesis_are_not_looked_into(seed, edits):
+    """As the line reader, the numpy reader reads only the token lines with
+    a parenthesis: the others may have spaces, other numbers of cells or
+    empty cells (and then the marked lines' tabs are looked up line by line)."""
+    lines = generate_pair(seed, n_tokens=60, n_docs=2, sep="tab", bridging_rate=0.2)[0].split("\n")
+    plain = [i for i, line in enumerate(lines) if line[:1].isdigit() and "(" not in line and ")" not in line]
+    for at, edit in edits:
+        i = plain.pop(int(at * (len(plain) - 1)))
+        cells = lines[i].split("\t")
+        if edit == "space":
+            cells[1] += " x"
+        elif edit == "fewer cells":
+            cells = cells[:3]
+        elif edit == "empty cell":
+            cells.insert(2, "")
+        elif edit == "parenthesis in FORM":
+            cells[1] = "("
+        else:
+            lines[i - 1] += "\n# text = a\tb"
+        lines[i] = "\t".join(cells)
+    assert same_as_line_reader("\n".join(lines)) is not None
+
+
+@pytest.mark.parametrize("body", [
+    "1\tw\t_\n2\tx\n",
+    "1\tw\t_\n2\tx\t_\n",
+    "1\tw\n2\tx\n",
+    "1\tw\t_\n2\tx\t_\t_\t_\n",
+])
+def test_documents_without_a_parenthesis(body):
+    text = "# global.columns = ID FORM IDENTITY BRIDGING\n# newdoc id = a\n" + body
+    read = same_as_line_reader(text)
+    assert read is not None and read.documents[0].n_tokens == 2 and not read.documents[0].identity.markables
+
+
+def test_a_space_in_a_token_line_with_a_parenthesis_is_declined():
+    text = generate_pair(5, n_tokens=40, n_docs=1, sep="tab")[0]
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line[:1].isdigit() and "(" in line)
+    cells = lines[at].split("\t")
+    cells[1] += " x"
+    lines[at] = "\t".join(cells)
+    assert same_as_line_reader("\n".join(lines)) is None
+
+
 @pytest.mark.parametrize("text", [
     "1\tw\t_\n",
     "# newdoc id = a\n1\tw\t(EntityID=1|MarkableID=m)\n# newdoc id = a\n1\tw\t_\n",

@@ -22,8 +22,6 @@ _OPEN, _CLOSE, _PIPE, _EQUALS = 40, 41, 124, 61
 _SENT_ID = np.frombuffer(b"# sent_id = ", dtype=np.uint8)
 _KEYS = ("MarkableID", "EntityID", "Min", "ElementOf")
 _OPEN_KIND, _CLOSE_KIND, _PIPE_KIND, _EQUALS_KIND = 1, 2, 3, 4
-_WIDEST = 256
-"""The longest markable or entity id the numpy reader takes."""
 _KIND = np.zeros(256, dtype=np.uint8)
 _KIND[[_OPEN, _CLOSE, _PIPE, _EQUALS]] = _OPEN_KIND, _CLOSE_KIND, _PIPE_KIND, _EQUALS_KIND
 """The class of every byte in a markable cell: a bracket, ``|``, ``=`` or other."""
@@ -48,12 +46,14 @@ class _Lines:
 
 def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     """The documents of CoNLL-UA ``data`` (UTF-8 without a byte-order
-    mark) in the common case, or ``None``."""
+    mark) in the common case, or ``None``. As the line reader, it looks
+    into the token lines with a parenthesis only: the others give the
+    document's tokens and sentences."""
     if b"\r" in data:
         return None
     buf = np.frombuffer(data, dtype=np.uint8)
-    tabs = np.flatnonzero(buf == _TAB)
     newlines = np.flatnonzero(buf == _NL)
+    tabs = np.flatnonzero(buf == _TAB)
     if np.count_nonzero(buf < _SPACE) != len(tabs) + len(newlines) or not _narrow_utf8(buf):
         return None
     lines = _Lines(data, buf, newlines)
@@ -61,56 +61,37 @@ def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     if np.any((first == _TAB) | (first == _SPACE)):
         return None
     token = (first != _NL) & (first != _HASH)
-    token_lines = np.flatnonzero(token)
-    if len(token_lines) == 0:
-        return None
-    if b" " in data:
-        comments = np.flatnonzero(first == _HASH)
-        spans = zip(lines.starts[comments].tolist(), lines.ends[comments].tolist())
-        if b"".join([data[start:end] for start, end in spans]).count(b" ") != data.count(b" "):
-            return None
-    n_tabs = len(tabs) // len(token_lines)
-    if len(tabs) != n_tabs * len(token_lines):
-        return None
-    row = tabs.reshape(len(token_lines), n_tabs)
-    if n_tabs and (
-        np.any(row[:, 0] <= lines.starts[token_lines]) or np.any(row[:, -1] >= lines.ends[token_lines] - 1)
-        or np.any(tabs[1:] - tabs[:-1] == 1)
-    ):
-        return None
-    structure = _structure(lines, token_lines)
+    structure = _structure(lines) if token.any() else None
     if structure is None:
         return None
     columns, names, doc_lines, breaker = structure
-    if any(columns.get(c, -1) > n_tabs for c in (IDENTITY, BRIDGING, DISCOURSE_DEIXIS)) or columns[IDENTITY] > n_tabs:
+    counted = np.cumsum(token)
+    if counted[doc_lines[0]]:
         return None
-    doc = np.searchsorted(doc_lines, token_lines, side="right") - 1
-    if len(doc) and doc[0] < 0:
+    marked, special = _bracketed(lines, token)
+    cells = _cells(lines, tabs, token, counted, marked, columns)
+    if cells is None:
         return None
-    crossed = np.cumsum(breaker)[token_lines]
-    sentence = np.r_[True, crossed[1:] != crossed[:-1]]
-    doc_first = np.searchsorted(doc, np.arange(len(names) + 1))
-    token_index = np.arange(len(token_lines)) - doc_first[doc]
-
-    def cells(column: str) -> Tuple[np.ndarray, np.ndarray]:
-        c = columns[column]
-        lo = row[:, c - 1] + 1 if c else lines.starts[token_lines]
-        hi = row[:, c] if c < n_tabs else lines.ends[token_lines]
-        return lo, hi
-
+    doc_first = np.r_[counted[doc_lines], counted[-1]]
+    doc = np.searchsorted(doc_lines, marked, side="right") - 1
+    token_index = counted[marked] - 1 - doc_first[doc]
+    crossed = np.cumsum(breaker)[token]
+    sentence = np.flatnonzero(np.r_[True, crossed[1:] != crossed[:-1]])
+    sentence_bounds = np.searchsorted(sentence, doc_first).tolist()
     where = [f"{source}: document {name!r}" for name in names]
     try:
-        layers, warnings = _document_layers(lines, buf, columns, cells, doc, token_index, token_lines, where)
+        layers, warnings = _document_layers(lines, special, columns, cells, doc, token_index, marked, where)
     except CorefInputError:
         return None
     if layers is None:
         return None
     data_starts, data_ends = lines.starts[doc_lines].tolist(), np.r_[doc_lines[1:] - 1, len(first) - 1]
     data_ends = lines.ends[data_ends].tolist()
+    doc_first = doc_first.tolist()
     documents = []
     for d, name in enumerate(names):
-        lo, hi = int(doc_first[d]), int(doc_first[d + 1])
-        starts = np.flatnonzero(sentence[lo:hi]).tolist() or [0]
+        lo, hi = doc_first[d], doc_first[d + 1]
+        starts = (sentence[sentence_bounds[d]:sentence_bounds[d + 1]] - lo).tolist() or [0]
         documents.append(UADocument(
             name, hi - lo, starts, layers[0][d], layers[1][d], columns.get("FORM", 1),
             _token_lines(data, data_starts[d], data_ends[d]),
@@ -118,22 +99,86 @@ def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     return UAFile(documents, [w for ws in warnings for w in ws])
 
 
+def _bracketed(lines: _Lines, token: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """The token lines with a parenthesis (the only ones that can hold
+    markables or bridging), and where the file's parentheses, ``|`` and
+    ``=`` are."""
+    buf = lines.buf
+    special = np.flatnonzero(((buf | 1) == _CLOSE) | (buf == _PIPE) | (buf == _EQUALS))
+    at = special[(buf[special] | 1) == _CLOSE]
+    line = np.searchsorted(lines.starts, at, side="right") - 1
+    line = line[np.r_[True, line[1:] != line[:-1]]] if len(line) else line
+    return line[token[line]], special
+
+
+def _cells(
+    lines: _Lines, tabs: np.ndarray, token: np.ndarray, counted: np.ndarray, marked: np.ndarray, columns: Dict[str, int],
+):
+    """Where the cells of ``marked`` lines are, as a function of a column
+    name, when those lines have the same number of tab-separated cells,
+    none empty, enough for every markable column, and no space."""
+    buf, starts, ends = lines.buf, lines.starts[marked], lines.ends[marked]
+    if len(marked) == 0:
+        return lambda column: (starts, ends)
+    spaces = np.flatnonzero(buf == _SPACE)
+    if len(spaces):
+        is_marked = np.zeros(len(lines.starts), dtype=bool)
+        is_marked[marked] = True
+        if np.any(is_marked[np.searchsorted(lines.starts, spaces, side="right") - 1]):
+            return None
+    row = _rows(lines, tabs, token, counted, marked)
+    if row is None:
+        return None
+    width = row.shape[1]
+    if any(columns.get(c, -1) > width for c in (IDENTITY, BRIDGING, DISCOURSE_DEIXIS)) or width and (
+        np.any(row[:, -1] >= ends - 1) or np.any(row[:, 1:] - row[:, :-1] == 1)
+    ):
+        return None
+
+    def cells(column: str) -> Tuple[np.ndarray, np.ndarray]:
+        c = columns[column]
+        lo = row[:, c - 1] + 1 if c else starts
+        hi = row[:, c] if c < width else ends
+        return lo, hi
+
+    return cells
+
+
+def _rows(lines: _Lines, tabs: np.ndarray, token: np.ndarray, counted: np.ndarray, marked: np.ndarray) -> Optional[np.ndarray]:
+    """The tabs of every ``marked`` line, one row each, or ``None`` unless
+    they have the same number. When every token line has that number and
+    no other line has a tab, row ``i`` of the tabs is token line ``i``'s;
+    otherwise the marked lines' tabs are looked up."""
+    n_token = int(counted[-1])
+    width = len(tabs) // n_token
+    if width * n_token == len(tabs):
+        every = tabs.reshape(n_token, width)
+        token_lines = np.flatnonzero(token)
+        if width == 0 or (
+            np.all(every[:, 0] > lines.starts[token_lines]) and np.all(every[:, -1] < lines.ends[token_lines])
+        ):
+            return every[counted[marked] - 1]
+    first_tab = np.searchsorted(tabs, lines.starts[marked])
+    n_tabs = np.searchsorted(tabs, lines.ends[marked]) - first_tab
+    width = int(n_tabs[0])
+    if np.any(n_tabs != width):
+        return None
+    return tabs[first_tab[:, None] + np.arange(width)]
+
+
 def _document_layers(
-    lines: _Lines, buf: np.ndarray, columns: Dict[str, int], cells, doc: np.ndarray, token_index: np.ndarray,
+    lines: _Lines, special: np.ndarray, columns: Dict[str, int], cells, doc: np.ndarray, token_index: np.ndarray,
     token_lines: np.ndarray, where: List[str],
 ) -> Tuple[Optional[Tuple[List[Layer], List[Layer]]], List[List[str]]]:
     """The IDENTITY and DISCOURSE_DEIXIS layers of every document and the
-    warnings of each, in the order :func:`~.parse.parse_ua` gives them."""
-    n_docs = len(where)
+    warnings of each, in the order :func:`~.parse.parse_ua` gives them,
+    from the cells of ``token_lines`` (those with a parenthesis)."""
+    buf, n_docs = lines.buf, len(where)
     warnings: List[List[str]] = [[] for _ in where]
     bridges: List[List[Tuple[str, str, int]]] = [[] for _ in where]
     if BRIDGING in columns:
         lo, hi = cells(BRIDGING)
         marked = _marked(buf, lo, hi)
-        if len(marked):
-            paren = np.zeros(len(lines.first), dtype=bool)
-            paren[np.searchsorted(lines.starts, np.flatnonzero((buf == _OPEN) | (buf == _CLOSE)), side="right") - 1] = True
-            marked = marked[paren[token_lines[marked]]]
         for t, text in zip(marked.tolist(), lines.text(token_lines[marked]) if len(marked) else []):
             d = int(doc[t])
             bridges[d].extend(_bridges(text.split("\t")[columns[BRIDGING]], int(token_lines[t]) + 1, where[d], warnings[d]))
@@ -143,7 +188,7 @@ def _document_layers(
             layers.append([EMPTY] * n_docs)
             continue
         lo, hi = cells(column)
-        read = _layers(buf, lo, hi, doc, token_index, token_lines + 1, n_docs)
+        read = _layers(buf, special, lo, hi, doc, token_index, token_lines + 1, n_docs)
         if read is None:
             return None, warnings
         layers.append([
@@ -159,7 +204,7 @@ def _token_lines(data: bytes, start: int, end: int):
     return read
 
 
-def _structure(lines: _Lines, token_lines: np.ndarray) -> Optional[Tuple[Dict[str, int], List[str], np.ndarray, np.ndarray]]:
+def _structure(lines: _Lines) -> Optional[Tuple[Dict[str, int], List[str], np.ndarray, np.ndarray]]:
     """The columns, document names and ``# newdoc`` lines, and the lines
     after which a sentence starts (blank, ``# sent_id``, ``# newdoc``), when
     ``# global.columns`` comes before the first document and names are
@@ -202,7 +247,7 @@ def _marked(buf: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 def _layers(
-    buf: np.ndarray, lo: np.ndarray, hi: np.ndarray, doc: np.ndarray, token_index: np.ndarray, line_number: np.ndarray,
+    buf: np.ndarray, special: np.ndarray, lo: np.ndarray, hi: np.ndarray, doc: np.ndarray, token_index: np.ndarray, line_number: np.ndarray,
     n_docs: int,
 ) -> Optional[List[Markables]]:
     """The markables of one column, document by document, or ``None``
@@ -213,15 +258,12 @@ def _layers(
     marked = _marked(buf, lo, hi)
     if len(marked) == 0:
         return [EMPTY.table] * n_docs
-    cell_lo = lo[marked]
-    size = hi[marked] - cell_lo
-    cell_end = np.cumsum(size)
-    cell_first = cell_end - size
-    chars = buf[range_values(cell_lo, hi[marked])]
-    kind = _KIND[chars]
-    at = np.flatnonzero(kind)
-    kind = kind[at]
-    cell = np.searchsorted(cell_end, at, side="right")
+    cell_first, cell_end = lo[marked], hi[marked]
+    cell = np.searchsorted(cell_end, special, side="right")
+    inside = cell < len(marked)
+    inside[inside] = special[inside] >= cell_first[cell[inside]]
+    at, cell = special[inside], cell[inside]
+    kind = _KIND[buf[at]]
     cell_at = np.searchsorted(at, cell_first)
     opening = kind == _OPEN_KIND
     opened = np.cumsum(opening)
@@ -269,7 +311,7 @@ def _layers(
         width = len(key)
         candidates = np.flatnonzero(value_start - key_start - 1 == width)
         window = key_start[candidates, None] + np.arange(width)
-        hits = candidates[np.all(chars[window] == np.frombuffer(key.encode(), dtype=np.uint8), axis=1)]
+        hits = candidates[_equal_rows(buf[window], key.encode())]
         counts = np.bincount(piece[hits], minlength=n_pieces)
         if np.any(counts > 1) or (key in _KEYS[:2] and np.any(counts == 0)):
             return None
@@ -295,64 +337,57 @@ def _layers(
         if not balanced.all():
             return None
         ends_[events[paired_opens]] = token_index[event_cell[paired_closes]] + 1
-    offset = (cell_lo - cell_first)[cell]
-    value_lo = {key: value_start[hits] + offset[equals[hits]] for key, (_, hits) in found.items()}
-    value_hi = {key: part_end[hits] + offset[equals[hits]] for key, (_, hits) in found.items()}
+    value_lo = {key: value_start[hits] for key, (_, hits) in found.items()}
+    value_hi = {key: part_end[hits] for key, (_, hits) in found.items()}
     piece_doc = doc[piece_cell]
-    marked_ids = _codes(buf, value_lo["MarkableID"], value_hi["MarkableID"], piece_doc)
-    entities = _codes(buf, value_lo["EntityID"], value_hi["EntityID"], piece_doc)
-    if marked_ids is None or entities is None or len(marked_ids[1]) != len(piece_doc):
-        return None
-    entity, entity_first = entities
-    entity_doc = piece_doc[entity_first]
-    entity_ids = _values(buf, value_lo["EntityID"][entity_first], value_hi["EntityID"][entity_first])
-    markable_ids = _values(buf, value_lo["MarkableID"], value_hi["MarkableID"])
+    both = _values(buf, np.r_[value_lo["MarkableID"], value_lo["EntityID"]], np.r_[value_hi["MarkableID"], value_hi["EntityID"]])
+    markable_ids, entity_texts = both[:len(piece_doc)], both[len(piece_doc):]
     bounds = np.searchsorted(piece_doc, np.arange(n_docs + 1)).tolist()
-    entity_bounds = np.searchsorted(entity_doc, np.arange(n_docs + 1))
-    entity = entity - entity_bounds[piece_doc]
-    entity_bounds = entity_bounds.tolist()
+    numbered = _numbered(markable_ids, entity_texts, bounds)
+    if numbered is None:
+        return None
+    entity, entity_ids = numbered
     lines = line_number[piece_cell]
     extra = {key: (found[key][0], _values(buf, value_lo[key], value_hi[key])) for key in _KEYS[2:]}
     out = []
     for d in range(n_docs):
         a, b = bounds[d], bounds[d + 1]
         out.append(Markables(
-            starts[a:b], ends_[a:b], entity[a:b], entity_ids[entity_bounds[d]:entity_bounds[d + 1]], markable_ids[a:b],
+            starts[a:b], ends_[a:b], entity[a:b], entity_ids[d], markable_ids[a:b],
             lines[a:b], *(_within(*extra[key], a, b) for key in _KEYS[2:]),
         ))
     return out
 
 
-def _codes(buf: np.ndarray, lo: np.ndarray, hi: np.ndarray, doc: np.ndarray) -> Optional[Tuple[np.ndarray, np.ndarray]]:
-    """Number the distinct pairs (``doc[i]``, text ``buf[lo[i]:hi[i]]``) in
-    order of first appearance: the number of every pair and the first
-    index of each number; ``None`` for texts over :data:`_WIDEST` bytes."""
-    if len(lo) == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    width = hi - lo
-    widest = int(width.max())
-    if widest > _WIDEST:
-        return None
-    words = (4 + widest + 7) // 8
-    table = np.zeros((len(lo), 8 * words), dtype=np.uint8)
-    table[:, :4] = ((doc[:, None] >> np.array([21, 14, 7, 0])) & 127) | 128
-    rows, at = np.repeat(np.arange(len(lo)), width), range_values(lo, hi)
-    table[rows, 4 + at - np.repeat(lo, width)] = buf[at]
-    keys = table.view(np.uint64)
-    order = np.lexsort(keys.T[::-1]) if words > 1 else np.argsort(keys[:, 0], kind="stable")
-    ordered = keys[order]
-    new = np.r_[True, np.any(ordered[1:] != ordered[:-1], axis=1)]
-    group = np.empty(len(order), dtype=np.int64)
-    group[order] = np.cumsum(new) - 1
-    first = order[new]
-    by_first = np.argsort(first, kind="stable")
-    rank = np.empty(len(first), dtype=np.int64)
-    rank[by_first] = np.arange(len(first))
-    return rank[group], first[by_first]
+def _numbered(
+    markable_ids: List[str], entity_texts: List[str], bounds: List[int]
+) -> Optional[Tuple[np.ndarray, List[List[str]]]]:
+    """Every markable's entity, numbered within its document in order of
+    first appearance, and each document's entity ids; ``None`` when a
+    markable id is given twice in a document."""
+    entity: List[int] = []
+    entity_ids = []
+    for a, b in zip(bounds, bounds[1:]):
+        if len(set(markable_ids[a:b])) != b - a:
+            return None
+        index: Dict[str, int] = {}
+        entity += [index.setdefault(e, len(index)) for e in entity_texts[a:b]]
+        entity_ids.append(list(index))
+    return np.array(entity, dtype=np.int64), entity_ids
+
+
+def _equal_rows(rows: np.ndarray, text: bytes) -> np.ndarray:
+    """Which rows of bytes are ``text``, compared eight bytes at a time."""
+    width = -(-len(text) // 8) * 8
+    padded = np.zeros((len(rows), width), dtype=np.uint8)
+    padded[:, :len(text)] = rows
+    return np.all(padded.view(np.uint64) == np.frombuffer(text.ljust(width, b"\0"), dtype=np.uint64), axis=1)
 
 
 def _within(pieces: np.ndarray, values: List[str], a: int, b: int) -> Dict[int, str]:
     """``values`` of the ``pieces`` (ascending) in ``[a, b)``, by piece from ``a``."""
+    if len(pieces) == 0:
+        return {}
     lo, hi = np.searchsorted(pieces, (a, b)).tolist()
     return dict(zip((pieces[lo:hi] - a).tolist(), values[lo:hi]))
 

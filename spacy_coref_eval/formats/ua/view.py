@@ -185,10 +185,15 @@ def _as_read(layer: Layer, modes: Modes) -> Layer:
     """``layer`` with the entities the guidelines call non-referring
     (:data:`~.parse.GUIDELINES_NON_REFERRING`) marked so, unless read as
     the UA scorer reads (``-Pseudo`` only)."""
-    if modes.as_scorer or not any(eid.endswith(GUIDELINES_NON_REFERRING) for eid in layer.entity_ids):
+    if modes.as_scorer or not _guidelines_non_referring(layer.entity_ids):
         return layer
     referring = tuple(r and not eid.endswith(GUIDELINES_NON_REFERRING) for r, eid in zip(layer.referring, layer.entity_ids))
     return replace(layer, referring=referring)
+
+
+def _guidelines_non_referring(entity_ids: Sequence[str]) -> bool:
+    """Whether an entity id ends in :data:`~.parse.GUIDELINES_NON_REFERRING`."""
+    return (GUIDELINES_NON_REFERRING + "\n") in "\n".join(entity_ids) + "\n"
 
 
 def _referring_columns(layer: Layer) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -272,7 +277,7 @@ def in_modes(clusters: Clusters, modes: Modes) -> Clusters:
         effective = modes.effective
         if replace(clusters.modes, as_scorer=effective.as_scorer) != effective or (
             clusters.modes.as_scorer != effective.as_scorer
-            and any(eid.endswith(GUIDELINES_NON_REFERRING) for eid in clusters.layer.entity_ids)
+            and _guidelines_non_referring(clusters.layer.entity_ids)
         ):
             return ua_clusters(clusters.source, modes)
         return clusters
