@@ -165,6 +165,27 @@ class StackedPairs(Sequence[Pair]):
         ])
 
 
+def pair_columns(
+    triples: Sequence[Tuple[str, Any, Any]], key: Side, response: Side, positional: bool
+) -> Optional["PairedDocuments"]:
+    """The documents of two sides read as columns paired by position,
+    document ``i`` of each under the name of ``triples[i]`` (``(name, key,
+    response)``, none without a response), as :func:`pair_triples` pairs
+    them; else ``None``."""
+    key_columns, response_columns = (getattr(side.documents, "simple", None) for side in (key, response))
+    if not positional or key_columns is None or response_columns is None or any(r is None for _, _, r in triples):
+        return None
+    names = [name for name, _, _ in triples]
+    if not (len(names) == len(key_columns.names) == len(response_columns.names)):
+        return None
+    pairs = StackedPairs(names, key_columns.clusters, response_columns.clusters, key_columns.n_tokens, response_columns.n_tokens)
+    lengths = [
+        (names[d], _Length(int(pairs.n_tokens[d])), _Length(int(pairs.response_tokens[d])))
+        for d in np.flatnonzero(pairs.n_tokens != pairs.response_tokens).tolist()
+    ]
+    return PairedDocuments(pairs, key.documents, True, lengths)  # type: ignore[arg-type]
+
+
 def _pair_columns(key: Side, response: Side, pair_by: Optional[str]) -> Optional[StackedPairs]:
     """Two sides read as columns paired as :func:`pair_sides` pairs them
     by position, where every document pairs with the one at the same
@@ -200,6 +221,12 @@ class PairedDocuments:
         self.lengths += other.lengths
         self.unmapped.update(other.unmapped)
         self.alignment.update(other.alignment)
+
+    def repeated(self) -> List[Pair]:
+        """The pairs with a repeated mention on either side."""
+        if isinstance(self.pairs, StackedPairs):
+            return self.pairs.repeated()
+        return [pair for pair in self.pairs if pair.key.repeated or pair.response.repeated]
 
     def warnings(self) -> List[str]:
         """Token counts that differ (positional pairs), response mentions
