@@ -307,7 +307,10 @@ def _pair_by_name_or_order(
 def _pair_by_name(
     key: Side, response: Side
 ) -> Tuple[List[Tuple[str, SideDocument, Optional[SideDocument]]], List[str], List[str]]:
-    matched = match_names([d.name for d in key.documents], [d.name for d in response.documents])
+    key_names, response_names = [d.name for d in key.documents], [d.name for d in response.documents]
+    if key_names == response_names and len(set(key_names)) == len(key_names) and not any(map(_NUMBERED_KEY.search, key_names)):
+        return list(zip(key_names, key.documents, response.documents)), [], key_names
+    matched = match_names(key_names, response_names)
     renamed = {other: name for name, other in matched.items()}
     by_name = {renamed.get(d.name, d.name): d for d in response.documents}
     if key.documents and not matched:
