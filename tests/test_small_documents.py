@@ -177,3 +177,12 @@ def test_other_pairings_fall_back(tmp_path):
         run = evaluate_corpus(key, other, Options.from_names(stream=False))
         assert isinstance(run.corpus.pairs, list)
         assert as_json(run.result) == as_json(per_document(key, other, Options.from_names()))
+
+
+def test_a_name_given_twice_is_the_line_readers_error(tmp_path):
+    """The vectorised reader declines a file that names two documents
+    alike, so that the line reader names the line (it once kept the last)."""
+    path = tmp_path / "twice.conll"
+    path.write_text(conll_text([(1, [(0, 1, 0)])] * 2, ["a", "a"]), encoding="utf8")
+    with pytest.raises(CorefInputError, match=r"twice.conll:5: document 'a' appears twice \(first at line 1\)"):
+        evaluate_corpus(path, path, Options.from_names(stream=False))

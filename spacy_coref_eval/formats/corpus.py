@@ -196,7 +196,7 @@ def _pair_columns(key: Side, response: Side, pair_by: Optional[str]) -> Optional
     names = key_columns.names
     if not names or names != response_columns.names:
         return None
-    if pair_by != "order" and match_names(names, names) != dict(zip(names, names)):
+    if pair_by != "order" and any(map(_NUMBERED_KEY.search, names)):
         return None
     return StackedPairs(names, key_columns.clusters, response_columns.clusters, key_columns.n_tokens, response_columns.n_tokens)
 

@@ -159,13 +159,12 @@ def _plain_structure(
         at = line_starts[lines, None] + np.arange(len(prefix))
         if not np.array_equal(buf[at], np.broadcast_to(prefix, at.shape)):
             return None
-    starts = (line_starts[begins] + len(_BEGIN_BYTES)).tolist()
     try:
-        text = b"\n".join([data[start:end] for start, end in zip(starts, line_ends[begins].tolist())]).decode("utf8")
+        text = buf[range_values(line_starts[begins] + len(_BEGIN_BYTES), line_ends[begins] + 1)].tobytes().decode("utf8")
     except UnicodeDecodeError:
         return None
-    names = [name.rstrip() for name in text.split("\n")]
-    if len(names) != len(begins) or not all(name.strip() for name in names):
+    names = [name.rstrip() for name in text.split("\n")[:-1]]
+    if len(names) != len(begins) or not all(names) or len(set(names)) != len(names):
         return None
     return names, begins.astype(np.int64), ends.astype(np.int64)
 
