@@ -34,6 +34,8 @@ class Corpus:
     response's documents, paired or not."""
 
     pairs: List[Pair]
+    """The pairs (:class:`StackedPairs` where both sides were read as
+    columns: docs/formats.md, Columns)."""
     key_documents: List[SideDocument]
     warnings: List[str]
     response_names: List[str]
