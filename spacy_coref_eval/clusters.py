@@ -388,6 +388,20 @@ class ClustersBatch:
         lo, hi = np.searchsorted(self.doc, [d, d + 1]).tolist()
         return Clusters(self.starts[lo:hi], self.ends[lo:hi], self.entity[lo:hi], int(self.n_entities[d]), None, 0)
 
+    def take(self, ids: np.ndarray) -> "ClustersBatch":
+        """The documents ``ids``, in that order."""
+        ids = np.asarray(ids, dtype=np.int64)
+        order = np.arange(self.n_docs + 1)
+        rows = _rows_of(self.doc, order, ids)
+        given = self.given
+        given_rows = _rows_of(given[0], order, ids)
+        renumbered = np.repeat(np.arange(len(ids), dtype=np.int64), np.bincount(self.doc, minlength=self.n_docs)[ids])
+        given_doc = np.repeat(np.arange(len(ids), dtype=np.int64), np.bincount(given[0], minlength=self.n_docs)[ids])
+        return ClustersBatch(
+            renumbered, self.starts[rows], self.ends[rows], self.entity[rows], self.n_entities[ids], self.repeated[ids],
+            (given_doc, *(column[given_rows] for column in given[1:])),
+        )
+
     def extents(self) -> np.ndarray:
         """:attr:`Clusters.extent` of every document."""
         out = np.zeros(self.n_docs, dtype=np.int64)
@@ -406,6 +420,12 @@ class ClustersBatch:
             heads, int(self.repeated.sum()),
         )
         return stacked, self.doc
+
+
+def _rows_of(doc: np.ndarray, order: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The rows of the documents ``ids`` (``doc`` nondecreasing), document after document."""
+    bounds = np.searchsorted(doc, order)
+    return range_values(bounds[ids], bounds[ids + 1])
 
 
 def _check_spans(starts: np.ndarray, ends: np.ndarray) -> None:

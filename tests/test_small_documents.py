@@ -75,15 +75,21 @@ def corpus_pairs(draw) -> Tuple[str, str]:
     names = [f"(d{index}); part 000" for index in range(n_docs)]
     key = [draw(documents()) for _ in range(n_docs)]
     response = [draw(documents()) for _ in range(n_docs)]
-    return conll_text(key, names), conll_text(response, names)
+    order = draw(st.permutations(range(n_docs)))
+    return conll_text(key, names), conll_text([response[i] for i in order], [names[i] for i in order])
 
 
 def per_document(key: Path, response: Path, options: Options) -> CorpusResult:
     """The per-document path: every document read into its own objects."""
+    return per_document_run(key, response, options)[0]
+
+
+def per_document_run(key: Path, response: Path, options: Options) -> Tuple[CorpusResult, List[str]]:
+    """:func:`per_document`'s result and the response's document names."""
     sides = [Side(path, FORMAT, list(read_conll(path).values())) for path in (key, response)]
     corpus = pair_sides(*sides, positional=True)
     assert isinstance(corpus.pairs, list)
-    return score_pairs(corpus.pairs, options.settings, corpus.warnings)
+    return score_pairs(corpus.pairs, options.settings, corpus.warnings), corpus.response_names
 
 
 def same_twinning(a: CorpusResult, b: CorpusResult) -> None:
@@ -117,13 +123,14 @@ def test_columns_score_as_documents(tmp_path_factory, pair, chosen):
     response.write_text(pair[1], encoding="utf8")
     options = Options.from_names(**chosen, stream=False)
     try:
-        expected = per_document(key, response, options)
+        expected, response_names = per_document_run(key, response, options)
     except CorefInputError as err:
         with pytest.raises(CorefInputError, match=re.escape(str(err))):
             evaluate_corpus(key, response, options)
         return
     run = evaluate_corpus(key, response, options)
     assert isinstance(run.corpus.pairs, StackedPairs)
+    assert run.corpus.response_names == response_names
     np.testing.assert_array_equal(run.result.counts, expected.counts)
     assert run.result.warnings == expected.warnings
     assert as_json(run.result) == as_json(expected)
@@ -144,6 +151,10 @@ def test_batch_splits_as_from_arrays(data):
     batch = ClustersBatch.build(doc, starts, starts + widths, labels, n_docs)
     split = batch.split()
     assert len(split) == n_docs
+    order = data.draw(st.permutations(range(n_docs)))
+    taken = batch.take(np.array(order, dtype=np.int64)).split()
+    for d, index in enumerate(order):
+        same_clusters(taken[d], split[index])
     for d in range(n_docs):
         mine = doc == d
         oracle = Clusters.from_arrays(starts[mine], starts[mine] + widths[mine], labels[mine])
@@ -166,17 +177,22 @@ def test_litbank_columns_as_documents(tmp_path):
 
 
 def test_other_pairings_fall_back(tmp_path):
-    """Documents in another order, or missing from the response, pair
-    document by document, as before."""
+    """Documents missing from the response, or paired by order under
+    other names, pair document by document, as before."""
     key, response, shuffled = tmp_path / "key.conll", tmp_path / "response.conll", tmp_path / "shuffled.conll"
     corpus = [(3, [(0, 1, 0), (2, 3, 0)]), (2, [(0, 2, 1)])]
     key.write_text(conll_text(corpus, ["a", "b"]), encoding="utf8")
     response.write_text(conll_text(corpus[:1], ["a"]), encoding="utf8")
     shuffled.write_text(conll_text(corpus[::-1], ["b", "a"]), encoding="utf8")
-    for other in (response, shuffled):
-        run = evaluate_corpus(key, other, Options.from_names(stream=False))
-        assert isinstance(run.corpus.pairs, list)
-        assert as_json(run.result) == as_json(per_document(key, other, Options.from_names()))
+    run = evaluate_corpus(key, response, Options.from_names(stream=False))
+    assert isinstance(run.corpus.pairs, list)
+    assert as_json(run.result) == as_json(per_document(key, response, Options.from_names()))
+    by_order = evaluate_corpus(key, shuffled, Options.from_names(stream=False, pair_by="order"))
+    assert isinstance(by_order.corpus.pairs, list)
+    by_name = evaluate_corpus(key, shuffled, Options.from_names(stream=False))
+    assert isinstance(by_name.corpus.pairs, StackedPairs)
+    assert by_name.corpus.response_names == ["b", "a"]
+    assert as_json(by_name.result) == as_json(per_document(key, shuffled, Options.from_names()))
 
 
 def test_a_name_given_twice_is_the_line_readers_error(tmp_path):

@@ -120,7 +120,8 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
     notes = list(dict.fromkeys(key.warnings + response.warnings))
     stacked = _pair_columns(key, response, pair_by) if positional else None
     if stacked is not None:
-        return Corpus(stacked, key.documents, notes + stacked.length_warnings(), list(stacked.names), {})  # type: ignore[arg-type]
+        response_names = list(response.documents.names)  # type: ignore[attr-defined]
+        return Corpus(stacked, key.documents, notes + stacked.length_warnings(), response_names, {})  # type: ignore[arg-type]
     triples, warnings, response_names = _pair_by_name_or_order(key, response, pair_by)
     how = "name" if pair_by != "order" and key.named and response.named else "order"
     paired = pair_triples(triples, key.path, response.path, positional, how=how)
@@ -190,17 +191,24 @@ def pair_columns(
 
 def _pair_columns(key: Side, response: Side, pair_by: Optional[str]) -> Optional[StackedPairs]:
     """Two sides read as columns paired as :func:`pair_sides` pairs them
-    by position, where every document pairs with the one at the same
-    place under the same name; else ``None``."""
+    by position, where every key document has a response document of the
+    same name (the response's documents reordered to the key's where
+    their order differs) or pairs by order; else ``None``."""
     key_columns, response_columns = (getattr(side.documents, "simple", None) for side in (key, response))
     if key_columns is None or response_columns is None or pair_by not in PAIR_BY:
         return None
-    names = key_columns.names
-    if not names or names != response_columns.names:
+    names, response_clusters, response_tokens = key_columns.names, response_columns.clusters, response_columns.n_tokens
+    if not names or len(names) != len(response_columns.names):
         return None
+    if names != response_columns.names:
+        if pair_by == "order" or set(names) != set(response_columns.names):
+            return None
+        place = {name: index for index, name in enumerate(response_columns.names)}
+        ids = np.array([place[name] for name in names], dtype=np.int64)
+        response_clusters, response_tokens = response_clusters.take(ids), response_tokens[ids]
     if pair_by != "order" and any(map(_NUMBERED_KEY.search, names)):
         return None
-    return StackedPairs(names, key_columns.clusters, response_columns.clusters, key_columns.n_tokens, response_columns.n_tokens)
+    return StackedPairs(names, key_columns.clusters, response_clusters, key_columns.n_tokens, response_tokens)
 
 
 @dataclass
