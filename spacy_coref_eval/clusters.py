@@ -13,7 +13,7 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, 
 import numpy as np
 
 from .arrays import range_values
-from .errors import CorefInputError
+from .errors import LISTED, CorefInputError, listed
 
 Span = Tuple[int, int]
 Entities = Sequence[Sequence[Span]]
@@ -205,38 +205,7 @@ class Clusters:
         heads: document ``d`` has the mentions with ``doc == d`` (``doc``
         nondecreasing), in array order (a document with repeats is built
         by :meth:`from_arrays` itself, for its :attr:`memberships`)."""
-        doc = np.asarray(doc, dtype=np.int64)
-        starts = np.asarray(starts, dtype=np.int64)
-        ends = np.asarray(ends, dtype=np.int64)
-        labels = np.asarray(labels, dtype=np.int64)
-        _check_spans(starts, ends)
-        shift = doc * (int(ends.max(initial=0)) + 1)
-        placed_starts, placed_ends = starts + shift, ends + shift
-        if np.all((doc[1:] > doc[:-1]) | (labels[1:] >= labels[:-1])):
-            keep = first_occurrences(placed_starts, placed_ends)
-        else:
-            order = np.lexsort((labels, doc))
-            keep = order[first_occurrences(placed_starts[order], placed_ends[order])]
-        given = np.bincount(doc, minlength=n_docs)
-        original = doc, starts, ends, labels
-        doc, starts, ends, labels = doc[keep], starts[keep], ends[keep], labels[keep]
-        new = np.ones(len(keep), dtype=bool)
-        new[1:] = (labels[1:] != labels[:-1]) | (doc[1:] != doc[:-1])
-        first_entity = np.r_[0, np.cumsum(np.bincount(doc[new], minlength=n_docs))]
-        entity = np.cumsum(new) - 1 - first_entity[doc]
-        bounds = np.searchsorted(doc, np.arange(n_docs + 1)).tolist()
-        n_entities = np.diff(first_entity).tolist()
-        repeated = (given - np.diff(bounds)).tolist()
-        out = [
-            cls(starts[lo:hi], ends[lo:hi], entity[lo:hi], n, None, dropped)
-            for lo, hi, n, dropped in zip(bounds[:-1], bounds[1:], n_entities, repeated)
-        ]
-        if any(repeated):
-            given_bounds = np.searchsorted(original[0], np.arange(n_docs + 1)).tolist()
-            for d in np.flatnonzero(repeated).tolist():
-                rows = slice(given_bounds[d], given_bounds[d + 1])
-                out[d] = cls.from_arrays(original[1][rows], original[2][rows], original[3][rows])
-        return out
+        return ClustersBatch.build(doc, starts, ends, labels, n_docs).split()
 
     def entities(self) -> Tuple[Tuple[Span, ...], ...]:
         """The entities as tuples of ``(start, end)`` spans, in stored order."""
@@ -351,6 +320,114 @@ class Clusters:
         return self.subset(self.non_singletons())
 
 
+@dataclass(frozen=True)
+class ClustersBatch:
+    """The clusters of ``n_docs`` documents as columns, as
+    :meth:`Clusters.per_document` builds them before splitting them into
+    one :class:`Clusters` a document: mention ``m`` lies in document
+    ``doc[m]`` (nondecreasing) on that document's tokens ``[starts[m],
+    ends[m])``, in its entity ``entity[m]`` (numbered within the
+    document); ``n_entities[d]`` and ``repeated[d]`` are those of document
+    ``d``, and ``given`` the mentions ``(doc, starts, ends, labels)`` as
+    given (a document with repeats is built from them, for its
+    :attr:`Clusters.memberships`)."""
+
+    doc: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    entity: np.ndarray
+    n_entities: np.ndarray
+    repeated: np.ndarray
+    given: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+    @classmethod
+    def build(cls, doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, labels: np.ndarray, n_docs: int) -> "ClustersBatch":
+        """The columns of :meth:`Clusters.per_document`'s arguments."""
+        doc = np.asarray(doc, dtype=np.int64)
+        starts = np.asarray(starts, dtype=np.int64)
+        ends = np.asarray(ends, dtype=np.int64)
+        labels = np.asarray(labels, dtype=np.int64)
+        _check_spans(starts, ends)
+        shift = doc * (int(ends.max(initial=0)) + 1)
+        placed_starts, placed_ends = starts + shift, ends + shift
+        if np.all((doc[1:] > doc[:-1]) | (labels[1:] >= labels[:-1])):
+            keep = first_occurrences(placed_starts, placed_ends)
+        else:
+            order = np.lexsort((labels, doc))
+            keep = order[first_occurrences(placed_starts[order], placed_ends[order])]
+        given = np.bincount(doc, minlength=n_docs)
+        kept_doc, kept_labels = doc[keep], labels[keep]
+        new = np.ones(len(keep), dtype=bool)
+        new[1:] = (kept_labels[1:] != kept_labels[:-1]) | (kept_doc[1:] != kept_doc[:-1])
+        first_entity = np.r_[0, np.cumsum(np.bincount(kept_doc[new], minlength=n_docs))]
+        entity = np.cumsum(new) - 1 - first_entity[kept_doc]
+        repeated = given - np.bincount(kept_doc, minlength=n_docs)
+        return cls(kept_doc, starts[keep], ends[keep], entity, np.diff(first_entity), repeated, (doc, starts, ends, labels))
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.n_entities)
+
+    def split(self) -> List[Clusters]:
+        """Every document's :class:`Clusters`."""
+        bounds = np.searchsorted(self.doc, np.arange(self.n_docs + 1)).tolist()
+        out = [
+            Clusters(self.starts[lo:hi], self.ends[lo:hi], self.entity[lo:hi], n, None, dropped)
+            for lo, hi, n, dropped in zip(bounds[:-1], bounds[1:], self.n_entities.tolist(), self.repeated.tolist())
+        ]
+        for d in np.flatnonzero(self.repeated).tolist():
+            out[d] = self.document(d)
+        return out
+
+    def document(self, d: int) -> Clusters:
+        """Document ``d``'s :class:`Clusters`."""
+        if self.repeated[d]:
+            doc, starts, ends, labels = self.given
+            rows = slice(*np.searchsorted(doc, [d, d + 1]).tolist())
+            return Clusters.from_arrays(starts[rows], ends[rows], labels[rows])
+        lo, hi = np.searchsorted(self.doc, [d, d + 1]).tolist()
+        return Clusters(self.starts[lo:hi], self.ends[lo:hi], self.entity[lo:hi], int(self.n_entities[d]), None, 0)
+
+    def take(self, ids: np.ndarray) -> "ClustersBatch":
+        """The documents ``ids``, in that order."""
+        ids = np.asarray(ids, dtype=np.int64)
+        order = np.arange(self.n_docs + 1)
+        rows = _rows_of(self.doc, order, ids)
+        given = self.given
+        given_rows = _rows_of(given[0], order, ids)
+        renumbered = np.repeat(np.arange(len(ids), dtype=np.int64), np.bincount(self.doc, minlength=self.n_docs)[ids])
+        given_doc = np.repeat(np.arange(len(ids), dtype=np.int64), np.bincount(given[0], minlength=self.n_docs)[ids])
+        return ClustersBatch(
+            renumbered, self.starts[rows], self.ends[rows], self.entity[rows], self.n_entities[ids], self.repeated[ids],
+            (given_doc, *(column[given_rows] for column in given[1:])),
+        )
+
+    def extents(self) -> np.ndarray:
+        """:attr:`Clusters.extent` of every document."""
+        out = np.zeros(self.n_docs, dtype=np.int64)
+        np.maximum.at(out, self.doc, self.ends)
+        return out
+
+    def stack(self, offsets: np.ndarray) -> Tuple[Clusters, np.ndarray]:
+        """:meth:`Clusters.stack` of the documents at ``offsets``."""
+        if self.n_docs == 0:
+            return Clusters(), _EMPTY
+        first_entity = np.r_[0, np.cumsum(self.n_entities)[:-1]].astype(np.int64)
+        shift = offsets[self.doc]
+        heads = None if len(self.doc) else _EMPTY
+        stacked = Clusters(
+            self.starts + shift, self.ends + shift, self.entity + first_entity[self.doc], int(self.n_entities.sum()),
+            heads, int(self.repeated.sum()),
+        )
+        return stacked, self.doc
+
+
+def _rows_of(doc: np.ndarray, order: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The rows of the documents ``ids`` (``doc`` nondecreasing), document after document."""
+    bounds = np.searchsorted(doc, order)
+    return range_values(bounds[ids], bounds[ids + 1])
+
+
 def _check_spans(starts: np.ndarray, ends: np.ndarray) -> None:
     bad_spans = (ends <= starts) | (starts < 0)
     if bad_spans.any():
@@ -449,3 +526,33 @@ class Pair(NamedTuple):
     key: ClustersLike
     response: ClustersLike
     n_tokens: int = 0
+
+
+DROPPED = "dropped (first copy kept)"
+EACH = "counted in each of their entities (repeats within one entity dropped)"
+
+
+def repeated_warnings(repeated: Sequence[Tuple[str, Clusters, Clusters]], each: bool = False) -> List[str]:
+    """Warnings for repeated mentions (with ``each``, those given in
+    several entities count in each where the clusters kept every copy):
+    one line for each of the first documents, then one line for the rest."""
+
+    def fate(clusters: Clusters) -> str:
+        return EACH if each and clusters.memberships is not None else DROPPED
+
+    lines = [
+        (name, f"document {name!r}: {clusters.repeated} repeated mention(s) in the {side} {fate(clusters)}")
+        for name, key, response in repeated
+        for side, clusters in (("key", key), ("response", response))
+        if clusters.repeated
+    ]
+    named = list(dict.fromkeys(name for name, _ in lines))
+    shown = set(named[:LISTED])
+    rest = named[LISTED:]
+    notes = [line for name, line in lines if name in shown]
+    if rest:
+        total = sum(key.repeated + response.repeated for name, key, response in repeated if name in set(rest))
+        notes.append(
+            f"{len(rest)} more document(s) with {total} repeated mention(s) {EACH if each else DROPPED}: {listed(rest)}"
+        )
+    return notes

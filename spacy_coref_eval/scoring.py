@@ -14,19 +14,21 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Seque
 
 import numpy as np
 
-from .clusters import Clusters, ClustersLike, Pair, as_clusters
+from .clusters import Clusters, ClustersLike, Pair, as_clusters, repeated_warnings
 from .counting import DEFAULT_METRICS, Conventions, Counts, check_metrics, count_corpus
 from .counting.anaphora import anaphora_counts, check_modes
+from .counting.metrics import METRIC_INFO
 from .counting.coval import COVAL_METRICS, CovalOptions, coval_corpus_counts
 from .counting.importance import SIZE, LeaImportance
 from .presets import REFERENCE, Preset, get_preset
 from .counting.rates import rates, stack_rates
-from .errors import LISTED, CorefInputError, listed
+from .errors import CorefInputError
 from .formats import ReadOptions, format_of, get_format
-from .formats.corpus import Corpus, pair_clusters, pair_sides, read_corpus, read_side
+from .formats.corpus import Corpus, StackedPairs, pair_clusters, pair_sides, read_corpus, read_side
 from .formats.document import Side
 from .formats.ua.view import Modes, in_modes
-from .twinning import ExactMatcher, Matcher, TwinnedCorpus, apply_policy, get_policy, twin_corpus
+from .twinning import ExactMatcher, Matcher, TwinnedCorpus, apply_policy, get_policy, twin_batches, twin_corpus
+from .twinning.matchers import ScoredMatcher
 
 SINGLETON_MODES = ("keep", "remove")
 ZERO_MODES = ("keep", "exclude")
@@ -290,8 +292,9 @@ def score_pairs(
     settings = settings or Settings()
     if settings.coval is not None:
         raise ValueError("the coval preset scores CoNLL-2012 files as coval reads them: use evaluate_corpus or the command line")
-    pairs = [Pair(pair[0], as_clusters(pair[1]), as_clusters(pair[2]), *pair[3:]) for pair in pairs]
-    names = [pair.name for pair in pairs]
+    if not (isinstance(pairs, StackedPairs) and n_process == 1):
+        pairs = [Pair(pair[0], as_clusters(pair[1]), as_clusters(pair[2]), *pair[3:]) for pair in pairs]
+    names = [pair.name for pair in pairs] if isinstance(pairs, list) else pairs.names
     if len(set(names)) != len(names):
         repeated = next(name for name in names if names.count(name) > 1)
         raise CorefInputError(f"document {repeated!r} is given more than once")
@@ -300,7 +303,8 @@ def score_pairs(
     else:
         shards = [_score_shard(pairs, settings)]
     counts = np.concatenate([shard[0] for shard in shards])
-    repeated = [(pair.name, pair.key, pair.response) for pair in pairs if pair.key.repeated or pair.response.repeated]
+    some = pairs.repeated() if isinstance(pairs, StackedPairs) else pairs
+    repeated = [(pair.name, pair.key, pair.response) for pair in some if pair.key.repeated or pair.response.repeated]
     notes = [*warnings, *_repeated_notes(repeated, settings)]
     parts = [shard[1] for shard in shards]
     twinned = TwinnedCorpus.concat(parts) if all(part is not None for part in parts) else None
@@ -311,29 +315,47 @@ Shard = Tuple[np.ndarray, Optional[TwinnedCorpus]]
 
 
 def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = True) -> Shard:
-    """Counts and (with ``keep_twinned``) twinning of some documents."""
-    documents: List[Tuple[Clusters, Clusters, int]] = []
-    modes = settings.anaphora
-    for name, key, response, n_tokens in pairs:
-        key, response = in_modes(key, modes), in_modes(response, modes)
-        try:
-            settings.match.check(key, response)
-        except CorefInputError as err:
-            raise CorefInputError(f"document {name!r}: {err}") from err
-        documents.append((key, response, n_tokens))
-    exact = getattr(settings.match, "name", None) == "exact"
-    check_modes(
-        [(pair.name, *document[:2]) for pair, document in zip(pairs, documents)], modes, settings.singletons,
-        "exact" if exact else getattr(settings.match, "name", "another"),
-    )
-    remove = settings.singletons == "remove" and not modes.keeps_singletons
-    twinned = twin_corpus(documents, settings.match, remove, settings.zeros == "exclude")
+    """Counts and (with ``keep_twinned``) twinning of some documents:
+    documents read as columns twinned at once where nothing is asked of
+    them one by one (:func:`_in_columns`)."""
+    modes, remove = settings.anaphora, settings.singletons == "remove" and not settings.anaphora.keeps_singletons
+    documents: Optional[List[Tuple[Clusters, Clusters, int]]] = None
+    if _in_columns(pairs, settings):
+        twinned = twin_batches(pairs.key, pairs.response, pairs.n_tokens, settings.match, remove, settings.zeros == "exclude")
+    else:
+        documents = []
+        for name, key, response, n_tokens in pairs:
+            key, response = in_modes(key, modes), in_modes(response, modes)
+            try:
+                settings.match.check(key, response)
+            except CorefInputError as err:
+                raise CorefInputError(f"document {name!r}: {err}") from err
+            documents.append((key, response, n_tokens))
+        exact = getattr(settings.match, "name", None) == "exact"
+        check_modes(
+            [(pair.name, *document[:2]) for pair, document in zip(pairs, documents)], modes, settings.singletons,
+            "exact" if exact else getattr(settings.match, "name", "another"),
+        )
+        twinned = twin_corpus(documents, settings.match, remove, settings.zeros == "exclude")
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
     counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics, settings.twinless == "conll", settings.count_options)
-    counts = anaphora_counts(
-        counts, [document[:2] for document in documents], settings.metrics, modes, settings.singletons == "remove", exact
-    )
+    if documents is not None:
+        counts = anaphora_counts(
+            counts, [document[:2] for document in documents], settings.metrics, modes, settings.singletons == "remove", exact
+        )
     return counts, twinned if keep_twinned else None
+
+
+def _in_columns(pairs: Sequence[Pair], settings: Settings) -> bool:
+    """Whether ``pairs`` were read as columns (:class:`StackedPairs`) and
+    scored as such: by a matcher that checks nothing of spans without
+    heads, with no metric or mode that reads the documents one by one."""
+    match = settings.match
+    return isinstance(pairs, StackedPairs) and (
+        isinstance(match, ExactMatcher) or (isinstance(match, ScoredMatcher) and not match.heads_of)
+    ) and settings.anaphora.effective.split_antecedents != "only" and not any(
+        METRIC_INFO[name].kind == "anaphora" for name in settings.metrics if name in METRIC_INFO
+    )
 
 
 _SHARED: Optional[Tuple[List[Pair], Settings, bool]] = None
@@ -381,36 +403,6 @@ def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:
 
 def _repeated_notes(repeated: Sequence[Tuple[str, Any, Any]], settings: Settings) -> List[str]:
     return repeated_warnings(repeated, hasattr(settings.match, "twin_corpus") and settings.twinless == "conll")
-
-
-DROPPED = "dropped (first copy kept)"
-EACH = "counted in each of their entities (repeats within one entity dropped)"
-
-
-def repeated_warnings(repeated: Sequence[Tuple[str, Clusters, Clusters]], each: bool = False) -> List[str]:
-    """Warnings for repeated mentions (with ``each``, those given in
-    several entities count in each where the clusters kept every copy):
-    one line for each of the first documents, then one line for the rest."""
-
-    def fate(clusters: Clusters) -> str:
-        return EACH if each and clusters.memberships is not None else DROPPED
-
-    lines = [
-        (name, f"document {name!r}: {clusters.repeated} repeated mention(s) in the {side} {fate(clusters)}")
-        for name, key, response in repeated
-        for side, clusters in (("key", key), ("response", response))
-        if clusters.repeated
-    ]
-    named = list(dict.fromkeys(name for name, _ in lines))
-    shown = set(named[:LISTED])
-    rest = named[LISTED:]
-    notes = [line for name, line in lines if name in shown]
-    if rest:
-        total = sum(key.repeated + response.repeated for name, key, response in repeated if name in set(rest))
-        notes.append(
-            f"{len(rest)} more document(s) with {total} repeated mention(s) {EACH if each else DROPPED}: {listed(rest)}"
-        )
-    return notes
 
 
 @dataclass(frozen=True)

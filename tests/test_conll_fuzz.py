@@ -268,7 +268,7 @@ def test_running_out_of_memory_is_an_input_error(tmp_path, monkeypatch):
     def no_memory(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(conll, "parse_simple", no_memory)
+    monkeypatch.setattr(conll, "parse_columns", no_memory)
     with pytest.raises(CorefInputError, match=rf"^{re.escape(str(path))}: not enough memory to read this file$"):
         read_conll(path)
     monkeypatch.setattr(conll._DocumentReader, "read", no_memory)

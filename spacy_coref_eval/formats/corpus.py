@@ -5,9 +5,11 @@ document's format (:meth:`~.document.SideDocument.paired_with`)."""
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, TypeVar
 
-from ..clusters import Clusters, ClustersLike, Pair
+import numpy as np
+
+from ..clusters import Clusters, ClustersBatch, ClustersLike, Pair
 from ..errors import LISTED, CorefInputError, listed
 from ..files import PathLike
 from .base import Format, ReadOptions
@@ -32,6 +34,8 @@ class Corpus:
     response's documents, paired or not."""
 
     pairs: List[Pair]
+    """The pairs (:class:`StackedPairs` where both sides were read as
+    columns: docs/formats.md, Columns)."""
     key_documents: List[SideDocument]
     warnings: List[str]
     response_names: List[str]
@@ -114,10 +118,97 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
     or by order as ``pair_by`` says); with ``positional`` by token position
     alone."""
     notes = list(dict.fromkeys(key.warnings + response.warnings))
+    stacked = _pair_columns(key, response, pair_by) if positional else None
+    if stacked is not None:
+        response_names = list(response.documents.names)  # type: ignore[attr-defined]
+        return Corpus(stacked, key.documents, notes + stacked.length_warnings(), response_names, {})  # type: ignore[arg-type]
     triples, warnings, response_names = _pair_by_name_or_order(key, response, pair_by)
     how = "name" if pair_by != "order" and key.named and response.named else "order"
     paired = pair_triples(triples, key.path, response.path, positional, how=how)
     return Corpus(paired.pairs, paired.key_documents, notes + warnings + paired.warnings(), response_names, paired.alignment)
+
+
+class StackedPairs(Sequence[Pair]):
+    """Documents paired one to one, in order, whose key and response were
+    read as columns (:class:`~..clusters.ClustersBatch`; docs/formats.md,
+    Columns): scoring twins them at once without splitting them into
+    documents; a :class:`Pair` is built for whoever asks for one."""
+
+    def __init__(self, names: List[str], key: ClustersBatch, response: ClustersBatch, key_tokens: np.ndarray, response_tokens: np.ndarray) -> None:
+        self.names = names
+        self.key, self.response = key, response
+        self.n_tokens, self.response_tokens = key_tokens, response_tokens
+        self._pairs: Optional[List[Pair]] = None
+
+    def pairs(self) -> List[Pair]:
+        if self._pairs is None:
+            self._pairs = [
+                Pair(*pair) for pair in zip(self.names, self.key.split(), self.response.split(), self.n_tokens.tolist())
+            ]
+        return self._pairs
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self.pairs()[index]
+
+    def __iter__(self) -> Iterator[Pair]:
+        return iter(self.pairs())
+
+    def repeated(self) -> List[Pair]:
+        """The pairs with a repeated mention on either side."""
+        return [self[d] for d in np.flatnonzero(self.key.repeated + self.response.repeated).tolist()]
+
+    def length_warnings(self) -> List[str]:
+        """:func:`length_warnings` of the pairs."""
+        differing = np.flatnonzero(self.n_tokens != self.response_tokens).tolist()
+        return _length_warning(len(differing), [
+            f"{self.names[d]} ({self.n_tokens[d]} vs {self.response_tokens[d]})" for d in differing[:_SHOWN_LENGTHS + 1]
+        ])
+
+
+def pair_columns(
+    triples: Sequence[Tuple[str, Any, Any]], key: Side, response: Side, positional: bool
+) -> Optional["PairedDocuments"]:
+    """The documents of two sides read as columns paired by position,
+    document ``i`` of each under the name of ``triples[i]`` (``(name, key,
+    response)``, none without a response), as :func:`pair_triples` pairs
+    them; else ``None``."""
+    key_columns, response_columns = (getattr(side.documents, "simple", None) for side in (key, response))
+    if not positional or key_columns is None or response_columns is None or any(r is None for _, _, r in triples):
+        return None
+    names = [name for name, _, _ in triples]
+    if not (len(names) == len(key_columns.names) == len(response_columns.names)):
+        return None
+    pairs = StackedPairs(names, key_columns.clusters, response_columns.clusters, key_columns.n_tokens, response_columns.n_tokens)
+    lengths = [
+        (names[d], _Length(int(pairs.n_tokens[d])), _Length(int(pairs.response_tokens[d])))
+        for d in np.flatnonzero(pairs.n_tokens != pairs.response_tokens).tolist()
+    ]
+    return PairedDocuments(pairs, key.documents, True, lengths)  # type: ignore[arg-type]
+
+
+def _pair_columns(key: Side, response: Side, pair_by: Optional[str]) -> Optional[StackedPairs]:
+    """Two sides read as columns paired as :func:`pair_sides` pairs them
+    by position, where every key document has a response document of the
+    same name (the response's documents reordered to the key's where
+    their order differs) or pairs by order; else ``None``."""
+    key_columns, response_columns = (getattr(side.documents, "simple", None) for side in (key, response))
+    if key_columns is None or response_columns is None or pair_by not in PAIR_BY:
+        return None
+    names, response_clusters, response_tokens = key_columns.names, response_columns.clusters, response_columns.n_tokens
+    if not names or len(names) != len(response_columns.names):
+        return None
+    if names != response_columns.names:
+        if pair_by == "order" or set(names) != set(response_columns.names):
+            return None
+        place = {name: index for index, name in enumerate(response_columns.names)}
+        ids = np.array([place[name] for name in names], dtype=np.int64)
+        response_clusters, response_tokens = response_clusters.take(ids), response_tokens[ids]
+    if pair_by != "order" and any(map(_NUMBERED_KEY.search, names)):
+        return None
+    return StackedPairs(names, key_columns.clusters, response_clusters, key_columns.n_tokens, response_tokens)
 
 
 @dataclass
@@ -140,6 +231,12 @@ class PairedDocuments:
         self.lengths += other.lengths
         self.unmapped.update(other.unmapped)
         self.alignment.update(other.alignment)
+
+    def repeated(self) -> List[Pair]:
+        """The pairs with a repeated mention on either side."""
+        if isinstance(self.pairs, StackedPairs):
+            return self.pairs.repeated()
+        return [pair for pair in self.pairs if pair.key.repeated or pair.response.repeated]
 
     def warnings(self) -> List[str]:
         """Token counts that differ (positional pairs), response mentions
@@ -220,7 +317,10 @@ def _pair_by_name_or_order(
 def _pair_by_name(
     key: Side, response: Side
 ) -> Tuple[List[Tuple[str, SideDocument, Optional[SideDocument]]], List[str], List[str]]:
-    matched = match_names([d.name for d in key.documents], [d.name for d in response.documents])
+    key_names, response_names = [d.name for d in key.documents], [d.name for d in response.documents]
+    if key_names == response_names and len(set(key_names)) == len(key_names) and not any(map(_NUMBERED_KEY.search, key_names)):
+        return list(zip(key_names, key.documents, response.documents)), [], key_names
+    matched = match_names(key_names, response_names)
     renamed = {other: name for name, other in matched.items()}
     by_name = {renamed.get(d.name, d.name): d for d in response.documents}
     if key.documents and not matched:
@@ -331,10 +431,17 @@ def length_warnings(pairs: Sequence[Tuple[str, SideDocument, Optional[SideDocume
         for name, key, response in pairs
         if response is not None and key.n_tokens != response.n_tokens
     ]
-    if not differing:
+    return _length_warning(len(differing), differing)
+
+
+_SHOWN_LENGTHS = 10
+
+
+def _length_warning(count: int, differing: Sequence[str]) -> List[str]:
+    if not count:
         return []
-    shown = ", ".join(differing[:10]) + (", ..." if len(differing) > 10 else "")
+    shown = ", ".join(differing[:_SHOWN_LENGTHS]) + (", ..." if count > _SHOWN_LENGTHS else "")
     return [
-        f"{len(differing)} document(s) have different numbers of tokens in the key and the response; "
+        f"{count} document(s) have different numbers of tokens in the key and the response; "
         f"mentions are compared by token position, so check the files are aligned: {shown}"
     ]

@@ -18,7 +18,7 @@ from ..clusters import Pair
 from ..errors import CorefInputError
 from ..files import PathLike
 from .base import Format, ReadOptions
-from .corpus import Corpus, PairedDocuments, _pair_by_name_or_order, pair_triples
+from .corpus import Corpus, PairedDocuments, _pair_by_name_or_order, pair_columns, pair_triples
 from .document import Side
 from .inputs import MAX_INPUT_BYTES, reading_bytes
 from .registry import format_of
@@ -320,6 +320,9 @@ class StreamPlan:
         key, key_notes = self._side(self.key, [k for _, k, _ in triples], self.options[0])
         response_ids = [r for _, _, r in triples if r is not None]
         response, response_notes = self._side(self.response, response_ids, replace(self.options[1], paired_with=key))
+        columns = pair_columns(triples, key, response, self.positional)
+        if columns is not None:
+            return columns, (key_notes, response_notes)
         documents = iter(response.documents)
         paired = [
             (name, document, None if r is None else next(documents))
@@ -340,7 +343,7 @@ class StreamPlan:
             raise Fallback(str(err)) from None
         repeated = [
             (pair.name, *(Repeats(c.repeated, True if c.memberships is not None else None) for c in (pair.key, pair.response)))
-            for pair in paired.pairs if pair.key.repeated or pair.response.repeated
+            for pair in paired.repeated()
         ]
         paired.pairs, paired.key_documents = [], []
         return Batch(paired, counts, repeated, notes)
@@ -360,7 +363,8 @@ class StreamPlan:
                     side = index.format.read(index.path, options)
             except (CorefInputError, ValueError) as err:
                 raise Fallback(str(err)) from None
-        if side.format is not index.format or [d.name for d in side.documents] != [index.entries[i].name for i in ids]:
+        names = getattr(side.documents, "names", None) or [d.name for d in side.documents]
+        if side.format is not index.format or names != [index.entries[i].name for i in ids]:
             raise Fallback(f"{index.path}: read otherwise in parts")
         if side.warnings:
             raise Fallback(f"{index.path}: the reader's warnings name lines of the whole file")

@@ -4,7 +4,7 @@ for the twinless policy (:mod:`.policies`). The partitions that come out
 (:class:`Twinned`) are all the counting stage needs."""
 from .matchers import MATCHERS, ExactMatcher, HeadMatcher, Matcher, OverlapMatcher, PartialMatcher, get_matcher
 from .policies import POLICIES, apply_policy, get_policy
-from .twinned import Twinned, TwinnedCorpus, twin_corpus
+from .twinned import Twinned, TwinnedCorpus, twin_batches, twin_corpus
 
 __all__ = [
     "MATCHERS",
@@ -19,5 +19,6 @@ __all__ = [
     "get_policy",
     "Twinned",
     "TwinnedCorpus",
+    "twin_batches",
     "twin_corpus",
 ]

@@ -12,7 +12,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters, same_sets
+from ..clusters import Clusters, ClustersBatch, same_sets
 from .matchers import Matcher
 
 _EMPTY = np.zeros(0, dtype=np.int64)
@@ -188,7 +188,29 @@ def twin_corpus(
     custom = getattr(matcher, "twin_corpus", None)
     if custom is not None:
         return custom(documents, remove_singletons, remove_zeros)
-    offsets, (key, key_doc), (response, response_doc), size = stack_documents(documents)
+    return _twin_stacked(stack_documents(documents), len(documents), matcher, remove_singletons, remove_zeros)
+
+
+def twin_batches(
+    key: ClustersBatch, response: ClustersBatch, n_tokens: np.ndarray, matcher: Matcher,
+    remove_singletons: bool = False, remove_zeros: bool = False,
+) -> TwinnedCorpus:
+    """:func:`twin_corpus` of documents given as columns (document ``d``
+    of ``key`` and of ``response``, with ``n_tokens[d]`` tokens), stacked
+    without being split into documents (docs/formats.md, Columns)."""
+    if getattr(matcher, "twin_corpus", None) is not None:
+        documents = list(zip(key.split(), response.split(), n_tokens.tolist()))
+        return twin_corpus(documents, matcher, remove_singletons, remove_zeros)
+    offsets, size = _offsets(key.extents(), response.extents(), n_tokens)
+    stacked = offsets, key.stack(offsets), response.stack(offsets), size
+    return _twin_stacked(stacked, key.n_docs, matcher, remove_singletons, remove_zeros)
+
+
+def _twin_stacked(
+    stacked: Tuple[np.ndarray, "Stacked", "Stacked", int], n_docs: int, matcher: Matcher,
+    remove_singletons: bool, remove_zeros: bool,
+) -> TwinnedCorpus:
+    offsets, (key, key_doc), (response, response_doc), size = stacked
     if remove_singletons:
         (key, key_doc), (response, response_doc) = kept(key, key_doc, key.non_singletons()), kept(
             response, response_doc, response.non_singletons()
@@ -198,10 +220,10 @@ def twin_corpus(
             response, response_doc, ~response.zeros()
         )
     if getattr(matcher, "per_document", False):
-        twins = twin_each(matcher, key, key_doc, response, response_doc, len(documents))
+        twins = twin_each(matcher, key, key_doc, response, response_doc, n_docs)
     else:
         twins = matcher(key, response)
-    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, len(documents), size)
+    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, n_docs, size)
 
 
 Stacked = Tuple[Clusters, np.ndarray]
@@ -213,9 +235,17 @@ def stack_documents(documents: Sequence[Tuple[Clusters, Clusters, int]]) -> Tupl
     keys = [key for key, _, _ in documents]
     responses = [response for _, response, _ in documents]
     n_tokens = np.fromiter((n for _, _, n in documents), dtype=np.int64, count=len(documents))
-    extents = np.maximum(np.maximum(Clusters.extents(keys), Clusters.extents(responses)), n_tokens) + 1
-    offsets = np.r_[0, np.cumsum(extents)[:-1]].astype(np.int64) if documents else _EMPTY
-    return offsets, Clusters.stack(keys, offsets), Clusters.stack(responses, offsets), int(extents.sum())
+    offsets, size = _offsets(Clusters.extents(keys), Clusters.extents(responses), n_tokens)
+    return offsets, Clusters.stack(keys, offsets), Clusters.stack(responses, offsets), size
+
+
+def _offsets(key_extents: np.ndarray, response_extents: np.ndarray, n_tokens: np.ndarray) -> Tuple[np.ndarray, int]:
+    """Where every document starts when stacked, and the tokens they take:
+    each takes its tokens or its mentions' extent, whichever is more, and
+    one more token."""
+    extents = np.maximum(np.maximum(key_extents, response_extents), n_tokens) + 1
+    offsets = np.r_[0, np.cumsum(extents)[:-1]].astype(np.int64) if len(n_tokens) else _EMPTY
+    return offsets, int(extents.sum())
 
 
 def kept(clusters: Clusters, doc: np.ndarray, mask: np.ndarray) -> Tuple[Clusters, np.ndarray]:

@@ -5,7 +5,7 @@ import codecs
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from ..base import ReadOptions
 from ..document import RawMentions, Side, SideDocument
 from ..tokens import Tokens
 from ..inputs import check_utf8, read_input
-from .vectorised import BEGIN, END, parse_simple, tabbed_columns
+from .vectorised import BEGIN, END, SimpleFile, parse_columns, tabbed_columns
 
 
 
@@ -67,6 +67,39 @@ class ConllFile(Dict[str, ConllDocument]):
         self.warnings: List[str] = list(warnings)
 
 
+class ConllColumns(Sequence[ConllDocument]):
+    """The documents of one file in the simple form kept as columns
+    (:class:`~.vectorised.SimpleFile`), for pairing and twinning to read
+    at once (docs/formats.md, Columns); the :class:`ConllDocument` s are
+    built, all at once, the first time one is asked for."""
+
+    def __init__(self, simple: SimpleFile, source: str) -> None:
+        self.simple = simple
+        self.source = source
+        self._documents: Optional[List[ConllDocument]] = None
+
+    @property
+    def names(self) -> List[str]:
+        return self.simple.names
+
+    def documents(self) -> List[ConllDocument]:
+        if self._documents is None:
+            self._documents = [
+                ConllDocument(name, clusters, n_tokens, self.source, line)
+                for name, line, clusters, n_tokens in self.simple.documents()
+            ]
+        return self._documents
+
+    def __len__(self) -> int:
+        return len(self.simple.names)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self.documents()[index]
+
+    def __iter__(self) -> Iterator[ConllDocument]:
+        return iter(self.documents())
+
+
 class Marks(NamedTuple):
     """The marks of one coreference field, each kind in field order."""
 
@@ -89,30 +122,38 @@ def read_conll(path: PathLike, *, with_words: bool = False, with_ids: bool = Fal
     separated fields where every line has the same number, everything else
     line by line; all give the same documents.
     """
-    path = Path(path)
+    return _read_file(Path(path), with_words, with_ids)
+
+
+def _read_file(path: Path, with_words: bool, with_ids: bool, columns: bool = False) -> Union[ConllFile, ConllColumns]:
+    """:func:`read_conll`; with ``columns`` (and neither words nor ids) a
+    file in the simple form as :class:`~.columns.ConllColumns`."""
     try:
         data = read_input(path)
         if data.startswith(codecs.BOM_UTF8):
             del data[: len(codecs.BOM_UTF8)]
         check_utf8(data, path)
         raw: Optional[List[RawMentions]] = [] if with_ids else None
-        simple = parse_simple(data, raw)
+        simple = parse_columns(data, raw)
+        if simple is not None and columns and not (with_words or with_ids):
+            return ConllColumns(simple, str(path))
         if simple is not None and not with_words:
             return _with_ids(ConllFile(
                 (name, ConllDocument(name, clusters, n_tokens, str(path), line))
-                for name, line, clusters, n_tokens in simple
+                for name, line, clusters, n_tokens in simple.documents()
             ), raw)
-        columns = None if simple is None else tabbed_columns(data, simple)
-        if columns is None:
+        documents = None if simple is None else simple.documents()
+        columns_read = None if documents is None else tabbed_columns(data, documents)
+        if columns_read is None:
             text = data.decode("utf8")
             del data
-            if simple is None:
+            if documents is None:
                 return _parse(text, str(path), with_words, with_ids)
             lines = text.split("\n")
-            columns = [_columns(_body(lines, line)) for _, line, _, _ in simple]
+            columns_read = [_columns(_body(lines, line)) for _, line, _, _ in documents]
         return _with_ids(ConllFile(
             (name, ConllDocument(name, clusters, n_tokens, str(path), line, *document_columns))
-            for (name, line, clusters, n_tokens), document_columns in zip(simple, columns)
+            for (name, line, clusters, n_tokens), document_columns in zip(documents, columns_read)
         ), raw)
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
@@ -458,5 +499,10 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     """A CoNLL-2012 file or directory as a :class:`Side` (the format's reader)."""
     from . import FORMAT
 
+    if not (options.words or options.entity_ids) and Path(path).is_file():
+        read = _read_file(Path(path), False, False, columns=True)
+        if isinstance(read, ConllColumns):
+            return Side(path, FORMAT, read)
+        return Side(path, FORMAT, list(read.values()), read.warnings)
     documents = read_conll_documents(path, with_words=options.words, with_ids=options.entity_ids)
     return Side(path, FORMAT, list(documents.values()), documents.warnings)

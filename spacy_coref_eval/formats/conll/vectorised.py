@@ -3,12 +3,12 @@ bytes (docs/formats.md §5): exactly what the line reader gives, or
 ``None`` for anything else, so that the line reader reads it or explains
 what is wrong."""
 import re
-from typing import List, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
 from ...arrays import expand_ranges, pair_brackets, range_values
-from ...clusters import Clusters
+from ...clusters import Clusters, ClustersBatch
 from ..document import RawMentions
 
 BEGIN = re.compile(r"#\s*begin document(?: (.*)|\s*)")
@@ -30,11 +30,31 @@ _WIDE_SPACE = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u
 """The characters beyond ASCII at which :meth:`str.split` splits."""
 
 
+class SimpleFile(NamedTuple):
+    """The documents of a file in the simple form, as columns: their
+    names, begin lines (1-based), token counts and clusters."""
+
+    names: List[str]
+    lines: np.ndarray
+    n_tokens: np.ndarray
+    clusters: ClustersBatch
+
+    def documents(self) -> List[Document]:
+        """``(name, begin line, clusters, n_tokens)`` of every document."""
+        return list(zip(self.names, self.lines.tolist(), self.clusters.split(), self.n_tokens.tolist()))
+
+
 def parse_simple(data: bytes, raw: Optional[List[RawMentions]] = None) -> Optional[List[Document]]:
     """``(name, begin line, clusters, n_tokens)`` of every document, or
     ``None`` when the input is not in the simple form; every document's
     mentions with their ids are appended to ``raw`` when given
     (cross-document scoring)."""
+    simple = parse_columns(data, raw)
+    return None if simple is None else simple.documents()
+
+
+def parse_columns(data: bytes, raw: Optional[List[RawMentions]] = None) -> Optional[SimpleFile]:
+    """:func:`parse_simple`'s documents as columns (:class:`SimpleFile`)."""
     if b"\r" in data:
         return None
     buf = np.frombuffer(data, dtype=np.uint8)
@@ -52,7 +72,10 @@ def parse_simple(data: bytes, raw: Optional[List[RawMentions]] = None) -> Option
     names, begins, ends = structure
     token = nonempty & (first != _HASH)
     if len(begins) == 0:
-        return None if token.any() else []
+        if token.any():
+            return None
+        empty = np.zeros(0, dtype=np.int64)
+        return _documents([], empty, empty, *(empty,) * 6)
     line_doc = np.searchsorted(begins, np.arange(len(line_starts)), side="right") - 1
     inside = (line_doc >= 0) & (np.arange(len(line_starts)) < ends[np.maximum(line_doc, 0)])
     if np.any(token & ~inside) or np.any((last == _TAB) | (last == _SPACE)):
@@ -136,13 +159,12 @@ def _plain_structure(
         at = line_starts[lines, None] + np.arange(len(prefix))
         if not np.array_equal(buf[at], np.broadcast_to(prefix, at.shape)):
             return None
-    starts = (line_starts[begins] + len(_BEGIN_BYTES)).tolist()
     try:
-        text = b"\n".join([data[start:end] for start, end in zip(starts, line_ends[begins].tolist())]).decode("utf8")
+        text = buf[range_values(line_starts[begins] + len(_BEGIN_BYTES), line_ends[begins] + 1)].tobytes().decode("utf8")
     except UnicodeDecodeError:
         return None
-    names = [name.rstrip() for name in text.split("\n")]
-    if len(names) != len(begins) or not all(name.strip() for name in names):
+    names = [name.rstrip() for name in text.split("\n")[:-1]]
+    if len(names) != len(begins) or not all(names) or len(set(names)) != len(names):
         return None
     return names, begins.astype(np.int64), ends.astype(np.int64)
 
@@ -260,16 +282,14 @@ def _documents(
     names: List[str], begins: np.ndarray, n_tokens: np.ndarray,
     doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, entity: np.ndarray, created: np.ndarray, ident: np.ndarray,
     raw: Optional[List[RawMentions]] = None,
-) -> List[Document]:
+) -> SimpleFile:
     order = np.lexsort((created, doc))
-    clusters = Clusters.per_document(doc[order], starts[order], ends[order], entity[order], len(names))
+    clusters = ClustersBatch.build(doc[order], starts[order], ends[order], entity[order], len(names))
     if raw is not None:
         bounds = np.searchsorted(doc[order], np.arange(len(names) + 1)).tolist()
         columns = [array[order] for array in (starts, ends, entity, ident)]
         raw.extend(RawMentions(*(c[lo:hi] for c in columns)) for lo, hi in zip(bounds[:-1], bounds[1:]))
-    return [
-        (name, line + 1, part, n) for name, line, part, n in zip(names, begins.tolist(), clusters, n_tokens.tolist())
-    ]
+    return SimpleFile(names, begins + 1, n_tokens, clusters)
 
 
 def tabbed_columns(data: bytes, documents: List[Document]) -> Optional[List[Columns]]:
