@@ -23,6 +23,15 @@ from spacy_coref_eval.scoring import Options, evaluate_corpus
 from .conftest import data_path
 from .strategies import corpora, deterministic, patched
 
+
+@pytest.fixture(autouse=True, scope="module")
+def stream_files_of_any_size():
+    """Stream the small files of these tests (by default pairs under
+    STREAM_FROM bytes are read whole)."""
+    with patched(stream, "STREAM_FROM", 0):
+        yield
+
+
 LITBANK = data_path("corpora", "litbank.key.conll.gz")
 GUM = data_path("corpora", "gum-corefud.40docs.conllu.gz")
 
@@ -108,6 +117,14 @@ def test_a_batch_never_holds_more_than_its_budget(sizes, budget, n_process):
 @pytest.mark.parametrize("budget", [1, 300_000, 16 << 20])
 def test_litbank_streamed_gives_the_whole_file_bytes(litbank_pair, budget):
     assert assert_same(*litbank_pair, budget)
+
+
+def test_files_smaller_together_than_stream_from_are_read_whole(litbank_pair):
+    """Both LitBank files come to about 20 MB, under the default
+    STREAM_FROM: read whole, with the same bytes."""
+    assert sum(path.stat().st_size for path in litbank_pair) < 32 << 20
+    with patched(stream, "STREAM_FROM", 32 << 20):
+        assert not assert_same(*litbank_pair, 1 << 20)
 
 
 def test_litbank_gz_streamed_in_parallel(litbank_pair, tmp_path):
@@ -218,10 +235,12 @@ def test_score_command_prints_the_same_bytes_streamed(litbank_pair):
     assert outputs[0] == outputs[1] == outputs[2]
 
 
-def test_parallel_streaming_forks_without_scipy(litbank_pair):
+def test_parallel_streaming_forks_without_scipy(litbank_pair, monkeypatch):
     """The parent imports nothing before forking that the workers do not
     need: exact matching of CoNLL files needs no SciPy."""
     from .test_layers import loaded_after
+
+    monkeypatch.setenv("SPACY_COREF_EVAL_STREAM_FROM", "0")
 
     argv = ["score", *map(str, litbank_pair), "-f", "json", "--n-process", "2"]
     assert loaded_after([argv], "m == 'scipy' or m.startswith('scipy.')") == ""

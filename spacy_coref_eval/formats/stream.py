@@ -27,6 +27,11 @@ BATCH_BYTES = int(os.environ.get("SPACY_COREF_EVAL_BATCH_BYTES", 8 << 20))
 """The bytes of key and response documents read in one batch (8 MiB, or
 the environment variable ``SPACY_COREF_EVAL_BATCH_BYTES``; 0 reads every
 file whole); a larger pair is a batch of its own."""
+STREAM_FROM = int(os.environ.get("SPACY_COREF_EVAL_STREAM_FROM", 32 << 20))
+"""Two files whose bytes together are fewer (32 MiB, or the environment
+variable ``SPACY_COREF_EVAL_STREAM_FROM``) are read whole: holding them
+costs little, and indexing them costs more than it saves (one index entry
+a document, which a file of many small documents feels)."""
 INDEXED = ("conll", "conllu", "jsonlines")
 """The formats :func:`index_file` indexes."""
 STREAMED = INDEXED
@@ -466,6 +471,8 @@ def plan_stream(
         raise Fallback(f"{key_format.title} and {response_format.title} are read whole")
     if (key_format.name == "conllu") != (response_format.name == "conllu"):
         raise Fallback("a CoNLL-U file is paired with another CoNLL-U file only")
+    if all(path.is_file() for path in paths) and sum(path.stat().st_size for path in paths) < STREAM_FROM:
+        raise Fallback(f"files of fewer than {STREAM_FROM} bytes together are read whole")
     folder = tempfile.TemporaryDirectory(prefix="coref-eval-")
     try:
         key, response = (index_file(path, fmt, Path(folder.name)) for path, fmt in zip(paths, (key_format, response_format)))
