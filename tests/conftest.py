@@ -32,3 +32,15 @@ def pytest_collection_modifyitems(config, items):
     if browser:
         config.hook.pytest_deselected(items=browser)
         items[:] = [item for item in items if not item.get_closest_marker("browser")]
+
+
+@pytest.fixture(scope="module")
+def stream_files_of_any_size():
+    """Stream the small files of a test module (pairs under
+    ``formats.stream.STREAM_FROM`` bytes are otherwise read whole)."""
+    from spacy_coref_eval.formats import stream
+
+    from .strategies import patched
+
+    with patched(stream, "STREAM_FROM", 0):
+        yield

@@ -24,12 +24,7 @@ from .conftest import data_path
 from .strategies import corpora, deterministic, patched
 
 
-@pytest.fixture(autouse=True, scope="module")
-def stream_files_of_any_size():
-    """Stream the small files of these tests (by default pairs under
-    STREAM_FROM bytes are read whole)."""
-    with patched(stream, "STREAM_FROM", 0):
-        yield
+pytestmark = pytest.mark.usefixtures("stream_files_of_any_size")
 
 
 LITBANK = data_path("corpora", "litbank.key.conll.gz")

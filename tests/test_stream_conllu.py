@@ -25,12 +25,7 @@ from .test_conllu_vectorised import mention_chunks
 from .test_stream import assert_same, outcome, scored
 
 
-@pytest.fixture(autouse=True, scope="module")
-def stream_files_of_any_size():
-    """Stream the small files of these tests (by default pairs under
-    STREAM_FROM bytes are read whole)."""
-    with patched(stream, "STREAM_FROM", 0):
-        yield
+pytestmark = pytest.mark.usefixtures("stream_files_of_any_size")
 
 GUM = data_path("corpora", "gum-corefud.40docs.conllu.gz")
 FIXTURES = json.loads(gzip.decompress(data_path("corefud-rerun", "random_fixtures.json.gz").read_bytes()))["cases"]
