@@ -121,7 +121,7 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
     stacked = _pair_columns(key, response, pair_by) if positional else None
     if stacked is not None:
         response_names = list(response.documents.names)  # type: ignore[attr-defined]
-        return Corpus(stacked, key.documents, notes + stacked.length_warnings(), response_names, {})  # type: ignore[arg-type]
+        return Corpus(stacked, key.documents, notes + length_warnings(stacked.lengths()), response_names, {})  # type: ignore[arg-type]
     triples, warnings, response_names = _pair_by_name_or_order(key, response, pair_by)
     how = "name" if pair_by != "order" and key.named and response.named else "order"
     paired = pair_triples(triples, key.path, response.path, positional, how=how)
@@ -160,12 +160,13 @@ class StackedPairs(Sequence[Pair]):
         """The pairs with a repeated mention on either side."""
         return [self[d] for d in np.flatnonzero(self.key.repeated + self.response.repeated).tolist()]
 
-    def length_warnings(self) -> List[str]:
-        """:func:`length_warnings` of the pairs."""
-        differing = np.flatnonzero(self.n_tokens != self.response_tokens).tolist()
-        return _length_warning(len(differing), [
-            f"{self.names[d]} ({self.n_tokens[d]} vs {self.response_tokens[d]})" for d in differing[:_SHOWN_LENGTHS + 1]
-        ])
+    def lengths(self) -> List[Tuple[str, "_Length", "_Length"]]:
+        """The pairs whose key and response have different numbers of
+        tokens, as :func:`length_warnings` reads them."""
+        return [
+            (self.names[d], _Length(int(self.n_tokens[d])), _Length(int(self.response_tokens[d])))
+            for d in np.flatnonzero(self.n_tokens != self.response_tokens).tolist()
+        ]
 
 
 def pair_columns(
@@ -182,11 +183,7 @@ def pair_columns(
     if not (len(names) == len(key_columns.names) == len(response_columns.names)):
         return None
     pairs = StackedPairs(names, key_columns.clusters, response_columns.clusters, key_columns.n_tokens, response_columns.n_tokens)
-    lengths = [
-        (names[d], _Length(int(pairs.n_tokens[d])), _Length(int(pairs.response_tokens[d])))
-        for d in np.flatnonzero(pairs.n_tokens != pairs.response_tokens).tolist()
-    ]
-    return PairedDocuments(pairs, key.documents, True, lengths)  # type: ignore[arg-type]
+    return PairedDocuments(pairs, key.documents, True, pairs.lengths())  # type: ignore[arg-type]
 
 
 def _pair_columns(key: Side, response: Side, pair_by: Optional[str]) -> Optional[StackedPairs]:
@@ -431,17 +428,10 @@ def length_warnings(pairs: Sequence[Tuple[str, SideDocument, Optional[SideDocume
         for name, key, response in pairs
         if response is not None and key.n_tokens != response.n_tokens
     ]
-    return _length_warning(len(differing), differing)
-
-
-_SHOWN_LENGTHS = 10
-
-
-def _length_warning(count: int, differing: Sequence[str]) -> List[str]:
-    if not count:
+    if not differing:
         return []
-    shown = ", ".join(differing[:_SHOWN_LENGTHS]) + (", ..." if count > _SHOWN_LENGTHS else "")
+    shown = ", ".join(differing[:10]) + (", ..." if len(differing) > 10 else "")
     return [
-        f"{count} document(s) have different numbers of tokens in the key and the response; "
+        f"{len(differing)} document(s) have different numbers of tokens in the key and the response; "
         f"mentions are compared by token position, so check the files are aligned: {shown}"
     ]
