@@ -17,7 +17,7 @@ from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.files import open_output
-from spacy_coref_eval.formats import Format, ReadOptions, format_of, get_format, register_format, registered_formats
+from spacy_coref_eval.formats import DocumentIndex, Format, ReadOptions, format_of, get_format, register_format, registered_formats
 from spacy_coref_eval.formats.document import Side, SideDocument, WordsDocument, document_names
 
 runner = CliRunner()
@@ -116,3 +116,57 @@ def test_a_format_from_an_installed_package_s_entry_point_is_found(tmp_path):
     scored = subprocess.run([*command, "score", str(KEY), str(out), "-f", "json"], capture_output=True, text=True, env=env)
     assert scored.returncode == 0, scored.stderr
     assert json.loads(scored.stdout)["metrics"] == metrics(KEY, KEY)
+
+
+def read_toy_lines(path: Path, options: ReadOptions) -> Side:
+    """:func:`read_toy` through :func:`~.formats.inputs.read_input`, so
+    that a batch of documents reads as the whole file does."""
+    from spacy_coref_eval.formats.inputs import read_input
+
+    lines = bytes(read_input(Path(path))).decode("utf8").splitlines()
+    documents = []
+    for line in lines:
+        name, words, entities = line.split("\t")
+        spans = [[tuple(map(int, span.split("-"))) for span in entity.split(",")] for entity in entities.split(";") if entity]
+        documents.append(WordsDocument(name, Clusters.from_entities(spans), words.split(" ")))
+    return Side(Path(path), TOY_LINES, documents)
+
+
+def toy_entries(scan):
+    """One document a line, named by its first field."""
+    from spacy_coref_eval.formats.index import entries
+
+    names, starts = [], []
+    for offset, match in scan:
+        if match is None:
+            return entries(names, [0, *starts[1:], offset]), b"", False
+        names.append(match.group(1).decode("utf8"))
+        starts.append(offset)
+
+
+TOY_LINES = register_format(
+    Format("toy-lines", "Toy lines", (".toylines",), read_toy_lines, write_toy,
+           index=DocumentIndex(rb"([^\t\n]+)\t", None, toy_entries)),
+    replace=True,
+)
+
+
+@pytest.mark.usefixtures("stream_files_of_any_size")
+def test_a_registered_format_with_a_document_index_streams_as_it_reads_whole(tmp_path):
+    from spacy_coref_eval.formats import stream
+    from spacy_coref_eval.report.json import score_json
+    from spacy_coref_eval.scoring import Options, evaluate_corpus
+
+    from .strategies import patched
+
+    key, response = tmp_path / "key.toylines", tmp_path / "response.toylines"
+    run("convert", KEY, key)
+    run("convert", RESPONSE, response)
+    scored = {}
+    for streamed in (False, True):
+        with patched(stream, "BATCH_BYTES", 1):
+            result = evaluate_corpus(key, response, Options.from_names(twinning=False, stream=streamed))
+        scored[streamed] = (json.dumps(score_json(result.result, per_doc=True), sort_keys=True), result.corpus.streamed)
+    assert scored[True][0] == scored[False][0]
+    assert (scored[False][1], scored[True][1]) == (False, True)
+    assert len(stream.index_file(key, TOY_LINES, tmp_path).entries) == len(key.read_text().splitlines()) > 1

@@ -57,6 +57,9 @@ class Format:
     spans_only: bool = True
     token_attributes: bool = False
     documents: str = "documents"
+    index: Optional["DocumentIndex"] = None
+    """How a file is cut into documents without reading it, for reading a
+    batch at a time (docs/streaming.md); ``None``: read whole."""
 
     def matched(self, file_name: str) -> int:
         """The length of the longest of :attr:`suffixes` that ``file_name``
@@ -70,6 +73,25 @@ class Format:
             return f"{self.title} (by name)"
         names = ", ".join(f"*{s}" if not s.startswith(".") else s for s in self.suffixes)
         return f"{self.title} ({names}{', a directory' if self.directories else ''})"
+
+
+@dataclass(frozen=True)
+class DocumentIndex:
+    """How a format's files are indexed by document (docs/streaming.md §2).
+    ``pattern`` matches the lines that matter at a line's start, among the
+    lines that begin with the byte ``first`` (``None``: every line);
+    ``entries`` turns the scan's ``(offset, match)`` items into the file's
+    documents (:data:`.index.Entries`); ``read_batch`` reads a batch's bytes
+    given the entity ids seen before (``None``: the format's reader) and
+    ``batch_warnings`` sums what the batches noted into warning lines;
+    ``alone`` says that the format streams paired with itself only."""
+
+    pattern: bytes
+    first: Optional[bytes]
+    entries: Callable[..., Any]
+    read_batch: Optional[Callable[..., Any]] = None
+    batch_warnings: Optional[Callable[..., Any]] = None
+    alone: bool = False
 
 
 @dataclass(frozen=True)

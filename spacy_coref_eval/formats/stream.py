@@ -20,6 +20,7 @@ from ..files import PathLike
 from .base import Format, ReadOptions
 from .corpus import Corpus, PairedDocuments, _pair_by_name_or_order, pair_columns, pair_triples
 from .document import Side
+from .index import Entry, Fallback
 from .inputs import MAX_INPUT_BYTES, reading_bytes
 from .registry import format_of
 
@@ -32,27 +33,8 @@ STREAM_FROM = int(os.environ.get("SPACY_COREF_EVAL_STREAM_FROM", 32 << 20))
 variable ``SPACY_COREF_EVAL_STREAM_FROM``) are read whole: holding them
 costs little, and indexing them costs more than it saves (one index entry
 a document, which a file of many small documents feels)."""
-INDEXED = ("conll", "conllu", "jsonlines")
-"""The formats :func:`index_file` indexes."""
-STREAMED = INDEXED
-"""The formats read a batch at a time. A CoNLL-U file whose entity ids
-are not ``GRP`` is read one batch after another in file order, each
-given the eids of the batches before it (docs/streaming.md §3)."""
 _CHUNK = 1 << 20
 _BOM = b"\xef\xbb\xbf"
-
-
-class Fallback(Exception):
-    """The files are read whole instead (the message says why)."""
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One document of a file: its name and its bytes ``[start, end)``."""
-
-    name: str
-    start: int
-    end: int
 
 
 @dataclass
@@ -136,27 +118,19 @@ def _scan(path: Path, pattern: "re.Pattern[bytes]", first: Optional[bytes], copy
             out.close()
 
 
-_PATTERNS = {
-    "conll": (re.compile(rb"#[ \t]*(?:begin|end) document[^\n]*"), b"#"),
-    "conllu": (re.compile(rb"# (?:newdoc|global\.Entity)[^\n]*"), b"#"),
-    "jsonlines": (re.compile(rb'[^\n]*?"doc_key"\s*:\s*"((?:[^"\\\n]|\\.)*)"|[ \t\r]*(\S)'), None),
-}
-"""For each indexed format, the lines that matter and the byte they start with."""
-
-
 def index_file(path: Path, fmt: Format, folder: Path) -> FileIndex:
-    """The documents of a CoNLL-2012, CoNLL-U or jsonlines file by byte
-    range (a ``.gz`` decompressed into ``folder``); :class:`Fallback`
-    where its documents cannot be told apart so."""
-    if fmt.name not in INDEXED or not path.is_file():
+    """The documents of a file by byte range, found by its format's
+    :class:`~.base.DocumentIndex` (a ``.gz`` decompressed into ``folder``);
+    :class:`Fallback` where its documents cannot be told apart so."""
+    if fmt.index is None or not path.is_file():
         raise Fallback(f"{path}: {fmt.title} is read whole")
     copy = None
     if path.suffix == ".gz":
         handle, name = tempfile.mkstemp(".plain", dir=folder)
         os.close(handle)
         copy = Path(name)
-    scan = _scan(path, *_PATTERNS[fmt.name], copy)
-    entries, header, ordered = {"conll": _conll_entries, "conllu": _conllu_entries, "jsonlines": _jsonlines_entries}[fmt.name](scan)
+    scan = _scan(path, re.compile(fmt.index.pattern), fmt.index.first, copy)
+    entries, header, ordered = fmt.index.entries(scan)
     index = FileIndex(path, copy or path, fmt, entries, header, {} if ordered else None)
     with open(index.file, "rb") as handle:
         if handle.read(len(_BOM)) == _BOM:
@@ -165,94 +139,6 @@ def index_file(path: Path, fmt: Format, folder: Path) -> FileIndex:
     if not entries or len(set(names)) != len(names):
         raise Fallback(f"{path}: no documents, or a name given twice")
     return index
-
-
-def _entries(names: List[str], bounds: List[int]) -> List[Entry]:
-    return [Entry(name, bounds[i], bounds[i + 1]) for i, name in enumerate(names)]
-
-
-Entries = Tuple[List[Entry], bytes, bool]
-"""A file's documents, its header, and whether a document's entity order
-depends on the documents before it."""
-
-
-def _conll_entries(scan: Iterator[Tuple[int, Any]]) -> Entries:
-    """Documents to the end of their ``#end document`` line, the lines
-    between two documents with the second, those after the last with
-    it."""
-    from .conll.vectorised import BEGIN
-
-    names: List[str] = []
-    cuts: List[int] = []
-    for offset, match in scan:
-        if match is None:
-            if len(cuts) != len(names):
-                raise Fallback("a document without '#end document'")
-            return _entries(names, [0, *cuts[:-1], offset]), b"", False
-        begin = BEGIN.fullmatch(match.group().decode("utf8", "replace"))
-        if (begin is not None) != (len(names) == len(cuts)) or (begin is not None and not (begin.group(1) or "").strip()):
-            raise Fallback("'#begin document' and '#end document' do not alternate")
-        if begin is not None:
-            names.append(begin.group(1).rstrip())
-        else:
-            cuts.append(offset + len(match.group()) + 1)
-    raise AssertionError("the scan ends with the file's size")
-
-
-def _conllu_entries(scan: Iterator[Tuple[int, Any]]) -> Entries:
-    """Documents from one ``# newdoc id`` line to the next (the lines
-    before the first with the first); the header is the file's
-    ``# global.Entity`` line when it has one only, in its first document
-    (a line in every document needs none). Entity order depends on the
-    documents before unless the header's ids are ``GRP``."""
-    from .conllu.parse import _GLOBAL_ENTITY, _NEWDOC
-
-    names: List[str] = []
-    starts: List[int] = []
-    headers: List[Tuple[int, bytes]] = []
-    for offset, match in scan:
-        if match is None:
-            if not names:
-                raise Fallback("no '# newdoc id' line")
-            if len(headers) == 1 and len(names) > 1 and headers[0][0] < starts[1]:
-                header = headers[0][1] + b"\n"
-            elif len({line for _, line in headers}) <= 1 and len(headers) in (0, len(names)):
-                header = b""
-            else:
-                raise Fallback("'# global.Entity' lines that not every document repeats")
-            values = [_GLOBAL_ENTITY.match(line.decode("utf8", "replace")) for _, line in headers]
-            per_document = any(value is not None and "GRP" in value.group(1) for value in values)
-            return _entries(names, [0, *starts[1:], offset]), header, not per_document
-        line = bytes(match.group())
-        if line.startswith(b"# global."):
-            headers.append((offset, line))
-            continue
-        newdoc = _NEWDOC.match(line.decode("utf8", "replace").rstrip("\r"))
-        if newdoc is None or newdoc.group(1) is None:
-            raise Fallback("a '# newdoc' line without an id")
-        names.append(newdoc.group(1).strip())
-        starts.append(offset)
-    raise AssertionError("the scan ends with the file's size")
-
-
-def _jsonlines_entries(scan: Iterator[Tuple[int, Any]]) -> Entries:
-    """One document a line, blank lines with the document before them
-    (those before the first with the first)."""
-    import json
-
-    names: List[str] = []
-    starts: List[int] = []
-    for offset, match in scan:
-        if match is None:
-            return _entries(names, [0, *starts[1:], offset]), b"", False
-        if match.group(1) is None:
-            raise Fallback("a line without a doc_key")
-        try:
-            names.append(json.loads(b'"' + match.group(1) + b'"'))
-        except ValueError:
-            raise Fallback("a doc_key that is not a JSON string") from None
-        starts.append(offset)
-    raise AssertionError("the scan ends with the file's size")
 
 
 class Repeats(NamedTuple):
@@ -355,14 +241,13 @@ class StreamPlan:
 
     def _side(self, index: FileIndex, ids: List[int], options: ReadOptions) -> Tuple[Side, Optional[Tuple[int, int]]]:
         """The documents ``ids`` of one file read by its format's reader,
-        checked against the index; a CoNLL-U file's by
-        :func:`.conllu.side.read_batch`, with the counts of its warning."""
+        checked against the index; by the index's own ``read_batch`` where
+        it has one, with what that notes for the file's warning."""
         notes = None
+        read_batch = index.format.index.read_batch
         with reading_bytes(index.path, index.read(ids)):
             try:
-                if index.format.name == "conllu":
-                    from .conllu.side import read_batch
-
+                if read_batch is not None:
                     side, notes = read_batch(index.path, index.seen)
                 else:
                     side = index.format.read(index.path, options)
@@ -407,9 +292,8 @@ class StreamPlan:
             paired.extend(batch.paired)
         notes: List[str] = []
         for side, index in enumerate((self.key, self.response)):
-            if index.format.name == "conllu":
-                from .conllu.side import batch_warnings
-
+            batch_warnings = index.format.index.batch_warnings
+            if batch_warnings is not None:
                 counts = [batch.notes[side] for batch in batches if batch.notes[side] is not None]
                 notes += batch_warnings(index.path, (sum(c[0] for c in counts), sum(c[1] for c in counts)))
         notes = list(dict.fromkeys(notes))
@@ -467,10 +351,10 @@ def plan_stream(
         raise Fallback("streaming turned off")
     paths = Path(key_path), Path(response_path)
     key_format, response_format = (format_of(path, given) for path, given in zip(paths, formats))
-    if key_format.name not in STREAMED or response_format.name not in STREAMED:
+    if key_format.index is None or response_format.index is None:
         raise Fallback(f"{key_format.title} and {response_format.title} are read whole")
-    if (key_format.name == "conllu") != (response_format.name == "conllu"):
-        raise Fallback("a CoNLL-U file is paired with another CoNLL-U file only")
+    if key_format is not response_format and (key_format.index.alone or response_format.index.alone):
+        raise Fallback(f"{key_format.title} and {response_format.title} are not streamed together")
     if all(path.is_file() for path in paths) and sum(path.stat().st_size for path in paths) < STREAM_FROM:
         raise Fallback(f"files of fewer than {STREAM_FROM} bytes together are read whole")
     folder = tempfile.TemporaryDirectory(prefix="coref-eval-")

@@ -3,7 +3,7 @@
 bytes; documents built from them (docs/formats.md, CorefUD CoNLL-U)."""
 import re
 from itertools import chain
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -17,6 +17,15 @@ _SENT_IDS = re.compile(r"^# sent_id(?:[^\S\n]*=?[^\S\n]*(\S+))?", re.MULTILINE)
 r"""``# sent_id`` lines, one a line, each matched at its start: the id is
 what ``^# sent_id\s*=?\s*(\S+)`` matches in the line alone, or empty."""
 _GLOBAL_ENTITY = re.compile(r"^# global\.Entity\s*=\s*(\S+)")
+
+
+def ids_per_document(global_entity: Iterable[str]) -> bool:
+    """Whether a file's ``# global.Entity`` lines declare ``GRP`` entity
+    ids, which udapi makes unique within a document, so that the order of
+    a document's entities depends on that document alone (docs/corefud.md §8)."""
+    return any("GRP" in line for line in global_entity)
+
+
 _EMPTY_ID = re.compile(r"^(\d+)\.(\d+)$")
 _RANGE_ID = re.compile(r"^(\d+)-(\d+)$")
 _NL, _TAB, _DASH, _PIPE = 10, 9, 45, 124
@@ -124,7 +133,7 @@ class FileParser:
     def per_document(self) -> bool:
         """Whether entity ids are ``GRP``, which udapi makes document-unique
         (docs/corefud.md §8)."""
-        return any("GRP" in header.text for _, header in self.headers)
+        return ids_per_document(header.text for _, header in self.headers)
 
     def _comments(self, comment: np.ndarray, line_start: np.ndarray, newlines: np.ndarray,
                   sentence_lines: np.ndarray, token_lines: np.ndarray):

@@ -1,9 +1,12 @@
 """jsonlines, the format of e2e-coref and its descendants (docs/formats.md,
 jsonlines): one JSON object a line, ``doc_key``, ``sentences`` and clusters
 of inclusive ``[start, end]`` token spans."""
-from ..base import Format, Lazy
+from ..base import DocumentIndex, Format, Lazy
 
 FORMAT = Format(
     "jsonlines", "jsonlines", (".jsonlines", ".jsonl"), Lazy(f"{__name__}.read:read_side"),
     Lazy(f"{__name__}.write:write_side"),
+    index=DocumentIndex(
+        rb'[^\n]*?"doc_key"\s*:\s*"((?:[^"\\\n]|\\.)*)"|[ \t\r]*(\S)', None, Lazy(f"{__name__}.index:document_entries"),
+    ),
 )

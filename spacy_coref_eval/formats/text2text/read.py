@@ -98,6 +98,7 @@ def place(response: TextDocument, key: SideDocument) -> Paired:
     """``response`` on ``key``'s words: aligned (:func:`~.align.align_words`),
     tags repaired per key sentence (:func:`~.tags.sentence_mentions`),
     heads from the key's trees where it gives heads."""
+    from ..conllu.parse import ids_per_document
     from ..conllu.side import ConlluSideDocument
 
     conllu = key.document if isinstance(key, ConlluSideDocument) else None
@@ -132,7 +133,7 @@ def place(response: TextDocument, key: SideDocument) -> Paired:
     made = len(found) - counts.stray
     heads = _heads(key, conllu, found)
     fields = _header(*_identity(conllu.source)) if conllu is not None else ()
-    across = conllu is not None and "GRP" not in "-".join(fields)
+    across = conllu is not None and not ids_per_document(["-".join(fields)])
     clusters = _clusters(found, positions, heads, first_mentions(found, response.line, response.seen if across else {}))
     report = AlignmentReport(
         "words", inserted=alignment.inserted, deleted=alignment.deleted, replaced=alignment.replaced,
