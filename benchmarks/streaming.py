@@ -62,6 +62,7 @@ def streaming_rows(key_path: Path, response_path: Path, folder: Path, large: boo
             seconds, peak = run_score(key, response, batch_bytes=0)
             rows.append((f"Read whole: {n}x LitBank (SPACY_COREF_EVAL_BATCH_BYTES=0), score, whole process",
                          f"{seconds:.2f} s", f"peak RSS {peak:,.0f} MB", f"{peak / mb:.2f}x the input bytes"))
+            rows.append(cross_document_row(key, response, n, mb))
         if n in (8, 16):
             best = {1: float("inf"), 2: float("inf")}
             for _ in range(repeat):
@@ -73,6 +74,16 @@ def streaming_rows(key_path: Path, response_path: Path, folder: Path, large: boo
         key.unlink()
         response.unlink()
     return rows + conllu_rows(folder, repeat=repeat)
+
+
+def cross_document_row(key: Path, response: Path, n: int, mb: float) -> Row:
+    """``score --cross-document``, one topic a copy, streamed (each document
+    kept as its mentions) and read whole."""
+    extra = ("--cross-document", "--topic-pattern", r"^\(c(\d+)_")
+    (streamed, peak), (_, whole_peak) = run_score(key, response, extra), run_score(key, response, extra, batch_bytes=0)
+    return (f"Cross-document: {n}x LitBank, one topic a copy, score --cross-document, whole process",
+            f"{streamed:.2f} s", f"peak RSS {peak:,.0f} MB; read whole {whole_peak:,.0f} MB",
+            f"{peak / mb:.2f}x the input bytes ({whole_peak / mb:.2f}x read whole)")
 
 
 def conllu_rows(folder: Path, n: int = 16, repeat: int = 3) -> List[Row]:

@@ -556,6 +556,12 @@ def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:
 def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
     """Stage 1 of :func:`evaluate_corpus`: both sides read and paired."""
     if _is_path(key) and _is_path(response):
+        if options.cross_document and options.stream and not (options.words or options.tokens):
+            from .formats.topics import stream_topic_sides
+
+            streamed = stream_topic_sides(key, response, options.formats, options.topic_pattern, options.pair_by)
+            if streamed is not None:
+                return streamed
         return read_corpus(
             key, response, options.formats, options.spans, options.words, options.tokens, options.pair_by,
             options.cross_document, options.topic_pattern,

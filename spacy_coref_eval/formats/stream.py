@@ -19,7 +19,7 @@ from ..errors import CorefInputError
 from ..files import PathLike
 from .base import Format, ReadOptions
 from .corpus import Corpus, PairedDocuments, _pair_by_name_or_order, pair_columns, pair_triples
-from .document import Side
+from .document import Side, SideDocument
 from .index import Entry, Fallback
 from .inputs import MAX_INPUT_BYTES, reading_bytes
 from .registry import format_of
@@ -202,6 +202,25 @@ class StreamPlan:
     def read(self, batch: int) -> Tuple[PairedDocuments, Tuple[Optional[Tuple[int, int]], ...]]:
         """The documents of one batch read and paired (:func:`.corpus.pair_triples`),
         and what each side's reader notes (:attr:`Batch.notes`)."""
+        triples, key, response, notes = self._sides(batch)
+        columns = pair_columns(triples, key, response, self.positional)
+        if columns is not None:
+            return columns, notes
+        try:
+            return pair_triples(_documents(triples, key, response), self.key.path, self.response.path, self.positional,
+                                self.batches[batch][0]), notes
+        except CorefInputError as err:
+            raise Fallback(str(err)) from None
+
+    def documents(self, batch: int) -> List[Tuple[str, SideDocument, Optional[SideDocument]]]:
+        """The documents of one batch read, ``(name, key, response or
+        None)``, not yet paired (cross-document pairing pairs them by topic,
+        :mod:`.topics`)."""
+        triples, key, response, _ = self._sides(batch)
+        return _documents(triples, key, response)
+
+    def _sides(self, batch: int) -> Tuple[List[Tuple[str, int, Optional[int]]], Side, Side, Tuple[Optional[Tuple[int, int]], ...]]:
+        """One batch's triples, both sides' documents read, and their notes."""
         if self.ordered:
             if batch != self.following:
                 raise Fallback("the batches of a CoNLL-U file read out of order")
@@ -211,18 +230,7 @@ class StreamPlan:
         key, key_notes = self._side(self.key, [k for _, k, _ in triples], self.options[0])
         response_ids = [r for _, _, r in triples if r is not None]
         response, response_notes = self._side(self.response, response_ids, replace(self.options[1], paired_with=key))
-        columns = pair_columns(triples, key, response, self.positional)
-        if columns is not None:
-            return columns, (key_notes, response_notes)
-        documents = iter(response.documents)
-        paired = [
-            (name, document, None if r is None else next(documents))
-            for (name, _, r), document in zip(triples, key.documents)
-        ]
-        try:
-            return pair_triples(paired, self.key.path, self.response.path, self.positional, start), (key_notes, response_notes)
-        except CorefInputError as err:
-            raise Fallback(str(err)) from None
+        return triples, key, response, (key_notes, response_notes)
 
     def count(self, batch: int, count: Callable[[List[Pair]], Any]) -> Batch:
         """One batch read and counted by ``count`` (the pairs' counts);
@@ -300,6 +308,12 @@ class StreamPlan:
         return Corpus([], [], notes + self.warnings + paired.warnings(), self.response_names, paired.alignment, True)
 
 
+def _documents(triples: Sequence[Tuple[str, int, Optional[int]]], key: Side, response: Side) -> List[Tuple[str, Any, Any]]:
+    """The triples with the documents read for them."""
+    documents = iter(response.documents)
+    return [(name, document, None if r is None else next(documents)) for (name, _, r), document in zip(triples, key.documents)]
+
+
 def _can_fork() -> bool:
     import multiprocessing
 
@@ -338,13 +352,14 @@ def _balanced(sizes: Sequence[int], n: int) -> List[List[int]]:
 
 def plan_stream(
     key_path: PathLike, response_path: PathLike, formats: Tuple[Optional[str], Optional[str]] = (None, None),
-    pair_by: Optional[str] = None, n_process: int = 1, budget: Optional[int] = None,
+    pair_by: Optional[str] = None, n_process: int = 1, budget: Optional[int] = None, entity_ids: bool = False,
 ) -> StreamPlan:
     """Both files indexed (:func:`index_file`) and paired as
     :func:`.corpus.read_corpus` pairs them without words or tokens, in
     batches of at most ``budget`` bytes (default :data:`BATCH_BYTES`; with
     ``n_process`` > 1 at most a quarter of each process's share); the plan
-    removes its decompressed copies on leaving its ``with`` block.
+    removes its decompressed copies on leaving its ``with`` block;
+    ``entity_ids`` reads the mentions with their ids (cross-document).
     :class:`Fallback` where the files are to be read whole."""
     budget = BATCH_BYTES if budget is None else budget
     if budget <= 0:
@@ -368,7 +383,10 @@ def plan_stream(
             raise Fallback(str(err)) from None
         key_ids = {id(entry): i for i, entry in enumerate(key.entries)}
         response_ids = {id(entry): i for i, entry in enumerate(response.entries)}
-        options = ReadOptions("key", None, not positional), ReadOptions("response", None, not positional)
+        options = (
+            ReadOptions("key", None, not positional, entity_ids=entity_ids),
+            ReadOptions("response", None, not positional, entity_ids=entity_ids),
+        )
         plan = StreamPlan(
             key, response,
             [(name, key_ids[id(k)], None if r is None else response_ids[id(r)]) for name, k, r in triples],

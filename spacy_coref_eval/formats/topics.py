@@ -5,7 +5,8 @@ topic (or one for the whole corpus); CoNLL-2012 files by the mentions
 their reader keeps with ids, CorefUD CoNLL-U files by their ``Entity=``
 ids (:mod:`.conllu_topics`)."""
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -14,6 +15,7 @@ from ..clusters import Clusters, Pair
 from ..errors import CorefInputError
 from .conll.read import ConllDocument
 from .document import RawMentions, Side, SideDocument
+from .registry import format_of
 
 if TYPE_CHECKING:
     from .corpus import Corpus
@@ -151,3 +153,40 @@ def pair_topic_sides(key: Side, response: Side, pattern: Optional[str] = None, p
     pairs, documents = pair_topics(triples, pattern, (key, response))
     notes = list(dict.fromkeys(key.warnings + response.warnings))
     return Corpus(pairs, list(documents), notes + warnings + length_warnings(triples), response_names)
+
+
+def stream_topic_sides(
+    key_path: Path, response_path: Path, formats: Tuple[Optional[str], Optional[str]] = (None, None),
+    pattern: Optional[str] = None, pair_by: Optional[str] = None,
+) -> Optional["Corpus"]:
+    """:func:`pair_topic_sides` of two CoNLL-2012 files read a batch of
+    documents at a time (docs/streaming.md), each document kept as its
+    mentions with their ids, name, token count and sentence starts, its
+    clusters and bytes dropped once read; ``None`` where the files are to
+    be read whole."""
+    from .corpus import Corpus, length_warnings
+    from .stream import Fallback, plan_stream
+
+    try:
+        with plan_stream(key_path, response_path, formats, pair_by, entity_ids=True) as plan:
+            triples = [
+                (name, _mentions_only(key), None if response is None else _mentions_only(response))
+                for batch in range(len(plan.batches)) for name, key, response in plan.documents(batch)
+            ]
+            warnings, response_names = plan.warnings, plan.response_names
+    except Fallback:
+        return None
+    sides = (
+        Side(Path(key_path), format_of(key_path, formats[0]), [key for _, key, _ in triples]),
+        Side(Path(response_path), format_of(response_path, formats[1]), [r for _, _, r in triples if r is not None]),
+    )
+    pairs, documents = pair_topics(triples, pattern, sides)
+    return Corpus(pairs, list(documents), warnings + length_warnings(triples), response_names)
+
+
+def _mentions_only(document: SideDocument) -> ConllDocument:
+    if not isinstance(document, ConllDocument) or document.mentions is None:
+        from .stream import Fallback
+
+        raise Fallback(f"document {document.name!r}: read without its entity ids")
+    return replace(document, clusters=Clusters(), words=None, pos=None)
