@@ -97,3 +97,25 @@ def test_a_system_missing_documents_is_refused_as_compare_refuses_it(systems, tm
     result = runner.invoke(app, ["compare", systems["key"], systems["system"], systems["perfect"], str(fewer), *OPTIONS])
     assert result.exit_code == 1
     assert "they hold different documents (1 only in system.conll" in result.output
+
+
+@pytest.mark.parametrize("given", [("system", "damaged"), ("system", "damaged", "perfect")], ids=["compare", "rank"])
+def test_compare_and_rank_stream_each_system_with_the_same_bytes(systems, given):
+    """Large files stream through compare and rank (only each system's
+    counts are kept); the output is the bytes of reading them whole."""
+    from spacy_coref_eval.formats import stream
+
+    from .strategies import patched
+
+    args = ["compare", systems["key"], *(systems[label] for label in given), *OPTIONS, "-f", "json"]
+    whole = invoke(*args)
+    streamed = []
+    original = stream.StreamPlan.corpus
+
+    def counted(plan, batches):
+        streamed.append(len(batches))
+        return original(plan, batches)
+
+    with patched(stream, "STREAM_FROM", 0), patched(stream, "BATCH_BYTES", 50_000), patched(stream.StreamPlan, "corpus", counted):
+        assert invoke(*args) == whole
+    assert len(streamed) == len(given) and min(streamed) > 1

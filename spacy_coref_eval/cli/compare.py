@@ -61,7 +61,7 @@ def compare_command(
 
     fmt = output_format(fmt, output, (key, *systems))
     with reported_errors():
-        options = scoring.options(tokens=classes)
+        options = scoring.options(tokens=classes, twinning=classes)
         runs = [evaluate_corpus(key, path, options) for path in systems]
         check_systems(systems, runs)
         per_class = None
@@ -101,7 +101,7 @@ def rank_command(
             from ..files import check_distinct
 
             check_distinct([output, html_path])
-        options = scoring.options()
+        options = scoring.options(twinning=False)
         runs = [evaluate_corpus(key, path, options) for path in systems]
         check_systems(systems, runs)
         ranking = rank_systems([run.result for run in runs], labels, rank_by, rounds, n_resamples, seed, level)
