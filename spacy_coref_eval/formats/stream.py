@@ -500,7 +500,9 @@ def plan_stream(
     return plan
 
 
-def _index_pair(paths: Sequence[Path], formats: Sequence[Format], folder: Path, n_process: int) -> Tuple[FileIndex, FileIndex]:
+def _index_pair(
+    paths: Sequence[Path], formats: Sequence[Format], folder: Path, n_process: int
+) -> Tuple[FileIndex, FileIndex]:
     """Both files indexed (:func:`index_file`); with ``n_process`` > 1 the
     response in a forked process while this one indexes the key."""
     if n_process < 2 or not _can_fork():
