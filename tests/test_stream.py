@@ -129,6 +129,28 @@ def test_litbank_gz_streamed_in_parallel(litbank_pair, tmp_path):
     assert assert_same(key, litbank_pair[1], 1 << 20, n_process=2)
 
 
+def test_the_response_indexed_in_a_forked_process_gives_the_same_plan(litbank_pair, tmp_path):
+    """With --n-process 2 the response is indexed in a forked process (a
+    .gz decompressed there): the same plan, the parent's own formats, and
+    the response's Fallback raised in the parent."""
+    response = tmp_path / "response.conll.gz"
+    with open(litbank_pair[1], "rb") as source, gzip.open(response, "wb") as target:
+        shutil.copyfileobj(source, target)
+    plans = [stream.plan_stream(litbank_pair[0], response, n_process=n) for n in (1, 2)]
+    for side in ("key", "response"):
+        one, two = (getattr(plan, side) for plan in plans)
+        assert (one.entries, one.header, one.seen, one.path) == (two.entries, two.header, two.seen, two.path)
+        assert one.format is two.format
+        assert two.file.read_bytes() == one.file.read_bytes()
+    assert plans[0].triples == plans[1].triples
+    for plan in plans:
+        plan.__exit__()
+    broken = tmp_path / "broken.conll"
+    broken.write_text("#begin document (a); part 000\nw 0 0 w - - - - - - -\n")
+    with pytest.raises(stream.Fallback, match="end document"):
+        stream.plan_stream(litbank_pair[0], broken, n_process=2)
+
+
 def test_runs_needing_every_document_are_read_whole(litbank_pair):
     run = evaluate_corpus(*litbank_pair, Options(twinning=True))
     assert not run.corpus.streamed and run.result.twinned is not None

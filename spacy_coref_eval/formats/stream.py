@@ -374,7 +374,7 @@ def plan_stream(
         raise Fallback(f"files of fewer than {STREAM_FROM} bytes together are read whole")
     folder = tempfile.TemporaryDirectory(prefix="coref-eval-")
     try:
-        key, response = (index_file(path, fmt, Path(folder.name)) for path, fmt in zip(paths, (key_format, response_format)))
+        key, response = _index_pair(paths, (key_format, response_format), Path(folder.name), n_process)
         positional = key_format.positional and response_format.positional
         sides = [Side(index.path, index.format, index.entries) for index in (key, response)]  # type: ignore[arg-type]
         try:
@@ -400,6 +400,31 @@ def plan_stream(
         raise
     plan.batches = batches(plan.sizes(), budget, 1 if plan.ordered else n_process)
     return plan
+
+
+def _index_pair(
+    paths: Sequence[Path], formats: Sequence[Format], folder: Path, n_process: int
+) -> Tuple[FileIndex, FileIndex]:
+    """Both files indexed (:func:`index_file`); with ``n_process`` > 1 the
+    response in a forked process while this one indexes the key."""
+    if n_process < 2 or not _can_fork():
+        return index_file(paths[0], formats[0], folder), index_file(paths[1], formats[1], folder)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+        future = pool.submit(_index_apart, paths[1], formats[1].name, folder)
+        key = index_file(paths[0], formats[0], folder)
+        response = future.result()
+    return key, replace(response, format=formats[1])
+
+
+def _index_apart(path: Path, name: str, folder: Path) -> FileIndex:
+    """:func:`index_file` in a forked process, returned without its
+    format (the parent's own object is put back)."""
+    from .registry import get_format
+
+    return replace(index_file(path, get_format(name), folder), format=None)  # type: ignore[arg-type]
 
 
 def batches(sizes: Sequence[int], budget: int, n_process: int = 1) -> List[Tuple[int, int]]:
