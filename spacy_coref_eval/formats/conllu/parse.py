@@ -31,7 +31,8 @@ class FileParser:
     paired by :func:`~.vectorised.pair_documents`, of the others (of all
     without ``vectorised``) by :class:`~.entities.MentionReader`."""
 
-    def __init__(self, data: bytes, source: str, vectorised: bool = True, seen: Optional[Dict[str, int]] = None) -> None:
+    def __init__(self, data: Union[bytes, bytearray], source: str, vectorised: bool = True,
+                 seen: Optional[Dict[str, int]] = None) -> None:
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         if not data.endswith(b"\n"):
