@@ -3,6 +3,7 @@ array operations, for documents in the common form; the others are left to
 the state machine (:mod:`.entities`), which reads them or explains what is
 wrong (docs/formats.md, CorefUD CoNLL-U: Reading fast). Also the byte
 routines the line parser shares."""
+from bisect import bisect_left
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
@@ -325,6 +326,7 @@ def _documents(text: np.ndarray, odd: np.ndarray, group: np.ndarray, eid_start: 
         spread[present] = etype_values
         etypes = spread.tolist()
     mention_bounds = np.searchsorted(mentions.document, documents).tolist()
+    special = list(with_empty)
     entity_bounds = entity_bounds.tolist()
     out: List[Optional[Columns]] = []
     for d in range(len(odd)):
@@ -343,6 +345,6 @@ def _documents(text: np.ndarray, odd: np.ndarray, group: np.ndarray, eid_start: 
             mention_line=mentions.line[lo:hi],
             mention_etype=etypes[lo:hi],
             mention_words={},
-            mention_empty={m - lo: nodes for m, nodes in with_empty.items() if lo <= m < hi} if with_empty else {},
+            mention_empty={m - lo: with_empty[m] for m in special[bisect_left(special, lo):bisect_left(special, hi)]},
         ))
     return out
