@@ -252,6 +252,26 @@ def test_malformed_values_are_declined(value, reason):
     assert_same(outcome(text.encode(), True), outcome(text.encode(), False))
 
 
+def test_mentions_over_empty_nodes_take_the_vectorised_path():
+    """A zero (head on an empty node), a mention of one empty node and one
+    spanning a word, an empty node and a multiword range: read by the
+    array path as the state machine reads them."""
+    def row(ident, misc):
+        return "\t".join([ident, "w", "_", "X", "x", "_", "0", "_", "_" if "." not in ident else "1:nsubj", misc])
+
+    text = "\n".join([
+        "# newdoc id = d", "# global.Entity = eid-etype-head",
+        row("1", "Entity=(e1-person-2-"), row("1.1", "Entity=e1)(e2-thing-1)"), row("2-3", "_"), row("2", "Entity=(e3-x-3-"),
+        row("2.1", "_"), row("3", "Entity=e3)"), "",
+    ]) + "\n"
+    columns = vectorised_columns(text.encode())
+    assert columns[0] is not None
+    assert columns[0]["mention_zero"].tolist() == [True, True, False]
+    assert columns[0]["mention_empty"] == {0: (0,), 1: (0,), 2: (1,)}
+    assert columns[0]["mention_head"].tolist() == [0, 0, 2]
+    assert_same(outcome(text.encode(), True), outcome(text.encode(), False))
+
+
 def test_gum_takes_the_vectorised_path_and_agrees():
     """Every GUM document, the three with a mention over an empty node too."""
     data = gzip.decompress(GUM.read_bytes())
