@@ -466,7 +466,7 @@ def _types_of(etypes: Optional[Sequence[Optional[str]]], labels: np.ndarray) -> 
     """The types of the entities ``labels`` hold, in label order."""
     if etypes is None:
         return None
-    return np.asarray(etypes, dtype=object)[np.unique(labels)]
+    return np.asarray(etypes, dtype=object)[np.unique(labels, return_index=True)[0]]  # plain np.unique imports numpy.ma
 
 
 def _dense_labels(labels: np.ndarray, with_values: bool = False):

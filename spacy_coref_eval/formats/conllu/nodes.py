@@ -32,7 +32,11 @@ def empty_keys(document: CorefUDDocument) -> np.ndarray:
 def node_order(document: CorefUDDocument, extra: np.ndarray = np.zeros(0, dtype=np.int64)) -> np.ndarray:
     """The sorted identities of the document's nodes, with the empty nodes
     ``extra`` (another file's) added: position ``p`` is token ``p``."""
-    return np.union1d(np.concatenate([document.word_keys(), empty_keys(document)]), extra)
+    keys = document.word_keys()
+    if not document.empty_nodes and not len(extra):
+        return keys
+    keys = np.sort(np.concatenate([keys, empty_keys(document), extra]))
+    return keys[np.append(True, keys[1:] != keys[:-1])] if len(keys) else keys
 
 
 def node_clusters(document: CorefUDDocument, order: np.ndarray) -> Clusters:

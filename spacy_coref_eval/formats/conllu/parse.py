@@ -28,7 +28,7 @@ def ids_per_document(global_entity: Iterable[str]) -> bool:
 
 _EMPTY_ID = re.compile(r"^(\d+)\.(\d+)$")
 _RANGE_ID = re.compile(r"^(\d+)-(\d+)$")
-_NL, _TAB, _DASH, _PIPE = 10, 9, 45, 124
+_NL, _TAB, _DASH, _DOT, _PIPE = 10, 9, 45, 46, 124
 _MAX_ID_DIGITS = 7
 """Longer IDs are not words (a sentence has fewer than 10 million)."""
 
@@ -40,7 +40,8 @@ class FileParser:
     paired by :func:`~.vectorised.pair_documents`, of the others (of all
     without ``vectorised``) by :class:`~.entities.MentionReader`."""
 
-    def __init__(self, data: bytes, source: str, vectorised: bool = True, seen: Optional[Dict[str, int]] = None) -> None:
+    def __init__(self, data: Union[bytes, bytearray], source: str, vectorised: bool = True,
+                 seen: Optional[Dict[str, int]] = None) -> None:
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         if not data.endswith(b"\n"):
@@ -116,8 +117,8 @@ class FileParser:
         if self.vectorised and len(self.entity_rows):
             document_rows = self.sentence_rows[[first for _, _, first in documents]]
             row_document = np.repeat(np.arange(len(documents)), np.diff(np.append(document_rows, n_rows)))
-            rows = FileRows(self.row_line, self.row_plain, self.row_multiword, self.row_sentence, row_document,
-                            self.words_before, document_rows)
+            rows = FileRows(self.row_line, self.row_plain, self.row_multiword, self.row_empty, self.row_sentence,
+                            row_document, self.words_before, document_rows)
             mentions = pair_documents(self.entity_text, self.entity_rows, self.headers, rows)
         parsed: Dict[str, CorefUDDocument] = {}
         for (name, line, first_sentence), stop, columns in zip(documents, bounds, mentions):
@@ -147,16 +148,19 @@ class FileParser:
         sent_id_lines = candidates[begins(heads, b"sent_id") & (self.buffer[starts + 1] == ord(" "))]
         other = begins(heads, b"newdoc") | begins(heads, b"global.")
         found = _SENT_IDS.findall(self.decode(gather_lines(self.buffer, line_start[sent_id_lines], newlines[sent_id_lines])))
-        owners = np.searchsorted(sentence_lines, sent_id_lines).tolist()
-        sent_ids: List[Optional[str]] = [None] * (len(sentence_lines) + 1)
-        for owner, ident in zip(owners, found):
-            if ident:
-                sent_ids[owner] = ident
+        owners = np.searchsorted(sentence_lines, sent_id_lines)
+        ids = np.full(len(sentence_lines) + 1, None, dtype=object)
+        found = np.array(found, dtype=object)
+        given = np.flatnonzero(found != "")
+        owners = owners[given]
+        last = np.append(owners[1:] != owners[:-1], True)[:len(owners)]
+        ids[owners[last]] = found[given[last]]
+        sent_ids: List[Optional[str]] = ids.tolist()
         others = candidates[other]
         short_newdoc = np.flatnonzero(comment & (newlines - line_start == 8))
         short_newdoc = short_newdoc[starts_with(words, line_start[short_newdoc], b"# newdoc")]
         if len(short_newdoc):
-            others = np.union1d(others, short_newdoc)
+            others = np.sort(np.concatenate((others, short_newdoc)))
         documents: List[Tuple[str, int, int]] = []
         owners = np.searchsorted(sentence_lines, others).tolist()
         positions = np.searchsorted(token_lines, others).tolist()
@@ -236,9 +240,10 @@ class FileParser:
         ``SplitAnte=``, as udapi reads them) as ``(row, text)``, by row."""
         ante = np.zeros(len(split), dtype=bool)
         ante[split_ante] = split[split_ante]
-        ante_rows = set(rows[ante].tolist())
+        has_ante = np.zeros(len(self.row_start), dtype=bool)
+        has_ante[rows[ante]] = True
         chosen = np.flatnonzero(split)
-        chosen = chosen[ante[chosen] | ~np.isin(rows[chosen], list(ante_rows))]
+        chosen = chosen[ante[chosen] | ~has_ante[rows[chosen]]]
         begin = starts[chosen] + np.where(ante[chosen], 10, 6)
         end = np.minimum(np.append(self.pipes, len(self.buffer))[np.searchsorted(self.pipes, begin)], misc_end[rows[chosen]])
         order = np.argsort(begin, kind="stable")
@@ -331,7 +336,8 @@ class FileParser:
         sentence; note which rows have other IDs (multiword ranges, empty
         nodes: ``row_plain`` false), which of those are multiword ranges
         that start at the next word (``row_multiword``; longer ones than
-        8 bytes are left to :meth:`_special_rows`), and each
+        8 bytes are left to :meth:`_special_rows`), which look like empty
+        nodes (``row_empty``: a dot in the first 8 bytes), and each
         row's next word number (``row_expected``)."""
         starts, ends = self.field(0)
         value, plain = numbers(self.words8, starts, ends)
@@ -361,6 +367,9 @@ class FileParser:
         well_formed = low_plain & high_plain & (low == expected[ranges]) & (high >= low)
         self.row_multiword = np.zeros(len(plain), dtype=bool)
         self.row_multiword[ranges[well_formed]] = True
+        dotted = ((window == _DOT) & (np.arange(8) < (ends - starts)[others, None])).any(axis=1)
+        self.row_empty = np.zeros(len(plain), dtype=bool)
+        self.row_empty[others[dotted & ~looks_like_range]] = True
 
     def _special_rows(self, first_row: int, sentence_rows: List[int],
                       words_before: np.ndarray, multiword: List[int], empty_rows: List[int],

@@ -26,11 +26,11 @@ def read_conllu(path: PathLike, seen: Optional[Dict[str, int]] = None) -> Conllu
 def file_parser(path: Path, seen: Optional[Dict[str, int]] = None) -> FileParser:
     """:func:`read_conllu`'s parser of ``path``, not yet run."""
     try:
-        data = bytes(read_input(path))
+        data = read_input(path)
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
     if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
+        del data[:len(codecs.BOM_UTF8)]
     return FileParser(data, str(path), seen=seen)
 
 

@@ -3,6 +3,7 @@ array operations, for documents in the common form; the others are left to
 the state machine (:mod:`.entities`), which reads them or explains what is
 wrong (docs/formats.md, CorefUD CoNLL-U: Reading fast). Also the byte
 routines the line parser shares."""
+from bisect import bisect_left
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
@@ -16,6 +17,8 @@ _ODD = (0, 32, 61, 91, 93)
 one is read by the state machine (errors, discontinuous mentions)."""
 _BOUNDARY = np.zeros(256, dtype=bool)
 _BOUNDARY[[_NL, _OPEN, _CLOSE, _DASH, *_ODD]] = True
+_IS_ODD = np.zeros(256, dtype=bool)
+_IS_ODD[list(_ODD)] = True
 _MASKS = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
 """The low ``n`` bytes of a word."""
 _ZEROS, _NINES = np.uint64(0x3030303030303030), np.uint64(0x4646464646464646)
@@ -28,7 +31,7 @@ def byte_words(data: bytes) -> np.ndarray:
     """The eight bytes before every offset of ``data`` (zero bytes outside
     it) as little-endian integers: ``words[i]`` holds ``data[i - 8:i]``,
     ``words[i + 8]`` the eight bytes from ``i``. One gather reads them."""
-    padded = bytes(8) + data + bytes(8)
+    padded = b"".join((bytes(8), data, bytes(8)))
     return np.ndarray((len(data) + 9,), dtype="<u8", buffer=padded, strides=(1,))
 
 
@@ -89,13 +92,15 @@ def strings(buffer: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> List[st
 class FileRows(NamedTuple):
     """What the line parser found of a file's rows (token lines): the line
     number of each, whether it is a word, whether it is a well-formed
-    multiword range (``3-4``; some long ones are not marked), its sentence
-    and document; the words before each row (one more entry: all), and the
-    first row of every document."""
+    multiword range (``3-4``; some long ones are not marked), whether its
+    ID looks like an empty node's (``8.1``), its sentence and document; the
+    words before each row (one more entry: all), and the first row of
+    every document."""
 
     row_line: np.ndarray
     row_plain: np.ndarray
     row_multiword: np.ndarray
+    row_empty: np.ndarray
     row_sentence: np.ndarray
     row_document: np.ndarray
     words_before: np.ndarray
@@ -125,8 +130,9 @@ def pair_documents(text: np.ndarray, value_rows: np.ndarray, headers: Sequence[T
     values of the file, each followed by a newline, in file order, on
     ``value_rows``) are in the common form: well-formed chunks with plain
     numbers for heads, none of :data:`_ODD`, every value under a header and
-    on a word, every mention closed in its sentence over words and
-    multiword ranges only. ``None`` for any other document."""
+    on a word or an empty node, every mention closed in its sentence, every
+    row a word, a multiword range or an empty node. ``None`` for any other
+    document."""
     n_documents = len(rows.document_rows)
     raw = text.tobytes()
     try:
@@ -136,7 +142,9 @@ def pair_documents(text: np.ndarray, value_rows: np.ndarray, headers: Sequence[T
     odd = np.zeros(n_documents, dtype=bool)
     value_document = rows.row_document[value_rows]
     header_of = np.searchsorted([position for position, _ in headers], value_rows, "right") - 1
-    odd[value_document[(header_of < 0) | ~rows.row_plain[value_rows]]] = True
+    node_row = rows.row_plain | rows.row_empty
+    odd[rows.row_document[~(node_row | rows.row_multiword)]] = True
+    odd[value_document[(header_of < 0) | ~node_row[value_rows]]] = True
     chunks = _chunks(text, value_document, odd)
     opening, document = chunks.opening, value_document[chunks.value]
     words = byte_words(raw)
@@ -158,20 +166,45 @@ def pair_documents(text: np.ndarray, value_rows: np.ndarray, headers: Sequence[T
     close_row = value_rows[chunks.value[close_of[mention]]]
     mention_document = document[mention]
     odd[mention_document[rows.row_sentence[mention_row] != rows.row_sentence[close_row]]] = True
-    others_before = np.zeros(len(rows.row_plain) + 1, dtype=np.int64)
-    np.cumsum(~(rows.row_plain | rows.row_multiword), out=others_before[1:])
-    odd[mention_document[others_before[close_row + 1] > others_before[mention_row]]] = True
+    empty_before = np.zeros(len(rows.row_plain) + 1, dtype=np.int64)
+    np.cumsum(rows.row_empty, out=empty_before[1:])
+    n_empty = empty_before[close_row + 1] - empty_before[mention_row]
     heads = fields.heads(mention)
     base = rows.words_before[rows.document_rows]
     word_start = rows.words_before[mention_row] - base[mention_document]
     word_end = rows.words_before[close_row + 1] - base[mention_document]
-    odd[mention_document[(heads < 1) | (heads > word_end - word_start)]] = True
+    odd[mention_document[(heads < 1) | (heads > word_end - word_start + n_empty)]] = True
     kept = ~odd[mention_document]
     mentions = _Mentions(
-        mention[kept], mention_document[kept], word_start[kept], word_end[kept], heads[kept],
-        rows.row_line[mention_row[kept]],
+        mention[kept], mention_document[kept], word_start[kept], word_end[kept], word_start[kept] + heads[kept] - 1,
+        np.zeros(int(kept.sum()), dtype=bool), rows.row_line[mention_row[kept]],
     )
-    return _documents(text, odd, group, eid_start, eid_end, mentions, fields.field("etype", mentions.chunk))
+    with_empty = _with_empty_nodes(mentions, np.flatnonzero(n_empty[kept] > 0), mention_row[kept], close_row[kept],
+                                   heads[kept], empty_before, node_row, rows)
+    return _documents(text, odd, group, eid_start, eid_end, mentions, with_empty, fields.field("etype", mentions.chunk))
+
+
+def _with_empty_nodes(mentions: "_Mentions", special: np.ndarray, first_row: np.ndarray, last_row: np.ndarray,
+                      heads: np.ndarray, empty_before: np.ndarray, node_row: np.ndarray,
+                      rows: FileRows) -> Dict[int, Tuple[int, ...]]:
+    """The empty nodes (indices in their document) of each mention of
+    ``special`` (those that cover some), by mention; sets the head of
+    each to its ``heads``-th node: a word, or an empty node (``zero``)."""
+    out: Dict[int, Tuple[int, ...]] = {}
+    empty_base = empty_before[rows.document_rows]
+    word_base = rows.words_before[rows.document_rows]
+    for m, first, last, head in zip(special.tolist(), first_row[special].tolist(), last_row[special].tolist(),
+                                    heads[special].tolist()):
+        document = int(mentions.document[m])
+        head_row = first + int(np.flatnonzero(node_row[first:last + 1])[head - 1])
+        if rows.row_empty[head_row]:
+            mentions.zero[m] = True
+            mentions.head[m] = empty_before[head_row] - empty_base[document]
+        else:
+            mentions.head[m] = rows.words_before[head_row] - word_base[document]
+        out[m] = tuple(range(int(empty_before[first] - empty_base[document]),
+                             int(empty_before[last + 1] - empty_base[document])))
+    return out
 
 
 def _chunks(text: np.ndarray, value_document: np.ndarray, odd: np.ndarray) -> _Chunks:
@@ -182,7 +215,7 @@ def _chunks(text: np.ndarray, value_document: np.ndarray, odd: np.ndarray) -> _C
     kinds = text[positions]
     newline = kinds == _NL
     value_of = np.cumsum(newline) - newline
-    odd[value_document[value_of[np.isin(kinds, _ODD)]]] = True
+    odd[value_document[value_of[_IS_ODD[kinds]]]] = True
     dash = kinds == _DASH
     dashes_before = np.cumsum(dash) - dash
     marks = np.flatnonzero(newline | (kinds == _OPEN) | (kinds == _CLOSE))
@@ -256,20 +289,23 @@ def _codes(words: np.ndarray, text: np.ndarray, starts: np.ndarray, ends: np.nda
 class _Mentions(NamedTuple):
     """The mentions of the documents read, in order: the chunk that opens
     each, its document, first word and one past its last (in its
-    document), head number and line."""
+    document), head (a word, or an empty node where ``zero``) and line."""
 
     chunk: np.ndarray
     document: np.ndarray
     start: np.ndarray
     end: np.ndarray
     head: np.ndarray
+    zero: np.ndarray
     line: np.ndarray
 
 
 def _documents(text: np.ndarray, odd: np.ndarray, group: np.ndarray, eid_start: np.ndarray, eid_end: np.ndarray,
-               mentions: _Mentions, etype: Tuple[np.ndarray, np.ndarray, np.ndarray]) -> List[Optional[Columns]]:
+               mentions: _Mentions, with_empty: Dict[int, Tuple[int, ...]],
+               etype: Tuple[np.ndarray, np.ndarray, np.ndarray]) -> List[Optional[Columns]]:
     """The columns of every document not ``odd``, its entities numbered in
-    order of first opening."""
+    order of first opening; ``with_empty`` the empty nodes of the mentions
+    that cover some."""
     groups, first, inverse = np.unique(group[mentions.chunk], return_index=True, return_inverse=True)
     by_opening = np.argsort(first, kind="stable")
     entity_rank = np.empty(len(groups), dtype=np.int64)
@@ -290,6 +326,7 @@ def _documents(text: np.ndarray, odd: np.ndarray, group: np.ndarray, eid_start: 
         spread[present] = etype_values
         etypes = spread.tolist()
     mention_bounds = np.searchsorted(mentions.document, documents).tolist()
+    special = list(with_empty)
     entity_bounds = entity_bounds.tolist()
     out: List[Optional[Columns]] = []
     for d in range(len(odd)):
@@ -302,12 +339,12 @@ def _documents(text: np.ndarray, odd: np.ndarray, group: np.ndarray, eid_start: 
             mention_entity=entity[lo:hi],
             mention_start=mentions.start[lo:hi],
             mention_end=mentions.end[lo:hi],
-            mention_head=mentions.start[lo:hi] + mentions.head[lo:hi] - 1,
-            mention_zero=np.zeros(hi - lo, dtype=bool),
+            mention_head=mentions.head[lo:hi],
+            mention_zero=mentions.zero[lo:hi],
             mention_contiguous=np.ones(hi - lo, dtype=bool),
             mention_line=mentions.line[lo:hi],
             mention_etype=etypes[lo:hi],
             mention_words={},
-            mention_empty={},
+            mention_empty={m - lo: with_empty[m] for m in special[bisect_left(special, lo):bisect_left(special, hi)]},
         ))
     return out
