@@ -1,6 +1,7 @@
 """The file-level fields of a DocBin (docs/formats.md): the msgpack field
 table, the token table split by document, spaces, flags, user data (the
 document names) and per document its span groups' bytes, checked."""
+import sys
 import zlib
 from functools import partial
 from typing import Any, Dict, List, Optional, Tuple
@@ -18,10 +19,11 @@ errors are ``ValueError``s)."""
 
 
 class MsgpackDecoder:
-    """msgpack decoded as ``srsly.msgpack_loads`` decodes it: the common
-    part by :func:`~.minipack.loads`, the rest by ``srsly.msgpack.unpackb``
-    with srsly's registered decoders (numpy arrays) chained once and passed
-    in, srsly being imported then: ``srsly.msgpack_loads`` looks them up,
+    """msgpack decoded as ``srsly.msgpack_loads`` decodes it: by
+    ``srsly.msgpack.unpackb`` when srsly is imported (by spaCy, or by this
+    decoder for what :func:`~.minipack.loads`, which decodes the rest, does
+    not cover), with srsly's registered decoders (numpy arrays) chained once
+    and passed in: ``srsly.msgpack_loads`` looks them up,
     entry points included, on every call, which costs hundreds of times the
     decoding of a span group (benchmarks/run.py). Passing
     ``object_pairs_hook`` is what spares ``unpackb`` that lookup."""
@@ -29,6 +31,8 @@ class MsgpackDecoder:
     def __init__(self) -> None:
         self._hook: Any = None
         self._srsly: Any = None
+        if "srsly" in sys.modules:
+            self._unpackb()
 
     def _unpackb(self) -> Any:
         if self._srsly is None:
@@ -42,7 +46,7 @@ class MsgpackDecoder:
         return self._srsly
 
     def __call__(self, data: Any, use_list: bool = True) -> Any:
-        if type(data) is bytes:
+        if self._srsly is None and type(data) is bytes:
             try:
                 return loads(data, use_list)
             except Unsupported:
