@@ -171,6 +171,9 @@ def test_batched_groups_take_the_common_layout():
     for data, fast in zip(docs, tables):
         assert fast is not None
         assert_same_table(fast, general(data, 5))
+    alone = srsly.msgpack_dumps([srsly.msgpack_dumps({"name": "sc", "attrs": {}, "spans": []})])
+    [fast] = batch_groups([alone], np.array([0]))
+    assert fast is not None and fast.names == ["sc"] and len(fast.spans) == 0
 
 
 @pytest.mark.parametrize("corpus", ["demo.key.conll", "ecb.key.conll"])

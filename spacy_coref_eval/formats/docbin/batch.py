@@ -169,6 +169,8 @@ def _spans(buf: np.ndarray, first: np.ndarray, n_spans: np.ndarray) -> Optional[
     bin 8 of 40 bytes."""
     at = np.repeat(first - _RECORD.itemsize * (np.cumsum(n_spans) - n_spans), n_spans)
     at += _RECORD.itemsize * np.arange(len(at))
+    if len(at) == 0:
+        return np.zeros(0, dtype=SPAN)
     windows = np.lib.stride_tricks.sliding_window_view(buf, _RECORD.itemsize)
     records = np.ascontiguousarray(windows[at]).view(_RECORD).ravel()
     if np.any(records["tag"] != _BIN8) or np.any(records["size"] != SPAN.itemsize):
