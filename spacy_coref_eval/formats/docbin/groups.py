@@ -88,9 +88,9 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
     bad = (starts < 0) | (starts > ends) | (ends > n_tokens)
     if bad.any():
         row = int(np.argmax(bad))
-        key = next(key for key, (a, b) in rows.items() if a <= row < b)
+        key = next((repr(key) for key, (a, b) in rows.items() if a <= row < b), "replaced by a later one under its key")
         raise CorefInputError(
-            f"span group {key!r}: span ({starts[row]}, {ends[row]}) is "
+            f"span group {key}: span ({starts[row]}, {ends[row]}) is "
             f"{'reversed' if starts[row] > ends[row] else 'outside the document'} ({n_tokens} tokens)"
         )
     return SpanGroupTable(list(rows), rows, table, starts, ends)

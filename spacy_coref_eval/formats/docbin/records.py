@@ -13,6 +13,7 @@ import numpy as np
 from ...clusters import Clusters
 from ...errors import CorefInputError
 from ..inputs import MAX_INPUT_BYTES, read_input
+from .batch import batch_groups
 from .groups import decode_groups, doc_mentions, mention_clusters
 from .spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups, doc_clusters
 from .strings import StringTable
@@ -160,10 +161,13 @@ def _records(
     registered one), empty without one."""
     unpack = MsgpackDecoder()
     table = TokenTable(unpack_file(unpack, data, source), source)
+    batched = batch_groups(table.span_groups, table.lengths)
     decoded = []
     for index in range(table.n_docs):
         try:
-            groups = decode_groups(unpack, table.span_groups[index], int(table.lengths[index]))
+            groups = batched[index]
+            if groups is None:
+                groups = decode_groups(unpack, table.span_groups[index], int(table.lengths[index]))
             name = table.doc_name(unpack, index)
             mentions = None if reader is None else doc_mentions(table, index, groups, reader, heads)
             attrs = table.token_attrs(index) if token_attrs else (None, None, None)

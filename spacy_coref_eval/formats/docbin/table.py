@@ -1,39 +1,62 @@
 """The file-level fields of a DocBin (docs/formats.md): the msgpack field
 table, the token table split by document, spaces, flags, user data (the
 document names) and per document its span groups' bytes, checked."""
+import sys
 import zlib
 from functools import partial
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
-import srsly
-import srsly.msgpack
 
 from ...errors import CorefInputError
+from .minipack import Unsupported, loads
 from .names import DEP, HEAD, MORPH, NAME_KEY, ORTH, POS, SENT_START, TAG
 from .strings import StringTable
 
-DECODE_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError, srsly.msgpack.UnpackException)
-"""What decoding damaged msgpack or damaged fields raises."""
+DECODE_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError)
+"""What decoding damaged msgpack or damaged fields raises (srsly's msgpack
+errors are ``ValueError``s)."""
 
 
 class MsgpackDecoder:
-    """``srsly.msgpack.unpackb`` with srsly's registered decoders (numpy
-    arrays) chained once and passed in: ``srsly.msgpack_loads`` looks them
-    up, entry points included, on every call, which costs hundreds of times
-    the decoding of a span group (benchmarks/run.py). Passing
+    """msgpack decoded as ``srsly.msgpack_loads`` decodes it: by
+    ``srsly.msgpack.unpackb`` when srsly is imported (by spaCy, or by this
+    decoder for what :func:`~.minipack.loads`, which decodes the rest, does
+    not cover), with srsly's registered decoders (numpy arrays) chained once
+    and passed in: ``srsly.msgpack_loads`` looks them up,
+    entry points included, on every call, which costs hundreds of times the
+    decoding of a span group (benchmarks/run.py). Passing
     ``object_pairs_hook`` is what spares ``unpackb`` that lookup."""
 
     def __init__(self) -> None:
-        hook = None
-        for decoder in srsly.msgpack_decoders.get_all().values():
-            hook = partial(decoder, chain=hook)
-        self.hook = hook
-        self.plain = partial(srsly.msgpack.unpackb, raw=False, object_pairs_hook=None)
-        """Without srsly's decoders, for data that cannot hold numpy arrays."""
+        self._hook: Any = None
+        self._srsly: Any = None
+        if "srsly" in sys.modules:
+            self._unpackb()
+
+    def _unpackb(self) -> Any:
+        if self._srsly is None:
+            import srsly
+            import srsly.msgpack
+
+            hook = None
+            for decoder in srsly.msgpack_decoders.get_all().values():
+                hook = partial(decoder, chain=hook)
+            self._hook, self._srsly = hook, srsly.msgpack.unpackb
+        return self._srsly
 
     def __call__(self, data: Any, use_list: bool = True) -> Any:
-        return srsly.msgpack.unpackb(data, raw=False, use_list=use_list, object_hook=self.hook, object_pairs_hook=None)
+        if self._srsly is None and type(data) is bytes:
+            try:
+                return loads(data, use_list)
+            except Unsupported:
+                pass
+        unpackb = self._unpackb()
+        return unpackb(data, raw=False, use_list=use_list, object_hook=self._hook, object_pairs_hook=None)
+
+    def plain(self, data: Any) -> Any:
+        """Without srsly's decoders, for data that cannot hold numpy arrays."""
+        return self._unpackb()(data, raw=False, object_pairs_hook=None)
 
 
 def unpack_file(unpack: MsgpackDecoder, data: bytes, source: str) -> Dict[str, Any]:
