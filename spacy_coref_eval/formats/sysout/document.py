@@ -4,12 +4,15 @@ mentions as spans of its text's characters or of its words, put on any
 key's words through the text (docs/formats.md, Alignment onto the key)."""
 from dataclasses import replace
 from functools import cached_property
-from typing import List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ...clusters import Clusters
 from ..document import AlignmentReport, Paired, SideDocument
+
+if TYPE_CHECKING:
+    from .batch import CharacterBatch
 
 
 class SystemDocument(SideDocument):
@@ -25,6 +28,8 @@ class SystemDocument(SideDocument):
     """Every mention is its head word alone (``word_clusters`` without spans)."""
     unplaced = 0
     """Mention strings found nowhere in the text (:mod:`.strings`)."""
+    batch: Optional["CharacterBatch"] = None
+    """The character outputs of its file, placed all at once (:mod:`.batch`)."""
 
     def __init__(self, name: Optional[str], spans: np.ndarray, labels: np.ndarray, text: Optional[str] = None,
                  words: Optional[List[str]] = None, sentence_starts: Sequence[int] = (), dropped: int = 0,
@@ -69,13 +74,20 @@ class SystemDocument(SideDocument):
         the key's words, else through the non-space characters of both
         (:func:`~..alignment.align_text`, :func:`~..alignment.place_units`),
         with what that changed (:class:`~..document.AlignmentReport`)."""
-        from ..alignment import KeyText, align_text, place_characters, place_units, placed_report
+        from ..alignment import KeyText, align_text, fold_characters, place_units, placed_report, same_characters
+        from .batch import key_words
 
+        if self.batch is not None:
+            paired = self.batch.paired(self, key)
+            if paired is not None:
+                return paired
         if self.text is None and key.same_words(self):
             return Paired(key, self.clusters, 0, AlignmentReport("words", dropped=self.dropped) if self.dropped else None)
         starts, ends = self.spans[:, 0], self.spans[:, 1]
         if self.text is not None:
-            placed, report = place_characters(key.words, self.text, starts, ends)
+            visible = key_words([key])[0]
+            same = same_characters(visible, self.text, starts, ends) if visible is not None else None
+            placed, report = same if same is not None else fold_characters(key.words, self.text, starts, ends)
         else:
             key_text, mine = KeyText.of(key.words), KeyText.of(self.words)
             report = align_text(key_text, mine.folded)

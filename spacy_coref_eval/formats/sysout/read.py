@@ -13,6 +13,7 @@ from ...errors import CorefInputError
 from ..base import Format, ReadOptions
 from ..document import Side
 from ..jsonlines.read import SpanText, line_members, load_text, parsed_spans
+from .batch import CharacterBatch
 from .document import SystemDocument, from_text, from_words
 
 _LISTS = frozenset((list,))
@@ -283,11 +284,18 @@ PARSERS = {
 }
 
 
-def read_system(path: Path, fmt: Format, text: Optional[str] = None) -> Side:
+def read_system(path: Path, fmt: Format, text: Optional[str] = None, key: Optional[Side] = None) -> Side:
     """The documents of a system output file of format ``fmt``, with a
-    warning where mentions are head words alone."""
+    warning where mentions are head words alone; read against ``key``, its
+    character outputs are placed on the key's words all at once
+    (:class:`~.batch.CharacterBatch`)."""
     text = load_text(path) if text is None else text
     documents = parse_lines(text, str(path), PARSERS[fmt.name])
+    if key is not None:
+        batch = CharacterBatch(documents, key)
+        for document in documents:
+            if document.text is not None:
+                document.batch = batch
     heads = [d.name for d in documents if d.heads_only]
     warnings = [
         f"{path}: {len(heads)} document(s) give head words only ('word_clusters'), each mention its head word "
@@ -299,22 +307,22 @@ def read_system(path: Path, fmt: Format, text: Optional[str] = None) -> Side:
 def read_fastcoref(path: Path, options: ReadOptions) -> Side:
     from . import FASTCOREF
 
-    return read_system(path, FASTCOREF)
+    return read_system(path, FASTCOREF, key=options.paired_with)
 
 
 def read_maverick(path: Path, options: ReadOptions) -> Side:
     from . import MAVERICK
 
-    return read_system(path, MAVERICK)
+    return read_system(path, MAVERICK, key=options.paired_with)
 
 
 def read_wlcoref(path: Path, options: ReadOptions) -> Side:
     from . import WLCOREF
 
-    return read_system(path, WLCOREF)
+    return read_system(path, WLCOREF, key=options.paired_with)
 
 
 def read_strings(path: Path, options: ReadOptions) -> Side:
     from . import MENTION_STRINGS
 
-    return read_system(path, MENTION_STRINGS)
+    return read_system(path, MENTION_STRINGS, key=options.paired_with)
