@@ -11,11 +11,11 @@ import numpy as np
 from hypothesis import given, strategies as st
 
 from spacy_coref_eval.clusters import Clusters
-from spacy_coref_eval.formats.document import Side, WordMismatch, WordsDocument
+from spacy_coref_eval.formats.document import Paired, Side, WordMismatch, WordsDocument
 from spacy_coref_eval.formats.jsonlines import FORMAT
 from spacy_coref_eval.formats.jsonlines.read import parse_jsonlines
 from spacy_coref_eval.formats.sysout.batch import CharacterBatch
-from spacy_coref_eval.formats.sysout.document import from_text
+from spacy_coref_eval.formats.sysout.document import cluster_words, from_text, from_words
 
 from .strategies import deterministic
 from .test_alignment_fast import PIECES, written
@@ -94,3 +94,30 @@ def test_a_document_paired_with_another_key_is_placed_alone():
     assert batch.paired(documents[0], key.documents[0]) is not None
     assert batch.paired(documents[0], key.documents[1]) is None
 
+
+
+spans_lists = st.lists(st.tuples(st.integers(0, 6), st.integers(1, 4), st.integers(0, 3)), max_size=8)
+
+
+@deterministic(300)
+@given(st.lists(spans_lists, min_size=2, max_size=5))
+def test_word_outputs_clustered_at_once_are_clustered_alone(documents):
+    """Repeated spans and clusters in any order included."""
+    outputs = [from_words(None, ["w"] * 10, np.array([(a, a + n) for a, n, _ in spans], dtype=np.int64).reshape(-1, 2),
+                          np.array([label for _, _, label in spans], dtype=np.int64)) for spans in documents]
+    expected = [Clusters.from_arrays(o.spans[:, 0], o.spans[:, 1], o.labels) for o in outputs]
+    cluster_words(outputs)
+    for output, clusters in zip(outputs, expected):
+        assert described(Paired(None, output.clusters)) == described(Paired(None, clusters))
+
+
+def test_keys_with_bracket_escapes_are_left_out_and_the_rest_placed_at_once():
+    lines = "\n".join(json.dumps({"doc_key": f"d{d}", "sentences": [words], "clusters": []})
+                      for d, words in enumerate([["a", "b"], ["-LRB-", "a", "-RRB-"], ["c"], ["d", "e"]]))
+    key = Side(Path("key.jsonlines"), FORMAT, list(parse_jsonlines(lines, role="key").values()))
+    documents = [from_text(f"d{d}", text, np.array([[0, 1]]), np.array([0]))
+                 for d, text in enumerate(["a b", "(a)", "c", "d e"])]
+    batch = CharacterBatch(documents, key)
+    found = [batch.paired(document, k) for document, k in zip(documents, key.documents)]
+    assert [paired is not None for paired in found] == [True, False, True, True]
+    assert described(found[3]) == alone(documents[3], key.documents[3])

@@ -323,10 +323,13 @@ def visible_codes(text: str) -> Tuple[np.ndarray, np.ndarray]:
     """The codes of ``text`` and the mask of those that have a unit (as
     UTF-16 code units where each character is one)."""
     codes = np.frombuffer(text.encode("utf-16-le"), dtype=np.uint16)
-    if len(codes) == len(text):
-        return codes, _VISIBLE.take(codes)
-    codes = _codes(text)
-    return codes, _VISIBLE.take(np.minimum(codes, _TABLE - 1))
+    if len(codes) != len(text):
+        codes = _codes(text)
+    visible = codes > 0x20
+    others = np.flatnonzero((codes < 0x20) | (codes > 0x7E))
+    if len(others):
+        visible[others] = _VISIBLE.take(np.minimum(codes.take(others), _TABLE - 1))
+    return codes, visible
 
 
 def visible_before(hidden: np.ndarray, at: np.ndarray) -> np.ndarray:
@@ -366,8 +369,6 @@ def visible_words(words: Sequence[str]) -> Optional[VisibleWords]:
 
 
 _JSON_QUOTE = ord('"')
-_JSON_OPENING = np.zeros(_TABLE, dtype=bool)
-_JSON_OPENING[[ord("["), ord("{")]] = True
 _JSON_ESCAPES = np.zeros(_TABLE, dtype=np.int64)
 """The character of each two-character JSON escape, by its letter."""
 for _letter, _character in zip('"/bfnrt', '"/\b\f\n\r\t'):
@@ -430,16 +431,17 @@ def json_visible_words(sentences: str, n_words: int, n_lists: int) -> Optional[V
     quotes = np.flatnonzero(is_quote)
     if len(quotes) != 2 * n_words:
         return None
-    opening = np.flatnonzero(_JSON_OPENING.take(np.minimum(codes, _TABLE - 1)))
-    outside = opening.compress(np.searchsorted(quotes, opening) % 2 == 0)
-    if len(outside) != n_lists or (codes.take(outside) != ord("[")).any():
-        return None
+    if sentences.count("[") != n_lists or "{" in sentences:
+        opening = np.flatnonzero((codes == ord("[")) | (codes == ord("{")))
+        outside = opening.compress(np.searchsorted(quotes, opening) % 2 == 0)
+        if len(outside) != n_lists or (codes.take(outside) != ord("[")).any():
+            return None
     inside = (np.cumsum(is_quote, dtype=np.int8) & 1).view(bool) & ~is_quote
     visible &= inside
     opens, closes = quotes[0::2], quotes[1::2]
     lengths = closes - opens - 1
-    lost = np.flatnonzero(inside ^ visible)
-    if len(lost):
+    if np.count_nonzero(visible) != np.count_nonzero(inside):
+        lost = np.flatnonzero(inside ^ visible)
         lengths -= np.bincount(np.searchsorted(opens, lost) - 1, minlength=n_words)
     ends = np.cumsum(lengths)
 

@@ -54,14 +54,16 @@ class CharacterBatch:
 def place_all(pairs: Pairs, retry: bool = True) -> Dict[int, Tuple[SideDocument, Paired]]:
     """Every response document of ``pairs`` (by ``id``) that the joined pass
     places, with its key document and the pair. Documents whose texts
-    count other numbers of visible characters than their keys are left
-    out, and the rest placed again (once, ``retry``)."""
-    pairs = [(d, k) for d, k in pairs if "B-" not in d.text and not _escaped(k)]
+    count other numbers of visible characters than their keys, or whose
+    jsonlines keys may hold bracket escapes, are left out, and the rest
+    placed again (once, ``retry``)."""
+    pairs = [(d, k) for d, k in pairs if "B-" not in d.text]
     if len(pairs) < 2:
         return {}
     key, word_offsets = key_words([k for _, k in pairs])
     if key is None:
-        return {}
+        plain = [(d, k) for d, k in pairs if not _escaped(k)]
+        return place_all(plain, retry=False) if retry and len(plain) < len(pairs) else {}
     texts = [d.text for d, _ in pairs]
     char_offsets = _offsets(map(len, texts), len(texts))
     codes, visible = visible_codes("".join(texts))
@@ -127,7 +129,7 @@ def key_words(keys: Sequence[SideDocument]) -> Tuple[Optional[VisibleWords], np.
         n_lists = sum(len(k.sentences.starts) + 1 for k in keys)
         joined = "".join(k.sentences_text for k in keys)  # type: ignore[misc]
         visible = json_visible_words(joined, int(offsets[-1]), n_lists)
-        if visible is not None:
+        if visible is not None or "B-" in joined:
             return visible, offsets
     words = [k.words for k in keys]
     offsets = _offsets(map(len, words), len(keys))
@@ -135,7 +137,8 @@ def key_words(keys: Sequence[SideDocument]) -> Tuple[Optional[VisibleWords], np.
 
 
 def _escaped(key: SideDocument) -> bool:
-    """Whether a jsonlines key's ``sentences`` may hold a bracket escape."""
+    """Whether a jsonlines key's ``sentences`` may hold a bracket escape
+    (OntoNotes' ``-LRB-``)."""
     return "B-" in (getattr(key, "sentences_text", None) or "")
 
 

@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from .batch import CharacterBatch
 
 
+_NO_SPANS = np.zeros((0, 2), dtype=np.int64)
+_NO_LABELS = np.zeros(0, dtype=np.int64)
+
+
 class SystemDocument(SideDocument):
     """``spans`` (end exclusive) are characters of ``text`` for character
     outputs, else words; ``labels`` their cluster indices; ``dropped`` the
@@ -100,6 +104,17 @@ class SystemDocument(SideDocument):
         clusters = Clusters.from_arrays(placed.starts[kept], placed.ends[kept], self.labels[kept], heads)
         report = placed_report(report, placed, self.dropped)
         return Paired(key, clusters, 0, replace(report, unplaced=self.unplaced) if self.unplaced else report)
+
+
+def cluster_words(documents: Sequence[SystemDocument]) -> None:
+    """The :attr:`~SystemDocument.clusters` of word outputs without heads
+    built all at once (:meth:`~...clusters.Clusters.per_document`), as
+    each would build its own."""
+    spans = np.concatenate([_NO_SPANS] + [d.spans for d in documents])
+    labels = np.concatenate([_NO_LABELS] + [d.labels for d in documents])
+    doc = np.repeat(np.arange(len(documents)), [len(d.labels) for d in documents])
+    for document, clusters in zip(documents, Clusters.per_document(doc, spans[:, 0], spans[:, 1], labels, len(documents))):
+        document.clusters = clusters
 
 
 def from_words(name: Optional[str], words: List[str], spans: np.ndarray, labels: np.ndarray,

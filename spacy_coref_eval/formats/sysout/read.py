@@ -14,7 +14,7 @@ from ..base import Format, ReadOptions
 from ..document import Side
 from ..jsonlines.read import SpanText, line_members, load_text, parsed_spans
 from .batch import CharacterBatch
-from .document import SystemDocument, from_text, from_words
+from .document import SystemDocument, cluster_words, from_text, from_words
 
 _LISTS = frozenset((list,))
 _INTS = frozenset((int,))
@@ -286,11 +286,15 @@ PARSERS = {
 
 def read_system(path: Path, fmt: Format, text: Optional[str] = None, key: Optional[Side] = None) -> Side:
     """The documents of a system output file of format ``fmt``, with a
-    warning where mentions are head words alone; read against ``key``, its
-    character outputs are placed on the key's words all at once
-    (:class:`~.batch.CharacterBatch`)."""
+    warning where mentions are head words alone. The clusters of its word
+    outputs are built all at once (:func:`~.document.cluster_words`); read
+    against ``key``, its character outputs are placed on the key's words
+    all at once (:class:`~.batch.CharacterBatch`)."""
     text = load_text(path) if text is None else text
     documents = parse_lines(text, str(path), PARSERS[fmt.name])
+    words = [document for document in documents if document.text is None and document.heads is None]
+    if len(words) > 1:
+        cluster_words(words)
     if key is not None:
         batch = CharacterBatch(documents, key)
         for document in documents:
