@@ -316,19 +316,24 @@ _QUOTE_KIND[[ord(c) for c in _DOUBLE_QUOTES]] = 2
 
 def quote_kinds(codes: np.ndarray) -> np.ndarray:
     """The kind of quote of every character (:data:`_QUOTE_KIND`)."""
-    return _QUOTE_KIND.take(np.minimum(codes, _TABLE - 1))
+    return _QUOTE_KIND.take(np.minimum(codes.astype(np.int64), _TABLE - 1))
 
 
 def visible_codes(text: str) -> Tuple[np.ndarray, np.ndarray]:
     """The codes of ``text`` and the mask of those that have a unit (as
-    UTF-16 code units where each character is one)."""
-    codes = np.frombuffer(text.encode("utf-16-le"), dtype=np.uint16)
-    if len(codes) != len(text):
-        codes = _codes(text)
+    bytes where ``text`` is ASCII, UTF-16 code units where each character
+    is one)."""
+    if text.isascii():
+        codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+        others = np.flatnonzero(codes < 0x20)
+    else:
+        codes = np.frombuffer(text.encode("utf-16-le"), dtype=np.uint16)
+        if len(codes) != len(text):
+            codes = _codes(text)
+        others = np.flatnonzero((codes < 0x20) | (codes > 0x7E))
     visible = codes > 0x20
-    others = np.flatnonzero((codes < 0x20) | (codes > 0x7E))
     if len(others):
-        visible[others] = _VISIBLE.take(np.minimum(codes.take(others), _TABLE - 1))
+        visible[others] = _VISIBLE.take(np.minimum(codes.take(others).astype(np.int64), _TABLE - 1))
     return codes, visible
 
 
@@ -423,7 +428,7 @@ def json_visible_words(sentences: str, n_words: int, n_lists: int) -> Optional[V
         if escaped is None:
             return None
         values, escapes, rest = escaped
-        codes = codes.copy()
+        codes = codes.astype(np.uint16) if codes.dtype == np.uint8 else codes.copy()
         codes[escapes] = values
         visible[escapes] = _VISIBLE.take(values)
         visible[rest] = False
