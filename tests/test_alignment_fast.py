@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spacy_coref_eval.formats.alignment import (
-    KeyText, align_text, fold, place_characters, place_units, same_characters, visible_words,
+    KeyText, align_text, fold, place_characters, place_units, same_characters, visible_codes, visible_words,
 )
 from spacy_coref_eval.formats.document import WordMismatch
 
@@ -100,3 +100,13 @@ def test_typographic_quotes_are_replaced_characters_with_their_drift():
     assert same_characters(visible_words(words), text, np.array([8, 9]), np.array([12, 11])) is not None
     assert (report.replaced, report.drift) == (2, "response character 8 '“hi”.' against key word 2 '\" hi \"'")
     assert placed.starts.tolist() == [2, 3] and placed.ends.tolist() == [5, 4]
+
+
+@pytest.mark.parametrize("first,stop", [(0, 0x80), (0, 0xD800), (0xE000, 0x10000), (0x1F600, 0x1F610)])
+def test_visible_characters_are_all_but_white_space_and_zero_width(first, stop):
+    """ASCII text (read as bytes), text of one UTF-16 unit a character,
+    and text beyond it (read as code points)."""
+    text = "".join(map(chr, range(first, stop)))
+    expected = [not c.isspace() and c not in "\x00\u200b\ufeff" for c in text]
+    codes, visible = visible_codes(text)
+    assert visible.tolist() == expected and codes.tolist() == list(map(ord, text))
