@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spacy_coref_eval.formats.alignment import (
-    KeyText, align_text, fold, place_characters, place_units, same_characters,
+    KeyText, align_text, fold, place_characters, place_units, same_characters, visible_codes, visible_words,
 )
 from spacy_coref_eval.formats.document import WordMismatch
 
@@ -75,25 +75,38 @@ def test_a_text_of_the_keys_characters_is_placed_without_folding(words):
     kind = {"'": "’", "’": "‘", "`": "'", '"': "“", "“": "”", "”": '"'}
     text = " ".join("".join(kind.get(c, c) for c in word) for word in words)
     ends = np.array([len(text)], dtype=np.int64)
-    assert same_characters(words, text, np.zeros(1, dtype=np.int64), ends) is not None
+    assert same_characters(visible_words(words), text, np.zeros(1, dtype=np.int64), ends) is not None
 
 
 @pytest.mark.parametrize("words,text", [
     (["``", "Hi", "''"], "“Hi”"),  # two quote characters for one
-    (["-LRB-", "a", "-RRB-"], "(a)"),  # escapes
     (["a", "b"], "a c"),  # another text
-    ([1, "b"], "1 b"),  # words that are not strings
-    (["a\x00b"], "ab"),  # a word holding the character that joins the words
 ])
 def test_other_texts_are_left_to_folding(words, text):
     ends = np.array([len(text)], dtype=np.int64)
-    assert same_characters(words, text, np.zeros(1, dtype=np.int64), ends) is None
+    assert same_characters(visible_words(words), text, np.zeros(1, dtype=np.int64), ends) is None
+
+
+@pytest.mark.parametrize("words", [["-LRB-", "a", "-RRB-"], [1, "b"]])
+def test_words_with_escapes_or_not_strings_are_left_to_folding(words):
+    """Bracket escapes, and words that are not strings."""
+    assert visible_words(words) is None
 
 
 def test_typographic_quotes_are_replaced_characters_with_their_drift():
     words = ["He", "said", '"', "hi", '"', "."]
     text = "He said “hi”."
     placed, report = place_characters(words, text, np.array([8, 9]), np.array([12, 11]))
-    assert same_characters(words, text, np.array([8, 9]), np.array([12, 11])) is not None
+    assert same_characters(visible_words(words), text, np.array([8, 9]), np.array([12, 11])) is not None
     assert (report.replaced, report.drift) == (2, "response character 8 '“hi”.' against key word 2 '\" hi \"'")
     assert placed.starts.tolist() == [2, 3] and placed.ends.tolist() == [5, 4]
+
+
+@pytest.mark.parametrize("first,stop", [(0, 0x80), (0, 0xD800), (0xE000, 0x10000), (0x1F600, 0x1F610)])
+def test_visible_characters_are_all_but_white_space_and_zero_width(first, stop):
+    """ASCII text (read as bytes), text of one UTF-16 unit a character,
+    and text beyond it (read as code points)."""
+    text = "".join(map(chr, range(first, stop)))
+    expected = [not c.isspace() and c not in "\x00\u200b\ufeff" for c in text]
+    codes, visible = visible_codes(text)
+    assert visible.tolist() == expected and codes.tolist() == list(map(ord, text))

@@ -4,6 +4,7 @@ text, and spans_of parses it without decoding): the same spans, cluster
 indices and errors as from the decoded lists (the line decoded whole by
 json.loads), on random clusters."""
 import json
+import re
 
 import pytest
 from hypothesis import given, strategies as st
@@ -54,3 +55,16 @@ def test_offsets_that_are_not_plain_pairs_are_decoded():
     assert document.spans.tolist() == [[0, 7], [8, 11]] and document.dropped == 1
     with pytest.raises(CorefInputError, match="holds an offset too large"):
         parse_lines('{"text": "a", "clusters": [[[0, 1234567890123456789012]]]}', "f", parse_fastcoref)
+
+
+@pytest.mark.parametrize("lines,error", [
+    (['{"text": "a b", "clusters": [[[0, 9]]]}', "not json"], "f.jsonl:1: mention [0, 9]"),
+    (['{"text": "a b", "clusters": [[[0, 1]]]}', "not json", '{"text": "a", "clusters": [[[0, 9]]]}'],
+     "f.jsonl:2: not a JSON object"),
+    (['{"text": "a b", "clusters": [[[0, 1]]]}', "[1]"], "f.jsonl:2: a line must hold a JSON object"),
+])
+def test_the_first_bad_line_is_the_one_reported(lines, error):
+    """The offsets of all lines are parsed at once, after the lines are
+    read: an error still names the first line that has one."""
+    with pytest.raises(CorefInputError, match=re.escape(error)):
+        parse_lines("\n".join(lines), "f.jsonl", parse_fastcoref)

@@ -5,9 +5,10 @@ token is placed past the document's end, so it is twinless, and counted;
 for system outputs (:func:`fold`, :func:`align_text`, :func:`place_units`)
 quotes and bracket escapes are folded too, and such a span is snapped
 outward to whole key tokens and counted."""
+import json
 import re
 from dataclasses import dataclass, replace
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -264,7 +265,12 @@ def character_excerpt(text: str, at: int, width: int = 30) -> str:
 
 def word_excerpt(words: Sequence[str], word: int, width: int = 6) -> str:
     """``word N 'w w w'`` of the key from its word ``word``."""
-    return f"key word {word} {' '.join(words[word:word + width])!r}"
+    return shown_words(word, words[word:word + width])
+
+
+def shown_words(word: int, shown: Sequence[str]) -> str:
+    """``word N 'w w w'``: the key's words ``shown`` from its word ``word``."""
+    return f"key word {word} {' '.join(shown)!r}"
 
 
 @dataclass(frozen=True)
@@ -308,73 +314,195 @@ _QUOTE_KIND[[ord(c) for c in _SINGLE_QUOTES]] = 1
 _QUOTE_KIND[[ord(c) for c in _DOUBLE_QUOTES]] = 2
 
 
-def _visible(text: str) -> Tuple[np.ndarray, np.ndarray]:
+def quote_kinds(codes: np.ndarray) -> np.ndarray:
+    """The kind of quote of every character (:data:`_QUOTE_KIND`)."""
+    return _QUOTE_KIND.take(np.minimum(codes.astype(np.int64), _TABLE - 1))
+
+
+def visible_codes(text: str) -> Tuple[np.ndarray, np.ndarray]:
     """The codes of ``text`` and the mask of those that have a unit (as
-    UTF-16 code units where each character is one)."""
-    codes = np.frombuffer(text.encode("utf-16-le"), dtype=np.uint16)
-    if len(codes) == len(text):
-        return codes, _VISIBLE.take(codes)
-    codes = _codes(text)
-    return codes, _VISIBLE.take(np.minimum(codes, _TABLE - 1))
+    bytes where ``text`` is ASCII, UTF-16 code units where each character
+    is one)."""
+    if text.isascii():
+        codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+        others = np.flatnonzero(codes < 0x20)
+    else:
+        codes = np.frombuffer(text.encode("utf-16-le"), dtype=np.uint16)
+        if len(codes) != len(text):
+            codes = _codes(text)
+        others = np.flatnonzero((codes < 0x20) | (codes > 0x7E))
+    visible = codes > 0x20
+    if len(others):
+        visible[others] = _VISIBLE.take(np.minimum(codes.take(others).astype(np.int64), _TABLE - 1))
+    return codes, visible
 
 
-def _counted(visible: np.ndarray) -> np.ndarray:
-    """``counted[i]``: the visible characters before character ``i``."""
-    counted = np.zeros(len(visible) + 1, dtype=np.int64)
-    np.cumsum(visible, out=counted[1:])
-    return counted
+def visible_before(hidden: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The visible characters before each character ``at``, given the
+    places of the ``hidden`` ones (no unit), in increasing order."""
+    return at - np.searchsorted(hidden, at)
 
 
-def same_characters(words: Sequence[str], text: str, starts: np.ndarray,
+@dataclass(frozen=True)
+class VisibleWords(WordBounds):
+    """The key's words as their visible characters (``chars``, as codes),
+    every word's first visible character and end (``[starts, ends)``), and
+    ``source``, which gives words ``[start, stop)`` themselves (asked only
+    to say where a response text drifts)."""
+
+    chars: np.ndarray
+    source: Callable[[int, int], Sequence[str]]
+
+
+def visible_words(words: Sequence[str]) -> Optional[VisibleWords]:
+    """:class:`VisibleWords` of ``words``; ``None`` where a word is not a
+    string or holds ``B-`` (perhaps a bracket escape, which needs
+    :func:`fold`)."""
+    try:
+        joined = "".join(words)
+    except TypeError:
+        return None
+    if "B-" in joined:
+        return None
+    codes, visible = visible_codes(joined)
+    ends = np.cumsum(np.fromiter(map(len, words), dtype=np.int64, count=len(words)))
+    starts = np.concatenate(([0], ends[:-1])) if len(ends) else ends
+    hidden = np.flatnonzero(~visible)
+    if len(hidden):
+        codes, starts, ends = codes.compress(visible), visible_before(hidden, starts), visible_before(hidden, ends)
+    return VisibleWords(starts, ends, codes, lambda start, stop: words[start:stop])
+
+
+_JSON_QUOTE = ord('"')
+_JSON_ESCAPES = np.zeros(_TABLE, dtype=np.int64)
+"""The character of each two-character JSON escape, by its letter."""
+for _letter, _character in zip('"/bfnrt', '"/\b\f\n\r\t'):
+    _JSON_ESCAPES[ord(_letter)] = ord(_character)
+_HEX = np.zeros(_TABLE, dtype=np.int64)
+_HEX[[ord(c) for c in "0123456789abcdefABCDEF"]] = [*range(16), *range(10, 16)]
+_HEX_PLACES = np.array([4096, 256, 16, 1])
+_NOT_ESCAPED = np.zeros(_TABLE, dtype=bool)
+"""Characters an escape may not stand for here: those of ``B-`` (looked
+for in the text) and surrogates (the halves of one character)."""
+_NOT_ESCAPED[[ord("B"), ord("-")]] = True
+_NOT_ESCAPED[0xD800:0xE000] = True
+
+
+def _json_escapes(codes: np.ndarray) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The escapes of JSON text ``codes`` (no ``\\\\`` in it): the
+    character each stands for, the places of their backslashes and those of
+    the rest of their characters; ``None`` where an escape stands for a
+    character of :data:`_NOT_ESCAPED`."""
+    escapes = np.flatnonzero(codes == ord("\\"))
+    letters = codes.take(escapes + 1)
+    values = _JSON_ESCAPES.take(letters)
+    unicode = np.flatnonzero(letters == ord("u"))
+    if len(unicode):
+        digits = codes.take(escapes.take(unicode)[:, None] + np.arange(2, 6))
+        values[unicode] = _HEX.take(digits) @ _HEX_PLACES
+    if _NOT_ESCAPED.take(values).any():
+        return None
+    widths = np.ones(len(escapes), dtype=np.int64)
+    widths[unicode] = 5
+    firsts = np.cumsum(widths) - widths
+    rest = np.repeat(escapes + 1 - firsts, widths) + np.arange(int(widths.sum()))
+    return values, escapes, rest
+
+
+def json_visible_words(sentences: str, n_words: int, n_lists: int) -> Optional[VisibleWords]:
+    """:class:`VisibleWords` of the words of ``sentences``, the JSON text of
+    lists of lists, ``n_lists`` lists in all, whose inner lists hold
+    ``n_words`` values between them (jsonlines' ``sentences`` as read, or
+    several joined), found in the text without decoding it into words (but
+    those :attr:`~VisibleWords.source` is asked for): its strings are the
+    words where it holds ``n_words`` strings and no other list and no
+    object. ``None`` where it holds
+    anything else, ``\\\\`` or ``B-``, or an escape for ``B``, ``-`` or
+    half a character: :func:`visible_words` reads those."""
+    if "B-" in sentences:
+        return None
+    codes, visible = visible_codes(sentences)
+    is_quote = codes == _JSON_QUOTE
+    if "\\" in sentences:
+        escaped = _json_escapes(codes) if "\\\\" not in sentences else None
+        if escaped is None:
+            return None
+        values, escapes, rest = escaped
+        codes = codes.astype(np.uint16) if codes.dtype == np.uint8 else codes.copy()
+        codes[escapes] = values
+        visible[escapes] = _VISIBLE.take(values)
+        visible[rest] = False
+        is_quote[rest] = False
+    quotes = np.flatnonzero(is_quote)
+    if len(quotes) != 2 * n_words:
+        return None
+    if sentences.count("[") != n_lists or "{" in sentences:
+        opening = np.flatnonzero((codes == ord("[")) | (codes == ord("{")))
+        outside = opening.compress(np.searchsorted(quotes, opening) % 2 == 0)
+        if len(outside) != n_lists or (codes.take(outside) != ord("[")).any():
+            return None
+    inside = (np.cumsum(is_quote, dtype=np.int8) & 1).view(bool) & ~is_quote
+    visible &= inside
+    opens, closes = quotes[0::2], quotes[1::2]
+    lengths = closes - opens - 1
+    if np.count_nonzero(visible) != np.count_nonzero(inside):
+        lost = np.flatnonzero(inside ^ visible)
+        lengths -= np.bincount(np.searchsorted(opens, lost) - 1, minlength=n_words)
+    ends = np.cumsum(lengths)
+
+    def source(start: int, stop: int) -> List[str]:
+        bounds = zip(opens[start:stop].tolist(), (closes[start:stop] + 1).tolist())
+        return [json.loads(sentences[a:b]) for a, b in bounds]
+
+    return VisibleWords(ends - lengths, ends, codes.compress(visible), source)
+
+
+def same_characters(key: VisibleWords, text: str, starts: np.ndarray,
                     ends: np.ndarray) -> Optional[Tuple[Placed, AlignmentReport]]:
     """:func:`place_characters` when the visible characters of ``text`` are
-    those of the key's ``words``, but for quotes of one kind (a double
+    those of the key's words (``key``), but for quotes of one kind (a double
     quote for a double quote), and neither holds a bracket escape: then
     every visible character is as many units in both, so the visible
     characters stand for the units, and need no folding. ``None`` for any
     other text, which needs :func:`fold`."""
-    try:
-        joined = "\0".join(words)
-    except TypeError:
+    if "B-" in text:
         return None
-    if "B-" in joined or "B-" in text:
-        return None
-    key_codes, key_visible = _visible(joined)
-    codes, visible = _visible(text)
-    key_chars, chars = key_codes.compress(key_visible), codes.compress(visible)
+    codes, visible = visible_codes(text)
+    hidden = np.flatnonzero(~visible)
+    chars = codes.compress(visible) if len(hidden) else codes
+    key_chars = key.chars
     if len(key_chars) != len(chars):
         return None
     differ = np.flatnonzero(key_chars != chars)
     if len(differ):
-        kinds = _QUOTE_KIND[np.minimum(chars[differ], _TABLE - 1)]
-        if not (kinds.all() and np.array_equal(kinds, _QUOTE_KIND[np.minimum(key_chars[differ], _TABLE - 1)])):
+        kinds = quote_kinds(chars.take(differ))
+        if not (kinds.all() and np.array_equal(kinds, quote_kinds(key_chars.take(differ)))):
             return None
-    cuts = np.flatnonzero(key_codes == 0)
-    if len(cuts) != max(len(words) - 1, 0):
-        return None
-    bounds = np.empty(len(words) + 1, dtype=np.int64)
-    bounds[0], bounds[-1] = 0, len(chars)
-    bounds[1:-1] = _counted(key_visible).take(cuts)
-    counted = _counted(visible)
-    placed = place_units(WordBounds(bounds[:-1], bounds[1:]), counted.take(starts), counted.take(ends))
+    placed = place_units(key, visible_before(hidden, starts), visible_before(hidden, ends))
     if not len(differ):
         return placed, AlignmentReport("characters")
     at = int(differ[0])
-    character = int(np.searchsorted(counted, at, side="right")) - 1
-    word = int(np.searchsorted(bounds[1:], at, side="right"))
-    drift = f"{character_excerpt(text, character, 12)} against {word_excerpt(words, word, 3)}"
+    character = int(np.flatnonzero(visible)[at])
+    word = int(np.searchsorted(key.ends, at, side="right"))
+    drift = f"{character_excerpt(text, character, 12)} against {shown_words(word, key.source(word, word + 3))}"
     return placed, AlignmentReport("characters", replaced=len(differ), drift=drift)
 
 
 def place_characters(words: Sequence[str], text: str, starts: np.ndarray,
                      ends: np.ndarray) -> Tuple[Placed, AlignmentReport]:
     """Mentions given as characters ``[starts, ends)`` of a response
-    ``text`` placed on the key's ``words`` (:func:`align_text`,
-    :func:`place_units`), through :func:`same_characters` where it
-    applies."""
-    same = same_characters(words, text, starts, ends)
-    if same is not None:
-        return same
+    ``text`` placed on the key's ``words`` (:func:`fold_characters`),
+    through :func:`same_characters` where it applies."""
+    key = visible_words(words)
+    same = same_characters(key, text, starts, ends) if key is not None else None
+    return same if same is not None else fold_characters(words, text, starts, ends)
+
+
+def fold_characters(words: Sequence[str], text: str, starts: np.ndarray,
+                    ends: np.ndarray) -> Tuple[Placed, AlignmentReport]:
+    """Mentions given as characters ``[starts, ends)`` of a response
+    ``text`` placed on the key's ``words`` by folding both
+    (:func:`align_text`, :func:`place_units`)."""
     key = KeyText.of(words)
     folded = fold(text)
     report = align_text(key, folded)

@@ -490,7 +490,7 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     text = load_text(path)
     system = system_of(text, str(path))
     if system is not None:
-        return read_system(path, get_format(system), text)
+        return read_system(path, get_format(system), text, options.paired_with)
     key = options.paired_with
     known = {d.doc_key: d for d in key.documents} if key is not None and key.format is FORMAT else None
     return Side(path, FORMAT, list(parse_jsonlines(text, source=str(path), role=options.role, known=known).values()))

@@ -4,12 +4,19 @@ mentions as spans of its text's characters or of its words, put on any
 key's words through the text (docs/formats.md, Alignment onto the key)."""
 from dataclasses import replace
 from functools import cached_property
-from typing import List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ...clusters import Clusters
 from ..document import AlignmentReport, Paired, SideDocument
+
+if TYPE_CHECKING:
+    from .batch import CharacterBatch
+
+
+_NO_SPANS = np.zeros((0, 2), dtype=np.int64)
+_NO_LABELS = np.zeros(0, dtype=np.int64)
 
 
 class SystemDocument(SideDocument):
@@ -25,6 +32,8 @@ class SystemDocument(SideDocument):
     """Every mention is its head word alone (``word_clusters`` without spans)."""
     unplaced = 0
     """Mention strings found nowhere in the text (:mod:`.strings`)."""
+    batch: Optional["CharacterBatch"] = None
+    """The character outputs of its file, placed all at once (:mod:`.batch`)."""
 
     def __init__(self, name: Optional[str], spans: np.ndarray, labels: np.ndarray, text: Optional[str] = None,
                  words: Optional[List[str]] = None, sentence_starts: Sequence[int] = (), dropped: int = 0,
@@ -69,13 +78,20 @@ class SystemDocument(SideDocument):
         the key's words, else through the non-space characters of both
         (:func:`~..alignment.align_text`, :func:`~..alignment.place_units`),
         with what that changed (:class:`~..document.AlignmentReport`)."""
-        from ..alignment import KeyText, align_text, place_characters, place_units, placed_report
+        from ..alignment import KeyText, align_text, fold_characters, place_units, placed_report, same_characters
+        from .batch import key_words
 
+        if self.batch is not None:
+            paired = self.batch.paired(self, key)
+            if paired is not None:
+                return paired
         if self.text is None and key.same_words(self):
             return Paired(key, self.clusters, 0, AlignmentReport("words", dropped=self.dropped) if self.dropped else None)
         starts, ends = self.spans[:, 0], self.spans[:, 1]
         if self.text is not None:
-            placed, report = place_characters(key.words, self.text, starts, ends)
+            visible = key_words([key])[0]
+            same = same_characters(visible, self.text, starts, ends) if visible is not None else None
+            placed, report = same if same is not None else fold_characters(key.words, self.text, starts, ends)
         else:
             key_text, mine = KeyText.of(key.words), KeyText.of(self.words)
             report = align_text(key_text, mine.folded)
@@ -88,6 +104,17 @@ class SystemDocument(SideDocument):
         clusters = Clusters.from_arrays(placed.starts[kept], placed.ends[kept], self.labels[kept], heads)
         report = placed_report(report, placed, self.dropped)
         return Paired(key, clusters, 0, replace(report, unplaced=self.unplaced) if self.unplaced else report)
+
+
+def cluster_words(documents: Sequence[SystemDocument]) -> None:
+    """The :attr:`~SystemDocument.clusters` of word outputs without heads
+    built all at once (:meth:`~...clusters.Clusters.per_document`), as
+    each would build its own."""
+    spans = np.concatenate([_NO_SPANS] + [d.spans for d in documents])
+    labels = np.concatenate([_NO_LABELS] + [d.labels for d in documents])
+    doc = np.repeat(np.arange(len(documents)), [len(d.labels) for d in documents])
+    for document, clusters in zip(documents, Clusters.per_document(doc, spans[:, 0], spans[:, 1], labels, len(documents))):
+        document.clusters = clusters
 
 
 def from_words(name: Optional[str], words: List[str], spans: np.ndarray, labels: np.ndarray,

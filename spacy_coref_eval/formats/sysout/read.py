@@ -5,7 +5,7 @@ import json
 from functools import lru_cache
 from itertools import chain
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -13,7 +13,8 @@ from ...errors import CorefInputError
 from ..base import Format, ReadOptions
 from ..document import Side
 from ..jsonlines.read import SpanText, line_members, load_text, parsed_spans
-from .document import SystemDocument, from_text, from_words
+from .batch import CharacterBatch
+from .document import SystemDocument, cluster_words, from_text, from_words
 
 _LISTS = frozenset((list,))
 _INTS = frozenset((int,))
@@ -28,9 +29,10 @@ Parser = Callable[[Dict[str, Any], str], SystemDocument]
 
 def parse_lines(text: str, source: str, parse: Parser) -> List[SystemDocument]:
     """Every non-blank line of ``text`` read by ``parse``; a document name
-    given twice is an error."""
-    documents: List[SystemDocument] = []
-    seen: Dict[str, int] = {}
+    given twice is an error. The offsets members of all lines are parsed
+    at once (:func:`parse_offsets`)."""
+    objects: List[Tuple[int, Dict[str, Any]]] = []
+    failure: Optional[CorefInputError] = None
     for number, line in enumerate(text.split("\n"), 1):
         if not line or line.isspace():
             continue
@@ -39,9 +41,16 @@ def parse_lines(text: str, source: str, parse: Parser) -> List[SystemDocument]:
             try:
                 obj = json.loads(line)
             except ValueError as err:
-                raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
+                failure = CorefInputError(f"{source}:{number}: not a JSON object: {err}")
+                break
         if not isinstance(obj, dict):
-            raise CorefInputError(f"{source}:{number}: a line must hold a JSON object")
+            failure = CorefInputError(f"{source}:{number}: a line must hold a JSON object")
+            break
+        objects.append((number, obj))
+    parse_offsets([obj for _, obj in objects])
+    documents: List[SystemDocument] = []
+    seen: Dict[str, int] = {}
+    for number, obj in objects:
         document = parse(obj, f"{source}:{number}")
         if document.name is not None:
             if document.name in seen:
@@ -49,7 +58,32 @@ def parse_lines(text: str, source: str, parse: Parser) -> List[SystemDocument]:
                                       f"(first at line {seen[document.name]})")
             seen[document.name] = number
         documents.append(document)
+    if failure is not None:
+        raise failure
     return documents
+
+
+class ParsedSpans(NamedTuple):
+    """An offsets member's mentions parsed from its JSON text with those of
+    the other lines (:func:`parse_offsets`): spans as written and every
+    mention's cluster index."""
+
+    spans: np.ndarray
+    labels: np.ndarray
+
+
+def parse_offsets(objects: Sequence[Dict[str, Any]]) -> None:
+    """Every offsets member that a line keeps as its JSON text
+    (:class:`~..jsonlines.read.SpanText`) replaced by its mentions
+    (:class:`ParsedSpans`), those of all lines parsed at once."""
+    found = [(obj, member) for obj in objects for member in _OFFSET_MEMBERS.intersection(obj)
+             if isinstance(obj[member], SpanText)]
+    if not found:
+        return
+    spans, labels, owner = parsed_spans([obj[member] for obj, member in found])
+    bounds = np.searchsorted(owner, np.arange(len(found) + 1)).tolist()
+    for (obj, member), low, high in zip(found, bounds, bounds[1:]):
+        obj[member] = ParsedSpans(spans[low:high], labels[low:high])
 
 
 def _name(obj: Dict[str, Any], member: str, where: str, required: bool = False) -> Optional[str]:
@@ -79,7 +113,9 @@ def spans_of(value: Any, member: str, where: str, limit: int, unit: str, inclusi
     ``missing``: fastcoref writes mentions on special tokens so). A mention
     that is not two integers, negative, reversed or beyond ``limit`` is an
     error."""
-    if isinstance(value, SpanText):
+    if isinstance(value, ParsedSpans):
+        spans, labels, dropped = value.spans, value.labels, 0
+    elif isinstance(value, SpanText):
         spans, labels, _ = parsed_spans([value])
         dropped = 0
     else:
@@ -283,11 +319,22 @@ PARSERS = {
 }
 
 
-def read_system(path: Path, fmt: Format, text: Optional[str] = None) -> Side:
+def read_system(path: Path, fmt: Format, text: Optional[str] = None, key: Optional[Side] = None) -> Side:
     """The documents of a system output file of format ``fmt``, with a
-    warning where mentions are head words alone."""
+    warning where mentions are head words alone. The clusters of its word
+    outputs are built all at once (:func:`~.document.cluster_words`); read
+    against ``key``, its character outputs are placed on the key's words
+    all at once (:class:`~.batch.CharacterBatch`)."""
     text = load_text(path) if text is None else text
     documents = parse_lines(text, str(path), PARSERS[fmt.name])
+    words = [document for document in documents if document.text is None and document.heads is None]
+    if len(words) > 1:
+        cluster_words(words)
+    if key is not None:
+        batch = CharacterBatch(documents, key)
+        for document in documents:
+            if document.text is not None:
+                document.batch = batch
     heads = [d.name for d in documents if d.heads_only]
     warnings = [
         f"{path}: {len(heads)} document(s) give head words only ('word_clusters'), each mention its head word "
@@ -299,22 +346,22 @@ def read_system(path: Path, fmt: Format, text: Optional[str] = None) -> Side:
 def read_fastcoref(path: Path, options: ReadOptions) -> Side:
     from . import FASTCOREF
 
-    return read_system(path, FASTCOREF)
+    return read_system(path, FASTCOREF, key=options.paired_with)
 
 
 def read_maverick(path: Path, options: ReadOptions) -> Side:
     from . import MAVERICK
 
-    return read_system(path, MAVERICK)
+    return read_system(path, MAVERICK, key=options.paired_with)
 
 
 def read_wlcoref(path: Path, options: ReadOptions) -> Side:
     from . import WLCOREF
 
-    return read_system(path, WLCOREF)
+    return read_system(path, WLCOREF, key=options.paired_with)
 
 
 def read_strings(path: Path, options: ReadOptions) -> Side:
     from . import MENTION_STRINGS
 
-    return read_system(path, MENTION_STRINGS)
+    return read_system(path, MENTION_STRINGS, key=options.paired_with)
