@@ -1,4 +1,4 @@
-"""Character outputs placed on the key's words (formats/alignment.py
+"""Character outputs placed on the key's words (formats/alignment/place.py
 place_characters): where the response text has the key's visible
 characters, :func:`same_characters` places them without folding; it must
 give what folding gives (KeyText.of, fold, align_text, place_units: the

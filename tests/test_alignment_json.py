@@ -1,5 +1,5 @@
 """The key's words read from the JSON text of jsonlines ``sentences``
-without decoding them (formats/alignment.py json_visible_words): the same
+without decoding them (formats/alignment/json_words.py): the same
 visible characters and word bounds as from the decoded words
 (visible_words), on random words written every way json.dumps writes them;
 anything but lists of lists of strings is refused."""

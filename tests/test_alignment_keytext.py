@@ -1,4 +1,4 @@
-"""The key's words as one folded text (formats/alignment.py KeyText): the
+"""The key's words as one folded text (formats/alignment/words.py KeyText): the
 words joined by NUL, their bounds read from the NULs, equal to folding
 every word on its own (the naive oracle)."""
 import numpy as np
