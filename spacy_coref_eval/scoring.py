@@ -16,15 +16,14 @@ import numpy as np
 
 from .clusters import Clusters, ClustersLike, Pair, as_clusters, repeated_warnings
 from .counting import DEFAULT_METRICS, Conventions, Counts, check_metrics, count_corpus
-from .counting.anaphora import anaphora_counts, check_modes
-from .counting.metrics import METRIC_INFO
+from .counting.anaphora import anaphora_counts, check_modes, reads_documents
 from .counting.coval import COVAL_METRICS, CovalOptions, coval_corpus_counts
 from .counting.importance import SIZE, LeaImportance
 from .presets import REFERENCE, Preset, get_preset
 from .counting.rates import rates, stack_rates
 from .errors import CorefInputError
 from .formats import ReadOptions, format_of, get_format
-from .formats.corpus import Corpus, StackedPairs, pair_clusters, pair_sides, read_corpus, read_side
+from .formats.corpus import Corpus, StackedPairs, pair_clusters, pair_sides, read_corpus, read_side, repeated_pairs
 from .formats.document import Side
 from .formats.ua.view import Modes, in_modes
 from .twinning import ExactMatcher, Matcher, TwinnedCorpus, apply_policy, get_policy, twin_batches, twin_corpus
@@ -303,8 +302,7 @@ def score_pairs(
     else:
         shards = [_score_shard(pairs, settings)]
     counts = np.concatenate([shard[0] for shard in shards])
-    some = pairs.repeated() if isinstance(pairs, StackedPairs) else pairs
-    repeated = [(pair.name, pair.key, pair.response) for pair in some if pair.key.repeated or pair.response.repeated]
+    repeated = [(pair.name, pair.key, pair.response) for pair in repeated_pairs(pairs)]
     notes = [*warnings, *_repeated_notes(repeated, settings)]
     parts = [shard[1] for shard in shards]
     twinned = TwinnedCorpus.concat(parts) if all(part is not None for part in parts) else None
@@ -353,9 +351,7 @@ def _in_columns(pairs: Sequence[Pair], settings: Settings) -> bool:
     match = settings.match
     return isinstance(pairs, StackedPairs) and (
         isinstance(match, ExactMatcher) or (isinstance(match, ScoredMatcher) and not match.heads_of)
-    ) and settings.anaphora.effective.split_antecedents != "only" and not any(
-        METRIC_INFO[name].kind == "anaphora" for name in settings.metrics if name in METRIC_INFO
-    )
+    ) and not reads_documents(settings.metrics, settings.anaphora)
 
 
 _SHARED: Optional[Tuple[List[Pair], Settings, bool]] = None

@@ -54,6 +54,16 @@ def check_modes(
             )
 
 
+def reads_documents(metrics: Sequence[str], modes: Modes) -> bool:
+    """Whether :func:`anaphora_counts` reads documents that carry no
+    split antecedents, non-referring or bridging markables: where a
+    metric of kind ``"anaphora"`` is asked for, or split antecedents are
+    scored alone."""
+    return modes.effective.split_antecedents == "only" or any(
+        METRIC_INFO[name].kind == "anaphora" for name in metrics if name in METRIC_INFO
+    )
+
+
 def anaphora_counts(
     array: np.ndarray, documents: Sequence[Tuple[Clusters, Clusters]], metrics: Sequence[str], modes: Modes,
     remove_singletons: bool = False, exact: bool = True,

@@ -169,6 +169,14 @@ class StackedPairs(Sequence[Pair]):
         ]
 
 
+def repeated_pairs(pairs: Sequence[Pair]) -> List[Pair]:
+    """The pairs with a repeated mention on either side (of
+    :class:`StackedPairs`, found from its columns)."""
+    if isinstance(pairs, StackedPairs):
+        return pairs.repeated()
+    return [pair for pair in pairs if pair.key.repeated or pair.response.repeated]
+
+
 def pair_columns(
     triples: Sequence[Tuple[str, Any, Any]], key: Side, response: Side, positional: bool
 ) -> Optional["PairedDocuments"]:
@@ -231,9 +239,7 @@ class PairedDocuments:
 
     def repeated(self) -> List[Pair]:
         """The pairs with a repeated mention on either side."""
-        if isinstance(self.pairs, StackedPairs):
-            return self.pairs.repeated()
-        return [pair for pair in self.pairs if pair.key.repeated or pair.response.repeated]
+        return repeated_pairs(self.pairs)
 
     def warnings(self) -> List[str]:
         """Token counts that differ (positional pairs), response mentions

@@ -15,7 +15,6 @@ from ..clusters import Clusters, Pair
 from ..errors import CorefInputError
 from .conll.read import ConllDocument
 from .document import RawMentions, Side, SideDocument
-from .registry import format_of
 
 if TYPE_CHECKING:
     from .corpus import Corpus
@@ -174,12 +173,12 @@ def stream_topic_sides(
                 for batch in range(len(plan.batches)) for name, key, response in plan.documents(batch)
             ]
             warnings, response_names = plan.warnings, plan.response_names
+            sides = (
+                Side(plan.key.path, plan.key.format, [key for _, key, _ in triples]),
+                Side(plan.response.path, plan.response.format, [r for _, _, r in triples if r is not None]),
+            )
     except Fallback:
         return None
-    sides = (
-        Side(Path(key_path), format_of(key_path, formats[0]), [key for _, key, _ in triples]),
-        Side(Path(response_path), format_of(response_path, formats[1]), [r for _, _, r in triples if r is not None]),
-    )
     pairs, documents = pair_topics(triples, pattern, sides)
     return Corpus(pairs, list(documents), warnings + length_warnings(triples), response_names)
 
