@@ -10,14 +10,13 @@ instead of matching again.
 from dataclasses import dataclass, field
 from os import PathLike
 from functools import cached_property
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .clusters import Clusters, ClustersLike, Pair, as_clusters, repeated_warnings
 from .counting import DEFAULT_METRICS, Conventions, Counts, check_metrics, count_corpus
 from .counting.anaphora import anaphora_counts, check_modes, reads_documents
-from .counting.coval import COVAL_METRICS, CovalOptions, coval_corpus_counts
 from .counting.importance import SIZE, LeaImportance
 from .presets import REFERENCE, Preset, get_preset
 from .counting.rates import rates, stack_rates
@@ -28,6 +27,9 @@ from .formats.document import Side
 from .formats.ua.view import Modes, in_modes
 from .twinning import ExactMatcher, Matcher, TwinnedCorpus, apply_policy, get_policy, twin_batches, twin_corpus
 from .twinning.matchers import ScoredMatcher
+
+if TYPE_CHECKING:
+    from .counting.coval import CovalOptions
 
 SINGLETON_MODES = ("keep", "remove")
 ZERO_MODES = ("keep", "exclude")
@@ -55,7 +57,7 @@ class Settings:
     zeros: str = "keep"
     lea_importance: LeaImportance = SIZE
     anaphora: Modes = Modes()
-    coval: Optional[CovalOptions] = None
+    coval: Optional["CovalOptions"] = None
     """coval's options under ``--preset coval`` (docs/coval.md), else ``None``."""
 
     def __post_init__(self) -> None:
@@ -139,6 +141,8 @@ class Settings:
         if preset == "coval" or mina or np_only or remove_nested:
             if preset not in (None, "coval"):
                 raise ValueError(f"mina, np_only and remove_nested are options of the coval preset, not of {preset!r}")
+            from .counting.coval import COVAL_METRICS, CovalOptions
+
             preset = "coval"
             coval = CovalOptions(mina, np_only, remove_nested, (singletons or "keep") == "keep")
             if tuple(metrics) == DEFAULT_METRICS:
@@ -177,13 +181,15 @@ class Settings:
         }
 
 
-def _coval_settings(coval: CovalOptions) -> Dict[str, bool]:
+def _coval_settings(coval: "CovalOptions") -> Dict[str, bool]:
     return {"mina": coval.min_spans, "np_only": coval.np_only, "remove_nested": coval.remove_nested}
 
 
 def _check_coval(settings: Settings) -> None:
     """What the coval preset cannot do: metrics coval lacks, twinless
     policies, zeros, uniform LEA."""
+    from .counting.coval import COVAL_METRICS
+
     lacking = [name for name in settings.metrics if name not in COVAL_METRICS]
     if lacking:
         raise ValueError(f"coval has no {', '.join(lacking)}; under the coval preset choose from {', '.join(COVAL_METRICS)}")
@@ -540,6 +546,8 @@ def _counts(pairs: Sequence[Pair], settings: Settings) -> np.ndarray:
 
 def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:
     """coval's counts of two CoNLL-2012 files (docs/coval.md)."""
+    from .counting.coval import coval_corpus_counts
+
     formats = [get_format(given) if given else None for given in options.formats]
     if not (_is_path(key) and _is_path(response)) or any(
         (given or format_of(path)).name != "conll" for given, path in zip(formats, (key, response))

@@ -244,9 +244,11 @@ class PairedDocuments:
     def warnings(self) -> List[str]:
         """Token counts that differ (positional pairs), response mentions
         left unmapped, alignments that changed words."""
+        lengths = length_warnings(self.lengths) if self.positional else []
+        if not (self.unmapped or self.alignment):
+            return lengths
         from .alignment import alignment_warning, unmapped_warnings
 
-        lengths = length_warnings(self.lengths) if self.positional else []
         return lengths + unmapped_warnings(self.unmapped) + alignment_warning(self.alignment)
 
 

@@ -8,11 +8,10 @@ and the caller reads the whole files instead."""
 import gzip
 import os
 import re
-import tempfile
 import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..clusters import Pair
 from ..errors import CorefInputError
@@ -23,6 +22,9 @@ from .document import Side, SideDocument
 from .index import Entry, Fallback
 from .inputs import MAX_INPUT_BYTES, reading_bytes
 from .registry import format_of
+
+if TYPE_CHECKING:
+    from tempfile import TemporaryDirectory
 
 BATCH_BYTES = int(os.environ.get("SPACY_COREF_EVAL_BATCH_BYTES", 8 << 20))
 """The bytes of key and response documents read in one batch (8 MiB, or
@@ -126,7 +128,9 @@ def index_file(path: Path, fmt: Format, folder: Path) -> FileIndex:
         raise Fallback(f"{path}: {fmt.title} is read whole")
     copy = None
     if path.suffix == ".gz":
-        handle, name = tempfile.mkstemp(".plain", dir=folder)
+        from tempfile import mkstemp
+
+        handle, name = mkstemp(".plain", dir=folder)
         os.close(handle)
         copy = Path(name)
     scan = _scan(path, re.compile(fmt.index.pattern), fmt.index.first, copy)
@@ -177,7 +181,7 @@ class StreamPlan:
     options: Tuple[ReadOptions, ReadOptions]
     positional: bool
     batches: List[Tuple[int, int]] = field(default_factory=list)
-    folder: Optional[tempfile.TemporaryDirectory] = None
+    folder: Optional["TemporaryDirectory"] = None
     following: int = 0
     """The batch an ordered file (:attr:`FileIndex.seen`) is read at next."""
 
@@ -372,7 +376,9 @@ def plan_stream(
         raise Fallback(f"{key_format.title} and {response_format.title} are not streamed together")
     if all(path.is_file() for path in paths) and sum(path.stat().st_size for path in paths) < STREAM_FROM:
         raise Fallback(f"files of fewer than {STREAM_FROM} bytes together are read whole")
-    folder = tempfile.TemporaryDirectory(prefix="coref-eval-")
+    from tempfile import TemporaryDirectory
+
+    folder = TemporaryDirectory(prefix="coref-eval-")
     try:
         key, response = _index_pair(paths, (key_format, response_format), Path(folder.name), n_process)
         positional = key_format.positional and response_format.positional

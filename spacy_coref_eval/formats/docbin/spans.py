@@ -9,7 +9,6 @@ are plain picklable objects, so pipelines holding them work with
 :func:`doc_clusters` turns what a reader returns into :class:`Clusters` on the
 doc's own tokens.
 """
-import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -180,7 +179,9 @@ def missing_groups(reader: ClusterReader, groups: Iterable[str]) -> Optional[str
     families = _families(groups)
     if not families:
         return f"found: no span groups; expected {expected}"
-    closest = difflib.get_close_matches(expected.replace("_<n>", "_*"), list(families), n=1, cutoff=0.6)
+    from difflib import get_close_matches
+
+    closest = get_close_matches(expected.replace("_<n>", "_*"), list(families), n=1, cutoff=0.6)
     shown = [*closest, *(name for name in families if name not in closest)][:SHOWN]
     listed = ", ".join(f"{name} ({families[name]})" if families[name] > 1 else name for name in shown)
     more = f" and {len(families) - len(shown)} more" if len(families) > len(shown) else ""
