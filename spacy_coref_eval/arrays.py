@@ -6,6 +6,17 @@ from typing import Tuple
 import numpy as np
 
 
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+NO_INTEGERS = _read_only(np.zeros(0, dtype=np.int64))
+"""An empty int64 array, shared (read-only): no labels, tokens, heads."""
+NO_SPANS = _read_only(np.zeros((0, 2), dtype=np.int64))
+"""An empty ``(0, 2)`` int64 array of ``(start, end)`` rows, shared (read-only)."""
+
+
 def range_values(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """Every value of ``range(lo[i], hi[i])``, range after range, in one array."""
     sizes = hi - lo

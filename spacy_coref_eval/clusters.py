@@ -12,13 +12,12 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, 
 
 import numpy as np
 
-from .arrays import range_values
+from .arrays import NO_INTEGERS, range_values
 from .errors import LISTED, CorefInputError, listed
 
 Span = Tuple[int, int]
 Entities = Sequence[Sequence[Span]]
 
-_EMPTY = np.zeros(0, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -76,7 +75,7 @@ class NodeSets:
             ])
         return cls(
             np.concatenate([[0]] + [part.indptr[1:] + base for part, base in zip(parts, bases)]).astype(np.int64),
-            np.concatenate([_EMPTY] + [part.tokens for part in parts]),
+            np.concatenate([NO_INTEGERS] + [part.tokens for part in parts]),
             np.concatenate([np.zeros(0, dtype=bool)] + [part.zero for part in parts]),
             deps,
         )
@@ -97,9 +96,9 @@ class Clusters:
     keeps that common case as cheap as spans.
     """
 
-    starts: np.ndarray = field(default_factory=lambda: _EMPTY)
-    ends: np.ndarray = field(default_factory=lambda: _EMPTY)
-    entity: np.ndarray = field(default_factory=lambda: _EMPTY)
+    starts: np.ndarray = field(default_factory=lambda: NO_INTEGERS)
+    ends: np.ndarray = field(default_factory=lambda: NO_INTEGERS)
+    entity: np.ndarray = field(default_factory=lambda: NO_INTEGERS)
     n_entities: int = 0
     heads: Optional[np.ndarray] = None
     repeated: int = 0
@@ -280,7 +279,7 @@ class Clusters:
         clusters and the document index of every mention. Heads are kept
         when every part with mentions has them."""
         if not parts:
-            return cls(), _EMPTY
+            return cls(), NO_INTEGERS
         sizes = [len(part) for part in parts]
         shift = np.repeat(np.asarray(offsets, dtype=np.int64), sizes)
         first_entity = np.cumsum([0] + [part.n_entities for part in parts[:-1]])
@@ -288,7 +287,7 @@ class Clusters:
         doc = np.repeat(np.arange(len(parts), dtype=np.int64), sizes)
         heads = None
         if all(part.heads is not None for part in parts if len(part)):
-            heads = np.concatenate([part.heads if part.heads is not None else _EMPTY for part in parts])
+            heads = np.concatenate([part.heads if part.heads is not None else NO_INTEGERS for part in parts])
             heads = np.where(heads >= 0, heads + shift, -1)
         nodes = None
         if any(part.nodes is not None for part in parts):
@@ -411,10 +410,10 @@ class ClustersBatch:
     def stack(self, offsets: np.ndarray) -> Tuple[Clusters, np.ndarray]:
         """:meth:`Clusters.stack` of the documents at ``offsets``."""
         if self.n_docs == 0:
-            return Clusters(), _EMPTY
+            return Clusters(), NO_INTEGERS
         first_entity = np.r_[0, np.cumsum(self.n_entities)[:-1]].astype(np.int64)
         shift = offsets[self.doc]
-        heads = None if len(self.doc) else _EMPTY
+        heads = None if len(self.doc) else NO_INTEGERS
         stacked = Clusters(
             self.starts + shift, self.ends + shift, self.entity + first_entity[self.doc], int(self.n_entities.sum()),
             heads, int(self.repeated.sum()),
@@ -473,7 +472,7 @@ def _dense_labels(labels: np.ndarray, with_values: bool = False):
     """Labels renumbered 0..n-1 in order of value, their number (and, with
     ``with_values``, the values in order)."""
     if len(labels) == 0:
-        return (_EMPTY, 0, _EMPTY) if with_values else (_EMPTY, 0)
+        return (NO_INTEGERS, 0, NO_INTEGERS) if with_values else (NO_INTEGERS, 0)
     uniques, inverse = np.unique(labels, return_inverse=True)
     dense = inverse.ravel().astype(np.int64)
     return (dense, len(uniques), uniques) if with_values else (dense, len(uniques))

@@ -8,14 +8,13 @@ twinless policies and the counts (through :meth:`TwinnedCorpus.partitions`),
 mention identification, the error kinds and the report's document views.
 """
 from dataclasses import dataclass, field, replace
-from typing import List, Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..arrays import NO_INTEGERS
 from ..clusters import Clusters, ClustersBatch, same_sets
 from .matchers import Matcher
-
-_EMPTY = np.zeros(0, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -71,9 +70,9 @@ class Memberships:
     precision: Tuple[np.ndarray, np.ndarray]
     found: Tuple[np.ndarray, np.ndarray]
     n_docs: int
-    response_codes: np.ndarray = field(default_factory=lambda: _EMPTY)
+    response_codes: np.ndarray = field(default_factory=lambda: NO_INTEGERS)
     """The class of every response mention (equal for copies)."""
-    key_looked: np.ndarray = field(default_factory=lambda: _EMPTY)
+    key_looked: np.ndarray = field(default_factory=lambda: NO_INTEGERS)
     """For every key mention, the response class the zero score looks it
     up as (its own where the response has it, else its twin's), or -1."""
 
@@ -244,7 +243,7 @@ def _offsets(key_extents: np.ndarray, response_extents: np.ndarray, n_tokens: np
     each takes its tokens or its mentions' extent, whichever is more, and
     one more token."""
     extents = np.maximum(np.maximum(key_extents, response_extents), n_tokens) + 1
-    offsets = np.r_[0, np.cumsum(extents)[:-1]].astype(np.int64) if len(n_tokens) else _EMPTY
+    offsets = np.r_[0, np.cumsum(extents)[:-1]].astype(np.int64) if len(n_tokens) else NO_INTEGERS
     return offsets, int(extents.sum())
 
 

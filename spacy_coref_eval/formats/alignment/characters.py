@@ -7,13 +7,14 @@ from typing import Tuple
 
 import numpy as np
 
+from ...arrays import NO_INTEGERS
+
 WHITE_SPACE = np.array([ord(c) for c in map(chr, range(0x3000 + 1)) if c.isspace()], dtype=np.uint32)
 """The code points below U+3001 that ``str.isspace`` calls white space."""
 _ZERO_WIDTH = (0x0, 0x200B, 0xFEFF)
 _SINGLE_QUOTES = "'‘’‚‛`"
 _DOUBLE_QUOTES = '"“”„‟'
 _APOSTROPHE = ord("'")
-_NO_UNITS = np.zeros(0, dtype=np.int64)
 TABLE = 0x10000
 _WIDTH = np.ones(TABLE, dtype=np.int64)
 """Units per character: 0 for white space and zero width, 2 for a double
@@ -79,7 +80,7 @@ def fold(text: str) -> Folded:
     before = np.zeros(len(codes) + 1, dtype=np.int64)
     np.cumsum(width, out=before[1:])
     if not len(quotes) and not escapes:
-        return Folded(folded.compress(width.astype(bool)), codes, before, _NO_UNITS, text)
+        return Folded(folded.compress(width.astype(bool)), codes, before, NO_INTEGERS, text)
     doubles = quotes[width[quotes] == 2]
     special = np.concatenate([before[quotes], before[doubles] + 1, before[[start for start, _, _ in escapes]]])
     return Folded(np.repeat(folded, width), codes, before, np.unique(special), text)

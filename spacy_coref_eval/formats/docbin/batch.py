@@ -7,12 +7,12 @@ first bytes; the groups found must then tile the document's bytes exactly,
 entry after entry, so that decoding them one by one could not give
 anything else. A document laid out otherwise gets ``None``, for
 :func:`~.groups.decode_groups` to read or explain."""
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence
 
 import numpy as np
 
-from ...arrays import range_values
-from .groups import SPAN, SpanGroupTable, _EMPTY, _EMPTY_GROUPS
+from ...arrays import NO_INTEGERS, range_values
+from .groups import SPAN, SpanGroupTable, _EMPTY_GROUPS
 
 _HEAD = b"\x83\xa4name"
 """A map of three entries, then the key ``name``."""
@@ -211,4 +211,4 @@ def _texts(joined: bytes, bounds: np.ndarray) -> Optional[List[str]]:
 
 
 def _empty() -> SpanGroupTable:
-    return SpanGroupTable([], {}, np.zeros(0, dtype=SPAN), _EMPTY, _EMPTY)
+    return SpanGroupTable([], {}, np.zeros(0, dtype=SPAN), NO_INTEGERS, NO_INTEGERS)

@@ -8,7 +8,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ...arrays import range_values
+from ...arrays import NO_INTEGERS, range_values
 from ...clusters import Clusters
 from ...errors import CorefInputError
 from .roots import span_roots
@@ -23,7 +23,6 @@ SPAN = np.dtype(
 _ATTR_FIELDS = {"id_": "id", "label_": "label", "kb_id_": "kb_id"}
 _EMPTY_GROUPS = b"\x90"
 """An empty list in msgpack, as spaCy writes a doc without span groups."""
-_EMPTY = np.zeros(0, dtype=np.int64)
 
 FastReader = Union[PrefixedSpanGroups, LabeledSpanGroup]
 
@@ -52,7 +51,7 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
     takes the later group. Groups are decoded without srsly's numpy hook,
     which only their ``attrs``, unused here, could need."""
     if not data or data == _EMPTY_GROUPS:
-        return SpanGroupTable([], {}, np.zeros(0, dtype=SPAN), _EMPTY, _EMPTY)
+        return SpanGroupTable([], {}, np.zeros(0, dtype=SPAN), NO_INTEGERS, NO_INTEGERS)
     rows: Dict[str, Tuple[int, int]] = {}
     chunks: List[bytes] = []
     plain = unpack.plain
@@ -120,7 +119,7 @@ def doc_mentions(
     if heads is None:
         heads = explicit_rows is not None or table.has_dep(index)
     if len(rows) == 0:
-        return _EMPTY, _EMPTY, _EMPTY, _EMPTY if heads else None
+        return NO_INTEGERS, NO_INTEGERS, NO_INTEGERS, NO_INTEGERS if heads else None
     starts, ends = groups.starts[rows], groups.ends[rows]
     if np.any(ends == starts):
         at = int(np.argmax(ends == starts))
@@ -151,7 +150,7 @@ def mention_clusters(mentions: Sequence[Mentions]) -> List[Clusters]:
         elif len(starts):
             out.append(Clusters.from_arrays(starts, ends, labels, heads))
         else:
-            out.append(Clusters(heads=_EMPTY))
+            out.append(Clusters(heads=NO_INTEGERS))
     return out
 
 
@@ -168,7 +167,7 @@ def _labeled_rows(groups: SpanGroupTable, reader: LabeledSpanGroup) -> Tuple[np.
     """``LabeledSpanGroup``: the rows of group ``key``, labelled by the first
     row with the same attribute hash (0, the empty string, is a row's own)."""
     if reader.key not in groups.rows:
-        return _EMPTY, _EMPTY
+        return NO_INTEGERS, NO_INTEGERS
     a, b = groups.rows[reader.key]
     values = groups.spans[_ATTR_FIELDS[reader.attr]][a:b].astype(np.uint64)
     rows = np.arange(a, b, dtype=np.int64)

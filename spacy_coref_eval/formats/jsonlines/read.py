@@ -27,6 +27,7 @@ from typing import (
 
 import numpy as np
 
+from ...arrays import NO_INTEGERS, NO_SPANS
 from ...clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike
@@ -67,8 +68,6 @@ _NUMBERS_ONLY = str.maketrans("[],", "   ")
 _BRACKETS_ONLY = str.maketrans("", "", "0123456789-, \t\n\r")
 
 
-_NO_SPANS = np.zeros((0, 2), dtype=np.int64)
-_NO_LABELS = np.zeros(0, dtype=np.int64)
 
 
 class SpanText(str):
@@ -332,7 +331,7 @@ def _document(obj: object, source: str, line: int, role: str, field: Optional[st
     chosen = _field(obj, role, field, where)
     clusters = obj[chosen]
     if isinstance(clusters, SpanText):
-        mentions = _Mentions(_NO_SPANS, _NO_LABELS, clusters, None, chosen, n_tokens, where)
+        mentions = _Mentions(NO_SPANS, NO_INTEGERS, clusters, None, chosen, n_tokens, where)
     else:
         spans, labels = _listed_spans(clusters, chosen, where)
         mentions = _Mentions(spans, labels, None, None, chosen, n_tokens, where)
@@ -378,7 +377,7 @@ def parsed_spans(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray, np.ndarr
     owner = np.cumsum(text_open)[mention] - 1
     labels = clusters[mention] - 1 - clusters[text_open][owner]
     if not len(labels):
-        return _NO_SPANS, labels, owner
+        return NO_SPANS, labels, owner
     return np.fromstring(joined.translate(_NUMBERS_ONLY), dtype=np.int64, sep=" ").reshape(-1, 2), labels, owner
 
 
@@ -398,7 +397,7 @@ def _listed_spans(clusters: object, name: str, where: str) -> Tuple[np.ndarray, 
         _mention_error(clusters, name, where)
     labels = np.repeat(np.arange(len(clusters), dtype=np.int64), sizes)
     if not flat:
-        return _NO_SPANS, labels
+        return NO_SPANS, labels
     try:
         return np.array(ints, dtype=np.int64).reshape(-1, 2), labels
     except OverflowError:
@@ -433,8 +432,8 @@ def _clusters_by_document(mentions: Sequence[Tuple[np.ndarray, np.ndarray]]) -> 
     """The clusters of every document from its word spans (end exclusive)
     and cluster indices, all built at once by :meth:`Clusters.per_document`."""
     counts = [len(labels) for _, labels in mentions]
-    spans = np.concatenate([_NO_SPANS] + [spans for spans, _ in mentions]).reshape(-1, 2)
-    labels = np.concatenate([_NO_LABELS] + [labels for _, labels in mentions])
+    spans = np.concatenate([NO_SPANS] + [spans for spans, _ in mentions]).reshape(-1, 2)
+    labels = np.concatenate([NO_INTEGERS] + [labels for _, labels in mentions])
     doc = np.repeat(np.arange(len(mentions)), counts)
     return Clusters.per_document(doc, spans[:, 0], spans[:, 1], labels, len(mentions))
 

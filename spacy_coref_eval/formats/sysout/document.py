@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ...arrays import NO_INTEGERS, NO_SPANS
 from ...clusters import Clusters
 from ..document import AlignmentReport, Paired, SideDocument
 
@@ -15,8 +16,6 @@ if TYPE_CHECKING:
     from .batch import CharacterBatch
 
 
-_NO_SPANS = np.zeros((0, 2), dtype=np.int64)
-_NO_LABELS = np.zeros(0, dtype=np.int64)
 
 
 class SystemDocument(SideDocument):
@@ -110,8 +109,8 @@ def cluster_words(documents: Sequence[SystemDocument]) -> None:
     """The :attr:`~SystemDocument.clusters` of word outputs without heads
     built all at once (:meth:`~...clusters.Clusters.per_document`), as
     each would build its own."""
-    spans = np.concatenate([_NO_SPANS] + [d.spans for d in documents])
-    labels = np.concatenate([_NO_LABELS] + [d.labels for d in documents])
+    spans = np.concatenate([NO_SPANS] + [d.spans for d in documents])
+    labels = np.concatenate([NO_INTEGERS] + [d.labels for d in documents])
     doc = np.repeat(np.arange(len(documents)), [len(d.labels) for d in documents])
     for document, clusters in zip(documents, Clusters.per_document(doc, spans[:, 0], spans[:, 1], labels, len(documents))):
         document.clusters = clusters

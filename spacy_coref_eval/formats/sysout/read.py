@@ -9,6 +9,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tu
 
 import numpy as np
 
+from ...arrays import NO_INTEGERS
 from ...errors import CorefInputError
 from ..base import Format, ReadOptions
 from ..document import Side
@@ -19,7 +20,6 @@ from .document import SystemDocument, cluster_words, from_text, from_words
 _LISTS = frozenset((list,))
 _INTS = frozenset((int,))
 _STRINGS = frozenset((str,))
-_NO_LABELS = np.zeros(0, dtype=np.int64)
 _OFFSET_MEMBERS = frozenset(("clusters", "clusters_char_offsets", "clusters_token_offsets", "span_clusters"))
 """Members of offsets, kept as their JSON text where it is plainly lists
 of ``[int, int]`` and parsed by :func:`spans_of` without decoding."""
@@ -127,7 +127,7 @@ def spans_of(value: Any, member: str, where: str, limit: int, unit: str, inclusi
         except OverflowError:
             raise CorefInputError(f"{where}: {member!r} holds an offset too large for any document") from None
     if inclusive:
-        spans[:, 1] += 1
+        spans = spans + (0, 1)
     bad = (spans[:, 0] < 0) | (spans[:, 1] <= spans[:, 0]) | (spans[:, 1] > limit)
     if bad.any():
         m = int(np.argmax(bad))
@@ -144,13 +144,13 @@ def _plain_mentions(value: Any) -> Tuple[Optional[List[int]], np.ndarray, int]:
     """The offsets of clusters that are lists of ``[int, int]`` lists, in
     order, and every mention's cluster; ``None`` for anything else."""
     if not isinstance(value, list) or not _LISTS.issuperset(map(type, value)):
-        return None, _NO_LABELS, 0
+        return None, NO_INTEGERS, 0
     flat = list(chain.from_iterable(value))
     if not _LISTS.issuperset(map(type, flat)) or set(map(len, flat)) - {2}:
-        return None, _NO_LABELS, 0
+        return None, NO_INTEGERS, 0
     numbers = list(chain.from_iterable(flat))
     if not _INTS.issuperset(map(type, numbers)):
-        return None, _NO_LABELS, 0
+        return None, NO_INTEGERS, 0
     return numbers, np.repeat(np.arange(len(value), dtype=np.int64), list(map(len, value))), 0
 
 

@@ -1,7 +1,7 @@
 """What one markable column of a CoNLL-UA document holds (docs/ua.md):
 markables, their entities, split antecedents (``ElementOf``), minimum
 spans (``Min``), non-referring entities (``-Pseudo``) and bridging pairs."""
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
