@@ -184,9 +184,10 @@ def pair_columns(
     document ``i`` of each under the name of ``triples[i]`` (``(name, key,
     response)``, none without a response), as :func:`pair_triples` pairs
     them; else ``None``."""
-    key_columns, response_columns = (getattr(side.documents, "simple", None) for side in (key, response))
-    if not positional or key_columns is None or response_columns is None or any(r is None for _, _, r in triples):
+    columns = _columns(key, response)
+    if not positional or columns is None or any(r is None for _, _, r in triples):
         return None
+    key_columns, response_columns = columns
     names = [name for name, _, _ in triples]
     if not (len(names) == len(key_columns.names) == len(response_columns.names)):
         return None
@@ -199,9 +200,10 @@ def _pair_columns(key: Side, response: Side, pair_by: Optional[str]) -> Optional
     by position, where every key document has a response document of the
     same name (the response's documents reordered to the key's where
     their order differs) or pairs by order; else ``None``."""
-    key_columns, response_columns = (getattr(side.documents, "simple", None) for side in (key, response))
-    if key_columns is None or response_columns is None or pair_by not in PAIR_BY:
+    columns = _columns(key, response)
+    if columns is None or pair_by not in PAIR_BY:
         return None
+    key_columns, response_columns = columns
     names, response_clusters, response_tokens = key_columns.names, response_columns.clusters, response_columns.n_tokens
     if not names or len(names) != len(response_columns.names):
         return None
@@ -214,6 +216,12 @@ def _pair_columns(key: Side, response: Side, pair_by: Optional[str]) -> Optional
     if pair_by != "order" and any(map(_NUMBERED_KEY.search, names)):
         return None
     return StackedPairs(names, key_columns.clusters, response_clusters, key_columns.n_tokens, response_tokens)
+
+
+def _columns(key: Side, response: Side) -> Optional[Tuple[Any, Any]]:
+    """The columns both sides were read as (``documents.simple``), else ``None``."""
+    key_columns, response_columns = (getattr(side.documents, "simple", None) for side in (key, response))
+    return None if key_columns is None or response_columns is None else (key_columns, response_columns)
 
 
 @dataclass
