@@ -433,58 +433,67 @@ def _entities_in_file_order(documents: Dict[str, CorefUDDocument], per_document:
     (``per_document``), which udapi prefixes with the document's number.
     ``seen`` ranks the eids of documents before these (read apart,
     docs/streaming.md §3): each comes before every eid first mentioned
-    here, in the order of its rank."""
+    here, in the order of its rank. The entities of every document are
+    sorted at once, document first; only the documents whose order
+    changes are rewritten."""
     with_entities = [document for document in documents.values() if document.entities]
     if not with_entities:
         return
-    if per_document:
-        for document in with_entities:
-            _order_entities(document, _first_mention_keys(document),
-                            np.unique(np.array(document.entities), return_inverse=True)[1].ravel())
-        return
-    keys = [_first_mention_keys(document) for document in with_entities]
+    entity_bounds = np.zeros(len(with_entities) + 1, dtype=np.int64)
+    np.cumsum([len(document.entities) for document in with_entities], out=entity_bounds[1:])
     eids, codes = np.unique(np.array(list(chain.from_iterable(d.entities for d in with_entities))), return_inverse=True)
-    stacked = np.concatenate(keys)
     codes = codes.ravel()
-    order = np.lexsort((stacked[:, 2], stacked[:, 1], stacked[:, 0], codes))
-    first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]
-    in_file = np.empty((len(eids), 3), dtype=np.int64)
-    in_file[codes[first]] = stacked[first]
-    if seen:
-        ranks = np.array([seen.get(eid, -1) for eid in eids.tolist()], dtype=np.int64)
-        known = np.flatnonzero(ranks >= 0)
-        in_file[known] = 0
-        in_file[known, 0] = ranks[known] - len(seen)
-    bounds = np.cumsum([0] + [len(d.entities) for d in with_entities])
-    for document, lo, hi in zip(with_entities, bounds[:-1], bounds[1:]):
-        _order_entities(document, in_file[codes[lo:hi]], codes[lo:hi])
+    keys = _first_mention_keys(with_entities, entity_bounds)
+    if not per_document:
+        order = np.lexsort((keys[:, 2], keys[:, 1], keys[:, 0], codes))
+        first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]
+        in_file = np.empty((len(eids), 3), dtype=np.int64)
+        in_file[codes[first]] = keys[first]
+        if seen:
+            ranks = np.array([seen.get(eid, -1) for eid in eids.tolist()], dtype=np.int64)
+            known = np.flatnonzero(ranks >= 0)
+            in_file[known] = 0
+            in_file[known, 0] = ranks[known] - len(seen)
+        keys = in_file[codes]
+    entity_document = np.repeat(np.arange(len(with_entities)), np.diff(entity_bounds))
+    order = np.lexsort((codes, keys[:, 2], keys[:, 1], keys[:, 0], entity_document))
+    moved = np.unique(entity_document[order != np.arange(len(order))])
+    for d in moved.tolist():
+        lo, hi = entity_bounds[d:d + 2].tolist()
+        _order_entities(with_entities[d], order[lo:hi] - lo)
 
 
-def _order_entities(document: CorefUDDocument, key: np.ndarray, code: np.ndarray) -> None:
-    """Entities sorted by their first mention's ``key``, then eid ``code``."""
-    order = np.lexsort((code, key[:, 2], key[:, 1], key[:, 0]))
-    if np.any(order != np.arange(len(order))):
-        rank = np.empty(len(order), dtype=np.int64)
-        rank[order] = np.arange(len(order))
-        document.mention_entity = rank[document.mention_entity]
-        document.entities = tuple(document.entities[e] for e in order.tolist())
+def _order_entities(document: CorefUDDocument, order: np.ndarray) -> None:
+    """The document's entities in ``order``."""
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    document.mention_entity = rank[document.mention_entity]
+    document.entities = tuple(document.entities[e] for e in order.tolist())
 
 
-def _first_mention_keys(document: CorefUDDocument) -> np.ndarray:
-    """For every entity, its first mention's place in udapi's mention
+def _first_mention_keys(documents: List[CorefUDDocument], entity_bounds: np.ndarray) -> np.ndarray:
+    """For every entity of ``documents`` (those of document ``d`` from
+    ``entity_bounds[d]``), its first mention's place in udapi's mention
     order: the line of its first node, minus its number of nodes, its last
     word."""
-    sizes = document.mention_end - document.mention_start
-    last = document.mention_end - 1
-    for m, words in document.mention_words.items():
-        sizes[m] = len(words)
-        if words:
-            last[m] = words[-1]
-    for m, empties in document.mention_empty.items():
-        sizes[m] += len(empties)
-    entity, line = document.mention_entity, document.mention_line
+    counts = [len(document) for document in documents]
+    entity = np.concatenate([document.mention_entity for document in documents])
+    entity += np.repeat(entity_bounds[:-1], counts)
+    line = np.concatenate([document.mention_line for document in documents])
+    end = np.concatenate([document.mention_end for document in documents])
+    sizes = end - np.concatenate([document.mention_start for document in documents])
+    last = end - 1
+    base = 0
+    for document, count in zip(documents, counts):
+        for m, words in document.mention_words.items():
+            sizes[base + m] = len(words)
+            if words:
+                last[base + m] = words[-1]
+        for m, empties in document.mention_empty.items():
+            sizes[base + m] += len(empties)
+        base += count
     order = np.lexsort((last, -sizes, line, entity))
     first = order[np.r_[True, entity[order][1:] != entity[order][:-1]]]
-    keys = np.full((len(document.entities), 3), np.iinfo(np.int64).max, dtype=np.int64)
+    keys = np.full((int(entity_bounds[-1]), 3), np.iinfo(np.int64).max, dtype=np.int64)
     keys[entity[first]] = np.stack([line[first], -sizes[first], last[first]], axis=1)
     return keys
