@@ -3,7 +3,7 @@
 bytes; documents built from them (docs/formats.md, CorefUD CoNLL-U)."""
 import re
 from itertools import chain
-from typing import Dict, Iterable, List, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -441,22 +441,27 @@ def _entities_in_file_order(documents: Dict[str, CorefUDDocument], per_document:
         return
     entity_bounds = np.zeros(len(with_entities) + 1, dtype=np.int64)
     np.cumsum([len(document.entities) for document in with_entities], out=entity_bounds[1:])
-    eids, codes = np.unique(np.array(list(chain.from_iterable(d.entities for d in with_entities))), return_inverse=True)
-    codes = codes.ravel()
+    eids = list(chain.from_iterable(document.entities for document in with_entities))
     keys = _first_mention_keys(with_entities, entity_bounds)
     if not per_document:
-        order = np.lexsort((keys[:, 2], keys[:, 1], keys[:, 0], codes))
+        index: Dict[str, int] = {}
+        codes = np.array([index.setdefault(eid, len(index)) for eid in eids], dtype=np.int64)
+        order = _lexsort((keys[:, 2], keys[:, 1], keys[:, 0], codes))
         first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]
-        in_file = np.empty((len(eids), 3), dtype=np.int64)
+        in_file = np.empty((len(index), 3), dtype=np.int64)
         in_file[codes[first]] = keys[first]
         if seen:
-            ranks = np.array([seen.get(eid, -1) for eid in eids.tolist()], dtype=np.int64)
+            ranks = np.array([seen.get(eid, -1) for eid in index], dtype=np.int64)
             known = np.flatnonzero(ranks >= 0)
             in_file[known] = 0
             in_file[known, 0] = ranks[known] - len(seen)
         keys = in_file[codes]
     entity_document = np.repeat(np.arange(len(with_entities)), np.diff(entity_bounds))
-    order = np.lexsort((codes, keys[:, 2], keys[:, 1], keys[:, 0], entity_document))
+    columns = (keys[:, 2], keys[:, 1], keys[:, 0], entity_document)
+    order = _lexsort(columns)
+    if np.logical_and.reduce([column[order][1:] == column[order][:-1] for column in columns]).any():
+        names = np.unique(np.array(eids), return_inverse=True)[1].ravel()
+        order = _lexsort((names, *columns))
     moved = np.unique(entity_document[order != np.arange(len(order))])
     for d in moved.tolist():
         lo, hi = entity_bounds[d:d + 2].tolist()
@@ -492,8 +497,22 @@ def _first_mention_keys(documents: List[CorefUDDocument], entity_bounds: np.ndar
         for m, empties in document.mention_empty.items():
             sizes[base + m] += len(empties)
         base += count
-    order = np.lexsort((last, -sizes, line, entity))
+    order = _lexsort((last, -sizes, line, entity))
     first = order[np.r_[True, entity[order][1:] != entity[order][:-1]]]
     keys = np.full((int(entity_bounds[-1]), 3), np.iinfo(np.int64).max, dtype=np.int64)
     keys[entity[first]] = np.stack([line[first], -sizes[first], last[first]], axis=1)
     return keys
+
+
+def _lexsort(keys: Sequence[np.ndarray]) -> np.ndarray:
+    """``np.lexsort(keys)`` (the last key first), as one stable sort of the
+    keys packed into an integer where their ranges fit in 62 bits."""
+    bounds = [(int(key.min()), int(key.max())) for key in keys] if len(keys[0]) else []
+    widths = [(high - low).bit_length() for low, high in bounds]
+    if not bounds or sum(widths) > 62:
+        return np.lexsort(keys)
+    packed = np.zeros(len(keys[0]), dtype=np.int64)
+    for key, (low, _), width in zip(reversed(keys), reversed(bounds), reversed(widths)):
+        packed <<= width
+        packed |= key - low
+    return np.argsort(packed, kind="stable")
