@@ -209,6 +209,8 @@ class FileParser:
         buffer = self.buffer
         misc_start, misc_end = self.field(9)
         pipes = self.pipes
+        after = buffer[pipes + 1]
+        pipes = pipes[(after == ord("E")) | (after == ord("B")) | (after == ord("S"))]
         pipe_row = np.searchsorted(misc_start, pipes, "right") - 1
         in_misc = (pipe_row >= 0) & (pipes < misc_end[np.maximum(pipe_row, 0)])
         pipes = pipes[in_misc]
@@ -227,7 +229,7 @@ class FileParser:
         entity = begins(heads, b"Entity=")
         order = np.argsort(starts[entity], kind="stable")
         starts, rows = starts[entity][order] + 7, rows[entity][order]
-        ends = np.minimum(np.append(pipes, len(buffer))[np.searchsorted(pipes, starts)], misc_end[rows])
+        ends = np.minimum(np.append(self.pipes, len(buffer))[np.searchsorted(self.pipes, starts)], misc_end[rows])
         kept = ends > starts
         starts, ends, self.entity_rows = starts[kept], ends[kept], rows[kept]
         self.entity_text = np.frombuffer(gather_lines(buffer, starts, ends), dtype=np.uint8)
