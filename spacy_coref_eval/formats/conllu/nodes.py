@@ -95,11 +95,17 @@ def entity_types(document: CorefUDDocument) -> Optional[np.ndarray]:
     udapi keeps it); ``None`` when no mention gives one."""
     if not any(document.mention_etype):
         return None
-    etypes = np.array(document.mention_etype, dtype=object)
-    given = np.flatnonzero((etypes != None) & (etypes != ""))  # noqa: E711 (elementwise)
-    entities, first = np.unique(document.mention_entity[given], return_index=True)
-    out = np.full(len(document.entities), None, dtype=object)
-    out[entities] = etypes[given[first]]
+    types: List[Optional[str]] = [None] * len(document.entities)
+    for entity, etype in zip(document.mention_entity.tolist(), document.mention_etype):
+        if etype and types[entity] is None:
+            types[entity] = etype
+    return _objects(types)
+
+
+def _objects(values: List[Optional[str]]) -> np.ndarray:
+    """``values`` as an array of objects (strings are not widened)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
     return out
 
 
@@ -120,16 +126,15 @@ def node_forms(document: CorefUDDocument, order: np.ndarray, other: Optional[Cor
     file or of ``other``, :data:`EMPTY_FORM` for those neither has."""
     if len(order) == document.n_words:
         return list(document.words)
-    forms = [EMPTY_FORM] * len(order)
-    for position, word in zip(np.searchsorted(order, document.word_keys()).tolist(), document.words):
-        forms[position] = word
+    forms = np.full(len(order), EMPTY_FORM, dtype=object)
+    forms[np.searchsorted(order, document.word_keys())] = _objects(document.words)
     for source in (other, document):
-        if source is not None:
-            for node in source.empty_nodes:
-                position = int(np.searchsorted(order, node.key))
-                if position < len(order) and order[position] == node.key:
-                    forms[position] = node.form
-    return forms
+        if source is not None and source.empty_nodes:
+            keys = empty_keys(source)
+            positions = np.minimum(np.searchsorted(order, keys), len(order) - 1)
+            found = np.flatnonzero(order[positions] == keys)
+            forms[positions[found]] = _objects([source.empty_nodes[n].form for n in found.tolist()])
+    return forms.tolist()
 
 
 def node_sentence_starts(document: CorefUDDocument, order: np.ndarray) -> np.ndarray:
