@@ -2,7 +2,6 @@
 forms computed on arrays equal a mention-by-mention and node-by-node
 reading, on random files with empty nodes (paired with another file's
 empty nodes) and on GUM."""
-import gzip
 from pathlib import Path
 from typing import List, Optional
 

@@ -113,22 +113,37 @@ class FileParser:
         self._entity_values()
         self.words = self._all_words()
         bounds = [first_sentence for _, _, first_sentence in documents[1:]] + [n_sentences]
+        document_rows = self.sentence_rows[[first for _, _, first in documents] + [n_sentences]]
+        self._cut(document_rows)
+        document_rows = document_rows[:-1]
         mentions: List[Optional[Dict[str, object]]] = [None] * len(documents)
         if self.vectorised and len(self.entity_rows):
-            document_rows = self.sentence_rows[[first for _, _, first in documents]]
             row_document = np.repeat(np.arange(len(documents)), np.diff(np.append(document_rows, n_rows)))
             rows = FileRows(self.row_line, self.row_plain, self.row_multiword, self.row_empty, self.row_sentence,
                             row_document, self.words_before, document_rows)
             mentions = pair_documents(self.entity_text, self.entity_rows, self.headers, rows)
         parsed: Dict[str, CorefUDDocument] = {}
-        for (name, line, first_sentence), stop, columns in zip(documents, bounds, mentions):
+        for d, ((name, line, first_sentence), stop, columns) in enumerate(zip(documents, bounds, mentions)):
             if name in parsed:
                 raise CorefInputError(
                     f"{self.source}:{line}: document {name!r} appears twice (first at line {parsed[name].line})"
                 )
-            parsed[name] = self._document(name, line, first_sentence, stop, columns)
+            parsed[name] = self._document(d, name, line, first_sentence, stop, columns)
         _entities_in_file_order(parsed, self.per_document, self.seen)
         return ConlluFile(self.source, parsed, self.bridges, self.split_antecedents)
+
+    def _cut(self, document_rows: np.ndarray) -> None:
+        """Where the rows that :meth:`_document` reads of each document lie,
+        found for every document at once (``document_rows``: the first row
+        of each, then the number of rows): multiword ranges
+        (``multiword_rows``), other rows that are not words
+        (``other_rows``), ``Entity=`` values and ``SplitAnte=`` links;
+        and the sentences without words (``wordless``)."""
+        self.multiword_rows = np.flatnonzero(self.row_multiword)
+        self.other_rows = np.flatnonzero(~self.row_plain & ~self.row_multiword)
+        self.wordless = np.flatnonzero(self.sentence_words == 0)
+        self.cuts = [np.searchsorted(rows, document_rows).tolist()
+                     for rows in (self.multiword_rows, self.other_rows, self.entity_rows, self.split_rows)]
 
     @property
     def per_document(self) -> bool:
@@ -252,11 +267,10 @@ class FileParser:
         self.split_rows = rows[chosen][order]
         self.split_texts = [self.decode(self.data[b:e]) for b, e in zip(begin[order].tolist(), end[order].tolist())]
 
-    def _split_antecedents(self, name: str, first_row: int, stop_row: int) -> Tuple[Tuple[str, str, int], ...]:
-        """The ``SplitAnte=`` links of the rows of one document; a value
-        that is not ``ANTE<PLURAL,...`` with two different entity ids
-        is refused, naming the line."""
-        lo, hi = np.searchsorted(self.split_rows, [first_row, stop_row]).tolist()
+    def _split_antecedents(self, name: str, lo: int, hi: int) -> Tuple[Tuple[str, str, int], ...]:
+        """The ``SplitAnte=`` links ``lo`` to ``hi`` (those of one document);
+        a value that is not ``ANTE<PLURAL,...`` with two different entity
+        ids is refused, naming the line."""
         out = []
         for row, text in zip(self.split_rows[lo:hi].tolist(), self.split_texts[lo:hi]):
             line = int(self.row_line[row])
@@ -281,9 +295,9 @@ class FileParser:
             return None
         return text.split("\n")[:-1]
 
-    def _document(self, name: str, line: int, first_sentence: int, stop_sentence: int,
+    def _document(self, d: int, name: str, line: int, first_sentence: int, stop_sentence: int,
                   mentions: Optional[Dict[str, object]]) -> CorefUDDocument:
-        """One document, of sentences ``first_sentence`` to ``stop_sentence``
+        """Document ``d``, of sentences ``first_sentence`` to ``stop_sentence``
         (excluded); ``mentions`` are its mention columns when the vectorised
         reader paired its brackets, else the state machine does."""
         if first_sentence == stop_sentence:
@@ -291,29 +305,36 @@ class FileParser:
         first_row, stop_row = self.sentence_rows[[first_sentence, stop_sentence]].tolist()
         sentence_rows = (self.sentence_rows[first_sentence:stop_sentence] - first_row).tolist()
         sentence_lines = self.sentence_lines[first_sentence:stop_sentence]
-        lengths = self.sentence_words[first_sentence:stop_sentence]
-        if not lengths.all():
-            raise CorefInputError(f"{self.source}:{sentence_lines[int(np.argmin(lengths))]}: sentence without words")
+        wordless = self.wordless[np.searchsorted(self.wordless, first_sentence):][:1]
+        if len(wordless) and wordless[0] < stop_sentence:
+            raise CorefInputError(f"{self.source}:{self.sentence_lines[int(wordless[0])]}: sentence without words")
+        (multiword_lo, other_lo, entity_lo, split_lo), (multiword_hi, other_hi, entity_hi, split_hi) = (
+            [cut[d] for cut in self.cuts], [cut[d + 1] for cut in self.cuts])
         multiword: List[int] = []
         empty_rows: List[int] = []
         empty_nodes: List[EmptyNode] = []
         words_before = None
-        word_rows: Union[slice, np.ndarray] = slice(first_row, stop_row)
-        plain = self.row_plain[first_row:stop_row]
-        if not plain.all():
+        all_words = multiword_lo == multiword_hi and other_lo == other_hi
+        if not all_words:
             words_before = self.words_before[first_row:stop_row + 1] - self.words_before[first_row]
-            self._special_rows(first_row, sentence_rows, words_before, multiword, empty_rows, empty_nodes)
-            word_rows = first_row + np.flatnonzero(plain)
-        sentence_starts = np.zeros(len(lengths) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=sentence_starts[1:])
+            multiword.extend((self.multiword_rows[multiword_lo:multiword_hi] - first_row).tolist())
+            self._special_rows(first_row, sentence_rows, words_before, self.other_rows[other_lo:other_hi] - first_row,
+                               multiword, empty_rows, empty_nodes)
+        sentence_starts = self.words_before[self.sentence_rows[first_sentence:stop_sentence + 1]]
+        sentence_starts -= sentence_starts[0]
         first_word, stop_word = self.words_before[[first_row, stop_row]].tolist()
-        words = self.column(*self.field(1, word_rows)) if self.words is None else self.words[first_word:stop_word]
+
+        def token_column(k: int) -> List[str]:
+            rows = slice(first_row, stop_row) if all_words else first_row + np.flatnonzero(self.row_plain[first_row:stop_row])
+            return self.column(*self.field(k, rows))
+
+        words = token_column(1) if self.words is None else self.words[first_word:stop_word]
         if mentions is None:
             reader = MentionReader(DocumentLayout(
                 self.source, name, self.headers, self.row_line, first_row, sentence_rows, words_before,
                 set(multiword), dict(zip(empty_rows, range(len(empty_rows)))), empty_nodes,
             ))
-            lo, hi = np.searchsorted(self.entity_rows, [first_row, stop_row])
+            lo, hi = entity_lo, entity_hi
             if hi > lo:
                 text = self.decode(self.entity_text[self.entity_offsets[lo]:self.entity_offsets[hi]].tobytes())
                 reader.read((self.entity_rows[lo:hi] - first_row).tolist(), text)
@@ -323,14 +344,14 @@ class FileParser:
             source=self.source,
             line=line,
             words=words,
-            token_columns=TokenColumns(lambda k: self.column(*self.field(k, word_rows))),
+            token_columns=TokenColumns(token_column),
             sentence_starts=sentence_starts,
             sentence_ids=self.sentence_ids[first_sentence:stop_sentence],
             sentence_lines=sentence_lines,
             word_ords=self.word_ords[first_word:stop_word],
             empty_nodes=tuple(empty_nodes),
             **mentions,
-            split_antecedents=self._split_antecedents(name, first_row, stop_row),
+            split_antecedents=self._split_antecedents(name, split_lo, split_hi),
         )
 
     def _ids(self, sentence_rows: np.ndarray, row_counts: np.ndarray) -> None:
@@ -373,14 +394,11 @@ class FileParser:
         self.row_empty = np.zeros(len(plain), dtype=bool)
         self.row_empty[others[dotted & ~looks_like_range]] = True
 
-    def _special_rows(self, first_row: int, sentence_rows: List[int],
-                      words_before: np.ndarray, multiword: List[int], empty_rows: List[int],
-                      empty_nodes: List[EmptyNode]) -> None:
-        """Check the multiword ranges and empty nodes of a document and note
-        where they are (document rows)."""
-        stop_row = first_row + len(words_before) - 1
-        multiword.extend((np.flatnonzero(self.row_multiword[first_row:stop_row])).tolist())
-        rows = np.flatnonzero(~self.row_plain[first_row:stop_row] & ~self.row_multiword[first_row:stop_row])
+    def _special_rows(self, first_row: int, sentence_rows: List[int], words_before: np.ndarray, rows: np.ndarray,
+                      multiword: List[int], empty_rows: List[int], empty_nodes: List[EmptyNode]) -> None:
+        """Check the ``rows`` of a document that are neither words nor
+        well-formed multiword ranges (document rows): multiword ranges and
+        empty nodes; note where they are."""
         if not len(rows):
             return
         owners = (np.searchsorted(sentence_rows, rows, "right") - 1).tolist()
