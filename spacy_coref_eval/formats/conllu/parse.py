@@ -482,8 +482,9 @@ def _entities_in_file_order(documents: Dict[str, CorefUDDocument], per_document:
     if np.logical_and.reduce([column[order][1:] == column[order][:-1] for column in columns]).any():
         names = np.unique(np.array(eids), return_inverse=True)[1].ravel()
         order = _lexsort((names, *columns))
-    moved = np.unique(entity_document[order != np.arange(len(order))])
-    for d in moved.tolist():
+    moved = np.zeros(len(with_entities), dtype=bool)
+    moved[entity_document[order != np.arange(len(order))]] = True
+    for d in np.flatnonzero(moved).tolist():
         lo, hi = entity_bounds[d:d + 2].tolist()
         _order_entities(with_entities[d], order[lo:hi] - lo)
 
