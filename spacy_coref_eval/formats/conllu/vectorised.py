@@ -87,7 +87,7 @@ def gather_lines(buffer: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> by
     step = np.ones(int(line_starts[-1] + sizes[-1]), dtype=np.int64)
     step[line_starts[1:]] = starts[1:] - ends[:-1]
     step[0] = starts[0]
-    out = buffer[np.cumsum(step)]
+    out = buffer[np.cumsum(step, out=step)]
     out[line_starts + sizes - 1] = _NL
     return out.tobytes()
 
