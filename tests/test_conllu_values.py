@@ -3,9 +3,11 @@
 values) are those a line-by-line split at tabs and pipes finds, on random
 token lines whose FEATS and MISC hold look-alike attributes, and on GUM."""
 import gzip
+import re
 from pathlib import Path
 from typing import List, Tuple
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -74,3 +76,53 @@ def test_gum_misc_attributes():
     parser = FileParser(text.encode(), "gum.conllu")
     parser.parse()
     assert found(parser) == oracle(text)
+
+
+SENT_ID_TAILS = ["", " = s1", " = s-1.x", "=s2", " =  s3 ", " = ünï", " = a\u00a0b", " = a b", " = a\x1fb", " = \u2003c",
+                 "  = d", " = =e", " = f=g", "s", " = é", " = h\x0bi", " =", " = ~!#"]
+
+
+@st.composite
+def sent_id_texts(draw):
+    """Sentences with ``# sent_id`` lines (none, one or two) of odd forms."""
+    lines = []
+    for s in range(draw(st.integers(1, 4))):
+        for _ in range(draw(st.integers(0, 2))):
+            lines.append("# sent_id" + "".join(draw(st.lists(st.sampled_from(SENT_ID_TAILS), min_size=1, max_size=2))))
+        lines.append("\t".join(["1", "w", "_", "X", "_", "_", "0", "_", "_", "_"]))
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def oracle_sentence_ids(text: str) -> List[object]:
+    """Each sentence's last ``# sent_id`` line's id: what
+    ``^# sent_id\\s*=?\\s*(\\S+)`` matches in the line alone."""
+    ids, current = [], None
+    for line in text.split("\n"):
+        if line.startswith("# sent_id"):
+            found = re.match(r"# sent_id\s*=?\s*(\S+)", line)
+            current = found.group(1) if found else current
+        elif line.startswith("1\t"):
+            ids.append(current)
+            current = None
+    return ids
+
+
+@deterministic(max_examples=300)
+@given(text=sent_id_texts())
+def test_sentence_ids_as_a_line_match_finds_them(text):
+    (document,) = FileParser(text.encode(), "t.conllu").parse().documents.values()
+    assert document.sentence_ids == oracle_sentence_ids(text)
+
+
+def test_gum_sentence_ids():
+    text = gzip.decompress(GUM.read_bytes()).decode()
+    documents = FileParser(text.encode(), "gum.conllu").parse().documents.values()
+    assert [i for document in documents for i in document.sentence_ids] == oracle_sentence_ids(text)
+
+
+def test_sent_id_not_utf8_names_its_line():
+    row = "\t".join(["1", "w", "_", "X", "_", "_", "0", "_", "_", "_"])
+    data = f"# sent_id = s1\n{row}\n\n# sent_id = {'x' * 50}".encode() + b"\xff\n" + f"{row}\n\n".encode()
+    with pytest.raises(CorefInputError, match=r"^t\.conllu:4: not UTF-8 text"):
+        FileParser(data, "t.conllu").parse()

@@ -10,7 +10,7 @@ import numpy as np
 from ...errors import CorefInputError
 from .document import MAJOR_BITS, MINOR_BITS, ConlluFile, CorefUDDocument, EmptyNode, TokenColumns, empty_document, node_key
 from .entities import DocumentLayout, EntityHeader, MentionReader
-from .vectorised import FileRows, begins, byte_words, gather_lines, numbers, pair_documents, starts_with
+from .vectorised import FileRows, begins, byte_words, gather_lines, numbers, pair_documents, starts_with, strings
 
 _NEWDOC = re.compile(r"^# newdoc(?:\s+id\s*=\s*(.+))?$")
 _SENT_IDS = re.compile(r"^# sent_id(?:[^\S\n]*=?[^\S\n]*(\S+))?", re.MULTILINE)
@@ -162,10 +162,9 @@ class FileParser:
         heads = words[starts + 10]
         sent_id_lines = candidates[begins(heads, b"sent_id") & (self.buffer[starts + 1] == ord(" "))]
         other = begins(heads, b"newdoc") | begins(heads, b"global.")
-        found = _SENT_IDS.findall(self.decode(gather_lines(self.buffer, line_start[sent_id_lines], newlines[sent_id_lines])))
+        found = self._sentence_ids(line_start[sent_id_lines], newlines[sent_id_lines])
         owners = np.searchsorted(sentence_lines, sent_id_lines)
         ids = np.full(len(sentence_lines) + 1, None, dtype=object)
-        found = np.array(found, dtype=object)
         given = np.flatnonzero(found != "")
         owners = owners[given]
         last = np.append(owners[1:] != owners[:-1], True)[:len(owners)]
@@ -189,6 +188,26 @@ class FileParser:
             if found:
                 self.headers.append((position, EntityHeader(found.group(1), line + 1, self.source)))
         return sent_ids[:-1], documents
+
+    def _sentence_ids(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """What :data:`_SENT_IDS` finds in each ``# sent_id`` line from
+        ``starts`` to ``ends`` (empty without an id). The lines
+        ``# sent_id = ID`` whose ID is printable ASCII are cut on arrays."""
+        raw = gather_lines(self.buffer, starts, ends)
+        self.decode(raw)
+        text = np.frombuffer(raw, dtype=np.uint8)
+        stops = np.cumsum(ends + 1 - starts) - 1
+        begins_at = stops - (ends - starts)
+        plain = starts_with(self.words8, starts, b"# sent_id = ") & (ends - starts > 12)
+        unprintable = np.flatnonzero((text < 0x21) | (text > 0x7E))
+        plain &= np.searchsorted(unprintable, begins_at + 12) == np.searchsorted(unprintable, stops)
+        found = np.empty(len(starts), dtype=object)
+        cut, matched = np.flatnonzero(plain), np.flatnonzero(~plain)
+        found[cut] = np.array(strings(text, begins_at[cut] + 12, stops[cut]), dtype=object)
+        if len(matched):
+            lines = gather_lines(text, begins_at[matched], stops[matched]).decode("utf8")
+            found[matched] = np.array(_SENT_IDS.findall(lines), dtype=object)
+        return found
 
     def _fields(self, starts: np.ndarray, ends: np.ndarray) -> None:
         """The tabs of every token line (``row_tabs``, nine a row), which
