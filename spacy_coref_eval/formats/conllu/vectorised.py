@@ -16,8 +16,6 @@ _ODD = (0, 32, 61, 91, 93)
 """NUL, space, ``=``, ``[`` and ``]``: a document whose ``Entity=`` values hold
 one is read by the state machine (errors, discontinuous mentions)."""
 _BOUNDARY = (_NL, _OPEN, _CLOSE, _DASH, *_ODD)
-_IS_ODD = np.zeros(256, dtype=bool)
-_IS_ODD[list(_ODD)] = True
 _MASKS = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
 """The low ``n`` bytes of a word."""
 _ZEROS, _NINES = np.uint64(0x3030303030303030), np.uint64(0x4646464646464646)
@@ -221,18 +219,23 @@ def _chunks(text: np.ndarray, value_document: np.ndarray, odd: np.ndarray) -> _C
     :data:`_ODD` appears are marked ``odd``."""
     positions = np.flatnonzero(any_of(text, _BOUNDARY))
     kinds = text[positions]
-    newline = kinds == _NL
-    value_of = np.cumsum(newline) - newline
-    odd[value_document[value_of[_IS_ODD[kinds]]]] = True
-    dash = kinds == _DASH
-    dashes_before = np.cumsum(dash) - dash
-    marks = np.flatnonzero(newline | (kinds == _OPEN) | (kinds == _CLOSE))
+    newline, dash = kinds == _NL, kinds == _DASH
+    is_mark = newline | (kinds == _OPEN) | (kinds == _CLOSE)
+    marks = np.flatnonzero(is_mark)
+    unusual = np.flatnonzero(~(is_mark | dash))
+    if len(unusual):
+        value_of = np.cumsum(newline) - newline
+        odd[value_document[value_of[unusual]]] = True
+        dashes_before = (np.cumsum(dash) - dash)[marks]
+    else:
+        dashes_before = marks - np.arange(len(marks))
     bounds = np.r_[-1, positions[marks]]
     bound_kinds = np.r_[_NL, kinds[marks]]
-    bound_dashes = np.r_[0, dashes_before[marks]]
+    bound_dashes = np.r_[0, dashes_before]
     lengths = np.diff(bounds) - 1
     before, after = bound_kinds[:-1], bound_kinds[1:]
-    segment_value = value_of[marks]
+    mark_newline = newline[marks]
+    segment_value = np.cumsum(mark_newline) - mark_newline
     bare = (lengths == 0) & ((before == _OPEN) | (after == _CLOSE))
     loose = (lengths > 0) & (before != _OPEN) & (after != _CLOSE)
     odd[value_document[segment_value[bare | loose]]] = True
