@@ -1,7 +1,7 @@
-"""A CoNLL-U document's nodes as a side's tokens: entity types and node
-forms computed on arrays equal a mention-by-mention and node-by-node
-reading, on random files with empty nodes (paired with another file's
-empty nodes) and on GUM."""
+"""A CoNLL-U document's nodes as a side's tokens: entity types (taken in
+one pass over the mentions) and node forms equal a mention-by-mention and
+node-by-node reading, on random files with empty nodes (paired with
+another file's empty nodes) and on GUM."""
 from pathlib import Path
 from typing import List, Optional
 

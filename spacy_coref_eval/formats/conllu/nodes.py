@@ -99,13 +99,8 @@ def entity_types(document: CorefUDDocument) -> Optional[np.ndarray]:
     for entity, etype in zip(document.mention_entity.tolist(), document.mention_etype):
         if etype and types[entity] is None:
             types[entity] = etype
-    return _objects(types)
-
-
-def _objects(values: List[Optional[str]]) -> np.ndarray:
-    """``values`` as an array of objects (strings are not widened)."""
-    out = np.empty(len(values), dtype=object)
-    out[:] = values
+    out = np.empty(len(types), dtype=object)
+    out[:] = types
     return out
 
 
@@ -126,15 +121,16 @@ def node_forms(document: CorefUDDocument, order: np.ndarray, other: Optional[Cor
     file or of ``other``, :data:`EMPTY_FORM` for those neither has."""
     if len(order) == document.n_words:
         return list(document.words)
-    forms = np.full(len(order), EMPTY_FORM, dtype=object)
-    forms[np.searchsorted(order, document.word_keys())] = _objects(document.words)
+    forms = [EMPTY_FORM] * len(order)
+    for position, word in zip(np.searchsorted(order, document.word_keys()).tolist(), document.words):
+        forms[position] = word
     for source in (other, document):
-        if source is not None and source.empty_nodes:
-            keys = empty_keys(source)
-            positions = np.minimum(np.searchsorted(order, keys), len(order) - 1)
-            found = np.flatnonzero(order[positions] == keys)
-            forms[positions[found]] = _objects([source.empty_nodes[n].form for n in found.tolist()])
-    return forms.tolist()
+        if source is not None:
+            for node in source.empty_nodes:
+                position = int(np.searchsorted(order, node.key))
+                if position < len(order) and order[position] == node.key:
+                    forms[position] = node.form
+    return forms
 
 
 def node_sentence_starts(document: CorefUDDocument, order: np.ndarray) -> np.ndarray:
