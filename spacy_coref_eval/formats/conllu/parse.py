@@ -113,8 +113,9 @@ class FileParser:
         self._entity_values()
         self.words = self._all_words()
         bounds = [first_sentence for _, _, first_sentence in documents[1:]] + [n_sentences]
-        document_rows = self.sentence_rows[[first for _, _, first in documents] + [n_sentences]]
-        self._cut(document_rows)
+        document_sentences = [first for _, _, first in documents] + [n_sentences]
+        document_rows = self.sentence_rows[document_sentences]
+        self._cut(document_sentences, document_rows)
         document_rows = document_rows[:-1]
         mentions: List[Optional[Dict[str, object]]] = [None] * len(documents)
         if self.vectorised and len(self.entity_rows):
@@ -132,18 +133,21 @@ class FileParser:
         _entities_in_file_order(parsed, self.per_document, self.seen)
         return ConlluFile(self.source, parsed, self.bridges, self.split_antecedents)
 
-    def _cut(self, document_rows: np.ndarray) -> None:
-        """Where the rows that :meth:`_document` reads of each document lie,
-        found for every document at once (``document_rows``: the first row
-        of each, then the number of rows): multiword ranges
+    def _cut(self, document_sentences: List[int], document_rows: np.ndarray) -> None:
+        """Where what :meth:`_document` reads of each document lies, found
+        for every document at once (``document_sentences`` and
+        ``document_rows``: the first sentence and row of each, then their
+        numbers): its rows and words, its multiword ranges
         (``multiword_rows``), other rows that are not words
-        (``other_rows``), ``Entity=`` values and ``SplitAnte=`` links;
-        and the sentences without words (``wordless``)."""
+        (``other_rows``), sentences without words (``wordless``),
+        ``Entity=`` values and ``SplitAnte=`` links."""
         self.multiword_rows = np.flatnonzero(self.row_multiword)
         self.other_rows = np.flatnonzero(~self.row_plain & ~self.row_multiword)
         self.wordless = np.flatnonzero(self.sentence_words == 0)
-        self.cuts = [np.searchsorted(rows, document_rows).tolist()
-                     for rows in (self.multiword_rows, self.other_rows, self.entity_rows, self.split_rows)]
+        self.cuts = [document_rows.tolist(), self.words_before[document_rows].tolist(),
+                     np.searchsorted(self.wordless, document_sentences).tolist()]
+        self.cuts += [np.searchsorted(rows, document_rows).tolist()
+                      for rows in (self.multiword_rows, self.other_rows, self.entity_rows, self.split_rows)]
 
     @property
     def per_document(self) -> bool:
@@ -321,14 +325,13 @@ class FileParser:
         reader paired its brackets, else the state machine does."""
         if first_sentence == stop_sentence:
             return empty_document(name, self.source, line)
-        first_row, stop_row = self.sentence_rows[[first_sentence, stop_sentence]].tolist()
+        (first_row, first_word, wordless, multiword_lo, other_lo, entity_lo, split_lo), (
+            stop_row, stop_word, wordless_hi, multiword_hi, other_hi, entity_hi, split_hi) = (
+            [cut[d] for cut in self.cuts], [cut[d + 1] for cut in self.cuts])
+        if wordless < wordless_hi:
+            raise CorefInputError(f"{self.source}:{self.sentence_lines[int(self.wordless[wordless])]}: sentence without words")
         sentence_rows = (self.sentence_rows[first_sentence:stop_sentence] - first_row).tolist()
         sentence_lines = self.sentence_lines[first_sentence:stop_sentence]
-        wordless = self.wordless[np.searchsorted(self.wordless, first_sentence):][:1]
-        if len(wordless) and wordless[0] < stop_sentence:
-            raise CorefInputError(f"{self.source}:{self.sentence_lines[int(wordless[0])]}: sentence without words")
-        (multiword_lo, other_lo, entity_lo, split_lo), (multiword_hi, other_hi, entity_hi, split_hi) = (
-            [cut[d] for cut in self.cuts], [cut[d + 1] for cut in self.cuts])
         multiword: List[int] = []
         empty_rows: List[int] = []
         empty_nodes: List[EmptyNode] = []
@@ -340,8 +343,7 @@ class FileParser:
             self._special_rows(first_row, sentence_rows, words_before, self.other_rows[other_lo:other_hi] - first_row,
                                multiword, empty_rows, empty_nodes)
         sentence_starts = self.words_before[self.sentence_rows[first_sentence:stop_sentence + 1]]
-        sentence_starts -= sentence_starts[0]
-        first_word, stop_word = self.words_before[[first_row, stop_row]].tolist()
+        sentence_starts -= first_word
 
         def token_column(k: int) -> List[str]:
             rows = slice(first_row, stop_row) if all_words else first_row + np.flatnonzero(self.row_plain[first_row:stop_row])
