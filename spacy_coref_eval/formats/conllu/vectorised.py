@@ -337,6 +337,7 @@ def _documents(text: np.ndarray, odd: np.ndarray, group: np.ndarray, eid_start: 
         spread[present] = etype_values
         etypes = spread.tolist()
     mention_bounds = np.searchsorted(mentions.document, documents).tolist()
+    contiguous = np.ones(len(mentions.start), dtype=bool)
     special = list(with_empty)
     entity_bounds = entity_bounds.tolist()
     out: List[Optional[Columns]] = []
@@ -352,7 +353,7 @@ def _documents(text: np.ndarray, odd: np.ndarray, group: np.ndarray, eid_start: 
             mention_end=mentions.end[lo:hi],
             mention_head=mentions.head[lo:hi],
             mention_zero=mentions.zero[lo:hi],
-            mention_contiguous=np.ones(hi - lo, dtype=bool),
+            mention_contiguous=contiguous[lo:hi],
             mention_line=mentions.line[lo:hi],
             mention_etype=etypes[lo:hi],
             mention_words={},
