@@ -95,11 +95,12 @@ def entity_types(document: CorefUDDocument) -> Optional[np.ndarray]:
     udapi keeps it); ``None`` when no mention gives one."""
     if not any(document.mention_etype):
         return None
-    etypes = np.array(document.mention_etype, dtype=object)
-    given = np.flatnonzero((etypes != None) & (etypes != ""))  # noqa: E711 (elementwise)
-    entities, first = np.unique(document.mention_entity[given], return_index=True)
-    out = np.full(len(document.entities), None, dtype=object)
-    out[entities] = etypes[given[first]]
+    types: List[Optional[str]] = [None] * len(document.entities)
+    for entity, etype in zip(document.mention_entity.tolist(), document.mention_etype):
+        if etype and types[entity] is None:
+            types[entity] = etype
+    out = np.empty(len(types), dtype=object)
+    out[:] = types
     return out
 
 

@@ -3,14 +3,14 @@
 bytes; documents built from them (docs/formats.md, CorefUD CoNLL-U)."""
 import re
 from itertools import chain
-from typing import Dict, Iterable, List, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ...errors import CorefInputError
 from .document import MAJOR_BITS, MINOR_BITS, ConlluFile, CorefUDDocument, EmptyNode, TokenColumns, empty_document, node_key
 from .entities import DocumentLayout, EntityHeader, MentionReader
-from .vectorised import FileRows, begins, byte_words, gather_lines, numbers, pair_documents, starts_with
+from .vectorised import FileRows, begins, byte_words, gather_lines, numbers, pair_documents, starts_with, strings
 
 _NEWDOC = re.compile(r"^# newdoc(?:\s+id\s*=\s*(.+))?$")
 _SENT_IDS = re.compile(r"^# sent_id(?:[^\S\n]*=?[^\S\n]*(\S+))?", re.MULTILINE)
@@ -113,22 +113,41 @@ class FileParser:
         self._entity_values()
         self.words = self._all_words()
         bounds = [first_sentence for _, _, first_sentence in documents[1:]] + [n_sentences]
+        document_sentences = [first for _, _, first in documents] + [n_sentences]
+        document_rows = self.sentence_rows[document_sentences]
+        self._cut(document_sentences, document_rows)
+        document_rows = document_rows[:-1]
         mentions: List[Optional[Dict[str, object]]] = [None] * len(documents)
         if self.vectorised and len(self.entity_rows):
-            document_rows = self.sentence_rows[[first for _, _, first in documents]]
             row_document = np.repeat(np.arange(len(documents)), np.diff(np.append(document_rows, n_rows)))
             rows = FileRows(self.row_line, self.row_plain, self.row_multiword, self.row_empty, self.row_sentence,
                             row_document, self.words_before, document_rows)
             mentions = pair_documents(self.entity_text, self.entity_rows, self.headers, rows)
         parsed: Dict[str, CorefUDDocument] = {}
-        for (name, line, first_sentence), stop, columns in zip(documents, bounds, mentions):
+        for d, ((name, line, first_sentence), stop, columns) in enumerate(zip(documents, bounds, mentions)):
             if name in parsed:
                 raise CorefInputError(
                     f"{self.source}:{line}: document {name!r} appears twice (first at line {parsed[name].line})"
                 )
-            parsed[name] = self._document(name, line, first_sentence, stop, columns)
+            parsed[name] = self._document(d, name, line, first_sentence, stop, columns)
         _entities_in_file_order(parsed, self.per_document, self.seen)
         return ConlluFile(self.source, parsed, self.bridges, self.split_antecedents)
+
+    def _cut(self, document_sentences: List[int], document_rows: np.ndarray) -> None:
+        """Where what :meth:`_document` reads of each document lies, found
+        for every document at once (``document_sentences`` and
+        ``document_rows``: the first sentence and row of each, then their
+        numbers): its rows and words, its multiword ranges
+        (``multiword_rows``), other rows that are not words
+        (``other_rows``), sentences without words (``wordless``),
+        ``Entity=`` values and ``SplitAnte=`` links."""
+        self.multiword_rows = np.flatnonzero(self.row_multiword)
+        self.other_rows = np.flatnonzero(~self.row_plain & ~self.row_multiword)
+        self.wordless = np.flatnonzero(self.sentence_words == 0)
+        self.cuts = [document_rows.tolist(), self.words_before[document_rows].tolist(),
+                     np.searchsorted(self.wordless, document_sentences).tolist()]
+        self.cuts += [np.searchsorted(rows, document_rows).tolist()
+                      for rows in (self.multiword_rows, self.other_rows, self.entity_rows, self.split_rows)]
 
     @property
     def per_document(self) -> bool:
@@ -147,10 +166,9 @@ class FileParser:
         heads = words[starts + 10]
         sent_id_lines = candidates[begins(heads, b"sent_id") & (self.buffer[starts + 1] == ord(" "))]
         other = begins(heads, b"newdoc") | begins(heads, b"global.")
-        found = _SENT_IDS.findall(self.decode(gather_lines(self.buffer, line_start[sent_id_lines], newlines[sent_id_lines])))
+        found = self._sentence_ids(line_start[sent_id_lines], newlines[sent_id_lines])
         owners = np.searchsorted(sentence_lines, sent_id_lines)
         ids = np.full(len(sentence_lines) + 1, None, dtype=object)
-        found = np.array(found, dtype=object)
         given = np.flatnonzero(found != "")
         owners = owners[given]
         last = np.append(owners[1:] != owners[:-1], True)[:len(owners)]
@@ -174,6 +192,26 @@ class FileParser:
             if found:
                 self.headers.append((position, EntityHeader(found.group(1), line + 1, self.source)))
         return sent_ids[:-1], documents
+
+    def _sentence_ids(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """What :data:`_SENT_IDS` finds in each ``# sent_id`` line from
+        ``starts`` to ``ends`` (empty without an id). The lines
+        ``# sent_id = ID`` whose ID is printable ASCII are cut on arrays."""
+        raw = gather_lines(self.buffer, starts, ends)
+        self.decode(raw)
+        text = np.frombuffer(raw, dtype=np.uint8)
+        stops = np.cumsum(ends + 1 - starts) - 1
+        begins_at = stops - (ends - starts)
+        plain = starts_with(self.words8, starts, b"# sent_id = ") & (ends - starts > 12)
+        unprintable = np.flatnonzero((text < 0x21) | (text > 0x7E))
+        plain &= np.searchsorted(unprintable, begins_at + 12) == np.searchsorted(unprintable, stops)
+        found = np.empty(len(starts), dtype=object)
+        cut, matched = np.flatnonzero(plain), np.flatnonzero(~plain)
+        found[cut] = np.array(strings(text, begins_at[cut] + 12, stops[cut]), dtype=object)
+        if len(matched):
+            lines = gather_lines(text, begins_at[matched], stops[matched]).decode("utf8")
+            found[matched] = np.array(_SENT_IDS.findall(lines), dtype=object)
+        return found
 
     def _fields(self, starts: np.ndarray, ends: np.ndarray) -> None:
         """The tabs of every token line (``row_tabs``, nine a row), which
@@ -209,6 +247,8 @@ class FileParser:
         buffer = self.buffer
         misc_start, misc_end = self.field(9)
         pipes = self.pipes
+        after = buffer[pipes + 1]
+        pipes = pipes[(after == ord("E")) | (after == ord("B")) | (after == ord("S"))]
         pipe_row = np.searchsorted(misc_start, pipes, "right") - 1
         in_misc = (pipe_row >= 0) & (pipes < misc_end[np.maximum(pipe_row, 0)])
         pipes = pipes[in_misc]
@@ -227,7 +267,7 @@ class FileParser:
         entity = begins(heads, b"Entity=")
         order = np.argsort(starts[entity], kind="stable")
         starts, rows = starts[entity][order] + 7, rows[entity][order]
-        ends = np.minimum(np.append(pipes, len(buffer))[np.searchsorted(pipes, starts)], misc_end[rows])
+        ends = np.minimum(np.append(self.pipes, len(buffer))[np.searchsorted(self.pipes, starts)], misc_end[rows])
         kept = ends > starts
         starts, ends, self.entity_rows = starts[kept], ends[kept], rows[kept]
         self.entity_text = np.frombuffer(gather_lines(buffer, starts, ends), dtype=np.uint8)
@@ -250,11 +290,10 @@ class FileParser:
         self.split_rows = rows[chosen][order]
         self.split_texts = [self.decode(self.data[b:e]) for b, e in zip(begin[order].tolist(), end[order].tolist())]
 
-    def _split_antecedents(self, name: str, first_row: int, stop_row: int) -> Tuple[Tuple[str, str, int], ...]:
-        """The ``SplitAnte=`` links of the rows of one document; a value
-        that is not ``ANTE<PLURAL,...`` with two different entity ids
-        is refused, naming the line."""
-        lo, hi = np.searchsorted(self.split_rows, [first_row, stop_row]).tolist()
+    def _split_antecedents(self, name: str, lo: int, hi: int) -> Tuple[Tuple[str, str, int], ...]:
+        """The ``SplitAnte=`` links ``lo`` to ``hi`` (those of one document);
+        a value that is not ``ANTE<PLURAL,...`` with two different entity
+        ids is refused, naming the line."""
         out = []
         for row, text in zip(self.split_rows[lo:hi].tolist(), self.split_texts[lo:hi]):
             line = int(self.row_line[row])
@@ -279,39 +318,44 @@ class FileParser:
             return None
         return text.split("\n")[:-1]
 
-    def _document(self, name: str, line: int, first_sentence: int, stop_sentence: int,
+    def _document(self, d: int, name: str, line: int, first_sentence: int, stop_sentence: int,
                   mentions: Optional[Dict[str, object]]) -> CorefUDDocument:
-        """One document, of sentences ``first_sentence`` to ``stop_sentence``
+        """Document ``d``, of sentences ``first_sentence`` to ``stop_sentence``
         (excluded); ``mentions`` are its mention columns when the vectorised
         reader paired its brackets, else the state machine does."""
         if first_sentence == stop_sentence:
             return empty_document(name, self.source, line)
-        first_row, stop_row = self.sentence_rows[[first_sentence, stop_sentence]].tolist()
+        (first_row, first_word, wordless, multiword_lo, other_lo, entity_lo, split_lo), (
+            stop_row, stop_word, wordless_hi, multiword_hi, other_hi, entity_hi, split_hi) = (
+            [cut[d] for cut in self.cuts], [cut[d + 1] for cut in self.cuts])
+        if wordless < wordless_hi:
+            raise CorefInputError(f"{self.source}:{self.sentence_lines[int(self.wordless[wordless])]}: sentence without words")
         sentence_rows = (self.sentence_rows[first_sentence:stop_sentence] - first_row).tolist()
         sentence_lines = self.sentence_lines[first_sentence:stop_sentence]
-        lengths = self.sentence_words[first_sentence:stop_sentence]
-        if not lengths.all():
-            raise CorefInputError(f"{self.source}:{sentence_lines[int(np.argmin(lengths))]}: sentence without words")
         multiword: List[int] = []
         empty_rows: List[int] = []
         empty_nodes: List[EmptyNode] = []
         words_before = None
-        word_rows: Union[slice, np.ndarray] = slice(first_row, stop_row)
-        plain = self.row_plain[first_row:stop_row]
-        if not plain.all():
+        all_words = multiword_lo == multiword_hi and other_lo == other_hi
+        if not all_words:
             words_before = self.words_before[first_row:stop_row + 1] - self.words_before[first_row]
-            self._special_rows(first_row, sentence_rows, words_before, multiword, empty_rows, empty_nodes)
-            word_rows = first_row + np.flatnonzero(plain)
-        sentence_starts = np.zeros(len(lengths) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=sentence_starts[1:])
-        first_word, stop_word = self.words_before[[first_row, stop_row]].tolist()
-        words = self.column(*self.field(1, word_rows)) if self.words is None else self.words[first_word:stop_word]
+            multiword.extend((self.multiword_rows[multiword_lo:multiword_hi] - first_row).tolist())
+            self._special_rows(first_row, sentence_rows, words_before, self.other_rows[other_lo:other_hi] - first_row,
+                               multiword, empty_rows, empty_nodes)
+        sentence_starts = self.words_before[self.sentence_rows[first_sentence:stop_sentence + 1]]
+        sentence_starts -= first_word
+
+        def token_column(k: int) -> List[str]:
+            rows = slice(first_row, stop_row) if all_words else first_row + np.flatnonzero(self.row_plain[first_row:stop_row])
+            return self.column(*self.field(k, rows))
+
+        words = token_column(1) if self.words is None else self.words[first_word:stop_word]
         if mentions is None:
             reader = MentionReader(DocumentLayout(
                 self.source, name, self.headers, self.row_line, first_row, sentence_rows, words_before,
                 set(multiword), dict(zip(empty_rows, range(len(empty_rows)))), empty_nodes,
             ))
-            lo, hi = np.searchsorted(self.entity_rows, [first_row, stop_row])
+            lo, hi = entity_lo, entity_hi
             if hi > lo:
                 text = self.decode(self.entity_text[self.entity_offsets[lo]:self.entity_offsets[hi]].tobytes())
                 reader.read((self.entity_rows[lo:hi] - first_row).tolist(), text)
@@ -321,14 +365,14 @@ class FileParser:
             source=self.source,
             line=line,
             words=words,
-            token_columns=TokenColumns(lambda k: self.column(*self.field(k, word_rows))),
+            token_columns=TokenColumns(token_column),
             sentence_starts=sentence_starts,
             sentence_ids=self.sentence_ids[first_sentence:stop_sentence],
             sentence_lines=sentence_lines,
             word_ords=self.word_ords[first_word:stop_word],
             empty_nodes=tuple(empty_nodes),
             **mentions,
-            split_antecedents=self._split_antecedents(name, first_row, stop_row),
+            split_antecedents=self._split_antecedents(name, split_lo, split_hi),
         )
 
     def _ids(self, sentence_rows: np.ndarray, row_counts: np.ndarray) -> None:
@@ -371,14 +415,11 @@ class FileParser:
         self.row_empty = np.zeros(len(plain), dtype=bool)
         self.row_empty[others[dotted & ~looks_like_range]] = True
 
-    def _special_rows(self, first_row: int, sentence_rows: List[int],
-                      words_before: np.ndarray, multiword: List[int], empty_rows: List[int],
-                      empty_nodes: List[EmptyNode]) -> None:
-        """Check the multiword ranges and empty nodes of a document and note
-        where they are (document rows)."""
-        stop_row = first_row + len(words_before) - 1
-        multiword.extend((np.flatnonzero(self.row_multiword[first_row:stop_row])).tolist())
-        rows = np.flatnonzero(~self.row_plain[first_row:stop_row] & ~self.row_multiword[first_row:stop_row])
+    def _special_rows(self, first_row: int, sentence_rows: List[int], words_before: np.ndarray, rows: np.ndarray,
+                      multiword: List[int], empty_rows: List[int], empty_nodes: List[EmptyNode]) -> None:
+        """Check the ``rows`` of a document that are neither words nor
+        well-formed multiword ranges (document rows): multiword ranges and
+        empty nodes; note where they are."""
         if not len(rows):
             return
         owners = (np.searchsorted(sentence_rows, rows, "right") - 1).tolist()
@@ -433,58 +474,87 @@ def _entities_in_file_order(documents: Dict[str, CorefUDDocument], per_document:
     (``per_document``), which udapi prefixes with the document's number.
     ``seen`` ranks the eids of documents before these (read apart,
     docs/streaming.md §3): each comes before every eid first mentioned
-    here, in the order of its rank."""
+    here, in the order of its rank. The entities of every document are
+    sorted at once, document first; only the documents whose order
+    changes are rewritten."""
     with_entities = [document for document in documents.values() if document.entities]
     if not with_entities:
         return
-    if per_document:
-        for document in with_entities:
-            _order_entities(document, _first_mention_keys(document),
-                            np.unique(np.array(document.entities), return_inverse=True)[1].ravel())
-        return
-    keys = [_first_mention_keys(document) for document in with_entities]
-    eids, codes = np.unique(np.array(list(chain.from_iterable(d.entities for d in with_entities))), return_inverse=True)
-    stacked = np.concatenate(keys)
-    codes = codes.ravel()
-    order = np.lexsort((stacked[:, 2], stacked[:, 1], stacked[:, 0], codes))
-    first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]
-    in_file = np.empty((len(eids), 3), dtype=np.int64)
-    in_file[codes[first]] = stacked[first]
-    if seen:
-        ranks = np.array([seen.get(eid, -1) for eid in eids.tolist()], dtype=np.int64)
-        known = np.flatnonzero(ranks >= 0)
-        in_file[known] = 0
-        in_file[known, 0] = ranks[known] - len(seen)
-    bounds = np.cumsum([0] + [len(d.entities) for d in with_entities])
-    for document, lo, hi in zip(with_entities, bounds[:-1], bounds[1:]):
-        _order_entities(document, in_file[codes[lo:hi]], codes[lo:hi])
+    entity_bounds = np.zeros(len(with_entities) + 1, dtype=np.int64)
+    np.cumsum([len(document.entities) for document in with_entities], out=entity_bounds[1:])
+    eids = list(chain.from_iterable(document.entities for document in with_entities))
+    keys = _first_mention_keys(with_entities, entity_bounds)
+    if not per_document:
+        index: Dict[str, int] = {}
+        codes = np.array([index.setdefault(eid, len(index)) for eid in eids], dtype=np.int64)
+        order = _lexsort((keys[:, 2], keys[:, 1], keys[:, 0], codes))
+        first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]
+        in_file = np.empty((len(index), 3), dtype=np.int64)
+        in_file[codes[first]] = keys[first]
+        if seen:
+            ranks = np.array([seen.get(eid, -1) for eid in index], dtype=np.int64)
+            known = np.flatnonzero(ranks >= 0)
+            in_file[known] = 0
+            in_file[known, 0] = ranks[known] - len(seen)
+        keys = in_file[codes]
+    entity_document = np.repeat(np.arange(len(with_entities)), np.diff(entity_bounds))
+    columns = (keys[:, 2], keys[:, 1], keys[:, 0], entity_document)
+    order = _lexsort(columns)
+    if np.logical_and.reduce([column[order][1:] == column[order][:-1] for column in columns]).any():
+        names = np.unique(np.array(eids), return_inverse=True)[1].ravel()
+        order = _lexsort((names, *columns))
+    moved = np.zeros(len(with_entities), dtype=bool)
+    moved[entity_document[order != np.arange(len(order))]] = True
+    for d in np.flatnonzero(moved).tolist():
+        lo, hi = entity_bounds[d:d + 2].tolist()
+        _order_entities(with_entities[d], order[lo:hi] - lo)
 
 
-def _order_entities(document: CorefUDDocument, key: np.ndarray, code: np.ndarray) -> None:
-    """Entities sorted by their first mention's ``key``, then eid ``code``."""
-    order = np.lexsort((code, key[:, 2], key[:, 1], key[:, 0]))
-    if np.any(order != np.arange(len(order))):
-        rank = np.empty(len(order), dtype=np.int64)
-        rank[order] = np.arange(len(order))
-        document.mention_entity = rank[document.mention_entity]
-        document.entities = tuple(document.entities[e] for e in order.tolist())
+def _order_entities(document: CorefUDDocument, order: np.ndarray) -> None:
+    """The document's entities in ``order``."""
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    document.mention_entity = rank[document.mention_entity]
+    document.entities = tuple(document.entities[e] for e in order.tolist())
 
 
-def _first_mention_keys(document: CorefUDDocument) -> np.ndarray:
-    """For every entity, its first mention's place in udapi's mention
+def _first_mention_keys(documents: List[CorefUDDocument], entity_bounds: np.ndarray) -> np.ndarray:
+    """For every entity of ``documents`` (those of document ``d`` from
+    ``entity_bounds[d]``), its first mention's place in udapi's mention
     order: the line of its first node, minus its number of nodes, its last
     word."""
-    sizes = document.mention_end - document.mention_start
-    last = document.mention_end - 1
-    for m, words in document.mention_words.items():
-        sizes[m] = len(words)
-        if words:
-            last[m] = words[-1]
-    for m, empties in document.mention_empty.items():
-        sizes[m] += len(empties)
-    entity, line = document.mention_entity, document.mention_line
-    order = np.lexsort((last, -sizes, line, entity))
+    counts = [len(document) for document in documents]
+    entity = np.concatenate([document.mention_entity for document in documents])
+    entity += np.repeat(entity_bounds[:-1], counts)
+    line = np.concatenate([document.mention_line for document in documents])
+    end = np.concatenate([document.mention_end for document in documents])
+    sizes = end - np.concatenate([document.mention_start for document in documents])
+    last = end - 1
+    base = 0
+    for document, count in zip(documents, counts):
+        for m, words in document.mention_words.items():
+            sizes[base + m] = len(words)
+            if words:
+                last[base + m] = words[-1]
+        for m, empties in document.mention_empty.items():
+            sizes[base + m] += len(empties)
+        base += count
+    order = _lexsort((last, -sizes, line, entity))
     first = order[np.r_[True, entity[order][1:] != entity[order][:-1]]]
-    keys = np.full((len(document.entities), 3), np.iinfo(np.int64).max, dtype=np.int64)
+    keys = np.full((int(entity_bounds[-1]), 3), np.iinfo(np.int64).max, dtype=np.int64)
     keys[entity[first]] = np.stack([line[first], -sizes[first], last[first]], axis=1)
     return keys
+
+
+def _lexsort(keys: Sequence[np.ndarray]) -> np.ndarray:
+    """``np.lexsort(keys)`` (the last key first), as one stable sort of the
+    keys packed into an integer where their ranges fit in 62 bits."""
+    bounds = [(int(key.min()), int(key.max())) for key in keys] if len(keys[0]) else []
+    widths = [(high - low).bit_length() for low, high in bounds]
+    if not bounds or sum(widths) > 62:
+        return np.lexsort(keys)
+    packed = np.zeros(len(keys[0]), dtype=np.int64)
+    for key, (low, _), width in zip(reversed(keys), reversed(bounds), reversed(widths)):
+        packed <<= width
+        packed |= key - low
+    return np.argsort(packed, kind="stable")

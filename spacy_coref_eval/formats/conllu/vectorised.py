@@ -15,10 +15,7 @@ _NL, _OPEN, _CLOSE, _DASH = 10, 40, 41, 45
 _ODD = (0, 32, 61, 91, 93)
 """NUL, space, ``=``, ``[`` and ``]``: a document whose ``Entity=`` values hold
 one is read by the state machine (errors, discontinuous mentions)."""
-_BOUNDARY = np.zeros(256, dtype=bool)
-_BOUNDARY[[_NL, _OPEN, _CLOSE, _DASH, *_ODD]] = True
-_IS_ODD = np.zeros(256, dtype=bool)
-_IS_ODD[list(_ODD)] = True
+_BOUNDARY = (_NL, _OPEN, _CLOSE, _DASH, *_ODD)
 _MASKS = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
 """The low ``n`` bytes of a word."""
 _ZEROS, _NINES = np.uint64(0x3030303030303030), np.uint64(0x4646464646464646)
@@ -68,6 +65,15 @@ def numbers(words: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Tuple[np
     return value.astype(np.int64), plain
 
 
+def any_of(data: np.ndarray, values: Sequence[int]) -> np.ndarray:
+    """Whether each byte of ``data`` is one of ``values``: one comparison
+    each, faster than a table lookup, which widens every byte to an index."""
+    found = data == values[0]
+    for value in values[1:]:
+        found |= data == value
+    return found
+
+
 def gather_lines(buffer: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> bytes:
     """The byte ranges ``[starts, ends)`` of ``buffer``, each followed by a
     newline, as one bytes object (each range must be followed in
@@ -79,7 +85,7 @@ def gather_lines(buffer: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> by
     step = np.ones(int(line_starts[-1] + sizes[-1]), dtype=np.int64)
     step[line_starts[1:]] = starts[1:] - ends[:-1]
     step[0] = starts[0]
-    out = buffer[np.cumsum(step)]
+    out = buffer[np.cumsum(step, out=step)]
     out[line_starts + sizes - 1] = _NL
     return out.tobytes()
 
@@ -211,20 +217,25 @@ def _chunks(text: np.ndarray, value_document: np.ndarray, odd: np.ndarray) -> _C
     """The chunks of ``text``. The documents where a bracket opens nothing
     or closes nothing, text lies outside brackets or a byte of
     :data:`_ODD` appears are marked ``odd``."""
-    positions = np.flatnonzero(_BOUNDARY[text])
+    positions = np.flatnonzero(any_of(text, _BOUNDARY))
     kinds = text[positions]
-    newline = kinds == _NL
-    value_of = np.cumsum(newline) - newline
-    odd[value_document[value_of[_IS_ODD[kinds]]]] = True
-    dash = kinds == _DASH
-    dashes_before = np.cumsum(dash) - dash
-    marks = np.flatnonzero(newline | (kinds == _OPEN) | (kinds == _CLOSE))
+    newline, dash = kinds == _NL, kinds == _DASH
+    is_mark = newline | (kinds == _OPEN) | (kinds == _CLOSE)
+    marks = np.flatnonzero(is_mark)
+    unusual = np.flatnonzero(~(is_mark | dash))
+    if len(unusual):
+        value_of = np.cumsum(newline) - newline
+        odd[value_document[value_of[unusual]]] = True
+        dashes_before = (np.cumsum(dash) - dash)[marks]
+    else:
+        dashes_before = marks - np.arange(len(marks))
     bounds = np.r_[-1, positions[marks]]
     bound_kinds = np.r_[_NL, kinds[marks]]
-    bound_dashes = np.r_[0, dashes_before[marks]]
+    bound_dashes = np.r_[0, dashes_before]
     lengths = np.diff(bounds) - 1
     before, after = bound_kinds[:-1], bound_kinds[1:]
-    segment_value = value_of[marks]
+    mark_newline = newline[marks]
+    segment_value = np.cumsum(mark_newline) - mark_newline
     bare = (lengths == 0) & ((before == _OPEN) | (after == _CLOSE))
     loose = (lengths > 0) & (before != _OPEN) & (after != _CLOSE)
     odd[value_document[segment_value[bare | loose]]] = True
@@ -326,6 +337,7 @@ def _documents(text: np.ndarray, odd: np.ndarray, group: np.ndarray, eid_start: 
         spread[present] = etype_values
         etypes = spread.tolist()
     mention_bounds = np.searchsorted(mentions.document, documents).tolist()
+    contiguous = np.ones(len(mentions.start), dtype=bool)
     special = list(with_empty)
     entity_bounds = entity_bounds.tolist()
     out: List[Optional[Columns]] = []
@@ -341,7 +353,7 @@ def _documents(text: np.ndarray, odd: np.ndarray, group: np.ndarray, eid_start: 
             mention_end=mentions.end[lo:hi],
             mention_head=mentions.head[lo:hi],
             mention_zero=mentions.zero[lo:hi],
-            mention_contiguous=np.ones(hi - lo, dtype=bool),
+            mention_contiguous=contiguous[lo:hi],
             mention_line=mentions.line[lo:hi],
             mention_etype=etypes[lo:hi],
             mention_words={},
