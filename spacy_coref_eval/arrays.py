@@ -1,7 +1,7 @@
 """Array routines that several stages use: the values of many ranges,
 ranks of distinct integers and a linear-time stable order of small
 integer keys."""
-from typing import Tuple
+from typing import Sequence, Tuple
 
 import numpy as np
 
@@ -71,3 +71,18 @@ def stable_order(keys: np.ndarray, n_keys: int) -> np.ndarray:
     if n_keys <= 1 << 16:
         keys = keys.astype(np.uint16)
     return np.argsort(keys, kind="stable")
+
+
+def lexsort(keys: Sequence[np.ndarray]) -> np.ndarray:
+    """``np.lexsort(keys)`` (the last key first, ties in index order), as one
+    stable sort of the keys packed into an integer where their ranges fit
+    in 62 bits."""
+    bounds = [(int(key.min()), int(key.max())) for key in keys] if len(keys[0]) else []
+    widths = [(high - low).bit_length() for low, high in bounds]
+    if not bounds or sum(widths) > 62:
+        return np.lexsort(keys)
+    packed = np.zeros(len(keys[0]), dtype=np.int64)
+    for key, (low, _), width in zip(reversed(keys), reversed(bounds), reversed(widths)):
+        packed <<= width
+        packed |= key - low
+    return np.argsort(packed, kind="stable")

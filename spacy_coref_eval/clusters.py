@@ -441,7 +441,7 @@ def first_occurrences(*keys: np.ndarray) -> np.ndarray:
     n = len(keys[0])
     if n < 2:
         return np.arange(n)
-    order = np.lexsort((np.arange(n),) + keys[::-1])
+    order = np.lexsort(keys[::-1])
     first = np.ones(n, dtype=bool)
     first[1:] = np.logical_or.reduce([key[order][1:] != key[order][:-1] for key in keys])
     return np.sort(order[first])
@@ -473,8 +473,15 @@ def _dense_labels(labels: np.ndarray, with_values: bool = False):
     ``with_values``, the values in order)."""
     if len(labels) == 0:
         return (NO_INTEGERS, 0, NO_INTEGERS) if with_values else (NO_INTEGERS, 0)
-    uniques, inverse = np.unique(labels, return_inverse=True)
-    dense = inverse.ravel().astype(np.int64)
+    if np.any(labels[1:] < labels[:-1]):
+        uniques, inverse = np.unique(labels, return_inverse=True)
+        dense = inverse.ravel().astype(np.int64)
+    else:
+        first = np.empty(len(labels), dtype=bool)
+        first[0] = True
+        np.not_equal(labels[1:], labels[:-1], out=first[1:])
+        dense = np.cumsum(first, dtype=np.int64) - 1
+        uniques = labels[first]
     return (dense, len(uniques), uniques) if with_values else (dense, len(uniques))
 
 

@@ -6,14 +6,13 @@ import gzip
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
-import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conllu import parse as parse_module
 from spacy_coref_eval.formats.conllu.document import ConlluFile, CorefUDDocument
-from spacy_coref_eval.formats.conllu.parse import FileParser, _lexsort
+from spacy_coref_eval.formats.conllu.parse import FileParser
 
 from .strategies import deterministic, patched
 from .test_conllu_vectorised import EIDS, conllu_texts
@@ -90,12 +89,3 @@ def test_gum_entities_sorted_as_one_by_one():
     data = gzip.decompress(GUM.read_bytes())
     check(data)
     check(data.replace(b"# global.Entity = GRP-", b"# global.Entity = eid-"))
-
-
-@deterministic(max_examples=300)
-@given(columns=st.integers(1, 5).flatmap(lambda k: st.integers(0, 30).flatmap(lambda n: st.lists(
-    st.lists(st.one_of(st.integers(-3, 3), st.integers(-(1 << 63), (1 << 63) - 1)), min_size=n, max_size=n),
-    min_size=k, max_size=k))))
-def test_packed_lexsort_is_lexsort(columns):
-    keys = tuple(np.array(column, dtype=np.int64) for column in columns)
-    assert np.array_equal(_lexsort(keys), np.lexsort(keys))

@@ -3,10 +3,11 @@
 bytes; documents built from them (docs/formats.md, CorefUD CoNLL-U)."""
 import re
 from itertools import chain
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
 
+from ...arrays import lexsort
 from ...errors import CorefInputError
 from .document import MAJOR_BITS, MINOR_BITS, ConlluFile, CorefUDDocument, EmptyNode, TokenColumns, empty_document, node_key
 from .entities import DocumentLayout, EntityHeader, MentionReader
@@ -487,7 +488,7 @@ def _entities_in_file_order(documents: Dict[str, CorefUDDocument], per_document:
     if not per_document:
         index: Dict[str, int] = {}
         codes = np.array([index.setdefault(eid, len(index)) for eid in eids], dtype=np.int64)
-        order = _lexsort((keys[:, 2], keys[:, 1], keys[:, 0], codes))
+        order = lexsort((keys[:, 2], keys[:, 1], keys[:, 0], codes))
         first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]
         in_file = np.empty((len(index), 3), dtype=np.int64)
         in_file[codes[first]] = keys[first]
@@ -499,10 +500,10 @@ def _entities_in_file_order(documents: Dict[str, CorefUDDocument], per_document:
         keys = in_file[codes]
     entity_document = np.repeat(np.arange(len(with_entities)), np.diff(entity_bounds))
     columns = (keys[:, 2], keys[:, 1], keys[:, 0], entity_document)
-    order = _lexsort(columns)
+    order = lexsort(columns)
     if np.logical_and.reduce([column[order][1:] == column[order][:-1] for column in columns]).any():
         names = np.unique(np.array(eids), return_inverse=True)[1].ravel()
-        order = _lexsort((names, *columns))
+        order = lexsort((names, *columns))
     moved = np.zeros(len(with_entities), dtype=bool)
     moved[entity_document[order != np.arange(len(order))]] = True
     for d in np.flatnonzero(moved).tolist():
@@ -539,22 +540,8 @@ def _first_mention_keys(documents: List[CorefUDDocument], entity_bounds: np.ndar
         for m, empties in document.mention_empty.items():
             sizes[base + m] += len(empties)
         base += count
-    order = _lexsort((last, -sizes, line, entity))
+    order = lexsort((last, -sizes, line, entity))
     first = order[np.r_[True, entity[order][1:] != entity[order][:-1]]]
     keys = np.full((int(entity_bounds[-1]), 3), np.iinfo(np.int64).max, dtype=np.int64)
     keys[entity[first]] = np.stack([line[first], -sizes[first], last[first]], axis=1)
     return keys
-
-
-def _lexsort(keys: Sequence[np.ndarray]) -> np.ndarray:
-    """``np.lexsort(keys)`` (the last key first), as one stable sort of the
-    keys packed into an integer where their ranges fit in 62 bits."""
-    bounds = [(int(key.min()), int(key.max())) for key in keys] if len(keys[0]) else []
-    widths = [(high - low).bit_length() for low, high in bounds]
-    if not bounds or sum(widths) > 62:
-        return np.lexsort(keys)
-    packed = np.zeros(len(keys[0]), dtype=np.int64)
-    for key, (low, _), width in zip(reversed(keys), reversed(bounds), reversed(widths)):
-        packed <<= width
-        packed |= key - low
-    return np.argsort(packed, kind="stable")
