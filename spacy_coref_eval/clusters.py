@@ -19,7 +19,6 @@ Span = Tuple[int, int]
 Entities = Sequence[Sequence[Span]]
 
 
-
 @dataclass(frozen=True)
 class NodeSets:
     """The tokens of every mention as a set, for clusters whose mentions are

@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
-from ...arrays import NO_INTEGERS, range_values
+from ...arrays import range_values
 from .groups import SPAN, SpanGroupTable, _EMPTY_GROUPS
 
 _HEAD = b"\x83\xa4name"
@@ -32,7 +32,7 @@ def batch_groups(span_groups: Sequence[bytes], lengths: np.ndarray) -> List[Opti
     :func:`~.groups.decode_groups` gives, or ``None`` where it must decode
     the document itself."""
     empty = [not data or data == _EMPTY_GROUPS for data in span_groups]
-    out: List[Optional[SpanGroupTable]] = [_empty() if e else None for e in empty]
+    out: List[Optional[SpanGroupTable]] = [SpanGroupTable.empty() if e else None for e in empty]
     docs = [index for index, e in enumerate(empty) if not e]
     if not docs:
         return out
@@ -208,7 +208,3 @@ def _texts(joined: bytes, bounds: np.ndarray) -> Optional[List[str]]:
         return taken.tobytes().decode("utf8").split("\n")[:-1]
     except UnicodeDecodeError:
         return None
-
-
-def _empty() -> SpanGroupTable:
-    return SpanGroupTable([], {}, np.zeros(0, dtype=SPAN), NO_INTEGERS, NO_INTEGERS)

@@ -38,6 +38,11 @@ class SpanGroupTable:
     starts: np.ndarray
     ends: np.ndarray
 
+    @classmethod
+    def empty(cls) -> "SpanGroupTable":
+        """The table of a doc without span groups."""
+        return cls([], {}, np.zeros(0, dtype=SPAN), NO_INTEGERS, NO_INTEGERS)
+
     def size(self, name: str) -> Optional[int]:
         """The number of spans of group ``name`` (``None`` if absent)."""
         bounds = self.rows.get(name)
@@ -51,7 +56,7 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
     takes the later group. Groups are decoded without srsly's numpy hook,
     which only their ``attrs``, unused here, could need."""
     if not data or data == _EMPTY_GROUPS:
-        return SpanGroupTable([], {}, np.zeros(0, dtype=SPAN), NO_INTEGERS, NO_INTEGERS)
+        return SpanGroupTable.empty()
     rows: Dict[str, Tuple[int, int]] = {}
     chunks: List[bytes] = []
     plain = unpack.plain
