@@ -113,7 +113,6 @@ class FileParser:
         self.sentence_words = np.diff(self.words_before[self.sentence_rows])
         self._entity_values()
         self.words = self._all_words()
-        bounds = [first_sentence for _, _, first_sentence in documents[1:]] + [n_sentences]
         document_sentences = [first for _, _, first in documents] + [n_sentences]
         document_rows = self.sentence_rows[document_sentences]
         self._cut(document_sentences, document_rows)
@@ -125,7 +124,7 @@ class FileParser:
                             row_document, self.words_before, document_rows)
             mentions = pair_documents(self.entity_text, self.entity_rows, self.headers, rows)
         parsed: Dict[str, CorefUDDocument] = {}
-        for d, ((name, line, first_sentence), stop, columns) in enumerate(zip(documents, bounds, mentions)):
+        for d, ((name, line, first_sentence), stop, columns) in enumerate(zip(documents, document_sentences[1:], mentions)):
             if name in parsed:
                 raise CorefInputError(
                     f"{self.source}:{line}: document {name!r} appears twice (first at line {parsed[name].line})"
