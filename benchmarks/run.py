@@ -39,7 +39,7 @@ from .crossdoc import crossdoc_rows
 from .perturb import Errors, perturb, perturb_corpus, synthetic_key
 from .small_documents import small_documents_rows
 from .system_outputs import system_outputs
-from .startup import READ_LINES, docbin_startup, process_times, startup
+from .startup import READ_LINES, docbin_startup, installation, process_times, startup
 from .streaming import streaming_rows
 from .text2text import text2text_rows
 from .ua import ua_path
@@ -426,6 +426,7 @@ def main() -> None:
     from wasabi import table
 
     print(f"machine: {machine()}")
+    print(f"package: {installation()}")
     header = ("case", "time", "reference", "ratio")
     widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
     print(table(rows, header=header, divider=True, widths=widths))

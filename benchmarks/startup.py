@@ -20,6 +20,17 @@ READ_LINES = (
 )
 
 
+def installation() -> str:
+    """How the package is installed, for the run's header. An editable
+    install (``pip install -e .``) imports its path finder in every Python
+    process of the environment, the floors' too: the same milliseconds on
+    both sides of each whole-process row, which lowers its ratio. The
+    README's figures come from ``pip install .``."""
+    if any(name.startswith("__editable__") for name in sys.modules):
+        return "editable install (whole-process ratios read low: every process, floors too, imports its finder)"
+    return "installed (pip install .)"
+
+
 def process_times(repeat: int, commands: Dict[str, Sequence[str]]) -> Dict[str, float]:
     """Fastest wall time of each command over ``repeat`` turns, in seconds,
     after one untimed turn. Byte code is written and read as on an installed
