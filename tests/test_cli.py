@@ -3,6 +3,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from spacy_coref_eval import read_conll, score_documents
@@ -136,6 +137,30 @@ def test_the_conll_path_does_not_import_spacy(tmp_path):
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "False"
+
+
+UA_MODULES = (
+    "spacy_coref_eval.formats.ua.view", "spacy_coref_eval.formats.ua.layer", "spacy_coref_eval.formats.ua.parse",
+    "spacy_coref_eval.counting.anaphora", "spacy_coref_eval.counting.split_antecedents",
+)
+
+
+@pytest.mark.parametrize("extra,imported", [([], False), (["--preset", "ua"], False), (["--non-referring"], True)])
+def test_the_conll_path_imports_the_ua_reader_only_for_ua_scoring(extra, imported):
+    """CoNLL-2012 files scored as columns need none of the UA reader or its
+    counting, under the UA preset too; a UA score that reads every
+    document does."""
+    code = (
+        "import sys\n"
+        "from spacy_coref_eval.cli import app\n"
+        "from click.testing import CliRunner\n"
+        f"result = CliRunner().invoke(app, ['score', {str(KEY)!r}, {str(RESPONSE)!r}, '-f', 'json', *{extra!r}])\n"
+        "assert result.exit_code == 0, result.output\n"
+        f"print(sorted(name for name in {UA_MODULES!r} if name in sys.modules))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == (str(sorted(UA_MODULES)) if imported else "[]")
 
 
 def test_key_and_response_of_different_lengths_are_warned(tmp_path):

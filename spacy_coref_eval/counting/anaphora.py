@@ -7,7 +7,8 @@ import numpy as np
 
 from ..clusters import Clusters
 from ..errors import CorefInputError
-from ..formats.ua.view import Modes, UAClusters, check_min_spans
+from ..formats.ua.modes import Modes
+from ..formats.ua.view import UAClusters, check_min_spans
 from .counts import BLOCK_INDEX
 from .metrics import METRIC_INFO
 from .split_antecedents import document_counts
@@ -52,16 +53,6 @@ def check_modes(
                 f"document {name!r}: singletons cannot be removed while split antecedents are kept (the UA scorer "
                 "refuses it too); add --split-antecedents remove"
             )
-
-
-def reads_documents(metrics: Sequence[str], modes: Modes) -> bool:
-    """Whether :func:`anaphora_counts` reads documents that carry no
-    split antecedents, non-referring or bridging markables: where a
-    metric of kind ``"anaphora"`` is asked for, or split antecedents are
-    scored alone."""
-    return modes.effective.split_antecedents == "only" or any(
-        METRIC_INFO[name].kind == "anaphora" for name in metrics if name in METRIC_INFO
-    )
 
 
 def anaphora_counts(

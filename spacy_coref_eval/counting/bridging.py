@@ -2,16 +2,18 @@
 anaphor → anchor pairs of the BRIDGING column: anaphora recognition (the
 anaphor found), markable level (also the same anchor) and entity level
 (an anchor in the anchor's key entity)."""
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple
 
-from ..formats.ua.layer import Layer, Markable, Span
 from .non_referring import QuadArrays, _arrays, same_markable
+
+if TYPE_CHECKING:
+    from ..formats.ua.layer import Layer, Markable, Span
 
 Quad = Tuple[float, float, float, float]
 PARTS = ("anaphora_recognition", "markable_level", "entity_level")
 
 
-def _pairs(layer: Optional[Layer]) -> Dict[Span, Markable]:
+def _pairs(layer: Optional["Layer"]) -> Dict["Span", "Markable"]:
     """Anaphor span → anchor markable (a later pair of the same anaphor
     span wins)."""
     if layer is None:
@@ -21,18 +23,18 @@ def _pairs(layer: Optional[Layer]) -> Dict[Span, Markable]:
 
 
 def bridging_quads(
-    key: Optional[Layer], response: Optional[Layer], key_entity: Dict[Span, int], use_min: bool
+    key: Optional["Layer"], response: Optional["Layer"], key_entity: Dict["Span", int], use_min: bool
 ) -> Sequence[Quad]:
     """``(tp, tp + fn, tp, tp + fp)`` of each of :data:`PARTS`;
     ``key_entity`` maps the key's scored spans to their entities."""
     gold, found = _pairs(key), _pairs(response)
     tp, fn, fp = [0] * 3, [0] * 3, [0] * 3
 
-    def same_anchor(anaphor: Span) -> bool:
+    def same_anchor(anaphor: "Span") -> bool:
         k = gold[anaphor]
         return same_markable((k.start, k.end), k.min_span if use_min else None, (found[anaphor].start, found[anaphor].end))
 
-    def same_entity(anaphor: Span) -> bool:
+    def same_entity(anaphor: "Span") -> bool:
         a = (found[anaphor].start, found[anaphor].end)
         b = (gold[anaphor].start, gold[anaphor].end)
         return a in key_entity and b in key_entity and key_entity[a] == key_entity[b]

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..assignment import connected_blocks, matchings_by_group
 from ..clusters import common_tokens
+from ..formats.ua.modes import Modes
 from ..twinning.spans import overlapping_pairs
 from ..twinning.twinned import TwinnedCorpus
 from .bridging import bridging_counts
@@ -448,3 +449,13 @@ def check_metrics(metrics: Iterable[str]) -> Tuple[str, ...]:
     if unknown:
         raise ValueError(f"unknown metric(s) {sorted(unknown)}; choose from {list(METRICS)}")
     return tuple(m.name for m in REGISTRY if m.name in chosen)
+
+
+def reads_documents(metrics: Sequence[str], modes: Modes) -> bool:
+    """Whether :func:`.anaphora.anaphora_counts` reads documents that
+    carry no split antecedents, non-referring or bridging markables: where
+    a metric of kind ``"anaphora"`` is asked for, or split antecedents are
+    scored alone."""
+    return modes.effective.split_antecedents == "only" or any(
+        METRIC_INFO[name].kind == "anaphora" for name in metrics if name in METRIC_INFO
+    )

@@ -1,17 +1,18 @@
 """Non-referring markables (docs/ua.md, Non-referring): the UA scorer's
 identification score of the entities whose id ends in ``-Pseudo``, each
 represented by its first markable."""
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..formats.ua.layer import Layer, Span
+if TYPE_CHECKING:
+    from ..formats.ua.layer import Layer, Span
 
 Quad = Tuple[float, float, float, float]
 QuadArrays = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def first_markables(layer: Optional[Layer], use_min: bool = False) -> List[Tuple[Span, Optional[Span]]]:
+def first_markables(layer: Optional["Layer"], use_min: bool = False) -> List[Tuple["Span", Optional["Span"]]]:
     """The first markable of every non-referring entity, with its minimum
     span where ``use_min``."""
     if layer is None:
@@ -24,7 +25,7 @@ def first_markables(layer: Optional[Layer], use_min: bool = False) -> List[Tuple
     return out
 
 
-def same_markable(key: Span, least: Optional[Span], response: Span) -> bool:
+def same_markable(key: "Span", least: Optional["Span"], response: "Span") -> bool:
     """Whether a response span matches a key span: the same span, or with
     a minimum span one that holds it and lies within the key span."""
     if least is None:
@@ -32,7 +33,7 @@ def same_markable(key: Span, least: Optional[Span], response: Span) -> bool:
     return key[0] <= response[0] <= least[0] and least[1] <= response[1] <= key[1]
 
 
-def non_referring_quad(key: Optional[Layer], response: Optional[Layer], use_min: bool) -> Quad:
+def non_referring_quad(key: Optional["Layer"], response: Optional["Layer"], use_min: bool) -> Quad:
     """``(tp, tp + fn, tp, tp + fp)``: key items found among the response
     items, and response items matching no key item (a key item found twice
     counts twice, as in the UA scorer)."""

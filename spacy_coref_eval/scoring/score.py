@@ -6,10 +6,9 @@ import numpy as np
 
 from ..clusters import Clusters, ClustersLike, Pair, as_clusters, repeated_warnings
 from ..counting import Counts, count_corpus
-from ..counting.anaphora import anaphora_counts, check_modes, reads_documents
+from ..counting.metrics import reads_documents
 from ..errors import CorefInputError
 from ..formats.corpus import StackedPairs, pair_clusters, repeated_pairs
-from ..formats.ua.view import in_modes
 from ..twinning import ExactMatcher, TwinnedCorpus, apply_policy, twin_batches, twin_corpus
 from ..twinning.matchers import ScoredMatcher
 from .result import CorpusResult
@@ -86,6 +85,9 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool =
     if _in_columns(pairs, settings):
         twinned = twin_batches(pairs.key, pairs.response, pairs.n_tokens, settings.match, remove, settings.zeros == "exclude")
     else:
+        from ..counting.anaphora import anaphora_counts, check_modes
+        from ..formats.ua.view import in_modes
+
         documents = []
         for name, key, response, n_tokens in pairs:
             key, response = in_modes(key, modes), in_modes(response, modes)

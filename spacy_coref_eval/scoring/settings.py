@@ -4,7 +4,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional, Tuple,
 
 from ..counting import DEFAULT_METRICS, Conventions, check_metrics
 from ..counting.importance import SIZE, LeaImportance
-from ..formats.ua.view import Modes
+from ..formats.ua.modes import Modes
 from ..presets import REFERENCE, Preset, get_preset
 from ..twinning import ExactMatcher, Matcher, get_policy
 
@@ -109,7 +109,7 @@ class Settings:
         ``singletons`` and ``zero_match`` default to the preset's
         (:mod:`~.presets`; without one, exact matching and singletons kept).
         ``split_antecedents`` to ``min_spans`` are the UA scorer's modes
-        (:class:`~.formats.ua.view.Modes`). ``lea_importance`` names LEA's
+        (:class:`~.formats.ua.modes.Modes`). ``lea_importance`` names LEA's
         importance (``size``, ``uniform``, ``entity-type`` with the
         ``lea_weights`` table and ``lea_default_weight``;
         :class:`~.counting.importance.LeaImportance`).

@@ -14,7 +14,8 @@ from ..document import Side, SideDocument
 from ..inputs import check_utf8, read_input
 from .parse import UADocument, parse_ua
 from .vectorised import parse_simple
-from .view import Modes, ua_clusters_of, unmerged_clusters
+from .modes import Modes
+from .view import ua_clusters_of, unmerged_clusters
 
 
 @dataclass
