@@ -5,8 +5,10 @@ import os
 import stat
 import zlib
 from contextlib import contextmanager
+from functools import partial
+from itertools import chain
 from pathlib import Path
-from typing import Dict, Iterator, Optional
+from typing import Dict, Iterator, Optional, Union
 
 from ..errors import CorefInputError
 
@@ -32,13 +34,14 @@ def reading_bytes(path: Path, data: bytes) -> Iterator[None]:
         del _VIEWS[path]
 
 
-def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
+def read_input(path: Path, max_line: Optional[int] = None) -> Union[bytes, bytearray]:
     """The bytes of ``path`` (gunzipped for ``.gz``), read in chunks within
     :data:`MAX_INPUT_BYTES` and lines of at most ``max_line`` bytes
     (default :data:`MAX_LINE_BYTES`), so that a gzip bomb, an endless
     stream or a giant line stops with a :class:`CorefInputError` naming the
     file (and line) before it fills the memory. A plain file no longer than
-    a line may be is read in one piece."""
+    a line may be is read in one piece, into memory written once. Readers
+    only read what this returns."""
     max_line = MAX_LINE_BYTES if max_line is None else max_line
     if path in _VIEWS:
         return _view(path, max_line)
@@ -48,14 +51,16 @@ def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
     try:
         with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as stream:
             status = None if path.suffix == ".gz" else os.fstat(stream.fileno())
+            chunks = iter(partial(stream.read, chunk_size), b"")
             if status is not None and stat.S_ISREG(status.st_mode) and status.st_size <= min(max_line, MAX_INPUT_BYTES):
-                data = bytearray(status.st_size)
-                del data[stream.readinto(data):]
+                whole = stream.read(status.st_size)
+                more = next(chunks, b"")
+                if not more:
+                    return whole
+                data = bytearray(whole)
                 line_length = len(data) - data.rfind(b"\n") - 1
-            while True:
-                chunk = stream.read(chunk_size)
-                if not chunk:
-                    return data
+                chunks = chain([more], chunks)
+            for chunk in chunks:
                 if len(data) + len(chunk) > MAX_INPUT_BYTES:
                     raise CorefInputError(
                         f"{path}: larger than the maximum input size ({MAX_INPUT_BYTES} bytes"
@@ -73,11 +78,12 @@ def read_input(path: Path, max_line: Optional[int] = None) -> bytearray:
                 if first >= 0:
                     line_length = len(chunk) - chunk.rfind(b"\n") - 1
                 data += chunk
+            return data
     except (OSError, EOFError, zlib.error) as err:
         raise CorefInputError(f"{path}: cannot read file: {err}") from None
 
 
-def _view(path: Path, max_line: int) -> bytearray:
+def _view(path: Path, max_line: int) -> bytes:
     """The bytes given for ``path`` by :func:`reading_bytes`, within the
     line length; a longer line is refused without its number (the whole
     file read again names it)."""
@@ -88,7 +94,7 @@ def _view(path: Path, max_line: int) -> bytearray:
         edges = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 0x0A)
         if int(np.diff(edges, prepend=-1, append=len(data)).max()) - 1 > max_line:
             raise CorefInputError(f"{path}: line longer than the maximum line length ({max_line} bytes)")
-    return bytearray(data)
+    return data
 
 
 def check_utf8(data: bytes, path: Path) -> None:

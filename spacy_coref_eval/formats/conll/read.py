@@ -131,7 +131,7 @@ def _read_file(path: Path, with_words: bool, with_ids: bool, columns: bool = Fal
     try:
         data = read_input(path)
         if data.startswith(codecs.BOM_UTF8):
-            del data[: len(codecs.BOM_UTF8)]
+            data = data[len(codecs.BOM_UTF8):]
         check_utf8(data, path)
         raw: Optional[List[RawMentions]] = [] if with_ids else None
         simple = parse_columns(data, raw)

@@ -30,7 +30,7 @@ def file_parser(path: Path, seen: Optional[Dict[str, int]] = None) -> FileParser
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
     if data.startswith(codecs.BOM_UTF8):
-        del data[:len(codecs.BOM_UTF8)]
+        data = data[len(codecs.BOM_UTF8):]
     return FileParser(data, str(path), seen=seen)
 
 
