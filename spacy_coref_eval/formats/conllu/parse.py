@@ -11,7 +11,7 @@ from ...arrays import lexsort
 from ...errors import CorefInputError
 from .document import MAJOR_BITS, MINOR_BITS, ConlluFile, CorefUDDocument, EmptyNode, TokenColumns, empty_document, node_key
 from .entities import DocumentLayout, EntityHeader, MentionReader
-from .vectorised import FileRows, begins, byte_words, gather_lines, numbers, pair_documents, starts_with, strings
+from .vectorised import FileRows, any_of, begins, byte_words, gather_lines, numbers, pair_documents, starts_with, strings
 
 _NEWDOC = re.compile(r"^# newdoc(?:\s+id\s*=\s*(.+))?$")
 _SENT_IDS = re.compile(r"^# sent_id(?:[^\S\n]*=?[^\S\n]*(\S+))?", re.MULTILINE)
@@ -30,6 +30,9 @@ def ids_per_document(global_entity: Iterable[str]) -> bool:
 _EMPTY_ID = re.compile(r"^(\d+)\.(\d+)$")
 _RANGE_ID = re.compile(r"^(\d+)-(\d+)$")
 _NL, _TAB, _DASH, _DOT, _PIPE = 10, 9, 45, 46, 124
+_ATTRIBUTE_INITIALS = b"EBS"
+"""The first bytes of the MISC attributes read: ``Entity=``, ``Bridge=``,
+``Split=`` and ``SplitAnte=``."""
 _MAX_ID_DIGITS = 7
 """Longer IDs are not words (a sentence has fewer than 10 million)."""
 
@@ -196,10 +199,9 @@ class FileParser:
     def _sentence_ids(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """What :data:`_SENT_IDS` finds in each ``# sent_id`` line from
         ``starts`` to ``ends`` (empty without an id). The lines
-        ``# sent_id = ID`` whose ID is printable ASCII are cut on arrays."""
-        raw = gather_lines(self.buffer, starts, ends)
-        self.decode(raw)
-        text = np.frombuffer(raw, dtype=np.uint8)
+        ``# sent_id = ID`` whose ID is printable ASCII are cut on arrays;
+        only the others are decoded (and so checked as UTF-8)."""
+        text = np.frombuffer(gather_lines(self.buffer, starts, ends), dtype=np.uint8)
         stops = np.cumsum(ends + 1 - starts) - 1
         begins_at = stops - (ends - starts)
         plain = starts_with(self.words8, starts, b"# sent_id = ") & (ends - starts > 12)
@@ -209,7 +211,7 @@ class FileParser:
         cut, matched = np.flatnonzero(plain), np.flatnonzero(~plain)
         found[cut] = np.array(strings(text, begins_at[cut] + 12, stops[cut]), dtype=object)
         if len(matched):
-            lines = gather_lines(text, begins_at[matched], stops[matched]).decode("utf8")
+            lines = self.decode(gather_lines(text, begins_at[matched], stops[matched]))
             found[matched] = np.array(_SENT_IDS.findall(lines), dtype=object)
         return found
 
@@ -247,15 +249,14 @@ class FileParser:
         buffer = self.buffer
         misc_start, misc_end = self.field(9)
         pipes = self.pipes
-        after = buffer[pipes + 1]
-        pipes = pipes[(after == ord("E")) | (after == ord("B")) | (after == ord("S"))]
+        pipes = pipes[any_of(buffer[pipes + 1], _ATTRIBUTE_INITIALS)]
         pipe_row = np.searchsorted(misc_start, pipes, "right") - 1
         in_misc = (pipe_row >= 0) & (pipes < misc_end[np.maximum(pipe_row, 0)])
         pipes = pipes[in_misc]
         starts = np.concatenate((misc_start, pipes + 1))
         rows = np.concatenate((np.arange(len(misc_start)), pipe_row[in_misc]))
         first = buffer[np.minimum(starts, len(buffer) - 1)]
-        named = (first == ord("E")) | (first == ord("B")) | (first == ord("S"))
+        named = any_of(first, _ATTRIBUTE_INITIALS)
         starts, rows = starts[named], rows[named]
         heads = self.words8[starts + 8]
         self.bridges = int(begins(heads, b"Bridge=").sum())
