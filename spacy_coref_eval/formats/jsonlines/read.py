@@ -68,8 +68,6 @@ _NUMBERS_ONLY = str.maketrans("[],", "   ")
 _BRACKETS_ONLY = str.maketrans("", "", "0123456789-, \t\n\r")
 
 
-
-
 class SpanText(str):
     """The JSON text of a clusters field that :data:`_SPAN_LISTS` matches."""
 

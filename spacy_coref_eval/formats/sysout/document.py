@@ -16,8 +16,6 @@ if TYPE_CHECKING:
     from .batch import CharacterBatch
 
 
-
-
 class SystemDocument(SideDocument):
     """``spans`` (end exclusive) are characters of ``text`` for character
     outputs, else words; ``labels`` their cluster indices; ``dropped`` the
