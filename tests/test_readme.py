@@ -1,4 +1,5 @@
-"""The README is executable: every fenced block runs or parses, so it cannot rot.
+"""The README and the pages under docs/ are executable: every fenced block
+runs or parses, so they cannot rot.
 
 Every block names its language, one of:
 
@@ -35,6 +36,7 @@ import pytest
 from .conftest import REPO
 
 README = REPO / "README.md"
+PAGES = [README, *sorted((REPO / "docs").glob("*.md"))]
 LANGUAGES = {"bash", "python", "ini", "json", "text"}
 CLI = "spacy-coref-eval"
 
@@ -43,6 +45,7 @@ NOT_RUN: Dict[str, str] = {
     "python -m pytest": "this test suite itself",
     "bash .ci/run": "CI itself, in a fresh virtual environment",
     "python -m benchmarks.run": "takes minutes; .ci/run runs it once",
+    "mkdocs": "builds this documentation; .ci/run builds it with --strict",
     "python -m weasel": "the spaCy project; tests/test_project.py runs `weasel run all` on the demo, offline",
     "python -m spacy evaluate": (
         "needs the pipeline `weasel run all` assembles; tests/test_project.py runs it through "
@@ -65,29 +68,35 @@ class Block(NamedTuple):
     language: str
     line: int
     code: str
+    page: str = "README.md"
 
     @property
     def id(self) -> str:
-        return f"{self.language}-line{self.line}"
+        return f"{self.page}-{self.language}-line{self.line}"
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}:{self.line}"
 
 
-def readme_blocks() -> List[Block]:
-    """The fenced blocks of README.md, with the line of their opening fence."""
+def page_blocks(path: Path) -> List[Block]:
+    """The fenced blocks of one page, with the line of their opening fence."""
+    page = path.relative_to(REPO).as_posix()
     blocks, language, start, body = [], None, 0, []
-    for number, line in enumerate(README.read_text(encoding="utf8").splitlines(), 1):
+    for number, line in enumerate(path.read_text(encoding="utf8").splitlines(), 1):
         fence = re.match(r"\s*```(\S*)\s*$", line)
         if language is None and fence:
             language, start, body = fence.group(1), number, []
         elif language is not None and fence and not fence.group(1):
-            blocks.append(Block(language, start, "\n".join(body) + "\n"))
+            blocks.append(Block(language, start, "\n".join(body) + "\n", page))
             language = None
         elif language is not None:
             body.append(line)
-    assert language is None, f"README.md:{start}: fence never closed"
+    assert language is None, f"{page}:{start}: fence never closed"
     return blocks
 
 
-BLOCKS = readme_blocks()
+BLOCKS = [block for path in PAGES for block in page_blocks(path)]
 
 
 def of(language: str) -> List[Block]:
@@ -169,7 +178,7 @@ def test_every_block_names_a_known_language():
 
 def test_the_readme_has_blocks_of_every_kind():
     """Guards the fence parser: a README read as no blocks passes nothing."""
-    assert {block.language for block in BLOCKS} == LANGUAGES
+    assert {block.language for block in BLOCKS if block.page == "README.md"} == LANGUAGES
     assert [block for block in of("text") if block.code.startswith(f"$ {CLI} ")]
 
 
@@ -252,7 +261,7 @@ def test_python_block_runs(block, tmp_path):
     script.write_text(block.code, encoding="utf8")
     command = [sys.executable, "-m", "doctest", str(script)] if doctest else [sys.executable, str(script)]
     run = subprocess.run(command, cwd=checkout, env=environment(checkout), capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, f"README.md:{block.line}\n{run.stdout}{run.stderr}"
+    assert run.returncode == 0, f"{block.where}\n{run.stdout}{run.stderr}"
 
 
 # --- shell ---------------------------------------------------------------------
@@ -267,7 +276,7 @@ def test_shell_block_runs(block, tmp_path):
             continue
         checkout = checkout or scratch_checkout(tmp_path)
         run = run_cli(command[1:], checkout)
-        assert run.returncode == 0, f"README.md:{block.line}: {' '.join(command)}\n{run.stdout}{run.stderr}"
+        assert run.returncode == 0, f"{block.where}: {' '.join(command)}\n{run.stdout}{run.stderr}"
         assert "Traceback" not in run.stderr, run.stderr
 
 
@@ -357,3 +366,37 @@ def test_usage_lines_name_real_commands_and_options():
         elif options - known[words[1]]:
             wrong.append((block_id, sorted(options - known[words[1]])))
     assert wrong == []
+
+
+# --- the README's size, the site's navigation, links -----------------------------
+
+
+def test_the_readme_is_short():
+    """The README says what the package is and the three common jobs; the rest lives in docs/."""
+    assert len(README.read_text(encoding="utf8").splitlines()) <= 400
+
+
+def nav_pages() -> List[str]:
+    """The pages named in mkdocs.yml's ``nav``."""
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf8")
+    nav = text[text.index("\nnav:"):]
+    return re.findall(r":\s*\"?([\w./-]+\.md)\"?\s*$", nav, flags=re.MULTILINE)
+
+
+def links(path: Path) -> Iterator[str]:
+    """The relative targets of a page's Markdown links, without anchors."""
+    for target in re.findall(r"\]\(([^)\s]+)\)", path.read_text(encoding="utf8")):
+        if not re.match(r"[a-z]+:", target) and not target.startswith("#"):
+            yield target.split("#")[0]
+
+
+def test_every_page_is_in_the_site_and_reachable_from_its_index():
+    pages = {path.name for path in (REPO / "docs").glob("*.md")}
+    assert set(nav_pages()) == pages
+    assert pages - {"index.md"} <= set(links(REPO / "docs" / "index.md"))
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda path: path.relative_to(REPO).as_posix())
+def test_relative_links_name_files_that_exist(path):
+    missing = [target for target in links(path) if not (path.parent / target).exists()]
+    assert missing == []

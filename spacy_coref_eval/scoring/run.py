@@ -107,8 +107,10 @@ def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, 
     :meth:`Options.from_names` takes. Two files are read a batch of
     documents at a time when nothing asked for needs every document
     (``twinning``, ``words``, ``tokens``, ``cross_document`` off;
-    docs/streaming.md), e.g.
+    docs/streaming.md).
 
+    Examples
+    --------
     >>> run = evaluate_corpus(DEMO_KEY, DEMO_RESPONSE, match="head")  # doctest: +SKIP
     >>> round(run.metrics()["conll"]["f1"], 4)  # doctest: +SKIP
     """
