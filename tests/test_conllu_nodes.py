@@ -14,7 +14,7 @@ from spacy_coref_eval.formats.conllu.nodes import EMPTY_FORM, empty_keys, entity
 from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
 
 from .strategies import deterministic
-from .test_conllu_vectorised import conllu_texts
+from .conllu_generator import conllu_texts
 
 GUM = Path(__file__).resolve().parent / "data" / "corpora" / "gum-corefud.40docs.conllu.gz"
 

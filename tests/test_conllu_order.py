@@ -15,7 +15,7 @@ from spacy_coref_eval.formats.conllu.document import ConlluFile, CorefUDDocument
 from spacy_coref_eval.formats.conllu.parse import FileParser
 
 from .strategies import deterministic, patched
-from .test_conllu_vectorised import EIDS, conllu_texts
+from .conllu_generator import EIDS, conllu_texts
 
 GUM = Path(__file__).resolve().parent / "data" / "corpora" / "gum-corefud.40docs.conllu.gz"
 

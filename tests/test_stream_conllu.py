@@ -21,7 +21,7 @@ from spacy_coref_eval.formats.registry import format_of
 
 from .conftest import data_path
 from .strategies import deterministic, patched
-from .test_conllu_vectorised import mention_chunks
+from .conllu_generator import mention_chunks
 from .test_stream import assert_same, outcome, scored
 
 

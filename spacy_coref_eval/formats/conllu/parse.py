@@ -11,7 +11,7 @@ from ...arrays import lexsort
 from ...errors import CorefInputError
 from .document import MAJOR_BITS, MINOR_BITS, ConlluFile, CorefUDDocument, EmptyNode, TokenColumns, empty_document, node_key
 from .entities import DocumentLayout, EntityHeader, MentionReader
-from .vectorised import FileRows, any_of, begins, byte_words, gather_lines, numbers, pair_documents, starts_with, strings
+from .vectorised import any_of, begins, byte_words, gather_lines, numbers, starts_with, strings
 
 _NEWDOC = re.compile(r"^# newdoc(?:\s+id\s*=\s*(.+))?$")
 _SENT_IDS = re.compile(r"^# sent_id(?:[^\S\n]*=?[^\S\n]*(\S+))?", re.MULTILINE)
@@ -29,7 +29,7 @@ def ids_per_document(global_entity: Iterable[str]) -> bool:
 
 _EMPTY_ID = re.compile(r"^(\d+)\.(\d+)$")
 _RANGE_ID = re.compile(r"^(\d+)-(\d+)$")
-_NL, _TAB, _DASH, _DOT, _PIPE = 10, 9, 45, 46, 124
+_NL, _TAB, _DASH, _PIPE = 10, 9, 45, 124
 _ATTRIBUTE_INITIALS = b"EBS"
 """The first bytes of the MISC attributes read: ``Entity=``, ``Bridge=``,
 ``Split=`` and ``SplitAnte=``."""
@@ -40,12 +40,11 @@ _MAX_ID_DIGITS = 7
 class FileParser:
     """The whole file at once: lines, sentences, fields and ``Entity``
     values are found with array operations on the bytes, and strings are
-    made only for the columns kept. The brackets of simple documents are
-    paired by :func:`~.vectorised.pair_documents`, of the others (of all
-    without ``vectorised``) by :class:`~.entities.MentionReader`."""
+    made only for the columns kept. The brackets of each document are
+    paired by :class:`~.entities.MentionReader`, which also explains what
+    is wrong."""
 
-    def __init__(self, data: Union[bytes, bytearray], source: str, vectorised: bool = True,
-                 seen: Optional[Dict[str, int]] = None) -> None:
+    def __init__(self, data: Union[bytes, bytearray], source: str, seen: Optional[Dict[str, int]] = None) -> None:
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         if not data.endswith(b"\n"):
@@ -54,7 +53,6 @@ class FileParser:
         self.buffer = np.frombuffer(data, dtype=np.uint8)
         self.words8 = byte_words(data)
         self.source = source
-        self.vectorised = vectorised
         self.seen = seen
         self.headers: List[Tuple[int, EntityHeader]] = []
 
@@ -119,20 +117,13 @@ class FileParser:
         document_sentences = [first for _, _, first in documents] + [n_sentences]
         document_rows = self.sentence_rows[document_sentences]
         self._cut(document_sentences, document_rows)
-        document_rows = document_rows[:-1]
-        mentions: List[Optional[Dict[str, object]]] = [None] * len(documents)
-        if self.vectorised and len(self.entity_rows):
-            row_document = np.repeat(np.arange(len(documents)), np.diff(np.append(document_rows, n_rows)))
-            rows = FileRows(self.row_line, self.row_plain, self.row_multiword, self.row_empty, self.row_sentence,
-                            row_document, self.words_before, document_rows)
-            mentions = pair_documents(self.entity_text, self.entity_rows, self.headers, rows)
         parsed: Dict[str, CorefUDDocument] = {}
-        for d, ((name, line, first_sentence), stop, columns) in enumerate(zip(documents, document_sentences[1:], mentions)):
+        for d, ((name, line, first_sentence), stop) in enumerate(zip(documents, document_sentences[1:])):
             if name in parsed:
                 raise CorefInputError(
                     f"{self.source}:{line}: document {name!r} appears twice (first at line {parsed[name].line})"
                 )
-            parsed[name] = self._document(d, name, line, first_sentence, stop, columns)
+            parsed[name] = self._document(d, name, line, first_sentence, stop)
         _entities_in_file_order(parsed, self.per_document, self.seen)
         return ConlluFile(self.source, parsed, self.bridges, self.split_antecedents)
 
@@ -319,11 +310,9 @@ class FileParser:
             return None
         return text.split("\n")[:-1]
 
-    def _document(self, d: int, name: str, line: int, first_sentence: int, stop_sentence: int,
-                  mentions: Optional[Dict[str, object]]) -> CorefUDDocument:
+    def _document(self, d: int, name: str, line: int, first_sentence: int, stop_sentence: int) -> CorefUDDocument:
         """Document ``d``, of sentences ``first_sentence`` to ``stop_sentence``
-        (excluded); ``mentions`` are its mention columns when the vectorised
-        reader paired its brackets, else the state machine does."""
+        (excluded), its brackets paired by the state machine."""
         if first_sentence == stop_sentence:
             return empty_document(name, self.source, line)
         (first_row, first_word, wordless, multiword_lo, other_lo, entity_lo, split_lo), (
@@ -351,16 +340,14 @@ class FileParser:
             return self.column(*self.field(k, rows))
 
         words = token_column(1) if self.words is None else self.words[first_word:stop_word]
-        if mentions is None:
-            reader = MentionReader(DocumentLayout(
-                self.source, name, self.headers, self.row_line, first_row, sentence_rows, words_before,
-                set(multiword), dict(zip(empty_rows, range(len(empty_rows)))), empty_nodes,
-            ))
-            lo, hi = entity_lo, entity_hi
-            if hi > lo:
-                text = self.decode(self.entity_text[self.entity_offsets[lo]:self.entity_offsets[hi]].tobytes())
-                reader.read((self.entity_rows[lo:hi] - first_row).tolist(), text)
-            mentions = reader.columns()
+        reader = MentionReader(DocumentLayout(
+            self.source, name, self.headers, self.row_line, first_row, sentence_rows, words_before,
+            set(multiword), dict(zip(empty_rows, range(len(empty_rows)))), empty_nodes,
+        ))
+        if entity_hi > entity_lo:
+            text = self.decode(self.entity_text[self.entity_offsets[entity_lo]:self.entity_offsets[entity_hi]].tobytes())
+            reader.read((self.entity_rows[entity_lo:entity_hi] - first_row).tolist(), text)
+        mentions = reader.columns()
         return CorefUDDocument(
             name=name,
             source=self.source,
@@ -381,16 +368,15 @@ class FileParser:
         sentence; note which rows have other IDs (multiword ranges, empty
         nodes: ``row_plain`` false), which of those are multiword ranges
         that start at the next word (``row_multiword``; longer ones than
-        8 bytes are left to :meth:`_special_rows`), which look like empty
-        nodes (``row_empty``: a dot in the first 8 bytes), and each
-        row's next word number (``row_expected``)."""
+        8 bytes are left to :meth:`_special_rows`), and each row's next
+        word number (``row_expected``)."""
         starts, ends = self.field(0)
         value, plain = numbers(self.words8, starts, ends)
         plain &= ends - starts <= _MAX_ID_DIGITS
-        self.row_sentence = np.repeat(np.arange(len(sentence_rows)), row_counts)
+        row_sentence = np.repeat(np.arange(len(sentence_rows)), row_counts)
         special = np.zeros(len(plain) + 1, dtype=np.int64)
         np.cumsum(~plain, out=special[1:])
-        first = sentence_rows[self.row_sentence]
+        first = sentence_rows[row_sentence]
         expected = np.arange(len(plain)) - first - (special[:-1] - special[first]) + 1
         bad = np.flatnonzero(plain & (value != expected))
         if len(bad):
@@ -412,9 +398,6 @@ class FileParser:
         well_formed = low_plain & high_plain & (low == expected[ranges]) & (high >= low)
         self.row_multiword = np.zeros(len(plain), dtype=bool)
         self.row_multiword[ranges[well_formed]] = True
-        dotted = ((window == _DOT) & (np.arange(8) < (ends - starts)[others, None])).any(axis=1)
-        self.row_empty = np.zeros(len(plain), dtype=bool)
-        self.row_empty[others[dotted & ~looks_like_range]] = True
 
     def _special_rows(self, first_row: int, sentence_rows: List[int], words_before: np.ndarray, rows: np.ndarray,
                       multiword: List[int], empty_rows: List[int], empty_nodes: List[EmptyNode]) -> None:
