@@ -17,16 +17,17 @@ from spacy.util import registry
 
 from ..analysis.attributes import CHAIN_LENGTH, DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, ChainLengths
 from ..analysis.resolution import RESOLUTION_CLASSES, score_resolution_classes
+from ..analysis.registry import get_analysis, resolve
 from ..analysis.summary import Breakdowns, analyse
 from ..counting import DEFAULT_METRICS, METRIC_INFO, METRICS, LeaImportance
 from ..errors import CorefEvalWarning, warn
 from ..formats.docbin.examples import docs_side
 from ..formats.docbin.spans import ClusterReader, PrefixedSpanGroups
 from ..presets import get_preset
-from ..report.spacy_scores import check_headline, spacy_scores, strata_keys
+from ..report.spacy_scores import check_headline, spacy_scores
 from ..scoring import CorpusResult, Options, Run, Settings, evaluate_corpus
 from ..twinning import Matcher
-from .crossdoc import check_readers, check_tokens, ids_side, link_keys
+from .crossdoc import check_readers, check_tokens, ids_side
 
 __all__ = ["CorefEvalWarning", "CorefScorer", "make_coref_scorer", "score_examples"]
 SCORER_STRATA = (CHAIN_LENGTH, MENTION_TYPE)
@@ -101,9 +102,10 @@ class CorefScorer:
         if self.by or self.cross_document:
             breakdowns = Breakdowns(by=self.by, chain_lengths=self.chain_lengths, cross_document=self.cross_document)
             analyses = analyse(run.result, breakdowns=breakdowns, corpus=run.corpus)
-            scores.update(strata_keys(analyses.strata or {}))
-            if analyses.cross_document is not None:
-                scores.update(link_keys(analyses.cross_document.to_dict()))
+            for name, block in analyses.blocks().items():
+                keys = get_analysis(name).spacy_keys
+                if keys:
+                    scores.update(resolve(keys)(block))
         if self.classes:
             rates = score_resolution_classes(run.result, run.corpus.tokens()).rates()
             scores["coref_rc_per_class"] = {

@@ -1,0 +1,247 @@
+"""The analyses, each declared once in :data:`REGISTRY` (docs/analyses.md,
+"Adding an analysis"): its name (the JSON member), its command-line
+options as data (the command line turns them into click options), what
+it needs of the run, and by dotted path the functions that compute it and
+render it as JSON, a table, an HTML section and spaCy score keys.
+
+Paths are ``"module:function"``, the module relative to the package
+(``"analysis.builtin:waterfall"``), so that this module imports nothing
+(``--help`` stays fast) and the renderers may live in ``report/``, which
+ranks after ``analysis/``. A computing function takes a :class:`Context`;
+a JSON renderer ``(value, per_doc)``; a per-document JSON renderer
+``(value, index, name)``; a table renderer ``(value, result, per_doc,
+analyses)`` and returns a list of text blocks; an HTML renderer ``(block,
+data)`` (the JSON block with ``per_doc``, the page's ``ReportData``);
+spaCy keys ``(block)``. JSON members and HTML sections come in registry
+order, table sections by :attr:`Analysis.table_rank`."""
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional, Sequence, Tuple, Union
+
+NEEDS = frozenset({"twinning", "words", "tokens", "corpus", "whole", "response_documents"})
+"""What an analysis may need of a run: the ``twinning``, the key's
+``words`` or ``tokens``, the paired ``corpus``, every document read at
+once (``whole``: no streaming), the ``response_documents`` read again."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One command-line option of an analysis: ``flags`` as click writes
+    them (``"--waterfall"``, ``"--waterfall/--no-waterfall"``), the
+    parameter ``dest``, its ``kind`` (``flag``, ``text``, ``int``,
+    ``float``, ``path``, ``multiple``), ``default``, ``help``, and the
+    ``commands`` that offer it."""
+
+    flags: str
+    dest: str
+    help: str
+    kind: str = "flag"
+    default: Any = None
+    metavar: Optional[str] = None
+    show_default: bool = False
+    commands: Tuple[str, ...] = ("score",)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What computing an analysis reads: the run's ``result``, the option
+    ``values`` asked with, the paired ``corpus`` (or ``None``), the
+    ``response_documents`` read again, the bootstrap settings (``level``,
+    ``n_resamples``, ``seed``) and ``n_process``."""
+
+    result: Any
+    values: Mapping[str, Any]
+    corpus: Any = None
+    response_documents: Sequence[Any] = ()
+    level: Optional[float] = None
+    n_resamples: int = 1000
+    seed: int = 0
+    n_process: int = 1
+
+
+Needs = Union[FrozenSet[str], Callable[[Mapping[str, Any]], FrozenSet[str]]]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One analysis: ``name`` (its JSON member and its key in
+    :class:`~.summary.Analyses`), its ``options``, the option value that
+    asks for it (``asked_by``, default its name), what it ``needs``
+    (:data:`NEEDS`, or a function of the option values), ``check`` of the
+    option values before a run, ``compute``, and its renderers (``json``,
+    ``document_json``, ``table``, ``html``, ``spacy_keys``) by dotted
+    path; ``table_rank`` orders its table among the others (registry
+    order by default)."""
+
+    name: str
+    compute: str
+    options: Tuple[Option, ...] = ()
+    asked_by: Optional[str] = None
+    needs: Needs = frozenset()
+    check: Optional[str] = None
+    json: Optional[str] = None
+    document_json: Optional[str] = None
+    table: Optional[str] = None
+    html: Optional[str] = None
+    spacy_keys: Optional[str] = None
+    table_rank: Optional[float] = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def asked(self, values: Mapping[str, Any]) -> bool:
+        """Whether the option ``values`` ask for it."""
+        return bool(values.get(self.asked_by or self.name))
+
+    def needed(self, values: Mapping[str, Any]) -> FrozenSet[str]:
+        """What it needs of the run, asked with ``values``."""
+        return self.needs(values) if callable(self.needs) else self.needs
+
+
+def resolve(path: str) -> Callable[..., Any]:
+    """The function at ``"module:function"`` (module relative to the package)."""
+    module, _, name = path.partition(":")
+    return getattr(import_module(f"spacy_coref_eval.{module}"), name)
+
+
+def _strata_needs(values: Mapping[str, Any]) -> FrozenSet[str]:
+    by = values.get("by") or ()
+    out = {"twinning", "corpus"}
+    if "mention-type" in by:
+        out.add("tokens")
+    if any(name == "entity-type" or name.startswith("attr:") for name in by):
+        out.add("response_documents")
+    return frozenset(out)
+
+
+TWINNING = frozenset({"twinning"})
+
+REGISTRY: Tuple[Analysis, ...] = (
+    Analysis(
+        "errors", "analysis.builtin:errors", json="analysis.builtin:errors_json",
+        document_json="analysis.builtin:errors_document_json", table="report.sections:errors_text",
+        html="report.sections:errors_html", needs=TWINNING,
+        options=(Option("--errors", "errors", "Add counts of error kinds (by document too with --per-doc)"),),
+    ),
+    Analysis(
+        "resolution_classes", "analysis.builtin:classes", asked_by="classes",
+        json="analysis.builtin:to_dict", document_json="analysis.builtin:classes_document_json",
+        table="report.sections:classes_text", html="report.sections:classes_html",
+        needs=frozenset({"twinning", "tokens", "corpus"}),
+        options=(Option(
+            "--classes", "classes",
+            "Add resolution classes (Stoyanov et al. 2009): class mix and MUC-RC per class (by document too with --per-doc)",
+        ),),
+    ),
+    Analysis(
+        "waterfall", "analysis.builtin:waterfall", json="analysis.builtin:to_dict",
+        document_json="analysis.builtin:waterfall_document_json", table="report.sections:waterfall_text",
+        html="report.sections:waterfall_html", needs=TWINNING, table_rank=2.5,
+        options=(
+            Option(
+                "--waterfall", "waterfall",
+                "Add the error-impact waterfall: every metric after fixing each kind of error in turn, and each kind "
+                "alone (by document too with --per-doc)",
+            ),
+            Option(
+                "--waterfall/--no-waterfall", "waterfall",
+                "Show the error-impact waterfall: every metric after fixing each kind of error in turn, and alone",
+                default=True, show_default=True, commands=("report",),
+            ),
+        ),
+    ),
+    Analysis(
+        "errors_list", "analysis.builtin:errors_list", table="report.sections:errors_list_text",
+        needs=frozenset({"twinning", "words", "corpus"}), table_rank=10,
+        options=(Option(
+            "--errors-list", "errors_list",
+            "Add every error of every document: missing, extra and span-error mentions; missing, extra, divided "
+            "and conflated entities with their mentions",
+        ),),
+    ),
+    Analysis(
+        "strata", "analysis.builtin:strata", asked_by="by", check="analysis.builtin:check_strata",
+        table="report.sections:strata_text", html="report.sections:strata_html",
+        spacy_keys="report.spacy_scores:strata_keys", needs=_strata_needs, table_rank=3.5,
+        options=(
+            Option(
+                "--by", "by",
+                "Add every metric by stratum of chain-length, mention-type, entity-type or attr:KEY (repeatable)",
+                kind="multiple",
+            ),
+            Option(
+                "--by", "by", "Show every metric by stratum of chain-length, mention-type, entity-type or attr:KEY",
+                kind="multiple", commands=("report",),
+            ),
+            Option(
+                "--chain-lengths", "chain_lengths", "--by chain-length: entity sizes of each stratum, N, N-M or N+, from 1 on",
+                kind="text", default="1,2-5,6+", show_default=True,
+            ),
+            Option(
+                "--chain-lengths", "chain_lengths", "--by chain-length: entity sizes of each stratum",
+                kind="text", default="1,2-5,6+", show_default=True, commands=("report",),
+            ),
+        ),
+    ),
+    Analysis(
+        "variants", "analysis.builtin:variants", check="analysis.builtin:check_variants", json="analysis.builtin:variants_json",
+        table="report.sections:variants_text", html="report.sections:variants_html",
+        needs=frozenset({"corpus", "whole"}), table_rank=4.5,
+        options=(
+            Option(
+                "--variants", "variants",
+                "Add the variant matrix: exact, head and partial matching with singletons kept and removed under "
+                "--preset corefud, and the reference setting, from one read of the input",
+            ),
+            Option(
+                "--variants", "variants",
+                "Show the variant matrix (reference; exact, head and partial under --preset corefud)",
+                commands=("report",),
+            ),
+        ),
+    ),
+    Analysis(
+        "cross_document", "analysis.builtin:cross_document", json="analysis.builtin:crossdoc_json",
+        table="report.sections:crossdoc_text", html="report.sections:crossdoc_html",
+        spacy_keys="pipeline.crossdoc:link_keys", needs=frozenset({"twinning", "corpus"}), table_rank=2,
+    ),
+)
+"""Every analysis, in the order of the JSON members and HTML sections."""
+
+_BY_NAME: Dict[str, Analysis] = {analysis.name: analysis for analysis in REGISTRY}
+
+
+def register_analysis(analysis: Analysis) -> Analysis:
+    """Add ``analysis`` after the built-in ones (its name new)."""
+    global REGISTRY
+    if analysis.name in _BY_NAME:
+        raise ValueError(f"an analysis named {analysis.name!r} is already registered")
+    REGISTRY = REGISTRY + (analysis,)
+    _BY_NAME[analysis.name] = analysis
+    return analysis
+
+
+def registered_analyses() -> Tuple[Analysis, ...]:
+    """Every analysis, in registry order."""
+    return REGISTRY
+
+
+def get_analysis(name: str) -> Analysis:
+    """The analysis called ``name``."""
+    if name not in _BY_NAME:
+        raise KeyError(f"unknown analysis {name!r}; choose from {', '.join(_BY_NAME)}")
+    return _BY_NAME[name]
+
+
+def table_order() -> Sequence[Analysis]:
+    """The analyses in the order the table shows them."""
+    ranked = [(a.table_rank if a.table_rank is not None else float(i), i, a) for i, a in enumerate(REGISTRY)]
+    return [analysis for _, _, analysis in sorted(ranked, key=lambda item: item[:2])]
+
+
+def options_of(command: str) -> Tuple[Option, ...]:
+    """The options every analysis offers ``command``, in registry order."""
+    return tuple(option for analysis in REGISTRY for option in analysis.options if command in option.commands)
+
+
+def dests() -> FrozenSet[str]:
+    """Every option parameter of an analysis."""
+    return frozenset(option.dest for analysis in REGISTRY for option in analysis.options)
