@@ -74,6 +74,11 @@ def check_strata(values: Mapping[str, Any], scoring: Any = None) -> None:
         for attribute in values["by"]:
             check_attribute(attribute)
         ChainLengths.parse(values.get("chain_lengths") or "1,2-5,6+")
+        from .spread import spreads_of
+
+        for attribute in ("spread", "spread-sentences"):
+            if attribute in values["by"]:
+                spreads_of(attribute, values.get("spreads"))
 
 
 def strata(context: Context) -> Dict[str, Any]:
@@ -86,16 +91,16 @@ def strata(context: Context) -> Dict[str, Any]:
 
 def stratum_block(context: Context, attribute: str) -> Dict[str, Any]:
     """The JSON block of one attribute's strata, with intervals at the run's level."""
-    from .attributes import DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, stratum_values
+    from .attributes import DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, SPREAD_SENTENCES, stratum_values
     from .strata import score_strata
 
     corpus, result = context.corpus, context.result
     values = stratum_values(
         attribute, result, context.values.get("chain_lengths") or DEFAULT_CHAIN_LENGTHS,
-        tokens=corpus.tokens() if corpus is not None and attribute == MENTION_TYPE else None,
+        tokens=corpus.tokens() if corpus is not None and attribute in (MENTION_TYPE, SPREAD_SENTENCES) else None,
         pairs=corpus.pairs if corpus is not None else (),
         key_documents=corpus.key_documents if corpus is not None else (),
-        response_documents=context.response_documents,
+        response_documents=context.response_documents, spreads=context.values.get("spreads"),
     )
     return strata_json(result, score_strata(result, values), context)
 

@@ -76,7 +76,7 @@ class Analysis:
     name: str
     compute: str
     options: Tuple[Option, ...] = ()
-    asked_by: Optional[str] = None
+    asked_by: Union[None, str, Tuple[str, ...]] = None
     needs: Needs = frozenset()
     check: Optional[str] = None
     json: Optional[str] = None
@@ -88,12 +88,18 @@ class Analysis:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def asked(self, values: Mapping[str, Any]) -> bool:
-        """Whether the option ``values`` ask for it."""
-        return bool(values.get(self.asked_by or self.name))
+        """Whether the option ``values`` ask for it: any of ``asked_by``
+        given (not ``None``, ``False`` or empty)."""
+        names = self.asked_by if isinstance(self.asked_by, tuple) else (self.asked_by or self.name,)
+        return any(_given(values.get(name)) for name in names)
 
     def needed(self, values: Mapping[str, Any]) -> FrozenSet[str]:
         """What it needs of the run, asked with ``values``."""
         return self.needs(values) if callable(self.needs) else self.needs
+
+
+def _given(value: Any) -> bool:
+    return value is not None and value is not False and not (isinstance(value, (tuple, list, str)) and not value)
 
 
 def resolve(path: str) -> Callable[..., Any]:
@@ -105,7 +111,7 @@ def resolve(path: str) -> Callable[..., Any]:
 def _strata_needs(values: Mapping[str, Any]) -> FrozenSet[str]:
     by = values.get("by") or ()
     out = {"twinning", "corpus"}
-    if "mention-type" in by:
+    if "mention-type" in by or "spread-sentences" in by:
         out.add("tokens")
     if any(name == "entity-type" or name.startswith("attr:") for name in by):
         out.add("response_documents")
@@ -164,11 +170,14 @@ REGISTRY: Tuple[Analysis, ...] = (
         options=(
             Option(
                 "--by", "by",
-                "Add every metric by stratum of chain-length, mention-type, entity-type or attr:KEY (repeatable)",
+                "Add every metric by stratum of chain-length, mention-type, entity-type, attr:KEY, spread or "
+                "spread-sentences (repeatable)",
                 kind="multiple",
             ),
             Option(
-                "--by", "by", "Show every metric by stratum of chain-length, mention-type, entity-type or attr:KEY",
+                "--by", "by",
+                "Show every metric by stratum of chain-length, mention-type, entity-type, attr:KEY, spread or "
+                "spread-sentences",
                 kind="multiple", commands=("report",),
             ),
             Option(
@@ -178,6 +187,13 @@ REGISTRY: Tuple[Analysis, ...] = (
             Option(
                 "--chain-lengths", "chain_lengths", "--by chain-length: entity sizes of each stratum",
                 kind="text", default="1,2-5,6+", show_default=True, commands=("report",),
+            ),
+            Option(
+                "--spreads", "spreads",
+                "--by spread / spread-sentences: an entity's first-to-last mention distance (tokens / sentences) of "
+                "each stratum, N, N-M or N+, from 0 on (default 0,1-99,100-999,1000-9999,10000+ tokens; "
+                "0,1-4,5-19,20-99,100+ sentences)",
+                kind="text", commands=("score", "report"),
             ),
         ),
     ),
@@ -202,6 +218,39 @@ REGISTRY: Tuple[Analysis, ...] = (
         "cross_document", "analysis.builtin:cross_document", json="analysis.builtin:crossdoc_json",
         table="report.sections:crossdoc_text", html="report.sections:crossdoc_html",
         spacy_keys="pipeline.crossdoc:link_keys", needs=frozenset({"twinning", "corpus"}), table_rank=2,
+    ),
+    Analysis(
+        "antecedent_distance", "analysis.antecedents:compute", asked_by="antecedents", check="analysis.antecedents:check",
+        table="report.long_documents:antecedents_text", html="report.long_documents:antecedents_html", needs=TWINNING,
+        options=(
+            Option(
+                "--antecedents", "antecedents",
+                "Add link recall by antecedent distance: each key mention and the nearest preceding mention of its "
+                "entity, by distance in tokens, and the share the response also links",
+                commands=("score", "report"),
+            ),
+            Option(
+                "--distances", "distances", "--antecedents: token distances of each range, N, N-M or N+, from 0 on",
+                kind="text", default="0-9,10-49,50-199,200-999,1000+", show_default=True, commands=("score", "report"),
+            ),
+        ),
+    ),
+    Analysis(
+        "windows", "analysis.windows:compute", asked_by=("window", "window_sentences"), check="analysis.windows:check",
+        json="analysis.windows:to_json", table="report.long_documents:windows_text",
+        html="report.long_documents:windows_html",
+        needs=lambda values: frozenset({"twinning", "corpus"} | ({"tokens"} if values.get("window_sentences") else set())),
+        options=(
+            Option(
+                "--window", "window", "Add scores of the documents cut into windows of N tokens, each scored as a "
+                "document, beside the whole documents' (by window too with --per-doc)",
+                kind="int", metavar="N", commands=("score", "report"),
+            ),
+            Option(
+                "--window-sentences", "window_sentences", "Like --window, with windows of N sentences",
+                kind="int", metavar="N", commands=("score", "report"),
+            ),
+        ),
     ),
 )
 """Every analysis, in the order of the JSON members and HTML sections."""

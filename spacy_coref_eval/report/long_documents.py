@@ -1,0 +1,78 @@
+"""How the table and the HTML report render the analyses of long
+documents (docs/long-documents.md): antecedent distance, link difficulty,
+windows, partial gold and the string-match baseline."""
+from typing import Any, List, Mapping, Optional
+
+from wasabi import table
+
+from .html import escape
+from .labels import METRIC_NAMES, METRIC_ORDER, pct, printable
+
+
+def antecedents_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:
+    rows = [
+        [printable(name), str(entry["links"]), str(entry["found"]), pct(entry["recall"])]
+        for name, entry in [*value["buckets"].items(), ("all", value["total"])]
+    ]
+    header = ("Distance (tokens)", "Key links", "Found", "Recall")
+    return [
+        "Link recall by antecedent distance (each key mention and the nearest preceding mention of its entity)\n"
+        + table(rows, header=header, divider=True, aligns=("l", "r", "r", "r"))
+    ]
+
+
+def antecedents_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
+    if not block:
+        return ""
+    rows = "\n".join(
+        f'<tr><th>{escape(name)}</th><td>{entry["links"]}</td><td>{entry["found"]}</td>'
+        f'<td data-distance="{escape(name)}">{pct(entry["recall"])}</td></tr>'
+        for name, entry in [*block["buckets"].items(), ("all", block["total"])]
+    )
+    return (
+        '<section id="antecedent-distance">\n<h2>Link recall by antecedent distance</h2>\n'
+        '<p class="meta">Every key mention linked to the nearest preceding mention of its entity, by the tokens '
+        "between their starts; found when both twins lie in one response entity (docs/long-documents.md §2).</p>\n"
+        '<table class="strata"><thead><tr><th>Distance (tokens)</th><th>Key links</th><th>Found</th>'
+        f"<th>Recall</th></tr></thead>\n<tbody>\n{rows}\n</tbody></table>\n</section>"
+    )
+
+
+def _f1_columns(scores: Mapping[str, Any]) -> List[str]:
+    return [name for name in METRIC_ORDER if name in scores]
+
+
+def windows_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:
+    from ..analysis.windows import to_json
+
+    block = to_json(value, False)
+    whole, windowed = result.metrics(), block["metrics"]
+    names = _f1_columns(whole)
+    rows = [
+        [METRIC_NAMES[name], pct(whole[name]["f1"]), pct(windowed[name]["f1"]),
+         f"{100 * (windowed[name]['f1'] - whole[name]['f1']):+.2f}"]
+        for name in names
+    ]
+    header = ("Metric", "Whole F1", f"Windows F1", "Windows − whole")
+    return [
+        f"Windows of {block['size']} {block['unit']} ({block['n_windows']} holding a mention), each scored as a "
+        "document, beside the whole documents\n" + table(rows, header=header, divider=True, aligns=("l", "r", "r", "r"))
+    ]
+
+
+def windows_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
+    if not block:
+        return ""
+    names = _f1_columns(data.metrics)
+    rows = "\n".join(
+        f"<tr><th>{METRIC_NAMES[name]}</th><td>{pct(data.metrics[name]['f1'])}</td>"
+        f'<td data-metric="{name}">{pct(block["metrics"][name]["f1"])}</td></tr>'
+        for name in names
+    )
+    return (
+        '<section id="windows">\n<h2>Windows and whole documents</h2>\n'
+        f'<p class="meta">Every document cut into windows of {block["size"]} {escape(block["unit"])}, each scored as '
+        "a document (entities cut at window edges; docs/long-documents.md §3), beside the whole documents.</p>\n"
+        '<table class="strata"><thead><tr><th>Metric</th><th>Whole F1</th><th>Windows F1</th></tr></thead>\n'
+        f"<tbody>\n{rows}\n</tbody></table>\n</section>"
+    )
