@@ -252,6 +252,22 @@ REGISTRY: Tuple[Analysis, ...] = (
             ),
         ),
     ),
+    Analysis(
+        "links", "analysis.links:compute", table="report.long_documents:links_text",
+        html="report.long_documents:links_html", needs=frozenset({"twinning", "words", "corpus"}),
+        options=(
+            Option(
+                "--links", "links",
+                "Add recall, precision and F1 of the coreference links (as BLANC counts them) classed surface (same "
+                "text or head word) or other, and with --train seen or unseen",
+                commands=("score", "report"),
+            ),
+            Option(
+                "--train", "train", "--links: a training file; a link is seen when its two head words occur "
+                "together in one of its entities", kind="path", metavar="FILE", commands=("score", "report"),
+            ),
+        ),
+    ),
 )
 """Every analysis, in the order of the JSON members and HTML sections."""
 

@@ -76,3 +76,54 @@ def windows_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
         '<table class="strata"><thead><tr><th>Metric</th><th>Whole F1</th><th>Windows F1</th></tr></thead>\n'
         f"<tbody>\n{rows}\n</tbody></table>\n</section>"
     )
+
+
+def links_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:
+    from .labels import fraction
+
+    rows = [
+        [name, pct(entry["recall"]), pct(entry["precision"]), pct(entry["f1"]),
+         fraction(entry["recall_num"], entry["recall_den"]), fraction(entry["precision_num"], entry["precision_den"])]
+        for name, entry in value.items()
+    ]
+    header = ("Links", "Recall", "Precision", "F1", "Recall num / den", "Precision num / den")
+    out = (
+        "Coreference links by difficulty (surface: same text or head word; seen: head words together in a "
+        "training entity)\n" + table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r", "r"))
+    )
+    bounded = [(name, entry["intervals"]) for name, entry in value.items() if "intervals" in entry]
+    if bounded:
+        level = f"{100 * analyses.level:g}% " if analyses.level is not None else ""
+        rows = [
+            [name] + [f"{pct(bounds[rate][0])}–{pct(bounds[rate][1])}" for rate in ("recall", "precision", "f1")]
+            for name, bounds in bounded
+        ]
+        out += f"\nBootstrap {level}intervals of the link classes\n" + table(
+            rows, header=("Links", "Recall", "Precision", "F1"), divider=True, aligns=("l", "r", "r", "r")
+        )
+    return [out]
+
+
+def links_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
+    if not block:
+        return ""
+    from .html import interval_text
+
+    rows = []
+    for name, entry in block.items():
+        cells = []
+        for rate in ("recall", "precision", "f1"):
+            bounds = entry.get("intervals", {}).get(rate)
+            ci = f'<span class="ci">{interval_text(tuple(bounds))}</span>' if bounds else ""
+            cells.append(f'<td data-links="{escape(name)}" data-rate="{rate}">{pct(entry[rate])}{ci}</td>')
+        rows.append(
+            f"<tr><th>{escape(name)}</th><td>{entry['recall_den']:g}</td><td>{entry['precision_den']:g}</td>"
+            + "".join(cells) + "</tr>"
+        )
+    return (
+        '<section id="links">\n<h2>Easy and hard links</h2>\n'
+        '<p class="meta">Every coreference link of the key and the response, as BLANC counts them, classed surface '
+        "(same text or head word) or other, and seen or unseen in a training file (docs/long-documents.md §5).</p>\n"
+        '<table class="strata"><thead><tr><th>Links</th><th>Key links</th><th>Response links</th><th>Recall</th>'
+        "<th>Precision</th><th>F1</th></tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table>\n</section>"
+    )
