@@ -14,7 +14,7 @@ analyses)`` and returns a list of text blocks; an HTML renderer ``(block,
 data)`` (the JSON block with ``per_doc``, the page's ``ReportData``);
 spaCy keys ``(block)``. JSON members and HTML sections come in registry
 order, table sections by :attr:`Analysis.table_rank`."""
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional, Sequence, Tuple, Union
 
@@ -71,7 +71,9 @@ class Analysis:
     option values before a run, ``compute``, and its renderers (``json``,
     ``document_json``, ``table``, ``html``, ``spacy_keys``) by dotted
     path; ``table_rank`` orders its table among the others (registry
-    order by default)."""
+    order by default). ``adjust``, when given, returns the run's result
+    changed (a :class:`Context` in, a ``CorpusResult`` out): every output
+    then reports the changed result, and the analyses after it read it."""
 
     name: str
     compute: str
@@ -85,7 +87,7 @@ class Analysis:
     html: Optional[str] = None
     spacy_keys: Optional[str] = None
     table_rank: Optional[float] = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    adjust: Optional[str] = None
 
     def asked(self, values: Mapping[str, Any]) -> bool:
         """Whether the option ``values`` ask for it: any of ``asked_by``
@@ -265,6 +267,24 @@ REGISTRY: Tuple[Analysis, ...] = (
             Option(
                 "--train", "train", "--links: a training file; a link is seen when its two head words occur "
                 "together in one of its entities", kind="path", metavar="FILE", commands=("score", "report"),
+            ),
+        ),
+    ),
+    Analysis(
+        "partial_gold", "analysis.partial_gold:compute", asked_by=("partial_gold", "key_types"),
+        adjust="analysis.partial_gold:adjust", table="report.long_documents:partial_gold_text",
+        html="report.long_documents:partial_gold_html", needs=frozenset({"twinning", "words", "corpus"}), table_rank=-1,
+        options=(
+            Option(
+                "--partial-gold", "partial_gold",
+                "The key annotates only some entities: set aside (count and list, not score as precision errors) "
+                "every response entity none of whose mentions twins a key mention",
+                commands=("score", "report"),
+            ),
+            Option(
+                "--key-types", "key_types", "--partial-gold: the entity types the key annotates, TYPE,...; only "
+                "response entities of other types are set aside (implies --partial-gold)",
+                kind="text", metavar="TYPES", commands=("score", "report"),
             ),
         ),
     ),

@@ -25,9 +25,11 @@ class Analyses:
     macro: Optional[Dict[str, Dict[str, float]]] = None
     alignment: Optional[Mapping[str, Any]] = None
     results: Mapping[str, Any] = field(default_factory=dict)
+    result: Optional[CorpusResult] = None
+    """The run's result as an analysis changed it (``--partial-gold``), or ``None``."""
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name == "results":
+        if name.startswith("__") or name in ("results", "result"):
             raise AttributeError(name)
         aliases = {"classes": "resolution_classes"}
         try:
@@ -128,9 +130,23 @@ def analyse(
     registered analysis the ``breakdowns`` ask for (``errors`` asks for
     the error counts too), computed on the run's ``corpus`` (its words,
     tokens and pairs) and the ``response_documents`` read again, in
-    ``n_process`` processes where an analysis rescores. Each module loads
-    only when its analysis is asked for."""
+    ``n_process`` processes where an analysis rescores. An analysis that
+    adjusts the run (:attr:`~.registry.Analysis.adjust`) goes first; the
+    intervals, the averages and the other analyses read the adjusted run,
+    held in :attr:`Analyses.result`. Each module loads only when its
+    analysis is asked for."""
     out: Dict[str, Any] = {"level": level, "n_resamples": n_resamples, "seed": seed}
+    if errors:
+        breakdowns = Breakdowns(breakdowns.values, errors=True)
+    context = Context(result, breakdowns.values, corpus, response_documents, level, n_resamples, seed, n_process)
+    results: Dict[str, Any] = {}
+    for name in breakdowns.asked:
+        analysis = get_analysis(name)
+        if analysis.adjust:
+            results[name] = resolve(analysis.compute)(context)
+            result = resolve(analysis.adjust)(context)
+            out["result"] = result
+            context = Context(result, breakdowns.values, corpus, response_documents, level, n_resamples, seed, n_process)
     if level is not None or macro:
         from .statistics import bootstrap_intervals, macro_average
 
@@ -138,8 +154,8 @@ def analyse(
             out["intervals"] = bootstrap_intervals(result, level, n_resamples, seed)
         if macro:
             out["macro"] = macro_average(result)
-    if errors:
-        breakdowns = Breakdowns(breakdowns.values, errors=True)
-    context = Context(result, breakdowns.values, corpus, response_documents, level, n_resamples, seed, n_process)
-    results = {name: resolve(get_analysis(name).compute)(context) for name in breakdowns.asked}
-    return Analyses(**out, results=results)
+    for name in breakdowns.asked:
+        if name not in results:
+            results[name] = resolve(get_analysis(name).compute)(context)
+    ordered = {name: results[name] for name in breakdowns.asked}
+    return Analyses(**out, results=ordered)

@@ -81,7 +81,7 @@ def score(
             n_process=n_process,
         )
         computed = replace(computed, alignment=run.corpus.alignment)
-    report(run.result, fmt, per_doc, output, computed, inputs)
+    report(run.result if computed.result is None else computed.result, fmt, per_doc, output, computed, inputs)
 
 
 def asked(scoring: ScoringOptions, analyses: Mapping[str, Any], cross_document: bool = False):

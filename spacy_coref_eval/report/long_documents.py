@@ -127,3 +127,37 @@ def links_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
         '<table class="strata"><thead><tr><th>Links</th><th>Key links</th><th>Response links</th><th>Recall</th>'
         "<th>Precision</th><th>F1</th></tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table>\n</section>"
     )
+
+
+def partial_gold_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:
+    types = f" (key types: {', '.join(value['key_types'])})" if value["key_types"] else ""
+    lines = [
+        f"Partial gold{types}: {value['entities']} response entities ({value['mentions']} mentions) twinning no key "
+        "mention set aside, not scored as precision errors"
+    ]
+    for document, entries in value["documents"].items():
+        for entry in entries:
+            spans = ", ".join(_span(mention) for mention in entry["mentions"])
+            lines.append(f"  {printable(document)} e{entry['entity']}: {spans}")
+    return ["\n".join(lines) + "\n"]
+
+
+def _span(mention: Mapping[str, Any]) -> str:
+    start, end = mention["span"]
+    text = f' "{printable(mention["text"])}"' if "text" in mention else ""
+    return f"[{start}, {end}){text}"
+
+
+def partial_gold_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
+    if not block:
+        return ""
+    items = "\n".join(
+        f"<li>{escape(document)} e{entry['entity']}: " + escape(", ".join(_span(m) for m in entry["mentions"])) + "</li>"
+        for document, entries in block["documents"].items() for entry in entries
+    )
+    return (
+        '<section id="partial-gold">\n<h2>Set aside (partial gold)</h2>\n'
+        f'<p class="meta">{block["entities"]} response entities ({block["mentions"]} mentions) twin no key mention '
+        "and are not scored as precision errors (docs/long-documents.md §4).</p>\n"
+        f"<ul>\n{items}\n</ul>\n</section>"
+    )

@@ -44,6 +44,7 @@ def report_page(
         result, level=level, n_resamples=n_resamples, seed=seed, macro=True, errors=True, breakdowns=breakdowns,
         corpus=corpus, response_documents=response_documents, n_process=n_process,
     )
+    result = result if analyses.result is None else analyses.result
     sections = analyses.blocks(per_doc=True)
     if tokens is not None:
         try:
