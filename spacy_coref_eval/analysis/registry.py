@@ -288,6 +288,18 @@ REGISTRY: Tuple[Analysis, ...] = (
             ),
         ),
     ),
+    Analysis(
+        "baseline", "analysis.baseline:compute", table="report.long_documents:baseline_text",
+        html="report.long_documents:baseline_html", needs=frozenset({"words", "corpus", "whole"}), table_rank=-0.5,
+        options=(
+            Option(
+                "--baseline", "baseline",
+                "Add a string-match baseline beside the system: the key's mentions with the same text (and, where "
+                "the key marks heads, the same head word) in one entity, scored with the same settings",
+                commands=("score", "report"),
+            ),
+        ),
+    ),
 )
 """Every analysis, in the order of the JSON members and HTML sections."""
 

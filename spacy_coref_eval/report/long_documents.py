@@ -161,3 +161,37 @@ def partial_gold_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
         "and are not scored as precision errors (docs/long-documents.md §4).</p>\n"
         f"<ul>\n{items}\n</ul>\n</section>"
     )
+
+
+def baseline_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:
+    system = result.metrics()
+    names = _f1_columns(system)
+    rows = [
+        [METRIC_NAMES[name], pct(system[name]["f1"])] + [pct(block["metrics"][name]["f1"]) for block in value.values()]
+        for name in names
+    ]
+    header = ["Metric", "System F1"] + [f"{variant.capitalize()}-match baseline F1" for variant in value]
+    return [
+        "The system beside a string-match baseline (the key's mentions with the same text, or head word, in one "
+        "entity)\n" + table(rows, header=header, divider=True, aligns=["l"] + ["r"] * (len(header) - 1))
+    ]
+
+
+def baseline_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
+    if not block:
+        return ""
+    names = _f1_columns(data.metrics)
+    head = "".join(f"<th>{escape(variant)}-match baseline F1</th>" for variant in block)
+    rows = "\n".join(
+        f"<tr><th>{METRIC_NAMES[name]}</th><td>{pct(data.metrics[name]['f1'])}</td>"
+        + "".join(f'<td data-baseline="{escape(v)}">{pct(b["metrics"][name]["f1"])}</td>' for v, b in block.items())
+        + "</tr>"
+        for name in names
+    )
+    return (
+        '<section id="baseline">\n<h2>Against a string-match baseline</h2>\n'
+        '<p class="meta">The key\'s mentions with the same text (or head word) put in one entity, scored with the '
+        "same settings (docs/long-documents.md §6).</p>\n"
+        f'<table class="strata"><thead><tr><th>Metric</th><th>System F1</th>{head}</tr></thead>\n'
+        f"<tbody>\n{rows}\n</tbody></table>\n</section>"
+    )
