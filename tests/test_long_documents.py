@@ -1,0 +1,292 @@
+"""Long documents and what a score hides (issue #33, docs/long-documents.md):
+strata by spread, link recall by antecedent distance, windows, partial
+gold, link difficulty and the string-match baseline, each checked against
+the corpus scores it must add up to or equal."""
+import gzip
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from benchmarks.perturb import perturb_corpus
+from spacy_coref_eval import Clusters, read_conll
+from spacy_coref_eval.analysis.registry import registered_analyses, resolve
+from spacy_coref_eval.cli import app
+from spacy_coref_eval.formats.conll.write import write_conll
+
+from .conftest import data_path
+
+runner = CliRunner()
+LITBANK = data_path("corpora", "litbank.key.conll.gz")
+N_DOCUMENTS = 12
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    """The first LitBank documents and a perturbed response, as CoNLL files."""
+    folder = tmp_path_factory.mktemp("long")
+    documents = read_conll(LITBANK, with_words=True)
+    names = list(documents)[:N_DOCUMENTS]
+    key = {name: documents[name].clusters for name in names}
+    response = perturb_corpus(key, {name: documents[name].n_tokens for name in names}, seed=5)
+    files = {}
+    for side, clusters in (("key", key), ("response", response)):
+        path = folder / f"{side}.conll"
+        write_conll(path, [(n, documents[n].words, clusters[n], documents[n].sentence_starts) for n in names])
+        files[side] = path
+    return files["key"], files["response"]
+
+
+def score(*args):
+    result = runner.invoke(app, ["score", *map(str, args), "-f", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("attribute", ["spread", "spread-sentences"])
+def test_spread_strata_add_up_to_the_corpus(pair, attribute):
+    data = score(*pair, "--by", attribute)
+    strata = data["strata"][attribute]
+    assert len(strata) == 5
+    mentions, bcub = data["metrics"]["mentions"], data["metrics"]["bcub"]
+    assert sum(entry["key_mentions"] for entry in strata.values()) == mentions["recall_den"]
+    assert sum(entry["response_mentions"] for entry in strata.values()) == mentions["precision_den"]
+    for field in ("recall_den", "precision_den"):
+        assert sum(entry["metrics"]["bcub"][field] for entry in strata.values()) == pytest.approx(bcub[field], abs=1e-9)
+
+
+@pytest.mark.parametrize("attribute", ["spread", "spread-sentences"])
+def test_one_spread_stratum_equals_the_corpus(pair, attribute):
+    data = score(*pair, "--by", attribute, "--spreads", "0+")
+    assert data["strata"][attribute]["0+"]["metrics"] == data["metrics"]
+
+
+def test_spreads_are_refused_when_they_leave_a_gap(pair):
+    result = runner.invoke(app, ["score", *map(str, pair), "--by", "spread", "--spreads", "1-5,6+"])
+    assert result.exit_code != 0
+    assert "without gaps" in result.output
+
+
+def test_antecedent_links_are_the_muc_recall_links(pair):
+    data = score(*pair, "--antecedents")
+    block = data["antecedent_distance"]
+    assert block["total"]["links"] == data["metrics"]["muc"]["recall_den"]
+    assert sum(entry["links"] for entry in block["buckets"].values()) == block["total"]["links"]
+    assert sum(entry["found"] for entry in block["buckets"].values()) == block["total"]["found"]
+
+
+def test_antecedent_distance_on_a_hand_made_document(tmp_path):
+    key = tmp_path / "key.conll"
+    response = tmp_path / "response.conll"
+    words = [f"w{i}" for i in range(40)]
+    # key entity: mentions at 0, 5, 30 (links of distance 5 and 25); response joins 0 and 5 only
+    write_conll(key, [("d", words, Clusters.from_entities([[(0, 1), (5, 6), (30, 31)]]), [0])])
+    write_conll(response, [("d", words, Clusters.from_entities([[(0, 1), (5, 6)], [(30, 31)]]), [0])])
+    block = score(key, response, "--antecedents", "--distances", "0-9,10+")["antecedent_distance"]
+    assert block["buckets"] == {
+        "0-9": {"links": 1, "found": 1, "recall": 1.0}, "10+": {"links": 1, "found": 0, "recall": 0.0},
+    }
+
+
+def test_a_window_longer_than_every_document_equals_the_whole(pair):
+    data = score(*pair, "--window", "1000000")
+    assert data["windows"]["size"] == 1000000
+    assert data["windows"]["metrics"] == data["metrics"]
+
+
+def test_windows_per_document(pair):
+    result = runner.invoke(app, ["score", *map(str, pair), "-f", "json", "--per-doc", "--window", "500"])
+    data = json.loads(result.stdout)
+    documents = data["windows"]["documents"]
+    assert list(documents) == list(data["documents"])
+    assert sum(len(windows) for windows in documents.values()) == data["windows"]["n_windows"]
+    assert data["windows"]["metrics"] != data["metrics"]
+
+
+def sentence_bound_pair(folder: Path):
+    """Documents of 6-token sentences whose entities (key and response)
+    lie within one sentence each."""
+    words = [f"t{i}" for i in range(60)]
+    key = Clusters.from_entities(
+        [[(6 * s, 6 * s + 1), (6 * s + 3, 6 * s + 5)] for s in range(10)] + [[(6 * s + 2, 6 * s + 3)] for s in range(0, 10, 3)]
+    )
+    response = Clusters.from_entities(
+        [[(6 * s, 6 * s + 1), (6 * s + 3, 6 * s + 5), (6 * s + 2, 6 * s + 3)] for s in range(0, 10, 2)]
+        + [[(6 * s, 6 * s + 1)] for s in range(1, 10, 2)] + [[(6 * s + 3, 6 * s + 4)] for s in range(1, 10, 2)]
+    )
+    sentences = list(range(0, 60, 6))
+    paths = folder / "s.key.conll", folder / "s.response.conll"
+    write_conll(paths[0], [("doc", words, key, sentences)])
+    write_conll(paths[1], [("doc", words, response, sentences)])
+    return paths
+
+
+def test_one_sentence_windows_equal_the_whole_when_entities_lie_within_sentences(tmp_path):
+    """Every metric but BLANC's non-coreference links adds up over
+    entities; those links across windows are not counted in windows."""
+    data = score(*sentence_bound_pair(tmp_path), "--window-sentences", "1", "--metrics", "muc,bcub,ceafm,ceafe,lea")
+    assert data["windows"]["unit"] == "sentences"
+    assert data["windows"]["n_windows"] == 10
+    assert data["windows"]["metrics"] == data["metrics"]
+    blanc = score(*sentence_bound_pair(tmp_path), "--window-sentences", "1", "--metrics", "blanc")
+    assert blanc["windows"]["metrics"]["blanc"]["coref_links"] == blanc["metrics"]["blanc"]["coref_links"]
+
+
+def partial_files(folder: Path):
+    """The demo key, and a response holding it exactly plus three entities
+    on tokens no key mention touches."""
+    from spacy_coref_eval.cli.score import DATA
+
+    documents = read_conll(DATA / "demo.key.conll", with_words=True)
+    key_path, response_path = folder / "partial.key.conll", folder / "partial.response.conll"
+    write_conll(key_path, [(n, d.words, d.clusters, d.sentence_starts) for n, d in documents.items()])
+    responses, extra = [], 0
+    for name, document in documents.items():
+        clusters = document.clusters
+        used = {t for s, e in zip(clusters.starts.tolist(), clusters.ends.tolist()) for t in range(s, e)}
+        free = [t for t in range(document.n_tokens) if t not in used]
+        spans = [[(s, e) for s, e in zip(clusters.starts[clusters.entity == g].tolist(), clusters.ends[clusters.entity == g].tolist())]
+                 for g in range(clusters.n_entities)]
+        added = [[(free[0], free[0] + 1), (free[1], free[1] + 1)]] if len(free) >= 2 else []
+        if len(free) >= 3:
+            added.append([(free[2], free[2] + 1)])
+        extra += len(added)
+        responses.append((name, document.words, Clusters.from_entities(spans + added), document.sentence_starts))
+    write_conll(response_path, responses)
+    return key_path, response_path, extra
+
+
+def test_partial_gold_sets_aside_entities_the_key_does_not_annotate(tmp_path):
+    key, response, extra = partial_files(tmp_path)
+    assert extra >= 3
+    plain = score(key, response)
+    partial = score(key, response, "--partial-gold")
+    assert any(block["f1"] < 1 for block in plain["metrics"].values())
+    assert all(block["f1"] == 1.0 for block in partial["metrics"].values())
+    block = partial["partial_gold"]
+    assert block["entities"] == extra
+    assert sum(len(entries) for entries in block["documents"].values()) == extra
+    assert all(mention["text"] for entries in block["documents"].values() for entry in entries for mention in entry["mentions"])
+
+
+def test_partial_gold_leaves_a_response_without_extra_entities_alone(pair):
+    from spacy_coref_eval.cli.score import DATA
+
+    key, response = DATA / "demo.key.conll", DATA / "demo.key.conll"
+    assert score(key, response, "--partial-gold")["metrics"] == score(key, response)["metrics"]
+
+
+def test_link_classes_add_up_to_blanc_coreference_links(pair):
+    data = score(*pair, "--links")
+    links, coref = data["links"], data["metrics"]["blanc"]["coref_links"]
+    assert set(links) == {"surface", "other"}
+    for field in ("recall_num", "recall_den", "precision_num", "precision_den"):
+        assert links["surface"][field] + links["other"][field] == coref[field]
+    assert 0 < links["surface"]["recall_den"] < coref["recall_den"]
+
+
+def test_train_equal_to_the_key_sees_every_key_link(pair):
+    key, _ = pair
+    links = score(*pair, "--links", "--train", key)["links"]
+    assert links["seen"]["recall_den"] == links["surface"]["recall_den"] + links["other"]["recall_den"]
+    assert links["unseen"]["recall_den"] == 0
+    assert links["seen"]["recall_num"] + links["unseen"]["recall_num"] == links["surface"]["recall_num"] + links["other"]["recall_num"]
+
+
+def test_an_empty_training_file_sees_no_link(pair, tmp_path):
+    empty = tmp_path / "train.conll"
+    empty.write_text("", encoding="utf8")
+    links = score(*pair, "--links", "--train", empty)["links"]
+    assert links["seen"]["recall_den"] == links["seen"]["precision_den"] == 0
+    assert links["unseen"]["recall_den"] == links["surface"]["recall_den"] + links["other"]["recall_den"]
+
+
+def test_link_classes_have_bootstrap_intervals(pair):
+    links = score(*pair, "--links", "--ci", "0.9", "--n-resamples", "50")["links"]
+    for entry in links.values():
+        low, high = entry["intervals"]["f1"]
+        assert low <= entry["f1"] <= high or entry["recall_den"] == 0
+
+
+def reference_baseline(path: Path):
+    """The string-match baseline written from scratch: per document, the
+    key's mentions grouped by their lowercased words joined by one space."""
+    documents, words, open_spans, spans = {}, [], defaultdict(list), []
+    with gzip.open(path, "rt", encoding="utf8") as handle:
+        for line in handle:
+            if line.startswith("#begin"):
+                name, words, open_spans, spans = line[len("#begin document "):].strip(), [], defaultdict(list), []
+            elif line.startswith("#end"):
+                groups = defaultdict(set)
+                for start, end in spans:
+                    groups[" ".join(w.lower() for w in words[start:end])].add((start, end))
+                documents[name] = {frozenset(group) for group in groups.values()}
+            elif line.strip():
+                cols = line.split()
+                words.append(cols[3])
+                for part in cols[-1].split("|") if cols[-1] != "-" else ():
+                    entity = part.strip("()")
+                    if part.startswith("("):
+                        open_spans[entity].append(len(words) - 1)
+                    if part.endswith(")"):
+                        spans.append((open_spans[entity].pop(), len(words)))
+    return documents
+
+
+@pytest.mark.slow
+def test_the_baseline_equals_a_reference_implementation_on_litbank(tmp_path):
+    out = tmp_path / "baseline.conll"
+    result = runner.invoke(app, ["baseline", str(LITBANK), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    written = read_conll(out)
+    expected = reference_baseline(LITBANK)
+    assert list(written) == list(expected)
+    for name, document in written.items():
+        clusters = document.clusters
+        got = {
+            frozenset(zip(clusters.starts[clusters.entity == g].tolist(), clusters.ends[clusters.entity == g].tolist()))
+            for g in range(clusters.n_entities)
+        }
+        assert got == expected[name], name
+
+
+def test_score_baseline_equals_scoring_the_written_baseline(pair, tmp_path):
+    key, response = pair
+    out = tmp_path / "baseline.conll"
+    assert runner.invoke(app, ["baseline", str(key), "-o", str(out)]).exit_code == 0
+    beside = score(key, response, "--baseline")
+    assert list(beside["baseline"]) == ["string"]
+    assert beside["baseline"]["string"]["metrics"] == score(key, out)["metrics"]
+
+
+def test_the_table_shows_every_long_document_analysis(pair):
+    result = runner.invoke(app, [
+        "score", *map(str, pair), "--by", "spread", "--antecedents", "--window", "2000", "--links", "--baseline",
+        "--partial-gold",
+    ])
+    assert result.exit_code == 0, result.output
+    for title in ("F1 by spread", "antecedent distance", "Windows of 2000 tokens", "Coreference links by difficulty",
+                  "string-match baseline", "Partial gold"):
+        assert title in result.stdout
+
+
+def test_the_html_report_shows_every_long_document_analysis(pair, tmp_path):
+    page = tmp_path / "r.html"
+    result = runner.invoke(app, [
+        "report", *map(str, pair), "-o", str(page), "--n-resamples", "20", "--no-waterfall", "--by", "spread",
+        "--antecedents", "--window", "2000", "--links", "--baseline",
+    ])
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf8")
+    for section in ("strata", "antecedent-distance", "windows", "links", "baseline"):
+        assert f'<section id="{section}">' in html
+
+
+def test_every_registered_path_resolves():
+    for analysis in registered_analyses():
+        for path in (analysis.compute, analysis.check, analysis.json, analysis.document_json, analysis.table,
+                     analysis.html, analysis.spacy_keys, analysis.adjust):
+            if path:
+                assert callable(resolve(path)), (analysis.name, path)
