@@ -290,3 +290,39 @@ def test_every_registered_path_resolves():
                      analysis.html, analysis.spacy_keys, analysis.adjust):
             if path:
                 assert callable(resolve(path)), (analysis.name, path)
+
+
+TYPED_RESPONSE = """# newdoc id = d
+# global.Entity = eid-etype-head-other
+# sent_id = d-1
+1	Anna	_	_	_	_	_	_	_	Entity=(e1-person-1)
+2	met	_	_	_	_	_	_	_	_
+3	the	_	_	_	_	_	_	_	Entity=(e2-animal-2
+4	dog	_	_	_	_	_	_	_	Entity=e2)
+5	.	_	_	_	_	_	_	_	_
+
+# sent_id = d-2
+1	She	_	_	_	_	_	_	_	Entity=(e1-person-1)
+2	fed	_	_	_	_	_	_	_	Entity=(e4-person-1)
+3	it	_	_	_	_	_	_	_	Entity=(e2-animal-1)
+4	here	_	_	_	_	_	_	_	Entity=(e3-place-1)
+
+"""
+
+
+def test_key_types_set_aside_only_entities_of_types_the_key_leaves_out(tmp_path):
+    """The key annotates persons only: the unlinked animal and place are
+    set aside, the unlinked person stays a precision error."""
+    key, response = tmp_path / "k.conllu", tmp_path / "r.conllu"
+    key_text = TYPED_RESPONSE.replace("Entity=(e2-animal-2", "_").replace("Entity=e2)", "_")
+    key_text = key_text.replace("Entity=(e4-person-1)", "_").replace("Entity=(e2-animal-1)", "_").replace("Entity=(e3-place-1)", "_")
+    key.write_text(key_text, encoding="utf8")
+    response.write_text(TYPED_RESPONSE, encoding="utf8")
+    partial = score(key, response, "--partial-gold")
+    assert partial["partial_gold"]["entities"] == 3
+    assert all(block["f1"] == 1.0 for block in partial["metrics"].values())
+    typed = score(key, response, "--key-types", "person")
+    assert typed["partial_gold"]["entities"] == 2
+    assert typed["partial_gold"]["key_types"] == ["person"]
+    assert typed["metrics"]["mentions"]["precision_den"] == 3
+    assert typed["metrics"]["mentions"]["precision"] < 1
