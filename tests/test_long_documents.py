@@ -326,3 +326,31 @@ def test_key_types_set_aside_only_entities_of_types_the_key_leaves_out(tmp_path)
     assert typed["partial_gold"]["key_types"] == ["person"]
     assert typed["metrics"]["mentions"]["precision_den"] == 3
     assert typed["metrics"]["mentions"]["precision"] < 1
+
+
+def test_the_spacy_scorer_gives_link_window_and_spread_keys():
+    import spacy
+    from spacy.training import Example
+
+    from spacy_coref_eval.pipeline.scorers import make_coref_scorer
+
+    nlp = spacy.blank("en")
+    text = "John Smith met Mary . He gave her a book . Mary thanked him ."
+    gold = [[(0, 2), (5, 6), (13, 14)], [(3, 4), (7, 8), (11, 12)], [(8, 10)]]
+    predicted = [[(1, 2), (5, 6), (13, 14)], [(3, 4), (11, 12)], [(7, 8), (9, 10)]]
+
+    def doc(entities):
+        made = nlp.make_doc(text)
+        for index, entity in enumerate(entities, 1):
+            made.spans[f"coref_clusters_{index}"] = [made[start:end] for start, end in entity]
+        return made
+
+    examples = [Example(doc(predicted), doc(gold))]
+    plain = make_coref_scorer()(examples)
+    scores = make_coref_scorer(by=["spread"], spreads="0+", links=True, window=1000)(examples)
+    # surface: Mary … Mary, found; other: 1 of the key's 5 found, 1 of the response's 4 right
+    assert scores["coref_links_surface_f"] == 1.0
+    assert (scores["coref_links_other_r"], scores["coref_links_other_p"]) == (pytest.approx(1 / 5), pytest.approx(1 / 4))
+    for name in ("muc", "bcub", "lea"):
+        assert scores[f"coref_{name}_windows_f"] == plain[f"coref_{name}_f"]
+        assert scores[f"coref_{name}_0+_f"] == plain[f"coref_{name}_f"]

@@ -240,6 +240,7 @@ REGISTRY: Tuple[Analysis, ...] = (
     Analysis(
         "windows", "analysis.windows:compute", asked_by=("window", "window_sentences"), check="analysis.windows:check",
         json="analysis.windows:to_json", table="report.long_documents:windows_text",
+        spacy_keys="report.spacy_scores:windows_keys",
         html="report.long_documents:windows_html",
         needs=lambda values: frozenset({"twinning", "corpus"} | ({"tokens"} if values.get("window_sentences") else set())),
         options=(
@@ -256,6 +257,7 @@ REGISTRY: Tuple[Analysis, ...] = (
     ),
     Analysis(
         "links", "analysis.links:compute", table="report.long_documents:links_text",
+        spacy_keys="report.spacy_scores:links_keys",
         html="report.long_documents:links_html", needs=frozenset({"twinning", "words", "corpus"}),
         options=(
             Option(
