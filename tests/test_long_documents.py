@@ -8,6 +8,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from click.testing import CliRunner
 
 from benchmarks.perturb import perturb_corpus
@@ -354,3 +355,70 @@ def test_the_spacy_scorer_gives_link_window_and_spread_keys():
     for name in ("muc", "bcub", "lea"):
         assert scores[f"coref_{name}_windows_f"] == plain[f"coref_{name}_f"]
         assert scores[f"coref_{name}_0+_f"] == plain[f"coref_{name}_f"]
+
+
+def random_entities(rng, n_tokens: int, n_mentions: int, n_entities: int):
+    spans = {(int(s), int(s) + int(rng.integers(1, 3))) for s in rng.integers(0, n_tokens - 2, size=n_mentions)}
+    entities = defaultdict(list)
+    for span in sorted(spans):
+        entities[int(rng.integers(0, n_entities))].append(span)
+    return [entities[e] for e in sorted(entities)]
+
+
+def naive_link_counts(twinned, words, train_pairs=None):
+    """Every link enumerated pair by pair."""
+    from spacy_coref_eval.analysis.links import mention_forms
+
+    out = defaultdict(lambda: [0, 0, 0, 0])
+    key_twin = {int(k): r for r, k in enumerate(twinned.twins.tolist()) if k >= 0}
+    for side, other_entity, column in (
+        (twinned.key, lambda m: twinned.response.entity[key_twin[m]] if m in key_twin else None, 0),
+        (twinned.response, lambda m: twinned.key.entity[twinned.twins[m]] if twinned.twins[m] >= 0 else None, 2),
+    ):
+        texts, heads = mention_forms(side, words)
+        for a in range(len(side)):
+            for b in range(a + 1, len(side)):
+                if side.entity[a] != side.entity[b]:
+                    continue
+                found = other_entity(a) is not None and other_entity(a) == other_entity(b)
+                classes = ["surface" if texts[a] == texts[b] or heads[a] == heads[b] else "other"]
+                if train_pairs is not None:
+                    classes.append("seen" if tuple(sorted((heads[a], heads[b]))) in train_pairs else "unseen")
+                for name in classes:
+                    out[name][column] += found
+                    out[name][column + 1] += 1
+    return {name: [out[name][0], out[name][1], out[name][2], out[name][3]] for name in out}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_link_counts_equal_pairs_enumerated_one_by_one(seed, heads):
+    import numpy as np
+
+    from spacy_coref_eval.analysis.links import link_counts, stacked_words
+    from spacy_coref_eval.scoring import Settings, score_pairs
+
+    rng = np.random.default_rng(seed)
+    names, pairs, words = [], [], {}
+    for d in range(int(rng.integers(1, 4))):
+        n_tokens = 30
+        name = f"d{d}"
+        words[name] = [str(w) for w in rng.choice(["A", "a", "b", "the"], size=n_tokens)]
+        key = Clusters.from_entities(random_entities(rng, n_tokens, 12, 4))
+        response = Clusters.from_entities(random_entities(rng, n_tokens, 12, 4))
+        if heads:
+            key = Clusters(key.starts, key.ends, key.entity, key.n_entities, key.starts.copy())
+            response = Clusters(response.starts, response.ends, response.entity, response.n_entities, response.starts.copy())
+        names.append(name)
+        from spacy_coref_eval.clusters import Pair
+
+        pairs.append(Pair(name, key, response, n_tokens))
+    result = score_pairs(pairs, Settings.from_options(match="head" if heads else "exact"))
+    twinned = result.twinned
+    stacked = stacked_words(twinned, names, words)
+    train = [["a", "b"], ["the", "the"], ["a"]]
+    counts = link_counts(twinned, stacked, train)
+    seen = {("a", "b"), ("the", "the")}
+    naive = naive_link_counts(twinned, stacked, seen)
+    for name in ("surface", "other", "seen", "unseen"):
+        assert counts[name].sum(axis=0).tolist() == [float(v) for v in naive.get(name, [0, 0, 0, 0])], name
