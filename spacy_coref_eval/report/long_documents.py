@@ -53,7 +53,7 @@ def windows_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses:
          f"{100 * (windowed[name]['f1'] - whole[name]['f1']):+.2f}"]
         for name in names
     ]
-    header = ("Metric", "Whole F1", f"Windows F1", "Windows − whole")
+    header = ("Metric", "Whole F1", "Windows F1", "Windows − whole")
     return [
         f"Windows of {block['size']} {block['unit']} ({block['n_windows']} holding a mention), each scored as a "
         "document, beside the whole documents\n" + table(rows, header=header, divider=True, aligns=("l", "r", "r", "r"))
@@ -171,9 +171,10 @@ def baseline_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses
         for name in names
     ]
     header = ["Metric", "System F1"] + [f"{variant.capitalize()}-match baseline F1" for variant in value]
+    aligns: Any = ("l",) + ("r",) * (len(header) - 1)
     return [
         "The system beside a string-match baseline (the key's mentions with the same text, or head word, in one "
-        "entity)\n" + table(rows, header=header, divider=True, aligns=["l"] + ["r"] * (len(header) - 1))
+        "entity)\n" + table(rows, header=header, divider=True, aligns=aligns)
     ]
 
 
