@@ -422,3 +422,67 @@ def test_link_counts_equal_pairs_enumerated_one_by_one(seed, heads):
     naive = naive_link_counts(twinned, stacked, seen)
     for name in ("surface", "other", "seen", "unseen"):
         assert counts[name].sum(axis=0).tolist() == [float(v) for v in naive.get(name, [0, 0, 0, 0])], name
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_antecedent_links_equal_a_naive_walk(seed):
+    import numpy as np
+
+    from spacy_coref_eval.analysis.antecedents import antecedent_links
+    from spacy_coref_eval.clusters import Pair
+    from spacy_coref_eval.scoring import Settings, score_pairs
+
+    rng = np.random.default_rng(seed)
+    pairs = [
+        Pair(f"d{d}", Clusters.from_entities(random_entities(rng, 40, 14, 4)),
+             Clusters.from_entities(random_entities(rng, 40, 14, 4)), 40)
+        for d in range(int(rng.integers(1, 4)))
+    ]
+    twinned = score_pairs(pairs, Settings()).twinned
+    distance, linked = antecedent_links(twinned)
+    key, response = twinned.key, twinned.response
+    twin_of = {int(k): r for r, k in enumerate(twinned.twins.tolist()) if k >= 0}
+    expected = []
+    for m in range(len(key)):
+        before = [
+            a for a in range(len(key))
+            if key.entity[a] == key.entity[m] and (key.starts[a], key.ends[a]) < (key.starts[m], key.ends[m])
+        ]
+        if not before:
+            continue
+        a = max(before, key=lambda i: (key.starts[i], key.ends[i]))
+        found = m in twin_of and a in twin_of and response.entity[twin_of[m]] == response.entity[twin_of[a]]
+        expected.append((int(key.starts[m] - key.starts[a]), bool(found)))
+    assert sorted(zip(distance.tolist(), linked.tolist())) == sorted(expected)
+
+
+def test_an_analysis_registered_once_reaches_the_json_and_the_table(pair, monkeypatch):
+    """One module (here the test's functions) and one registration: JSON
+    and table render it with nothing else changed."""
+    from spacy_coref_eval.analysis import registry
+    from spacy_coref_eval.analysis.summary import Breakdowns, analyse
+    from spacy_coref_eval.report.text import render
+    from spacy_coref_eval.scoring import evaluate_corpus
+
+    monkeypatch.setattr(registry, "REGISTRY", registry.REGISTRY)
+    monkeypatch.setattr(registry, "_BY_NAME", dict(registry._BY_NAME))
+    registry.register_analysis(registry.Analysis(
+        "n_mentions", "tests.test_long_documents:count_mentions", table="tests.test_long_documents:mentions_text",
+        needs=frozenset({"twinning"}),
+    ))
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register_analysis(registry.Analysis("n_mentions", "tests.test_long_documents:count_mentions"))
+    run = evaluate_corpus(*pair)
+    computed = analyse(run.result, breakdowns=Breakdowns(n_mentions=True), corpus=run.corpus)
+    data = json.loads(render(run.result, "json", False, computed))
+    assert data["n_mentions"] == {"key": data["metrics"]["mentions"]["recall_den"], "response": data["metrics"]["mentions"]["precision_den"]}
+    assert render(run.result, "table", False, computed).endswith("Mentions counted by a registered analysis\n")
+
+
+def count_mentions(context):
+    return {"key": len(context.result.twinned.key), "response": len(context.result.twinned.response)}
+
+
+def mentions_text(value, result, per_doc, analyses):
+    return ["Mentions counted by a registered analysis\n"]

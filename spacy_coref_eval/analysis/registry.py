@@ -105,9 +105,16 @@ def _given(value: Any) -> bool:
 
 
 def resolve(path: str) -> Callable[..., Any]:
-    """The function at ``"module:function"`` (module relative to the package)."""
+    """The function at ``"module:function"``: the module relative to the
+    package (``analysis.waterfall``), else an absolute module (a plugin's)."""
     module, _, name = path.partition(":")
-    return getattr(import_module(f"spacy_coref_eval.{module}"), name)
+    try:
+        found = import_module(f"spacy_coref_eval.{module}")
+    except ModuleNotFoundError as err:
+        if err.name is None or not f"spacy_coref_eval.{module}".startswith(err.name):
+            raise
+        found = import_module(module)
+    return getattr(found, name)
 
 
 def _strata_needs(values: Mapping[str, Any]) -> FrozenSet[str]:
