@@ -65,8 +65,9 @@ Needs = Union[FrozenSet[str], Callable[[Mapping[str, Any]], FrozenSet[str]]]
 @dataclass(frozen=True)
 class Analysis:
     """One analysis: ``name`` (its JSON member and its key in
-    :class:`~.summary.Analyses`), its ``options``, the option value that
-    asks for it (``asked_by``, default its name), what it ``needs``
+    :class:`~.summary.Analyses`), its ``options``, the option values that
+    ask for it (``asked_by``: one parameter name or several; default its
+    name), what it ``needs``
     (:data:`NEEDS`, or a function of the option values), ``check`` of the
     option values before a run, ``compute``, and its renderers (``json``,
     ``document_json``, ``table``, ``html``, ``spacy_keys``) by dotted
