@@ -37,6 +37,7 @@ from spacy_coref_eval.scoring import Options, count_document, evaluate_corpus, s
 
 from .crossdoc import crossdoc_rows
 from .perturb import Errors, perturb, perturb_corpus, synthetic_key
+from .long_documents import long_document_rows
 from .small_documents import small_documents_rows
 from .system_outputs import system_outputs
 from .startup import READ_LINES, docbin_startup, installation, process_times, startup
@@ -418,6 +419,7 @@ def main() -> None:
         rows += ua_path(Path(folder), key_path, response_path, args.repeat)
         rows += streaming_rows(key_path, response_path, Path(folder))
         rows += small_documents_rows(Path(folder), key_path, response_path, args.repeat)
+        rows += long_document_rows(Path(folder), key_path, response_path, args.repeat)
     rows += text2text_rows(args.repeat)
     rows += growth([10_000, 100_000, 1_000_000] if args.large else [10_000, 100_000])
     rows += dense_block(2000 if args.large else 500)

@@ -1,6 +1,7 @@
 """Analyses of a scored corpus beyond its micro-averaged scores: macro
 averages, bootstrap confidence intervals, paired significance tests
-(:mod:`.statistics`) and counts of error kinds (:mod:`.error_types`).
+(:mod:`.statistics`), counts of error kinds (:mod:`.error_types`), and
+every analysis of :data:`.registry.REGISTRY`.
 Each module loads when one of its names is first used, so that resolution
 classes (:mod:`.resolution`) load neither."""
 from importlib import import_module
@@ -8,6 +9,11 @@ from typing import Any
 
 _MODULE_OF = {
     "Analyses": "summary",
+    "Analysis": "registry",
+    "Breakdowns": "summary",
+    "Option": "registry",
+    "register_analysis": "registry",
+    "registered_analyses": "registry",
     "ERROR_KINDS": "error_types",
     "analyse": "summary",
     "bootstrap_intervals": "statistics",

@@ -17,7 +17,8 @@ from ..twinning import TwinnedCorpus
 from .strata import StratumValues
 
 CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE, ATTR = "chain-length", "mention-type", "entity-type", "attr:"
-ATTRIBUTES: Tuple[str, ...] = (CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE, ATTR + "KEY")
+SPREAD, SPREAD_SENTENCES = "spread", "spread-sentences"
+ATTRIBUTES: Tuple[str, ...] = (CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE, ATTR + "KEY", SPREAD, SPREAD_SENTENCES)
 DEFAULT_CHAIN_LENGTHS = "1,2-5,6+"
 MENTION_TYPES: Tuple[str, ...] = ("pronoun", "proper", "nominal", "other")
 """The mention types, by the kind of the mention's head (docs/analyses.md §3)."""
@@ -36,9 +37,9 @@ class ChainLengths:
     ranges: Tuple[Tuple[int, Optional[int]], ...]
 
     @classmethod
-    def parse(cls, spec: str) -> "ChainLengths":
+    def parse(cls, spec: str, first: int = 1) -> "ChainLengths":
         """``"1,2-5,6+"``: comma-separated sizes ``N``, ranges ``N-M`` and a
-        last open range ``N+``, from 1 on, without gaps or overlaps."""
+        last open range ``N+``, from ``first`` on, without gaps or overlaps."""
         ranges: List[Tuple[int, Optional[int]]] = []
         for part in spec.split(","):
             match = _RANGE.match(part)
@@ -48,7 +49,7 @@ class ChainLengths:
             high = None if match.group(4) else int(match.group(3) or low)
             if high is not None and high < low:
                 raise ValueError(f"chain lengths {spec!r}: range {part.strip()!r} runs backwards")
-            expected = ranges[-1][1] + 1 if ranges and ranges[-1][1] is not None else 1
+            expected = ranges[-1][1] + 1 if ranges and ranges[-1][1] is not None else first
             if ranges and ranges[-1][1] is None:
                 raise ValueError(f"chain lengths {spec!r}: nothing may follow the open range {ranges[-1][0]}+")
             if low != expected:
@@ -220,15 +221,22 @@ def stratum_values(
     pairs: Sequence[Pair] = (),
     key_documents: Sequence[Any] = (),
     response_documents: Sequence[Optional[Any]] = (),
+    spreads: Optional[str] = None,
 ) -> StratumValues:
     """The strata of ``attribute`` (:data:`ATTRIBUTES`) for a run: chain
     lengths by ``chain_lengths``, mention types from the key's ``tokens``,
-    entity types and ``attr:KEY`` from the paired documents."""
+    entity types and ``attr:KEY`` from the paired documents, an entity's
+    spread in tokens or (from the key's ``tokens``) sentences by ``spreads``
+    (:mod:`.spread`)."""
     twinned = result.twinned
     if twinned is None:
         raise CorefInputError("strata need the twinned mentions; results merged from saved counts have none")
     if attribute == CHAIN_LENGTH:
         return chain_length_values(twinned, ChainLengths.parse(chain_lengths))
+    if attribute in (SPREAD, SPREAD_SENTENCES):
+        from .spread import spread_values
+
+        return spread_values(twinned, attribute, spreads, tokens)
     if attribute == MENTION_TYPE:
         if tokens is None:
             raise CorefInputError("--by mention-type needs the key's tokens")
@@ -241,7 +249,9 @@ def stratum_values(
 
 def check_attribute(attribute: str) -> str:
     """``attribute`` if it names strata (:data:`ATTRIBUTES`), else :class:`ValueError`."""
-    if attribute in (CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE) or (attribute.startswith(ATTR) and attribute[len(ATTR):]):
+    if attribute in (CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE, SPREAD, SPREAD_SENTENCES) or (
+        attribute.startswith(ATTR) and attribute[len(ATTR):]
+    ):
         return attribute
     raise ValueError(f"unknown stratum attribute {attribute!r}; choose from {', '.join(ATTRIBUTES)}")
 

@@ -242,3 +242,45 @@ def scoring_options(command: Callable[..., Any]) -> Callable[..., Any]:
         return command(scoring=scoring, **values)
 
     return compose(*_SCORING)(run)
+
+
+def _analysis_option(option: Any) -> Decorator:
+    """The click option of an analysis option declared as data
+    (:class:`~spacy_coref_eval.analysis.registry.Option`)."""
+    settings: Dict[str, Any] = {"help": option.help}
+    if option.show_default:
+        settings["show_default"] = True
+    if option.metavar:
+        settings["metavar"] = option.metavar
+    if option.kind == "flag":
+        if "/" in option.flags:
+            settings["default"] = bool(option.default)
+        else:
+            settings["is_flag"] = True
+    elif option.kind == "multiple":
+        settings["multiple"] = True
+    else:
+        settings["default"] = option.default
+        types = {"int": int, "float": float, "path": existing_path(dir_okay=False)}
+        if option.kind in types:
+            settings["type"] = types[option.kind]
+    return click.option(option.flags, option.dest, **settings)
+
+
+def analysis_options(command_name: str) -> Decorator:
+    """The options every registered analysis offers ``command_name``
+    (docs/analyses.md), handed to the command as one ``analyses`` mapping
+    of parameter name to value."""
+    from ..analysis.registry import options_of
+
+    declared = options_of(command_name)
+    names = list(dict.fromkeys(option.dest for option in declared))
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(command)
+        def run(**values: Any) -> Any:
+            return command(analyses={name: values.pop(name) for name in names}, **values)
+
+        return compose(*(_analysis_option(option) for option in declared))(run)
+
+    return decorate

@@ -3,14 +3,14 @@ scores of shards, and report them. The scoring machinery is imported when a
 command runs, not when the command line starts."""
 from dataclasses import replace
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Dict, Mapping, Optional, Sequence
 
 import click
 
 from ._app import app
 from .options import (
-    CI, FORMAT, INPUT_HELP, MACRO, N_PROCESS, N_RESAMPLES, PER_DOC, SEED, ScoringOptions, compose, existing_path,
-    key_argument, scoring_options,
+    CI, FORMAT, INPUT_HELP, MACRO, N_PROCESS, N_RESAMPLES, PER_DOC, SEED, ScoringOptions, analysis_options, compose,
+    existing_path, key_argument, scoring_options,
 )
 from .output import output_format, reported_errors, say, say_warnings, write
 
@@ -24,31 +24,6 @@ SAVE_COUNTS = click.option(
     help="Also save every document's counts here (.json, else msgpack), for 'merge'",
 )
 REPORTING = compose(PER_DOC, CI, MACRO, SEED, N_RESAMPLES, FORMAT, OUTPUT)
-WHY = compose(
-    click.option(
-        "--waterfall", is_flag=True,
-        help="Add the error-impact waterfall: every metric after fixing each kind of error in turn, and each kind "
-        "alone (by document too with --per-doc)",
-    ),
-    click.option(
-        "--errors-list", is_flag=True,
-        help="Add every error of every document: missing, extra and span-error mentions; missing, extra, divided "
-        "and conflated entities with their mentions",
-    ),
-    click.option(
-        "--by", "by", multiple=True,
-        help="Add every metric by stratum of chain-length, mention-type, entity-type or attr:KEY (repeatable)",
-    ),
-    click.option(
-        "--chain-lengths", default="1,2-5,6+", show_default=True,
-        help="--by chain-length: entity sizes of each stratum, N, N-M or N+, from 1 on",
-    ),
-    click.option(
-        "--variants", is_flag=True,
-        help="Add the variant matrix: exact, head and partial matching with singletons kept and removed under "
-        "--preset corefud, and the reference setting, from one read of the input",
-    ),
-)
 
 
 CROSS_DOCUMENT = compose(
@@ -69,20 +44,14 @@ CROSS_DOCUMENT = compose(
 @key_argument()
 @click.argument("response", type=existing_path())
 @REPORTING
-@click.option("--errors", is_flag=True, help="Add counts of error kinds (by document too with --per-doc)")
-@click.option(
-    "--classes", is_flag=True,
-    help="Add resolution classes (Stoyanov et al. 2009): class mix and MUC-RC per class (by document too with --per-doc)",
-)
-@WHY
+@analysis_options("score")
 @CROSS_DOCUMENT
 @SAVE_COUNTS
 @N_PROCESS
 @scoring_options
 def score(
     scoring: ScoringOptions, key: Path, response: Path, per_doc: bool, ci: Optional[float], macro: bool, seed: int,
-    n_resamples: int, fmt: Optional[str], output: Optional[Path], errors: bool, classes: bool,
-    waterfall: bool, errors_list: bool, by: Sequence[str], chain_lengths: str, variants: bool,
+    n_resamples: int, fmt: Optional[str], output: Optional[Path], analyses: Dict[str, Any],
     cross_document: bool, topic_pattern: Optional[str], save_counts_to: Optional[Path], n_process: int,
 ) -> None:
     """Score RESPONSE against KEY with every chosen metric (KEY and RESPONSE:
@@ -96,47 +65,33 @@ def score(
     with reported_errors():
         check_distinct([output, save_counts_to])
         cross_document = cross_document or topic_pattern is not None
-        breakdowns = asked(scoring, waterfall, errors_list, by, chain_lengths, variants, cross_document)
+        breakdowns = asked(scoring, analyses, cross_document)
         options = scoring.options(
-            tokens=classes or breakdowns.tokens, words=errors_list, n_process=n_process,
-            twinning=errors or classes or breakdowns.twinning,
-            cross_document=cross_document, topic_pattern=topic_pattern, stream=not variants,
+            tokens=breakdowns.tokens, words=breakdowns.words, n_process=n_process, twinning=breakdowns.twinning,
+            cross_document=cross_document, topic_pattern=topic_pattern, stream=not breakdowns.whole,
         )
         run = evaluate_corpus(key, response, options)
         if save_counts_to is not None:
             from ..shards import save_counts
 
             save_counts(run.result, save_counts_to, inputs)
-        tokens = run.corpus.tokens() if classes else None
-        analyses = analyse(
-            run.result, ci, n_resamples, seed, macro, errors, tokens, breakdowns, run.corpus,
-            response_documents(response, options, run, breakdowns), n_process,
+        computed = analyse(
+            run.result, level=ci, n_resamples=n_resamples, seed=seed, macro=macro, breakdowns=breakdowns,
+            corpus=run.corpus, response_documents=response_documents(response, options, run, breakdowns),
+            n_process=n_process,
         )
-        analyses = replace(analyses, alignment=run.corpus.alignment)
-    report(run.result, fmt, per_doc, output, analyses, inputs)
+        computed = replace(computed, alignment=run.corpus.alignment)
+    report(run.result if computed.result is None else computed.result, fmt, per_doc, output, computed, inputs)
 
 
-def asked(
-    scoring: ScoringOptions, waterfall: bool, errors_list: bool, by: Sequence[str], chain_lengths: str, variants: bool,
-    cross_document: bool = False,
-):
-    """The breakdowns asked for (:class:`~..analysis.summary.Breakdowns`);
-    refused where they cannot work: an unknown stratum attribute,
-    unreadable chain lengths, and ``--variants`` with a setting of its own
-    (it sets preset, matching and singletons itself)."""
+def asked(scoring: ScoringOptions, analyses: Mapping[str, Any], cross_document: bool = False):
+    """The registered analyses asked for by their option values
+    (:class:`~..analysis.summary.Breakdowns`), each checked: refused where
+    it cannot work (an unknown stratum attribute, unreadable chain
+    lengths, ``--variants`` with a setting of its own)."""
     from ..analysis.summary import Breakdowns
 
-    if by:
-        from ..analysis.attributes import ChainLengths, check_attribute
-
-        for attribute in by:
-            check_attribute(attribute)
-        ChainLengths.parse(chain_lengths)
-    if variants:
-        given = [f"--{name}" for name in ("preset", "match", "singletons") if getattr(scoring, name) is not None]
-        if given:
-            raise ValueError(f"--variants scores every preset, matching and singleton setting itself; leave out {', '.join(given)}")
-    return Breakdowns(waterfall, errors_list, tuple(by), chain_lengths, variants, cross_document)
+    return Breakdowns(analyses, cross_document=cross_document).check(scoring)
 
 
 def response_documents(response: Path, options, run, breakdowns) -> list:
@@ -173,8 +128,8 @@ def merge(
         result = merge_results([load_counts(path) for path in counts], [str(path) for path in counts])
         if save_counts_to is not None:
             save_counts(result, save_counts_to, counts)
-        analyses = analyse(result, ci, n_resamples, seed, macro)
-    report(result, fmt, per_doc, output, analyses, counts)
+        computed = analyse(result, level=ci, n_resamples=n_resamples, seed=seed, macro=macro)
+    report(result, fmt, per_doc, output, computed, counts)
 
 
 @app.command(short_help="Score the bundled example")

@@ -15,21 +15,24 @@ from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
 from spacy.training import Example
 from spacy.util import registry
 
-from ..analysis.attributes import CHAIN_LENGTH, DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, ChainLengths
+from ..analysis.attributes import (
+    CHAIN_LENGTH, DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, SPREAD, SPREAD_SENTENCES, ChainLengths,
+)
 from ..analysis.resolution import RESOLUTION_CLASSES, score_resolution_classes
+from ..analysis.registry import get_analysis, resolve
 from ..analysis.summary import Breakdowns, analyse
 from ..counting import DEFAULT_METRICS, METRIC_INFO, METRICS, LeaImportance
 from ..errors import CorefEvalWarning, warn
 from ..formats.docbin.examples import docs_side
 from ..formats.docbin.spans import ClusterReader, PrefixedSpanGroups
 from ..presets import get_preset
-from ..report.spacy_scores import check_headline, spacy_scores, strata_keys
+from ..report.spacy_scores import check_headline, spacy_scores
 from ..scoring import CorpusResult, Options, Run, Settings, evaluate_corpus
 from ..twinning import Matcher
-from .crossdoc import check_readers, check_tokens, ids_side, link_keys
+from .crossdoc import check_readers, check_tokens, ids_side
 
 __all__ = ["CorefEvalWarning", "CorefScorer", "make_coref_scorer", "score_examples"]
-SCORER_STRATA = (CHAIN_LENGTH, MENTION_TYPE)
+SCORER_STRATA = (CHAIN_LENGTH, MENTION_TYPE, SPREAD, SPREAD_SENTENCES)
 """The strata the scorer can cut: those that spaCy docs carry."""
 
 
@@ -84,6 +87,9 @@ class CorefScorer:
     by: Tuple[str, ...] = ()
     chain_lengths: str = DEFAULT_CHAIN_LENGTHS
     cross_document: bool = False
+    spreads: Optional[str] = None
+    links: bool = False
+    window: Optional[int] = None
 
     def __post_init__(self) -> None:
         check_headline(self.headline, self.settings.metrics)
@@ -95,15 +101,19 @@ class CorefScorer:
         ChainLengths.parse(self.chain_lengths)
 
     def __call__(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
-        tokens = self.classes or MENTION_TYPE in self.by
+        tokens = self.classes or MENTION_TYPE in self.by or SPREAD_SENTENCES in self.by
         run = _run(examples, self.settings, (self.reference_reader, self.predicted_reader), tokens, self.cross_document)
         scores: Dict[str, Any] = spacy_scores(run.metrics(), self.headline)
-        if self.by or self.cross_document:
-            breakdowns = Breakdowns(by=self.by, chain_lengths=self.chain_lengths, cross_document=self.cross_document)
+        if self.by or self.cross_document or self.links or self.window is not None:
+            breakdowns = Breakdowns(
+                by=self.by, chain_lengths=self.chain_lengths, spreads=self.spreads, cross_document=self.cross_document,
+                links=self.links, window=self.window,
+            ).check()
             analyses = analyse(run.result, breakdowns=breakdowns, corpus=run.corpus)
-            scores.update(strata_keys(analyses.strata or {}))
-            if analyses.cross_document is not None:
-                scores.update(link_keys(analyses.cross_document.to_dict()))
+            for name, block in analyses.blocks().items():
+                keys = get_analysis(name).spacy_keys
+                if keys:
+                    scores.update(resolve(keys)(block))
         if self.classes:
             rates = score_resolution_classes(run.result, run.corpus.tokens()).rates()
             scores["coref_rc_per_class"] = {
@@ -129,6 +139,9 @@ def make_coref_scorer(
     chain_lengths: str = DEFAULT_CHAIN_LENGTHS,
     lea_importance: Union[str, LeaImportance] = "size",
     cross_document: bool = False,
+    spreads: Optional[str] = None,
+    links: bool = False,
+    window: Optional[int] = None,
 ) -> CorefScorer:
     """All chosen ``metrics``, mention identification, the CoNLL score and
     ``coref_p/r/f`` for the ``headline`` metric (one of ``metrics`` or
@@ -153,7 +166,10 @@ def make_coref_scorer(
     docs on the reference's tokens), and
     ``coref_<metric>_within_{p,r,f}`` / ``coref_<metric>_across_{p,r,f}``
     score MUC's, BLANC's and LEA's links within one doc and across docs
-    (docs/crossdoc.md §6)."""
+    (docs/crossdoc.md §6). ``by`` also takes ``"spread"`` and
+    ``"spread-sentences"`` (cut by ``spreads``); ``links`` adds
+    ``coref_links_<class>_{p,r,f}`` and ``window`` (tokens)
+    ``coref_<metric>_windows_{p,r,f}`` (docs/long-documents.md)."""
     chosen = get_preset(preset)
     settings = Settings(
         tuple(metrics), chosen.adopt(match), twinless, singletons or chosen.singletons, chosen,
@@ -162,7 +178,7 @@ def make_coref_scorer(
     reader = reader or PrefixedSpanGroups()
     return CorefScorer(
         settings, reference_reader or reader, predicted_reader or reader, headline, classes, tuple(by), chain_lengths,
-        cross_document,
+        cross_document, spreads, links, window,
     )
 
 

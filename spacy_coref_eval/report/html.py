@@ -37,22 +37,22 @@ def interval_text(bounds: Tuple[float, float]) -> str:
 
 
 def render_report(data: ReportData) -> str:
-    """The whole page."""
+    """The whole page: the section of every registered analysis, in
+    registry order, between the scores and the documents."""
+    from ..analysis.registry import registered_analyses, resolve
     from .alignment_html import alignment_section
-    from .breakdowns import STYLE as BREAKDOWN_STYLE, strata_section, variants_section, waterfall_section
-    from .crossdoc_html import STYLE as CROSSDOC_STYLE, cross_document_section
+    from .breakdowns import STYLE as BREAKDOWN_STYLE
+    from .crossdoc_html import STYLE as CROSSDOC_STYLE
 
-    breakdowns = [
-        waterfall_section(data.waterfall), strata_section(data.strata, data.level), variants_section(data.variants),
-        cross_document_section(data.cross_document),
+    sections = [
+        resolve(analysis.html)(data.sections.get(analysis.name), data)
+        for analysis in registered_analyses() if analysis.html
     ]
     body = "\n".join([
         header_section(data),
         *filter(None, [alignment_section(data.alignment)]),
         metrics_section(data),
-        errors_section(data.errors.get("total", {})),
-        classes_section(data.classes),
-        *(part for part in breakdowns if part),
+        *(part for part in sections if part),
         documents_section(data),
         worst_section(data.views),
     ])

@@ -3,48 +3,32 @@ here from a result and its analyses."""
 import json
 from typing import Any, Dict, List, Mapping, Sequence
 
+from ..analysis.registry import get_analysis, resolve
 from ..analysis.summary import Analyses
 from ..scoring import CorpusResult
 
 
 def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses = Analyses()) -> Dict[str, Any]:
     """The JSON document of ``score`` and ``merge``: ``settings``,
-    ``metrics``, the analyses asked for (``intervals``, ``macro``,
-    ``errors``, ``resolution_classes``, ``waterfall``, ``errors_list``,
-    ``strata``, ``variants``; docs/analyses.md; ``cross_document``,
-    docs/crossdoc.md), ``documents`` with ``per_doc``, ``alignment`` when
-    the response was aligned onto the key, and ``warnings``."""
+    ``metrics``, ``intervals`` and ``macro`` when computed, the block of
+    every registered analysis computed (docs/analyses.md), ``documents``
+    with ``per_doc`` (with each analysis's block per document, where it
+    has one), ``alignment`` when the response was aligned onto the key,
+    and ``warnings``."""
     out: Dict[str, Any] = {"settings": result.settings.to_dict(), "metrics": result.metrics()}
     if analyses.intervals is not None:
         bounds = {name: {rate: list(pair) for rate, pair in rates.items()} for name, rates in analyses.intervals.items()}
         out["intervals"] = {**bounds, "level": analyses.level, "n_resamples": analyses.n_resamples, "seed": analyses.seed}
     if analyses.macro is not None:
         out["macro"] = analyses.macro
-    if analyses.errors is not None:
-        from ..analysis.error_types import TOTAL
-
-        out["errors"] = {TOTAL: analyses.errors[TOTAL]}
-    if analyses.classes is not None:
-        out["resolution_classes"] = analyses.classes.to_dict()
-    if analyses.waterfall is not None:
-        out["waterfall"] = analyses.waterfall.to_dict()
-    if analyses.errors_list is not None:
-        out["errors_list"] = analyses.errors_list
-    if analyses.strata is not None:
-        out["strata"] = analyses.strata
-    if analyses.variants is not None:
-        out["variants"] = [variant.to_dict() for variant in analyses.variants]
-    if analyses.cross_document is not None:
-        out["cross_document"] = analyses.cross_document.to_dict(per_doc)
+    out.update(analyses.blocks(per_doc))
     if per_doc:
+        renderers = [(name, get_analysis(name).document_json) for name in analyses.results]
+        documents = [(name, resolve(path)) for name, path in renderers if path]
         out["documents"] = {name: {"metrics": rates} for name, rates in result.document_metrics().items()}
         for index, (name, document) in enumerate(out["documents"].items()):
-            if analyses.errors is not None:
-                document["errors"] = analyses.errors[name]
-            if analyses.classes is not None:
-                document["resolution_classes"] = analyses.classes.document(index).to_dict()
-            if analyses.waterfall is not None:
-                document["waterfall"] = analyses.waterfall.to_dict(index)
+            for member, render in documents:
+                document[member] = render(analyses.results[member], index, name)
     if analyses.alignment:
         out["alignment"] = alignment_json(analyses.alignment)
     out["warnings"] = list(result.warnings)

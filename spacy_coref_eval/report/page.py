@@ -32,35 +32,31 @@ def report_page(
     each), titled with the ``key`` and ``response`` it compares, and what
     aligning the response onto the key changed (``alignment``, by document). A corpus
     whose documents cannot be classified gets a page without the class
-    section, and a warning (on the page too) saying why. The waterfall,
-    the strata, the variants and the links within and across documents
-    are added as the ``breakdowns`` ask, as
-    :func:`~..analysis.summary.analyse` computes them from the run's
+    section, and a warning (on the page too) saying why. Every registered
+    analysis the ``breakdowns`` ask for is added, as
+    :func:`~..analysis.summary.analyse` computes it from the run's
     ``corpus`` (docs/analyses.md)."""
     from ..analysis.resolution import score_resolution_classes
     from .html import render_report
     from .views import build_report
 
     analyses = analyse(
-        result, level, n_resamples, seed, macro=True, errors=True, breakdowns=breakdowns, corpus=corpus,
-        response_documents=response_documents, n_process=n_process,
+        result, level=level, n_resamples=n_resamples, seed=seed, macro=True, errors=True, breakdowns=breakdowns,
+        corpus=corpus, response_documents=response_documents, n_process=n_process,
     )
-    classes = None
+    result = result if analyses.result is None else analyses.result
+    sections = analyses.blocks(per_doc=True)
     if tokens is not None:
         try:
-            classes = score_resolution_classes(result, tokens).to_dict()
+            sections["resolution_classes"] = score_resolution_classes(result, tokens).to_dict()
         except CorefInputError as err:
             note = f"resolution classes left out: {err}"
             warn(note)
             result = replace(result, warnings=[*result.warnings, note])
     data = build_report(
         result, words,
-        intervals=analyses.intervals, macro=analyses.macro, errors=analyses.errors,
+        intervals=analyses.intervals, macro=analyses.macro, errors=analyses.results["errors"],
         key=key, response=response, level=level, n_resamples=n_resamples, seed=seed,
-        worst=worst, max_tokens=max_tokens, classes=classes, alignment=alignment,
-        waterfall=analyses.waterfall.to_dict() if analyses.waterfall is not None else None,
-        strata=analyses.strata,
-        variants=[variant.to_dict() for variant in analyses.variants] if analyses.variants is not None else None,
-        cross_document=analyses.cross_document.to_dict(per_doc=True) if analyses.cross_document is not None else None,
+        worst=worst, max_tokens=max_tokens, sections=sections, alignment=alignment,
     )
     return render_report(data)

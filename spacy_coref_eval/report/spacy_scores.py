@@ -12,7 +12,7 @@ recalls (the averages papers print next to the CoNLL F1); ``coref_f`` is then
 not the harmonic mean of ``coref_p`` and ``coref_r``.
 """
 from statistics import fmean
-from typing import Dict, Mapping, Sequence, Tuple
+from typing import Any, Dict, Mapping, Sequence, Tuple
 
 from ..counting import CONLL_PARTS, METRICS, REGISTRY
 
@@ -75,4 +75,25 @@ def strata_keys(strata: Mapping[str, Mapping[str, Mapping]]) -> Dict[str, float]
                 if key in out:
                     raise ValueError(f"stratum {stratum!r} of {attribute!r} gives score key {key!r} twice")
                 out[key] = float(scores["f1"])
+    return out
+
+
+def links_keys(links: Mapping[str, Mapping[str, float]]) -> Dict[str, float]:
+    """``coref_links_<class>_{p,r,f}`` of every link class of the ``links``
+    block (docs/long-documents.md §5)."""
+    out: Dict[str, float] = {}
+    for name, entry in links.items():
+        out.update(prf_keys(f"coref_links_{name}", entry))
+    return out
+
+
+def windows_keys(windows: Mapping[str, Any]) -> Dict[str, float]:
+    """``coref_<metric>_windows_{p,r,f}`` (``coref_conll_windows_f``) of the
+    windowed scores of the ``windows`` block (docs/long-documents.md §3)."""
+    out: Dict[str, float] = {}
+    for name, block in windows["metrics"].items():
+        if name == "conll":
+            out["coref_conll_windows_f"] = float(block["f1"])
+        else:
+            out.update(prf_keys(f"coref_{name}_windows", block))
     return out

@@ -74,19 +74,13 @@ class ReportData:
     views: Sequence[DocumentView]
     macro: Rates = field(default_factory=dict)
     warnings: Sequence[str] = ()
-    classes: Optional[Mapping[str, object]] = None
-    """The ``resolution_classes`` block of the JSON output, when computed."""
     title: str = "Coreference evaluation report"
-    waterfall: Optional[Mapping[str, Any]] = None
-    """The ``waterfall``, ``strata`` and ``variants`` blocks of the JSON
-    output, when computed (docs/analyses.md)."""
-    strata: Optional[Mapping[str, Any]] = None
-    variants: Optional[Sequence[Mapping[str, Any]]] = None
+    sections: Mapping[str, Any] = field(default_factory=dict)
+    """The JSON block of every registered analysis computed, by name
+    (``resolution_classes``, ``waterfall``, ``strata``, ...; docs/analyses.md),
+    each rendered by its HTML renderer."""
     alignment: Optional["AlignmentView"] = None
     """What aligning the response onto the key changed, when it was aligned."""
-    cross_document: Optional["CrossDocumentView"] = None
-    """Mention detection and the links within and across documents, with
-    ``--cross-document`` (docs/crossdoc.md §3)."""
 
 
 CROSS_PARTS: Tuple[str, ...] = ("all", "within", "across")
@@ -324,19 +318,15 @@ def build_report(
     seed: int = 0,
     worst: int = 5,
     max_tokens: int = 400,
-    classes: Optional[Mapping[str, object]] = None,
-    waterfall: Optional[Mapping[str, Any]] = None,
-    strata: Optional[Mapping[str, Any]] = None,
-    variants: Optional[Sequence[Mapping[str, Any]]] = None,
+    sections: Optional[Mapping[str, Any]] = None,
     alignment: Optional[Mapping[str, object]] = None,
-    cross_document: Optional[Mapping[str, Any]] = None,
 ) -> ReportData:
     """The page data of a scoring run (``result``, whose twinning the views
     read), the key ``words`` by document name, and the bootstrap
-    ``intervals``, ``macro`` averages, ``errors``, resolution ``classes``,
-    ``waterfall``, ``strata`` and ``variants`` computed from it, and the
-    ``alignment`` reports by document, and the ``cross_document`` block
-    (with every topic's). Documents without words get no side-by-side view."""
+    ``intervals``, ``macro`` averages and ``errors`` computed from it, the
+    JSON block of every other analysis computed (``sections``, by name),
+    and the ``alignment`` reports by document. Documents without words get
+    no side-by-side view."""
     if result.twinned is None:
         raise ValueError("the report needs the twinned mentions of a scoring run, not merged counts")
     documents = result.document_metrics()
@@ -350,7 +340,6 @@ def build_report(
     ]
     return ReportData(
         key, response, result.settings.to_dict(), result.metrics(), intervals, level, n_resamples, seed,
-        documents, errors, views, macro or {}, list(result.warnings), classes=classes,
-        waterfall=waterfall, strata=strata, variants=variants, alignment=alignment_view(alignment or {}),
-        cross_document=cross_document_view(cross_document, result.metrics(), documents),
+        documents, errors, views, macro or {}, list(result.warnings), sections=dict(sections or {}),
+        alignment=alignment_view(alignment or {}),
     )
