@@ -1,7 +1,8 @@
 """Documents given in memory as Python lists, checked at the edge and made
 :class:`~spacy_coref_eval.clusters.Pair` s: a document is a list of
 clusters, a cluster a list of ``(start, end)`` token spans or of mention
-ids (docs/python.md)."""
+ids, or a row of the coref-data collection (``coref_chains``,
+:mod:`~spacy_coref_eval.formats.indiscrim`; docs/python.md)."""
 from operator import index
 from os import PathLike
 from typing import Any, Dict, Hashable, List, Mapping, Sequence, Tuple
@@ -36,6 +37,7 @@ def paired_lists(key: Any, response: Any, span_end: str = "exclusive") -> Tuple[
     ``"1"``, …)."""
     if span_end not in SPAN_ENDS:
         raise ValueError(f"span_end must be one of {SPAN_ENDS}, not {span_end!r}")
+    key, response = _rows_by_id(key), _rows_by_id(response)
     if isinstance(key, Mapping) and isinstance(response, Mapping):
         _check_names(key, "key")
         _check_names(response, "response")
@@ -92,6 +94,10 @@ def _mentions(name: str, role: str, document: Any) -> Tuple[Any, Any]:
     a document with no mention or given as :class:`Clusters`."""
     if isinstance(document, Clusters):
         return None, document
+    if is_row(document):
+        from ..formats.indiscrim.read import row_document
+
+        return None, row_document(document, f"the {role}").clusters
     if not _is_list(document):
         raise CorefInputError(
             f"document {name!r}: the {role} must be a list of clusters, not {type(document).__name__}"
@@ -128,6 +134,22 @@ def _mention(mention: Any, where: str) -> Tuple[str, Any]:
         raise CorefInputError(
             f"{where}: a mention is a (start, end) span or an id (int or str), not {type(mention).__name__} {mention!r}"
         ) from None
+
+
+def is_row(value: Any) -> bool:
+    """Whether ``value`` is a coref-data indiscrim row."""
+    return isinstance(value, Mapping) and "coref_chains" in value
+
+
+def _rows_by_id(documents: Any) -> Any:
+    """A list of indiscrim rows as a dict by their ``id`` (else by
+    position), so that two lists of rows pair by name; anything else as it is."""
+    if not (_is_list(documents) and documents and all(is_row(row) for row in documents)):
+        return documents
+    named = {str(row.get("id", index)): row for index, row in enumerate(documents)}
+    if len(named) < len(documents):
+        raise CorefInputError("indiscrim rows with the same 'id' given twice on one side")
+    return named
 
 
 def _check_names(documents: Mapping[Any, Any], role: str) -> None:
