@@ -189,7 +189,7 @@ def test_mention_ids_pair_across_sides():
     ([[], []], [[]], {}, "the key has 2 document(s) and the response 1: lists pair by position"),
     ([[]], {"a": []}, {}, "key and response must both be lists of documents or both dicts"),
     ({1: []}, {"a": []}, {}, "the key's document names must be strings, not int 1"),
-    ([[]], "response.conll", {}, "give key and response alike"),
+    ([[]], "response.conll", {}, "give key and response as files, spaCy docs or system records, or both as Python lists"),
 ])
 def test_malformed_input_is_one_error_naming_document_and_cluster(key, response, options, message):
     with pytest.raises(CorefInputError) as raised:
@@ -227,3 +227,36 @@ def test_lists_score_as_clusters_do(documents, twinless):
     assert ours.metrics == expected.metrics()
     assert ours.documents == expected.document_metrics()
     assert ours.warnings == expected.warnings
+
+
+@pytest.fixture(scope="module")
+def fastcoref(files, tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("records") / "response.jsonl"
+    run = CliRunner().invoke(app, ["convert", str(files["response"]), str(path), "--output-format", "fastcoref"])
+    assert run.exit_code == 0, run.output
+    return path
+
+
+def test_system_records_score_as_their_file(files, fastcoref, cli_litbank):
+    """fastcoref's character offsets, as dicts in memory: what the same
+    records in a file give (alignment report included), the CLI's numbers."""
+    records = [json.loads(line) for line in fastcoref.read_text(encoding="utf-8").splitlines()]
+    assert set(records[0]) >= {"text", "clusters"}
+    from_file = score(files["key"], fastcoref).to_dict()
+    assert score(files["key"], records).to_dict() == from_file
+    assert "alignment" in from_file
+    assert_close(from_file["metrics"], cli_litbank["metrics"])
+    maverick = [
+        {"doc_key": r["doc_key"], "text": r["text"], "clusters_char_offsets": [[[s, e - 1] for s, e in c] for c in r["clusters"]]}
+        for r in records
+    ]
+    assert_close(score(files["key"], maverick).metrics, cli_litbank["metrics"])
+
+
+def test_bad_records_name_the_records_not_a_temporary_file(files, fastcoref):
+    records = [json.loads(line) for line in fastcoref.read_text(encoding="utf-8").splitlines()]
+    records[2] = {**records[2], "clusters": [[[5, 2]]]}
+    with pytest.raises(CorefInputError) as raised:
+        score(files["key"], records)
+    message = str(raised.value)
+    assert message.startswith("response records, line 3: document ") and "spacy-coref-eval-" not in message

@@ -9,6 +9,7 @@ from ..analysis.summary import Breakdowns, analyse
 from ..formats.corpus import Corpus
 from ..scoring import Options, Run, Settings, evaluate_corpus, score_pairs
 from .inputs import SPAN_ENDS, is_path, is_spacy, paired_lists
+from .records import is_records, record_files, renamed
 from .scores import Scores
 
 __all__ = ["OPTIONS", "SPAN_ENDS", "Scores", "score"]
@@ -50,7 +51,9 @@ def score(
         A document is a list of clusters, a cluster a list of ``(start, end)``
         token spans or of mention ids; lists pair by position, dicts
         ``{name: document}`` by name; paths are files of any format the
-        package reads (a system's character offsets too: docs/formats.md).
+        package reads; or a system's output records (dicts as fastcoref,
+        maverick, wl-coref write them, character offsets too), read as the
+        same records in a file (docs/formats.md §9).
         ``Example`` s give their reference as key and their predicted doc
         as response (``score(examples)``).
     span_end : {"exclusive", "inclusive"}
@@ -100,21 +103,33 @@ def _run(key: Any, response: Any, options: Options, span_end: str) -> Run:
     here, scored by :func:`~spacy_coref_eval.scoring.score_pairs`."""
     if response is None and is_spacy(key):
         response = key
-    if is_spacy(key) and is_spacy(response):
+    if is_records(key) or is_records(response):
+        with record_files(key, response) as (key_path, response_path):
+            run = _run(key_path, response_path, options, span_end)
+        warnings = [renamed(warning, {str(key_path): "key records", str(response_path): "response records"}) for warning in run.result.warnings]
+        return Run(replace(run.result, warnings=warnings), run.corpus)
+    if _read(key) and _read(response):
         return evaluate_corpus(_docs(key, "reference"), _docs(response, "predicted"), options)
-    if is_path(key) and is_path(response):
-        return evaluate_corpus(key, response, options)
-    if is_path(key) or is_path(response) or is_spacy(key) or is_spacy(response):
+    if _read(key) or _read(response):
         from ..errors import CorefInputError
 
-        raise CorefInputError("give key and response alike: both paths, both spaCy docs or both Python lists/dicts")
+        raise CorefInputError(
+            "give key and response as files, spaCy docs or system records, or both as Python lists/dicts of clusters"
+        )
     pairs, notes = paired_lists(key, response, span_end)
     result = score_pairs(pairs, options.settings, notes, options.n_process, options.twinning)
     return Run(result, Corpus(pairs, [], list(notes), [pair.name for pair in pairs]))
 
 
-def _docs(values: Sequence[Any], side: str) -> list:
-    """spaCy docs, ``Example`` s' ``side`` doc taken."""
+def _read(value: Any) -> bool:
+    """Whether ``value`` is read as :func:`evaluate_corpus` reads it (a path or spaCy docs)."""
+    return is_path(value) or is_spacy(value)
+
+
+def _docs(values: Any, side: str) -> Any:
+    """spaCy docs, ``Example`` s' ``side`` doc taken; a path as it is."""
+    if is_path(values):
+        return values
     return [getattr(value, side) if hasattr(value, "predicted") else value for value in values]
 
 
