@@ -13,6 +13,7 @@ from hypothesis import given, strategies as st
 import spacy_coref_eval
 from spacy_coref_eval import Clusters, CorefInputError, score, score_documents
 from spacy_coref_eval.cli import app
+from spacy_coref_eval.cli.score import DATA
 from spacy_coref_eval.formats.conll.write import write_conll
 
 from .litbank import litbank
@@ -189,6 +190,7 @@ def test_mention_ids_pair_across_sides():
     ([[], []], [[]], {}, "the key has 2 document(s) and the response 1: lists pair by position"),
     ([[]], {"a": []}, {}, "key and response must both be lists of documents or both dicts"),
     ({1: []}, {"a": []}, {}, "the key's document names must be strings, not int 1"),
+    ([[[(0, 1)]]], [[]], {"classes": True}, "resolution classes and mention-type strata read the key's words and tags"),
     ([[]], "response.conll", {}, "give key and response as files, spaCy docs or system records, or both as Python lists"),
 ])
 def test_malformed_input_is_one_error_naming_document_and_cluster(key, response, options, message):
@@ -260,3 +262,30 @@ def test_bad_records_name_the_records_not_a_temporary_file(files, fastcoref):
         score(files["key"], records)
     message = str(raised.value)
     assert message.startswith("response records, line 3: document ") and "spacy-coref-eval-" not in message
+
+
+DEMO = DATA
+
+
+@pytest.mark.parametrize("options, extra", [
+    ({"waterfall": True}, ["--waterfall"]),
+    ({"errors_list": True}, ["--errors-list"]),
+    ({"by": ["chain-length"], "chain_lengths": "1,2+"}, ["--by", "chain-length", "--chain-lengths", "1,2+"]),
+    ({"by": "mention-type"}, ["--by", "mention-type"]),
+    ({"variants": True}, ["--variants"]),
+    ({"classes": True}, ["--classes"]),
+    ({"match": "overlap", "min_overlap": 0.4}, ["--match", "overlap", "--min-overlap", "0.4"]),
+    ({"lea_importance": "uniform", "metrics": ["lea", "muc"]}, ["--lea-importance", "uniform", "--metrics", "lea,muc"]),
+])
+def test_analyses_and_options_give_the_command_lines_json(options, extra):
+    key, response = DEMO / "demo.key.conll", DEMO / "demo.response.conll"
+    expected = cli_json({"key": key, "response": response}, "--per-doc", *extra)
+    assert score(key, response, **options).to_dict() == expected
+    if not {"classes", "by"} & set(options) or options.get("by") == ["chain-length"]:
+        from spacy_coref_eval import read_conll
+
+        lists = [{n: as_lists(d.clusters) for n, d in read_conll(path).items()} for path in (key, response)]
+        ours = score(*lists, **options).to_dict()
+        assert ("errors_list" in ours) == ("errors_list" in expected)
+        without_words = {name: value for name, value in expected.items() if name != "errors_list"}
+        assert_close({name: value for name, value in ours.items() if name != "errors_list"}, without_words)

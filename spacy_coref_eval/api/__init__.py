@@ -116,6 +116,12 @@ def _run(key: Any, response: Any, options: Options, span_end: str) -> Run:
         raise CorefInputError(
             "give key and response as files, spaCy docs or system records, or both as Python lists/dicts of clusters"
         )
+    if options.tokens:
+        from ..errors import CorefInputError
+
+        raise CorefInputError(
+            "resolution classes and mention-type strata read the key's words and tags: give the key as a file or spaCy docs"
+        )
     pairs, notes = paired_lists(key, response, span_end)
     result = score_pairs(pairs, options.settings, notes, options.n_process, options.twinning)
     return Run(result, Corpus(pairs, [], list(notes), [pair.name for pair in pairs]))
