@@ -1,6 +1,5 @@
 """Read and write indiscrim rows (see the package docstring)."""
 import json
-from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, List, Mapping, Sequence
@@ -9,27 +8,13 @@ from ...clusters import Clusters
 from ...errors import CorefInputError
 from ...files import open_output
 from ..base import ReadOptions
-from ..document import Side, SideDocument, document_names
+from ..document import Side, SideDocument, WordsDocument, document_names
 
 
-@dataclass
-class IndiscrimDocument(SideDocument):
-    """One row: its ``id``, words (every sentence's token texts, in order)
-    and clusters on them (end exclusive)."""
-
-    name: str
-    clusters: Clusters
-    words: List[str]
-    sentence_starts: List[int]
-
-    @property
-    def n_tokens(self) -> int:
-        return len(self.words)
-
-
-def row_document(row: Mapping[str, Any], where: str) -> IndiscrimDocument:
-    """One row (a dict as the Hub's datasets give it) as a document;
-    ``where`` names it in errors (``file:line``)."""
+def row_document(row: Mapping[str, Any], where: str) -> WordsDocument:
+    """One row (a dict as the Hub's datasets give it) as a document: its
+    ``id``, words (every sentence's token texts, in order) and clusters on
+    them (end exclusive); ``where`` names it in errors (``file:line``)."""
     if not isinstance(row, Mapping) or "coref_chains" not in row or "sentences" not in row:
         raise CorefInputError(f"{where}: an indiscrim row is an object with 'sentences' and 'coref_chains'")
     name = row.get("id")
@@ -52,7 +37,7 @@ def row_document(row: Mapping[str, Any], where: str) -> IndiscrimDocument:
             entity.append(_span(mention, words, starts, f"{where}: document {name!r}, chain {number}"))
         entities.append(entity)
     sentence_starts = starts[:-1] if words else [0]
-    return IndiscrimDocument(name, Clusters.from_entities(entities), [w for s in words for w in s], sentence_starts)
+    return WordsDocument(name, Clusters.from_entities(entities), [w for s in words for w in s], sentence_starts)
 
 
 def _span(mention: Any, words: Sequence[Sequence[str]], starts: Sequence[int], where: str) -> tuple:
@@ -75,7 +60,7 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     from ..jsonlines.read import load_text
     from . import FORMAT
 
-    documents = []
+    documents: List[SideDocument] = []
     for number, line in enumerate(load_text(path).splitlines(), 1):
         if not line.strip():
             continue
