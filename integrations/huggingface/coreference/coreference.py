@@ -119,7 +119,7 @@ class Coreference(evaluate.Metric):
                 scores = spacy_coref_eval.score(key, response, per_doc=False, pair_by="name", **options)
         else:
             scores = spacy_coref_eval.score(
-                [_clusters(document) for document in references], [_clusters(document) for document in predictions],
+                list(references), list(predictions),
                 per_doc=False, span_end=span_end, **options,
             )
         return coval_keys(scores)
@@ -170,6 +170,3 @@ def write_documents(path: Path, sentences: Iterable[Sequence[str]], side: str) -
 def _are_lines(values: Sequence[Any]) -> bool:
     return all(isinstance(line, str) for sentence in values for line in sentence)
 
-
-def _clusters(document: Sequence[Sequence[Sequence[int]]]) -> List[List[Tuple[int, int]]]:
-    return [[tuple(span) for span in cluster] for cluster in document]
