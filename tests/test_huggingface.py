@@ -99,7 +99,7 @@ def test_litbank_clusters_score_as_the_command_line(metric, litbank_files):
 @pytest.mark.parametrize("options, extra", [
     ({"keep_singletons": False}, ["--singletons", "remove"]),
     ({"twinless": "b3all"}, ["--twinless", "b3all"]),
-    ({"preset": "coval"}, ["--preset", "coval"]),
+    pytest.param({"preset": "coval"}, ["--preset", "coval"], marks=pytest.mark.slow),
 ])
 def test_options_are_the_command_lines(metric, litbank_files, options, extra):
     ours = metric.compute(
@@ -128,6 +128,7 @@ def test_the_fixture_says_where_it_comes_from(recorded):
     assert sum(name.startswith("random-") for name in recorded["cases"]) == provenance["n_random_documents"] == 300
 
 
+@pytest.mark.slow
 def test_single_documents_score_as_huggingfaces_coval(metric, recorded):
     """On one document per call, where coval's module is right, every one
     of its numbers (mentions, MUC, B³, CEAFe, LEA; CoNLL in percent)."""
