@@ -81,7 +81,7 @@ class Scores:
         width = max([len(row[0]) for row in rows] + [6])
         lines = [f"Scores ({self._summary()})", f"{'metric':<{width}}  {'R':>6}  {'P':>6}  {'F1':>6}"]
         for label, *values in rows:
-            lines.append(f"{label:<{width}}  " + "  ".join("" .rjust(6) if v is None else f"{100 * v:6.2f}" for v in values))
+            lines.append(f"{label:<{width}}  " + "  ".join(" " * 6 if v is None else f"{100 * v:6.2f}" for v in values))
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
