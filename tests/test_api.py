@@ -190,7 +190,9 @@ def test_mention_ids_pair_across_sides():
     ([[], []], [[]], {}, "the key has 2 document(s) and the response 1: lists pair by position"),
     ([[]], {"a": []}, {}, "key and response must both be lists of documents or both dicts"),
     ({1: []}, {"a": []}, {}, "the key's document names must be strings, not int 1"),
-    ([[[(0, 1)]]], [[]], {"classes": True}, "resolution classes and mention-type strata read the key's words and tags"),
+    ([[[(0, 1)]]], [[]], {"classes": True}, "resolution classes and mention-type strata read the key's words and tags: give"),
+    ([[[(0, 1)]]], [[]], {"cross_document": True}, "cross_document reads entity ids shared across documents: give the key"),
+    ([[[(0, 1)]]], [[]], {"np_only": True}, "the coval preset (mina, np_only, remove_nested) reads CoNLL-2012 files as coval does: give"),
     ([[]], "response.conll", {}, "give key and response as files, spaCy docs or system records, or both as Python lists"),
 ])
 def test_malformed_input_is_one_error_naming_document_and_cluster(key, response, options, message):

@@ -116,12 +116,17 @@ def _run(key: Any, response: Any, options: Options, span_end: str) -> Run:
         raise CorefInputError(
             "give key and response as files, spaCy docs or system records, or both as Python lists/dicts of clusters"
         )
-    if options.tokens:
+    needs_files = [
+        what for what, asked in (
+            ("resolution classes and mention-type strata read the key's words and tags", options.tokens),
+            ("cross_document reads entity ids shared across documents", options.cross_document),
+            ("the coval preset (mina, np_only, remove_nested) reads CoNLL-2012 files as coval does", options.settings.coval),
+        ) if asked
+    ]
+    if needs_files:
         from ..errors import CorefInputError
 
-        raise CorefInputError(
-            "resolution classes and mention-type strata read the key's words and tags: give the key as a file or spaCy docs"
-        )
+        raise CorefInputError(f"{needs_files[0]}: give the key and response as files (or spaCy docs), not Python lists")
     pairs, notes = paired_lists(key, response, span_end)
     result = score_pairs(pairs, options.settings, notes, options.n_process, options.twinning)
     return Run(result, Corpus(pairs, [], list(notes), [pair.name for pair in pairs]))
