@@ -93,7 +93,8 @@ def score(
     tokens = run.corpus.tokens() if classes else None
     documents = _response_documents(response, chosen, run, breakdowns)
     analyses = analyse(
-        run.result, ci, n_resamples, seed, macro, errors, tokens, breakdowns, run.corpus, documents, n_process
+        run.result, level=ci, n_resamples=n_resamples, seed=seed, macro=macro, errors=errors, tokens=tokens,
+        breakdowns=breakdowns, corpus=run.corpus, response_documents=documents, n_process=n_process,
     )
     return Scores(run.result, replace(analyses, alignment=run.corpus.alignment), per_doc)
 
@@ -109,7 +110,7 @@ def _run(key: Any, response: Any, options: Options, span_end: str) -> Run:
         warnings = [renamed(warning, {str(key_path): "key records", str(response_path): "response records"}) for warning in run.result.warnings]
         return Run(replace(run.result, warnings=warnings), run.corpus)
     if _read(key) and _read(response):
-        return evaluate_corpus(_docs(key, "reference"), _docs(response, "predicted"), options)
+        return evaluate_corpus(_docs(key, "reference"), _docs(response, "predicted"), options=options)
     if _read(key) or _read(response):
         from ..errors import CorefInputError
 
@@ -128,8 +129,10 @@ def _run(key: Any, response: Any, options: Options, span_end: str) -> Run:
 
         raise CorefInputError(f"{needs_files[0]}: give the key and response as files (or spaCy docs), not Python lists")
     pairs, notes = paired_lists(key, response, span_end)
-    result = score_pairs(pairs, options.settings, notes, options.n_process, options.twinning)
-    return Run(result, Corpus(pairs, [], list(notes), [pair.name for pair in pairs]))
+    result = score_pairs(
+        pairs, options.settings, warnings=notes, n_process=options.n_process, keep_twinned=options.twinning
+    )
+    return Run(result, Corpus(pairs=pairs, key_documents=[], warnings=list(notes), response_names=[p.name for p in pairs]))
 
 
 def _read(value: Any) -> bool:
@@ -175,7 +178,10 @@ def _breakdowns(by: Sequence[str], chain_lengths: str, waterfall: bool, errors_l
         own = [name for name in ("preset", "match", "singletons") if given.get(name) is not None]
         if own:
             raise ValueError(f"variants scores every preset, matching and singleton setting itself; leave out {', '.join(own)}")
-    return Breakdowns(waterfall, errors_list, by, chain_lengths, variants, cross_document)
+    return Breakdowns(
+        waterfall=waterfall, errors_list=errors_list, by=by, chain_lengths=chain_lengths, variants=variants,
+        cross_document=cross_document,
+    )
 
 
 def _response_documents(response: Any, options: Options, run: Run, breakdowns: Breakdowns) -> list:
