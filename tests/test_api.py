@@ -207,7 +207,8 @@ def test_unknown_options_and_span_ends_are_refused():
         score([[]], [[]], singleton="remove")
     with pytest.raises(ValueError, match="span_end must be one of"):
         score([[]], [[]], span_end="closed")
-    assert "np_only" in spacy_coref_eval.api.OPTIONS and "words" not in spacy_coref_eval.api.OPTIONS
+    options = spacy_coref_eval.api.OPTIONS
+    assert "np_only" in options and "words" not in options and len(set(options)) == len(options)
 
 
 SPANS = st.tuples(st.integers(0, 30), st.integers(1, 6)).map(lambda p: (p[0], p[0] + p[1]))

@@ -14,10 +14,10 @@ from .scores import Scores
 
 __all__ = ["OPTIONS", "SPAN_ENDS", "Scores", "score"]
 _SET_BY_SCORE = ("words", "tokens", "n_process", "twinning", "cross_document", "topic_pattern", "stream")
-OPTIONS = tuple(
+OPTIONS = tuple(dict.fromkeys(
     name for function in (Options.from_names, Settings.from_options) for name in signature(function).parameters
     if name not in ("cls", "settings", *_SET_BY_SCORE)
-)
+))
 """The scoring options :func:`score` takes by keyword besides its own."""
 
 
