@@ -5,7 +5,8 @@ Data flows one way, and so do the imports: :mod:`.formats` (read, pair)
 → :mod:`.twinning` (twins, twinless policies; solvers in
 :mod:`.assignment`) → :mod:`.counting` (one contingency table, every
 metric) → :mod:`.scoring` (documents to corpus, presets) →
-:mod:`.analysis` → :mod:`.report` → :mod:`.cli` and :mod:`.pipeline`.
+:mod:`.analysis` → :mod:`.report` → :mod:`.api` (:func:`score`) → :mod:`.cli` and
+:mod:`.pipeline`.
 ``docs/`` holds the definitions. Names load when first used, so that the
 command line's help starts without numpy.
 """
@@ -24,10 +25,12 @@ _MODULE_OF = {
     "Options": "scoring",
     "Pair": "clusters",
     "Run": "scoring",
+    "Scores": "api",
     "Settings": "scoring",
     "count_document": "scoring",
     "evaluate_corpus": "scoring",
     "read_conll": "formats.conll.read",
+    "score": "api",
     "score_documents": "scoring",
     "score_pairs": "scoring",
 }

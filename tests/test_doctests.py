@@ -1,12 +1,13 @@
-"""The worked examples in the docstrings of the counting stage run as
-doctests (as scikit-learn's metrics do), so that a reader's example is
-checked like any test."""
+"""The worked examples in the docstrings of the counting stage and of the
+one-call API run as doctests (as scikit-learn's metrics do), so that a
+reader's example is checked like any test."""
 import doctest
 import importlib
 import pkgutil
 
 import pytest
 
+import spacy_coref_eval.api
 import spacy_coref_eval.counting
 from spacy_coref_eval.counting import metrics
 
@@ -16,7 +17,7 @@ MODULES = [
 ]
 EXAMPLES = [
     test
-    for module in [spacy_coref_eval.counting, *MODULES]
+    for module in [spacy_coref_eval.counting, *MODULES, spacy_coref_eval.api]
     for test in doctest.DocTestFinder().find(module)
     if test.examples
 ]

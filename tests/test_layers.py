@@ -22,6 +22,7 @@ STAGES = (
     ("scoring",),
     ("analysis", "shards"),
     ("report",),
+    ("api",),
     ("cli", "pipeline", "__init__", "__main__"),
 )
 RANK = {name: rank for rank, names in enumerate(STAGES) for name in names}

@@ -10,6 +10,7 @@ from .base import Format
 from .conll import FORMAT as CONLL
 from .conllu import FORMAT as CONLLU
 from .docbin import FORMAT as DOCBIN
+from .indiscrim import FORMAT as INDISCRIM
 from .jsonlines import FORMAT as JSONLINES
 from .sysout import SYSTEMS
 from .text2text import FORMAT as TEXT2TEXT
@@ -23,7 +24,7 @@ FALLBACK = CONLL.name
 reference scorer's test files are named ``*.key`` and ``*.response``);
 such an output is refused instead, since writing would have to guess."""
 
-_REGISTERED: Dict[str, Format] = {fmt.name: fmt for fmt in (CONLL, CONLLU, JSONLINES, DOCBIN, UA, *SYSTEMS, TEXT2TEXT)}
+_REGISTERED: Dict[str, Format] = {fmt.name: fmt for fmt in (CONLL, CONLLU, JSONLINES, DOCBIN, UA, *SYSTEMS, TEXT2TEXT, INDISCRIM)}
 _PLUGINS_LOADED = False
 
 
