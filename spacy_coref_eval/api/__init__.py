@@ -3,8 +3,10 @@ scores as the command line's ``score`` does, with its options as keyword
 arguments, and returns :class:`Scores`."""
 from dataclasses import replace
 from inspect import signature
-from typing import Any, Optional, Sequence
+from types import SimpleNamespace
+from typing import Any, Optional
 
+from ..analysis.registry import dests
 from ..analysis.summary import Breakdowns, analyse
 from ..formats.corpus import Corpus
 from ..scoring import Options, Run, Settings, evaluate_corpus, score_pairs
@@ -12,13 +14,15 @@ from .inputs import SPAN_ENDS, is_path, is_spacy, paired_lists
 from .records import is_records, record_files, renamed
 from .scores import Scores
 
-__all__ = ["OPTIONS", "SPAN_ENDS", "Scores", "score"]
+__all__ = ["ANALYSIS_OPTIONS", "OPTIONS", "SPAN_ENDS", "Scores", "score"]
 _SET_BY_SCORE = ("words", "tokens", "n_process", "twinning", "cross_document", "topic_pattern", "stream")
 OPTIONS = tuple(dict.fromkeys(
     name for function in (Options.from_names, Settings.from_options) for name in signature(function).parameters
     if name not in ("cls", "settings", *_SET_BY_SCORE)
 ))
 """The scoring options :func:`score` takes by keyword besides its own."""
+ANALYSIS_OPTIONS = dests()
+"""The options of the registered analyses (docs/analyses.md), by keyword too."""
 
 
 def score(
@@ -31,13 +35,6 @@ def score(
     n_resamples: int = 1000,
     seed: int = 0,
     macro: bool = False,
-    errors: bool = False,
-    classes: bool = False,
-    waterfall: bool = False,
-    errors_list: bool = False,
-    by: Sequence[str] = (),
-    chain_lengths: str = "1,2-5,6+",
-    variants: bool = False,
     cross_document: bool = False,
     topic_pattern: Optional[str] = None,
     n_process: int = 1,
@@ -60,15 +57,18 @@ def score(
         Whether ``end`` is one past the last token (spaCy) or the last (e2e-coref, maverick).
     per_doc : bool
         Keep every document's scores in :meth:`Scores.to_dict` (``--per-doc``).
-    ci, n_resamples, seed, macro, errors, classes, waterfall, errors_list, by, chain_lengths, variants
-        The analyses of ``score`` (``--ci`` …; docs/analyses.md).
+    ci, n_resamples, seed, macro
+        Bootstrap intervals and macro averages (``--ci`` …; docs/analyses.md).
     cross_document, topic_pattern, n_process
         As ``--cross-document``, ``--topic-pattern``, ``--n-process``.
     **options
         The scoring options of ``score``, by their Python names: ``metrics``
         (list or comma-separated), ``match``, ``twinless``, ``singletons``,
         ``preset``, ``min_overlap``, ``np_only``, ``input_format``, ``pair_by`` …
-        (:meth:`~spacy_coref_eval.scoring.Options.from_names`).
+        (:meth:`~spacy_coref_eval.scoring.Options.from_names`); and the
+        options of every registered analysis (:data:`ANALYSIS_OPTIONS`:
+        ``errors``, ``classes``, ``waterfall``, ``errors_list``, ``by``,
+        ``chain_lengths``, ``variants``, ``links``, ``window`` …).
 
     Returns
     -------
@@ -85,18 +85,20 @@ def score(
     0.5
     """
     cross_document = cross_document or topic_pattern is not None
-    breakdowns = _breakdowns(by, chain_lengths, waterfall, errors_list, variants, cross_document, options)
-    chosen = _options(
-        options, n_process, cross_document, topic_pattern, errors or classes, errors_list, classes, variants, breakdowns
-    )
+    options = dict(options)
+    values = {name: options.pop(name) for name in list(options) if name in ANALYSIS_OPTIONS}
+    if isinstance(values.get("by"), str):
+        values["by"] = (values["by"],)
+    breakdowns = Breakdowns(values, cross_document=cross_document).check(SimpleNamespace(**options))
+    chosen = _options(options, n_process, cross_document, topic_pattern, breakdowns)
     run = _run(key, response, chosen, span_end)
-    tokens = run.corpus.tokens() if classes else None
     documents = _response_documents(response, chosen, run, breakdowns)
     analyses = analyse(
-        run.result, level=ci, n_resamples=n_resamples, seed=seed, macro=macro, errors=errors, tokens=tokens,
-        breakdowns=breakdowns, corpus=run.corpus, response_documents=documents, n_process=n_process,
+        run.result, level=ci, n_resamples=n_resamples, seed=seed, macro=macro, breakdowns=breakdowns,
+        corpus=run.corpus, response_documents=documents, n_process=n_process,
     )
-    return Scores(run.result, replace(analyses, alignment=run.corpus.alignment), per_doc)
+    result = run.result if analyses.result is None else analyses.result
+    return Scores(result, replace(analyses, alignment=run.corpus.alignment), per_doc)
 
 
 def _run(key: Any, response: Any, options: Options, span_end: str) -> Run:
@@ -147,40 +149,22 @@ def _docs(values: Any, side: str) -> Any:
     return [getattr(value, side) if hasattr(value, "predicted") else value for value in values]
 
 
-def _options(given: dict, n_process: int, cross_document: bool, topic_pattern: Optional[str], twinning: bool,
-             words: bool, tokens: bool, variants: bool, breakdowns: Breakdowns) -> Options:
+def _options(given: dict, n_process: int, cross_document: bool, topic_pattern: Optional[str],
+             breakdowns: Breakdowns) -> Options:
     """The run's :class:`Options`, as the command line's ``score`` builds them."""
     unknown = [name for name in given if name not in OPTIONS]
     if unknown:
-        raise TypeError(f"score() got unknown option(s) {', '.join(unknown)}; the scoring options are {', '.join(OPTIONS)}")
+        raise TypeError(
+            f"score() got unknown option(s) {', '.join(unknown)}; the scoring options are {', '.join(OPTIONS)} "
+            f"and the analyses' {', '.join(sorted(ANALYSIS_OPTIONS))}"
+        )
     given = dict(given)
     if isinstance(given.get("metrics"), str):
         given["metrics"] = [name.strip() for name in given["metrics"].split(",") if name.strip()]
-    cross_document = cross_document or topic_pattern is not None
     return Options.from_names(
-        **given, tokens=tokens or breakdowns.tokens, words=words, n_process=n_process,
-        twinning=twinning or breakdowns.twinning, cross_document=cross_document, topic_pattern=topic_pattern,
-        stream=not variants,
-    )
-
-
-def _breakdowns(by: Sequence[str], chain_lengths: str, waterfall: bool, errors_list: bool, variants: bool,
-                cross_document: bool, given: dict) -> Breakdowns:
-    """The breakdowns asked for, refused where they cannot work (as ``score``'s ``asked``)."""
-    by = (by,) if isinstance(by, str) else tuple(by)
-    if by:
-        from ..analysis.attributes import ChainLengths, check_attribute
-
-        for attribute in by:
-            check_attribute(attribute)
-        ChainLengths.parse(chain_lengths)
-    if variants:
-        own = [name for name in ("preset", "match", "singletons") if given.get(name) is not None]
-        if own:
-            raise ValueError(f"variants scores every preset, matching and singleton setting itself; leave out {', '.join(own)}")
-    return Breakdowns(
-        waterfall=waterfall, errors_list=errors_list, by=by, chain_lengths=chain_lengths, variants=variants,
-        cross_document=cross_document,
+        **given, tokens=breakdowns.tokens, words=breakdowns.words, n_process=n_process,
+        twinning=breakdowns.twinning, cross_document=cross_document, topic_pattern=topic_pattern,
+        stream=not breakdowns.whole,
     )
 
 
