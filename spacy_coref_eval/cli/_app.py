@@ -4,6 +4,8 @@ from typing import List
 
 import click
 
+from ..about import __version__
+
 
 class CommandGroup(click.Group):
     """A group that lists its commands in the order they were added."""
@@ -17,5 +19,6 @@ class CommandGroup(click.Group):
     name="spacy-coref-eval",
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
+@click.version_option(__version__, "--version", "-V", prog_name="spacy-coref-eval", message="%(prog)s %(version)s")
 def app() -> None:
     """Score coreference resolution: MUC, B³, CEAF, BLANC, LEA and the CoNLL score."""

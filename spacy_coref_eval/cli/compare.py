@@ -56,6 +56,7 @@ def compare_command(
     from ..analysis.resolution import score_resolution_classes
     from ..analysis.statistics import compare
     from ..report.json import comparison_json, json_text
+    from ..report.labels import settings_line
     from ..report.table import comparison_table
     from ..scoring import evaluate_corpus
 
@@ -81,6 +82,7 @@ def compare_command(
         )
         if classes:
             text += "\nResolution classes, MUC-RC (Stoyanov et al. 2009)\n" + comparison_table(comparison, "Class")
+        text += "\n" + settings_line(runs[0].result.settings.to_dict())
     write(text, output, "the comparison", (key, *systems))
 
 
@@ -91,6 +93,7 @@ def rank_command(
     """``compare`` of three or more systems: the ranking (and its page)."""
     from ..analysis.ranking import rank_systems
     from ..report.json import json_text, ranking_json
+    from ..report.labels import settings_line
     from ..report.table import ranking_table
     from ..scoring import evaluate_corpus
 
@@ -115,6 +118,7 @@ def rank_command(
             f"{len(systems)} systems on {key}; {len(result.names)} documents; ranked by {rank_by} F1, "
             f"{level:.0%} bootstrap intervals; p against the next: approximate randomization ({rounds} rounds), "
             f"paired bootstrap ({n_resamples} resamples), seed {seed}\n" + ranking_table(ranking, labels)
+            + "\n" + settings_line(result.settings.to_dict())
         )
     write(text, output, "the ranking", (key, *systems))
     if html_path is not None:

@@ -29,7 +29,7 @@ def profile(
     """Print KEY's resolution classes: how many anaphoric mentions fall in
     each class, their shares, and the CPP prediction Σ share(C) · score(C)."""
     from ..analysis.resolution import TABLE4_AVERAGE, class_profile, read_class_scores, score_resolution_classes
-    from ..report.json import json_text
+    from ..report.json import json_text, stamped
     from ..report.table import profile_table
     from ..scoring import Options, evaluate_corpus
 
@@ -42,7 +42,7 @@ def profile(
         mix = class_profile(members, class_scores)
     source = str(scores) if scores is not None else "Stoyanov et al. (2009), Table 4, average"
     n_documents = len(run.corpus.pairs)
-    data = {"key": str(key), "n_documents": n_documents, "scores": source, **mix}
+    data = stamped({"key": str(key), "n_documents": n_documents, "scores": source, **mix})
     if fmt == "json":
         text = json_text(data)
     else:

@@ -12,7 +12,7 @@ from math import ceil
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..analysis.error_types import ERROR_KIND_INFO, ERROR_KINDS
-from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct, printable
+from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct, printable, settings_line
 from .views import DocumentView, Intervals, Mention, Rates, ReportData, headline, worst_documents
 
 
@@ -55,6 +55,7 @@ def render_report(data: ReportData) -> str:
         *(part for part in breakdowns if part),
         documents_section(data),
         worst_section(data.views),
+        footer(data.settings),
     ])
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -62,6 +63,11 @@ def render_report(data: ReportData) -> str:
         f"<title>{escape(data.title)}</title>\n<style>{STYLE}{BREAKDOWN_STYLE}{CROSSDOC_STYLE}</style>\n</head>\n"
         f"<body>\n<main>\n{body}\n</main>\n</body>\n</html>\n"
     )
+
+
+def footer(settings: Mapping[str, object]) -> str:
+    """The scorer's version and settings, as a paper cites them."""
+    return f'<footer class="meta">{escape(settings_line(settings).strip())}</footer>'
 
 
 def header_section(data: ReportData) -> str:

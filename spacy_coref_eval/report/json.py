@@ -3,12 +3,25 @@ here from a result and its analyses."""
 import json
 from typing import Any, Dict, List, Mapping, Sequence
 
+from ..about import __version__
 from ..analysis.summary import Analyses
 from ..scoring import CorpusResult
 
+SCHEMA_VERSION = "1"
+"""The version of the JSON documents' layout (``schemas/score.schema.json``
+describes that of ``score`` and ``merge``): raised when a member changes
+meaning or goes, not when one is added."""
+
+
+def stamped(document: Dict[str, Any]) -> Dict[str, Any]:
+    """``document`` after ``schema_version`` and the package's ``version``,
+    the two members every JSON document of the command line begins with."""
+    return {"schema_version": SCHEMA_VERSION, "version": __version__, **document}
+
 
 def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses = Analyses()) -> Dict[str, Any]:
-    """The JSON document of ``score`` and ``merge``: ``settings``,
+    """The JSON document of ``score`` and ``merge``: ``schema_version``,
+    ``version`` (:func:`stamped`), ``settings``,
     ``metrics``, the analyses asked for (``intervals``, ``macro``,
     ``errors``, ``resolution_classes``, ``waterfall``, ``errors_list``,
     ``strata``, ``variants``; docs/analyses.md; ``cross_document``,
@@ -48,7 +61,7 @@ def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses =
     if analyses.alignment:
         out["alignment"] = alignment_json(analyses.alignment)
     out["warnings"] = list(result.warnings)
-    return out
+    return stamped(out)
 
 
 def alignment_json(reports: Mapping[str, Any]) -> Dict[str, Any]:
@@ -73,7 +86,7 @@ def comparison_json(
     """The JSON document of ``compare --format json``; resolution classes
     (``rc:CLASS`` entries of ``comparison``) under ``resolution_classes``."""
     classes = {name[3:]: entry for name, entry in comparison.items() if name.startswith("rc:")}
-    return {
+    return stamped({
         "settings": result.settings.to_dict(),
         "key": key,
         "systems": {"a": systems[0], "b": systems[1]},
@@ -84,7 +97,7 @@ def comparison_json(
         "metrics": {name: entry for name, entry in comparison.items() if not name.startswith("rc:")},
         **({"resolution_classes": classes} if classes else {}),
         "warnings": warnings,
-    }
+    })
 
 
 def ranking_json(
@@ -111,7 +124,7 @@ def ranking_json(
         if rank + 1 < len(ranking.order):
             entry["against_next"] = ranking.against_next(rank)
         ranked.append(entry)
-    return {
+    return stamped({
         "settings": result.settings.to_dict(),
         "key": key,
         "systems": list(systems),
@@ -126,7 +139,7 @@ def ranking_json(
             {"a": systems[i], "b": systems[j], "metrics": comparison} for (i, j), comparison in ranking.pairs.items()
         ],
         "warnings": warnings,
-    }
+    })
 
 
 def json_text(data: Any) -> str:

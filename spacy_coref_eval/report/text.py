@@ -5,7 +5,7 @@ from typing import Any, Dict, List
 from ..analysis.summary import Analyses
 from ..scoring import CorpusResult
 from .json import json_text, score_json
-from .labels import printable
+from .labels import printable, settings_line
 
 FORMATS = ("table", "json")
 """What :func:`render` writes."""
@@ -36,6 +36,7 @@ def render(result: CorpusResult, fmt: str, per_doc: bool, analyses: Analyses = A
         for index, name in enumerate(result.names if per_doc else ()):
             parts.append(_classes_text(analyses.classes.document(index).to_dict(), f"Resolution classes of {name}"))
     parts.extend(_analyses_text(result, per_doc, analyses))
+    parts.append(settings_line(result.settings.to_dict()))
     return "\n".join(parts)
 
 

@@ -1,0 +1,101 @@
+"""Command-line conventions (issue 31, item 3): --version, the version and
+schema_version in every JSON document (checked against the JSON Schema
+shipped in the package), the settings line under tables, '-' for standard
+input and output, closed choices, grouped help, --quiet, NO_COLOR, tables
+for papers."""
+import json
+from importlib.resources import files
+
+import pytest
+from click.testing import CliRunner
+
+from spacy_coref_eval import __version__
+from spacy_coref_eval.cli import app
+from spacy_coref_eval.cli.score import DATA
+
+from .conftest import data_path
+from .json_schema import validate
+
+runner = CliRunner()
+KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"
+SCHEMA = json.loads(files("spacy_coref_eval").joinpath("schemas", "score.schema.json").read_text(encoding="utf-8"))
+
+
+def invoke(*args, input=None, env=None):
+    return runner.invoke(app, [str(arg) for arg in args], input=input, env=env)
+
+
+def ok(*args, input=None, env=None):
+    result = invoke(*args, input=input, env=env)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+# --- version, schema ------------------------------------------------------------
+
+def test_version_option_prints_the_program_and_its_version():
+    assert ok("--version").stdout == f"spacy-coref-eval {__version__}\n"
+    assert ok("-V").stdout == f"spacy-coref-eval {__version__}\n"
+
+
+@pytest.mark.parametrize("extra", [
+    [],
+    ["--per-doc"],
+    ["--per-doc", "--ci", "0.9", "--n-resamples", "50", "--macro", "--errors", "--classes"],
+    ["--per-doc", "--waterfall", "--errors-list", "--by", "chain-length", "--by", "mention-type"],
+    ["--match", "overlap", "--singletons", "remove", "--twinless", "b3all", "--lea-importance", "uniform", "-m", "muc,mor"],
+    ["--variants"],
+])
+def test_score_json_follows_the_schema(extra):
+    data = json.loads(ok("score", KEY, RESPONSE, "-f", "json", *extra).stdout)
+    assert list(data)[:2] == ["schema_version", "version"]
+    assert (data["schema_version"], data["version"]) == ("1", __version__)
+    assert validate(data, SCHEMA) == []
+
+
+def test_score_json_of_other_inputs_and_merge_follows_the_schema(tmp_path):
+    gum = data_path("corpora", "gum-corefud.40docs.conllu.gz")
+    data = json.loads(ok("score", gum, gum, "-f", "json", "--preset", "corefud", "--per-doc", "--errors").stdout)
+    assert validate(data, SCHEMA) == []
+    ua_key, ua_response = data_path("ua", "example.key.ua"), data_path("ua", "example.response.ua")
+    data = json.loads(ok("score", ua_key, ua_response, "-f", "json", "--preset", "ua", "--non-referring", "--bridging").stdout)
+    assert validate(data, SCHEMA) == []
+    counts = tmp_path / "counts.json"
+    ok("score", KEY, RESPONSE, "--save-counts", counts)
+    data = json.loads(ok("merge", counts, "-f", "json", "--per-doc", "--macro").stdout)
+    assert validate(data, SCHEMA) == []
+
+
+def test_schema_rejects_what_it_should():
+    data = json.loads(ok("score", KEY, RESPONSE, "-f", "json").stdout)
+    data["settings"]["twinless"] = "none"
+    data["metrics"]["muc"]["f1"] = 1.5
+    data["extra"] = 1
+    assert len(validate(data, SCHEMA)) == 3
+
+
+def test_every_json_document_carries_the_versions(tmp_path):
+    for args in (["compare", KEY, RESPONSE, KEY, "-f", "json", "--rounds", "10", "--n-resamples", "10"],
+                 ["compare", KEY, RESPONSE, KEY, KEY, "-f", "json", "--rounds", "10", "--n-resamples", "10"],
+                 ["profile", KEY, "-f", "json"]):
+        data = json.loads(ok(*args).stdout)
+        assert (data["schema_version"], data["version"]) == ("1", __version__), args[0]
+
+
+# --- the settings line ----------------------------------------------------------
+
+def test_settings_line_under_every_table():
+    line = f"Settings: matching exact, twinless conll, singletons keep, preset none; spacy-coref-eval {__version__}"
+    assert ok("score", KEY, RESPONSE).stdout.endswith(line + "\n")
+    assert ok("compare", KEY, RESPONSE, KEY, "--rounds", "10", "--n-resamples", "10").stdout.endswith(line + "\n")
+    out = ok("score", KEY, RESPONSE, "--match", "overlap", "--singletons", "remove", "--twinless", "sys").stdout
+    assert out.splitlines()[-1].startswith(
+        "Settings: matching overlap, twinless sys, singletons remove, preset none, min overlap 0.5, overlap measure dice;"
+    )
+
+
+def test_html_report_footer_names_the_version_and_settings(tmp_path):
+    page = tmp_path / "report.html"
+    ok("report", KEY, RESPONSE, "-o", page, "--n-resamples", "20")
+    html = page.read_text(encoding="utf-8")
+    assert f'<footer class="meta">Settings: matching exact, twinless conll, singletons keep, preset none; spacy-coref-eval {__version__}</footer>' in html
