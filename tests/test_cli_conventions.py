@@ -99,3 +99,79 @@ def test_html_report_footer_names_the_version_and_settings(tmp_path):
     ok("report", KEY, RESPONSE, "-o", page, "--n-resamples", "20")
     html = page.read_text(encoding="utf-8")
     assert f'<footer class="meta">Settings: matching exact, twinless conll, singletons keep, preset none; spacy-coref-eval {__version__}</footer>' in html
+
+
+# --- '-' for standard input and output --------------------------------------------
+
+def test_response_or_key_from_standard_input_scores_as_the_file():
+    expected = json.loads(ok("score", KEY, RESPONSE, "-f", "json", "--per-doc").stdout)
+    from_stdin = ok("score", KEY, "-", "-f", "json", "--per-doc", input=RESPONSE.read_bytes()).stdout
+    assert json.loads(from_stdin) == expected
+    key_from_stdin = ok("score", "-", RESPONSE, "-f", "json", "--per-doc", input=KEY.read_bytes()).stdout
+    assert json.loads(key_from_stdin) == expected
+
+
+@pytest.mark.parametrize("target", ["conllu", "jsonlines", "spacy", "conll"])
+def test_standard_input_format_told_by_content_gzipped_or_not(tmp_path, target):
+    import gzip
+
+    converted = tmp_path / f"demo.{target}"
+    if target == "conll":
+        converted.write_bytes(KEY.read_bytes())
+    else:
+        ok("convert", KEY, converted)
+    expected = json.loads(ok("score", KEY, converted, "-f", "json", "-m", "muc,bcub").stdout)["metrics"]
+    for data in (converted.read_bytes(), gzip.compress(converted.read_bytes(), mtime=0)):
+        result = ok("score", KEY, "-", "-f", "json", "-m", "muc,bcub", input=data)
+        assert json.loads(result.stdout)["metrics"] == expected
+
+
+def test_standard_input_of_unknown_content_asks_for_the_format():
+    result = invoke("score", KEY, "-", input=b"one two three\n")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "✘ <stdin>: cannot tell the format of standard input (RESPONSE) from its content; name it with --response-format"
+    )
+    assert invoke("score", KEY, "-", input=b"").stderr.strip() == "✘ <stdin>: standard input (RESPONSE) is empty"
+    named = ok("score", KEY, "-", "--response-format", "conll", "-m", "muc", input=RESPONSE.read_bytes())
+    assert "MUC" in named.stdout
+
+
+def test_errors_in_standard_input_name_it_stdin():
+    text = RESPONSE.read_text(encoding="utf-8").replace("#end document", "")
+    result = invoke("score", KEY, "-", input=text)
+    assert result.exit_code == 1
+    assert result.stderr.startswith("✘ <stdin>:32: ") and "/tmp" not in result.stderr
+
+
+def test_two_standard_inputs_are_a_usage_error():
+    result = invoke("score", "-", "-", input=b"")
+    assert result.exit_code == 2
+    assert "standard input ('-') can be one input only, not KEY and RESPONSE" in result.stderr
+
+
+def test_output_dash_writes_standard_output(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    expected = ok("score", KEY, RESPONSE, "-f", "json").stdout
+    assert ok("score", KEY, RESPONSE, "-f", "json", "-o", "-").stdout == expected
+    assert ok("score", KEY, RESPONSE, "-o", "-").stdout == ok("score", KEY, RESPONSE).stdout
+    page = ok("report", KEY, RESPONSE, "-o", "-", "--n-resamples", "20").stdout
+    assert page.startswith("<!DOCTYPE html>")
+    assert json.loads(ok("profile", KEY, "-f", "json", "-o", "-").stdout)["key"] == str(KEY)
+    assert not (tmp_path / "-").exists()
+
+
+def test_compare_profile_and_report_name_standard_input():
+    data = json.loads(ok("compare", KEY, "-", KEY, "-f", "json", "--rounds", "10", "--n-resamples", "10",
+                         input=RESPONSE.read_bytes()).stdout)
+    assert data["systems"] == {"a": "<stdin>", "b": str(KEY)}
+    assert json.loads(ok("profile", "-", "-f", "json", input=KEY.read_bytes()).stdout)["key"] == "<stdin>"
+    page = ok("report", KEY, "-", "-o", "-", "--n-resamples", "20", input=RESPONSE.read_bytes()).stdout
+    assert "<code>&lt;stdin&gt;</code>" in page
+
+
+def test_convert_between_standard_input_and_output(tmp_path):
+    lines = ok("convert", "-", "-", "--output-format", "jsonlines", input=KEY.read_bytes()).stdout.splitlines()
+    assert [json.loads(line)["doc_key"] for line in lines] == ["(demo/alice); part 000", "(demo/storm); part 000"]
+    result = invoke("convert", KEY, "-")
+    assert result.exit_code == 2 and "give --output-format" in result.stderr

@@ -1,7 +1,9 @@
 """``convert`` (any format to any other), ``export`` (the same, from a
 spaCy DocBin) and ``formats`` (the registry); the formats' readers and
 writers load when a conversion needs them."""
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, TypeVar
 
@@ -9,7 +11,8 @@ import click
 
 from ._app import app
 from .options import HEAD_PREFIX, INPUT_FORMAT, INPUT_HELP, SPANS
-from .output import reported_errors, say, say_warnings, write
+from .output import aliased, named, reported_errors, say, say_warnings, write
+from .stdin import is_dash, standard_input
 
 PROGRESS_MIN_BYTES = 1 << 20
 T = TypeVar("T")
@@ -35,8 +38,8 @@ def progress(items: Iterable[T], total: int, path: Path, desc: str) -> Iterator[
 
 
 @app.command(epilog=INPUT_HELP, short_help="Convert coreference between formats")
-@click.argument("input_path", metavar="IN", type=click.Path(path_type=Path))
-@click.argument("output_path", metavar="OUT", type=click.Path(path_type=Path))
+@click.argument("input_path", metavar="IN", type=click.Path(path_type=Path, allow_dash=True))
+@click.argument("output_path", metavar="OUT", type=click.Path(path_type=Path, allow_dash=True))
 @INPUT_FORMAT
 @OUTPUT_FORMAT
 @SPANS
@@ -59,8 +62,12 @@ def convert(
     sentence boundaries; sentences a mention spans are joined), clusters
     with their heads, names, and the parts of speech and Gender and Person
     features the input has.
+
+    IN - reads standard input (its format from --input-format, else from
+    its content); OUT - writes standard output (give --output-format).
     """
-    converted(input_path, output_path, input_format, output_format, spans, head_prefix)
+    with standard_input((input_path,), ("IN",), (input_format,)) as (input_path,):
+        converted(input_path, output_path, input_format, output_format, spans, head_prefix)
 
 
 @app.command(short_help="Export the coreference of a .spacy file")
@@ -94,7 +101,26 @@ def converted(
     input_path: Path, output_path: Path, input_format: Optional[str], output_format: Optional[str],
     spans: Optional[str], head_prefix: Optional[str],
 ) -> None:
-    """Read ``input_path`` in its format and write it in ``output_path``'s."""
+    """Read ``input_path`` in its format and write it in ``output_path``'s
+    (``-``: standard output, through a temporary file)."""
+    if not is_dash(output_path):
+        return _converted(input_path, output_path, input_format, output_format, spans, head_prefix)
+    if output_format is None:
+        raise click.UsageError("OUT - (standard output) has no name to tell the format by; give --output-format")
+    with tempfile.TemporaryDirectory(prefix="spacy-coref-eval-") as folder:
+        path = Path(folder) / "<stdout>"
+        with aliased(str(path), "<stdout>"):
+            _converted(input_path, path, input_format, output_format, spans, head_prefix)
+        out = sys.stdout.buffer
+        with path.open("rb") as source:
+            shutil.copyfileobj(source, out)
+        out.flush()
+
+
+def _converted(
+    input_path: Path, output_path: Path, input_format: Optional[str], output_format: Optional[str],
+    spans: Optional[str], head_prefix: Optional[str],
+) -> None:
     from ..errors import CorefInputError
     from ..files import check_not_input
     from ..formats import ReadOptions, format_of
@@ -124,7 +150,7 @@ def converted(
         notes = target.write(output_path, documents, [input_path])
     say_warnings(side.warnings + notes)
     n_mentions = sum(len(document.clusters) for document in side.documents)
-    say("good", f"Converted {len(documents)} document(s), {n_mentions} mention(s) to {output_path}")
+    say("good", f"Converted {len(documents)} document(s), {n_mentions} mention(s) to {named(output_path)}")
 
 
 def _plain(path: Path) -> bool:

@@ -8,8 +8,9 @@ from typing import Optional
 import click
 
 from ._app import app
-from .options import FORMAT, PER_DOC, ScoringOptions, existing_path, scoring_options
+from .options import FORMAT, PER_DOC, ScoringOptions, existing_path, output_path, scoring_options
 from .output import output_format, reported_errors, say, say_warnings, write
+from .stdin import is_dash
 
 
 @app.command(short_help="Run a spaCy pipeline on a corpus and score it")
@@ -20,7 +21,10 @@ from .output import output_format, reported_errors, say, say_warnings, write
     help="Python file with your registered functions (components), as spacy evaluate's --code",
 )
 @click.option("--gpu-id", "-g", default=-1, type=int, help="GPU to run the pipeline on (-1: CPU)")
-@click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write the scores as JSON to this file")
+@click.option(
+    "--output", "-o", type=output_path(), default=None,
+    help="Write the scores as JSON to this file (-: to standard output, in place of the table)",
+)
 @click.option("--report", "report_path", type=click.Path(path_type=Path), default=None, help="Also write the HTML report to this file")
 @PER_DOC
 @FORMAT
@@ -62,7 +66,8 @@ def evaluate(
             page = report_page(run.result, run.corpus.words(), str(data), f"{model} on {data}", tokens=run.corpus.tokens())
     say_warnings(run.result.warnings)
     say("info", f"Settings ({origin}): {json.dumps(run.result.settings.to_dict(), ensure_ascii=False)}")
-    write(render(run.result, output_format(fmt, None), per_doc), None, "scores")
+    if not is_dash(output):
+        write(render(run.result, output_format(fmt, None), per_doc), None, "scores")
     if output is not None:
         write(render(run.result, "json", per_doc), output, "the scores", inputs)
     if page is not None:

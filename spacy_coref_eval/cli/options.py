@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, fields
 from functools import wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
 
 import click
 
@@ -32,8 +32,18 @@ def existing_path(**settings: Any) -> click.Path:
     return click.Path(exists=True, path_type=Path, **settings)
 
 
+def input_path(**settings: Any) -> click.Path:
+    """An input file or folder, or ``-`` for standard input (:mod:`.stdin`)."""
+    return existing_path(allow_dash=True, **settings)
+
+
+def output_path(**settings: Any) -> click.Path:
+    """A file to write, or ``-`` for standard output."""
+    return click.Path(path_type=Path, allow_dash=True, **settings)
+
+
 def key_argument(name: str = "key") -> Decorator:
-    return click.argument(name, type=existing_path())
+    return click.argument(name, type=input_path())
 
 
 def check_level(ctx: click.Context, param: click.Parameter, value: Optional[float]) -> Optional[float]:
@@ -114,6 +124,11 @@ class ScoringOptions:
     key_format: Optional[str] = None
     response_format: Optional[str] = None
     pair_by: Optional[str] = None
+
+    def formats(self) -> Tuple[Optional[str], Optional[str]]:
+        """The formats named for the key and the response (``None``: from
+        the file's name, or standard input's content)."""
+        return self.key_format or self.input_format, self.response_format or self.input_format
 
     def options(self, **run: Any) -> "Options":
         """The run's :class:`~spacy_coref_eval.scoring.Options`, with

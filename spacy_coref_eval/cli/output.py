@@ -4,7 +4,7 @@ import sys
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator, NoReturn, Optional, Sequence
+from typing import Dict, Iterable, Iterator, NoReturn, Optional, Sequence
 
 import click
 
@@ -12,6 +12,29 @@ from ..errors import CorefEvalWarning, CorefInputError
 
 _ICONS = {"good": ("✔", "green"), "info": ("ℹ", "blue"), "warn": ("⚠", "yellow"), "fail": ("✘", "red")}
 REPORT_FORMATS = ("table", "json")
+_ALIASES: Dict[str, str] = {}
+"""Temporary paths that stand for something without a name (standard
+input), and how messages name it instead (:func:`aliased`)."""
+
+
+@contextmanager
+def aliased(path: str, name: str) -> Iterator[None]:
+    """Messages name ``path`` ``name`` while inside."""
+    _ALIASES[path] = name
+    try:
+        yield
+    finally:
+        del _ALIASES[path]
+
+
+def named(path: Optional[Path]) -> str:
+    """How messages and reports name an input (``<stdin>`` for standard input)."""
+    return _ALIASES.get(str(path), str(path))
+
+
+def to_stdout(output: Optional[Path]) -> bool:
+    """Whether ``--output`` means standard output (not given, or ``-``)."""
+    return output is None or str(output) == "-"
 
 
 def say(kind: str, text: str) -> None:
@@ -20,6 +43,8 @@ def say(kind: str, text: str) -> None:
     the report alone. Control characters in ``text`` are escaped."""
     from ..report.labels import printable
 
+    for path, name in _ALIASES.items():
+        text = text.replace(path, name)
     icon, colour = _ICONS[kind]
     if sys.stderr.isatty():
         icon = click.style(icon, fg=colour)
@@ -66,7 +91,7 @@ def output_format(fmt: Optional[str], output: Optional[Path], inputs: Sequence[P
     say; so is one that is an input (``inputs``)."""
     if fmt is not None and fmt not in REPORT_FORMATS:
         raise click.BadParameter(f"--format must be one of {', '.join(REPORT_FORMATS)}, not {fmt!r}")
-    if output is not None:
+    if not to_stdout(output):
         from ..files import check_not_input
         from ..formats.registry import claimed_by
 
@@ -79,16 +104,17 @@ def output_format(fmt: Optional[str], output: Optional[Path], inputs: Sequence[P
         if other:
             fail(CorefInputError(f"{output}: the name says {other}, not a {fmt or 'table or JSON'} report"))
     if fmt is None:
-        return "json" if output is not None and output.suffix.lower() == ".json" else "table"
+        return "json" if not to_stdout(output) and output.suffix.lower() == ".json" else "table"
     return fmt
 
 
 def write(text: str, output: Optional[Path], what: str, inputs: Iterable[Path] = ()) -> None:
     """``text`` to ``output`` (atomically, never over an input; see
-    :mod:`~spacy_coref_eval.files`), saying so, or to standard output."""
+    :mod:`~spacy_coref_eval.files`), saying so, or to standard output
+    (``output`` ``None`` or ``-``)."""
     from ..files import write_output
 
-    if output is None:
+    if to_stdout(output):
         try:
             sys.stdout.write(text)
             sys.stdout.flush()

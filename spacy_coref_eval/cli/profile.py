@@ -6,8 +6,9 @@ from typing import Optional
 import click
 
 from ._app import app
-from .options import FORMAT, HEAD_PREFIX, INPUT_FORMAT, SPANS, existing_path, key_argument
-from .output import output_format, reported_errors, write
+from .options import FORMAT, HEAD_PREFIX, INPUT_FORMAT, SPANS, existing_path, key_argument, output_path
+from .output import named, output_format, reported_errors, write
+from .stdin import standard_input
 
 
 @app.command(short_help="Print a key's resolution classes")
@@ -21,7 +22,9 @@ from .output import output_format, reported_errors, write
 @HEAD_PREFIX
 @INPUT_FORMAT
 @FORMAT
-@click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write the profile to this file (.json: JSON)")
+@click.option(
+    "--output", "-o", type=output_path(), default=None, help="Write the profile to this file (.json: JSON; -: standard output)"
+)
 def profile(
     key: Path, scores: Optional[Path], spans: Optional[str], head_prefix: Optional[str], input_format: Optional[str],
     fmt: Optional[str], output: Optional[Path],
@@ -33,22 +36,23 @@ def profile(
     from ..report.table import profile_table
     from ..scoring import Options, evaluate_corpus
 
-    fmt = output_format(fmt, output, (key,))
-    with reported_errors():
-        options = Options.from_names(spans=spans, head_prefix=head_prefix, input_format=input_format, tokens=True)
-        run = evaluate_corpus(key, key, options)
-        members = score_resolution_classes(run.result, run.corpus.tokens()).members
-        class_scores = read_class_scores(scores) if scores is not None else None
-        mix = class_profile(members, class_scores)
-    source = str(scores) if scores is not None else "Stoyanov et al. (2009), Table 4, average"
-    n_documents = len(run.corpus.pairs)
-    data = stamped({"key": str(key), "n_documents": n_documents, "scores": source, **mix})
-    if fmt == "json":
-        text = json_text(data)
-    else:
-        text = (
-            f"{key}: {n_documents} documents, {mix['anaphoric']} anaphoric mentions; "
-            f"CPP prediction of MUC F1 {100 * mix['cpp']:.2f} (scores: {source})\n"
-            + profile_table(mix, class_scores or TABLE4_AVERAGE)
-        )
-    write(text, output, "the profile", (key,))
+    with standard_input((key,), ("KEY",), (input_format,)) as (key,):
+        fmt = output_format(fmt, output, (key,))
+        with reported_errors():
+            options = Options.from_names(spans=spans, head_prefix=head_prefix, input_format=input_format, tokens=True)
+            run = evaluate_corpus(key, key, options)
+            members = score_resolution_classes(run.result, run.corpus.tokens()).members
+            class_scores = read_class_scores(scores) if scores is not None else None
+            mix = class_profile(members, class_scores)
+        source = str(scores) if scores is not None else "Stoyanov et al. (2009), Table 4, average"
+        n_documents = len(run.corpus.pairs)
+        data = stamped({"key": named(key), "n_documents": n_documents, "scores": source, **mix})
+        if fmt == "json":
+            text = json_text(data)
+        else:
+            text = (
+                f"{named(key)}: {n_documents} documents, {mix['anaphoric']} anaphoric mentions; "
+                f"CPP prediction of MUC F1 {100 * mix['cpp']:.2f} (scores: {source})\n"
+                + profile_table(mix, class_scores or TABLE4_AVERAGE)
+            )
+        write(text, output, "the profile", (key,))

@@ -6,15 +6,20 @@ from typing import Optional, Sequence
 import click
 
 from ._app import app
-from .options import INPUT_HELP, N_PROCESS, N_RESAMPLES, SEED, ScoringOptions, check_level, existing_path, key_argument, scoring_options
-from .output import reported_errors, say_warnings, write
+from .options import (
+    INPUT_HELP, N_PROCESS, N_RESAMPLES, SEED, ScoringOptions, check_level, input_path, key_argument, output_path, scoring_options,
+)
+from .output import named, reported_errors, say_warnings, write
+from .stdin import standard_input
 from .score import CROSS_DOCUMENT
 
 
 @app.command("report", epilog=INPUT_HELP, short_help="Write an HTML report of a response against a key")
 @key_argument()
-@click.argument("response", type=existing_path())
-@click.option("--output", "-o", type=click.Path(path_type=Path), required=True, help="Write the HTML report to this file")
+@click.argument("response", type=input_path())
+@click.option(
+    "--output", "-o", type=output_path(), required=True, help="Write the HTML report to this file (-: standard output)"
+)
 @click.option(
     "--ci", type=float, default=0.95, callback=check_level, help="Confidence level of the bootstrap intervals, in (0, 1)"
 )
@@ -48,19 +53,20 @@ def report_command(
     from ..scoring import evaluate_corpus
     from .score import asked, response_documents
 
-    with reported_errors():
-        cross_document = cross_document or topic_pattern is not None
-        breakdowns = asked(scoring, waterfall, False, by, chain_lengths, variants, cross_document)
-        options = scoring.options(
-            words=True, tokens=True, n_process=n_process, cross_document=cross_document, topic_pattern=topic_pattern,
-        )
-        run = evaluate_corpus(key, response, options)
-        if not run.corpus.pairs:
-            raise CorefInputError(f"{key}: no documents to report on")
-        page = report_page(
-            run.result, run.corpus.words(), str(key), str(response), ci, n_resamples, seed, worst, max_tokens,
-            run.corpus.tokens(), breakdowns, run.corpus, response_documents(response, options, run, breakdowns), n_process,
-            run.corpus.alignment,
-        )
-    say_warnings(run.result.warnings)
-    write(page, output, "the report", (key, response))
+    with standard_input((key, response), ("KEY", "RESPONSE"), scoring.formats()) as (key, response):
+        with reported_errors():
+            cross_document = cross_document or topic_pattern is not None
+            breakdowns = asked(scoring, waterfall, False, by, chain_lengths, variants, cross_document)
+            options = scoring.options(
+                words=True, tokens=True, n_process=n_process, cross_document=cross_document, topic_pattern=topic_pattern,
+            )
+            run = evaluate_corpus(key, response, options)
+            if not run.corpus.pairs:
+                raise CorefInputError(f"{key}: no documents to report on")
+            page = report_page(
+                run.result, run.corpus.words(), named(key), named(response), ci, n_resamples, seed, worst, max_tokens,
+                run.corpus.tokens(), breakdowns, run.corpus, response_documents(response, options, run, breakdowns), n_process,
+                run.corpus.alignment,
+            )
+        say_warnings(run.result.warnings)
+        write(page, output, "the report", (key, response))

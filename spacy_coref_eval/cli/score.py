@@ -10,14 +10,15 @@ import click
 from ._app import app
 from .options import (
     CI, FORMAT, INPUT_HELP, MACRO, N_PROCESS, N_RESAMPLES, PER_DOC, SEED, ScoringOptions, compose, existing_path,
-    key_argument, scoring_options,
+    input_path, key_argument, output_path, scoring_options,
 )
 from .output import output_format, reported_errors, say, say_warnings, write
+from .stdin import standard_input
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 OUTPUT = click.option(
-    "--output", "-o", type=click.Path(path_type=Path), default=None,
-    help="Write the report to this file (.json: JSON unless --format says otherwise)",
+    "--output", "-o", type=output_path(), default=None,
+    help="Write the report to this file (.json: JSON unless --format says otherwise; -: standard output)",
 )
 SAVE_COUNTS = click.option(
     "--save-counts", "save_counts_to", type=click.Path(path_type=Path), default=None,
@@ -67,7 +68,7 @@ CROSS_DOCUMENT = compose(
 
 @app.command(epilog=INPUT_HELP, short_help="Score a response against a key")
 @key_argument()
-@click.argument("response", type=existing_path())
+@click.argument("response", type=input_path())
 @REPORTING
 @click.option("--errors", is_flag=True, help="Add counts of error kinds (by document too with --per-doc)")
 @click.option(
@@ -91,29 +92,30 @@ def score(
     from ..files import check_distinct
     from ..scoring import evaluate_corpus
 
-    inputs = (key, response)
-    fmt = output_format(fmt, output, inputs)
-    with reported_errors():
-        check_distinct([output, save_counts_to])
-        cross_document = cross_document or topic_pattern is not None
-        breakdowns = asked(scoring, waterfall, errors_list, by, chain_lengths, variants, cross_document)
-        options = scoring.options(
-            tokens=classes or breakdowns.tokens, words=errors_list, n_process=n_process,
-            twinning=errors or classes or breakdowns.twinning,
-            cross_document=cross_document, topic_pattern=topic_pattern, stream=not variants,
-        )
-        run = evaluate_corpus(key, response, options)
-        if save_counts_to is not None:
-            from ..shards import save_counts
+    with standard_input((key, response), ("KEY", "RESPONSE"), scoring.formats()) as (key, response):
+        inputs = (key, response)
+        fmt = output_format(fmt, output, inputs)
+        with reported_errors():
+            check_distinct([output, save_counts_to])
+            cross_document = cross_document or topic_pattern is not None
+            breakdowns = asked(scoring, waterfall, errors_list, by, chain_lengths, variants, cross_document)
+            options = scoring.options(
+                tokens=classes or breakdowns.tokens, words=errors_list, n_process=n_process,
+                twinning=errors or classes or breakdowns.twinning,
+                cross_document=cross_document, topic_pattern=topic_pattern, stream=not variants,
+            )
+            run = evaluate_corpus(key, response, options)
+            if save_counts_to is not None:
+                from ..shards import save_counts
 
-            save_counts(run.result, save_counts_to, inputs)
-        tokens = run.corpus.tokens() if classes else None
-        analyses = analyse(
-            run.result, ci, n_resamples, seed, macro, errors, tokens, breakdowns, run.corpus,
-            response_documents(response, options, run, breakdowns), n_process,
-        )
-        analyses = replace(analyses, alignment=run.corpus.alignment)
-    report(run.result, fmt, per_doc, output, analyses, inputs)
+                save_counts(run.result, save_counts_to, inputs)
+            tokens = run.corpus.tokens() if classes else None
+            analyses = analyse(
+                run.result, ci, n_resamples, seed, macro, errors, tokens, breakdowns, run.corpus,
+                response_documents(response, options, run, breakdowns), n_process,
+            )
+            analyses = replace(analyses, alignment=run.corpus.alignment)
+        report(run.result, fmt, per_doc, output, analyses, inputs)
 
 
 def asked(
