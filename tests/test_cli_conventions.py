@@ -175,3 +175,94 @@ def test_convert_between_standard_input_and_output(tmp_path):
     assert [json.loads(line)["doc_key"] for line in lines] == ["(demo/alice); part 000", "(demo/storm); part 000"]
     result = invoke("convert", KEY, "-")
     assert result.exit_code == 2 and "give --output-format" in result.stderr
+
+
+# --- closed choices, help, --quiet, colour ----------------------------------------------
+
+@pytest.mark.parametrize("option,value,choices", [
+    ("--twinless", "none", "'conll', 'b3all', 'b30', 'sys'"),
+    ("--match", "fuzzy", "'exact', 'head', 'overlap', 'partial'"),
+    ("--format", "xml", "'table', 'json'"),
+    ("--preset", "conll2012", "'reference', 'corefud', 'ua', 'coval'"),
+    ("--lea-importance", "entity", "'size', 'uniform', 'entity-type'"),
+    ("--singletons", "drop", "'keep', 'remove'"),
+    ("--overlap-measure", "cosine", "'dice', 'jaccard'"),
+    ("--zeros", "drop", "'keep', 'exclude'"),
+])
+def test_a_bad_choice_is_a_usage_error_naming_the_choices(option, value, choices):
+    result = invoke("score", KEY, RESPONSE, option, value)
+    assert result.exit_code == 2
+    assert f"Invalid value for '{option}'" in result.stderr and choices in result.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["-m", "muc,ceaf"], "'ceaf' is not a metric; choose from muc,bcub,ceafm,ceafe,blanc,lea,mor,zero,non_referring,bridging"),
+    (["--response-format", "brat"], "'brat' is not a format; choose from conll, conllu, jsonlines, spacy"),
+    (["--by", "length"], "unknown stratum attribute 'length'; choose from"),
+    (["--min-overlap", "0"], "0<x<=1"),
+])
+def test_other_closed_sets_are_usage_errors_too(args, message):
+    result = invoke("score", KEY, RESPONSE, *args)
+    assert result.exit_code == 2 and message in result.stderr, result.stderr
+
+
+def test_closed_sets_agree_with_the_registries():
+    from spacy_coref_eval.cli import options
+    from spacy_coref_eval.counting.importance import KINDS
+    from spacy_coref_eval.counting.metrics import ANAPHORA_METRICS, METRICS
+    from spacy_coref_eval.presets import PRESETS
+    from spacy_coref_eval.scoring.settings import SINGLETON_MODES, ZERO_MODES
+    from spacy_coref_eval.twinning.corefud import ZERO_MATCHES
+    from spacy_coref_eval.twinning.matchers import MATCHERS, OVERLAP_MEASURES
+    from spacy_coref_eval.twinning.policies import POLICIES
+
+    assert options.TWINLESS == tuple(POLICIES)
+    assert options.MATCHES == tuple(MATCHERS)
+    assert options.PRESETS == tuple(PRESETS)
+    assert options.LEA_IMPORTANCES == KINDS
+    assert (options.SINGLETONS, options.ZEROS, options.ZERO_MATCHES) == (SINGLETON_MODES, ZERO_MODES, ZERO_MATCHES)
+    assert options.OVERLAP_MEASURES == OVERLAP_MEASURES
+    assert options.ALL_METRICS.split(",") == [*METRICS, *ANAPHORA_METRICS]
+
+
+def test_help_is_grouped_with_defaults_shown():
+    text = ok("score", "--help").stdout
+    headings = [line for line in text.splitlines() if line.endswith("options:")]
+    assert headings == ["Scoring options:", "Input options:", "Analyses options:", "Output options:", "Other options:"]
+    scoring = text[text.index("Scoring options:"):text.index("Input options:")]
+    assert "--twinless [conll|b3all|b30|sys]" in scoring and "[default: conll]" in scoring
+    assert "--errors " in text[text.index("Analyses options:"):text.index("Output options:")]
+    assert "-q, --quiet" in text[text.index("Output options:"):text.index("Other options:")]
+    for command in ("merge", "demo", "report", "compare", "evaluate", "profile", "convert", "export", "formats"):
+        assert "Other options:" in ok(command, "--help").stdout, command
+
+
+def test_evaluate_offers_no_option_it_ignores():
+    text = ok("evaluate", "--help").stdout
+    assert "--response-format" not in text and "--pair-by" not in text
+    assert "--key-format" in text
+
+
+def test_quiet_keeps_errors_only():
+    loud = invoke("score", KEY, RESPONSE, "--ci", "0.9", "--n-resamples", "20")
+    assert "⚠" in loud.stderr
+    quiet = invoke("score", KEY, RESPONSE, "--ci", "0.9", "--n-resamples", "20", "--quiet")
+    assert quiet.exit_code == 0 and quiet.stderr == "" and quiet.stdout == loud.stdout
+    failed = invoke("score", KEY, KEY.parent / "demo.key.conll", "-q", "--preset", "coval", "-m", "blanc")
+    assert failed.exit_code == 1 and failed.stderr.startswith("✘ ")
+
+
+def test_colour_only_on_a_terminal_without_no_color(monkeypatch):
+    import io
+
+    from spacy_coref_eval.cli.output import coloured
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert coloured(Terminal()) and not coloured(io.StringIO())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not coloured(Terminal())
+    assert "\x1b[" not in invoke("score", KEY, RESPONSE, "--ci", "0.9", "--n-resamples", "20").stderr

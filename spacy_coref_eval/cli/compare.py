@@ -9,7 +9,11 @@ from typing import Optional, Sequence
 import click
 
 from ._app import app
-from .options import FORMAT, INPUT_HELP, N_RESAMPLES, SEED, ScoringOptions, input_path, key_argument, output_path, scoring_options
+from .options import (
+    FORMAT, INPUT_HELP, N_RESAMPLES, RANK_BY, SEED, ScoringOptions, check_level, input_path, key_argument, output_path,
+    scoring_options,
+)
+from .sections import section
 from .output import named, output_format, reported_errors, say_warnings, write
 from .stdin import standard_input
 
@@ -19,22 +23,40 @@ MAX_ROUNDS = 10_000_000
 @app.command("compare", epilog=INPUT_HELP, short_help="Compare or rank systems on one key, with significance")
 @key_argument()
 @click.argument("systems", nargs=-1, required=True, type=input_path())
-@click.option("--rounds", default=10000, type=click.IntRange(1, MAX_ROUNDS), help="Rounds of the approximate randomization test")
+@section(
+    "Analyses",
+    click.option(
+        "--rounds", default=10000, type=click.IntRange(1, MAX_ROUNDS), help="Rounds of the approximate randomization test"
+    ),
+)
 @N_RESAMPLES
 @SEED
-@click.option("--classes", is_flag=True, help="Also test every resolution class's MUC-RC (Stoyanov et al. 2009)")
-@click.option(
-    "--rank-by", default="conll", show_default=True, help="With three or more systems: the metric whose F1 ranks them"
+@section(
+    "Analyses",
+    click.option("--classes", is_flag=True, help="Also test every resolution class's MUC-RC (Stoyanov et al. 2009)"),
+    click.option(
+        "--rank-by", default="conll", type=click.Choice(RANK_BY),
+        help="With three or more systems: the metric whose F1 ranks them",
+    ),
+    click.option(
+        "--ci", "level", default=0.95, type=float, callback=check_level,
+        help="With three or more systems: interval level",
+    ),
 )
-@click.option("--ci", "level", default=0.95, show_default=True, type=float, help="With three or more systems: interval level")
-@click.option(
-    "--html", "html_path", type=output_path(), default=None,
-    help="With three or more systems: also write the ranking as an HTML page with its interval plot",
+@section(
+    "Output",
+    click.option(
+        "--html", "html_path", type=output_path(), default=None,
+        help="With three or more systems: also write the ranking as an HTML page with its interval plot",
+    ),
 )
 @FORMAT
-@click.option(
-    "--output", "-o", type=output_path(), default=None,
-    help="Write the comparison to this file (.json: JSON; -: standard output)",
+@section(
+    "Output",
+    click.option(
+        "--output", "-o", type=output_path(), default=None,
+        help="Write the comparison to this file (.json: JSON; -: standard output)",
+    ),
 )
 @scoring_options
 def compare_command(

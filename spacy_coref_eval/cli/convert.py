@@ -10,15 +10,16 @@ from typing import Iterable, Iterator, Optional, TypeVar
 import click
 
 from ._app import app
-from .options import HEAD_PREFIX, INPUT_FORMAT, INPUT_HELP, SPANS
-from .output import aliased, named, reported_errors, say, say_warnings, write
+from .options import HEAD_PREFIX, INPUT_FORMAT, INPUT_HELP, SPANS, FormatName
+from .sections import section
+from .output import aliased, named, reported_errors, say, say_warnings, shows_progress, write
 from .stdin import is_dash, standard_input
 
 PROGRESS_MIN_BYTES = 1 << 20
 T = TypeVar("T")
-OUTPUT_FORMAT = click.option(
-    "--output-format", default=None, help="Format to write, by name (default: from OUT's name)"
-)
+OUTPUT_FORMAT = section("Output", click.option(
+    "--output-format", default=None, type=FormatName(), help="Format to write, by name (default: from OUT's name)"
+))
 
 
 def input_size(path: Path) -> int:
@@ -33,7 +34,7 @@ def progress(items: Iterable[T], total: int, path: Path, desc: str) -> Iterator[
     terminal and for inputs of at least :data:`PROGRESS_MIN_BYTES`."""
     from tqdm import tqdm
 
-    show = sys.stderr.isatty() and input_size(path) >= PROGRESS_MIN_BYTES
+    show = shows_progress() and input_size(path) >= PROGRESS_MIN_BYTES
     return iter(tqdm(items, total=total, desc=desc, unit="doc", disable=not show, leave=False, file=sys.stderr))
 
 

@@ -8,7 +8,8 @@ from typing import Optional
 import click
 
 from ._app import app
-from .options import FORMAT, PER_DOC, ScoringOptions, existing_path, output_path, scoring_options
+from .options import FORMAT, PER_DOC, ScoringOptions, existing_path, output_path, scoring_options_without
+from .sections import section
 from .output import output_format, reported_errors, say, say_warnings, write
 from .stdin import is_dash
 
@@ -16,19 +17,27 @@ from .stdin import is_dash
 @app.command(short_help="Run a spaCy pipeline on a corpus and score it")
 @click.argument("model")
 @click.argument("data", type=existing_path(dir_okay=False))
-@click.option(
-    "--code", "-c", type=existing_path(), default=None,
-    help="Python file with your registered functions (components), as spacy evaluate's --code",
+@section(
+    "Other",
+    click.option(
+        "--code", "-c", type=existing_path(), default=None,
+        help="Python file with your registered functions (components), as spacy evaluate's --code",
+    ),
+    click.option("--gpu-id", "-g", default=-1, type=int, help="GPU to run the pipeline on (-1: CPU)"),
 )
-@click.option("--gpu-id", "-g", default=-1, type=int, help="GPU to run the pipeline on (-1: CPU)")
-@click.option(
-    "--output", "-o", type=output_path(), default=None,
-    help="Write the scores as JSON to this file (-: to standard output, in place of the table)",
+@section(
+    "Output",
+    click.option(
+        "--output", "-o", type=output_path(), default=None,
+        help="Write the scores as JSON to this file (-: to standard output, in place of the table)",
+    ),
+    click.option(
+        "--report", "report_path", type=click.Path(path_type=Path), default=None, help="Also write the HTML report to this file"
+    ),
 )
-@click.option("--report", "report_path", type=click.Path(path_type=Path), default=None, help="Also write the HTML report to this file")
 @PER_DOC
 @FORMAT
-@scoring_options
+@scoring_options_without("response_format", "pair_by")
 def evaluate(
     scoring: ScoringOptions, model: str, data: Path, code: Optional[Path], gpu_id: int, output: Optional[Path],
     report_path: Optional[Path], per_doc: bool, fmt: Optional[str],

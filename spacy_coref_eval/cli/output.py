@@ -12,6 +12,8 @@ from ..errors import CorefEvalWarning, CorefInputError
 
 _ICONS = {"good": ("✔", "green"), "info": ("ℹ", "blue"), "warn": ("⚠", "yellow"), "fail": ("✘", "red")}
 REPORT_FORMATS = ("table", "json")
+QUIET = False
+"""``--quiet``: :func:`say` writes errors only, and no progress is shown."""
 _ALIASES: Dict[str, str] = {}
 """Temporary paths that stand for something without a name (standard
 input), and how messages name it instead (:func:`aliased`)."""
@@ -43,15 +45,30 @@ def say(kind: str, text: str) -> None:
     the report alone. Control characters in ``text`` are escaped."""
     from ..report.labels import printable
 
+    if QUIET and kind != "fail":
+        return
     for path, name in _ALIASES.items():
         text = text.replace(path, name)
     icon, colour = _ICONS[kind]
-    if sys.stderr.isatty():
+    if coloured(sys.stderr):
         icon = click.style(icon, fg=colour)
     try:
         sys.stderr.write(f"{icon} {printable(text)}\n")
     except OSError:
         pass
+
+
+def coloured(stream) -> bool:
+    """Whether to colour what goes to ``stream``: a terminal, and no
+    ``NO_COLOR`` set (https://no-color.org)."""
+    import os
+
+    return not os.environ.get("NO_COLOR") and stream.isatty()
+
+
+def shows_progress() -> bool:
+    """Whether progress may be drawn on standard error: a terminal, and no ``--quiet``."""
+    return not QUIET and sys.stderr.isatty()
 
 
 def fail(err: Exception) -> NoReturn:

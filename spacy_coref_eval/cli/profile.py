@@ -8,23 +8,24 @@ import click
 from ._app import app
 from .options import FORMAT, HEAD_PREFIX, INPUT_FORMAT, SPANS, existing_path, key_argument, output_path
 from .output import named, output_format, reported_errors, write
+from .sections import section
 from .stdin import standard_input
 
 
 @app.command(short_help="Print a key's resolution classes")
 @key_argument()
-@click.option(
+@section("Analyses", click.option(
     "--scores", type=existing_path(dir_okay=False), default=None,
     help="Per-class MUC-RC F1 as JSON ({\"PN-e\": 0.9, ...}, or the output of 'score --classes -f json' "
     "on another corpus); default: the average column of Stoyanov et al.'s Table 4",
-)
+))
 @SPANS
 @HEAD_PREFIX
 @INPUT_FORMAT
 @FORMAT
-@click.option(
+@section("Output", click.option(
     "--output", "-o", type=output_path(), default=None, help="Write the profile to this file (.json: JSON; -: standard output)"
-)
+))
 def profile(
     key: Path, scores: Optional[Path], spans: Optional[str], head_prefix: Optional[str], input_format: Optional[str],
     fmt: Optional[str], output: Optional[Path],

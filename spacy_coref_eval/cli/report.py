@@ -7,9 +7,10 @@ import click
 
 from ._app import app
 from .options import (
-    INPUT_HELP, N_PROCESS, N_RESAMPLES, SEED, ScoringOptions, check_level, input_path, key_argument, output_path, scoring_options,
+    INPUT_HELP, N_PROCESS, N_RESAMPLES, SEED, ScoringOptions, check_level, check_strata, input_path, key_argument, output_path, scoring_options,
 )
 from .output import named, reported_errors, say_warnings, write
+from .sections import section
 from .stdin import standard_input
 from .score import CROSS_DOCUMENT
 
@@ -17,25 +18,38 @@ from .score import CROSS_DOCUMENT
 @app.command("report", epilog=INPUT_HELP, short_help="Write an HTML report of a response against a key")
 @key_argument()
 @click.argument("response", type=input_path())
-@click.option(
-    "--output", "-o", type=output_path(), required=True, help="Write the HTML report to this file (-: standard output)"
+@section(
+    "Output",
+    click.option(
+        "--output", "-o", type=output_path(), required=True, help="Write the HTML report to this file (-: standard output)"
+    ),
+    click.option("--worst", default=5, type=click.IntRange(min=0), help="Show this many lowest-scoring documents side by side"),
+    click.option(
+        "--max-tokens", default=400, type=click.IntRange(min=1),
+        help="Show at most this many tokens of each (the stretch with most errors)",
+    ),
 )
-@click.option(
-    "--ci", type=float, default=0.95, callback=check_level, help="Confidence level of the bootstrap intervals, in (0, 1)"
+@section(
+    "Analyses",
+    click.option(
+        "--ci", type=float, default=0.95, callback=check_level, help="Confidence level of the bootstrap intervals, in (0, 1)"
+    ),
 )
 @N_RESAMPLES
 @SEED
-@click.option("--worst", default=5, type=click.IntRange(min=0), help="Show this many lowest-scoring documents side by side")
-@click.option(
-    "--max-tokens", default=400, type=click.IntRange(min=1), help="Show at most this many tokens of each (the stretch with most errors)"
+@section(
+    "Analyses",
+    click.option(
+        "--waterfall/--no-waterfall", default=True,
+        help="Show the error-impact waterfall: every metric after fixing each kind of error in turn, and alone",
+    ),
+    click.option(
+        "--by", "by", multiple=True, callback=check_strata,
+        help="Show every metric by stratum of chain-length, mention-type, entity-type or attr:KEY",
+    ),
+    click.option("--chain-lengths", default="1,2-5,6+", help="--by chain-length: entity sizes of each stratum"),
+    click.option("--variants", is_flag=True, help="Show the variant matrix (reference; exact, head and partial under --preset corefud)"),
 )
-@click.option(
-    "--waterfall/--no-waterfall", default=True, show_default=True,
-    help="Show the error-impact waterfall: every metric after fixing each kind of error in turn, and alone",
-)
-@click.option("--by", "by", multiple=True, help="Show every metric by stratum of chain-length, mention-type, entity-type or attr:KEY")
-@click.option("--chain-lengths", default="1,2-5,6+", show_default=True, help="--by chain-length: entity sizes of each stratum")
-@click.option("--variants", is_flag=True, help="Show the variant matrix (reference; exact, head and partial under --preset corefud)")
 @CROSS_DOCUMENT
 @N_PROCESS
 @scoring_options

@@ -10,22 +10,24 @@ import click
 from ._app import app
 from .options import (
     CI, FORMAT, INPUT_HELP, MACRO, N_PROCESS, N_RESAMPLES, PER_DOC, SEED, ScoringOptions, compose, existing_path,
-    input_path, key_argument, output_path, scoring_options,
+    check_strata, input_path, key_argument, output_path, scoring_options,
 )
+from .sections import section
 from .output import output_format, reported_errors, say, say_warnings, write
 from .stdin import standard_input
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-OUTPUT = click.option(
+OUTPUT = section("Output", click.option(
     "--output", "-o", type=output_path(), default=None,
     help="Write the report to this file (.json: JSON unless --format says otherwise; -: standard output)",
-)
-SAVE_COUNTS = click.option(
+))
+SAVE_COUNTS = section("Output", click.option(
     "--save-counts", "save_counts_to", type=click.Path(path_type=Path), default=None,
     help="Also save every document's counts here (.json, else msgpack), for 'merge'",
-)
+))
 REPORTING = compose(PER_DOC, CI, MACRO, SEED, N_RESAMPLES, FORMAT, OUTPUT)
-WHY = compose(
+WHY = section(
+    "Analyses",
     click.option(
         "--waterfall", is_flag=True,
         help="Add the error-impact waterfall: every metric after fixing each kind of error in turn, and each kind "
@@ -37,7 +39,7 @@ WHY = compose(
         "and conflated entities with their mentions",
     ),
     click.option(
-        "--by", "by", multiple=True,
+        "--by", "by", multiple=True, callback=check_strata,
         help="Add every metric by stratum of chain-length, mention-type, entity-type or attr:KEY (repeatable)",
     ),
     click.option(
@@ -52,7 +54,8 @@ WHY = compose(
 )
 
 
-CROSS_DOCUMENT = compose(
+CROSS_DOCUMENT = section(
+    "Scoring",
     click.option(
         "--cross-document", is_flag=True,
         help="Entity ids are shared across the documents of a file (ECB+): score all documents as one, or one per "
@@ -70,10 +73,13 @@ CROSS_DOCUMENT = compose(
 @key_argument()
 @click.argument("response", type=input_path())
 @REPORTING
-@click.option("--errors", is_flag=True, help="Add counts of error kinds (by document too with --per-doc)")
-@click.option(
-    "--classes", is_flag=True,
-    help="Add resolution classes (Stoyanov et al. 2009): class mix and MUC-RC per class (by document too with --per-doc)",
+@section(
+    "Analyses",
+    click.option("--errors", is_flag=True, help="Add counts of error kinds (by document too with --per-doc)"),
+    click.option(
+        "--classes", is_flag=True,
+        help="Add resolution classes (Stoyanov et al. 2009): class mix and MUC-RC per class (by document too with --per-doc)",
+    ),
 )
 @WHY
 @CROSS_DOCUMENT
@@ -154,9 +160,9 @@ def response_documents(response: Path, options, run, breakdowns) -> list:
 @app.command(short_help="Merge counts of shards scored apart")
 @click.argument("counts", nargs=-1, required=True, type=existing_path(dir_okay=False))
 @REPORTING
-@click.option(
+@section("Output", click.option(
     "--save-counts", "save_counts_to", type=click.Path(path_type=Path), default=None, help="Also save the merged counts here"
-)
+))
 def merge(
     counts: Sequence[Path], per_doc: bool, ci: Optional[float], macro: bool, seed: int, n_resamples: int,
     fmt: Optional[str], output: Optional[Path], save_counts_to: Optional[Path],
