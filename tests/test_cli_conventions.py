@@ -266,3 +266,86 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     assert not coloured(Terminal())
     assert "\x1b[" not in invoke("score", KEY, RESPONSE, "--ci", "0.9", "--n-resamples", "20").stderr
+
+
+# --- tables for papers, printable report -------------------------------------------------
+
+def _percent(value):
+    return f"{100 * value:.2f}"
+
+
+@pytest.mark.parametrize("fmt,delimiter", [("csv", ","), ("tsv", "\t")])
+def test_csv_and_tsv_hold_the_table_rows_as_the_json_says(fmt, delimiter):
+    import csv
+    import io
+
+    data = json.loads(ok("score", KEY, RESPONSE, "-f", "json", "--per-doc").stdout)
+    text = ok("score", KEY, RESPONSE, "-f", fmt, "--per-doc").stdout
+    scores, documents = text.split("\n\n")
+    rows = list(csv.reader(io.StringIO(scores), delimiter=delimiter))
+    assert rows[0] == ["Metric", "Recall", "Precision", "F1", "Recall num", "Recall den", "Precision num", "Precision den"]
+    by_label = {row[0]: row[1:] for row in rows[1:]}
+    muc = data["metrics"]["muc"]
+    assert by_label["MUC"] == [_percent(muc["recall"]), _percent(muc["precision"]), _percent(muc["f1"]), "7", "10", "7", "9"]
+    assert by_label["CoNLL"] == ["", "", _percent(data["metrics"]["conll"]["f1"]), "", "", "", ""]
+    assert by_label["coref links"][3:] == ["9", "15", "9", "15"]
+    doc_rows = list(csv.reader(io.StringIO(documents), delimiter=delimiter))
+    assert [row[0] for row in doc_rows[1:]] == list(data["documents"])
+    assert doc_rows[0][-1] == "CoNLL F1"
+    assert doc_rows[1][-1] == _percent(data["documents"]["(demo/alice); part 000"]["metrics"]["conll"]["f1"])
+
+
+def test_markdown_and_latex_tables_end_with_the_settings():
+    settings = f"Settings: matching exact, twinless conll, singletons keep, preset none; spacy-coref-eval {__version__}"
+    markdown = ok("score", KEY, RESPONSE, "-f", "markdown", "--ci", "0.9", "--n-resamples", "20", "--macro").stdout
+    lines = markdown.splitlines()
+    assert lines[0] == "| Metric | Recall | Precision | F1 | Recall num | Recall den | Precision num | Precision den |"
+    assert lines[1] == "|:---|---:|---:|---:|---:|---:|---:|---:|"
+    assert "| MUC | 70.00 | 77.78 | 73.68 | 7 | 10 | 7 | 9 |" in lines
+    assert "**Bootstrap 90% intervals**" in lines and "**Macro averages over documents**" in lines
+    assert lines[-1] == settings
+    latex = ok("score", KEY, RESPONSE, "-f", "latex").stdout
+    assert latex.startswith("\\begin{tabular}{lrrrrrrr}\n\\toprule\n")
+    assert "B$^3$ & 70.37 & 72.22 & 71.28 & 12.6667 & 18 & 13 & 18 \\\\" in latex
+    assert "\\quad coref links & 60.00" in latex
+    assert latex.endswith("\\end{tabular}\n% " + settings + "\n")
+
+
+def test_latex_escapes_document_names():
+    from spacy_coref_eval.report.grids import Grid
+    from spacy_coref_eval.report.paper import render_paper
+
+    grid = Grid("", ("Document", "F1"), ("label", "rate"), (("a_b & 50% #1", 0.5),))
+    text = render_paper([grid], "latex", {"match": "exact", "twinless": "conll", "singletons": "keep"})
+    assert "a\\_b \\& 50\\% \\#1 & 50.00 \\\\" in text
+
+
+def test_output_suffix_says_the_paper_format(tmp_path):
+    for suffix, fmt in ((".csv", "csv"), (".tsv", "tsv"), (".md", "markdown"), (".tex", "latex")):
+        out = tmp_path / f"scores{suffix}"
+        ok("score", KEY, RESPONSE, "-o", out)
+        assert out.read_text(encoding="utf-8") == ok("score", KEY, RESPONSE, "-f", fmt).stdout, suffix
+
+
+def test_paper_formats_refuse_analyses_they_do_not_render():
+    result = invoke("score", KEY, RESPONSE, "-f", "csv", "--errors", "--waterfall")
+    assert result.exit_code == 2
+    assert "--errors, --waterfall need --format table or json" in result.stderr
+
+
+def test_html_report_prints_every_document_and_explains_its_charts(tmp_path):
+    page = tmp_path / "report.html"
+    ok("report", KEY, RESPONSE, "-o", page, "--n-resamples", "20")
+    html = page.read_text(encoding="utf-8")
+    style = html[html.index("@media print{"):]
+    assert ".scroll{max-height:none;overflow:visible" in style
+    assert "print-color-adjust:exact" in style
+    table = html[html.index('<table class="documents">'):]
+    body = table[table.index("<tbody>"):table.index("</tbody>")]
+    assert body.count("<tr>") == 2
+    assert "(demo/alice); part 000" in body and "(demo/storm); part 000" in body
+    waterfall = html[html.index('id="chart-waterfall"'):]
+    waterfall = waterfall[:waterfall.index("</svg>")]
+    assert all(f">{label}</text>" in waterfall for label in ("response", "gain", "loss", "fixed alone"))
+    prf = html[html.index('id="chart-prf"'):]
+    assert all(f">{label}</text>" in prf[:prf.index("</svg>")] for label in ("Recall", "Precision", "F1"))

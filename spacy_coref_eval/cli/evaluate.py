@@ -8,9 +8,9 @@ from typing import Optional
 import click
 
 from ._app import app
-from .options import FORMAT, PER_DOC, ScoringOptions, existing_path, output_path, scoring_options_without
+from .options import PER_DOC, format_option, ScoringOptions, existing_path, output_path, scoring_options_without
 from .sections import section
-from .output import output_format, reported_errors, say, say_warnings, write
+from .output import REPORT_FORMATS, output_format, reported_errors, say, say_warnings, write
 from .stdin import is_dash
 
 
@@ -36,7 +36,7 @@ from .stdin import is_dash
     ),
 )
 @PER_DOC
-@FORMAT
+@format_option(REPORT_FORMATS)
 @scoring_options_without("response_format", "pair_by")
 def evaluate(
     scoring: ScoringOptions, model: str, data: Path, code: Optional[Path], gpu_id: int, output: Optional[Path],
@@ -76,7 +76,7 @@ def evaluate(
     say_warnings(run.result.warnings)
     say("info", f"Settings ({origin}): {json.dumps(run.result.settings.to_dict(), ensure_ascii=False)}")
     if not is_dash(output):
-        write(render(run.result, output_format(fmt, None), per_doc), None, "scores")
+        write(render(run.result, output_format(fmt, None, offered=REPORT_FORMATS), per_doc), None, "scores")
     if output is not None:
         write(render(run.result, "json", per_doc), output, "the scores", inputs)
     if page is not None:

@@ -11,7 +11,10 @@ import click
 from ..errors import CorefEvalWarning, CorefInputError
 
 _ICONS = {"good": ("✔", "green"), "info": ("ℹ", "blue"), "warn": ("⚠", "yellow"), "fail": ("✘", "red")}
-REPORT_FORMATS = ("table", "json")
+REPORT_FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
+"""What ``--format`` of ``score``, ``merge`` and ``evaluate`` offers (``report.text.FORMATS``)."""
+SUFFIX_FORMATS = {".json": "json", ".csv": "csv", ".tsv": "tsv", ".md": "markdown", ".tex": "latex"}
+"""The report format an ``--output`` name says when ``--format`` is not given."""
 QUIET = False
 """``--quiet``: :func:`say` writes errors only, and no progress is shown."""
 _ALIASES: Dict[str, str] = {}
@@ -100,9 +103,11 @@ def _say_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
         say("warn", message)
 
 
-def output_format(fmt: Optional[str], output: Optional[Path], inputs: Sequence[Path] = ()) -> str:
+def output_format(
+    fmt: Optional[str], output: Optional[Path], inputs: Sequence[Path] = (), offered: Sequence[str] = ("table", "json")
+) -> str:
     """``--format``, or when it is not given the format of ``--output``'s
-    suffix (``.json``: JSON), else ``table``. A report written to a name
+    suffix (:data:`SUFFIX_FORMATS`) among those ``offered``, else ``table``. A report written to a name
     that says another kind of file (``.html``, or a coreference format's
     suffix) is refused rather than written in a format the name does not
     say; so is one that is an input (``inputs``)."""
@@ -121,7 +126,8 @@ def output_format(fmt: Optional[str], output: Optional[Path], inputs: Sequence[P
         if other:
             fail(CorefInputError(f"{output}: the name says {other}, not a {fmt or 'table or JSON'} report"))
     if fmt is None:
-        return "json" if not to_stdout(output) and output.suffix.lower() == ".json" else "table"
+        said = "table" if to_stdout(output) else SUFFIX_FORMATS.get(output.suffix.lower(), "table")
+        return said if said in offered else "table"
     return fmt
 
 

@@ -9,11 +9,11 @@ import click
 
 from ._app import app
 from .options import (
-    CI, FORMAT, INPUT_HELP, MACRO, N_PROCESS, N_RESAMPLES, PER_DOC, SEED, ScoringOptions, compose, existing_path,
-    check_strata, input_path, key_argument, output_path, scoring_options,
+    CI, INPUT_HELP, MACRO, N_PROCESS, N_RESAMPLES, PER_DOC, SEED, ScoringOptions, compose, existing_path,
+    check_strata, format_option, input_path, key_argument, output_path, scoring_options,
 )
 from .sections import section
-from .output import output_format, reported_errors, say, say_warnings, write
+from .output import REPORT_FORMATS, output_format, reported_errors, say, say_warnings, write
 from .stdin import standard_input
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -25,7 +25,7 @@ SAVE_COUNTS = section("Output", click.option(
     "--save-counts", "save_counts_to", type=click.Path(path_type=Path), default=None,
     help="Also save every document's counts here (.json, else msgpack), for 'merge'",
 ))
-REPORTING = compose(PER_DOC, CI, MACRO, SEED, N_RESAMPLES, FORMAT, OUTPUT)
+REPORTING = compose(PER_DOC, CI, MACRO, SEED, N_RESAMPLES, format_option(REPORT_FORMATS), OUTPUT)
 WHY = section(
     "Analyses",
     click.option(
@@ -100,7 +100,9 @@ def score(
 
     with standard_input((key, response), ("KEY", "RESPONSE"), scoring.formats()) as (key, response):
         inputs = (key, response)
-        fmt = output_format(fmt, output, inputs)
+        fmt = output_format(fmt, output, inputs, REPORT_FORMATS)
+        check_paper_format(fmt, errors=errors, classes=classes, waterfall=waterfall, errors_list=errors_list, by=by,
+                           variants=variants, cross_document=cross_document or topic_pattern is not None)
         with reported_errors():
             check_distinct([output, save_counts_to])
             cross_document = cross_document or topic_pattern is not None
@@ -122,6 +124,18 @@ def score(
             )
             analyses = replace(analyses, alignment=run.corpus.alignment)
         report(run.result, fmt, per_doc, output, analyses, inputs)
+
+
+def check_paper_format(fmt: str, **asked_for: object) -> None:
+    """Refuse analyses that the paper formats (csv, tsv, markdown, latex:
+    the scores, intervals, macro averages and documents) do not render."""
+    if fmt in REPORT_FORMATS[2:]:
+        given = [f"--{name.replace('_', '-')}" for name, value in asked_for.items() if value]
+        if given:
+            raise click.UsageError(
+                f"--format {fmt} writes the scores tables (with --ci, --macro, --per-doc); "
+                f"{', '.join(given)} need --format table or json"
+            )
 
 
 def asked(
@@ -175,7 +189,7 @@ def merge(
     from ..files import check_distinct
     from ..shards import load_counts, merge_results, save_counts
 
-    fmt = output_format(fmt, output, counts)
+    fmt = output_format(fmt, output, counts, REPORT_FORMATS)
     with reported_errors():
         check_distinct([output, save_counts_to])
         result = merge_results([load_counts(path) for path in counts], [str(path) for path in counts])
