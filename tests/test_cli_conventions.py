@@ -349,3 +349,62 @@ def test_html_report_prints_every_document_and_explains_its_charts(tmp_path):
     assert all(f">{label}</text>" in waterfall for label in ("response", "gain", "loss", "fixed alone"))
     prf = html[html.index('id="chart-prf"'):]
     assert all(f">{label}</text>" in prf[:prf.index("</svg>")] for label in ("Recall", "Precision", "F1"))
+
+
+# --- convert: progress, a lean DocBin ------------------------------------------------------
+
+def test_convert_shows_progress_of_the_write_unless_quiet(tmp_path, monkeypatch):
+    from spacy_coref_eval.cli import convert, output
+
+    monkeypatch.setattr(convert, "PROGRESS_MIN_BYTES", 0)
+    monkeypatch.setattr(convert, "shows_progress", lambda: not output.QUIET)
+    result = ok("convert", KEY, tmp_path / "demo.spacy")
+    assert "Reading:" in result.stderr and "Writing:   0%|          | 0/2" in result.stderr
+    quiet = ok("convert", KEY, tmp_path / "quiet.spacy", "--quiet")
+    assert quiet.stderr == ""
+
+
+def test_progress_is_off_when_quiet_or_not_a_terminal(monkeypatch):
+    import io
+
+    from spacy_coref_eval.cli import output
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(output.sys, "stderr", Terminal())
+    monkeypatch.setattr(output, "QUIET", False)
+    assert output.shows_progress()
+    monkeypatch.setattr(output, "QUIET", True)
+    assert not output.shows_progress()
+    monkeypatch.setattr(output, "QUIET", False)
+    monkeypatch.setattr(output.sys, "stderr", io.StringIO())
+    assert not output.shows_progress()
+
+
+def test_converted_docbin_holds_the_same_docs_as_a_full_one(tmp_path):
+    import srsly
+    from spacy.tokens import DocBin
+    from spacy.vocab import Vocab
+
+    from spacy_coref_eval import read_conll
+    from spacy_coref_eval.formats.docbin.docs import conll_to_docs, write_docbin
+
+    full = tmp_path / "full.spacy"
+    write_docbin(full, conll_to_docs(read_conll(KEY, with_words=True).values(), Vocab()))
+    lean = tmp_path / "lean.spacy"
+    ok("convert", KEY, lean)
+    assert srsly.msgpack_encoders.entry_points
+    vocab = Vocab()
+    docs = [list(DocBin().from_disk(path).get_docs(vocab)) for path in (full, lean)]
+    assert len(docs[0]) == len(docs[1]) == 2
+    for a, b in zip(*docs):
+        assert a.to_json() == b.to_json()
+        assert [t.is_sent_start for t in a] == [t.is_sent_start for t in b]
+        assert a.user_data == b.user_data
+        assert {k: [(s.start, s.end) for s in g] for k, g in a.spans.items()} == {
+            k: [(s.start, s.end) for s in g] for k, g in b.spans.items()
+        }
+    scores = [json.loads(ok("score", KEY, path, "-f", "json", "--per-doc").stdout) for path in (full, lean)]
+    assert scores[0] == scores[1]

@@ -5,7 +5,8 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, TypeVar
+from collections.abc import Sequence as SequenceABC
+from typing import Iterable, Iterator, Optional, Sequence, TypeVar
 
 import click
 
@@ -31,11 +32,30 @@ def input_size(path: Path) -> int:
 
 def progress(items: Iterable[T], total: int, path: Path, desc: str) -> Iterator[T]:
     """``items`` with a progress bar on standard error, shown only on a
-    terminal and for inputs of at least :data:`PROGRESS_MIN_BYTES`."""
+    terminal, without ``--quiet``, and for inputs of at least
+    :data:`PROGRESS_MIN_BYTES`."""
     from tqdm import tqdm
 
     show = shows_progress() and input_size(path) >= PROGRESS_MIN_BYTES
     return iter(tqdm(items, total=total, desc=desc, unit="doc", disable=not show, leave=False, file=sys.stderr))
+
+
+class Progressed(SequenceABC):
+    """A sequence each pass over which draws a progress bar (as
+    :func:`progress`): what a writer receives, so that its pass building
+    the output shows how far it got."""
+
+    def __init__(self, items: Sequence[T], path: Path, desc: str) -> None:
+        self.items, self.path, self.desc = items, path, desc
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self.items[index]
+
+    def __iter__(self) -> Iterator[T]:
+        return progress(self.items, len(self.items), self.path, self.desc)
 
 
 @app.command(epilog=INPUT_HELP, short_help="Convert coreference between formats")
@@ -139,7 +159,7 @@ def _converted(
             raise CorefInputError(f"{input_path} and {output_path} are both {source.title} files; nothing to convert")
         reader = parse_reader(spans or "coref_clusters_*", head_prefix)
         side = read_side(input_path, source, ReadOptions("key", reader, True, target.token_attributes))
-        documents = list(progress(side.documents, len(side.documents), input_path, "Converting"))
+        documents = list(progress(side.documents, len(side.documents), input_path, "Reading"))
         if not documents:
             raise CorefInputError(f"{input_path}: no {source.documents}, nothing to convert")
         for name, document in zip(document_names(documents), documents):
@@ -148,7 +168,7 @@ def _converted(
                 raise CorefInputError(f"{input_path}: document {name!r} has {lost}, which {target.title} cannot hold")
         if target.spans_only:
             first_scattered(document_names(documents), documents, target.title)
-        notes = target.write(output_path, documents, [input_path])
+        notes = target.write(output_path, Progressed(documents, input_path, "Writing"), [input_path])
     say_warnings(side.warnings + notes)
     n_mentions = sum(len(document.clusters) for document in side.documents)
     say("good", f"Converted {len(documents)} document(s), {n_mentions} mention(s) to {named(output_path)}")
