@@ -408,3 +408,18 @@ def test_converted_docbin_holds_the_same_docs_as_a_full_one(tmp_path):
         }
     scores = [json.loads(ok("score", KEY, path, "-f", "json", "--per-doc").stdout) for path in (full, lean)]
     assert scores[0] == scores[1]
+
+
+# --- shell completion ----------------------------------------------------------------
+
+@pytest.mark.parametrize("words,expected", [
+    ("spacy-coref-eval score --twinless b", ["b3all", "b30"]),
+    ("spacy-coref-eval score -m muc,c", ["muc,ceafm", "muc,ceafe"]),
+    ("spacy-coref-eval score --response-format con", ["conll", "conllu"]),
+    ("spacy-coref-eval score --pre", ["--preset"]),
+])
+def test_shell_completion_offers_the_choices(words, expected):
+    env = {"_SPACY_COREF_EVAL_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1)}
+    result = runner.invoke(app, [], env=env, prog_name="spacy-coref-eval")
+    assert result.exit_code == 0
+    assert [line.split(",", 1)[1] for line in result.stdout.splitlines()] == expected
