@@ -40,12 +40,12 @@ def progress(items: Iterable[T], total: int, path: Path, desc: str) -> Iterator[
     return iter(tqdm(items, total=total, desc=desc, unit="doc", disable=not show, leave=False, file=sys.stderr))
 
 
-class Progressed(SequenceABC):
+class Progressed(SequenceABC):  # type: ignore[type-arg]
     """A sequence each pass over which draws a progress bar (as
     :func:`progress`): what a writer receives, so that its pass building
     the output shows how far it got."""
 
-    def __init__(self, items: Sequence[T], path: Path, desc: str) -> None:
+    def __init__(self, items: Sequence, path: Path, desc: str) -> None:
         self.items, self.path, self.desc = items, path, desc
 
     def __len__(self) -> int:
@@ -54,7 +54,7 @@ class Progressed(SequenceABC):
     def __getitem__(self, index):  # type: ignore[override]
         return self.items[index]
 
-    def __iter__(self) -> Iterator[T]:
+    def __iter__(self) -> Iterator:
         return progress(self.items, len(self.items), self.path, self.desc)
 
 

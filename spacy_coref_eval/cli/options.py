@@ -368,9 +368,10 @@ def scoring_options(command: Callable[..., Any], without: Tuple[str, ...] = ()) 
         scoring = ScoringOptions(**{name: values.pop(name) for name in names})
         return command(scoring=scoring, **values)
 
-    run = compose(*_SCORING)(run)
-    run.__click_params__ = [param for param in run.__click_params__ if param.name not in without]  # type: ignore[attr-defined]
-    return run
+    command_with_options = compose(*_SCORING)(run)
+    params = command_with_options.__click_params__  # type: ignore[attr-defined]
+    command_with_options.__click_params__ = [param for param in params if param.name not in without]  # type: ignore[attr-defined]
+    return command_with_options
 
 
 def scoring_options_without(*names: str) -> Decorator:

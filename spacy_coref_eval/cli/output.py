@@ -113,7 +113,7 @@ def output_format(
     say; so is one that is an input (``inputs``)."""
     if fmt is not None and fmt not in REPORT_FORMATS:
         raise click.BadParameter(f"--format must be one of {', '.join(REPORT_FORMATS)}, not {fmt!r}")
-    if not to_stdout(output):
+    if output is not None and not to_stdout(output):
         from ..files import check_not_input
         from ..formats.registry import claimed_by
 
@@ -126,7 +126,7 @@ def output_format(
         if other:
             fail(CorefInputError(f"{output}: the name says {other}, not a {fmt or 'table or JSON'} report"))
     if fmt is None:
-        said = "table" if to_stdout(output) else SUFFIX_FORMATS.get(output.suffix.lower(), "table")
+        said = "table" if output is None or to_stdout(output) else SUFFIX_FORMATS.get(output.suffix.lower(), "table")
         return said if said in offered else "table"
     return fmt
 
@@ -137,7 +137,7 @@ def write(text: str, output: Optional[Path], what: str, inputs: Iterable[Path] =
     (``output`` ``None`` or ``-``)."""
     from ..files import write_output
 
-    if to_stdout(output):
+    if output is None or to_stdout(output):
         try:
             sys.stdout.write(text)
             sys.stdout.flush()

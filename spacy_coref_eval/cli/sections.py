@@ -21,7 +21,7 @@ def section(name: str, *decorators: Callable[[Callable[..., Any]], Callable[...,
         for decorator in reversed(decorators):
             before = len(getattr(command, "__click_params__", ()))
             command = decorator(command)
-            for param in command.__click_params__[before:]:
+            for param in command.__click_params__[before:]:  # type: ignore[attr-defined]
                 setattr(param, ATTRIBUTE, name)
         return command
 

@@ -22,9 +22,7 @@ def is_dash(path: Optional[Path]) -> bool:
 
 
 @contextmanager
-def standard_input(
-    paths: Sequence[Optional[Path]], labels: Sequence[str], given: Sequence[Optional[str]]
-) -> Iterator[List[Optional[Path]]]:
+def standard_input(paths: Sequence[Path], labels: Sequence[str], given: Sequence[Optional[str]]) -> Iterator[List[Path]]:
     """``paths`` with the one that is ``-`` replaced by a temporary file of
     standard input, removed afterwards; ``labels`` name the arguments in the
     usage error that refuses two ``-``, ``given`` the formats named on the
