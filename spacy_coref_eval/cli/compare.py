@@ -159,7 +159,7 @@ def rank_command(
     if html_path is not None:
         from ..report.ranking import ranking_page
 
-        page = ranking_page(ranking, labels, named(key), len(result.names), level)
+        page = ranking_page(ranking, labels, named(key), len(result.names), level, result.settings.to_dict())
         write(page, html_path, "the ranking page", (key, *systems))
 
 
