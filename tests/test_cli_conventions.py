@@ -427,3 +427,14 @@ def test_shell_completion_offers_the_choices(words, expected):
     result = runner.invoke(app, [], env=env, prog_name="spacy-coref-eval")
     assert result.exit_code == 0
     assert [line.split(",", 1)[1] for line in result.stdout.splitlines()] == expected
+
+
+def test_evaluate_reads_its_data_from_standard_input(tmp_path):
+    import spacy
+
+    pipeline = tmp_path / "blank"
+    spacy.blank("en").to_disk(pipeline)
+    from_file = ok("evaluate", pipeline, KEY, "-o", "-", "-q").stdout
+    from_stdin = ok("evaluate", pipeline, "-", "-o", "-", "-q", input=KEY.read_bytes()).stdout
+    assert json.loads(from_stdin) == json.loads(from_file)
+    assert json.loads(from_file)["metrics"]["mentions"]["recall"] == 0.0
