@@ -138,9 +138,10 @@ def compose(*decorators: Decorator) -> Decorator:
 def format_option(choices: Tuple[str, ...] = ("table", "json")) -> Decorator:
     """``--format``: one of ``choices``; by default JSON when ``--output``
     ends in ``.json``, else the table."""
+    suffixes = ".json, .csv, .tsv, .md or .tex" if len(choices) > 2 else ".json"
     return section("Output", click.option(
         "--format", "-f", "fmt", default=None, type=click.Choice(choices),
-        help="Report format (default: json when --output ends in .json, else table)",
+        help=f"Report format (default: the one --output's suffix says, {suffixes}; else table)",
     ))
 
 
