@@ -45,7 +45,7 @@ def files(tmp_path_factory):
 def test_score_json_adds_analyses_and_keeps_the_rest():
     plain = json.loads(run("score", KEY, RESPONSE, "-f", "json", "--per-doc").stdout)
     data = json.loads(run("score", KEY, RESPONSE, "-f", "json", "--per-doc", "--ci", "0.9", "--macro", "--errors").stdout)
-    assert list(data) == ["settings", "metrics", "intervals", "macro", "errors", "documents", "warnings"]
+    assert list(data) == ["schema_version", "version", "settings", "metrics", "intervals", "macro", "errors", "documents", "warnings"]
     assert all(data[key] == plain[key] for key in ("settings", "metrics", "warnings"))
     for name, document in plain["documents"].items():
         assert list(data["documents"][name]) == ["metrics", "errors"]
@@ -104,7 +104,7 @@ def test_bad_level_is_a_usage_error(level):
 def test_compare_json_has_every_metric_and_both_p_values(files):
     data = json.loads(run("compare", files["key"], files["system"], files["damaged"], "-f", "json").stdout)
     assert list(data) == [
-        "settings", "key", "systems", "n_documents", "rounds", "n_resamples", "seed", "metrics", "warnings",
+        "schema_version", "version", "settings", "key", "systems", "n_documents", "rounds", "n_resamples", "seed", "metrics", "warnings",
     ]
     assert (data["n_documents"], data["rounds"], data["n_resamples"], data["seed"]) == (100, 10000, 1000, 0)
     assert data["systems"] == {"a": str(files["system"]), "b": str(files["damaged"])}

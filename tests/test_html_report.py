@@ -276,7 +276,7 @@ def test_cli_writes_the_same_report_twice(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     ([str(KEY), str(RESPONSE), "--ci", "1.5"], "confidence level"),
-    ([str(KEY), str(RESPONSE), "--twinless", "nope"], "unknown twinless policy"),
+    ([str(KEY), str(RESPONSE), "--twinless", "nope"], "'nope' is not one of 'conll', 'b3all', 'b30', 'sys'"),
     (["EMPTY", "EMPTY"], "no '#begin document' blocks, nothing to score against"),
 ])
 def test_cli_rejects_bad_input(tmp_path, args, message):

@@ -477,7 +477,8 @@ def test_an_analysis_registered_once_reaches_the_json_and_the_table(pair, monkey
     computed = analyse(run.result, breakdowns=Breakdowns(n_mentions=True), corpus=run.corpus)
     data = json.loads(render(run.result, "json", False, computed))
     assert data["n_mentions"] == {"key": data["metrics"]["mentions"]["recall_den"], "response": data["metrics"]["mentions"]["precision_den"]}
-    assert render(run.result, "table", False, computed).endswith("Mentions counted by a registered analysis\n")
+    table = render(run.result, "table", False, computed)
+    assert table.split("\nSettings: ")[0].endswith("Mentions counted by a registered analysis\n")
 
 
 def count_mentions(context):

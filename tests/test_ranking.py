@@ -68,7 +68,9 @@ def test_the_ranking_table_and_its_refusals(systems):
     one = runner.invoke(app, ["compare", systems["key"], systems["system"]])
     assert one.exit_code == 2 and "at least two systems" in one.output
     wrong = runner.invoke(app, ["compare", systems["key"], systems["system"], systems["damaged"], systems["perfect"], "--rank-by", "cheese"])
-    assert wrong.exit_code == 1 and "cannot rank by 'cheese'" in wrong.output
+    assert wrong.exit_code == 2 and "'cheese' is not one of 'conll', 'mentions', 'muc'" in wrong.output
+    absent = runner.invoke(app, ["compare", systems["key"], systems["system"], systems["damaged"], systems["perfect"], "--rank-by", "mor"])
+    assert absent.exit_code == 1 and "cannot rank by 'mor'" in absent.output
     classes = runner.invoke(app, ["compare", systems["key"], systems["system"], systems["damaged"], systems["perfect"], "--classes"])
     assert classes.exit_code == 2 and "--classes compares two systems" in classes.output
 

@@ -211,7 +211,7 @@ def test_entity_types_need_input_that_states_them():
 ])
 def test_bad_strata_options_are_one_line(args, message):
     result = CliRunner().invoke(app, ["score", str(KEY), str(RESPONSE), *args])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
 
 

@@ -61,4 +61,4 @@ def test_variants_tables_and_refusals():
     assert table.exit_code == 0
     assert "corefud head singletons removed: not available" in table.output
     refused = runner.invoke(app, ["score", str(KEY), str(RESPONSE), "--variants", "--match", "head"])
-    assert refused.exit_code == 1 and "leave out --match" in refused.output
+    assert refused.exit_code == 2 and "leave out --match" in refused.output

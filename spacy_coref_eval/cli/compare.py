@@ -9,30 +9,54 @@ from typing import Optional, Sequence
 import click
 
 from ._app import app
-from .options import FORMAT, INPUT_HELP, N_RESAMPLES, SEED, ScoringOptions, existing_path, key_argument, scoring_options
-from .output import output_format, reported_errors, say_warnings, write
+from .options import (
+    FORMAT, INPUT_HELP, N_RESAMPLES, RANK_BY, SEED, ScoringOptions, check_level, input_path, key_argument, output_path,
+    scoring_options,
+)
+from .sections import section
+from .output import named, output_format, reported_errors, say_warnings, write
+from .stdin import standard_input
 
 MAX_ROUNDS = 10_000_000
 
 
 @app.command("compare", epilog=INPUT_HELP, short_help="Compare or rank systems on one key, with significance")
 @key_argument()
-@click.argument("systems", nargs=-1, required=True, type=existing_path())
-@click.option("--rounds", default=10000, type=click.IntRange(1, MAX_ROUNDS), help="Rounds of the approximate randomization test")
+@click.argument("systems", nargs=-1, required=True, type=input_path())
+@section(
+    "Analyses",
+    click.option(
+        "--rounds", default=10000, type=click.IntRange(1, MAX_ROUNDS), help="Rounds of the approximate randomization test"
+    ),
+)
 @N_RESAMPLES
 @SEED
-@click.option("--classes", is_flag=True, help="Also test every resolution class's MUC-RC (Stoyanov et al. 2009)")
-@click.option(
-    "--rank-by", default="conll", show_default=True, help="With three or more systems: the metric whose F1 ranks them"
+@section(
+    "Analyses",
+    click.option("--classes", is_flag=True, help="Also test every resolution class's MUC-RC (Stoyanov et al. 2009)"),
+    click.option(
+        "--rank-by", default="conll", type=click.Choice(RANK_BY),
+        help="With three or more systems: the metric whose F1 ranks them",
+    ),
+    click.option(
+        "--ci", "level", default=0.95, type=float, callback=check_level,
+        help="With three or more systems: interval level",
+    ),
 )
-@click.option("--ci", "level", default=0.95, show_default=True, type=float, help="With three or more systems: interval level")
-@click.option(
-    "--html", "html_path", type=click.Path(path_type=Path), default=None,
-    help="With three or more systems: also write the ranking as an HTML page with its interval plot",
+@section(
+    "Output",
+    click.option(
+        "--html", "html_path", type=output_path(), default=None,
+        help="With three or more systems: also write the ranking as an HTML page with its interval plot",
+    ),
 )
 @FORMAT
-@click.option(
-    "--output", "-o", type=click.Path(path_type=Path), default=None, help="Write the comparison to this file (.json: JSON)"
+@section(
+    "Output",
+    click.option(
+        "--output", "-o", type=output_path(), default=None,
+        help="Write the comparison to this file (.json: JSON; -: standard output)",
+    ),
 )
 @scoring_options
 def compare_command(
@@ -44,6 +68,17 @@ def compare_command(
     paired bootstrap (one-sided, in the direction observed). Three or
     more: ranked by --rank-by, each with a bootstrap interval and those
     p-values against the next; every pair in the JSON."""
+    given = scoring.formats()
+    labels = ("KEY", *(f"SYSTEM {index + 1}" for index in range(len(systems))))
+    with standard_input((key, *systems), labels, (given[0], *(given[1],) * len(systems))) as paths:
+        compared(scoring, paths[0], paths[1:], rounds, n_resamples, seed, classes, rank_by, level, html_path, fmt, output)
+
+
+def compared(
+    scoring: ScoringOptions, key: Path, systems: Sequence[Path], rounds: int, n_resamples: int, seed: int,
+    classes: bool, rank_by: str, level: float, html_path: Optional[Path], fmt: Optional[str], output: Optional[Path],
+) -> None:
+    """``compare`` of files (standard input already in one)."""
     if len(systems) < 2:
         raise click.UsageError("compare needs at least two systems")
     if len(systems) > 2:
@@ -56,6 +91,7 @@ def compare_command(
     from ..analysis.resolution import score_resolution_classes
     from ..analysis.statistics import compare
     from ..report.json import comparison_json, json_text
+    from ..report.labels import settings_line
     from ..report.table import comparison_table
     from ..scoring import evaluate_corpus
 
@@ -68,19 +104,20 @@ def compare_command(
         if classes:
             per_class = tuple(score_resolution_classes(run.result, run.corpus.tokens()) for run in runs)
         comparison = compare(runs[0].result, runs[1].result, n_rounds=rounds, n_resamples=n_resamples, seed=seed, classes=per_class)
-    warnings = [f"{path}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
+    warnings = [f"{named(path)}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
     say_warnings(warnings)
     if fmt == "json":
-        data = comparison_json(str(key), [str(path) for path in systems], runs[0].result, comparison, rounds, n_resamples, seed, warnings)
+        data = comparison_json(named(key), [named(path) for path in systems], runs[0].result, comparison, rounds, n_resamples, seed, warnings)
         text = json_text(data)
     else:
         text = (
-            f"A = {system_a}, B = {system_b}; {len(runs[0].result.names)} documents; p-values: approximate "
+            f"A = {named(system_a)}, B = {named(system_b)}; {len(runs[0].result.names)} documents; p-values: approximate "
             f"randomization ({rounds} rounds), paired bootstrap ({n_resamples} resamples), seed {seed}\n"
             + comparison_table(comparison)
         )
         if classes:
             text += "\nResolution classes, MUC-RC (Stoyanov et al. 2009)\n" + comparison_table(comparison, "Class")
+        text += "\n" + settings_line(runs[0].result.settings.to_dict())
     write(text, output, "the comparison", (key, *systems))
 
 
@@ -91,11 +128,12 @@ def rank_command(
     """``compare`` of three or more systems: the ranking (and its page)."""
     from ..analysis.ranking import rank_systems
     from ..report.json import json_text, ranking_json
+    from ..report.labels import settings_line
     from ..report.table import ranking_table
     from ..scoring import evaluate_corpus
 
     fmt = output_format(fmt, output, (key, *systems))
-    labels = [str(path) for path in systems]
+    labels = [named(path) for path in systems]
     with reported_errors():
         if html_path is not None:
             from ..files import check_distinct
@@ -105,22 +143,23 @@ def rank_command(
         runs = [evaluate_corpus(key, path, options) for path in systems]
         check_systems(systems, runs)
         ranking = rank_systems([run.result for run in runs], labels, rank_by, rounds, n_resamples, seed, level)
-    warnings = [f"{path}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
+    warnings = [f"{named(path)}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
     say_warnings(warnings)
     result = runs[0].result
     if fmt == "json":
-        text = json_text(ranking_json(str(key), labels, result, ranking, rounds, n_resamples, seed, level, warnings))
+        text = json_text(ranking_json(named(key), labels, result, ranking, rounds, n_resamples, seed, level, warnings))
     else:
         text = (
-            f"{len(systems)} systems on {key}; {len(result.names)} documents; ranked by {rank_by} F1, "
+            f"{len(systems)} systems on {named(key)}; {len(result.names)} documents; ranked by {rank_by} F1, "
             f"{level:.0%} bootstrap intervals; p against the next: approximate randomization ({rounds} rounds), "
             f"paired bootstrap ({n_resamples} resamples), seed {seed}\n" + ranking_table(ranking, labels)
+            + "\n" + settings_line(result.settings.to_dict())
         )
     write(text, output, "the ranking", (key, *systems))
     if html_path is not None:
         from ..report.ranking import ranking_page
 
-        page = ranking_page(ranking, labels, str(key), len(result.names), level)
+        page = ranking_page(ranking, labels, named(key), len(result.names), level, result.settings.to_dict())
         write(page, html_path, "the ranking page", (key, *systems))
 
 
@@ -132,5 +171,6 @@ def check_systems(systems: Sequence[Path], runs: Sequence) -> None:
     for path, run in zip(systems[1:], runs[1:]):
         check_same_documents(
             runs[0].corpus.response_names, run.corpus.response_names,
-            f"cannot compare {systems[0]} with {path}: they hold different documents", (systems[0].name, path.name),
+            f"cannot compare {named(systems[0])} with {named(path)}: they hold different documents",
+            (Path(named(systems[0])).name, Path(named(path)).name),
         )

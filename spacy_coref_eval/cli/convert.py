@@ -1,21 +1,26 @@
 """``convert`` (any format to any other), ``export`` (the same, from a
 spaCy DocBin) and ``formats`` (the registry); the formats' readers and
 writers load when a conversion needs them."""
+import shutil
 import sys
+import tempfile
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, TypeVar
+from collections.abc import Sequence as SequenceABC
+from typing import Iterable, Iterator, Optional, Sequence, TypeVar
 
 import click
 
 from ._app import app
-from .options import HEAD_PREFIX, INPUT_FORMAT, INPUT_HELP, SPANS
-from .output import reported_errors, say, say_warnings, write
+from .options import HEAD_PREFIX, INPUT_FORMAT, INPUT_HELP, SPANS, FormatName
+from .sections import section
+from .output import aliased, named, reported_errors, say, say_warnings, shows_progress, write
+from .stdin import is_dash, standard_input
 
 PROGRESS_MIN_BYTES = 1 << 20
 T = TypeVar("T")
-OUTPUT_FORMAT = click.option(
-    "--output-format", default=None, help="Format to write, by name (default: from OUT's name)"
-)
+OUTPUT_FORMAT = section("Output", click.option(
+    "--output-format", default=None, type=FormatName(), help="Format to write, by name (default: from OUT's name)"
+))
 
 
 def input_size(path: Path) -> int:
@@ -27,16 +32,35 @@ def input_size(path: Path) -> int:
 
 def progress(items: Iterable[T], total: int, path: Path, desc: str) -> Iterator[T]:
     """``items`` with a progress bar on standard error, shown only on a
-    terminal and for inputs of at least :data:`PROGRESS_MIN_BYTES`."""
+    terminal, without ``--quiet``, and for inputs of at least
+    :data:`PROGRESS_MIN_BYTES`."""
     from tqdm import tqdm
 
-    show = sys.stderr.isatty() and input_size(path) >= PROGRESS_MIN_BYTES
+    show = shows_progress() and input_size(path) >= PROGRESS_MIN_BYTES
     return iter(tqdm(items, total=total, desc=desc, unit="doc", disable=not show, leave=False, file=sys.stderr))
 
 
+class Progressed(SequenceABC):  # type: ignore[type-arg]
+    """A sequence each pass over which draws a progress bar (as
+    :func:`progress`): what a writer receives, so that its pass building
+    the output shows how far it got."""
+
+    def __init__(self, items: Sequence, path: Path, desc: str) -> None:
+        self.items, self.path, self.desc = items, path, desc
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self.items[index]
+
+    def __iter__(self) -> Iterator:
+        return progress(self.items, len(self.items), self.path, self.desc)
+
+
 @app.command(epilog=INPUT_HELP, short_help="Convert coreference between formats")
-@click.argument("input_path", metavar="IN", type=click.Path(path_type=Path))
-@click.argument("output_path", metavar="OUT", type=click.Path(path_type=Path))
+@click.argument("input_path", metavar="IN", type=click.Path(path_type=Path, allow_dash=True))
+@click.argument("output_path", metavar="OUT", type=click.Path(path_type=Path, allow_dash=True))
 @INPUT_FORMAT
 @OUTPUT_FORMAT
 @SPANS
@@ -59,8 +83,12 @@ def convert(
     sentence boundaries; sentences a mention spans are joined), clusters
     with their heads, names, and the parts of speech and Gender and Person
     features the input has.
+
+    IN - reads standard input (its format from --input-format, else from
+    its content); OUT - writes standard output (give --output-format).
     """
-    converted(input_path, output_path, input_format, output_format, spans, head_prefix)
+    with standard_input((input_path,), ("IN",), (input_format,)) as (input_path,):
+        converted(input_path, output_path, input_format, output_format, spans, head_prefix)
 
 
 @app.command(short_help="Export the coreference of a .spacy file")
@@ -94,7 +122,26 @@ def converted(
     input_path: Path, output_path: Path, input_format: Optional[str], output_format: Optional[str],
     spans: Optional[str], head_prefix: Optional[str],
 ) -> None:
-    """Read ``input_path`` in its format and write it in ``output_path``'s."""
+    """Read ``input_path`` in its format and write it in ``output_path``'s
+    (``-``: standard output, through a temporary file)."""
+    if not is_dash(output_path):
+        return _converted(input_path, output_path, input_format, output_format, spans, head_prefix)
+    if output_format is None:
+        raise click.UsageError("OUT - (standard output) has no name to tell the format by; give --output-format")
+    with tempfile.TemporaryDirectory(prefix="spacy-coref-eval-") as folder:
+        path = Path(folder) / "<stdout>"
+        with aliased(str(path), "<stdout>"):
+            _converted(input_path, path, input_format, output_format, spans, head_prefix)
+        out = sys.stdout.buffer
+        with path.open("rb") as source:
+            shutil.copyfileobj(source, out)
+        out.flush()
+
+
+def _converted(
+    input_path: Path, output_path: Path, input_format: Optional[str], output_format: Optional[str],
+    spans: Optional[str], head_prefix: Optional[str],
+) -> None:
     from ..errors import CorefInputError
     from ..files import check_not_input
     from ..formats import ReadOptions, format_of
@@ -112,7 +159,7 @@ def converted(
             raise CorefInputError(f"{input_path} and {output_path} are both {source.title} files; nothing to convert")
         reader = parse_reader(spans or "coref_clusters_*", head_prefix)
         side = read_side(input_path, source, ReadOptions("key", reader, True, target.token_attributes))
-        documents = list(progress(side.documents, len(side.documents), input_path, "Converting"))
+        documents = list(progress(side.documents, len(side.documents), input_path, "Reading"))
         if not documents:
             raise CorefInputError(f"{input_path}: no {source.documents}, nothing to convert")
         for name, document in zip(document_names(documents), documents):
@@ -121,10 +168,10 @@ def converted(
                 raise CorefInputError(f"{input_path}: document {name!r} has {lost}, which {target.title} cannot hold")
         if target.spans_only:
             first_scattered(document_names(documents), documents, target.title)
-        notes = target.write(output_path, documents, [input_path])
+        notes = target.write(output_path, Progressed(documents, input_path, "Writing"), [input_path])
     say_warnings(side.warnings + notes)
     n_mentions = sum(len(document.clusters) for document in side.documents)
-    say("good", f"Converted {len(documents)} document(s), {n_mentions} mention(s) to {output_path}")
+    say("good", f"Converted {len(documents)} document(s), {n_mentions} mention(s) to {named(output_path)}")
 
 
 def _plain(path: Path) -> bool:

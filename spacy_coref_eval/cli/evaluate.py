@@ -8,23 +8,36 @@ from typing import Optional
 import click
 
 from ._app import app
-from .options import FORMAT, PER_DOC, ScoringOptions, existing_path, scoring_options
-from .output import output_format, reported_errors, say, say_warnings, write
+from .options import PER_DOC, ScoringOptions, existing_path, format_option, input_path, output_path, scoring_options_without
+from .sections import section
+from .output import REPORT_FORMATS, named, output_format, reported_errors, say, say_warnings, write
+from .stdin import is_dash, standard_input
 
 
 @app.command(short_help="Run a spaCy pipeline on a corpus and score it")
 @click.argument("model")
-@click.argument("data", type=existing_path(dir_okay=False))
-@click.option(
-    "--code", "-c", type=existing_path(), default=None,
-    help="Python file with your registered functions (components), as spacy evaluate's --code",
+@click.argument("data", type=input_path(dir_okay=False))
+@section(
+    "Other",
+    click.option(
+        "--code", "-c", type=existing_path(), default=None,
+        help="Python file with your registered functions (components), as spacy evaluate's --code",
+    ),
+    click.option("--gpu-id", "-g", default=-1, type=int, help="GPU to run the pipeline on (-1: CPU)"),
 )
-@click.option("--gpu-id", "-g", default=-1, type=int, help="GPU to run the pipeline on (-1: CPU)")
-@click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write the scores as JSON to this file")
-@click.option("--report", "report_path", type=click.Path(path_type=Path), default=None, help="Also write the HTML report to this file")
+@section(
+    "Output",
+    click.option(
+        "--output", "-o", type=output_path(), default=None,
+        help="Write the scores as JSON to this file (-: to standard output, in place of the table)",
+    ),
+    click.option(
+        "--report", "report_path", type=click.Path(path_type=Path), default=None, help="Also write the HTML report to this file"
+    ),
+)
 @PER_DOC
-@FORMAT
-@scoring_options
+@format_option(REPORT_FORMATS)
+@scoring_options_without("response_format", "pair_by")
 def evaluate(
     scoring: ScoringOptions, model: str, data: Path, code: Optional[Path], gpu_id: int, output: Optional[Path],
     report_path: Optional[Path], per_doc: bool, fmt: Optional[str],
@@ -44,29 +57,31 @@ def evaluate(
     from ..report.text import render
     from ..scoring import evaluate_corpus
 
-    inputs = (data,)
-    with reported_errors():
-        if code is not None:
-            import_file("python_code", code)
-        if gpu_id >= 0:
-            spacy.require_gpu(gpu_id)
-        nlp = _load(model)
-        options, origin = _pipeline_options(nlp, scoring, tokens=report_path is not None)
-        key, texts = _gold(nlp, data, scoring.key_format or scoring.input_format, options)
-        if not key.documents:
-            raise CorefInputError(f"{data}: no documents, nothing to evaluate")
-        predicted = docs_side(nlp.pipe(texts), options.spans[1], "response", [d.name for d in key.documents])
-        run = evaluate_corpus(key, predicted, options)
-        page = None
-        if report_path is not None:
-            page = report_page(run.result, run.corpus.words(), str(data), f"{model} on {data}", tokens=run.corpus.tokens())
-    say_warnings(run.result.warnings)
-    say("info", f"Settings ({origin}): {json.dumps(run.result.settings.to_dict(), ensure_ascii=False)}")
-    write(render(run.result, output_format(fmt, None), per_doc), None, "scores")
-    if output is not None:
-        write(render(run.result, "json", per_doc), output, "the scores", inputs)
-    if page is not None:
-        write(page, report_path, "the report", inputs)
+    with standard_input((data,), ("DATA",), (scoring.key_format or scoring.input_format,)) as (data,):
+        inputs = (data,)
+        with reported_errors():
+            if code is not None:
+                import_file("python_code", code)
+            if gpu_id >= 0:
+                spacy.require_gpu(gpu_id)
+            nlp = _load(model)
+            options, origin = _pipeline_options(nlp, scoring, tokens=report_path is not None)
+            key, texts = _gold(nlp, data, scoring.key_format or scoring.input_format, options)
+            if not key.documents:
+                raise CorefInputError(f"{data}: no documents, nothing to evaluate")
+            predicted = docs_side(nlp.pipe(texts), options.spans[1], "response", [d.name for d in key.documents])
+            run = evaluate_corpus(key, predicted, options)
+            page = None
+            if report_path is not None:
+                page = report_page(run.result, run.corpus.words(), named(data), f"{model} on {named(data)}", tokens=run.corpus.tokens())
+        say_warnings(run.result.warnings)
+        say("info", f"Settings ({origin}): {json.dumps(run.result.settings.to_dict(), ensure_ascii=False)}")
+        if not is_dash(output):
+            write(render(run.result, output_format(fmt, None, offered=REPORT_FORMATS), per_doc), None, "scores")
+        if output is not None:
+            write(render(run.result, "json", per_doc), output, "the scores", inputs)
+        if page is not None:
+            write(page, report_path, "the report", inputs)
 
 
 def _gold(nlp, data: Path, given: Optional[str], options):

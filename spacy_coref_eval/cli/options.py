@@ -8,11 +8,12 @@ import json
 from dataclasses import dataclass, fields
 from functools import wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
 
 import click
 
 from ..formats import describe_formats
+from .sections import section
 
 if TYPE_CHECKING:
     from ..scoring import Options
@@ -22,7 +23,19 @@ Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 METRIC_NAMES = "muc,bcub,ceafm,ceafe,blanc,lea"
 """The metrics computed by default (``counting.DEFAULT_METRICS``; a test
 checks the two agree, so that ``--help`` need not import numpy)."""
-ALL_METRICS = "muc,bcub,ceafm,ceafe,blanc,lea,mor"
+ALL_METRICS = "muc,bcub,ceafm,ceafe,blanc,lea,mor,zero,non_referring,bridging"
+TWINLESS = ("conll", "b3all", "b30", "sys")
+SINGLETONS = ("keep", "remove")
+MATCHES = ("exact", "head", "overlap", "partial")
+OVERLAP_MEASURES = ("dice", "jaccard")
+PRESETS = ("reference", "corefud", "ua", "coval")
+ZEROS = ("keep", "exclude")
+ZERO_MATCHES = ("linear", "dependent")
+LEA_IMPORTANCES = ("size", "uniform", "entity-type")
+RANK_BY = ("conll", "mentions", *ALL_METRICS.split(",")[:8])
+"""The closed sets of the scoring options, written out so that ``--help``
+and shell completion need not import the scoring machinery; a test checks
+each against the registry it names (policies, matchers, presets...)."""
 MAX_SEED = 2**32 - 1
 MAX_RESAMPLES = 1_000_000
 INPUT_HELP = f"Formats (by name, or --input-format NAME; .gz read transparently): {describe_formats()}."
@@ -32,8 +45,78 @@ def existing_path(**settings: Any) -> click.Path:
     return click.Path(exists=True, path_type=Path, **settings)
 
 
+def input_path(**settings: Any) -> click.Path:
+    """An input file or folder, or ``-`` for standard input (:mod:`.stdin`)."""
+    return existing_path(allow_dash=True, **settings)
+
+
+def output_path(**settings: Any) -> click.Path:
+    """A file to write, or ``-`` for standard output."""
+    return click.Path(path_type=Path, allow_dash=True, **settings)
+
+
 def key_argument(name: str = "key") -> Decorator:
-    return click.argument(name, type=existing_path())
+    return click.argument(name, type=input_path())
+
+
+class MetricList(click.ParamType):
+    """Comma-separated metric names, each one of :data:`ALL_METRICS`."""
+
+    name = "metrics"
+
+    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> str:
+        names = [name.strip() for name in str(value).split(",") if name.strip()]
+        unknown = [name for name in names if name not in ALL_METRICS.split(",")]
+        if not names or unknown:
+            what = f"{', '.join(map(repr, unknown))} is not a metric" if unknown else "no metric given"
+            self.fail(f"{what}; choose from {ALL_METRICS} (comma-separated)", param, ctx)
+        return ",".join(names)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list:
+        from click.shell_completion import CompletionItem
+
+        done, _, last = incomplete.rpartition(",")
+        prefix = f"{done}," if done else ""
+        return [CompletionItem(prefix + name) for name in ALL_METRICS.split(",") if name.startswith(last)]
+
+
+class FormatName(click.ParamType):
+    """The name of a registered format (those of plugins too)."""
+
+    name = "format"
+
+    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> str:
+        from ..errors import CorefInputError
+        from ..formats import get_format
+
+        try:
+            return get_format(str(value)).name
+        except (CorefInputError, KeyError, ValueError):
+            self.fail(f"{value!r} is not a format; choose from {', '.join(_format_names())}", param, ctx)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(name) for name in _format_names() if name.startswith(incomplete)]
+
+
+def _format_names() -> list:
+    from ..formats import registered_formats
+
+    return [fmt.name for fmt in registered_formats()]
+
+
+def check_strata(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """``--by`` values, each a stratum attribute (a usage error otherwise)."""
+    if value:
+        from ..analysis.attributes import check_attribute
+
+        try:
+            for attribute in value:
+                check_attribute(attribute)
+        except ValueError as err:
+            raise click.BadParameter(str(err)) from None
+    return value
 
 
 def check_level(ctx: click.Context, param: click.Parameter, value: Optional[float]) -> Optional[float]:
@@ -52,32 +135,45 @@ def compose(*decorators: Decorator) -> Decorator:
     return apply
 
 
-FORMAT = click.option(
-    "--format", "-f", "fmt", default=None, help="table or json (default: json when --output ends in .json, else table)"
-)
-PER_DOC = click.option("--per-doc", is_flag=True, help="Also report every document")
-MACRO = click.option("--macro", is_flag=True, help="Add macro averages over documents")
-SEED = click.option("--seed", default=0, type=click.IntRange(0, MAX_SEED), help="Random seed of the resampling statistics")
-N_RESAMPLES = click.option(
+def format_option(choices: Tuple[str, ...] = ("table", "json")) -> Decorator:
+    """``--format``: one of ``choices``; by default JSON when ``--output``
+    ends in ``.json``, else the table."""
+    suffixes = ".json, .csv, .tsv, .md or .tex" if len(choices) > 2 else ".json"
+    return section("Output", click.option(
+        "--format", "-f", "fmt", default=None, type=click.Choice(choices),
+        help=f"Report format (default: the one --output's suffix says, {suffixes}; else table)",
+    ))
+
+
+FORMAT = format_option()
+PER_DOC = section("Output", click.option("--per-doc", is_flag=True, help="Also report every document"))
+MACRO = section("Analyses", click.option("--macro", is_flag=True, help="Add macro averages over documents"))
+SEED = section("Analyses", click.option(
+    "--seed", default=0, type=click.IntRange(0, MAX_SEED), help="Random seed of the resampling statistics"
+))
+N_RESAMPLES = section("Analyses", click.option(
     "--n-resamples", default=1000, type=click.IntRange(1, MAX_RESAMPLES), help="Bootstrap resamples of the documents"
-)
-CI = click.option(
+))
+CI = section("Analyses", click.option(
     "--ci", type=float, default=None, callback=check_level, help="Add bootstrap confidence intervals at this level, e.g. 0.95"
-)
-N_PROCESS = click.option("--n-process", "-n", default=1, type=click.IntRange(1, 256), help="Score documents in this many processes")
+))
+N_PROCESS = section("Other", click.option(
+    "--n-process", "-n", default=1, type=click.IntRange(1, 256), help="Score documents in this many processes"
+))
 SPANS_HELP = (
     "Span groups holding the clusters in .spacy input: PREFIX_* (one group per entity, the default "
     "coref_clusters_*) or KEY[:ATTR] (one group KEY whose spans with the same ATTR, id_ (default), "
     "label_ or kb_id_, form an entity)"
 )
-SPANS = click.option("--spans", default=None, help=SPANS_HELP)
-HEAD_PREFIX = click.option(
+SPANS = section("Input", click.option("--spans", default=None, help=SPANS_HELP))
+HEAD_PREFIX = section("Input", click.option(
     "--head-prefix", default=None,
     help="With PREFIX_* span groups: span i of HEAD_PREFIX_<n> is the head of span i of PREFIX_<n>",
-)
-INPUT_FORMAT = click.option(
-    "--input-format", default=None, help="Format of the input files, by name (default: from each file's name)"
-)
+))
+INPUT_FORMAT = section("Input", click.option(
+    "--input-format", default=None, type=FormatName(),
+    help="Format of the input files, by name (default: from each file's name, or standard input's content)",
+))
 
 
 @dataclass(frozen=True)
@@ -114,6 +210,11 @@ class ScoringOptions:
     key_format: Optional[str] = None
     response_format: Optional[str] = None
     pair_by: Optional[str] = None
+
+    def formats(self) -> Tuple[Optional[str], Optional[str]]:
+        """The formats named for the key and the response (``None``: from
+        the file's name, or standard input's content)."""
+        return self.key_format or self.input_format, self.response_format or self.input_format
 
     def options(self, **run: Any) -> "Options":
         """The run's :class:`~spacy_coref_eval.scoring.Options`, with
@@ -163,85 +264,120 @@ def parse_metrics(value: str) -> list:
 
 
 _SCORING = (
-    click.option("--metrics", "-m", default=METRIC_NAMES, help=f"Comma-separated metrics, from {ALL_METRICS}"),
-    click.option("--twinless", default="conll", help="Twinless policy: conll, b3all, b30, sys"),
-    click.option("--singletons", default=None, help="keep or remove singleton entities (default: the preset's; keep)"),
-    click.option(
-        "--match", default=None,
-        help="Mention matching: exact, head, overlap, partial (head and partial need heads; default: the preset's; exact)",
-    ),
-    click.option("--min-overlap", type=float, default=None, help="--match overlap: least overlap θ in (0, 1] (default 0.5)"),
-    click.option("--overlap-measure", default=None, help="--match overlap: dice (default) or jaccard"),
-    click.option(
-        "--preset", default=None,
-        help="Another scorer's conventions: corefud (the official CorefUD scorer's numbers: head matching and no "
-        "singletons by default, its alignment and BLANC rule), ua (the Universal Anaphora scorer's numbers), coval (coval's numbers on CoNLL-2012 files)",
-    ),
-    click.option(
-        "--mina", is_flag=True, default=False,
-        help="coval's minimum spans (MINA) from the key's parse column; implies --preset coval",
-    ),
-    click.option("--np-only", is_flag=True, default=False, help="coval's NP_only: drop VP-rooted mentions; implies --preset coval"),
-    click.option(
-        "--remove-nested", is_flag=True, default=False,
-        help="coval's remove_nested: drop a mention nested in another of its entity; implies --preset coval",
-    ),
-    click.option("--zeros", default="keep", help="keep or exclude zero mentions (CoNLL-U empty-node heads), after singletons"),
-    click.option(
-        "--zero-match", default=None,
-        help="--preset corefud: match zeros as nodes (linear) or by their dependencies (dependent, the default)",
-    ),
-    click.option(
-        "--split-antecedents", default="keep", type=click.Choice(["keep", "remove", "only"]),
-        help="CoNLL-UA plurals (ElementOf=): score their split antecedents (keep), drop them, or score them alone",
-    ),
-    click.option("--non-referring", is_flag=True, help="CoNLL-UA: add the score of non-referring (-Pseudo) markables"),
-    click.option("--bridging", is_flag=True, help="CoNLL-UA: add the three bridging scores of the BRIDGING column"),
-    click.option(
-        "--discourse-deixis", is_flag=True,
-        help="CoNLL-UA: score the DISCOURSE_DEIXIS column instead of IDENTITY (split antecedents and singletons kept)",
-    ),
-    click.option("--min-spans", is_flag=True, help="CoNLL-UA: match key markables by their Min= spans in CEAF, non-referring, bridging"),
-    click.option(
-        "--lea-importance", default="size",
-        help="LEA's importance of an entity: size (its mentions; Moosavi & Strube 2016), uniform (1 each) "
-        "or entity-type (a weight per entity type, from --lea-weights)",
-    ),
-    click.option(
-        "--lea-weights", type=existing_path(dir_okay=False), default=None, callback=read_weights,
-        help="--lea-importance entity-type: a JSON file of entity type → weight, e.g. {\"person\": 2, \"place\": 1}",
-    ),
-    click.option(
-        "--lea-default-weight", type=float, default=None,
-        help="--lea-importance entity-type: the weight of a type the table lacks, or of no type (default 1)",
+    section(
+        "Scoring",
+        click.option("--metrics", "-m", default=METRIC_NAMES, type=MetricList(), help=f"Comma-separated metrics, from {ALL_METRICS}"),
+        click.option("--twinless", default="conll", type=click.Choice(TWINLESS), help="Twinless policy"),
+        click.option(
+            "--singletons", default=None, type=click.Choice(SINGLETONS),
+            help="Keep or remove singleton entities (default: the preset's; keep)",
+        ),
+        click.option(
+            "--match", default=None, type=click.Choice(MATCHES),
+            help="Mention matching (head and partial need heads; default: the preset's; exact)",
+        ),
+        click.option(
+            "--min-overlap", type=click.FloatRange(0, 1, min_open=True), default=None,
+            help="--match overlap: least overlap θ in (0, 1] (default: 0.5)",
+        ),
+        click.option(
+            "--overlap-measure", default=None, type=click.Choice(OVERLAP_MEASURES), help="--match overlap (default: dice)"
+        ),
+        click.option(
+            "--preset", default=None, type=click.Choice(PRESETS),
+            help="Another scorer's conventions (default: reference): corefud (the official CorefUD scorer's numbers: "
+            "head matching and no singletons by default, its alignment and BLANC rule), ua (the Universal Anaphora "
+            "scorer's numbers), coval (coval's numbers on CoNLL-2012 files)",
+        ),
+        click.option(
+            "--mina", is_flag=True, default=False,
+            help="coval's minimum spans (MINA) from the key's parse column; implies --preset coval",
+        ),
+        click.option("--np-only", is_flag=True, default=False, help="coval's NP_only: drop VP-rooted mentions; implies --preset coval"),
+        click.option(
+            "--remove-nested", is_flag=True, default=False,
+            help="coval's remove_nested: drop a mention nested in another of its entity; implies --preset coval",
+        ),
+        click.option(
+            "--zeros", default="keep", type=click.Choice(ZEROS),
+            help="Keep or exclude zero mentions (CoNLL-U empty-node heads), after singletons",
+        ),
+        click.option(
+            "--zero-match", default=None, type=click.Choice(ZERO_MATCHES),
+            help="--preset corefud: match zeros as nodes (linear) or by their dependencies (default: dependent)",
+        ),
+        click.option(
+            "--split-antecedents", default="keep", type=click.Choice(["keep", "remove", "only"]),
+            help="CoNLL-UA plurals (ElementOf=): score their split antecedents (keep), drop them, or score them alone",
+        ),
+        click.option("--non-referring", is_flag=True, help="CoNLL-UA: add the score of non-referring (-Pseudo) markables"),
+        click.option("--bridging", is_flag=True, help="CoNLL-UA: add the three bridging scores of the BRIDGING column"),
+        click.option(
+            "--discourse-deixis", is_flag=True,
+            help="CoNLL-UA: score the DISCOURSE_DEIXIS column instead of IDENTITY (split antecedents and singletons kept)",
+        ),
+        click.option(
+            "--min-spans", is_flag=True, help="CoNLL-UA: match key markables by their Min= spans in CEAF, non-referring, bridging"
+        ),
+        click.option(
+            "--lea-importance", default="size", type=click.Choice(LEA_IMPORTANCES),
+            help="LEA's importance of an entity: size (its mentions; Moosavi & Strube 2016), uniform (1 each) "
+            "or entity-type (a weight per entity type, from --lea-weights)",
+        ),
+        click.option(
+            "--lea-weights", type=existing_path(dir_okay=False), default=None, callback=read_weights,
+            help="--lea-importance entity-type: a JSON file of entity type → weight, e.g. {\"person\": 2, \"place\": 1}",
+        ),
+        click.option(
+            "--lea-default-weight", type=float, default=None,
+            help="--lea-importance entity-type: the weight of a type the table lacks, or of no type (default: 1)",
+        ),
     ),
     SPANS,
-    click.option("--key-spans", default=None, help="Like --spans, for the key side only"),
-    click.option("--response-spans", default=None, help="Like --spans, for the response side only"),
+    section(
+        "Input",
+        click.option("--key-spans", default=None, help="Like --spans, for the key side only"),
+        click.option("--response-spans", default=None, help="Like --spans, for the response side only"),
+    ),
     HEAD_PREFIX,
     INPUT_FORMAT,
-    click.option("--key-format", default=None, help="Format of the key, by name (default: --input-format, else from its name)"),
-    click.option(
-        "--response-format", default=None, help="Format of the response(s), by name (default: --input-format, else from its name)"
-    ),
-    click.option(
-        "--pair-by", default=None, type=click.Choice(["name", "order"]),
-        help="Pair documents by name or by order (default: by name where both sides store names, else by order)",
+    section(
+        "Input",
+        click.option(
+            "--key-format", default=None, type=FormatName(),
+            help="Format of the key, by name (default: --input-format, else from its name or content)",
+        ),
+        click.option(
+            "--response-format", default=None, type=FormatName(),
+            help="Format of the response(s), by name (default: --input-format, else from its name or content)",
+        ),
+        click.option(
+            "--pair-by", default=None, type=click.Choice(["name", "order"]),
+            help="Pair documents by name or by order (default: by name where both sides store names, else by order)",
+        ),
     ),
 )
-
-
-def scoring_options(command: Callable[..., Any]) -> Callable[..., Any]:
+def scoring_options(command: Callable[..., Any], without: Tuple[str, ...] = ()) -> Callable[..., Any]:
     """A command taking ``scoring: ScoringOptions``, offered on the command
-    line with every :class:`ScoringOptions` field as an option of its own."""
-    names = [field.name for field in fields(ScoringOptions)]
+    line with every :class:`ScoringOptions` field as an option of its own
+    but those ``without`` names (the command has no use for them: they keep
+    their defaults)."""
+    names = [field.name for field in fields(ScoringOptions) if field.name not in without]
 
     @wraps(command)
     def run(**values: Any) -> Any:
         scoring = ScoringOptions(**{name: values.pop(name) for name in names})
         return command(scoring=scoring, **values)
 
-    return compose(*_SCORING)(run)
+    command_with_options = compose(*_SCORING)(run)
+    params = command_with_options.__click_params__  # type: ignore[attr-defined]
+    command_with_options.__click_params__ = [param for param in params if param.name not in without]  # type: ignore[attr-defined]
+    return command_with_options
+
+
+def scoring_options_without(*names: str) -> Decorator:
+    """:func:`scoring_options` without the options of ``names``."""
+    return lambda command: scoring_options(command, without=names)
 
 
 def _analysis_option(option: Any) -> Decorator:
@@ -281,6 +417,6 @@ def analysis_options(command_name: str) -> Decorator:
         def run(**values: Any) -> Any:
             return command(analyses={name: values.pop(name) for name in names}, **values)
 
-        return compose(*(_analysis_option(option) for option in declared))(run)
+        return section("Analyses", *(_analysis_option(option) for option in declared))(run)
 
     return decorate

@@ -4,14 +4,42 @@ import sys
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator, NoReturn, Optional, Sequence
+from typing import Dict, Iterable, Iterator, NoReturn, Optional, Sequence
 
 import click
 
 from ..errors import CorefEvalWarning, CorefInputError
 
 _ICONS = {"good": ("✔", "green"), "info": ("ℹ", "blue"), "warn": ("⚠", "yellow"), "fail": ("✘", "red")}
-REPORT_FORMATS = ("table", "json")
+REPORT_FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
+"""What ``--format`` of ``score``, ``merge`` and ``evaluate`` offers (``report.text.FORMATS``)."""
+SUFFIX_FORMATS = {".json": "json", ".csv": "csv", ".tsv": "tsv", ".md": "markdown", ".tex": "latex"}
+"""The report format an ``--output`` name says when ``--format`` is not given."""
+QUIET = False
+"""``--quiet``: :func:`say` writes errors only, and no progress is shown."""
+_ALIASES: Dict[str, str] = {}
+"""Temporary paths that stand for something without a name (standard
+input), and how messages name it instead (:func:`aliased`)."""
+
+
+@contextmanager
+def aliased(path: str, name: str) -> Iterator[None]:
+    """Messages name ``path`` ``name`` while inside."""
+    _ALIASES[path] = name
+    try:
+        yield
+    finally:
+        del _ALIASES[path]
+
+
+def named(path: Optional[Path]) -> str:
+    """How messages and reports name an input (``<stdin>`` for standard input)."""
+    return _ALIASES.get(str(path), str(path))
+
+
+def to_stdout(output: Optional[Path]) -> bool:
+    """Whether ``--output`` means standard output (not given, or ``-``)."""
+    return output is None or str(output) == "-"
 
 
 def say(kind: str, text: str) -> None:
@@ -20,13 +48,30 @@ def say(kind: str, text: str) -> None:
     the report alone. Control characters in ``text`` are escaped."""
     from ..report.labels import printable
 
+    if QUIET and kind != "fail":
+        return
+    for path, name in _ALIASES.items():
+        text = text.replace(path, name)
     icon, colour = _ICONS[kind]
-    if sys.stderr.isatty():
+    if coloured(sys.stderr):
         icon = click.style(icon, fg=colour)
     try:
         sys.stderr.write(f"{icon} {printable(text)}\n")
     except OSError:
         pass
+
+
+def coloured(stream) -> bool:
+    """Whether to colour what goes to ``stream``: a terminal, and no
+    ``NO_COLOR`` set (https://no-color.org)."""
+    import os
+
+    return not os.environ.get("NO_COLOR") and stream.isatty()
+
+
+def shows_progress() -> bool:
+    """Whether progress may be drawn on standard error: a terminal, and no ``--quiet``."""
+    return not QUIET and sys.stderr.isatty()
 
 
 def fail(err: Exception) -> NoReturn:
@@ -58,15 +103,17 @@ def _say_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
         say("warn", message)
 
 
-def output_format(fmt: Optional[str], output: Optional[Path], inputs: Sequence[Path] = ()) -> str:
+def output_format(
+    fmt: Optional[str], output: Optional[Path], inputs: Sequence[Path] = (), offered: Sequence[str] = ("table", "json")
+) -> str:
     """``--format``, or when it is not given the format of ``--output``'s
-    suffix (``.json``: JSON), else ``table``. A report written to a name
+    suffix (:data:`SUFFIX_FORMATS`) among those ``offered``, else ``table``. A report written to a name
     that says another kind of file (``.html``, or a coreference format's
     suffix) is refused rather than written in a format the name does not
     say; so is one that is an input (``inputs``)."""
     if fmt is not None and fmt not in REPORT_FORMATS:
         raise click.BadParameter(f"--format must be one of {', '.join(REPORT_FORMATS)}, not {fmt!r}")
-    if output is not None:
+    if output is not None and not to_stdout(output):
         from ..files import check_not_input
         from ..formats.registry import claimed_by
 
@@ -79,16 +126,18 @@ def output_format(fmt: Optional[str], output: Optional[Path], inputs: Sequence[P
         if other:
             fail(CorefInputError(f"{output}: the name says {other}, not a {fmt or 'table or JSON'} report"))
     if fmt is None:
-        return "json" if output is not None and output.suffix.lower() == ".json" else "table"
+        said = "table" if output is None or to_stdout(output) else SUFFIX_FORMATS.get(output.suffix.lower(), "table")
+        return said if said in offered else "table"
     return fmt
 
 
 def write(text: str, output: Optional[Path], what: str, inputs: Iterable[Path] = ()) -> None:
     """``text`` to ``output`` (atomically, never over an input; see
-    :mod:`~spacy_coref_eval.files`), saying so, or to standard output."""
+    :mod:`~spacy_coref_eval.files`), saying so, or to standard output
+    (``output`` ``None`` or ``-``)."""
     from ..files import write_output
 
-    if output is None:
+    if output is None or to_stdout(output):
         try:
             sys.stdout.write(text)
             sys.stdout.flush()

@@ -7,26 +7,37 @@ import click
 
 from ._app import app
 from .options import (
-    INPUT_HELP, N_PROCESS, N_RESAMPLES, SEED, ScoringOptions, analysis_options, check_level, existing_path, key_argument,
-    scoring_options,
+    INPUT_HELP, N_PROCESS, N_RESAMPLES, SEED, ScoringOptions, analysis_options, check_level, input_path, key_argument,
+    output_path, scoring_options,
 )
-from .output import reported_errors, say_warnings, write
+from .output import named, reported_errors, say_warnings, write
+from .sections import section
+from .stdin import standard_input
 from .score import CROSS_DOCUMENT
 
 
 @app.command("report", epilog=INPUT_HELP, short_help="Write an HTML report of a response against a key")
 @key_argument()
-@click.argument("response", type=existing_path())
-@click.option("--output", "-o", type=click.Path(path_type=Path), required=True, help="Write the HTML report to this file")
-@click.option(
-    "--ci", type=float, default=0.95, callback=check_level, help="Confidence level of the bootstrap intervals, in (0, 1)"
+@click.argument("response", type=input_path())
+@section(
+    "Output",
+    click.option(
+        "--output", "-o", type=output_path(), required=True, help="Write the HTML report to this file (-: standard output)"
+    ),
+    click.option("--worst", default=5, type=click.IntRange(min=0), help="Show this many lowest-scoring documents side by side"),
+    click.option(
+        "--max-tokens", default=400, type=click.IntRange(min=1),
+        help="Show at most this many tokens of each (the stretch with most errors)",
+    ),
+)
+@section(
+    "Analyses",
+    click.option(
+        "--ci", type=float, default=0.95, callback=check_level, help="Confidence level of the bootstrap intervals, in (0, 1)"
+    ),
 )
 @N_RESAMPLES
 @SEED
-@click.option("--worst", default=5, type=click.IntRange(min=0), help="Show this many lowest-scoring documents side by side")
-@click.option(
-    "--max-tokens", default=400, type=click.IntRange(min=1), help="Show at most this many tokens of each (the stretch with most errors)"
-)
 @analysis_options("report")
 @CROSS_DOCUMENT
 @N_PROCESS
@@ -44,20 +55,21 @@ def report_command(
     from ..scoring import evaluate_corpus
     from .score import asked, response_documents
 
-    with reported_errors():
+    with standard_input((key, response), ("KEY", "RESPONSE"), scoring.formats()) as (key, response):
         cross_document = cross_document or topic_pattern is not None
         breakdowns = asked(scoring, analyses, cross_document)
-        options = scoring.options(
-            words=True, tokens=True, n_process=n_process, cross_document=cross_document, topic_pattern=topic_pattern,
-        )
-        run = evaluate_corpus(key, response, options)
-        if not run.corpus.pairs:
-            raise CorefInputError(f"{key}: no documents to report on")
-        page = report_page(
-            run.result, run.corpus.words(), str(key), str(response), level=ci, n_resamples=n_resamples, seed=seed,
-            worst=worst, max_tokens=max_tokens, tokens=run.corpus.tokens(), breakdowns=breakdowns, corpus=run.corpus,
-            response_documents=response_documents(response, options, run, breakdowns), n_process=n_process,
-            alignment=run.corpus.alignment,
-        )
-    say_warnings(run.result.warnings)
-    write(page, output, "the report", (key, response))
+        with reported_errors():
+            options = scoring.options(
+                words=True, tokens=True, n_process=n_process, cross_document=cross_document, topic_pattern=topic_pattern,
+            )
+            run = evaluate_corpus(key, response, options)
+            if not run.corpus.pairs:
+                raise CorefInputError(f"{key}: no documents to report on")
+            page = report_page(
+                run.result, run.corpus.words(), named(key), named(response), level=ci, n_resamples=n_resamples,
+                seed=seed, worst=worst, max_tokens=max_tokens, tokens=run.corpus.tokens(), breakdowns=breakdowns,
+                corpus=run.corpus, response_documents=response_documents(response, options, run, breakdowns),
+                n_process=n_process, alignment=run.corpus.alignment,
+            )
+        say_warnings(run.result.warnings)
+        write(page, output, "the report", (key, response))

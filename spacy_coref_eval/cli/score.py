@@ -9,24 +9,27 @@ import click
 
 from ._app import app
 from .options import (
-    CI, FORMAT, INPUT_HELP, MACRO, N_PROCESS, N_RESAMPLES, PER_DOC, SEED, ScoringOptions, analysis_options, compose,
-    existing_path, key_argument, scoring_options,
+    CI, INPUT_HELP, MACRO, N_PROCESS, N_RESAMPLES, PER_DOC, SEED, ScoringOptions, analysis_options, compose, existing_path,
+    format_option, input_path, key_argument, output_path, scoring_options,
 )
-from .output import output_format, reported_errors, say, say_warnings, write
+from .sections import section
+from .output import REPORT_FORMATS, output_format, reported_errors, say, say_warnings, write
+from .stdin import standard_input
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-OUTPUT = click.option(
-    "--output", "-o", type=click.Path(path_type=Path), default=None,
-    help="Write the report to this file (.json: JSON unless --format says otherwise)",
-)
-SAVE_COUNTS = click.option(
+OUTPUT = section("Output", click.option(
+    "--output", "-o", type=output_path(), default=None,
+    help="Write the report to this file (.json: JSON unless --format says otherwise; -: standard output)",
+))
+SAVE_COUNTS = section("Output", click.option(
     "--save-counts", "save_counts_to", type=click.Path(path_type=Path), default=None,
     help="Also save every document's counts here (.json, else msgpack), for 'merge'",
-)
-REPORTING = compose(PER_DOC, CI, MACRO, SEED, N_RESAMPLES, FORMAT, OUTPUT)
+))
+REPORTING = compose(PER_DOC, CI, MACRO, SEED, N_RESAMPLES, format_option(REPORT_FORMATS), OUTPUT)
 
 
-CROSS_DOCUMENT = compose(
+CROSS_DOCUMENT = section(
+    "Scoring",
     click.option(
         "--cross-document", is_flag=True,
         help="Entity ids are shared across the documents of a file (ECB+): score all documents as one, or one per "
@@ -42,7 +45,7 @@ CROSS_DOCUMENT = compose(
 
 @app.command(epilog=INPUT_HELP, short_help="Score a response against a key")
 @key_argument()
-@click.argument("response", type=existing_path())
+@click.argument("response", type=input_path())
 @REPORTING
 @analysis_options("score")
 @CROSS_DOCUMENT
@@ -60,38 +63,56 @@ def score(
     from ..files import check_distinct
     from ..scoring import evaluate_corpus
 
-    inputs = (key, response)
-    fmt = output_format(fmt, output, inputs)
-    with reported_errors():
-        check_distinct([output, save_counts_to])
+    with standard_input((key, response), ("KEY", "RESPONSE"), scoring.formats()) as (key, response):
+        inputs = (key, response)
+        fmt = output_format(fmt, output, inputs, REPORT_FORMATS)
         cross_document = cross_document or topic_pattern is not None
         breakdowns = asked(scoring, analyses, cross_document)
-        options = scoring.options(
-            tokens=breakdowns.tokens, words=breakdowns.words, n_process=n_process, twinning=breakdowns.twinning,
-            cross_document=cross_document, topic_pattern=topic_pattern, stream=not breakdowns.whole,
-        )
-        run = evaluate_corpus(key, response, options)
-        if save_counts_to is not None:
-            from ..shards import save_counts
+        check_paper_format(fmt, breakdowns)
+        with reported_errors():
+            check_distinct([output, save_counts_to])
+            options = scoring.options(
+                tokens=breakdowns.tokens, words=breakdowns.words, n_process=n_process, twinning=breakdowns.twinning,
+                cross_document=cross_document, topic_pattern=topic_pattern, stream=not breakdowns.whole,
+            )
+            run = evaluate_corpus(key, response, options)
+            if save_counts_to is not None:
+                from ..shards import save_counts
 
-            save_counts(run.result, save_counts_to, inputs)
-        computed = analyse(
-            run.result, level=ci, n_resamples=n_resamples, seed=seed, macro=macro, breakdowns=breakdowns,
-            corpus=run.corpus, response_documents=response_documents(response, options, run, breakdowns),
-            n_process=n_process,
+                save_counts(run.result, save_counts_to, inputs)
+            computed = analyse(
+                run.result, level=ci, n_resamples=n_resamples, seed=seed, macro=macro, breakdowns=breakdowns,
+                corpus=run.corpus, response_documents=response_documents(response, options, run, breakdowns),
+                n_process=n_process,
+            )
+            computed = replace(computed, alignment=run.corpus.alignment)
+        report(run.result if computed.result is None else computed.result, fmt, per_doc, output, computed, inputs)
+
+
+def check_paper_format(fmt: str, breakdowns) -> None:
+    """Refuse analyses that the paper formats (csv, tsv, markdown, latex:
+    the scores, intervals, macro averages and documents) do not render."""
+    if fmt in REPORT_FORMATS[2:] and breakdowns.asked:
+        from ..analysis.registry import get_analysis
+
+        flags = [get_analysis(name).options[0].flags.split("/")[0] for name in breakdowns.asked]
+        raise click.UsageError(
+            f"--format {fmt} writes the scores tables (with --ci, --macro, --per-doc); "
+            f"{', '.join(flags)} need --format table or json"
         )
-        computed = replace(computed, alignment=run.corpus.alignment)
-    report(run.result if computed.result is None else computed.result, fmt, per_doc, output, computed, inputs)
 
 
 def asked(scoring: ScoringOptions, analyses: Mapping[str, Any], cross_document: bool = False):
     """The registered analyses asked for by their option values
     (:class:`~..analysis.summary.Breakdowns`), each checked: refused where
     it cannot work (an unknown stratum attribute, unreadable chain
-    lengths, ``--variants`` with a setting of its own)."""
+    lengths, ``--variants`` with a setting of its own): a usage error."""
     from ..analysis.summary import Breakdowns
 
-    return Breakdowns(analyses, cross_document=cross_document).check(scoring)
+    try:
+        return Breakdowns(analyses, cross_document=cross_document).check(scoring)
+    except ValueError as err:
+        raise click.UsageError(str(err)) from None
 
 
 def response_documents(response: Path, options, run, breakdowns) -> list:
@@ -107,9 +128,9 @@ def response_documents(response: Path, options, run, breakdowns) -> list:
 @app.command(short_help="Merge counts of shards scored apart")
 @click.argument("counts", nargs=-1, required=True, type=existing_path(dir_okay=False))
 @REPORTING
-@click.option(
+@section("Output", click.option(
     "--save-counts", "save_counts_to", type=click.Path(path_type=Path), default=None, help="Also save the merged counts here"
-)
+))
 def merge(
     counts: Sequence[Path], per_doc: bool, ci: Optional[float], macro: bool, seed: int, n_resamples: int,
     fmt: Optional[str], output: Optional[Path], save_counts_to: Optional[Path],
@@ -122,7 +143,7 @@ def merge(
     from ..files import check_distinct
     from ..shards import load_counts, merge_results, save_counts
 
-    fmt = output_format(fmt, output, counts)
+    fmt = output_format(fmt, output, counts, REPORT_FORMATS)
     with reported_errors():
         check_distinct([output, save_counts_to])
         result = merge_results([load_counts(path) for path in counts], [str(path) for path in counts])

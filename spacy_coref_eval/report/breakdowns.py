@@ -57,6 +57,23 @@ def _points(value: float) -> str:
     return f"{100 * value:+.2f}"
 
 
+def _waterfall_legend(x: float, y: float) -> str:
+    """What the colours of the waterfall mean, above the plot (it must
+    read on paper, where tooltips do not show)."""
+    items = [(BASE, "response"), (GAIN, "gain"), (LOSS, "loss")]
+    out = [
+        f'<rect x="{x + index * 100:.1f}" y="{y - 9}" width="10" height="10" fill="{colour}"/>'
+        f'<text x="{x + index * 100 + 14:.1f}" y="{y}" class="tick">{text}</text>'
+        for index, (colour, text) in enumerate(items)
+    ]
+    at = x + len(items) * 100
+    out.append(
+        f'<rect x="{at:.1f}" y="{y - 9}" width="10" height="10" class="alone"/>'
+        f'<text x="{at + 14:.1f}" y="{y}" class="tick">fixed alone</text>'
+    )
+    return "".join(out)
+
+
 def waterfall_chart(block: Mapping[str, Any], metric: str) -> str:
     """Floating bars of ``metric``'s F1: the response, each step's gain
     (green) or loss (red) from the step before; a hollow bar beside each
@@ -78,6 +95,7 @@ def waterfall_chart(block: Mapping[str, Any], metric: str) -> str:
         return top + plot_h * (1 - (max(value, floor) - floor) / (1 - floor))
 
     label = METRIC_NAMES[metric]
+    parts.append(_waterfall_legend(left, 14))
     parts.append(_rect(left + slot / 2 - bar / 2, y(values[0]), bar, y(floor) - y(values[0]), BASE,
                        f"{label} F1 of the response: {pct(values[0])}", "original"))
     parts.append(_tick(left + slot / 2, top + plot_h + 14, "response"))

@@ -12,7 +12,7 @@ from math import ceil
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..analysis.error_types import ERROR_KIND_INFO, ERROR_KINDS
-from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct, printable
+from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct, printable, settings_line
 from .views import DocumentView, Intervals, Mention, Rates, ReportData, headline, worst_documents
 
 
@@ -55,6 +55,7 @@ def render_report(data: ReportData) -> str:
         *(part for part in sections if part),
         documents_section(data),
         worst_section(data.views),
+        footer(data.settings),
     ])
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -62,6 +63,11 @@ def render_report(data: ReportData) -> str:
         f"<title>{escape(data.title)}</title>\n<style>{STYLE}{BREAKDOWN_STYLE}{CROSSDOC_STYLE}</style>\n</head>\n"
         f"<body>\n<main>\n{body}\n</main>\n</body>\n</html>\n"
     )
+
+
+def footer(settings: Mapping[str, object]) -> str:
+    """The scorer's version and settings, as a paper cites them."""
+    return f'<footer class="meta">{escape(settings_line(settings).strip())}</footer>'
 
 
 def header_section(data: ReportData) -> str:
@@ -519,6 +525,19 @@ _PALETTE_CSS = (
     "".join(f".p{i}{{--c:{c};--b:{c}2e}}" for i, c in enumerate(PALETTE)) + f".px{{--c:{UNALIGNED};--b:{UNALIGNED}24}}"
 )
 
+PRINT_STYLE = (
+    "@media print{"
+    "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
+    "main{max-width:none;padding:0}"
+    ".scroll{max-height:none;overflow:visible;border:0}"
+    ".documents thead th{position:static}.documents{font-size:10px}"
+    ".doc,.chart,.cards,tr,footer{break-inside:avoid}h2,h3{break-after:avoid}"
+    ".sides{grid-template-columns:1fr 1fr}"
+    "a{color:inherit;text-decoration:none}"
+    "}"
+)
+"""On paper: every row of the documents table (no scrolling box), charts
+and documents kept whole on a page, colours printed."""
 STYLE = (
     ":root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa}"
     "*{box-sizing:border-box}"
@@ -566,5 +585,6 @@ STYLE = (
     ".m.c{border-left:0;border-top-left-radius:0;border-bottom-left-radius:0}"
     ".l{font-size:10px;font-weight:700;color:var(--c);color:color-mix(in srgb,var(--c) 65%,#000);"
     "margin-left:2px;vertical-align:-.35em;line-height:1}"
+    + PRINT_STYLE
     + _PALETTE_CSS
 )

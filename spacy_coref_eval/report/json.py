@@ -3,18 +3,30 @@ here from a result and its analyses."""
 import json
 from typing import Any, Dict, List, Mapping, Sequence
 
+from ..about import __version__
 from ..analysis.registry import get_analysis, resolve
 from ..analysis.summary import Analyses
 from ..scoring import CorpusResult
 
+SCHEMA_VERSION = "1"
+"""The version of the JSON documents' layout (``schemas/score.schema.json``
+describes that of ``score`` and ``merge``): raised when a member changes
+meaning or goes, not when one is added."""
+
+
+def stamped(document: Dict[str, Any]) -> Dict[str, Any]:
+    """``document`` after ``schema_version`` and the package's ``version``,
+    the two members every JSON document of the command line begins with."""
+    return {"schema_version": SCHEMA_VERSION, "version": __version__, **document}
+
 
 def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses = Analyses()) -> Dict[str, Any]:
-    """The JSON document of ``score`` and ``merge``: ``settings``,
-    ``metrics``, ``intervals`` and ``macro`` when computed, the block of
-    every registered analysis computed (docs/analyses.md), ``documents``
-    with ``per_doc`` (with each analysis's block per document, where it
-    has one), ``alignment`` when the response was aligned onto the key,
-    and ``warnings``."""
+    """The JSON document of ``score`` and ``merge``: ``schema_version``,
+    ``version`` (:func:`stamped`), ``settings``, ``metrics``, ``intervals``
+    and ``macro`` when computed, the block of every registered analysis
+    computed (docs/analyses.md), ``documents`` with ``per_doc`` (with each
+    analysis's block per document, where it has one), ``alignment`` when
+    the response was aligned onto the key, and ``warnings``."""
     out: Dict[str, Any] = {"settings": result.settings.to_dict(), "metrics": result.metrics()}
     if analyses.intervals is not None:
         bounds = {name: {rate: list(pair) for rate, pair in rates.items()} for name, rates in analyses.intervals.items()}
@@ -32,7 +44,7 @@ def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses =
     if analyses.alignment:
         out["alignment"] = alignment_json(analyses.alignment)
     out["warnings"] = list(result.warnings)
-    return out
+    return stamped(out)
 
 
 def alignment_json(reports: Mapping[str, Any]) -> Dict[str, Any]:
@@ -57,7 +69,7 @@ def comparison_json(
     """The JSON document of ``compare --format json``; resolution classes
     (``rc:CLASS`` entries of ``comparison``) under ``resolution_classes``."""
     classes = {name[3:]: entry for name, entry in comparison.items() if name.startswith("rc:")}
-    return {
+    return stamped({
         "settings": result.settings.to_dict(),
         "key": key,
         "systems": {"a": systems[0], "b": systems[1]},
@@ -68,7 +80,7 @@ def comparison_json(
         "metrics": {name: entry for name, entry in comparison.items() if not name.startswith("rc:")},
         **({"resolution_classes": classes} if classes else {}),
         "warnings": warnings,
-    }
+    })
 
 
 def ranking_json(
@@ -95,7 +107,7 @@ def ranking_json(
         if rank + 1 < len(ranking.order):
             entry["against_next"] = ranking.against_next(rank)
         ranked.append(entry)
-    return {
+    return stamped({
         "settings": result.settings.to_dict(),
         "key": key,
         "systems": list(systems),
@@ -110,7 +122,7 @@ def ranking_json(
             {"a": systems[i], "b": systems[j], "metrics": comparison} for (i, j), comparison in ranking.pairs.items()
         ],
         "warnings": warnings,
-    }
+    })
 
 
 def json_text(data: Any) -> str:

@@ -1,7 +1,8 @@
 """Names and number formats shared by the text tables and the HTML report;
 metric names come from the metric registry."""
-from typing import Dict, Tuple
+from typing import Any, Dict, Mapping, Tuple
 
+from ..about import __version__
 from ..counting import REGISTRY
 
 SCORE_ORDER: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY)
@@ -31,3 +32,24 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def settings_line(settings: Mapping[str, Any]) -> str:
+    """The line under a report's tables: matching (with its parameters),
+    twinless policy, singletons, preset and any other setting that is not
+    the default, then the scorer's version (``Settings.to_dict()`` in)."""
+    shown = dict(settings)
+    shown.pop("metrics", None)
+    words = {"match": "matching", "twinless": "twinless", "singletons": "singletons"}
+    parts = [f"{words[name]} {shown.pop(name)}" for name in words if name in shown]
+    parts.append(f"preset {shown.pop('preset', 'none')}")
+    parts.extend(f"{name.replace('_', ' ')} {_setting(value)}" for name, value in shown.items() if value is not None)
+    return f"Settings: {', '.join(parts)}; spacy-coref-eval {__version__}\n"
+
+
+def _setting(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {v:g}" if isinstance(v, float) else f"{k}: {v}" for k, v in value.items()) + "}"
+    return f"{value:g}" if isinstance(value, float) else str(value)

@@ -3,9 +3,9 @@ system's F1 of the ranking metric with its bootstrap interval as a plot,
 and the table of ``compare`` (docs/analyses.md §5). It only renders what
 :func:`~spacy_coref_eval.analysis.ranking.rank_systems` computed."""
 from math import ceil
-from typing import Any, List, Sequence
+from typing import Any, List, Mapping, Optional, Sequence
 
-from .html import STYLE, _svg, escape, nice_step
+from .html import STYLE, _svg, escape, footer, nice_step
 from .labels import METRIC_NAMES, pct
 
 ROW = 28
@@ -14,9 +14,12 @@ PLOT = 560
 RANKING_STYLE = ".ranking td:nth-child(2),.ranking th:nth-child(2){text-align:left}"
 
 
-def ranking_page(ranking: Any, labels: Sequence[str], key: str, n_documents: int, level: float) -> str:
+def ranking_page(
+    ranking: Any, labels: Sequence[str], key: str, n_documents: int, level: float,
+    settings: Optional[Mapping[str, Any]] = None,
+) -> str:
     """The page: a title naming the ``key``, the interval plot and the
-    table, best first."""
+    table, best first; the scoring ``settings`` and the version in the footer."""
     name = METRIC_NAMES[ranking.metric]
     body = "\n".join([
         f"<h1>{len(labels)} systems ranked by {escape(name)} F1</h1>",
@@ -26,6 +29,7 @@ def ranking_page(ranking: Any, labels: Sequence[str], key: str, n_documents: int
         ranking_plot(ranking, labels, level),
         "<h2>Ranking</h2>",
         ranking_table_html(ranking, labels),
+        *([footer(settings)] if settings is not None else []),
     ])
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'

@@ -5,43 +5,57 @@ from wasabi import table
 
 from ..analysis.error_types import ERROR_KIND_INFO
 from ..counting import METRIC_INFO
-from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, SCORE_ORDER, fraction, pct, printable
+from .grids import COUNT, LABEL, RATE, SCORE_KINDS, Cell, Grid, documents_grid, score_row, scores_grid
+from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, number, pct, printable
 
 
 def metrics_table(metrics: Mapping[str, Dict]) -> str:
     """One row per metric: recall, precision, F1 (percent) and the counts
     behind them, like the reference scorer's report in one table."""
-    rows: List[List[str]] = []
-    for name in SCORE_ORDER:
-        if name not in metrics:
-            continue
-        scores, metric = metrics[name], METRIC_INFO[name]
-        rows.append(_row(METRIC_NAMES[name], scores, counts=not metric.parts))
-        rows.extend(_row(f"  {label}", scores[part], counts=True) for part, label in zip(metric.parts, metric.part_labels))
-    if "conll" in metrics:
-        rows.append([METRIC_NAMES["conll"], "", "", pct(metrics["conll"]["f1"]), "", ""])
-    header = ("Metric", "Recall", "Precision", "F1", "Recall num / den", "Precision num / den")
-    return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r", "r"))
-
-
-def _row(label: str, scores: Mapping[str, float], counts: bool) -> List[str]:
-    row = [label, pct(scores["recall"]), pct(scores["precision"]), pct(scores["f1"])]
-    if counts:
-        row += [
-            fraction(scores["recall_num"], scores["recall_den"]),
-            fraction(scores["precision_num"], scores["precision_den"]),
-        ]
-    else:
-        row += ["", ""]
-    return row
+    return _text(scores_grid(metrics), pair_counts=True)
 
 
 def documents_table(documents: Mapping[str, Mapping[str, Dict]]) -> str:
     """F1 (percent) of every metric, one row per document."""
-    names = [m for m in METRIC_ORDER if any(m in d for d in documents.values())]
-    rows = [[printable(doc)] + [pct(d[m]["f1"]) if m in d else "" for m in names] for doc, d in documents.items()]
-    header = ["Document"] + [f"{METRIC_NAMES[m]} F1" for m in names]
-    return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(names), max_col=_widest(rows))
+    return _text(documents_grid(documents))
+
+
+def _text(grid: Grid, pair_counts: bool = False) -> str:
+    """A grid as a text table: rates as percentages, labels made printable,
+    and with ``pair_counts`` each numerator and denominator column pair
+    written ``num / den`` in one column."""
+    header, kinds = list(grid.header), list(grid.kinds)
+    rows = [[_cell(cell, kind) for cell, kind in zip(row, kinds)] for row in grid.rows]
+    if pair_counts:
+        pairs = [index for index, kind in enumerate(kinds) if kind == COUNT][::2]
+        for index in reversed(pairs):
+            header[index:index + 2] = [f"{header[index].rsplit(' ', 1)[0]} num / den"]
+            kinds[index:index + 2] = [COUNT]
+            for row, cells in zip(rows, grid.rows):
+                num, den = cells[index], cells[index + 1]
+                row[index:index + 2] = ["" if num is None else fraction(float(num), float(den or 0))]
+    aligns = ["l" if kind == LABEL else "r" for kind in kinds]
+    return table(rows, header=header, divider=True, aligns=aligns, max_col=_widest(rows))
+
+
+def _row(label: str, scores: Mapping[str, float], counts: bool) -> List[str]:
+    """A text row of recall, precision, F1 and (with ``counts``) the counts."""
+    cells = [_cell(cell, kind) for cell, kind in zip(score_row(label, scores, counts), SCORE_KINDS)]
+    if not counts:
+        return cells[:4] + ["", ""]
+    return cells[:4] + [
+        fraction(scores["recall_num"], scores["recall_den"]), fraction(scores["precision_num"], scores["precision_den"]),
+    ]
+
+
+def _cell(cell: Cell, kind: str) -> str:
+    if cell is None:
+        return ""
+    if kind == RATE:
+        return pct(float(cell))
+    if kind == COUNT:
+        return number(float(cell))
+    return printable(str(cell))
 
 
 def _ordered(scores: Mapping[str, Mapping]) -> List[str]:

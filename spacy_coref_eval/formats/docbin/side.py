@@ -86,6 +86,11 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     return Side(path, FORMAT, [DocBinSideDocument(record) for record in records], warnings)
 
 
+WRITTEN_ATTRS = ("SENT_START",)
+"""The token attributes :func:`~.docs.words_to_doc` sets besides the words
+and spaces, and so all that :func:`write_side` stores."""
+
+
 def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
     """The documents as a ``.spacy`` file (the format's writer;
     :func:`~.docs.words_to_doc` says what each doc keeps)."""
@@ -96,5 +101,6 @@ def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[P
 
     vocab = Vocab()
     names = document_names(documents)
-    write_docbin(path, (words_to_doc(n, d.words, d.clusters, d.sentence_starts, vocab) for n, d in zip(names, documents)), inputs)
+    docs = (words_to_doc(n, d.words, d.clusters, d.sentence_starts, vocab) for n, d in zip(names, documents))
+    write_docbin(path, docs, inputs, attrs=WRITTEN_ATTRS)
     return []
