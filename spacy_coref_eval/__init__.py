@@ -15,14 +15,14 @@ from typing import Any
 from .about import __version__
 
 _MODULE_OF = {
-    "Clusters": "clusters",
+    "Clusters": "model.clusters",
     "CorefEvalWarning": "errors",
     "CorefInputError": "errors",
     "CorpusResult": "scoring",
     "Counts": "counting",
     "METRICS": "counting",
     "Options": "scoring",
-    "Pair": "clusters",
+    "Pair": "model.clusters",
     "Run": "scoring",
     "Settings": "scoring",
     "count_document": "scoring",

@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from spacy_coref_eval import read_conll
-from spacy_coref_eval.formats.conll.parse_tree import read_parse
+from spacy_coref_eval.formats.conll.read import read_parse
 
 DATA = Path(__file__).parent / "data" / "coval"
 

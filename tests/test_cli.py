@@ -146,7 +146,7 @@ def test_the_conll_path_does_not_import_spacy():
 
 
 UA_MODULES = (
-    "spacy_coref_eval.formats.ua.view", "spacy_coref_eval.formats.ua.layer", "spacy_coref_eval.formats.ua.parse",
+    "spacy_coref_eval.model.ua.view", "spacy_coref_eval.model.ua.layer", "spacy_coref_eval.formats.ua.parse",
     "spacy_coref_eval.counting.anaphora", "spacy_coref_eval.counting.split_antecedents",
 )
 

@@ -3,7 +3,7 @@ own outputs at commit 87071a6 (tests/data/coval/PROVENANCE.md)."""
 import pytest
 from hypothesis import given
 
-from spacy_coref_eval.formats.conll.parse_tree import partial_tree, render
+from spacy_coref_eval.model.parse_tree import partial_tree, render
 from spacy_coref_eval.twinning.minimum import minimum_span
 
 from spacy_coref_eval import CorefInputError

@@ -16,7 +16,7 @@ from spacy_coref_eval.twinning import ExactMatcher
 from spacy_coref_eval.analysis import ERROR_KINDS, bootstrap_intervals, corpus_error_counts, macro_average
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.clusters import Clusters
+from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.formats.conll.read import read_conll
 from spacy_coref_eval.errors import CorefEvalWarning
 from spacy_coref_eval.formats.corpus import read_corpus

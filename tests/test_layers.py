@@ -13,7 +13,7 @@ CONFORMANCE = Path(__file__).resolve().parent / "data" / "conformance" / "corefu
 STAGES = (
     ("about", "errors"),
     ("arrays", "files"),
-    ("clusters",),
+    ("model",),
     ("formats",),
     ("assignment",),
     ("twinning",),

@@ -8,8 +8,8 @@ from hypothesis import given, strategies as st
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.ua.parse import parse_ua
 from spacy_coref_eval.formats.ua.vectorised import parse_simple
-from spacy_coref_eval.formats.ua.modes import Modes
-from spacy_coref_eval.formats.ua.view import _grouped, ua_clusters_of
+from spacy_coref_eval.model.ua.modes import Modes
+from spacy_coref_eval.model.ua.view import _grouped, ua_clusters_of
 
 from .strategies import deterministic
 from .ua_generator import generate_pair

@@ -9,9 +9,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters, Pair
+from ..model.clusters import Clusters, Pair
 from ..errors import CorefInputError
-from ..formats.tokens import Tokens
+from ..model.tokens import Tokens
 from ..scoring import CorpusResult, Settings
 from ..twinning import TwinnedCorpus
 from .strata import StratumValues

@@ -83,7 +83,7 @@ def analyse(
 ) -> Analyses:
     """The analyses asked for: intervals at ``level``, ``macro`` averages,
     ``errors`` kinds, and resolution classes when the key's ``tokens`` are
-    given (one :class:`~spacy_coref_eval.formats.tokens.Tokens` per
+    given (one :class:`~spacy_coref_eval.model.tokens.Tokens` per
     document); and the ``breakdowns`` asked for: the waterfall, the error
     list (with the words of the run's ``corpus`` when it has them), the
     strata (mention types from the ``corpus``'s tokens; entity types and

@@ -5,10 +5,10 @@ from typing import Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters
+from ..model.clusters import Clusters
 from ..errors import CorefInputError
-from ..formats.ua.modes import Modes
-from ..formats.ua.view import UAClusters, check_min_spans
+from ..model.ua.modes import Modes
+from ..model.ua.view import UAClusters, check_min_spans
 from .counts import BLOCK_INDEX
 from .metrics import METRIC_INFO
 from .split_antecedents import document_counts

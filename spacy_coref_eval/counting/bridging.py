@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple
 from .non_referring import QuadArrays, _arrays, same_markable
 
 if TYPE_CHECKING:
-    from ..formats.ua.layer import Layer, Markable, Span
+    from ..model.ua.layer import Layer, Markable, Span
 
 Quad = Tuple[float, float, float, float]
 PARTS = ("anaphora_recognition", "markable_level", "entity_level")

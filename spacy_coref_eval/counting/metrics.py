@@ -15,8 +15,8 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..assignment import connected_blocks, matchings_by_group
-from ..clusters import common_tokens
-from ..formats.ua.modes import Modes
+from ..model.clusters import common_tokens
+from ..model.ua.modes import Modes
 from ..twinning.spans import overlapping_pairs
 from ..twinning.twinned import TwinnedCorpus
 from .bridging import bridging_counts
@@ -252,7 +252,7 @@ def mention_counts(twinned: TwinnedCorpus) -> Tuple[Quad]:
     {[8, 9)}: one span is exact; overlap matching (Dice ≥ 0.5) twins the
     two others too (Dice 2/3 each):
 
-    >>> from spacy_coref_eval.clusters import Clusters
+    >>> from spacy_coref_eval.model.clusters import Clusters
     >>> from spacy_coref_eval.twinning import get_matcher, twin_corpus
     >>> key = Clusters.from_entities([[(0, 2), (5, 6)], [(8, 10)]])
     >>> response = Clusters.from_entities([[(0, 2), (5, 7)], [(8, 9)]])
@@ -281,7 +281,7 @@ def mor(twinned: TwinnedCorpus) -> Tuple[Quad]:
     5 tokens of either side, whatever the twinning: recall and precision
     4/5:
 
-    >>> from spacy_coref_eval.clusters import Clusters
+    >>> from spacy_coref_eval.model.clusters import Clusters
     >>> from spacy_coref_eval.twinning import get_matcher, twin_corpus
     >>> key = Clusters.from_entities([[(0, 2), (5, 6)], [(8, 10)]])
     >>> response = Clusters.from_entities([[(0, 2), (5, 7)], [(8, 9)]])

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 import numpy as np
 
 if TYPE_CHECKING:
-    from ..formats.ua.layer import Layer, Span
+    from ..model.ua.layer import Layer, Span
 
 Quad = Tuple[float, float, float, float]
 QuadArrays = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]

@@ -6,7 +6,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters, NodeSets
+from ..model.clusters import Clusters, NodeSets
 from .conllu.document import CorefUDDocument, check_aligned
 from .conllu.nodes import empty_keys, node_forms, node_mentions, node_order, node_sentence_starts
 from .conllu.side import ConlluSideDocument

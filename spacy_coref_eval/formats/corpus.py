@@ -9,13 +9,13 @@ from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Seq
 
 import numpy as np
 
-from ..clusters import Clusters, ClustersBatch, ClustersLike, Pair
+from ..model.clusters import Clusters, ClustersBatch, ClustersLike, Pair
 from ..errors import LISTED, CorefInputError, listed
 from ..files import PathLike
 from .base import Format, ReadOptions
 from .document import AlignmentReport, Side, SideDocument, WordMismatch
 from .registry import FALLBACK, format_of, registered_formats
-from .tokens import Tokens
+from ..model.tokens import Tokens
 
 T = TypeVar("T")
 _PART = re.compile(r"^\((.*)\); part (\d+)$")
@@ -28,7 +28,7 @@ _PART_NUMBER = re.compile(r"part\s+0*(\d+)")
 @dataclass(frozen=True)
 class Corpus:
     """Paired documents: every pair's clusters and token count
-    (:class:`~spacy_coref_eval.clusters.Pair`), its key document
+    (:class:`~spacy_coref_eval.model.clusters.Pair`), its key document
     (``key_documents[i]`` for ``pairs[i]``; renumbered where its format
     pairs so), the warnings of reading and pairing, and the names of the
     response's documents, paired or not."""

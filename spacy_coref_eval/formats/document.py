@@ -7,10 +7,10 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from ..clusters import Clusters
+from ..model.clusters import Clusters
 from ..errors import CorefInputError
 from .base import Format
-from .tokens import Tokens
+from ..model.tokens import Tokens
 
 
 class RawMentions(NamedTuple):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..clusters import Pair
+from ..model.clusters import Pair
 from ..errors import CorefInputError
 from ..files import PathLike
 from .base import Format, ReadOptions

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters, Pair
+from ..model.clusters import Clusters, Pair
 from ..errors import CorefInputError
 from .conll.read import ConllDocument
 from .document import RawMentions, Side, SideDocument

@@ -6,7 +6,7 @@ from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Pair
+from ..model.clusters import Pair
 from ..counting import DEFAULT_METRICS
 from ..errors import CorefInputError
 from ..formats import ReadOptions, format_of, get_format

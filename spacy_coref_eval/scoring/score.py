@@ -4,7 +4,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Unio
 
 import numpy as np
 
-from ..clusters import Clusters, ClustersLike, Pair, as_clusters, repeated_warnings
+from ..model.clusters import Clusters, ClustersLike, Pair, as_clusters, repeated_warnings
 from ..counting import Counts, count_corpus
 from ..counting.metrics import reads_documents
 from ..errors import CorefInputError
@@ -86,7 +86,7 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool =
         twinned = twin_batches(pairs.key, pairs.response, pairs.n_tokens, settings.match, remove, settings.zeros == "exclude")
     else:
         from ..counting.anaphora import anaphora_counts, check_modes
-        from ..formats.ua.view import in_modes
+        from ..model.ua.view import in_modes
 
         documents = []
         for name, key, response, n_tokens in pairs:

@@ -4,7 +4,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional, Tuple,
 
 from ..counting import DEFAULT_METRICS, Conventions, check_metrics
 from ..counting.importance import SIZE, LeaImportance
-from ..formats.ua.modes import Modes
+from ..model.ua.modes import Modes
 from ..presets import REFERENCE, Preset, get_preset
 from ..twinning import ExactMatcher, Matcher, get_policy
 

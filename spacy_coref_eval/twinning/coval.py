@@ -5,7 +5,7 @@ coval's order and with coval's rules."""
 from typing import Hashable, List, NamedTuple, Optional, Sequence
 
 from ..formats.conll.coval_read import CovalDocument, CovalSpan
-from ..formats.conll.parse_tree import PARSE_FIELD, partial_tree
+from ..model.parse_tree import PARSE_FIELD, partial_tree
 from .minimum import minimum_span
 
 

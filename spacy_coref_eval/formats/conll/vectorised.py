@@ -8,7 +8,7 @@ from typing import List, NamedTuple, Optional, Tuple
 import numpy as np
 
 from ...arrays import expand_ranges, pair_brackets, range_values
-from ...clusters import Clusters, ClustersBatch
+from ...model.clusters import Clusters, ClustersBatch
 from ..document import RawMentions
 
 BEGIN = re.compile(r"#\s*begin document(?: (.*)|\s*)")

@@ -28,12 +28,12 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, 
 
 import numpy as np
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike, open_output
 from ..conll.write import check_nesting, conll_column
 from ..document import SideDocument, document_names
-from ..tokens import MISSING, Tokens
+from ...model.tokens import MISSING, Tokens
 
 ENTITY_FIELDS = "eid-etype-head-other"
 

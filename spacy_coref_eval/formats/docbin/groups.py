@@ -9,7 +9,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ...arrays import NO_INTEGERS, range_values
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from .roots import span_roots
 from .spans import LabeledSpanGroup, PrefixedSpanGroups

@@ -28,7 +28,7 @@ from typing import (
 import numpy as np
 
 from ...arrays import NO_INTEGERS, NO_SPANS
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike
 from ..inputs import MAX_INPUT_BYTES, read_input

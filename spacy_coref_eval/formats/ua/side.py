@@ -1,5 +1,5 @@
 """CoNLL-UA documents as sides: the clusters of the IDENTITY column by
-default; :func:`~spacy_coref_eval.formats.ua.view.ua_clusters` builds those
+default; :func:`~spacy_coref_eval.model.ua.view.ua_clusters` builds those
 of every UA scoring mode from the layers kept with them."""
 import codecs
 from dataclasses import dataclass
@@ -8,14 +8,14 @@ from typing import List, Optional
 
 import numpy as np
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ..base import Format, ReadOptions
 from ..document import Side, SideDocument
 from ..inputs import check_utf8, read_input
 from .parse import UADocument, parse_ua
 from .vectorised import parse_simple
-from .modes import Modes
-from .view import ua_clusters_of, unmerged_clusters
+from ...model.ua.modes import Modes
+from ...model.ua.view import ua_clusters_of, unmerged_clusters
 
 
 @dataclass

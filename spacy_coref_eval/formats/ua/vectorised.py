@@ -12,9 +12,9 @@ import numpy as np
 from ...errors import CorefInputError
 from ...arrays import pair_brackets, range_values
 from ..conll.vectorised import _narrow_utf8
-from .layer import Layer
+from ...model.ua.layer import EMPTY, Layer, build_layer
 from .parse import (
-    BRIDGING, DEFAULT_COLUMNS, DISCOURSE_DEIXIS, EMPTY, IDENTITY, Markables, UADocument, UAFile, _bridges, build_layer,
+    BRIDGING, DEFAULT_COLUMNS, DISCOURSE_DEIXIS, IDENTITY, Markables, UADocument, UAFile, _bridges,
 )
 
 _NL, _TAB, _SPACE, _HASH, _UNDERSCORE = 10, 9, 32, 35, 95
