@@ -7,8 +7,8 @@ from spacy_coref_eval.model.parse_tree import partial_tree, render
 from spacy_coref_eval.twinning.minimum import minimum_span
 
 from spacy_coref_eval import CorefInputError
-from spacy_coref_eval.counting.coval import COVAL_METRICS, CovalOptions, coval_counts, coval_sides
-from spacy_coref_eval.twinning.coval import CovalMention, np_only, remove_nested
+from spacy_coref_eval.compat.coval.score import COVAL_METRICS, CovalOptions, coval_counts, coval_sides
+from spacy_coref_eval.compat.coval.mentions import CovalMention, np_only, remove_nested
 
 from .strategies import deterministic, key_response_pairs
 from .coval_fixtures import (

@@ -18,6 +18,7 @@ STAGES = (
     ("assignment",),
     ("twinning",),
     ("counting",),
+    ("compat",),
     ("presets",),
     ("scoring",),
     ("analysis", "shards"),

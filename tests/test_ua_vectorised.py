@@ -1,7 +1,7 @@
 """The numpy reader of CoNLL-UA (formats/ua/vectorised.py) gives exactly
 the documents and warnings of the line reader (formats/ua/parse.py, the
 oracle) or declines; and the clusters of a layer without split antecedents
-built at once equal those of the general construction (formats/ua/view.py)."""
+built at once equal those of the general construction (model/ua/view.py)."""
 import pytest
 from hypothesis import given, strategies as st
 

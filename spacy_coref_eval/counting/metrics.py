@@ -349,7 +349,7 @@ class Metric:
 
     ``count`` gives one count quad per block in ``blocks``, each an array
     over documents: metrics of ``kind`` ``"anaphora"`` read the UA layers
-    of the ``(key, response)`` clusters (:mod:`.anaphora`), those of ``kind`` ``"partitions"`` read a
+    of the ``(key, response)`` clusters (:mod:`~spacy_coref_eval.compat.ua.anaphora`), those of ``kind`` ``"partitions"`` read a
     :class:`Contingency` (once for recall and once for precision, so that
     twinless policies apply), those of kind ``"mentions"`` read the
     :class:`TwinnedCorpus` (no policy rewrite). ``parts`` names the blocks
@@ -435,7 +435,7 @@ METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.se
 """The metrics ``--metrics`` chooses from, in report order."""
 ANAPHORA_METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.kind == "anaphora")
 """The UA scorer's extra scores, counted from the UA layers
-(:mod:`.anaphora`) and chosen by its modes (docs/ua.md)."""
+(:mod:`~spacy_coref_eval.compat.ua.anaphora`) and chosen by its modes (docs/ua.md)."""
 DEFAULT_METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.selectable and metric.default)
 """The metrics computed unless others are chosen: the six of the CoNLL reference scorer."""
 CONLL_PARTS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.in_conll)
@@ -452,7 +452,7 @@ def check_metrics(metrics: Iterable[str]) -> Tuple[str, ...]:
 
 
 def reads_documents(metrics: Sequence[str], modes: Modes) -> bool:
-    """Whether :func:`.anaphora.anaphora_counts` reads documents that
+    """Whether :func:`~spacy_coref_eval.compat.ua.anaphora.anaphora_counts` reads documents that
     carry no split antecedents, non-referring or bridging markables: where
     a metric of kind ``"anaphora"`` is asked for, or split antecedents are
     scored alone."""

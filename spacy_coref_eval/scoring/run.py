@@ -155,7 +155,7 @@ def _counts(pairs: Sequence[Pair], settings: Settings) -> np.ndarray:
 
 def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:
     """coval's counts of two CoNLL-2012 files (docs/coval.md)."""
-    from ..counting.coval import coval_corpus_counts
+    from ..compat.coval.score import coval_corpus_counts
 
     formats = [get_format(given) if given else None for given in options.formats]
     if not (_is_path(key) and _is_path(response)) or any(

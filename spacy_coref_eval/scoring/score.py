@@ -85,7 +85,7 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool =
     if _in_columns(pairs, settings):
         twinned = twin_batches(pairs.key, pairs.response, pairs.n_tokens, settings.match, remove, settings.zeros == "exclude")
     else:
-        from ..counting.anaphora import anaphora_counts, check_modes
+        from ..compat.ua.anaphora import anaphora_counts, check_modes
         from ..model.ua.view import in_modes
 
         documents = []
