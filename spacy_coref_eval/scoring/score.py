@@ -64,10 +64,10 @@ def score_pairs(
     if n_process > 1 and len(pairs) > 1:
         shards = _score_in_processes(pairs, settings, n_process, keep_twinned)
     else:
-        shards = [_score_shard(pairs, settings)]
+        shards = [score_shard(pairs, settings)]
     counts = np.concatenate([shard[0] for shard in shards])
     repeated = [(pair.name, pair.key, pair.response) for pair in repeated_pairs(pairs)]
-    notes = [*warnings, *_repeated_notes(repeated, settings)]
+    notes = [*warnings, *repeated_notes(repeated, settings)]
     parts = [shard[1] for shard in shards]
     twinned = TwinnedCorpus.concat(parts) if all(part is not None for part in parts) else None
     return CorpusResult(settings, tuple(names), counts, notes, twinned)
@@ -76,7 +76,7 @@ def score_pairs(
 Shard = Tuple[np.ndarray, Optional[TwinnedCorpus]]
 
 
-def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = True) -> Shard:
+def score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = True) -> Shard:
     """Counts and (with ``keep_twinned``) twinning of some documents:
     documents read as columns twinned at once where nothing is asked of
     them one by one (:func:`_in_columns`)."""
@@ -126,7 +126,7 @@ _SHARED: Optional[Tuple[List[Pair], Settings, bool]] = None
 
 
 def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int, keep_twinned: bool) -> List[Shard]:
-    """:func:`_score_shard` on ``n_process`` consecutive shards in parallel.
+    """:func:`score_shard` on ``n_process`` consecutive shards in parallel.
     Forked workers find the documents in memory; elsewhere each shard is
     sent to its worker."""
     import multiprocessing
@@ -146,7 +146,7 @@ def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int, k
     with ProcessPoolExecutor(len(bounds)) as pool:
         shards = [pairs[start:end] for start, end in bounds]
         n = len(shards)
-        return list(pool.map(_score_shard, shards, [settings] * n, [keep_twinned] * n))
+        return list(pool.map(score_shard, shards, [settings] * n, [keep_twinned] * n))
 
 
 def _load_solvers() -> None:
@@ -161,8 +161,9 @@ def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:
     assert _SHARED is not None, "set before the workers were forked"
     pairs, settings, keep_twinned = _SHARED
     start, end = bounds
-    return _score_shard(pairs[start:end], settings, keep_twinned)
+    return score_shard(pairs[start:end], settings, keep_twinned)
 
 
-def _repeated_notes(repeated: Sequence[Tuple[str, Any, Any]], settings: Settings) -> List[str]:
+def repeated_notes(repeated: Sequence[Tuple[str, Any, Any]], settings: Settings) -> List[str]:
+    """The warnings about mentions given twice, as ``settings`` score them."""
     return repeated_warnings(repeated, hasattr(settings.match, "twin_corpus") and settings.twinless == "conll")

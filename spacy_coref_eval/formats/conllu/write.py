@@ -31,8 +31,8 @@ import numpy as np
 from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike, open_output
-from ..conll.write import check_nesting, conll_column
-from ..document import SideDocument, document_names
+from ..conll.write import check_nesting
+from ..document import SideDocument, conll_column, document_names
 from ...model.tokens import MISSING, Tokens
 
 ENTITY_FIELDS = "eid-etype-head-other"
@@ -215,7 +215,7 @@ def _known(values: Optional[Sequence[str]]) -> Optional[List[str]]:
 
 
 def _cleaned(values: Sequence[str]) -> List[str]:
-    """``values`` through :func:`~.conll.conll_column` (no copy made when
+    """``values`` through :func:`~..document.conll_column` (no copy made when
     none is empty or holds white space)."""
     values = list(values)
     joined = " ".join(values)

@@ -172,7 +172,7 @@ def _layer(
                 else:
                     opened.append((markable_id, position, values, line))
         if bridging_column is not None and len(cells) > bridging_column and cells[bridging_column] != "_":
-            bridges.extend(_bridges(cells[bridging_column], line, where, warnings))
+            bridges.extend(bridging_pairs(cells[bridging_column], line, where, warnings))
     if opened:
         markable_id, _, _, line = opened[-1]
         raise CorefInputError(f"{where}, line {line}: markable {markable_id} is never closed")
@@ -191,7 +191,8 @@ def _layer(
     )
 
 
-def _bridges(cell: str, line: int, where: str, warnings: List[str]) -> List[Tuple[str, str, int]]:
+def bridging_pairs(cell: str, line: int, where: str, warnings: List[str]) -> List[Tuple[str, str, int]]:
+    """The ``(anaphor id, anchor id, line)`` pairs of a BRIDGING cell."""
     out = []
     head, *pieces = cell.split("(")
     if head.strip(")"):

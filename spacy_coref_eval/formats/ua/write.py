@@ -11,8 +11,7 @@ import numpy as np
 
 from ...errors import CorefInputError
 from ...files import open_output
-from ..conll.write import conll_column
-from ..document import SideDocument, check_written_name, document_names, first_scattered
+from ..document import SideDocument, check_written_name, conll_column, document_names, first_scattered
 from ...model.ua.layer import Layer
 from .parse import BRIDGING, DISCOURSE_DEIXIS, IDENTITY
 from ...model.ua.splitante import SplitClusters, split_layer
