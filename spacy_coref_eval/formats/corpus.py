@@ -107,7 +107,7 @@ def read_corpus(
     if not key.documents:
         raise CorefInputError(f"{key_path}: no {key.format.documents}, nothing to score against")
     if cross_document:
-        return pair_topic_sides(key, response, topic_pattern, pair_by)
+        return pair_topic_sides(key, response, pattern=topic_pattern, pair_by=pair_by)
     return pair_sides(key, response, positional, pair_by)
 
 
@@ -126,7 +126,7 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
     return Corpus(paired.pairs, paired.key_documents, notes + warnings + paired.warnings(), response_names, paired.alignment)
 
 
-def pair_topic_sides(key: Side, response: Side, pattern: Optional[str] = None, pair_by: Optional[str] = None) -> "Corpus":
+def pair_topic_sides(key: Side, response: Side, *, pattern: Optional[str] = None, pair_by: Optional[str] = None) -> "Corpus":
     """Two sides read with their entity ids paired document by document
     (as :func:`pair_sides` pairs them) and then topic by topic
     (:func:`~.topics.pair_topics`): a :class:`Corpus` of one pair per topic."""
@@ -140,7 +140,7 @@ def pair_topic_sides(key: Side, response: Side, pattern: Optional[str] = None, p
 
 class StackedPairs(Sequence[Pair]):
     """Documents paired one to one, in order, whose key and response were
-    read as columns (:class:`~..clusters.ClustersBatch`; docs/formats.md,
+    read as columns (:class:`~..model.clusters.ClustersBatch`; docs/formats.md,
     Columns): scoring twins them at once without splitting them into
     documents; a :class:`Pair` is built for whoever asks for one."""
 

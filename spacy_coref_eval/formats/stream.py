@@ -453,7 +453,7 @@ def batches(sizes: Sequence[int], budget: int, n_process: int = 1) -> List[Tuple
 
 
 def stream_topic_sides(
-    key_path: Path, response_path: Path, formats: Tuple[Optional[str], Optional[str]] = (None, None),
+    key_path: Path, response_path: Path, *, formats: Tuple[Optional[str], Optional[str]] = (None, None),
     pattern: Optional[str] = None, pair_by: Optional[str] = None,
 ) -> Optional["Corpus"]:
     """:func:`~.corpus.pair_topic_sides` of two CoNLL-2012 files read a batch of

@@ -172,7 +172,9 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
         if options.cross_document and options.stream and not (options.words or options.tokens):
             from ..formats.stream import stream_topic_sides
 
-            streamed = stream_topic_sides(key, response, options.formats, options.topic_pattern, options.pair_by)
+            streamed = stream_topic_sides(
+                key, response, formats=options.formats, pattern=options.topic_pattern, pair_by=options.pair_by
+            )
             if streamed is not None:
                 return streamed
         return read_corpus(
@@ -193,7 +195,7 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
     if options.cross_document:
         from ..formats.corpus import pair_topic_sides
 
-        return pair_topic_sides(*sides, options.topic_pattern, options.pair_by)
+        return pair_topic_sides(*sides, pattern=options.topic_pattern, pair_by=options.pair_by)
     return pair_sides(*sides, pair_by=options.pair_by)
 
 

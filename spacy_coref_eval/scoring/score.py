@@ -39,7 +39,7 @@ def score_pairs(
     n_process: int = 1,
     keep_twinned: bool = True,
 ) -> CorpusResult:
-    """Score documents already paired by the caller: :class:`~.clusters.Pair`
+    """Score documents already paired by the caller: :class:`~..model.clusters.Pair`
     s, or ``(name, key, response)`` triples.
 
     Repeated mentions are dropped, with a warning. Every document's range
@@ -106,7 +106,8 @@ def score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = 
     counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics, settings.twinless == "conll", settings.count_options)
     if documents is not None:
         counts = anaphora_counts(
-            counts, [document[:2] for document in documents], settings.metrics, modes, settings.singletons == "remove", exact
+            counts, [document[:2] for document in documents], metrics=settings.metrics, modes=modes,
+            remove_singletons=settings.singletons == "remove", exact=exact,
         )
     return counts, twinned if keep_twinned else None
 

@@ -56,7 +56,7 @@ def check_modes(
 
 
 def anaphora_counts(
-    array: np.ndarray, documents: Sequence[Tuple[Clusters, Clusters]], metrics: Sequence[str], modes: Modes,
+    array: np.ndarray, documents: Sequence[Tuple[Clusters, Clusters]], *, metrics: Sequence[str], modes: Modes,
     remove_singletons: bool = False, exact: bool = True,
 ) -> np.ndarray:
     """``array`` with the non-referring and bridging counts, and the rows

@@ -6,7 +6,7 @@ eid-etype-head-other``; every document is one ``# newdoc``, every sentence
 has a ``# sent_id`` (``NAME-N``, white space in the name written as ``_``)
 and a ``# text`` (the words joined by spaces). Token lines hold the ten
 columns: ID, FORM, LEMMA ``_``, UPOS, XPOS and FEATS (``Gender`` and
-``Person``) from the document's :class:`~.tokens.Tokens` when given, else
+``Person``) from the document's :class:`~...model.tokens.Tokens` when given, else
 ``_``, HEAD, DEPREL and DEPS ``_``, and MISC ``Entity=...`` (and
 ``SplitAnte=`` for the plurals of a CoNLL-UA document, as udapi writes it).
 

@@ -21,7 +21,7 @@ from ...model.ua.view import ua_clusters_of, unmerged_clusters
 @dataclass
 class UASideDocument(SideDocument):
     """A CoNLL-UA document; ``clusters`` are its referring IDENTITY
-    entities (:class:`~.view.UAClusters`, which keep the document's layers
+    entities (:class:`~...model.ua.view.UAClusters`, which keep the document's layers
     for the other modes)."""
 
     document: UADocument
@@ -45,7 +45,7 @@ class UASideDocument(SideDocument):
 
     def clusters_with_elements(self) -> Clusters:
         """The clusters as CoNLL-U writes them, with ``SplitAnte=``
-        (:func:`~.view.unmerged_clusters`)."""
+        (:func:`~...model.ua.view.unmerged_clusters`)."""
         return unmerged_clusters(self.document)
 
     def lost_in(self, target: Format) -> Optional[str]:
