@@ -11,6 +11,9 @@ from math import ceil
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..analysis.error_types import ERROR_KIND_INFO, ERROR_KINDS
+from .alignment_html import alignment_section
+from .breakdowns import STYLE as BREAKDOWN_STYLE, strata_section, variants_section, waterfall_section
+from .crossdoc_html import STYLE as CROSSDOC_STYLE, cross_document_section
 from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct
 from .markup import escape, interval_text, svg, y_axis
 from .views import DocumentView, Intervals, Mention, Rates, ReportData, headline, worst_documents
@@ -28,10 +31,6 @@ BINS = 40
 
 def render_report(data: ReportData) -> str:
     """The whole page."""
-    from .alignment_html import alignment_section
-    from .breakdowns import STYLE as BREAKDOWN_STYLE, strata_section, variants_section, waterfall_section
-    from .crossdoc_html import STYLE as CROSSDOC_STYLE, cross_document_section
-
     breakdowns = [
         waterfall_section(data.waterfall), strata_section(data.strata, data.level), variants_section(data.variants),
         cross_document_section(data.cross_document),
