@@ -31,8 +31,8 @@ def synthetic_corpus(n_mentions: int, n_entities: int, seed: int = 0):
     :func:`~benchmarks.perturb.perturb`'s (mentions dropped, added and
     shifted, entities split and merged), as in the growth rows of
     benchmarks/run.py."""
-    from spacy_coref_eval.clusters import Clusters
-    from spacy_coref_eval.formats.topics import TopicDocument
+    from spacy_coref_eval.model.clusters import Clusters
+    from spacy_coref_eval.formats.topic_document import TopicDocument
 
     rng = np.random.default_rng(seed)
     n_docs = max(1, n_mentions // MENTIONS_PER_DOCUMENT)
@@ -60,7 +60,7 @@ def case(n_mentions: int, n_entities: int) -> Tuple[float, float, float, float]:
     (the machine is shared: wall time waits for other jobs) and the
     process's peak resident memory in MB."""
     from spacy_coref_eval.analysis.crossdoc import cross_document
-    from spacy_coref_eval.clusters import Pair
+    from spacy_coref_eval.model.clusters import Pair
     from spacy_coref_eval.scoring import Settings, score_pairs
 
     key, response, n_tokens, document = synthetic_corpus(n_mentions, n_entities)

@@ -10,7 +10,7 @@ from typing import Dict, Mapping
 
 import numpy as np
 
-from spacy_coref_eval.clusters import Clusters
+from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.formats.conll.write import crossing_mentions
 
 

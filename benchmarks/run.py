@@ -28,7 +28,7 @@ from typing import Callable, Dict, List, Tuple
 import numpy as np
 
 from spacy_coref_eval import Settings, read_conll
-from spacy_coref_eval.clusters import Clusters
+from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.counting import DEFAULT_METRICS
 from spacy_coref_eval.formats.conll.write import crossing_mentions, write_conll
 from spacy_coref_eval.report.json import score_json

@@ -17,7 +17,7 @@ from typing import List, Tuple
 
 import numpy as np
 
-from spacy_coref_eval.clusters import Clusters
+from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.formats import ReadOptions, get_format
 from spacy_coref_eval.formats.conll.write import crossing_mentions
 from spacy_coref_eval.formats.document import WordsDocument

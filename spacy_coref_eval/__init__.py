@@ -1,12 +1,13 @@
 """spacy-coref-eval: coreference metrics for spaCy and for files, exactly as
 the reference scorers compute them, and fast.
 
-Data flows one way, and so do the imports: :mod:`.formats` (read, pair)
-→ :mod:`.twinning` (twins, twinless policies; solvers in
-:mod:`.assignment`) → :mod:`.counting` (one contingency table, every
-metric) → :mod:`.scoring` (documents to corpus, presets) →
-:mod:`.analysis` → :mod:`.report` → :mod:`.api` (:func:`score`) → :mod:`.cli` and
-:mod:`.pipeline`.
+Data flows one way, and so do the imports: :mod:`.model` (what an
+annotation is) → :mod:`.formats` (read, pair) → :mod:`.twinning` (twins,
+twinless policies; solvers in :mod:`.assignment`) → :mod:`.counting` (one
+contingency table, every metric) → :mod:`.compat` (scorers reproduced
+outside that table) → :mod:`.scoring` (documents to corpus, presets) →
+:mod:`.analysis` → :mod:`.report` → :mod:`.api` (:func:`score`) →
+:mod:`.cli` and :mod:`.pipeline`.
 ``docs/`` holds the definitions. Names load when first used, so that the
 command line's help starts without numpy.
 """
@@ -16,14 +17,14 @@ from typing import Any
 from .about import __version__
 
 _MODULE_OF = {
-    "Clusters": "clusters",
+    "Clusters": "model.clusters",
     "CorefEvalWarning": "errors",
     "CorefInputError": "errors",
     "CorpusResult": "scoring",
     "Counts": "counting",
     "METRICS": "counting",
     "Options": "scoring",
-    "Pair": "clusters",
+    "Pair": "model.clusters",
     "Run": "scoring",
     "Scores": "api",
     "Settings": "scoring",

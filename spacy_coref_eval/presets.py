@@ -33,7 +33,8 @@ class Preset:
     """How zero mentions are matched (``None``: as any mention)."""
     reads_itself: bool = False
     """Whether the preset reads CoNLL-2012 files and counts as its scorer
-    does, outside the contingency table (coval; docs/coval.md §6)."""
+    does, outside the contingency table (coval: :mod:`.compat.coval`;
+    docs/coval.md §6)."""
     ua_scorer: bool = False
     """Whether Universal Anaphora input is read as the UA scorer reads it
     where its guidelines say more (``_Pseudo``, ``Min=a-b``), and CorefUD

@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from spacy_coref_eval import read_conll
-from spacy_coref_eval.formats.conll.parse_tree import read_parse
+from spacy_coref_eval.formats.conll.read import read_parse
 
 DATA = Path(__file__).parent / "data" / "coval"
 
@@ -46,7 +46,7 @@ def combo(name):
 
 def coval_pair(tmp_path, pair):
     """Key and response documents as coval reads them."""
-    from spacy_coref_eval.formats.conll.coval_read import read_coval
+    from spacy_coref_eval.compat.coval.read import read_coval
 
     key, response = written(tmp_path, pair)
     return read_coval(key), read_coval(response)
@@ -54,7 +54,7 @@ def coval_pair(tmp_path, pair):
 
 def final_entities(keys, responses, options):
     """{document: {side: coval-style entities}} after coval's options."""
-    from spacy_coref_eval.counting.coval import CovalOptions, coval_sides
+    from spacy_coref_eval.compat.coval.score import CovalOptions, coval_sides
 
     chosen = CovalOptions(options["min_span"], options["NP_only"], options["remove_nested"], options["keep_singletons"])
     return {name: dict(zip(("key", "response"), coval_sides(key, responses[name], chosen))) for name, key in keys.items()}

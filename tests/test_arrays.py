@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spacy_coref_eval.arrays import lexsort
-from spacy_coref_eval.clusters import _dense_labels
+from spacy_coref_eval.model.clusters import _dense_labels
 
 from .strategies import deterministic
 

@@ -11,7 +11,7 @@ from spacy_coref_eval.analysis.resolution import (
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
 from spacy_coref_eval.formats.corpus import Corpus, read_corpus
-from spacy_coref_eval.formats.tokens import Tokens
+from spacy_coref_eval.model.tokens import Tokens
 from spacy_coref_eval.scoring import score_pairs
 
 from .conftest import data_path

@@ -146,8 +146,8 @@ def test_the_conll_path_does_not_import_spacy():
 
 
 UA_MODULES = (
-    "spacy_coref_eval.formats.ua.view", "spacy_coref_eval.formats.ua.layer", "spacy_coref_eval.formats.ua.parse",
-    "spacy_coref_eval.counting.anaphora", "spacy_coref_eval.counting.split_antecedents",
+    "spacy_coref_eval.model.ua.view", "spacy_coref_eval.model.ua.layer",
+    "spacy_coref_eval.compat.ua.anaphora", "spacy_coref_eval.compat.ua.split_antecedents",
 )
 
 
@@ -155,8 +155,8 @@ UA_MODULES = (
 def test_the_conll_path_imports_the_ua_reader_only_for_ua_scoring(extra, imported):
     """CoNLL-2012 files scored as columns need none of the UA reader or its
     counting, under the UA preset too; a UA score that reads every
-    document does."""
-    assert loaded_by_score(UA_MODULES, extra) == (sorted(UA_MODULES) if imported else [])
+    document loads the UA model and counting, never the UA file parser."""
+    assert loaded_by_score([*UA_MODULES, "spacy_coref_eval.formats.ua.parse"], extra) == (sorted(UA_MODULES) if imported else [])
 
 
 def test_key_and_response_of_different_lengths_are_warned(tmp_path):

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spacy_coref_eval import Settings
-from spacy_coref_eval.clusters import Clusters
+from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.scoring import count_document
 
 from .oracle import ceafe_side, ceafm_side

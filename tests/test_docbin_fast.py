@@ -19,7 +19,7 @@ from spacy.tokens import Doc, DocBin, Span
 from spacy.vocab import Vocab
 
 from spacy_coref_eval import CorefInputError
-from spacy_coref_eval.clusters import Clusters
+from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.formats.docbin.docs import NAME_KEY, conll_to_doc, write_docbin
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.formats.docbin import names

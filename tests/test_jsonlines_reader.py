@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spacy_coref_eval.clusters import Clusters
+from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.jsonlines import read as jsonlines_module
 from spacy_coref_eval.formats.conll.read import read_conll

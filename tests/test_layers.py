@@ -1,10 +1,14 @@
 """Imports run one way, along the data flow (docs/metrics.md; the package
-docstring): no module imports a later stage, not even inside a function."""
+docstring): no module imports a later stage, not even inside a function;
+no two modules import each other, not even through imports deferred into
+functions; the core (what an annotation is, twinning, solving, counting)
+imports nothing from ``formats``; and no module imports another's private
+name."""
 import ast
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator, List, Tuple
+from typing import Dict, Iterator, List, Mapping, Set, Tuple
 
 import pytest
 
@@ -13,11 +17,12 @@ CONFORMANCE = Path(__file__).resolve().parent / "data" / "conformance" / "corefu
 STAGES = (
     ("about", "errors"),
     ("arrays", "files"),
-    ("clusters",),
-    ("formats",),
+    ("model",),
     ("assignment",),
     ("twinning",),
     ("counting",),
+    ("formats",),
+    ("compat",),
     ("presets",),
     ("scoring",),
     ("analysis", "shards"),
@@ -26,6 +31,9 @@ STAGES = (
     ("cli", "pipeline", "__init__", "__main__"),
 )
 RANK = {name: rank for rank, names in enumerate(STAGES) for name in names}
+"""A stage imports only earlier ones. Reading comes first in the data flow,
+but ``formats`` ranks after the core: files are read into the model, and
+the core never needs to know from which file."""
 
 
 def stage(module: str) -> str:
@@ -38,11 +46,12 @@ def module_name(path: Path) -> str:
     return ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
 
 
-def imports(source: str, module: str) -> Iterator[Tuple[str, int]]:
+def imports(source: str, module: str, typing: bool = True) -> Iterator[Tuple[str, int]]:
     """The package modules that the code ``source`` of ``module`` imports
-    (relative or absolute, anywhere in the file), with line numbers."""
+    (relative or absolute, anywhere in the file), with line numbers; those
+    under ``if TYPE_CHECKING:`` only with ``typing``."""
     package = module.split(".")[:-1]
-    for node in ast.walk(ast.parse(source)):
+    for node in _import_nodes(ast.parse(source), typing):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package[: len(package) - node.level + 1]
@@ -62,6 +71,155 @@ def imports(source: str, module: str) -> Iterator[Tuple[str, int]]:
 
 def modules() -> Iterator[Path]:
     return iter(sorted(PACKAGE.rglob("*.py")))
+
+
+def _import_nodes(tree: ast.AST, typing: bool) -> Iterator[ast.AST]:
+    """Every import statement of ``tree``, at any depth; those under
+    ``if TYPE_CHECKING:`` (never run) only with ``typing``."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif not typing and isinstance(node, ast.If) and _is_type_checking(node.test):
+            stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imported_names(source: str, module: str, typing: bool = True) -> Iterator[Tuple[str, str, int]]:
+    """``(module, name, line)`` for every ``from module import name`` of
+    the code ``source`` of ``module`` that names a package module (under
+    ``if TYPE_CHECKING:`` only with ``typing``)."""
+    package = module.split(".")[:-1]
+    for node in _import_nodes(ast.parse(source), typing):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = package[: len(package) - node.level + 1]
+            target = ".".join(base + ([node.module] if node.module else []))
+        elif node.module and node.module.startswith("spacy_coref_eval"):
+            target = node.module[len("spacy_coref_eval"):].lstrip(".")
+        else:
+            continue
+        for alias in node.names:
+            yield target, alias.name, node.lineno
+
+
+def sources() -> Dict[str, str]:
+    """The code of every module of the package by :func:`module_name`."""
+    return {module_name(path): path.read_text(encoding="utf8") for path in modules()}
+
+
+def resolve(name: str, known: Set[str]) -> str:
+    """The module of ``known`` that importing ``name`` runs last: the module
+    itself, or the ``__init__`` of a package ('' for the package's own)."""
+    if name in known:
+        return name
+    init = f"{name}.__init__".lstrip(".")
+    return init if init in known else ""
+
+
+def module_graph(code: Mapping[str, str]) -> Dict[str, Dict[str, int]]:
+    """Which modules each module of ``code`` imports, with the line of the
+    first such import: at the top or deferred into a function, a name of a
+    module imported from it counting as that submodule (a package's own
+    modules importing names of its ``__init__`` left out: it runs first),
+    ``if TYPE_CHECKING:`` imports left out (they never run)."""
+    known = set(code)
+    graph: Dict[str, Dict[str, int]] = {module: {} for module in code}
+    for module, source in code.items():
+        for target, line in imports(source, module, typing=False):
+            node = resolve(target, known)
+            if node and node != module:
+                graph[module].setdefault(node, line)
+        for target, name, line in imported_names(source, module, typing=False):
+            node = resolve(f"{target}.{name}".strip("."), known) or resolve(target, known)
+            if node and node != module and not (node.endswith("__init__") and module.startswith(node[: -len("__init__")])):
+                graph[module].setdefault(node, line)
+    return graph
+
+
+def cycles(graph: Mapping[str, Mapping[str, int]]) -> List[List[str]]:
+    """The strongly connected components of ``graph`` of more than one
+    module (Tarjan 1972), each sorted, in sorted order."""
+    index: Dict[str, int] = {}
+    low: Dict[str, int] = {}
+    stack: List[str] = []
+    on_stack: Set[str] = set()
+    found: List[List[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in graph:
+                    continue
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return sorted(found)
+
+
+def describe(component: List[str], graph: Mapping[str, Mapping[str, int]]) -> List[str]:
+    """The imports that close a cycle of ``component``, as ``a:line -> b``."""
+    return [f"{a}:{line} -> {b}" for a in component for b, line in sorted(graph[a].items()) if b in component]
+
+
+CORE = ("model", "assignment", "twinning", "counting")
+"""What an annotation is and how it is twinned, solved and counted: no
+file format in it."""
+
+
+def core_imports_of_formats(code: Mapping[str, str]) -> List[str]:
+    """Every import of ``formats`` by a module of :data:`CORE`, even under
+    ``if TYPE_CHECKING:`` or inside a function."""
+    return [
+        f"{module}:{line} imports {target}"
+        for module, source in sorted(code.items()) if stage(module) in CORE
+        for target, line in imports(source, module) if stage(target) == "formats"
+    ]
+
+
+def private_imports(code: Mapping[str, str]) -> List[str]:
+    """Every ``from other_module import _name`` (``_name`` not a module)."""
+    known = set(code)
+    return [
+        f"{module}:{line} imports {name} from {target}"
+        for module, source in sorted(code.items())
+        for target, name, line in imported_names(source, module)
+        if name.startswith("_") and not name.startswith("__") and not resolve(f"{target}.{name}", known)
+    ]
 
 
 def test_every_module_has_a_stage():
@@ -93,6 +251,55 @@ def test_the_checker_sees_every_kind_of_import():
     assert set(imports(code, "readers.corpus")) == {
         ("errors", 1), ("readers.spans", 2), ("counting.rates", 3), ("scoring", 5),
     }
+
+
+def test_no_import_cycles_even_through_deferred_imports():
+    graph = module_graph(sources())
+    found = [describe(component, graph) for component in cycles(graph)]
+    assert not found, "modules that import each other (move the shared piece to the lower one): " + repr(found)
+
+
+def test_the_core_imports_nothing_from_formats():
+    assert core_imports_of_formats(sources()) == []
+
+
+def test_no_private_name_is_imported_across_modules():
+    assert private_imports(sources()) == []
+
+
+def test_the_checker_finds_a_cycle_through_a_deferred_import():
+    code = {
+        "formats.document": "def same_words():\n    from .conll.write import conll_column\n",
+        "formats.conll.write": "from ..document import SideDocument\n",
+        "formats.conll.__init__": "",
+        "formats.base": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .document import Side\n",
+        "formats.registry": "from . import base\n",
+    }
+    graph = module_graph(code)
+    assert graph["formats.registry"] == {"formats.base": 1}
+    assert cycles(graph) == [["formats.conll.write", "formats.document"]]
+    assert describe(cycles(graph)[0], graph) == ["formats.conll.write:1 -> formats.document", "formats.document:2 -> formats.conll.write"]
+    code["formats.document"] = "import numpy\n"
+    assert cycles(module_graph(code)) == []
+
+
+def test_the_checker_finds_cycles_of_more_than_two_modules():
+    graph = {"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1, "d": 2}, "d": {}, "e": {"d": 1}, "f": {"f": 1}}
+    assert cycles(graph) == [["a", "b", "c"]]
+
+
+def test_the_checker_finds_the_core_importing_formats_and_private_names():
+    code = {
+        "counting.metrics": "def f():\n    from ..formats.ua.modes import Modes\n",
+        "twinning.coval": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..formats import x\n",
+        "formats.stream": "from .corpus import _pair, pair_sides\nfrom . import _private_module\n",
+        "formats._private_module": "",
+        "formats.corpus": "from ..model.clusters import Clusters\n",
+    }
+    assert core_imports_of_formats(code) == [
+        "counting.metrics:2 imports formats.ua.modes", "twinning.coval:3 imports formats",
+    ]
+    assert private_imports(code) == ["formats.stream:1 imports _pair from formats.corpus"]
 
 
 def test_help_imports_neither_spacy_nor_scipy_nor_pydantic():

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from spacy_coref_eval import Settings, count_document
 from spacy_coref_eval.cli import app
-from spacy_coref_eval.clusters import Clusters
+from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.counting import SIZE, LeaImportance
 
 from .oracle import POLICIES, assert_counts_close, both_ways, lea_side, naive_counts, partition, rewrite

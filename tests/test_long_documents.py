@@ -410,7 +410,7 @@ def test_link_counts_equal_pairs_enumerated_one_by_one(seed, heads):
             key = Clusters(key.starts, key.ends, key.entity, key.n_entities, key.starts.copy())
             response = Clusters(response.starts, response.ends, response.entity, response.n_entities, response.starts.copy())
         names.append(name)
-        from spacy_coref_eval.clusters import Pair
+        from spacy_coref_eval.model.clusters import Pair
 
         pairs.append(Pair(name, key, response, n_tokens))
     result = score_pairs(pairs, Settings.from_options(match="head" if heads else "exact"))
@@ -430,7 +430,7 @@ def test_antecedent_links_equal_a_naive_walk(seed):
     import numpy as np
 
     from spacy_coref_eval.analysis.antecedents import antecedent_links
-    from spacy_coref_eval.clusters import Pair
+    from spacy_coref_eval.model.clusters import Pair
     from spacy_coref_eval.scoring import Settings, score_pairs
 
     rng = np.random.default_rng(seed)

@@ -1,18 +1,16 @@
 """The CorefUD preset's dense assignment in Python against SciPy's
 ``linear_sum_assignment`` itself: the same pairs, float for float, on
 matrices full of ties (small ratios of counts, equal rows and columns, wide
-and tall), and when the process hands over to SciPy."""
-import json
-import subprocess
-import sys
+and tall), and which matrices go to SciPy."""
 
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 from scipy.optimize import linear_sum_assignment
 
+from spacy_coref_eval.assignment import lsap
 from spacy_coref_eval.assignment.lsap import _solve, shortest_path_assignment
-from .strategies import deterministic
+from .strategies import deterministic, patched
 
 RATIOS = sorted({p / q for q in range(1, 9) for p in range(1, q + 1)})
 
@@ -63,8 +61,8 @@ def test_the_same_assignment_on_larger_matrices(seed):
 
 
 def test_a_solve_stops_past_its_limit():
-    """The chain of :func:`test_python_solves_until_its_budget_then_scipy`:
-    given up as soon as a row's scan passes the limit."""
+    """A chain whose every row shifts all earlier ones: given up as soon
+    as a row's scan passes the limit."""
     chain = -(np.eye(40, 41) + np.eye(40, 41, -1) * 1.001)
     found, scans = _solve(chain, 5000)
     assert found is None and 5000 < scans <= 5000 + 41
@@ -78,35 +76,44 @@ def test_constant_and_empty_matrices():
     assert [side.tolist() for side in shortest_path_assignment(np.zeros((0, 3)))] == [[], []]
 
 
-PROBE = """
-import json, sys
-import numpy as np
-from spacy_coref_eval.assignment import lsap
-lsap.PYTHON_SCANS = int(sys.argv[1])
-rng = np.random.default_rng(0)
-chain = np.eye(40, 41) + np.eye(40, 41, -1) * 1.001
-found = []
-for n in (3, 5, 40, 4):
-    scores = chain if n == 40 else np.where(rng.random((n, n + 1)) < 0.5, rng.choice([0.5, 1.0, 2 / 3], (n, n + 1)), 0.0)
-    found.append([scores.tolist(), *(side.tolist() for side in lsap.dense_assignment(scores)),
-                  'scipy.optimize' in sys.modules])
-print(json.dumps(found))
-"""
+def solved_in_python(matrices):
+    """For each matrix in turn, whether :func:`~.lsap.dense_assignment`
+    solved it in Python; its cells checked against SciPy's either way."""
+    out = []
+    original = lsap._solve
+    for scores in matrices:
+        results = []
 
+        def recorded(cost, max_scans):
+            results.append(original(cost, max_scans))
+            return results[-1]
 
-@pytest.mark.parametrize("budget, python_solves", [(10**9, 4), (1000, 2), (5000, 2), (0, 0)])
-def test_python_solves_until_its_budget_then_scipy(budget, python_solves):
-    """A fresh process solves in Python until the reduced costs it has
-    computed would pass ``PYTHON_SCANS``, then by SciPy for good; the cells
-    kept are SciPy's either way. The third matrix, a chain whose every row
-    shifts all earlier ones (1,640 cells, 22,960 reduced costs), goes to
-    SciPy at once under a budget of 1,000, and part-way through under one
-    of 5,000."""
-    run = subprocess.run([sys.executable, "-c", PROBE, str(budget)], capture_output=True, text=True, check=True)
-    found = json.loads(run.stdout)
-    assert [loaded for *_, loaded in found] == [False] * python_solves + [True] * (4 - python_solves)
-    for scores, rows, cols, _ in found:
-        scores = np.array(scores)
+        with patched(lsap, "_solve", recorded):
+            rows, cols = lsap.dense_assignment(scores)
+        out.append(bool(results) and results[0][0] is not None)
         expected_rows, expected_cols = linear_sum_assignment(-scores)
         kept = scores[expected_rows, expected_cols] > 0
-        assert [rows, cols] == [expected_rows[kept].tolist(), expected_cols[kept].tolist()]
+        assert [rows.tolist(), cols.tolist()] == [expected_rows[kept].tolist(), expected_cols[kept].tolist()]
+    return out
+
+
+def matrices():
+    """Three small matrices, the chain of :func:`test_a_solve_stops_past_its_limit`
+    (1,640 cells, 22,960 reduced costs) and a 120 × 120 matrix."""
+    rng = np.random.default_rng(0)
+    small = [np.where(rng.random((n, n + 1)) < 0.5, rng.choice([0.5, 1.0, 2 / 3], (n, n + 1)), 0.0) for n in (3, 5, 4)]
+    chain = np.eye(40, 41) + np.eye(40, 41, -1) * 1.001
+    return [*small, chain, rng.random((120, 120))]
+
+
+@pytest.mark.parametrize("max_scans, in_python", [
+    (lsap.PYTHON_SCANS, [True, True, True, True, False]), (5000, [True, True, True, False, False]),
+])
+def test_the_solver_of_a_matrix_depends_on_that_matrix_alone(max_scans, in_python):
+    """Python for a matrix of at most ``PYTHON_CELLS`` cells that needs at
+    most ``PYTHON_SCANS`` reduced costs, SciPy for the others, whatever
+    was solved before (in either order) and though SciPy is loaded; the
+    cells are SciPy's either way."""
+    with patched(lsap, "PYTHON_SCANS", max_scans):
+        assert solved_in_python(matrices()) == in_python
+        assert solved_in_python(matrices()[::-1]) == in_python[::-1]

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from spacy_coref_eval import Settings
 from spacy_coref_eval.cli import app
-from spacy_coref_eval.clusters import Clusters, NodeSets, common_tokens, holds, same_sets
+from spacy_coref_eval.model.clusters import Clusters, NodeSets, common_tokens, holds, same_sets
 from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.scoring import score_pairs
 from spacy_coref_eval.twinning import get_matcher

@@ -15,7 +15,7 @@ from spacy_coref_eval.analysis.resolution import (
     classify_mentions, count_resolution_classes, cpp_prediction, muc_rc_rates, read_class_scores,
     score_resolution_classes,
 )
-from spacy_coref_eval.formats.tokens import Tokens
+from spacy_coref_eval.model.tokens import Tokens
 from spacy_coref_eval.twinning.matchers import OverlapMatcher
 from spacy_coref_eval.twinning.spans import exact_twins
 

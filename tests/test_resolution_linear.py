@@ -15,7 +15,7 @@ from spacy_coref_eval.analysis.resolution import RESOLUTION_CLASSES, classify_me
 from spacy_coref_eval.analysis.resolution.strings import (
     _span_hashes, exact_repeats, merged_spans, shares_content_word, substring_ids,
 )
-from spacy_coref_eval.formats.tokens import Tokens
+from spacy_coref_eval.model.tokens import Tokens
 
 from .oracle_rc import naive_classes
 from .strategies import deterministic, entities_over

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from spacy_coref_eval.clusters import Clusters, ClustersBatch
+from spacy_coref_eval.model.clusters import Clusters, ClustersBatch
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats import stream
 from spacy_coref_eval.formats.conll import FORMAT

@@ -17,7 +17,7 @@ from spacy_coref_eval.analysis.strata import StratumValues, score_strata
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
 from spacy_coref_eval.counting import BLOCK_INDEX, FIELDS, Counts
-from spacy_coref_eval.formats.tokens import Tokens
+from spacy_coref_eval.model.tokens import Tokens
 from spacy_coref_eval.scoring import Settings, score_documents, score_pairs
 
 from .oracle import POLICIES, assert_counts_close, naive_policy_counts

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from spacy_coref_eval.analysis.summary import Breakdowns, analyse
 from spacy_coref_eval.errors import CorefInputError
-from spacy_coref_eval.formats import stream, topics
+from spacy_coref_eval.formats import stream
 from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.scoring import Options, evaluate_corpus
 
@@ -23,14 +23,14 @@ def outcome(key, response, streamed, budget=1, **names):
     """The JSON, warnings and cross-document links of a run, and whether
     its files were read a batch at a time."""
     calls = []
-    original = topics.stream_topic_sides
+    original = stream.stream_topic_sides
 
     def recorded(*args, **kwargs):
         calls.append(original(*args, **kwargs))
         return calls[-1]
 
     options = Options.from_names(cross_document=True, stream=streamed, **names)
-    with patched(stream, "BATCH_BYTES", budget), patched(topics, "stream_topic_sides", recorded):
+    with patched(stream, "BATCH_BYTES", budget), patched(stream, "stream_topic_sides", recorded):
         run = evaluate_corpus(key, response, options)
     links = analyse(run.result, breakdowns=Breakdowns(cross_document=True), corpus=run.corpus).cross_document
     out = json.dumps([score_json(run.result, per_doc=True), links.to_dict()], sort_keys=True)
@@ -67,7 +67,7 @@ def test_random_corpora_stream_as_they_read_whole(tmp_path_factory, corpus, patt
 
 def test_each_topic_is_the_topic_read_whole():
     with patched(stream, "BATCH_BYTES", 1):
-        corpus = topics.stream_topic_sides(KEY, RESPONSE, pattern=TOPICS)
+        corpus = stream.stream_topic_sides(KEY, RESPONSE, pattern=TOPICS)
     whole = evaluate_corpus(KEY, RESPONSE, Options.from_names(cross_document=True, topic_pattern=TOPICS, stream=False)).corpus
     assert len(corpus.pairs) == 2
     for streamed, read in zip(corpus.pairs, whole.pairs):
@@ -81,6 +81,6 @@ def test_conllu_and_small_files_are_read_whole(tmp_path):
 
     gum = data_path("corpora", "gum-corefud.40docs.conllu.gz")
     with patched(stream, "BATCH_BYTES", 1):
-        assert topics.stream_topic_sides(gum, gum) is None
+        assert stream.stream_topic_sides(gum, gum) is None
     with patched(stream, "STREAM_FROM", 1 << 30):
-        assert topics.stream_topic_sides(KEY, RESPONSE) is None
+        assert stream.stream_topic_sides(KEY, RESPONSE) is None

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 from hypothesis import given, strategies as st
 
-from spacy_coref_eval.clusters import Clusters
+from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.formats.document import Paired, Side, WordMismatch, WordsDocument
 from spacy_coref_eval.formats.jsonlines import FORMAT
 from spacy_coref_eval.formats.jsonlines.read import parse_jsonlines

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.ua.parse import parse_ua
-from spacy_coref_eval.formats.ua.modes import Modes
-from spacy_coref_eval.formats.ua.view import ua_clusters
+from spacy_coref_eval.model.ua.modes import Modes
+from spacy_coref_eval.model.ua.view import ua_clusters
 from spacy_coref_eval.scoring import evaluate_corpus
 
 from .conftest import REPO

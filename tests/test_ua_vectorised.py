@@ -1,15 +1,15 @@
 """The numpy reader of CoNLL-UA (formats/ua/vectorised.py) gives exactly
 the documents and warnings of the line reader (formats/ua/parse.py, the
 oracle) or declines; and the clusters of a layer without split antecedents
-built at once equal those of the general construction (formats/ua/view.py)."""
+built at once equal those of the general construction (model/ua/view.py)."""
 import pytest
 from hypothesis import given, strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.ua.parse import parse_ua
 from spacy_coref_eval.formats.ua.vectorised import parse_simple
-from spacy_coref_eval.formats.ua.modes import Modes
-from spacy_coref_eval.formats.ua.view import _grouped, ua_clusters_of
+from spacy_coref_eval.model.ua.modes import Modes
+from spacy_coref_eval.model.ua.view import _grouped, ua_clusters_of
 
 from .strategies import deterministic
 from .ua_generator import generate_pair

@@ -17,7 +17,7 @@ from spacy_coref_eval.analysis.error_types import ERROR_KINDS, corpus_error_coun
 from spacy_coref_eval.analysis.waterfall import WATERFALL_ORDER, fixed_response, rescore, waterfall
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.clusters import Clusters, Pair
+from spacy_coref_eval.model.clusters import Clusters, Pair
 from spacy_coref_eval.counting.counts import FIELDS
 from spacy_coref_eval.counting.rates import score_arrays
 from spacy_coref_eval.scoring import Settings, score_documents, score_pairs

@@ -39,7 +39,7 @@ def antecedent_links(twinned: TwinnedCorpus) -> Tuple[np.ndarray, np.ndarray]:
 def compute(context: Context) -> Dict[str, Any]:
     """The ``antecedent_distance`` block: per distance range (``--distances``)
     the key links, those found, and their recall; then the total."""
-    from .attributes import ChainLengths
+    from .ranges import ChainLengths
 
     twinned = context.result.twinned
     if twinned is None:
@@ -59,6 +59,6 @@ def compute(context: Context) -> Dict[str, Any]:
 
 def check(values: Dict[str, Any], scoring: Any = None) -> None:
     """The ``--distances`` ranges readable."""
-    from .attributes import ChainLengths
+    from .ranges import ChainLengths
 
     ChainLengths.parse(values.get("distances") or DEFAULT_DISTANCES, first=0)

@@ -3,17 +3,16 @@ value of one attribute for every mention of a run's twinning, the key's
 mentions by their own value and the response's by theirs. Chain length
 comes from the clusters, mention type from the key's tokens, entity type
 and ``attr:KEY`` from what the input format keeps (CorefUD CoNLL-U)."""
-import re
-from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters, Pair
+from ..model.clusters import Clusters, Pair
 from ..errors import CorefInputError
-from ..formats.tokens import Tokens
+from ..model.tokens import Tokens
 from ..scoring import CorpusResult, Settings
 from ..twinning import TwinnedCorpus
+from .ranges import ChainLengths
 from .strata import StratumValues
 
 CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE, ATTR = "chain-length", "mention-type", "entity-type", "attr:"
@@ -25,50 +24,6 @@ MENTION_TYPES: Tuple[str, ...] = ("pronoun", "proper", "nominal", "other")
 UNKNOWN = "_"
 """The stratum of mentions whose input states no value."""
 _COLUMNS = ("pos", "tag", "person", "gender")
-_RANGE = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d+)|(\+))?\s*$")
-
-
-@dataclass(frozen=True)
-class ChainLengths:
-    """Chain-length strata: ranges of entity sizes ``(low, high)``
-    (``high`` ``None``: no upper bound) covering 1, 2, 3, ... once each,
-    named as written (``1``, ``2-5``, ``6+``)."""
-
-    ranges: Tuple[Tuple[int, Optional[int]], ...]
-
-    @classmethod
-    def parse(cls, spec: str, first: int = 1) -> "ChainLengths":
-        """``"1,2-5,6+"``: comma-separated sizes ``N``, ranges ``N-M`` and a
-        last open range ``N+``, from ``first`` on, without gaps or overlaps."""
-        ranges: List[Tuple[int, Optional[int]]] = []
-        for part in spec.split(","):
-            match = _RANGE.match(part)
-            if match is None:
-                raise ValueError(f"chain lengths {spec!r}: cannot read {part.strip()!r} (write N, N-M or N+)")
-            low = int(match.group(1))
-            high = None if match.group(4) else int(match.group(3) or low)
-            if high is not None and high < low:
-                raise ValueError(f"chain lengths {spec!r}: range {part.strip()!r} runs backwards")
-            expected = ranges[-1][1] + 1 if ranges and ranges[-1][1] is not None else first
-            if ranges and ranges[-1][1] is None:
-                raise ValueError(f"chain lengths {spec!r}: nothing may follow the open range {ranges[-1][0]}+")
-            if low != expected:
-                raise ValueError(f"chain lengths {spec!r}: the ranges must run on from 1 without gaps ({low} after {expected - 1})")
-            ranges.append((low, high))
-        if ranges[-1][1] is not None:
-            raise ValueError(f"chain lengths {spec!r}: the last range must be open, e.g. {ranges[-1][1] + 1}+")
-        return cls(tuple(ranges))
-
-    @property
-    def names(self) -> Tuple[str, ...]:
-        return tuple(
-            f"{low}+" if high is None else (str(low) if low == high else f"{low}-{high}") for low, high in self.ranges
-        )
-
-    def of(self, sizes: np.ndarray) -> np.ndarray:
-        """The stratum of every entity size."""
-        lows = np.array([low for low, _ in self.ranges], dtype=np.int64)
-        return np.searchsorted(lows, sizes, side="right") - 1
 
 
 def chain_length_values(twinned: TwinnedCorpus, lengths: ChainLengths) -> StratumValues:

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Sequence
 
 import numpy as np
 
-from ..clusters import Clusters, Pair
+from ..model.clusters import Clusters, Pair
 from ..errors import CorefInputError
 from ..scoring import score_pairs
 from .registry import Context

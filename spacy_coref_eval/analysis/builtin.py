@@ -68,7 +68,8 @@ def words(corpus: Any) -> Optional[Dict[str, Sequence[str]]]:
 
 def check_strata(values: Mapping[str, Any], scoring: Any = None) -> None:
     """Every ``--by`` attribute known and the chain lengths readable."""
-    from .attributes import ChainLengths, check_attribute
+    from .attributes import check_attribute
+    from .ranges import ChainLengths
 
     if values.get("by"):
         for attribute in values["by"]:

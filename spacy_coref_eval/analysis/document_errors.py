@@ -8,7 +8,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters, same_sets
+from ..model.clusters import Clusters, same_sets
 from ..twinning import TwinnedCorpus
 
 NONE = -1

@@ -6,7 +6,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from ..clusters import Clusters
+from ..model.clusters import Clusters
 from ..errors import CorefInputError
 from ..scoring import CorpusResult
 from .document_errors import DocumentErrors, entity_members

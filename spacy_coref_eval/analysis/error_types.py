@@ -12,7 +12,7 @@ from typing import Dict, Tuple
 
 import numpy as np
 
-from ..clusters import ClustersLike
+from ..model.clusters import ClustersLike
 from ..errors import CorefInputError
 from ..scoring import CorpusResult, Settings, score_pairs
 from ..twinning import TwinnedCorpus

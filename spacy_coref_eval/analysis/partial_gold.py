@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from ..clusters import Pair
+from ..model.clusters import Pair
 from ..errors import CorefInputError
 from ..scoring import CorpusResult, score_pairs
 from .document_errors import DocumentErrors

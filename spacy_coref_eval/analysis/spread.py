@@ -9,7 +9,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..clusters import Clusters
+from ..model.clusters import Clusters
 from ..errors import CorefInputError
 from ..twinning import TwinnedCorpus
 from .strata import StratumValues
@@ -22,7 +22,7 @@ books) reaches the last."""
 
 def spreads_of(attribute: str, spec: Optional[str]):
     """The ranges of ``spec`` (default :data:`DEFAULT_SPREADS`), from 0 on."""
-    from .attributes import ChainLengths
+    from .ranges import ChainLengths
 
     return ChainLengths.parse(spec or DEFAULT_SPREADS[attribute], first=0)
 
@@ -32,7 +32,7 @@ def spread_values(
 ) -> StratumValues:
     """Every mention's stratum by the spread of its entity on its own side,
     in tokens, or for ``spread-sentences`` in sentences of the key's
-    ``tokens`` (one :class:`~spacy_coref_eval.formats.tokens.Tokens` per
+    ``tokens`` (one :class:`~spacy_coref_eval.model.tokens.Tokens` per
     document)."""
     ranges = spreads_of(attribute, spec)
     position = None

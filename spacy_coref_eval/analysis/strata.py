@@ -9,7 +9,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters
+from ..model.clusters import Clusters
 from ..counting import count_corpus
 from ..errors import CorefInputError
 from ..scoring import CorpusResult, Settings

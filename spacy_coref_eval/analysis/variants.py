@@ -6,7 +6,7 @@ report; each row is what ``score`` gives with that setting alone."""
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..clusters import Pair
+from ..model.clusters import Pair
 from ..errors import CorefInputError
 from ..scoring import Settings, score_pairs
 

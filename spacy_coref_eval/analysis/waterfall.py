@@ -9,7 +9,7 @@ from typing import Any, Dict, FrozenSet, Iterable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters, NodeSets, Pair
+from ..model.clusters import Clusters, NodeSets, Pair
 from ..counting.rates import score_arrays
 from ..errors import CorefInputError
 from ..scoring import CorpusResult, Settings, score_pairs

@@ -1,5 +1,5 @@
 """Documents given in memory as Python lists, checked at the edge and made
-:class:`~spacy_coref_eval.clusters.Pair` s: a document is a list of
+:class:`~spacy_coref_eval.model.clusters.Pair` s: a document is a list of
 clusters, a cluster a list of ``(start, end)`` token spans or of mention
 ids, or a row of the coref-data collection (``coref_chains``,
 :mod:`~spacy_coref_eval.formats.indiscrim`; docs/python.md)."""
@@ -7,7 +7,7 @@ from operator import index
 from os import PathLike
 from typing import Any, Dict, Hashable, List, Mapping, Sequence, Tuple
 
-from ..clusters import Clusters, Pair
+from ..model.clusters import Clusters, Pair
 from ..errors import CorefInputError
 from ..formats.corpus import pair_documents
 

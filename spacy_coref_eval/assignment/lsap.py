@@ -1,35 +1,31 @@
 """SciPy's dense assignment, as the CorefUD scorer calls it: in plain Python
 for small matrices, with the very same choice among optimal assignments,
-and by SciPy itself beyond (docs/metrics.md §7)."""
+and by SciPy itself beyond (docs/metrics.md §7). Which of the two solves a
+matrix depends on that matrix alone, never on what the process solved before."""
 import math
-import sys
 from typing import List, Optional, Tuple
 
 import numpy as np
 
-PYTHON_SCANS = 2_000_000
-"""Reduced costs a process computes in Python (0.15–0.25 µs each), summed
-over its calls, before it turns to SciPy's solver for good: about the CPU
-time that importing SciPy's solver takes, so that no input costs much
-more than twice what SciPy alone would (docs/metrics.md §7)."""
+PYTHON_CELLS = 10_000
+"""The largest matrix solved in Python (100 × 100; the CorefUD preset's
+matrices on the 40 GUM documents are at most 57 × 43)."""
+PYTHON_SCANS = 200_000
+"""The most reduced costs one matrix computes in Python (0.15–0.25 µs each,
+so at most about 50 ms) before SciPy solves it instead (docs/metrics.md §7)."""
 
-_scans_done = 0
 Pairs = Tuple[np.ndarray, np.ndarray]
 
 
 def dense_assignment(scores: np.ndarray) -> Pairs:
     """The cells of SciPy's optimal assignment on ``scores``
     (``linear_sum_assignment(-scores)``) with a positive score, as the
-    CorefUD scorer keeps them: by :func:`shortest_path_assignment` while
-    the process stays within :data:`PYTHON_SCANS` and SciPy is not loaded,
-    else by SciPy (the same cells)."""
-    global _scans_done
+    CorefUD scorer keeps them: by :func:`shortest_path_assignment` for a
+    matrix of at most :data:`PYTHON_CELLS` cells that needs at most
+    :data:`PYTHON_SCANS` reduced costs, else by SciPy (the same cells)."""
     if scores.size == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    found = None
-    if "scipy.optimize" not in sys.modules and _scans_done + scores.size <= PYTHON_SCANS:
-        found, scans = _solve(-scores, PYTHON_SCANS - _scans_done)
-        _scans_done += scans
+    found = _solve(-scores, PYTHON_SCANS)[0] if scores.size <= PYTHON_CELLS else None
     if found is None:
         from scipy.optimize import linear_sum_assignment
 

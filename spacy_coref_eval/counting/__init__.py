@@ -32,7 +32,7 @@ def count_corpus(
     len(BLOCKS), len(FIELDS))``: recall fields from ``recall_pair``,
     precision fields from ``precision_pair`` (the twinless policy's
     rewrites), metrics of kind ``"mentions"`` from the twinning itself
-    (those of kind ``"anaphora"``: :mod:`.anaphora`). With
+    (those of kind ``"anaphora"``: :mod:`~spacy_coref_eval.compat.ua.anaphora`). With
     ``memberships`` and a twinning that counts every copy of a mention
     (:attr:`TwinnedCorpus.memberships`), the tables are those
     (:func:`~.contingency.membership_tables`) and the pairs unused.

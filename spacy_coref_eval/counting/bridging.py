@@ -4,10 +4,10 @@ anaphor found), markable level (also the same anchor) and entity level
 (an anchor in the anchor's key entity)."""
 from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple
 
-from .non_referring import QuadArrays, _arrays, same_markable
+from .non_referring import QuadArrays, quad_arrays, same_markable
 
 if TYPE_CHECKING:
-    from ..formats.ua.layer import Layer, Markable, Span
+    from ..model.ua.layer import Layer, Markable, Span
 
 Quad = Tuple[float, float, float, float]
 PARTS = ("anaphora_recognition", "markable_level", "entity_level")
@@ -75,4 +75,4 @@ def bridging_counts(
         spans = key.scored_spans(remove_singletons) if hasattr(key, "scored_spans") else ()
         index = {span: entity for entity, entity_spans in enumerate(spans) for span in entity_spans}
         per_doc.append(bridging_quads(getattr(key, "layer", None), getattr(response, "layer", None), index, use_min))
-    return tuple(_arrays([quads[part] for quads in per_doc]) for part in range(len(PARTS)))
+    return tuple(quad_arrays([quads[part] for quads in per_doc]) for part in range(len(PARTS)))

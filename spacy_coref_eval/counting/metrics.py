@@ -15,8 +15,8 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..assignment import connected_blocks, matchings_by_group
-from ..clusters import common_tokens
-from ..formats.ua.modes import Modes
+from ..model.clusters import common_tokens
+from ..model.ua.modes import Modes
 from ..twinning.spans import overlapping_pairs
 from ..twinning.twinned import TwinnedCorpus
 from .bridging import bridging_counts
@@ -252,7 +252,7 @@ def mention_counts(twinned: TwinnedCorpus) -> Tuple[Quad]:
     {[8, 9)}: one span is exact; overlap matching (Dice ≥ 0.5) twins the
     two others too (Dice 2/3 each):
 
-    >>> from spacy_coref_eval.clusters import Clusters
+    >>> from spacy_coref_eval.model.clusters import Clusters
     >>> from spacy_coref_eval.twinning import get_matcher, twin_corpus
     >>> key = Clusters.from_entities([[(0, 2), (5, 6)], [(8, 10)]])
     >>> response = Clusters.from_entities([[(0, 2), (5, 7)], [(8, 9)]])
@@ -281,7 +281,7 @@ def mor(twinned: TwinnedCorpus) -> Tuple[Quad]:
     5 tokens of either side, whatever the twinning: recall and precision
     4/5:
 
-    >>> from spacy_coref_eval.clusters import Clusters
+    >>> from spacy_coref_eval.model.clusters import Clusters
     >>> from spacy_coref_eval.twinning import get_matcher, twin_corpus
     >>> key = Clusters.from_entities([[(0, 2), (5, 6)], [(8, 10)]])
     >>> response = Clusters.from_entities([[(0, 2), (5, 7)], [(8, 9)]])
@@ -349,7 +349,7 @@ class Metric:
 
     ``count`` gives one count quad per block in ``blocks``, each an array
     over documents: metrics of ``kind`` ``"anaphora"`` read the UA layers
-    of the ``(key, response)`` clusters (:mod:`.anaphora`), those of ``kind`` ``"partitions"`` read a
+    of the ``(key, response)`` clusters (:mod:`~spacy_coref_eval.compat.ua.anaphora`), those of ``kind`` ``"partitions"`` read a
     :class:`Contingency` (once for recall and once for precision, so that
     twinless policies apply), those of kind ``"mentions"`` read the
     :class:`TwinnedCorpus` (no policy rewrite). ``parts`` names the blocks
@@ -435,7 +435,7 @@ METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.se
 """The metrics ``--metrics`` chooses from, in report order."""
 ANAPHORA_METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.kind == "anaphora")
 """The UA scorer's extra scores, counted from the UA layers
-(:mod:`.anaphora`) and chosen by its modes (docs/ua.md)."""
+(:mod:`~spacy_coref_eval.compat.ua.anaphora`) and chosen by its modes (docs/ua.md)."""
 DEFAULT_METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.selectable and metric.default)
 """The metrics computed unless others are chosen: the six of the CoNLL reference scorer."""
 CONLL_PARTS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.in_conll)
@@ -452,7 +452,7 @@ def check_metrics(metrics: Iterable[str]) -> Tuple[str, ...]:
 
 
 def reads_documents(metrics: Sequence[str], modes: Modes) -> bool:
-    """Whether :func:`.anaphora.anaphora_counts` reads documents that
+    """Whether :func:`~spacy_coref_eval.compat.ua.anaphora.anaphora_counts` reads documents that
     carry no split antecedents, non-referring or bridging markables: where
     a metric of kind ``"anaphora"`` is asked for, or split antecedents are
     scored alone."""

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 import numpy as np
 
 if TYPE_CHECKING:
-    from ..formats.ua.layer import Layer, Span
+    from ..model.ua.layer import Layer, Span
 
 Quad = Tuple[float, float, float, float]
 QuadArrays = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -51,9 +51,10 @@ def non_referring_counts(
     """:func:`non_referring_quad` of every document (``(key, response)``
     clusters; those not read from CoNLL-UA have no layer), as count arrays."""
     quads = [non_referring_quad(getattr(k, "layer", None), getattr(r, "layer", None), use_min) for k, r in documents]
-    return (_arrays(quads),)
+    return (quad_arrays(quads),)
 
 
-def _arrays(quads: Sequence[Quad]) -> QuadArrays:
+def quad_arrays(quads: Sequence[Quad]) -> QuadArrays:
+    """Per-document quads as four arrays (recall and precision num, den)."""
     array = np.array(quads, dtype=np.float64).reshape(len(quads), 4)
     return array[:, 0], array[:, 1], array[:, 2], array[:, 3]

@@ -14,7 +14,7 @@ from typing import Tuple
 
 import numpy as np
 
-from ..clusters import Clusters
+from ..model.clusters import Clusters
 from ..twinning.twinned import TwinnedCorpus
 
 Quad = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]

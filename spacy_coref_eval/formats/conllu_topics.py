@@ -6,11 +6,12 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters, NodeSets
+from ..model.clusters import Clusters, NodeSets
 from .conllu.document import CorefUDDocument, check_aligned
 from .conllu.nodes import empty_keys, node_forms, node_mentions, node_order, node_sentence_starts
 from .conllu.side import ConlluSideDocument
 from .document import Side
+from .topic_document import TopicDocument
 
 Part = Tuple[CorefUDDocument, np.ndarray]
 
@@ -25,8 +26,6 @@ def conllu_topic(topic: str, members: Sequence[Tuple[str, Any, Optional[Any]]]) 
     paired document on the union of both sides' nodes (as a pair alone is,
     :meth:`~.conllu.side.ConlluSideDocument.paired_with`; a missing
     response document is empty), one after the other."""
-    from .topics import TopicDocument
-
     orders = []
     for _, key, response in members:
         if response is not None:

@@ -9,13 +9,13 @@ from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Seq
 
 import numpy as np
 
-from ..clusters import Clusters, ClustersBatch, ClustersLike, Pair
+from ..model.clusters import Clusters, ClustersBatch, ClustersLike, Pair
 from ..errors import LISTED, CorefInputError, listed
 from ..files import PathLike
 from .base import Format, ReadOptions
 from .document import AlignmentReport, Side, SideDocument, WordMismatch
 from .registry import FALLBACK, format_of, registered_formats
-from .tokens import Tokens
+from ..model.tokens import Tokens
 
 T = TypeVar("T")
 _PART = re.compile(r"^\((.*)\); part (\d+)$")
@@ -28,7 +28,7 @@ _PART_NUMBER = re.compile(r"part\s+0*(\d+)")
 @dataclass(frozen=True)
 class Corpus:
     """Paired documents: every pair's clusters and token count
-    (:class:`~spacy_coref_eval.clusters.Pair`), its key document
+    (:class:`~spacy_coref_eval.model.clusters.Pair`), its key document
     (``key_documents[i]`` for ``pairs[i]``; renumbered where its format
     pairs so), the warnings of reading and pairing, and the names of the
     response's documents, paired or not."""
@@ -95,7 +95,7 @@ def read_corpus(
     paired without comparing words, as the reference scorer pairs them,
     with a warning where token counts differ. ``cross_document`` reads
     entity ids as shared across documents and pairs topic by topic
-    (:func:`~.topics.pair_topic_sides`, by ``topic_pattern``; default the
+    (:func:`pair_topic_sides`, by ``topic_pattern``; default the
     whole corpus as one document)."""
     key_format, response_format = format_of(key_path, formats[0]), format_of(response_path, formats[1])
     positional = key_format.positional and response_format.positional
@@ -107,9 +107,7 @@ def read_corpus(
     if not key.documents:
         raise CorefInputError(f"{key_path}: no {key.format.documents}, nothing to score against")
     if cross_document:
-        from .topics import pair_topic_sides
-
-        return pair_topic_sides(key, response, topic_pattern, pair_by)
+        return pair_topic_sides(key, response, pattern=topic_pattern, pair_by=pair_by)
     return pair_sides(key, response, positional, pair_by)
 
 
@@ -122,15 +120,27 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
     if stacked is not None:
         response_names = list(response.documents.names)  # type: ignore[attr-defined]
         return Corpus(stacked, key.documents, notes + length_warnings(stacked.lengths()), response_names, {})  # type: ignore[arg-type]
-    triples, warnings, response_names = _pair_by_name_or_order(key, response, pair_by)
+    triples, warnings, response_names = pair_by_name_or_order(key, response, pair_by)
     how = "name" if pair_by != "order" and key.named and response.named else "order"
     paired = pair_triples(triples, key.path, response.path, positional, how=how)
     return Corpus(paired.pairs, paired.key_documents, notes + warnings + paired.warnings(), response_names, paired.alignment)
 
 
+def pair_topic_sides(key: Side, response: Side, *, pattern: Optional[str] = None, pair_by: Optional[str] = None) -> "Corpus":
+    """Two sides read with their entity ids paired document by document
+    (as :func:`pair_sides` pairs them) and then topic by topic
+    (:func:`~.topics.pair_topics`): a :class:`Corpus` of one pair per topic."""
+    from .topics import pair_topics
+
+    triples, warnings, response_names = pair_by_name_or_order(key, response, pair_by)
+    pairs, documents = pair_topics(triples, pattern, (key, response))
+    notes = list(dict.fromkeys(key.warnings + response.warnings))
+    return Corpus(pairs, list(documents), notes + warnings + length_warnings(triples), response_names)
+
+
 class StackedPairs(Sequence[Pair]):
     """Documents paired one to one, in order, whose key and response were
-    read as columns (:class:`~..clusters.ClustersBatch`; docs/formats.md,
+    read as columns (:class:`~..model.clusters.ClustersBatch`; docs/formats.md,
     Columns): scoring twins them at once without splitting them into
     documents; a :class:`Pair` is built for whoever asks for one."""
 
@@ -296,7 +306,7 @@ def pair_triples(
     return paired
 
 
-def _pair_by_name_or_order(
+def pair_by_name_or_order(
     key: Side, response: Side, pair_by: Optional[str] = None
 ) -> Tuple[List[Tuple[str, SideDocument, Optional[SideDocument]]], List[str], List[str]]:
     """``(name, key document, response document or None)`` in key order,

@@ -1,16 +1,19 @@
 """What every reader gives: the documents of one file (:class:`Side`),
 each a :class:`SideDocument` of its format, which knows how to pair with
 a response document of its own or another format."""
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from ..clusters import Clusters
+from ..model.clusters import Clusters
 from ..errors import CorefInputError
 from .base import Format
-from .tokens import Tokens
+from ..model.tokens import Tokens
+
+_SPACE = re.compile(r"\s+")
 
 
 class RawMentions(NamedTuple):
@@ -51,8 +54,6 @@ class SideDocument:
     def same_words(self, other: "SideDocument") -> bool:
         """Whether ``other`` has the same words (compared as the CoNLL-2012
         writer writes them, so that a converted file pairs with its source)."""
-        from .conll.write import conll_column
-
         mine, theirs = self.words, other.words
         return mine == theirs or [conll_column(w) for w in mine] == [conll_column(w) for w in theirs]
 
@@ -227,3 +228,10 @@ def first_scattered(names: Sequence[str], documents: Sequence[SideDocument], tit
                 f"{document.clusters.nodes.of(m).tolist()}), and {title} holds spans only"
             )
 
+
+def conll_column(text: str) -> str:
+    """``text`` as :func:`~.conll.write.format_conll` writes it in one column: white space
+    runs become ``_``, and empty text is ``_``. Compare words with a CoNLL
+    file written by it through this function (a spaCy token ``"\\n"`` is
+    written as ``_``)."""
+    return _SPACE.sub("_", text) or "_"

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..clusters import Pair
+from ..model.clusters import Clusters, Pair
 from ..errors import CorefInputError
 from ..files import PathLike
 from .base import Format, ReadOptions
-from .corpus import Corpus, PairedDocuments, _pair_by_name_or_order, pair_columns, pair_triples
+from .conll.read import ConllDocument
+from .corpus import Corpus, PairedDocuments, length_warnings, pair_by_name_or_order, pair_columns, pair_triples
 from .document import Side, SideDocument
 from .index import Entry, Fallback
 from .inputs import MAX_INPUT_BYTES, reading_bytes
@@ -384,7 +385,7 @@ def plan_stream(
         positional = key_format.positional and response_format.positional
         sides = [Side(index.path, index.format, index.entries) for index in (key, response)]  # type: ignore[arg-type]
         try:
-            triples, warnings, response_names = _pair_by_name_or_order(sides[0], sides[1], pair_by)
+            triples, warnings, response_names = pair_by_name_or_order(sides[0], sides[1], pair_by)
         except CorefInputError as err:
             raise Fallback(str(err)) from None
         key_ids = {id(entry): i for i, entry in enumerate(key.entries)}
@@ -449,3 +450,37 @@ def batches(sizes: Sequence[int], budget: int, n_process: int = 1) -> List[Tuple
     if start < len(sizes):
         out.append((start, len(sizes)))
     return out
+
+
+def stream_topic_sides(
+    key_path: Path, response_path: Path, *, formats: Tuple[Optional[str], Optional[str]] = (None, None),
+    pattern: Optional[str] = None, pair_by: Optional[str] = None,
+) -> Optional["Corpus"]:
+    """:func:`~.corpus.pair_topic_sides` of two CoNLL-2012 files read a batch of
+    documents at a time (docs/streaming.md), each document kept as its
+    mentions with their ids, name, token count and sentence starts, its
+    clusters and bytes dropped once read; ``None`` where the files are to
+    be read whole."""
+    from .topics import pair_topics
+
+    try:
+        with plan_stream(key_path, response_path, formats, pair_by, entity_ids=True) as plan:
+            triples = [
+                (name, _mentions_only(key), None if response is None else _mentions_only(response))
+                for batch in range(len(plan.batches)) for name, key, response in plan.documents(batch)
+            ]
+            warnings, response_names = plan.warnings, plan.response_names
+            sides = (
+                Side(plan.key.path, plan.key.format, [key for _, key, _ in triples]),
+                Side(plan.response.path, plan.response.format, [r for _, _, r in triples if r is not None]),
+            )
+    except Fallback:
+        return None
+    pairs, documents = pair_topics(triples, pattern, sides)
+    return Corpus(pairs, list(documents), warnings + length_warnings(triples), response_names)
+
+
+def _mentions_only(document: SideDocument) -> ConllDocument:
+    if not isinstance(document, ConllDocument) or document.mentions is None:
+        raise Fallback(f"document {document.name!r}: read without its entity ids")
+    return replace(document, clusters=Clusters(), words=None, pos=None)

@@ -5,36 +5,17 @@ topic (or one for the whole corpus); CoNLL-2012 files by the mentions
 their reader keeps with ids, CorefUD CoNLL-U files by their ``Entity=``
 ids (:mod:`.conllu_topics`)."""
 import re
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters, Pair
+from ..model.clusters import Clusters, Pair
 from ..errors import CorefInputError
-from .conll.read import ConllDocument
 from .document import RawMentions, Side, SideDocument
-
-if TYPE_CHECKING:
-    from .corpus import Corpus
+from .topic_document import TopicDocument
 
 CORPUS_TOPIC = "corpus"
 """The name of the one document of a corpus scored whole."""
-
-
-@dataclass
-class TopicDocument(ConllDocument):
-    """The documents of one topic as one document: ``parts`` their names,
-    ``offsets[i]`` the first token of part ``i`` (``offsets[-1]`` the
-    token count)."""
-
-    parts: Tuple[str, ...] = ()
-    offsets: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-
-    def part_of(self, tokens: np.ndarray) -> np.ndarray:
-        """The part (document index) each token lies in."""
-        return np.searchsorted(self.offsets, tokens, side="right") - 1
 
 
 def topic_of(name: str, pattern: Optional["re.Pattern[str]"]) -> str:
@@ -140,52 +121,3 @@ def _topic_document(topic: str, members: Sequence[SideDocument], clusters: Clust
         topic, clusters, int(offsets[-1]), getattr(members[0], "source", ""), getattr(members[0], "line", 0), words, starts, pos,
         parts=tuple(m.name for m in members), offsets=offsets,
     )
-
-
-def pair_topic_sides(key: Side, response: Side, pattern: Optional[str] = None, pair_by: Optional[str] = None) -> "Corpus":
-    """Two sides read with their entity ids paired document by document
-    (as :func:`~.corpus.pair_sides` pairs them) and then topic by topic
-    (:func:`pair_topics`): a :class:`~.corpus.Corpus` of one pair per topic."""
-    from .corpus import Corpus, _pair_by_name_or_order, length_warnings
-
-    triples, warnings, response_names = _pair_by_name_or_order(key, response, pair_by)
-    pairs, documents = pair_topics(triples, pattern, (key, response))
-    notes = list(dict.fromkeys(key.warnings + response.warnings))
-    return Corpus(pairs, list(documents), notes + warnings + length_warnings(triples), response_names)
-
-
-def stream_topic_sides(
-    key_path: Path, response_path: Path, formats: Tuple[Optional[str], Optional[str]] = (None, None),
-    pattern: Optional[str] = None, pair_by: Optional[str] = None,
-) -> Optional["Corpus"]:
-    """:func:`pair_topic_sides` of two CoNLL-2012 files read a batch of
-    documents at a time (docs/streaming.md), each document kept as its
-    mentions with their ids, name, token count and sentence starts, its
-    clusters and bytes dropped once read; ``None`` where the files are to
-    be read whole."""
-    from .corpus import Corpus, length_warnings
-    from .stream import Fallback, plan_stream
-
-    try:
-        with plan_stream(key_path, response_path, formats, pair_by, entity_ids=True) as plan:
-            triples = [
-                (name, _mentions_only(key), None if response is None else _mentions_only(response))
-                for batch in range(len(plan.batches)) for name, key, response in plan.documents(batch)
-            ]
-            warnings, response_names = plan.warnings, plan.response_names
-            sides = (
-                Side(plan.key.path, plan.key.format, [key for _, key, _ in triples]),
-                Side(plan.response.path, plan.response.format, [r for _, _, r in triples if r is not None]),
-            )
-    except Fallback:
-        return None
-    pairs, documents = pair_topics(triples, pattern, sides)
-    return Corpus(pairs, list(documents), warnings + length_warnings(triples), response_names)
-
-
-def _mentions_only(document: SideDocument) -> ConllDocument:
-    if not isinstance(document, ConllDocument) or document.mentions is None:
-        from .stream import Fallback
-
-        raise Fallback(f"document {document.name!r}: read without its entity ids")
-    return replace(document, clusters=Clusters(), words=None, pos=None)

@@ -3,7 +3,7 @@
 :class:`~.views.AlignmentView`."""
 from typing import Optional
 
-from .html import escape
+from .markup import escape
 from .views import ALIGNMENT_COLUMNS, AlignmentView
 
 

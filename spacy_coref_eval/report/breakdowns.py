@@ -4,7 +4,7 @@ and the variant matrix, rendered from their JSON blocks."""
 from typing import Any, List, Mapping, Optional, Sequence
 
 from ..analysis.error_types import ERROR_KIND_INFO
-from .html import _svg, _y_axis, escape, interval_text
+from .markup import escape, interval_text, svg, y_axis
 from .labels import METRIC_NAMES, METRIC_ORDER, pct
 from .views import headline
 
@@ -89,7 +89,7 @@ def waterfall_chart(block: Mapping[str, Any], metric: str) -> str:
     bar = min(slot * 0.5, 40)
     step_tick = 5 if floor >= 0.6 else (10 if floor >= 0.2 else 20)
     ticks = [(v - 100 * floor, str(v)) for v in range(int(round(100 * floor)), 101, step_tick)]
-    parts = _y_axis(left, top, plot_w, plot_h, ticks, 100 * (1 - floor))
+    parts = y_axis(left, top, plot_w, plot_h, ticks, 100 * (1 - floor))
 
     def y(value: float) -> float:
         return top + plot_h * (1 - (max(value, floor) - floor) / (1 - floor))
@@ -115,7 +115,7 @@ def waterfall_chart(block: Mapping[str, Any], metric: str) -> str:
         )
         parts.append(_tick(centre, top + plot_h + 14, title.split()[0].lower()))
         parts.append(_tick(centre, top + plot_h + 26, title.split()[-1].lower()))
-    return _svg("chart-waterfall", width, height, f"{label} F1 after fixing each kind of error", parts)
+    return svg("chart-waterfall", width, height, f"{label} F1 after fixing each kind of error", parts)
 
 
 def _rect(x: float, y: float, w: float, h: float, colour: str, tip: str, kind: str) -> str:

@@ -5,7 +5,7 @@ links, within one document and across documents, the scores with their
 counts, and the topics."""
 from typing import List, Optional, Sequence, Tuple
 
-from .html import _svg, _y_axis, escape
+from .markup import escape, svg, y_axis
 from .labels import METRIC_NAMES, fraction, pct
 from .views import CROSS_PARTS, CrossDocumentView, LinkRow
 
@@ -59,7 +59,7 @@ def link_chart(rows: Sequence[LinkRow]) -> str:
     plot_w, plot_h = width - left - 8, height - top - bottom
     group = plot_w / max(len(groups), 1)
     bar = min(group / 4, 24)
-    parts = _y_axis(left, top, plot_w, plot_h, [(v, str(v)) for v in range(0, 101, 20)], 100)
+    parts = y_axis(left, top, plot_w, plot_h, [(v, str(v)) for v in range(0, 101, 20)], 100)
     for index, part in enumerate(("",) + CROSS_PARTS):
         at = left + index * 150
         parts.append(
@@ -80,7 +80,7 @@ def link_chart(rows: Sequence[LinkRow]) -> str:
             )
         name = "Mentions" if metric == "mentions" else METRIC_NAMES[metric]
         parts.append(f'<text x="{centre:.1f}" y="{top + plot_h + 18}" class="tick" text-anchor="middle">{name}</text>')
-    return _svg("chart-crossdoc", width, height, "F1 over all links, within one document and across documents", parts)
+    return svg("chart-crossdoc", width, height, "F1 over all links, within one document and across documents", parts)
 
 
 def _topics(view: CrossDocumentView) -> str:

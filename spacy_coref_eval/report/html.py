@@ -7,19 +7,18 @@ types, a table of documents, and the worst documents' gold and predicted
 mentions side by side (see :mod:`.views`). The same data gives the same
 bytes.
 """
-import html
 from math import ceil
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..analysis.error_types import ERROR_KIND_INFO, ERROR_KINDS
-from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct, printable, settings_line
+from ..analysis.registry import registered_analyses, resolve
+from .alignment_html import alignment_section
+from .breakdowns import STYLE as BREAKDOWN_STYLE
+from .crossdoc_html import STYLE as CROSSDOC_STYLE
+from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct, settings_line
+from .markup import escape, interval_text, svg, y_axis
 from .views import DocumentView, Intervals, Mention, Rates, ReportData, headline, worst_documents
 
-
-def escape(text: str) -> str:
-    """``text`` for HTML: escaped, with control characters (terminal escape
-    codes, bells) written as escapes (:func:`~.labels.printable`)."""
-    return html.escape(printable(text))
 
 RATE_COLOURS: Dict[str, str] = {"recall": "#4e79a7", "precision": "#f28e2b", "f1": "#59a14f"}
 PALETTE: Tuple[str, ...] = (
@@ -31,19 +30,9 @@ MAX_NESTING_STYLE = 3
 BINS = 40
 
 
-def interval_text(bounds: Tuple[float, float]) -> str:
-    """An interval as shown under a score."""
-    return f"{pct(bounds[0])}–{pct(bounds[1])}"
-
-
 def render_report(data: ReportData) -> str:
     """The whole page: the section of every registered analysis, in
     registry order, between the scores and the documents."""
-    from ..analysis.registry import registered_analyses, resolve
-    from .alignment_html import alignment_section
-    from .breakdowns import STYLE as BREAKDOWN_STYLE
-    from .crossdoc_html import STYLE as CROSSDOC_STYLE
-
     sections = [
         resolve(analysis.html)(data.sections.get(analysis.name), data)
         for analysis in registered_analyses() if analysis.html
@@ -167,7 +156,7 @@ def prf_chart(metrics: Rates, intervals: Intervals) -> str:
     plot_w, plot_h = width - left - 8, height - top - bottom
     group = plot_w / max(len(names), 1)
     bar = min(group / 4, 22)
-    parts = _y_axis(left, top, plot_w, plot_h, [(v, str(v)) for v in range(0, 101, 20)], 100)
+    parts = y_axis(left, top, plot_w, plot_h, [(v, str(v)) for v in range(0, 101, 20)], 100)
     parts.append(_legend(left, 14))
     for index, name in enumerate(names):
         centre = left + group * (index + 0.5)
@@ -179,7 +168,7 @@ def prf_chart(metrics: Rates, intervals: Intervals) -> str:
         parts.append(
             f'<text x="{centre:.1f}" y="{top + plot_h + 18}" class="tick" text-anchor="middle">{METRIC_NAMES[name]}</text>'
         )
-    return _svg("chart-prf", width, height, "Recall, precision and F1 per metric", parts)
+    return svg("chart-prf", width, height, "Recall, precision and F1 per metric", parts)
 
 
 def _bar(
@@ -212,27 +201,6 @@ def _legend(x: float, y: float) -> str:
     return "".join(items)
 
 
-def _y_axis(
-    left: int, top: int, plot_w: float, plot_h: int, ticks: Sequence[Tuple[float, str]], top_value: float
-) -> List[str]:
-    """Horizontal grid lines with their labels."""
-    parts = []
-    for value, label in ticks:
-        y = top + plot_h * (1 - value / top_value)
-        parts.append(
-            f'<line x1="{left}" x2="{left + plot_w:.1f}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
-            f'<text x="{left - 6}" y="{y + 4:.1f}" class="tick" text-anchor="end">{label}</text>'
-        )
-    return parts
-
-
-def _svg(ident: str, width: int, height: int, label: str, parts: Sequence[str]) -> str:
-    return (
-        f'<svg id="{ident}" class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-        f'role="img" aria-label="{escape(label)}">' + "".join(parts) + "</svg>"
-    )
-
-
 def f1_histogram(values: Sequence[float], micro: float, macro: Optional[float], metric: str) -> str:
     """Documents per bin of F1 (:data:`BINS` bins over 0–100), with the
     corpus (micro) and the macro-averaged F1 as vertical lines."""
@@ -241,7 +209,7 @@ def f1_histogram(values: Sequence[float], micro: float, macro: Optional[float], 
     counts = histogram_counts(values)
     step = nice_step(max(counts) / 4)
     top_count = step * max(1, ceil(max(counts) / step))
-    parts = _y_axis(left, top, plot_w, plot_h, [(v, str(v)) for v in range(0, top_count + 1, step)], top_count)
+    parts = y_axis(left, top, plot_w, plot_h, [(v, str(v)) for v in range(0, top_count + 1, step)], top_count)
     bin_w = plot_w / BINS
     for index, count in enumerate(counts):
         if count:
@@ -262,7 +230,7 @@ def f1_histogram(values: Sequence[float], micro: float, macro: Optional[float], 
     if macro is not None:
         averages.append(("macro", f"macro average {pct(macro)}", macro))
     parts += [_average_line(left, top, plot_w, plot_h, slot, *average) for slot, average in enumerate(averages)]
-    return _svg("chart-f1", width, height, f"Distribution of per-document {metric} F1", parts)
+    return svg("chart-f1", width, height, f"Distribution of per-document {metric} F1", parts)
 
 
 def histogram_counts(values: Sequence[float]) -> List[int]:

@@ -5,7 +5,7 @@ from typing import Any, List, Mapping, Optional
 
 from wasabi import table
 
-from .html import escape
+from .markup import escape
 from .labels import METRIC_NAMES, METRIC_ORDER, pct, printable
 
 
@@ -107,7 +107,7 @@ def links_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: A
 def links_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
     if not block:
         return ""
-    from .html import interval_text
+    from .markup import interval_text
 
     rows = []
     for name, entry in block.items():

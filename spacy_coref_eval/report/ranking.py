@@ -5,7 +5,8 @@ and the table of ``compare`` (docs/analyses.md §5). It only renders what
 from math import ceil
 from typing import Any, List, Mapping, Optional, Sequence
 
-from .html import STYLE, _svg, escape, footer, nice_step
+from .html import STYLE, footer, nice_step
+from .markup import escape, svg
 from .labels import METRIC_NAMES, pct
 
 ROW = 28
@@ -71,7 +72,7 @@ def ranking_plot(ranking: Any, labels: Sequence[str], level: float) -> str:
         )
     height = top + ROW * len(labels) + 8
     label = f"F1 and {level:.0%} interval of every system"
-    return _svg("ranking", LEFT + PLOT + 24, height, label, parts)
+    return svg("ranking", LEFT + PLOT + 24, height, label, parts)
 
 
 def ranking_table_html(ranking: Any, labels: Sequence[str]) -> str:

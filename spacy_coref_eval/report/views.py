@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters
+from ..model.clusters import Clusters
 from ..scoring import CorpusResult
 
 Rates = Mapping[str, Mapping[str, float]]

@@ -6,14 +6,14 @@ from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Pair
+from ..model.clusters import Pair
 from ..counting import DEFAULT_METRICS
 from ..errors import CorefInputError
 from ..formats import ReadOptions, format_of, get_format
 from ..formats.corpus import Corpus, pair_sides, read_corpus, read_side
 from ..formats.document import Side
 from .result import CorpusResult
-from .score import _repeated_notes, _score_shard, score_pairs
+from .score import repeated_notes, score_pairs, score_shard
 from .settings import Settings
 
 @dataclass(frozen=True)
@@ -145,19 +145,19 @@ def _streamed(key: Any, response: Any, options: Options) -> Optional[Run]:
             corpus = plan.corpus(batches)
     except Fallback:
         return None
-    repeated = _repeated_notes([triple for batch in batches for triple in batch.repeated], options.settings)
+    repeated = repeated_notes([triple for batch in batches for triple in batch.repeated], options.settings)
     names = tuple(name for name, _, _ in plan.triples)
     counts = np.concatenate([batch.counts for batch in batches])
     return Run(CorpusResult(options.settings, names, counts, [*corpus.warnings, *repeated]), corpus)
 
 
 def _counts(pairs: Sequence[Pair], settings: Settings) -> np.ndarray:
-    return _score_shard(pairs, settings, False)[0]
+    return score_shard(pairs, settings, False)[0]
 
 
 def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:
     """coval's counts of two CoNLL-2012 files (docs/coval.md)."""
-    from ..counting.coval import coval_corpus_counts
+    from ..compat.coval.score import coval_corpus_counts
 
     formats = [get_format(given) if given else None for given in options.formats]
     if not (_is_path(key) and _is_path(response)) or any(
@@ -172,9 +172,11 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
     """Stage 1 of :func:`evaluate_corpus`: both sides read and paired."""
     if _is_path(key) and _is_path(response):
         if options.cross_document and options.stream and not (options.words or options.tokens):
-            from ..formats.topics import stream_topic_sides
+            from ..formats.stream import stream_topic_sides
 
-            streamed = stream_topic_sides(key, response, options.formats, options.topic_pattern, options.pair_by)
+            streamed = stream_topic_sides(
+                key, response, formats=options.formats, pattern=options.topic_pattern, pair_by=options.pair_by
+            )
             if streamed is not None:
                 return streamed
         return read_corpus(
@@ -193,9 +195,9 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
 
             sides.append(docs_side(value, reader, role))
     if options.cross_document:
-        from ..formats.topics import pair_topic_sides
+        from ..formats.corpus import pair_topic_sides
 
-        return pair_topic_sides(*sides, options.topic_pattern, options.pair_by)
+        return pair_topic_sides(*sides, pattern=options.topic_pattern, pair_by=options.pair_by)
     return pair_sides(*sides, pair_by=options.pair_by)
 
 

@@ -4,7 +4,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Unio
 
 import numpy as np
 
-from ..clusters import Clusters, ClustersLike, Pair, as_clusters, repeated_warnings
+from ..model.clusters import Clusters, ClustersLike, Pair, as_clusters, repeated_warnings
 from ..counting import Counts, count_corpus
 from ..counting.metrics import reads_documents
 from ..errors import CorefInputError
@@ -39,7 +39,7 @@ def score_pairs(
     n_process: int = 1,
     keep_twinned: bool = True,
 ) -> CorpusResult:
-    """Score documents already paired by the caller: :class:`~.clusters.Pair`
+    """Score documents already paired by the caller: :class:`~..model.clusters.Pair`
     s, or ``(name, key, response)`` triples.
 
     Repeated mentions are dropped, with a warning. Every document's range
@@ -64,10 +64,10 @@ def score_pairs(
     if n_process > 1 and len(pairs) > 1:
         shards = _score_in_processes(pairs, settings, n_process, keep_twinned)
     else:
-        shards = [_score_shard(pairs, settings)]
+        shards = [score_shard(pairs, settings)]
     counts = np.concatenate([shard[0] for shard in shards])
     repeated = [(pair.name, pair.key, pair.response) for pair in repeated_pairs(pairs)]
-    notes = [*warnings, *_repeated_notes(repeated, settings)]
+    notes = [*warnings, *repeated_notes(repeated, settings)]
     parts = [shard[1] for shard in shards]
     twinned = TwinnedCorpus.concat(parts) if all(part is not None for part in parts) else None
     return CorpusResult(settings, tuple(names), counts, notes, twinned)
@@ -76,7 +76,7 @@ def score_pairs(
 Shard = Tuple[np.ndarray, Optional[TwinnedCorpus]]
 
 
-def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = True) -> Shard:
+def score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = True) -> Shard:
     """Counts and (with ``keep_twinned``) twinning of some documents:
     documents read as columns twinned at once where nothing is asked of
     them one by one (:func:`_in_columns`)."""
@@ -85,8 +85,8 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool =
     if _in_columns(pairs, settings):
         twinned = twin_batches(pairs.key, pairs.response, pairs.n_tokens, settings.match, remove, settings.zeros == "exclude")
     else:
-        from ..counting.anaphora import anaphora_counts, check_modes
-        from ..formats.ua.view import in_modes
+        from ..compat.ua.anaphora import anaphora_counts, check_modes
+        from ..model.ua.view import in_modes
 
         documents = []
         for name, key, response, n_tokens in pairs:
@@ -106,7 +106,8 @@ def _score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool =
     counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics, settings.twinless == "conll", settings.count_options)
     if documents is not None:
         counts = anaphora_counts(
-            counts, [document[:2] for document in documents], settings.metrics, modes, settings.singletons == "remove", exact
+            counts, [document[:2] for document in documents], metrics=settings.metrics, modes=modes,
+            remove_singletons=settings.singletons == "remove", exact=exact,
         )
     return counts, twinned if keep_twinned else None
 
@@ -126,7 +127,7 @@ _SHARED: Optional[Tuple[List[Pair], Settings, bool]] = None
 
 
 def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int, keep_twinned: bool) -> List[Shard]:
-    """:func:`_score_shard` on ``n_process`` consecutive shards in parallel.
+    """:func:`score_shard` on ``n_process`` consecutive shards in parallel.
     Forked workers find the documents in memory; elsewhere each shard is
     sent to its worker."""
     import multiprocessing
@@ -146,7 +147,7 @@ def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int, k
     with ProcessPoolExecutor(len(bounds)) as pool:
         shards = [pairs[start:end] for start, end in bounds]
         n = len(shards)
-        return list(pool.map(_score_shard, shards, [settings] * n, [keep_twinned] * n))
+        return list(pool.map(score_shard, shards, [settings] * n, [keep_twinned] * n))
 
 
 def _load_solvers() -> None:
@@ -161,8 +162,9 @@ def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:
     assert _SHARED is not None, "set before the workers were forked"
     pairs, settings, keep_twinned = _SHARED
     start, end = bounds
-    return _score_shard(pairs[start:end], settings, keep_twinned)
+    return score_shard(pairs[start:end], settings, keep_twinned)
 
 
-def _repeated_notes(repeated: Sequence[Tuple[str, Any, Any]], settings: Settings) -> List[str]:
+def repeated_notes(repeated: Sequence[Tuple[str, Any, Any]], settings: Settings) -> List[str]:
+    """The warnings about mentions given twice, as ``settings`` score them."""
     return repeated_warnings(repeated, hasattr(settings.match, "twin_corpus") and settings.twinless == "conll")

@@ -4,12 +4,12 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional, Tuple,
 
 from ..counting import DEFAULT_METRICS, Conventions, check_metrics
 from ..counting.importance import SIZE, LeaImportance
-from ..formats.ua.modes import Modes
+from ..model.ua.modes import Modes
 from ..presets import REFERENCE, Preset, get_preset
 from ..twinning import ExactMatcher, Matcher, get_policy
 
 if TYPE_CHECKING:
-    from ..counting.coval import CovalOptions
+    from ..compat.coval.score import CovalOptions
 
 SINGLETON_MODES = ("keep", "remove")
 ZERO_MODES = ("keep", "exclude")
@@ -109,7 +109,7 @@ class Settings:
         ``singletons`` and ``zero_match`` default to the preset's
         (:mod:`~.presets`; without one, exact matching and singletons kept).
         ``split_antecedents`` to ``min_spans`` are the UA scorer's modes
-        (:class:`~.formats.ua.modes.Modes`). ``lea_importance`` names LEA's
+        (:class:`~.model.ua.modes.Modes`). ``lea_importance`` names LEA's
         importance (``size``, ``uniform``, ``entity-type`` with the
         ``lea_weights`` table and ``lea_default_weight``;
         :class:`~.counting.importance.LeaImportance`).
@@ -121,7 +121,7 @@ class Settings:
         if preset == "coval" or mina or np_only or remove_nested:
             if preset not in (None, "coval"):
                 raise ValueError(f"mina, np_only and remove_nested are options of the coval preset, not of {preset!r}")
-            from ..counting.coval import COVAL_METRICS, CovalOptions
+            from ..compat.coval.score import COVAL_METRICS, CovalOptions
 
             preset = "coval"
             coval = CovalOptions(mina, np_only, remove_nested, (singletons or "keep") == "keep")
@@ -168,7 +168,7 @@ def _coval_settings(coval: "CovalOptions") -> Dict[str, bool]:
 def _check_coval(settings: Settings) -> None:
     """What the coval preset cannot do: metrics coval lacks, twinless
     policies, zeros, uniform LEA."""
-    from ..counting.coval import COVAL_METRICS
+    from ..compat.coval.score import COVAL_METRICS
 
     lacking = [name for name in settings.metrics if name not in COVAL_METRICS]
     if lacking:

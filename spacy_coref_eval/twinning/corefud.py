@@ -23,7 +23,7 @@ import numpy as np
 
 from ..arrays import range_values
 from ..assignment import dense_assignment
-from ..clusters import Clusters, first_occurrences, set_codes
+from ..model.clusters import Clusters, first_occurrences, set_codes
 from .matchers import ExactMatcher, HeadMatcher, PartialMatcher
 from .spans import exact_twins, overlapping_pairs
 from .twinned import Memberships, Stacked, TwinnedCorpus, kept, stack_documents, twin_each

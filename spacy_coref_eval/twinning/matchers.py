@@ -1,6 +1,6 @@
 """Matchers decide which response mention is the twin of which key mention
 (Stoyanov et al. 2009; docs/metrics.md §3). A matcher is called with the key and the
-response :class:`~spacy_coref_eval.clusters.Clusters` and returns, for every
+response :class:`~spacy_coref_eval.model.clusters.Clusters` and returns, for every
 response mention, the index of its key twin or -1.
 
 Every matcher first twins the mentions with identical spans
@@ -15,7 +15,7 @@ from typing import Any, Callable, ClassVar, Dict, Protocol, Tuple, Union, runtim
 import numpy as np
 
 from ..assignment import solve_blocks
-from ..clusters import Clusters, common_tokens, holds
+from ..model.clusters import Clusters, common_tokens, holds
 from ..errors import CorefInputError
 from .spans import exact_twins, overlaps_by_start, twinless_by_span
 

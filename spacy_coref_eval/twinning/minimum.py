@@ -5,7 +5,7 @@ Detection"); docs/coval.md §3 gives the rules and coval's quirks kept."""
 import math
 from typing import FrozenSet, List, Optional, Sequence, Set, Tuple
 
-from ..formats.conll.parse_tree import ParseNode
+from ..model.parse_tree import ParseNode
 
 MinSpan = FrozenSet[Tuple[str, int]]
 """A minimum span: (terminal group words, group index) pairs."""

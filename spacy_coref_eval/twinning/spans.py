@@ -7,7 +7,7 @@ from typing import Tuple
 import numpy as np
 
 from ..arrays import expand_ranges
-from ..clusters import Clusters, set_codes
+from ..model.clusters import Clusters, set_codes
 
 
 def exact_twins(key: Clusters, response: Clusters) -> np.ndarray:

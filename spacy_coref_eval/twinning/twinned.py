@@ -13,7 +13,7 @@ from typing import Optional, Sequence, Tuple
 import numpy as np
 
 from ..arrays import NO_INTEGERS
-from ..clusters import Clusters, ClustersBatch, same_sets
+from ..model.clusters import Clusters, ClustersBatch, same_sets
 from .matchers import Matcher
 
 

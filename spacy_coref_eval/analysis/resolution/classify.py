@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...arrays import expand_ranges
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
-from ...formats.tokens import Tokens
+from ...model.tokens import Tokens
 from .lexicon import CAPITALISED, CLASS_INDEX, COMMON, OTHER, PRONOUN, PROPER
 from .order import anaphoric, position_order
 from .strings import merged_spans, string_matches

@@ -7,7 +7,7 @@ import numpy as np
 
 from ...counting.counts import FIELDS
 from ...errors import CorefInputError
-from ...formats.tokens import Tokens
+from ...model.tokens import Tokens
 from .classify import classify_mentions
 from .lexicon import ANAPHORIC, NONE, RESOLUTION_CLASSES, Classifier
 from .muc_rc import count_resolution_classes, muc_rc_rates

@@ -6,8 +6,8 @@ from typing import Callable, Dict, Tuple
 
 import numpy as np
 
-from ...clusters import Clusters
-from ...formats.tokens import Tokens
+from ...model.clusters import Clusters
+from ...model.tokens import Tokens
 
 RESOLUTION_CLASSES: Tuple[str, ...] = ("PN-e", "PN-p", "PN-n", "CN-e", "CN-p", "CN-n", "1+2Pr", "G3Pr", "U3Pr")
 NONE = "none"

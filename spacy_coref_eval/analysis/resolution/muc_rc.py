@@ -7,7 +7,7 @@ import numpy as np
 
 from ...arrays import expand_ranges
 from ...assignment.blocks import connected_blocks
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...counting.counts import FIELDS
 from ...counting.rates import prf_arrays
 from ...errors import CorefInputError

@@ -7,7 +7,7 @@ from typing import Tuple
 import numpy as np
 
 from ...arrays import expand_ranges, range_values
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 
 _BASE = 0x9E3779B97F4A7C15
 

@@ -7,7 +7,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ...formats.tokens import MISSING, Tokens
+from ...model.tokens import MISSING, Tokens
 from .lexicon import (
     CAPITALISED, CLAUSE_PUNCTUATION_LOWER, COMMON, DETERMINERS, OTHER, OTHER_PRONOUNS, POSSESSIVE_MARKERS,
     PREPOSITIONS, PRONOUN, PRONOUN_PERSON, PTB_CUT, PTB_KIND, PTB_NOMINAL, PTB_NOT_CONTENT, PTB_PUNCTUATION,

@@ -7,7 +7,7 @@ from typing import List, Mapping, Tuple
 
 import numpy as np
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from .characters import WHITE_SPACE
 

@@ -9,13 +9,14 @@ from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequenc
 
 import numpy as np
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike
 from ..base import ReadOptions
 from ..document import RawMentions, Side, SideDocument
-from ..tokens import Tokens
+from ...model.tokens import Tokens
 from ..inputs import check_utf8, read_input
+from ...model.parse_tree import parse_bits
 from .vectorised import BEGIN, END, SimpleFile, parse_columns, tabbed_columns
 
 
@@ -506,3 +507,15 @@ def read_side(path: Path, options: ReadOptions) -> Side:
         return Side(path, FORMAT, list(read.values()), read.warnings)
     documents = read_conll_documents(path, with_words=options.words, with_ids=options.entity_ids)
     return Side(path, FORMAT, list(documents.values()), documents.warnings)
+
+
+def read_parse(path: PathLike) -> Dict[str, List[str]]:
+    """The parse bits of every document of a CoNLL-2012 file, by the names
+    :func:`read_conll` gives (comment lines inside a document are no
+    tokens, as there)."""
+    text = bytes(read_input(Path(path))).decode("utf8", errors="replace").lstrip("\ufeff")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    out: Dict[str, List[str]] = {}
+    for name, begin, end, _ in _blocks(lines, str(path)):
+        out[name] = parse_bits([line for line in lines[begin + 1:end] if line[:1] != "#"])
+    return out

@@ -8,7 +8,7 @@ from typing import List, NamedTuple, Optional, Tuple
 import numpy as np
 
 from ...arrays import expand_ranges, pair_brackets, range_values
-from ...clusters import Clusters, ClustersBatch
+from ...model.clusters import Clusters, ClustersBatch
 from ..document import RawMentions
 
 BEGIN = re.compile(r"#\s*begin document(?: (.*)|\s*)")
@@ -313,7 +313,7 @@ def tabbed_columns(data: bytes, documents: List[Document]) -> Optional[List[Colu
     first[nonempty] = buf[line_starts[nonempty]]
     token = (first != _NL) & (first != _HASH)
     lines = np.flatnonzero(token)
-    if len(lines) == 0 or len(tabs) % len(lines) or len(tabs) // len(lines) <= _WORD_FIELD or not _narrow_utf8(buf):
+    if len(lines) == 0 or len(tabs) % len(lines) or len(tabs) // len(lines) <= _WORD_FIELD or not narrow_utf8(buf):
         return None
     row = tabs.reshape(len(lines), -1)
     if (
@@ -344,7 +344,7 @@ def _text_of(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> List[str]
     return buf[range_values(starts, ends + 1)].tobytes().decode("utf8").split("\t")[:-1]
 
 
-def _narrow_utf8(buf: np.ndarray) -> bool:
+def narrow_utf8(buf: np.ndarray) -> bool:
     """Whether ``buf`` is UTF-8 text whose only white space is ASCII. Only
     its runs of bytes beyond ASCII are decoded: a character beyond ASCII
     never holds an ASCII byte."""

@@ -1,17 +1,13 @@
 """Write CoNLL-2012 files (docs/formats.md, CoNLL-2012)."""
-import re
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
 
 import numpy as np
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike, open_output
-from ..document import SideDocument, check_written_name, document_names
-
-_SPACE = re.compile(r"\s+")
-
+from ..document import SideDocument, check_written_name, conll_column, document_names
 
 def format_conll(
     name: str,
@@ -86,14 +82,6 @@ def crossing_mentions(clusters: Clusters) -> np.ndarray:
             continue
         stack.append(end)
     return out
-
-
-def conll_column(text: str) -> str:
-    """``text`` as :func:`format_conll` writes it in one column: white space
-    runs become ``_``, and empty text is ``_``. Compare words with a CoNLL
-    file written by it through this function (a spaCy token ``"\\n"`` is
-    written as ``_``)."""
-    return _SPACE.sub("_", text) or "_"
 
 
 def write_conll(

@@ -2,7 +2,7 @@
 column-wise, empty nodes, node identities across files (:func:`node_key`),
 and the check that a key and a response hold the same sentences
 (docs/formats.md, CorefUD CoNLL-U)."""
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
@@ -79,6 +79,7 @@ class CorefUDDocument:
 
     name: str
     source: str
+    _: KW_ONLY
     line: int
     words: List[str]
     token_columns: "TokenColumns"
@@ -262,6 +263,8 @@ def empty_document(name: str, source: str, line: int) -> CorefUDDocument:
     none = np.zeros(0, dtype=np.int64)
     flags = np.zeros(0, dtype=bool)
     return CorefUDDocument(
-        name, source, line, [], TokenColumns(None), np.zeros(1, dtype=np.int64), [], [], none, (), (),
-        none, none, none, none, flags, flags, none, [],
+        name, source, line=line, words=[], token_columns=TokenColumns(None), sentence_starts=np.zeros(1, dtype=np.int64),
+        sentence_ids=[], sentence_lines=[], word_ords=none, empty_nodes=(), entities=(), mention_entity=none,
+        mention_start=none, mention_end=none, mention_head=none, mention_zero=flags, mention_contiguous=flags,
+        mention_line=none, mention_etype=[],
     )

@@ -2,7 +2,7 @@
 from typing import Any, Iterator, List, Tuple
 
 from ..index import Entries, Fallback, entries
-from .parse import _NEWDOC, ids_per_document
+from .parse import NEWDOC, ids_per_document
 
 
 def document_entries(scan: Iterator[Tuple[int, Any]]) -> Entries:
@@ -30,7 +30,7 @@ def document_entries(scan: Iterator[Tuple[int, Any]]) -> Entries:
         if line.startswith(b"# global."):
             headers.append((offset, line))
             continue
-        newdoc = _NEWDOC.match(line.decode("utf8", "replace").rstrip("\r"))
+        newdoc = NEWDOC.match(line.decode("utf8", "replace").rstrip("\r"))
         if newdoc is None or newdoc.group(1) is None:
             raise Fallback("a '# newdoc' line without an id")
         names.append(newdoc.group(1).strip())

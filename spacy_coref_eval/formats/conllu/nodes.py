@@ -1,4 +1,4 @@
-"""CorefUD documents as :class:`~spacy_coref_eval.clusters.Clusters` over
+"""CorefUD documents as :class:`~spacy_coref_eval.model.clusters.Clusters` over
 nodes (docs/corefud.md §1, §8).
 
 A CorefUD mention is a set of nodes: words and empty nodes (``8.1``), the
@@ -16,8 +16,8 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from ...clusters import Clusters, NodeSets
-from ..tokens import Tokens
+from ...model.clusters import Clusters, NodeSets
+from ...model.tokens import Tokens
 from .document import CorefUDDocument, node_key
 
 EMPTY_FORM = "_"

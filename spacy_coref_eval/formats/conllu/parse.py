@@ -13,7 +13,7 @@ from .document import MAJOR_BITS, MINOR_BITS, ConlluFile, CorefUDDocument, Empty
 from .entities import DocumentLayout, EntityHeader, MentionReader
 from .vectorised import any_of, begins, byte_words, gather_lines, numbers, starts_with, strings
 
-_NEWDOC = re.compile(r"^# newdoc(?:\s+id\s*=\s*(.+))?$")
+NEWDOC = re.compile(r"^# newdoc(?:\s+id\s*=\s*(.+))?$")
 _SENT_IDS = re.compile(r"^# sent_id(?:[^\S\n]*=?[^\S\n]*(\S+))?", re.MULTILINE)
 r"""``# sent_id`` lines, one a line, each matched at its start: the id is
 what ``^# sent_id\s*=?\s*(\S+)`` matches in the line alone, or empty."""
@@ -178,7 +178,7 @@ class FileParser:
         positions = np.searchsorted(token_lines, others).tolist()
         for line, owner, position in zip(others.tolist(), owners, positions):
             text = self.decode(self.data[int(line_start[line]):int(newlines[line])])
-            found = _NEWDOC.match(text)
+            found = NEWDOC.match(text)
             if found:
                 documents.append(((found.group(1) or "").strip(), line + 1, owner))
                 continue

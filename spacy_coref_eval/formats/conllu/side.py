@@ -6,10 +6,10 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ..base import ReadOptions
 from ..document import Paired, Side, SideDocument
-from ..tokens import Tokens
+from ...model.tokens import Tokens
 from .nodes import empty_keys, node_clusters, node_forms, node_order, node_sentence_starts, node_tokens
 from .read import ConlluFile, CorefUDDocument, check_aligned, file_parser, read_conllu
 
@@ -66,7 +66,7 @@ def with_split_antecedents(document: CorefUDDocument, order: np.ndarray) -> Clus
     clusters = node_clusters(document, order)
     if not document.split_antecedents:
         return clusters
-    from ..ua.splitante import SplitClusters
+    from ...model.ua.splitante import SplitClusters
 
     where = f"{document.source}: document {document.name!r}"
     return SplitClusters.wrap(clusters, document.entities, document.split_antecedents, where)

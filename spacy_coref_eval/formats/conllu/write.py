@@ -6,7 +6,7 @@ eid-etype-head-other``; every document is one ``# newdoc``, every sentence
 has a ``# sent_id`` (``NAME-N``, white space in the name written as ``_``)
 and a ``# text`` (the words joined by spaces). Token lines hold the ten
 columns: ID, FORM, LEMMA ``_``, UPOS, XPOS and FEATS (``Gender`` and
-``Person``) from the document's :class:`~.tokens.Tokens` when given, else
+``Person``) from the document's :class:`~...model.tokens.Tokens` when given, else
 ``_``, HEAD, DEPREL and DEPS ``_``, and MISC ``Entity=...`` (and
 ``SplitAnte=`` for the plurals of a CoNLL-UA document, as udapi writes it).
 
@@ -28,12 +28,12 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, 
 
 import numpy as np
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike, open_output
-from ..conll.write import check_nesting, conll_column
-from ..document import SideDocument, document_names
-from ..tokens import MISSING, Tokens
+from ..conll.write import check_nesting
+from ..document import SideDocument, conll_column, document_names
+from ...model.tokens import MISSING, Tokens
 
 ENTITY_FIELDS = "eid-etype-head-other"
 
@@ -215,7 +215,7 @@ def _known(values: Optional[Sequence[str]]) -> Optional[List[str]]:
 
 
 def _cleaned(values: Sequence[str]) -> List[str]:
-    """``values`` through :func:`~.conll.conll_column` (no copy made when
+    """``values`` through :func:`~..document.conll_column` (no copy made when
     none is empty or holds white space)."""
     values = list(values)
     joined = " ".join(values)

@@ -12,7 +12,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from ...arrays import range_values
-from .groups import SPAN, SpanGroupTable, _EMPTY_GROUPS
+from .groups import EMPTY_GROUPS, SPAN, SpanGroupTable
 
 _HEAD = b"\x83\xa4name"
 """A map of three entries, then the key ``name``."""
@@ -31,7 +31,7 @@ def batch_groups(span_groups: Sequence[bytes], lengths: np.ndarray) -> List[Opti
     """Every document's :class:`~.groups.SpanGroupTable`, the same as
     :func:`~.groups.decode_groups` gives, or ``None`` where it must decode
     the document itself."""
-    empty = [not data or data == _EMPTY_GROUPS for data in span_groups]
+    empty = [not data or data == EMPTY_GROUPS for data in span_groups]
     out: List[Optional[SpanGroupTable]] = [SpanGroupTable.empty() if e else None for e in empty]
     docs = [index for index, e in enumerate(empty) if not e]
     if not docs:

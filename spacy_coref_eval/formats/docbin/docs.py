@@ -18,7 +18,7 @@ from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import open_output
 from ..conll.read import ConllDocument, PathLike

@@ -9,7 +9,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ...arrays import NO_INTEGERS, range_values
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from .roots import span_roots
 from .spans import LabeledSpanGroup, PrefixedSpanGroups
@@ -21,7 +21,7 @@ SPAN = np.dtype(
 )
 """A span as ``Span.to_bytes`` packs it (``>QQQllll``)."""
 _ATTR_FIELDS = {"id_": "id", "label_": "label", "kb_id_": "kb_id"}
-_EMPTY_GROUPS = b"\x90"
+EMPTY_GROUPS = b"\x90"
 """An empty list in msgpack, as spaCy writes a doc without span groups."""
 
 FastReader = Union[PrefixedSpanGroups, LabeledSpanGroup]
@@ -55,7 +55,7 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
     bytes keyed by their names; a key seen again keeps its first place and
     takes the later group. Groups are decoded without srsly's numpy hook,
     which only their ``attrs``, unused here, could need."""
-    if not data or data == _EMPTY_GROUPS:
+    if not data or data == EMPTY_GROUPS:
         return SpanGroupTable.empty()
     rows: Dict[str, Tuple[int, int]] = {}
     chunks: List[bytes] = []

@@ -10,7 +10,7 @@ from typing import List, Optional, Tuple, Union
 
 import numpy as np
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ..inputs import MAX_INPUT_BYTES, read_input
 from .batch import batch_groups

@@ -4,11 +4,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, List, Optional, Sequence
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ..base import ReadOptions
 from ..document import Paired, Side, SideDocument, WordMismatch, difference
-from ..tokens import Tokens
+from ...model.tokens import Tokens
 
 
 @dataclass

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequ
 
 import numpy as np
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from .names import CLUSTER_PREFIX, HEAD_PREFIX
 

@@ -4,7 +4,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, List, Mapping, Sequence
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import open_output
 from ..base import ReadOptions

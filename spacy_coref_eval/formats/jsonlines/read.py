@@ -28,12 +28,11 @@ from typing import (
 import numpy as np
 
 from ...arrays import NO_INTEGERS, NO_SPANS
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike
 from ..inputs import MAX_INPUT_BYTES, read_input
-from ..base import ReadOptions
-from ..document import Side, SideDocument
+from ..document import SideDocument
 
 
 _ROLES = ("response", "key")
@@ -472,22 +471,3 @@ def _word_sentence_starts(sentence_map: object, piece_starts: List[int], subtoke
         first_pieces = np.array(piece_starts, dtype=np.int64)
     starts = np.unique(subtoken_map[first_pieces]) if len(first_pieces) else np.zeros(0, dtype=np.int64)
     return starts.tolist()
-
-
-def read_side(path: Path, options: ReadOptions) -> Side:
-    """A jsonlines file as a :class:`Side` (the format's reader): a
-    response reuses what was read of the sentences it shares with a
-    jsonlines key. A file whose members are a system's output is read in
-    that system's format (:func:`~..sysout.detect.system_of`)."""
-    from ..registry import get_format
-    from ..sysout.detect import system_of
-    from ..sysout.read import read_system
-    from . import FORMAT
-
-    text = load_text(path)
-    system = system_of(text, str(path))
-    if system is not None:
-        return read_system(path, get_format(system), text, options.paired_with)
-    key = options.paired_with
-    known = {d.doc_key: d for d in key.documents} if key is not None and key.format is FORMAT else None
-    return Side(path, FORMAT, list(parse_jsonlines(text, source=str(path), role=options.role, known=known).values()))

@@ -3,7 +3,7 @@ import json
 from pathlib import Path
 from typing import Iterable, List, Sequence, Tuple
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...files import PathLike, open_output
 from ..document import SideDocument, document_names
 

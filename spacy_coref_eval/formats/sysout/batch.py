@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ..alignment import (
     VisibleWords, character_excerpt, json_visible_words, place_units, quote_kinds, shown_words, visible_before,
     visible_codes, visible_words,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ...arrays import NO_INTEGERS, NO_SPANS
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ..document import AlignmentReport, Paired, SideDocument
 
 if TYPE_CHECKING:

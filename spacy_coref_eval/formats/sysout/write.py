@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ...files import open_output
 from ..document import SideDocument, document_names
 

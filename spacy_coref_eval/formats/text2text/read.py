@@ -10,7 +10,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ...clusters import Clusters, NodeSets
+from ...model.clusters import Clusters, NodeSets
 from ...errors import CorefInputError
 from ..base import ReadOptions
 from ..document import AlignmentReport, Paired, Side, SideDocument

@@ -8,17 +8,12 @@ from functools import cached_property
 from typing import Callable, Dict, List, Optional, Tuple
 
 from ...errors import CorefInputError
-from .layer import Layer, Markables
+from ...model.ua.layer import EMPTY, Layer, Markables, build_layer
 
 IDENTITY, BRIDGING, DISCOURSE_DEIXIS = "IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS"
 DEFAULT_COLUMNS = {"FORM": 1, IDENTITY: 10, BRIDGING: 11, DISCOURSE_DEIXIS: 12}
 """Column positions when no ``# global.columns`` header names them (the
 UA scorer's fixed positions)."""
-NON_REFERRING = "-Pseudo"
-GUIDELINES_NON_REFERRING = "_Pseudo"
-"""The other ending of non-referring entity ids in the UA guidelines (not
-read so by the UA scorer)."""
-EMPTY = Layer(Markables.of_lists([], [], [], [], [], [], {}, {}), (), (), ())
 
 
 @dataclass
@@ -177,7 +172,7 @@ def _layer(
                 else:
                     opened.append((markable_id, position, values, line))
         if bridging_column is not None and len(cells) > bridging_column and cells[bridging_column] != "_":
-            bridges.extend(_bridges(cells[bridging_column], line, where, warnings))
+            bridges.extend(bridging_pairs(cells[bridging_column], line, where, warnings))
     if opened:
         markable_id, _, _, line = opened[-1]
         raise CorefInputError(f"{where}, line {line}: markable {markable_id} is never closed")
@@ -196,7 +191,8 @@ def _layer(
     )
 
 
-def _bridges(cell: str, line: int, where: str, warnings: List[str]) -> List[Tuple[str, str, int]]:
+def bridging_pairs(cell: str, line: int, where: str, warnings: List[str]) -> List[Tuple[str, str, int]]:
+    """The ``(anaphor id, anchor id, line)`` pairs of a BRIDGING cell."""
     out = []
     head, *pieces = cell.split("(")
     if head.strip(")"):
@@ -209,60 +205,3 @@ def _bridges(cell: str, line: int, where: str, warnings: List[str]) -> List[Tupl
             raise CorefInputError(f"{where}, line {line}: markable {values['MarkableID']} bridges to itself")
         out.append((values["MarkableID"], values["MentionAnchor"], line))
     return out
-
-
-def build_layer(columns: Markables, bridges: List[Tuple[str, str, int]], where: str, warnings: List[str]) -> Layer:
-    """The :class:`Layer` of ``columns`` and their bridging pairs
-    ``(anaphor id, anchor id, line)``; split antecedents checked for cycles,
-    references to missing entities and markables warned and ignored."""
-    entity_ids = tuple(columns.entity_ids)
-    entity_index = {eid: i for i, eid in enumerate(entity_ids)} if columns.element_of else {}
-    element_of: List[List[int]] = [[] for _ in entity_ids] if columns.element_of else []
-    for i in sorted(columns.element_of):
-        own = int(columns.entity[i])
-        for plural in filter(None, columns.element_of[i].split(",")):
-            if plural not in entity_index:
-                warnings.append(f"{where}, line {columns.lines[i]}: ElementOf={plural} names no entity of the document; ignored")
-            elif entity_index[plural] not in element_of[own]:
-                element_of[own].append(entity_index[plural])
-    if columns.element_of:
-        _check_acyclic(element_of, entity_ids, where)
-    position = {mid: i for i, mid in enumerate(columns.markable_ids)} if bridges else {}
-    pairs = []
-    for anaphor, anchor, line in bridges:
-        missing = [mid for mid in (anaphor, anchor) if mid not in position]
-        if missing:
-            warnings.append(f"{where}, line {line}: bridging pair ({anaphor}, {anchor}) skipped: no markable {missing[0]}")
-            continue
-        pairs.append((position[anaphor], position[anchor]))
-    if (NON_REFERRING + "\n") in "\n".join(entity_ids) + "\n":
-        referring = tuple(not eid.endswith(NON_REFERRING) for eid in entity_ids)
-    else:
-        referring = (True,) * len(entity_ids)
-    elements = tuple(map(tuple, element_of)) if element_of else ((),) * len(entity_ids)
-    return Layer(columns, entity_ids, referring, elements, tuple(pairs))
-
-
-def _check_acyclic(element_of: List[List[int]], entity_ids: Tuple[str, ...], where: str) -> None:
-    """Refuse split antecedents that form a cycle (the UA scorer never
-    returns on them), naming an entity on the cycle."""
-    state = [0] * len(entity_ids)
-    for root in range(len(entity_ids)):
-        stack = [(root, iter(element_of[root]))]
-        if state[root]:
-            continue
-        state[root] = 1
-        while stack:
-            entity, children = stack[-1]
-            child = next(children, None)
-            if child is None:
-                state[entity] = 2
-                stack.pop()
-            elif state[child] == 1:
-                raise CorefInputError(
-                    f"{where}: split antecedents form a cycle: entity {entity_ids[child]} is (through ElementOf) "
-                    f"an element of itself"
-                )
-            elif state[child] == 0:
-                state[child] = 1
-                stack.append((child, iter(element_of[child])))

@@ -1,5 +1,5 @@
 """CoNLL-UA documents as sides: the clusters of the IDENTITY column by
-default; :func:`~spacy_coref_eval.formats.ua.view.ua_clusters` builds those
+default; :func:`~spacy_coref_eval.model.ua.view.ua_clusters` builds those
 of every UA scoring mode from the layers kept with them."""
 import codecs
 from dataclasses import dataclass
@@ -8,20 +8,20 @@ from typing import List, Optional
 
 import numpy as np
 
-from ...clusters import Clusters
+from ...model.clusters import Clusters
 from ..base import Format, ReadOptions
 from ..document import Side, SideDocument
 from ..inputs import check_utf8, read_input
 from .parse import UADocument, parse_ua
 from .vectorised import parse_simple
-from .modes import Modes
-from .view import ua_clusters_of, unmerged_clusters
+from ...model.ua.modes import Modes
+from ...model.ua.view import ua_clusters_of, unmerged_clusters
 
 
 @dataclass
 class UASideDocument(SideDocument):
     """A CoNLL-UA document; ``clusters`` are its referring IDENTITY
-    entities (:class:`~.view.UAClusters`, which keep the document's layers
+    entities (:class:`~...model.ua.view.UAClusters`, which keep the document's layers
     for the other modes)."""
 
     document: UADocument
@@ -45,7 +45,7 @@ class UASideDocument(SideDocument):
 
     def clusters_with_elements(self) -> Clusters:
         """The clusters as CoNLL-U writes them, with ``SplitAnte=``
-        (:func:`~.view.unmerged_clusters`)."""
+        (:func:`~...model.ua.view.unmerged_clusters`)."""
         return unmerged_clusters(self.document)
 
     def lost_in(self, target: Format) -> Optional[str]:

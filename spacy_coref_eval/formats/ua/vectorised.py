@@ -11,10 +11,10 @@ import numpy as np
 
 from ...errors import CorefInputError
 from ...arrays import pair_brackets, range_values
-from ..conll.vectorised import _narrow_utf8
-from .layer import Layer
+from ..conll.vectorised import narrow_utf8
+from ...model.ua.layer import EMPTY, Layer, build_layer
 from .parse import (
-    BRIDGING, DEFAULT_COLUMNS, DISCOURSE_DEIXIS, EMPTY, IDENTITY, Markables, UADocument, UAFile, _bridges, build_layer,
+    BRIDGING, DEFAULT_COLUMNS, DISCOURSE_DEIXIS, IDENTITY, Markables, UADocument, UAFile, bridging_pairs,
 )
 
 _NL, _TAB, _SPACE, _HASH, _UNDERSCORE = 10, 9, 32, 35, 95
@@ -54,7 +54,7 @@ def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     buf = np.frombuffer(data, dtype=np.uint8)
     newlines = np.flatnonzero(buf == _NL)
     tabs = np.flatnonzero(buf == _TAB)
-    if np.count_nonzero(buf < _SPACE) != len(tabs) + len(newlines) or not _narrow_utf8(buf):
+    if np.count_nonzero(buf < _SPACE) != len(tabs) + len(newlines) or not narrow_utf8(buf):
         return None
     lines = _Lines(data, buf, newlines)
     first = lines.first
@@ -181,7 +181,7 @@ def _document_layers(
         marked = _marked(buf, lo, hi)
         for t, text in zip(marked.tolist(), lines.text(token_lines[marked]) if len(marked) else []):
             d = int(doc[t])
-            bridges[d].extend(_bridges(text.split("\t")[columns[BRIDGING]], int(token_lines[t]) + 1, where[d], warnings[d]))
+            bridges[d].extend(bridging_pairs(text.split("\t")[columns[BRIDGING]], int(token_lines[t]) + 1, where[d], warnings[d]))
     layers = []
     for column in (IDENTITY, DISCOURSE_DEIXIS):
         if column not in columns:

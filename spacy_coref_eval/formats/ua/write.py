@@ -11,11 +11,10 @@ import numpy as np
 
 from ...errors import CorefInputError
 from ...files import open_output
-from ..conll.write import conll_column
-from ..document import SideDocument, check_written_name, document_names, first_scattered
-from .layer import Layer
+from ..document import SideDocument, check_written_name, conll_column, document_names, first_scattered
+from ...model.ua.layer import Layer
 from .parse import BRIDGING, DISCOURSE_DEIXIS, IDENTITY
-from .splitante import SplitClusters, split_layer
+from ...model.ua.splitante import SplitClusters, split_layer
 
 COLUMNS = (
     "ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",

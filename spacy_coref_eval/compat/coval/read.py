@@ -12,8 +12,8 @@ from typing import Dict, List, Tuple
 
 from ...errors import CorefInputError
 from ...files import PathLike
-from ..inputs import read_input
-from .parse_tree import NO_PARSE, PARSE_FIELD
+from ...formats.inputs import read_input
+from ...model.parse_tree import NO_PARSE, PARSE_FIELD
 
 CovalSpan = Tuple[int, int, int]
 """``(sentence, start, end)``: a mention, ``end`` inclusive."""

@@ -12,8 +12,8 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, 
 
 import numpy as np
 
-from .arrays import NO_INTEGERS, range_values
-from .errors import LISTED, CorefInputError, listed
+from ..arrays import NO_INTEGERS, range_values
+from ..errors import LISTED, CorefInputError, listed
 
 Span = Tuple[int, int]
 Entities = Sequence[Sequence[Span]]

@@ -8,16 +8,16 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ...clusters import Clusters
+from ..clusters import Clusters
 from ...errors import CorefInputError
-from .layer import Layer, Span, Split
+from .layer import GUIDELINES_NON_REFERRING, Layer, Span, Split
 from .modes import Modes
-from .parse import GUIDELINES_NON_REFERRING
+from .splitante import SplitClusters, SplitSource, split_layer
 
 
 @dataclass(frozen=True)
 class UAClusters(Clusters):
-    """:class:`~spacy_coref_eval.clusters.Clusters` of a UA document in
+    """:class:`~spacy_coref_eval.model.clusters.Clusters` of a UA document in
     one mode, and what the UA scorer scores beyond them: every entity's
     spans as it lists them (:attr:`entity_spans`: a span may be in several
     entities, and repeated within one where split antecedents are
@@ -129,7 +129,7 @@ def ua_clusters_of(documents: Sequence[object], modes: Modes) -> List[UAClusters
 
 def _as_read(layer: Layer, modes: Modes) -> Layer:
     """``layer`` with the entities the guidelines call non-referring
-    (:data:`~.parse.GUIDELINES_NON_REFERRING`) marked so, unless read as
+    (:data:`~.layer.GUIDELINES_NON_REFERRING`) marked so, unless read as
     the UA scorer reads (``-Pseudo`` only)."""
     if modes.as_scorer or not _guidelines_non_referring(layer.entity_ids):
         return layer
@@ -138,7 +138,7 @@ def _as_read(layer: Layer, modes: Modes) -> Layer:
 
 
 def _guidelines_non_referring(entity_ids: Sequence[str]) -> bool:
-    """Whether an entity id ends in :data:`~.parse.GUIDELINES_NON_REFERRING`."""
+    """Whether an entity id ends in :data:`~.layer.GUIDELINES_NON_REFERRING`."""
     return (GUIDELINES_NON_REFERRING + "\n") in "\n".join(entity_ids) + "\n"
 
 
@@ -229,7 +229,10 @@ def in_modes(clusters: Clusters, modes: Modes) -> Clusters:
         return clusters
     split_antecedents = getattr(clusters, "split_antecedents", None)
     if split_antecedents and modes.as_scorer and modes.effective.split_antecedents != "remove":
-        from .splitante import split_clusters
-
         return split_clusters(clusters, modes)
     return clusters
+
+
+def split_clusters(clusters: SplitClusters, modes: Modes) -> Clusters:
+    """``clusters`` scored as the UA scorer scores ``ElementOf=``."""
+    return ua_clusters(SplitSource(split_layer(clusters)), modes)

@@ -5,12 +5,12 @@ from typing import Sequence, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters
-from ..errors import CorefInputError
-from ..formats.ua.modes import Modes
-from ..formats.ua.view import UAClusters, check_min_spans
-from .counts import BLOCK_INDEX
-from .metrics import METRIC_INFO
+from ...model.clusters import Clusters
+from ...errors import CorefInputError
+from ...model.ua.modes import Modes
+from ...model.ua.view import UAClusters, check_min_spans
+from ...counting.counts import BLOCK_INDEX
+from ...counting.metrics import METRIC_INFO
 from .split_antecedents import document_counts
 
 
@@ -56,7 +56,7 @@ def check_modes(
 
 
 def anaphora_counts(
-    array: np.ndarray, documents: Sequence[Tuple[Clusters, Clusters]], metrics: Sequence[str], modes: Modes,
+    array: np.ndarray, documents: Sequence[Tuple[Clusters, Clusters]], *, metrics: Sequence[str], modes: Modes,
     remove_singletons: bool = False, exact: bool = True,
 ) -> np.ndarray:
     """``array`` with the non-referring and bridging counts, and the rows

@@ -1,5 +1,5 @@
 """coval's metric counts (ns-moosavi/coval, ``eval/evaluator.py``) on
-entities of :class:`~..twinning.coval.CovalMention`, for ``--preset coval``
+entities of :class:`~.mentions.CovalMention`, for ``--preset coval``
 (docs/coval.md §6).
 
 coval compares mentions by identity (the minimum span under MINA) and
@@ -14,11 +14,11 @@ from typing import Dict, Hashable, List, Sequence, Tuple
 
 import numpy as np
 
-from ..errors import CorefInputError
-from ..files import PathLike
-from ..formats.conll.coval_read import CovalDocument, read_coval
-from ..twinning.coval import CovalMention, coval_entities, np_only, remove_nested
-from .counts import BLOCK_INDEX, empty_counts
+from ...errors import CorefInputError
+from ...files import PathLike
+from .read import CovalDocument, read_coval
+from .mentions import CovalMention, coval_entities, np_only, remove_nested
+from ...counting.counts import BLOCK_INDEX, empty_counts
 
 Entity = Sequence[CovalMention]
 Quad = Tuple[float, float, float, float]

@@ -18,11 +18,11 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..assignment.lsap import shortest_path_assignment
-from ..clusters import Clusters
-from ..formats.ua.layer import Span, Split
-from ..formats.ua.view import UAClusters
-from .non_referring import same_markable
+from ...assignment.lsap import shortest_path_assignment
+from ...model.clusters import Clusters
+from ...model.ua.layer import Span, Split
+from ...model.ua.view import UAClusters
+from ...counting.non_referring import same_markable
 
 Quad = Tuple[float, float, float, float]
 """``(recall_num, recall_den, precision_num, precision_den)``."""

@@ -1,7 +1,7 @@
 """What a resolution classifier may know about the tokens of a document:
 words, sentence starts and, where the input has them, parts of speech and
 the Person and Gender morphology (spaCy docs, CoNLL-U columns), numbered
-like the spans of :class:`~spacy_coref_eval.clusters.Clusters`."""
+like the spans of :class:`~spacy_coref_eval.model.clusters.Clusters`."""
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence
 

@@ -5,11 +5,7 @@ Coreference Evaluation from Boundary Detection"; docs/coval.md §2).
 
 Read only when minimum spans or the NP-only filter ask for it: the common
 reading path never looks at this column."""
-from pathlib import Path
-from typing import Dict, List, Optional, Sequence
-
-from ...files import PathLike
-from ..inputs import read_input
+from typing import List, Optional, Sequence
 
 PARSE_FIELD = 5
 NO_PARSE = "-"
@@ -43,20 +39,6 @@ def parse_bits(body: Sequence[str]) -> List[str]:
             continue
         fields = line.split()
         out.append(fields[PARSE_FIELD] if len(fields) > PARSE_FIELD + 1 else NO_PARSE)
-    return out
-
-
-def read_parse(path: PathLike) -> Dict[str, List[str]]:
-    """The parse bits of every document of a CoNLL-2012 file, by the names
-    :func:`.read.read_conll` gives (comment lines inside a document are no
-    tokens, as there)."""
-    from .read import _blocks
-
-    text = bytes(read_input(Path(path))).decode("utf8", errors="replace").lstrip("\ufeff")
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    out: Dict[str, List[str]] = {}
-    for name, begin, end, _ in _blocks(lines, str(path)):
-        out[name] = parse_bits([line for line in lines[begin + 1:end] if line[:1] != "#"])
     return out
 
 

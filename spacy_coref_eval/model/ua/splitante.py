@@ -9,10 +9,9 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
-from ...clusters import Clusters
+from ..clusters import Clusters
 from ...errors import CorefInputError
-from .layer import Layer, Markables
-from .parse import EMPTY, build_layer
+from .layer import EMPTY, Layer, Markables, build_layer
 
 Link = Tuple[str, str, int]
 """A ``SplitAnte=`` link: antecedent entity id, plural entity id, line."""
@@ -84,10 +83,3 @@ def split_layer(clusters: SplitClusters) -> Layer:
         {i: ",".join(names) for i, names in plurals.items()},
     )
     return build_layer(table, [], f"{clusters.where} (SplitAnte=)", [])
-
-
-def split_clusters(clusters: SplitClusters, modes: object) -> Clusters:
-    """``clusters`` scored as the UA scorer scores ``ElementOf=``."""
-    from .view import ua_clusters
-
-    return ua_clusters(SplitSource(split_layer(clusters)), modes)

@@ -7,6 +7,8 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ...errors import CorefInputError
+
 Span = Tuple[int, int]
 Split = Tuple[Tuple[Span, ...], ...]
 """A split-antecedent element: one tuple of spans per antecedent entity
@@ -161,3 +163,69 @@ class Layer:
                     leaves.add(tuple(map(_Listed, spans[entity])))
             out[plural] = tuple(tuple(listed.span for listed in leaf) for leaf in leaves)
         return out
+
+
+NON_REFERRING = "-Pseudo"
+GUIDELINES_NON_REFERRING = "_Pseudo"
+"""The other ending of non-referring entity ids in the UA guidelines (not
+read so by the UA scorer)."""
+
+
+def build_layer(columns: Markables, bridges: List[Tuple[str, str, int]], where: str, warnings: List[str]) -> Layer:
+    """The :class:`Layer` of ``columns`` and their bridging pairs
+    ``(anaphor id, anchor id, line)``; split antecedents checked for cycles,
+    references to missing entities and markables warned and ignored."""
+    entity_ids = tuple(columns.entity_ids)
+    entity_index = {eid: i for i, eid in enumerate(entity_ids)} if columns.element_of else {}
+    element_of: List[List[int]] = [[] for _ in entity_ids] if columns.element_of else []
+    for i in sorted(columns.element_of):
+        own = int(columns.entity[i])
+        for plural in filter(None, columns.element_of[i].split(",")):
+            if plural not in entity_index:
+                warnings.append(f"{where}, line {columns.lines[i]}: ElementOf={plural} names no entity of the document; ignored")
+            elif entity_index[plural] not in element_of[own]:
+                element_of[own].append(entity_index[plural])
+    if columns.element_of:
+        _check_acyclic(element_of, entity_ids, where)
+    position = {mid: i for i, mid in enumerate(columns.markable_ids)} if bridges else {}
+    pairs = []
+    for anaphor, anchor, line in bridges:
+        missing = [mid for mid in (anaphor, anchor) if mid not in position]
+        if missing:
+            warnings.append(f"{where}, line {line}: bridging pair ({anaphor}, {anchor}) skipped: no markable {missing[0]}")
+            continue
+        pairs.append((position[anaphor], position[anchor]))
+    if (NON_REFERRING + "\n") in "\n".join(entity_ids) + "\n":
+        referring = tuple(not eid.endswith(NON_REFERRING) for eid in entity_ids)
+    else:
+        referring = (True,) * len(entity_ids)
+    elements = tuple(map(tuple, element_of)) if element_of else ((),) * len(entity_ids)
+    return Layer(columns, entity_ids, referring, elements, tuple(pairs))
+
+
+def _check_acyclic(element_of: List[List[int]], entity_ids: Tuple[str, ...], where: str) -> None:
+    """Refuse split antecedents that form a cycle (the UA scorer never
+    returns on them), naming an entity on the cycle."""
+    state = [0] * len(entity_ids)
+    for root in range(len(entity_ids)):
+        stack = [(root, iter(element_of[root]))]
+        if state[root]:
+            continue
+        state[root] = 1
+        while stack:
+            entity, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[entity] = 2
+                stack.pop()
+            elif state[child] == 1:
+                raise CorefInputError(
+                    f"{where}: split antecedents form a cycle: entity {entity_ids[child]} is (through ElementOf) "
+                    f"an element of itself"
+                )
+            elif state[child] == 0:
+                state[child] = 1
+                stack.append((child, iter(element_of[child])))
+
+
+EMPTY = Layer(Markables.of_lists([], [], [], [], [], [], {}, {}), (), (), ())
