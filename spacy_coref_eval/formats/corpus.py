@@ -380,10 +380,13 @@ def match_names(key_names: Sequence[str], response_names: Sequence[str]) -> Dict
     neural models' jsonlines the doc_key ``NAME_N`` for the CoNLL-2012
     document ``(NAME); part NNN`` (N = int(NNN)). A response name claimed
     by two key names, or a key name matching two response names, is an
-    error."""
+    error. Where no name is in both, ``(NAME); part 000`` pairs with
+    ``NAME``."""
     available = set(response_names)
     if not any(map(_NUMBERED_KEY.search, available)):
-        return {name: name for name in key_names if name in available}
+        exact = {name: name for name in key_names if name in available}
+        if exact or not any(_PART.match(name) for name in key_names):
+            return exact
     out: Dict[str, str] = {}
     claimed: Dict[str, str] = {}
     for name in key_names:
@@ -407,9 +410,14 @@ _NUMBERED_KEY = re.compile(r"_[0-9]+$")
 
 def document_keys(name: str) -> Tuple[str, ...]:
     """The names a document name pairs with: the name itself, and for
-    ``(NAME); part NNN`` also ``NAME_N`` with N = int(NNN)."""
+    ``(NAME); part NNN`` also ``NAME_N`` with N = int(NNN), and ``NAME``
+    alone for part 0 (a file named by its document, as annotation tools
+    export them)."""
     match = _PART.match(name)
-    return (name,) if match is None else (name, f"{match.group(1)}_{int(match.group(2))}")
+    if match is None:
+        return (name,)
+    bare = (match.group(1),) if int(match.group(2)) == 0 else ()
+    return (name, f"{match.group(1)}_{int(match.group(2))}", *bare)
 
 
 def pair_documents(key: Mapping[str, T], response: Mapping[str, T], empty: T) -> Tuple[List[Tuple[str, T, T]], List[str]]:

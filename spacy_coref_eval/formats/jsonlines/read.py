@@ -140,6 +140,11 @@ class JsonlinesDocument(SideDocument):
         return super().same_words(other)
 
 
+ANNOTATION_TOOLS = ("prodigy", "doccano")
+"""Formats of annotation tools' JSONL exports, read by their own readers
+when a ``.jsonl`` file's members say so."""
+
+
 def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[str] = None,
                    known: Optional[Mapping[str, JsonlinesDocument]] = None) -> Dict[str, JsonlinesDocument]:
     """Documents of a jsonlines file (``.gz`` read transparently) by doc_key,
@@ -486,6 +491,8 @@ def read_side(path: Path, options: ReadOptions) -> Side:
 
     text = load_text(path)
     system = system_of(text, str(path))
+    if system in ANNOTATION_TOOLS:
+        return get_format(system).read(path, options)
     if system is not None:
         return read_system(path, get_format(system), text, options.paired_with)
     key = options.paired_with

@@ -1,0 +1,183 @@
+"""The annotation tools' exports: brat (ChEMU-style relations, equivalences,
+LitBank labels), LitBank TSV, INCEpTION/WebAnno TSV 3, Label Studio,
+Prodigy and doccano, closed into entities with a closure report."""
+import os
+from pathlib import Path
+
+import pytest
+
+from spacy_coref_eval.errors import CorefInputError
+from spacy_coref_eval.formats import format_of, get_format
+from spacy_coref_eval.formats.annotation import close
+from spacy_coref_eval.formats.corpus import read_side
+from spacy_coref_eval.scoring import evaluate_corpus
+
+DATA = Path(__file__).resolve().parent / "data" / "annotation"
+LITBANK_CONLL = Path(__file__).resolve().parent / "data" / "corpora" / "litbank.key.conll.gz"
+ALICE = {
+    frozenset({"Alice", "She"}), frozenset({"Bob", "him", "Bob#2"}), frozenset({"warmly"}),
+}
+
+
+def entities(document):
+    """Every entity as the set of its mentions' texts on the document's own
+    words (a repeated text numbered ``#2``), discontinuous mentions joined."""
+    clusters, words = document.clusters, document.words
+    seen = {}
+    out = {}
+    nodes = clusters.node_sets()
+    for m in range(len(clusters)):
+        text = " ".join(words[t] for t in nodes.of(m).tolist())
+        seen[text] = seen.get(text, 0) + 1
+        label = text if seen[text] == 1 else f"{text}#{seen[text]}"
+        out.setdefault(int(clusters.entity[m]), set()).add(label)
+    return {frozenset(entity) for entity in out.values()}
+
+
+def only(side):
+    assert len(side.documents) == 1
+    return side.documents[0]
+
+
+@pytest.mark.parametrize("path, fmt", [
+    (DATA / "alice.ann", "brat"),
+    (DATA / "alice.webanno.tsv", "webanno"),
+    (DATA / "alice.labelstudio.json", "labelstudio"),
+    (DATA / "alice.prodigy.jsonl", "prodigy"),
+    (DATA / "alice.doccano.jsonl", "doccano"),
+])
+def test_one_annotation_gives_the_same_entities_in_every_tool(path, fmt):
+    document = only(read_side(path, get_format(fmt)))
+    assert document.name == "alice"
+    assert entities(document) == ALICE
+    assert not document.closure.noteworthy()
+
+
+@pytest.mark.parametrize("path", [DATA / "alice.prodigy.jsonl", DATA / "alice.doccano.jsonl"])
+def test_jsonl_exports_are_recognised_by_their_members(path):
+    side = read_side(path)
+    assert side.format.name in ("prodigy", "doccano")
+    assert entities(only(side)) == ALICE
+
+
+@pytest.mark.parametrize("other", ["alice.webanno.tsv", "alice.labelstudio.json", "alice.prodigy.jsonl", "alice.doccano.jsonl"])
+def test_tools_score_100_against_each_other(other):
+    fmt = {"webanno.tsv": "webanno", "labelstudio.json": "labelstudio", "prodigy.jsonl": "prodigy", "doccano.jsonl": "doccano"}
+    response_format = fmt[other.split(".", 1)[1]]
+    run = evaluate_corpus(DATA / "alice.ann", DATA / other, response_format=response_format)
+    scores = run.metrics()
+    assert scores["conll"]["f1"] == 1.0 and scores["mentions"]["f1"] == 1.0
+
+
+def test_chemu_relations_close_to_hand_built_entities():
+    side = read_side(DATA / "chemu" / "reaction.ann")
+    document = only(side)
+    assert entities(document) == {
+        frozenset({"The title compound", "the product", "a white solid"}),
+        frozenset({"The mixture", "The resulting solution"}),
+        frozenset({"THF"}), frozenset({"the residue"}),
+    }
+    counts = document.closure.to_dict()["counts"]
+    assert counts == {
+        "mentions": 7, "entities": 4, "chains": 0, "links": 5, "merged_chains": 0, "cycles": 1, "missing": 1,
+        "unknown_types": 1,
+    }
+    assert document.closure.types == {"Transformed": 1}
+    assert len(side.warnings) == 1
+    assert "1 link(s) between mentions already in one entity (cycles)" in side.warnings[0]
+    assert "1 link(s) or chain member(s) naming no mention" in side.warnings[0]
+    assert "Transformed 1" in side.warnings[0]
+
+
+def test_chains_sharing_a_mention_are_merged_and_counted():
+    side = read_side(DATA / "chains.ann")
+    document = only(side)
+    assert entities(document) == {
+        frozenset({"Ann", "Ann#2", "Ann#3"}), frozenset({"Beth", "Beth#2"}), frozenset({"the two sisters"}),
+    }
+    assert document.closure.merged_chains == 1 and document.closure.chains == 3
+    assert "1 chain(s) merged with another through a shared mention" in side.warnings[0]
+
+
+def test_relation_types_a_project_names():
+    from spacy_coref_eval.formats.brat import brat_format
+
+    document = only(brat_format({"Transformed"}).read(DATA / "chemu" / "reaction.ann", None))
+    assert frozenset({"The resulting solution", "the residue"}) in entities(document)
+
+
+def test_litbank_labels_cop_and_discontinuous_spans():
+    side = read_side(DATA / "litbank" / "bell_brat.ann")
+    document = only(side)
+    assert entities(document) == {
+        frozenset({"Mr. Bell", "The doctor", "Bell", "He", "his"}), frozenset({"a doctor"}), frozenset({"town"}),
+        frozenset({"his wife"}), frozenset({"He wife"}),
+    }
+    assert document.clusters.scattered().sum() == 1
+    assert document.closure.types == {"appos": 1, "cop": 1}
+
+
+def test_a_folder_of_pairs_reads_as_brat():
+    assert format_of(DATA / "litbank").name == "brat"
+    assert format_of(DATA / "chemu").name == "brat"
+    assert format_of(Path(__file__).resolve().parent / "data" / "demo-shards").name == "conll"
+
+
+def test_litbank_tsv_lines():
+    from spacy_coref_eval.formats.litbank_tsv.read import tsv_document
+
+    text = "Mr. Bell was a doctor .\nHe smiled .\n"
+    lines = ["MENTION\tT1\t0\t0\t0\t1\tMr. Bell\tPER\tPROP", "MENTION\tT2\t0\t3\t0\t4\ta doctor\tPER\tNOM",
+             "MENTION\tT3\t1\t0\t1\t0\tHe\tPER\tPRON", "COREF\tT1\tBell-0", "COREF\tT3\tBell-0", "COP\tT1\tT2"]
+    document = tsv_document("bell", text, lines, Path("bell.ann"))
+    assert entities(document) == {frozenset({"Mr. Bell", "He"}), frozenset({"a doctor"})}
+    assert document.closure.types == {"cop": 1}
+
+
+def test_bad_lines_name_file_and_line(tmp_path):
+    (tmp_path / "x.txt").write_text("Some text .")
+    (tmp_path / "x.ann").write_text("T1\tMention 0 4\tSome\nX1\twhat\n")
+    with pytest.raises(CorefInputError, match=r"x.ann, line 2"):
+        read_side(tmp_path / "x.ann")
+    (tmp_path / "x.ann").write_text("T1\tMention 0 400\tSome\n")
+    with pytest.raises(CorefInputError, match=r"line 1: offsets 0 400 lie outside the text"):
+        read_side(tmp_path / "x.ann")
+    (tmp_path / "y.ann").write_text("T1\tMention 0 4\tSome\n")
+    with pytest.raises(CorefInputError, match="no y.txt beside it"):
+        read_side(tmp_path / "y.ann")
+
+
+def test_close_reports_every_kind():
+    labels, report = close(["a", "b", "c", "d"], chains=[["a", "b"], ["b", "c"], ["x"]],
+                           links=[("Coref", "a", "c"), ("Bridging", "a", "d"), ("Coref", "d", "y")])
+    assert labels.tolist() == [0, 0, 0, 1]
+    assert (report.merged_chains, report.cycles, report.missing, report.unknown_types) == (1, 1, 2, 1)
+
+
+LITBANK = os.environ.get("LITBANK_COREF")
+"""The ``coref`` folder of a checkout of https://github.com/dbamman/litbank
+(not committed here), e.g. LITBANK_COREF=/path/to/litbank/coref."""
+DIFFERING = "(1400_great_expectations_brat); part 000"
+"""The one document where LitBank's CoNLL file and its brat and TSV files
+disagree: five mentions of repeated strings ('the sea', 'the river', 'the
+churchyard') sit in other chains in the CoNLL file than the brat and TSV
+files (which agree with each other) put them."""
+
+
+@pytest.mark.skipif(not LITBANK, reason="set LITBANK_COREF to LitBank's coref folder to read its brat and TSV files")
+@pytest.mark.parametrize("folder", ["brat", "tsv"])
+def test_litbank_brat_and_tsv_against_its_conll(folder):
+    run = evaluate_corpus(LITBANK_CONLL, Path(LITBANK) / folder, twinning=False)
+    assert len(run.result.names) == 100
+    documents = run.result.document_metrics()
+    for name, scores in documents.items():
+        assert scores["mentions"]["recall_den"] == scores["mentions"]["precision_den"] == scores["mentions"]["recall_num"]
+        if name != DIFFERING:
+            assert scores["conll"]["f1"] == 1.0, name
+    assert run.metrics()["mentions"]["f1"] == 1.0
+
+
+@pytest.mark.skipif(not LITBANK, reason="set LITBANK_COREF to LitBank's coref folder to read its brat and TSV files")
+def test_litbank_brat_equals_its_tsv():
+    run = evaluate_corpus(Path(LITBANK) / "brat", Path(LITBANK) / "tsv", twinning=False)
+    assert run.metrics()["conll"]["f1"] == 1.0 and run.metrics()["mentions"]["f1"] == 1.0
