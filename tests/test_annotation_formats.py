@@ -181,3 +181,57 @@ def test_litbank_brat_and_tsv_against_its_conll(folder):
 def test_litbank_brat_equals_its_tsv():
     run = evaluate_corpus(Path(LITBANK) / "brat", Path(LITBANK) / "tsv", twinning=False)
     assert run.metrics()["conll"]["f1"] == 1.0 and run.metrics()["mentions"]["f1"] == 1.0
+
+
+def test_score_and_report_carry_the_closure(tmp_path):
+    from click.testing import CliRunner
+
+    from spacy_coref_eval.cli import app
+
+    reaction = DATA / "chemu" / "reaction.ann"
+    out, page = tmp_path / "scores.json", tmp_path / "report.html"
+    run = CliRunner().invoke(app, ["score", str(reaction), str(reaction), "-o", str(out)])
+    assert run.exit_code == 0, run.output
+    data = __import__("json").loads(out.read_text())
+    assert data["closure"]["response"]["counts"]["cycles"] == 1
+    assert data["closure"]["response"]["ignored_types"] == {"Transformed": 1}
+    assert any("closing links into entities" in line for line in data["warnings"])
+    run = CliRunner().invoke(app, ["report", str(reaction), str(reaction), "-o", str(page)])
+    assert run.exit_code == 0, run.output
+    assert "Closure of links into entities" in page.read_text()
+
+
+def test_agree_across_tools(tmp_path):
+    from click.testing import CliRunner
+
+    from spacy_coref_eval.cli import app
+
+    out = tmp_path / "agree.json"
+    files = [DATA / "alice.ann", DATA / "alice.prodigy.jsonl", DATA / "alice.webanno.tsv", DATA / "alice.labelstudio.json"]
+    run = CliRunner().invoke(app, ["agree", *map(str, files), "--formats", ",,webanno,labelstudio", "--ci", "0", "-o", str(out)])
+    assert run.exit_code == 0, run.output
+    data = __import__("json").loads(out.read_text())
+    assert data["alpha"]["masi"] == 1.0 and data["mean_pairwise"]["conll"] == 1.0
+    assert data["closure"]["alice.webanno.tsv"]["counts"]["chains"] == 3
+
+
+def test_part_zero_names_pair_with_bare_names_both_ways():
+    from spacy_coref_eval.formats.corpus import match_names
+
+    assert match_names(["(a); part 000", "(b); part 001"], ["a", "b"]) == {"(a); part 000": "a"}
+    assert match_names(["a", "b"], ["(a); part 000", "(b); part 001"]) == {"a": "(a); part 000"}
+    assert match_names(["a"], ["a", "(a); part 000"]) == {"a": "a"}
+
+
+@pytest.mark.skipif(not LITBANK, reason="set LITBANK_COREF to LitBank's coref folder to read its brat and TSV files")
+def test_agree_points_at_the_litbank_document_that_differs():
+    from spacy_coref_eval.analysis.agreement import agreement, read_annotation
+    from spacy_coref_eval.scoring import Options
+
+    options = Options.from_names()
+    files = {"brat": Path(LITBANK) / "brat", "tsv": Path(LITBANK) / "tsv", "conll": LITBANK_CONLL}
+    result = agreement([read_annotation(path, name, options) for name, path in files.items()], options, level=None)
+    data = result.to_dict()
+    assert data["pairwise"]["conll"][0][1] == 1.0 and data["pairwise"]["conll"][0][2] < 1.0
+    assert data["alpha"]["units"] == 29103
+    assert {entry["document"] for entry in data["disagreements"]} == {"1400_great_expectations_brat"}

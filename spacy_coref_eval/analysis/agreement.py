@@ -11,6 +11,7 @@ import numpy as np
 
 from ..clusters import Clusters, Pair
 from ..errors import CorefInputError
+from ..formats.annotation import closure_of
 from ..formats.document import Side, SideDocument, WordMismatch, document_names
 from ..scoring import CorpusResult, Options, evaluate_corpus, score_pairs
 from ..twinning import twin_corpus
@@ -30,9 +31,13 @@ class Annotation:
     name: str
     key: Side
     response: Side
+    aliases: Dict[str, str] = field(default_factory=dict)
+    """Document names as written → the names they go by in the agreement
+    (another annotator's, where pairing matches them: ``(NAME); part 000``
+    and ``NAME``)."""
 
     def names(self) -> List[str]:
-        return document_names(self.key.documents)
+        return [self.aliases.get(name, name) for name in document_names(self.key.documents)]
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,8 @@ class Agreement:
     system: Optional[Dict[str, Any]] = None
     warnings: List[str] = field(default_factory=list)
     settings: Dict[str, Any] = field(default_factory=dict)
+    closure: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    """By annotator, what closing its tool's links did (annotation tools' exports)."""
 
     def mean(self, matrix: Matrix) -> Cell:
         """The mean of the cells off the diagonal that are defined."""
@@ -183,6 +190,8 @@ class Agreement:
         out["alpha"] = self.alpha()
         if self.system is not None:
             out["system"] = self.system
+        if self.closure:
+            out["closure"] = self.closure
         out["disagreements"] = self.disagreements()
         out["warnings"] = self.warnings
         return out
@@ -206,6 +215,7 @@ def agreement(
     if len(annotations) < 2:
         raise CorefInputError("agreement needs two or more annotators' files")
     options = replace(options, twinning=True, stream=False)
+    annotations = _aliased(annotations)
     names = [a.name for a in annotations]
     n = len(annotations)
     pairwise: Dict[str, Matrix] = {}
@@ -218,7 +228,7 @@ def agreement(
             run = _pair_run(a, b, options)
             if run is None:
                 continue
-            warnings += [f"{a.name} vs {b.name}: {w}" for w in run.result.warnings]
+            warnings += run.result.warnings
             scores = run.result.metrics()
             metrics = metrics or [m for m in scores if "f1" in scores[m]]
             bounds = _intervals(run.result, level, n_resamples, seed)
@@ -236,9 +246,33 @@ def agreement(
         [doc for doc in units if doc is not None], level, None, list(dict.fromkeys(warnings)),
         options.settings.to_dict(),
     )
+    for annotation in annotations:
+        closure = closure_of(annotation.key.documents)
+        if closure is not None:
+            result.closure[annotation.name] = closure.to_dict()
     if system is not None:
         result.system = _system(system, annotations, options, metrics, level, n_resamples, seed)
     return result
+
+
+def _aliased(annotations: Sequence[Annotation]) -> List[Annotation]:
+    """Every annotation with its document names matched to those of the
+    annotators before it, as pairing matches names
+    (:func:`~..formats.corpus.match_names`)."""
+    from ..formats.corpus import match_names
+
+    seen: List[str] = []
+    out = []
+    for annotation in annotations:
+        own = document_names(annotation.key.documents)
+        matched = match_names(seen, own) if seen else {}
+        aliases = {other: name for name, other in matched.items() if other != name}
+        if seen and not matched:
+            aliases = {name: other for name, other in match_names(own, seen).items() if other != name}
+        annotation = replace(annotation, aliases=aliases)
+        seen += [name for name in annotation.names() if name not in seen]
+        out.append(annotation)
+    return out
 
 
 def _pair_run(a: Annotation, b: Annotation, options: Options) -> Any:
@@ -246,14 +280,15 @@ def _pair_run(a: Annotation, b: Annotation, options: Options) -> Any:
     shared = set(a.names()) & set(b.names())
     if not shared:
         return None
-    key = _only(a.key, shared)
-    response = _only(b.response, shared)
+    key = _only(a.key, shared, a.aliases)
+    response = _only(b.response, shared, b.aliases)
     return evaluate_corpus(key, response, options)
 
 
-def _only(side: Side, names: set) -> Side:
-    """``side`` with the documents ``names`` only."""
-    kept = [d for d, name in zip(side.documents, document_names(side.documents)) if name in names]
+def _only(side: Side, names: set, aliases: Dict[str, str]) -> Side:
+    """``side`` with the documents ``names`` (after ``aliases``) only."""
+    names_of = lambda s: [aliases.get(n, n) for n in document_names(s.documents)]  # noqa: E731
+    kept = [d for d, name in zip(side.documents, names_of(side)) if name in names]
     return side if len(kept) == len(side.documents) else replace(side, documents=kept)
 
 
@@ -403,7 +438,7 @@ def _lists(cells: List[List[Optional[Tuple[float, float]]]]) -> List[List[Option
     return [[list(cell) if cell is not None else None for cell in row] for row in cells]
 
 
-def read_annotation(path: Any, name: str, options: Options) -> Annotation:
+def read_annotation(path: Any, name: str, options: Options, *, fmt: Optional[str] = None) -> Annotation:
     """An annotator's file read as ``score`` reads a key and a response.
 
     Parameters
@@ -411,11 +446,12 @@ def read_annotation(path: Any, name: str, options: Options) -> Annotation:
     path : the file (or directory).
     name : the annotator's name.
     options : the formats and span readers of the run.
+    fmt : this file's format by name (default: the options', else by its name).
     """
     from ..formats import ReadOptions, get_format
     from ..formats.corpus import read_side
 
-    fmt = [get_format(given) if given else None for given in options.formats]
+    fmt = [get_format(given) if given else None for given in ((fmt, fmt) if fmt else options.formats)]
     key = read_side(path, fmt[0], ReadOptions("key", options.spans[0], True, False))
     response = read_side(path, fmt[1], ReadOptions("response", options.spans[1], True, False))
     return Annotation(name, key, response)
@@ -423,8 +459,8 @@ def read_annotation(path: Any, name: str, options: Options) -> Annotation:
 
 def annotator_names(paths: Sequence[Any], given: Optional[Sequence[str]] = None) -> List[str]:
     """The annotators' names: ``given`` (one per file), else each file's
-    name without its suffixes, made unique by the parent folder's name or
-    a number.
+    name without its suffixes, made unique by its suffixes, the parent folder's
+    name or a number.
 
     Parameters
     ----------
@@ -438,6 +474,8 @@ def annotator_names(paths: Sequence[Any], given: Optional[Sequence[str]] = None)
             raise CorefInputError(f"--names gives {len(given)} distinct name(s) for {len(paths)} files; give one each")
         return list(given)
     names = [Path(p).name.split(".")[0] or Path(p).name for p in paths]
+    if len(set(names)) < len(names):
+        names = [Path(p).name for p in paths]
     if len(set(names)) < len(names):
         names = [f"{Path(p).parent.name}/{n}" for p, n in zip(paths, names)]
     if len(set(names)) < len(names):

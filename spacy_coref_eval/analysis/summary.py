@@ -35,6 +35,8 @@ class Analyses:
     format aligned it."""
     cross_document: Any = None
     """Links within and across documents (:class:`~.crossdoc.CrossDocument`)."""
+    closure: Optional[Mapping[str, Any]] = None
+    """By side, what closing an annotation tool's links did (docs/formats.md)."""
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,8 @@ def _level(ctx: click.Context, param: click.Parameter, value: float) -> Optional
 @app.command(epilog=INPUT_HELP, short_help="Agreement among annotators")
 @click.argument("files", nargs=-1, required=True, type=existing_path())
 @click.option("--names", default=None, help="Comma-separated annotator names, one per file (default: the file names)")
+@click.option("--formats", "file_formats", default=None,
+              help="Comma-separated format names, one per file (empty: --input-format, else by the file's name)")
 @click.option("--system", type=existing_path(), default=None, help="Score this system against every annotator (the human ceiling)")
 @click.option("--consensus", type=click.Path(path_type=Path), default=None,
               help="Write the majority-link consensus here as a draft gold (the format by its suffix)")
@@ -41,7 +43,7 @@ def _level(ctx: click.Context, param: click.Parameter, value: float) -> Optional
 @click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write the report to this file")
 @scoring_options
 def agree(
-    scoring: ScoringOptions, files: Sequence[Path], names: Optional[str], system: Optional[Path],
+    scoring: ScoringOptions, files: Sequence[Path], names: Optional[str], file_formats: Optional[str], system: Optional[Path],
     consensus: Optional[Path], html_path: Optional[Path], ci: Optional[float], seed: int, n_resamples: int,
     fmt: Optional[str], output: Optional[Path],
 ) -> None:
@@ -61,7 +63,12 @@ def agree(
         check_distinct([output, consensus, html_path])
         labels = annotator_names(files, names.split(",") if names else None)
         options = scoring.options(twinning=True, stream=False)
-        annotations = [read_annotation(path, label, options) for path, label in zip(files, labels)]
+        given = file_formats.split(",") if file_formats else [""] * len(files)
+        if len(given) != len(files):
+            raise click.UsageError(f"--formats names {len(given)} format(s) for {len(files)} files; give one each (empty: by name)")
+        annotations = [
+            read_annotation(path, label, options, fmt=fmt or None) for path, label, fmt in zip(files, labels, given)
+        ]
         machine = read_annotation(system, system.stem, options) if system is not None else None
         result = agreement(annotations, options, level=ci, n_resamples=n_resamples, seed=seed, system=machine)
         data = result.to_dict()

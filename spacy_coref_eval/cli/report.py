@@ -60,7 +60,7 @@ def report_command(
         page = report_page(
             run.result, run.corpus.words(), str(key), str(response), ci, n_resamples, seed, worst, max_tokens,
             run.corpus.tokens(), breakdowns, run.corpus, response_documents(response, options, run, breakdowns), n_process,
-            run.corpus.alignment,
+            run.corpus.alignment, run.corpus.closure or None,
         )
     say_warnings(run.result.warnings)
     write(page, output, "the report", (key, response))

@@ -112,7 +112,7 @@ def score(
             run.result, ci, n_resamples, seed, macro, errors, tokens, breakdowns, run.corpus,
             response_documents(response, options, run, breakdowns), n_process,
         )
-        analyses = replace(analyses, alignment=run.corpus.alignment)
+        analyses = replace(analyses, alignment=run.corpus.alignment, closure=run.corpus.closure or None)
     report(run.result, fmt, per_doc, output, analyses, inputs)
 
 

@@ -45,6 +45,10 @@ class Corpus:
     streamed: bool = False
     """Read and scored a batch at a time (docs/streaming.md): ``pairs``
     and ``key_documents`` are then empty."""
+    closure: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    """By side (``"key"``, ``"response"``), what closing an annotation
+    tool's links into entities did (:class:`~.annotation.Closure`), for
+    the sides read from such exports."""
 
     @property
     def names(self) -> List[str]:
@@ -125,7 +129,22 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
     triples, warnings, response_names = _pair_by_name_or_order(key, response, pair_by)
     how = "name" if pair_by != "order" and key.named and response.named else "order"
     paired = pair_triples(triples, key.path, response.path, positional, how=how)
-    return Corpus(paired.pairs, paired.key_documents, notes + warnings + paired.warnings(), response_names, paired.alignment)
+    return Corpus(
+        paired.pairs, paired.key_documents, notes + warnings + paired.warnings(), response_names, paired.alignment,
+        closure=side_closures(key, response),
+    )
+
+
+def side_closures(key: Side, response: Side) -> Dict[str, Dict[str, Any]]:
+    """The closure reports of the sides that have one, by role."""
+    from .annotation import closure_of
+
+    out = {}
+    for role, side in (("key", key), ("response", response)):
+        closure = closure_of(side.documents)
+        if closure is not None:
+            out[role] = closure.to_dict()
+    return out
 
 
 class StackedPairs(Sequence[Pair]):
@@ -381,12 +400,15 @@ def match_names(key_names: Sequence[str], response_names: Sequence[str]) -> Dict
     document ``(NAME); part NNN`` (N = int(NNN)). A response name claimed
     by two key names, or a key name matching two response names, is an
     error. Where no name is in both, ``(NAME); part 000`` pairs with
-    ``NAME``."""
+    ``NAME`` (either side's)."""
     available = set(response_names)
     if not any(map(_NUMBERED_KEY.search, available)):
         exact = {name: name for name in key_names if name in available}
-        if exact or not any(_PART.match(name) for name in key_names):
+        if exact:
             return exact
+        if not any(_PART.match(name) for name in key_names):
+            bare = {document_keys(name)[-1]: name for name in response_names if _PART.match(name)}
+            return {name: bare[name] for name in key_names if name in bare}
     out: Dict[str, str] = {}
     claimed: Dict[str, str] = {}
     for name in key_names:

@@ -5,9 +5,12 @@ from typing import Any, List, Mapping, Optional, Sequence
 
 from wasabi import table
 
+from .alignment_html import closure_section
 from .html import STYLE, escape
 from .labels import METRIC_NAMES, pct, printable
 
+WIDEST = 80
+"""The widest cell of a table (wasabi cuts its columns at 30 characters)."""
 SHOWN = 20
 """Disagreements listed in the table (all in JSON and HTML)."""
 
@@ -36,18 +39,19 @@ def agreement_tables(data: Mapping[str, Any], *, shown: int = SHOWN) -> str:
     """
     annotators = data["annotators"]
     parts: List[str] = []
+    system = data.get("system")
     rows = [
         [_name(metric), _cell(mean), _cell(data["linking"]["mean_pairwise"].get(metric)),
-         _cell(data["system"]["mean"].get(metric)) if data.get("system") else ""]
+         *([_cell(system["mean"].get(metric))] if system else [])]
         for metric, mean in data["mean_pairwise"].items()
     ]
-    header = ("Metric", "Mean pairwise F1", "Linking (shared mentions)", "System vs annotators" if data.get("system") else "")
-    parts.append(table(rows, header=header, divider=True, aligns=("l", "r", "r", "r")))
+    header = ("Metric", "Mean pairwise F1", "Linking (shared mentions)", *(["System vs annotators"] if system else []))
+    parts.append(table(rows, header=header, divider=True, aligns=("l", "r", "r", "r")[: len(header)], max_col=WIDEST))
     alpha = data["alpha"]
     parts.append(table(
         [["MASI, all units", _cell_alpha(alpha["masi"]), str(alpha["units"])],
          ["MASI, units every annotator marked", _cell_alpha(alpha["linking"]), str(alpha["linking_units"])]],
-        header=("Krippendorff's alpha", "Value", "Units"), divider=True, aligns=("l", "r", "r"),
+        header=("Krippendorff's alpha", "Value", "Units"), divider=True, aligns=("l", "r", "r"), max_col=WIDEST,
     ))
     for metric in ("conll", "mentions"):
         matrix = data["pairwise"].get(metric)
@@ -65,6 +69,7 @@ def agreement_tables(data: Mapping[str, Any], *, shown: int = SHOWN) -> str:
             )])
         parts.append(f"{_name(metric)} F1, key (rows) against response (columns)\n" + table(
             rows, header=("", *map(printable, annotators)), divider=True, aligns=("l", *("r" for _ in annotators)),
+            max_col=WIDEST,
         ))
     if data.get("closure"):
         parts.append(closure_table(data["closure"]))
@@ -77,15 +82,17 @@ def agreement_tables(data: Mapping[str, Any], *, shown: int = SHOWN) -> str:
         ]
         more = f"\n... and {len(listing) - shown} more disagreements (-f json lists them all)" if len(listing) > shown else ""
         parts.append(f"Disagreements ({len(listing)} units)\n" + table(
-            rows, header=("Document", "Unit", "Annotator", "Entity"), divider=True,
+            rows, header=("Document", "Unit", "Annotator", "Entity"), divider=True, max_col=WIDEST,
         ) + more)
     return "\n".join(parts) + "\n"
 
 
 def closure_table(closure: Mapping[str, Any]) -> str:
-    """What closing links into entities did, by count."""
-    rows = [[kind.replace("_", " "), str(count)] for kind, count in closure.get("counts", {}).items()]
-    return table(rows, header=("Closure of links", "Count"), divider=True, aligns=("l", "r"))
+    """What closing links into entities did, by annotator (or side)."""
+    names = list(next(iter(closure.values()))["counts"])
+    rows = [[printable(who), *(str(report["counts"][name]) for name in names)] for who, report in closure.items()]
+    header = ("Closure of links", *(name.replace("_", " ") for name in names))
+    return table(rows, header=header, divider=True, aligns=("l", *("r" for _ in names)))
 
 
 def _cell_alpha(value: Optional[float]) -> str:
@@ -134,8 +141,7 @@ def agreement_page(data: Mapping[str, Any], *, title: str = "Agreement") -> str:
             f"<tbody>{body}</tbody></table></section>"
         )
     if data.get("closure"):
-        rows = "".join(f"<tr><th>{escape(k.replace('_', ' '))}</th><td>{v}</td></tr>" for k, v in data["closure"]["counts"].items())
-        sections.append(f"<section><h2>Closure of links</h2><table><tbody>{rows}</tbody></table></section>")
+        sections.append(closure_section(data["closure"]))
     listing = data["disagreements"]
     head = "".join(f"<th>{escape(name)}</th>" for name in annotators)
     body = "".join(

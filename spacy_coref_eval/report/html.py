@@ -38,7 +38,7 @@ def interval_text(bounds: Tuple[float, float]) -> str:
 
 def render_report(data: ReportData) -> str:
     """The whole page."""
-    from .alignment_html import alignment_section
+    from .alignment_html import alignment_section, closure_section
     from .breakdowns import STYLE as BREAKDOWN_STYLE, strata_section, variants_section, waterfall_section
     from .crossdoc_html import STYLE as CROSSDOC_STYLE, cross_document_section
 
@@ -48,7 +48,7 @@ def render_report(data: ReportData) -> str:
     ]
     body = "\n".join([
         header_section(data),
-        *filter(None, [alignment_section(data.alignment)]),
+        *filter(None, [alignment_section(data.alignment), closure_section(data.closure)]),
         metrics_section(data),
         errors_section(data.errors.get("total", {})),
         classes_section(data.classes),

@@ -47,6 +47,8 @@ def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses =
                 document["waterfall"] = analyses.waterfall.to_dict(index)
     if analyses.alignment:
         out["alignment"] = alignment_json(analyses.alignment)
+    if analyses.closure:
+        out["closure"] = dict(analyses.closure)
     out["warnings"] = list(result.warnings)
     return out
 

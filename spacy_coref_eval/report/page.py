@@ -25,12 +25,14 @@ def report_page(
     response_documents: Sequence[Any] = (),
     n_process: int = 1,
     alignment: Optional[Mapping[str, object]] = None,
+    closure: Optional[Mapping[str, Any]] = None,
 ) -> str:
     """The page: bootstrap intervals at ``level``, macro averages, error
     kinds, resolution classes when the key's ``tokens`` are given, and the
     ``worst`` documents' mentions side by side (at most ``max_tokens`` of
     each), titled with the ``key`` and ``response`` it compares, and what
-    aligning the response onto the key changed (``alignment``, by document). A corpus
+    aligning the response onto the key changed (``alignment``, by document)
+    and what closing an annotation tool's links did (``closure``, by side). A corpus
     whose documents cannot be classified gets a page without the class
     section, and a warning (on the page too) saying why. The waterfall,
     the strata, the variants and the links within and across documents
@@ -62,5 +64,6 @@ def report_page(
         strata=analyses.strata,
         variants=[variant.to_dict() for variant in analyses.variants] if analyses.variants is not None else None,
         cross_document=analyses.cross_document.to_dict(per_doc=True) if analyses.cross_document is not None else None,
+        closure=closure,
     )
     return render_report(data)

@@ -87,6 +87,8 @@ class ReportData:
     cross_document: Optional["CrossDocumentView"] = None
     """Mention detection and the links within and across documents, with
     ``--cross-document`` (docs/crossdoc.md §3)."""
+    closure: Optional[Mapping[str, Any]] = None
+    """By side, what closing an annotation tool's links did."""
 
 
 CROSS_PARTS: Tuple[str, ...] = ("all", "within", "across")
@@ -330,6 +332,7 @@ def build_report(
     variants: Optional[Sequence[Mapping[str, Any]]] = None,
     alignment: Optional[Mapping[str, object]] = None,
     cross_document: Optional[Mapping[str, Any]] = None,
+    closure: Optional[Mapping[str, Any]] = None,
 ) -> ReportData:
     """The page data of a scoring run (``result``, whose twinning the views
     read), the key ``words`` by document name, and the bootstrap
@@ -352,5 +355,5 @@ def build_report(
         key, response, result.settings.to_dict(), result.metrics(), intervals, level, n_resamples, seed,
         documents, errors, views, macro or {}, list(result.warnings), classes=classes,
         waterfall=waterfall, strata=strata, variants=variants, alignment=alignment_view(alignment or {}),
-        cross_document=cross_document_view(cross_document, result.metrics(), documents),
+        cross_document=cross_document_view(cross_document, result.metrics(), documents), closure=closure,
     )
