@@ -163,3 +163,32 @@ def test_command_writes_json_html_and_consensus(tmp_path):
 def test_command_needs_two_files():
     run = CliRunner().invoke(app, ["agree", str(KEY)])
     assert run.exit_code != 0 and "two or more" in run.output
+
+
+def test_units_are_twinned_under_other_matchers():
+    a = side("a", {"d0": [[(0, 3), (5, 6)]]})
+    b = side("b", {"d0": [[(0, 2), (5, 6)]]})
+    exact = agreement([a, b], Options.from_names(), level=None)
+    overlap = agreement([a, b], Options.from_names(match="overlap"), level=None)
+    assert len(exact.units[0].units) == 3 and exact.alpha()["linking_units"] == 1
+    assert len(overlap.units[0].units) == 2 and overlap.alpha()["masi"] == 1.0
+    assert overlap.pairwise["mentions"][0][1] == 1.0
+
+
+def test_spacy_span_group_families():
+    spacy = pytest.importorskip("spacy")
+    from spacy.util import registry
+
+    import spacy_coref_eval.pipeline.registrations  # noqa: F401  (registers the functions)
+
+    nlp = spacy.blank("en")
+    doc = nlp("Alice met Bob and she greeted him .")
+    doc.spans["alice_0"] = [doc[0:1], doc[4:5]]
+    doc.spans["alice_1"] = [doc[2:3], doc[6:7]]
+    doc.spans["bob_0"] = [doc[0:1], doc[4:5]]
+    doc.spans["bob_1"] = [doc[2:3]]
+    agree = registry.misc.get("spacy_coref_eval.agreement.v1")(families={"alice": "alice_*", "bob": "bob_*"})
+    data = agree([doc])
+    assert data["annotators"] == ["alice", "bob"]
+    assert data["pairwise"]["mentions"][0][1] == pytest.approx(6 / 7)
+    assert [entry["unit"] for entry in data["disagreements"]] == ["'Bob' [2-3)", "'him' [6-7)"]
