@@ -155,7 +155,9 @@ def test_command_writes_json_html_and_consensus(tmp_path):
     assert data["annotators"] == ["x", "y", "z"]
     assert data["pairwise"]["conll"][0][1] == evaluate_corpus(KEY, RESPONSE).metrics()["conll"]["f1"]
     assert data["system"]["f1"]["conll"][1] == 1.0
-    assert "Disagreements for adjudication" in page.read_text()
+    html = page.read_text()
+    assert "Disagreements for adjudication" in html
+    assert html.count('<div class="side">') == 3 * 2 and "(the annotators disagree on it)" in html
     consensus = evaluate_corpus(KEY, draft).metrics()
     assert consensus["conll"]["f1"] == 1.0
 

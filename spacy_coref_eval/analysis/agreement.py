@@ -149,6 +149,41 @@ class Agreement:
                 out.append({"document": doc.name, "unit": _describe(unit), "tokens": list(unit.tokens), "entities": entities})
         return out
 
+    def views(self, shown: int = 5, max_tokens: int = 400) -> List[Dict[str, Any]]:
+        """The ``shown`` documents with the most disagreeing units, each
+        annotator's mentions on one window of at most ``max_tokens`` words
+        (from a little before the first disagreement): per annotator its
+        mentions ``(start, end, entity label, colour, disagreed)``, an
+        entity coloured as the first annotator's entity sharing most of its
+        units."""
+        ranked = []
+        for doc in self.units:
+            disagreed = [u for u in range(len(doc.units)) if len({doc.values[a][u] for a in doc.annotators}) > 1]
+            if disagreed:
+                ranked.append((-len(disagreed), doc.name, doc, disagreed))
+        out = []
+        for _, _, doc, disagreed in sorted(ranked, key=lambda item: item[:2])[:shown]:
+            first = max(0, min(doc.units[u].tokens[0] for u in disagreed) - 20) if len(doc.words) > max_tokens else 0
+            last = min(len(doc.words), first + max_tokens)
+            reference = doc.annotators[0]
+            colours = {value: c for c, value in enumerate(dict.fromkeys(
+                v for v in doc.values[reference] if NOT_MARKED not in v))}
+            sides = {}
+            for a in doc.annotators:
+                mentions = []
+                for u, unit in enumerate(doc.units):
+                    value = doc.values[a][u]
+                    if NOT_MARKED in value or unit.tokens[0] < first or unit.tokens[-1] >= last:
+                        continue
+                    nearest = max(colours, key=lambda ref: (len(ref & value), -colours[ref]), default=None)
+                    colour = colours[nearest] if nearest is not None and nearest & value else -1
+                    label = min(doc.units[int(i.rsplit("#", 1)[1])].tokens for i in value)
+                    mentions.append((unit.tokens[0], unit.tokens[-1] + 1, f"{label[0]}", colour, u in disagreed))
+                sides[self.annotators[a]] = mentions
+            out.append({"document": doc.name, "first": first, "words": doc.words[first:last],
+                        "n_tokens": len(doc.words), "disagreements": len(disagreed), "sides": sides})
+        return out
+
     def consensus(self) -> List[Tuple[str, Clusters, List[str], SideDocument]]:
         """Every document's majority-link consensus: the units more than
         half its annotators marked, linked where more than half put them in

@@ -78,7 +78,8 @@ def agree(
     if html_path is not None:
         from ..report.agreement import agreement_page
 
-        write(agreement_page(data, title=f"Agreement of {', '.join(labels)}"), html_path, "the agreement page", files)
+        page = agreement_page(data, title=f"Agreement of {', '.join(labels)}", views=result.views())
+        write(page, html_path, "the agreement page", files)
     if fmt == "json":
         text = json_text(data)
     else:

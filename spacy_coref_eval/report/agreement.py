@@ -99,14 +99,16 @@ def _cell_alpha(value: Optional[float]) -> str:
     return "–" if value is None else f"{value:.4f}"
 
 
-def agreement_page(data: Mapping[str, Any], *, title: str = "Agreement") -> str:
-    """The HTML page: the matrices, alpha, the system row, the closure and
-    every disagreement side by side (one column per annotator).
+def agreement_page(data: Mapping[str, Any], *, title: str = "Agreement", views: Sequence[Mapping[str, Any]] = ()) -> str:
+    """The HTML page: the matrices, alpha, the system row, the closure,
+    every disagreement (one column per annotator) and the documents with
+    the most disagreements, the annotators' mentions side by side.
 
     Parameters
     ----------
     data : the JSON report.
     title : the page title.
+    views : the documents shown side by side (:meth:`~..analysis.agreement.Agreement.views`).
     """
     annotators = data["annotators"]
     sections = [f"<header><h1>{escape(title)}</h1><p>Annotators: {escape(', '.join(annotators))}</p></header>"]
@@ -157,7 +159,38 @@ def agreement_page(data: Mapping[str, Any], *, title: str = "Agreement") -> str:
         f"<section><h2>Disagreements for adjudication ({len(listing)})</h2><table><thead><tr><th>Document</th>"
         f"<th>Unit</th>{head}</tr></thead><tbody>{body}</tbody></table></section>"
     )
+    sections.extend(_document_view(view, rank) for rank, view in enumerate(views, 1))
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{escape(title)}</title>\n'
         f"<style>{STYLE}</style>\n</head>\n<body>\n<main>\n" + "\n".join(sections) + "\n</main>\n</body>\n</html>\n"
     )
+
+
+def _document_view(view: Mapping[str, Any], rank: int) -> str:
+    """One document, every annotator's mentions side by side; a mention
+    whose unit the annotators disagree on is drawn as one without a twin."""
+    from .html import mention_markup
+    from .views import Mention
+
+    columns = []
+    for name, mentions in view["sides"].items():  # a disputed unit is drawn as the report draws a twinless mention
+        drawn = [Mention(start, end, f"e{label}", colour, disagreed) for start, end, label, colour, disagreed in mentions]
+        columns.append(
+            f'<div class="side"><h4>{escape(name)} <span class="meta">{len(drawn)} mentions, '
+            f"{sum(m.twinless for m in drawn)} disputed</span></h4>\n"
+            f'<div class="text">{_disputed(mention_markup(view["words"], view["first"], drawn))}</div></div>'
+        )
+    shown = len(view["words"])
+    note = (f"Whole document: {shown} tokens." if shown == view["n_tokens"]
+            else f"Tokens {view['first'] + 1}–{view['first'] + shown} of {view['n_tokens']}.")
+    return (
+        f'<article class="doc" id="doc-{rank}">\n<h3>{rank}. {escape(view["document"])}</h3>\n'
+        f'<p class="meta">{view["disagreements"]} disputed units. {note} Entities are coloured as the first '
+        f'annotator\'s entity sharing most of their units.</p>\n<div class="sides">\n' + "\n".join(columns)
+        + "\n</div>\n</article>"
+    )
+
+
+def _disputed(markup: str) -> str:
+    """The markup's titles saying what the marking means here."""
+    return markup.replace("(no twin on the other side)", "(the annotators disagree on it)")
