@@ -1,6 +1,7 @@
 """``agree``: pairwise scores equal ``score A B``, Krippendorff's alpha
 (MASI) equals NLTK's, missing documents are missing data."""
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,10 +25,17 @@ KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"
 WORDS = [f"w{i}" for i in range(12)]
 
 
-def nltk_alpha(result):
-    """NLTK's alpha of the triples of every unit (and of the linking units)."""
-    units = {unit.ident: {result.annotators[a]: doc.values[a][u] for a in doc.annotators}
-             for doc in result.units for u, unit in enumerate(doc.units)}
+def nltk_alpha(result, linking=False):
+    """NLTK's alpha of the triples of every unit (with ``linking``: of the
+    units every annotator marked, values restricted to them)."""
+    units = {}
+    for doc in result.units:
+        kept = doc.linking_units() if linking else range(len(doc.units))
+        idents = frozenset(doc.units[u].ident for u in kept)
+        for u in kept:
+            units[doc.units[u].ident] = {
+                result.annotators[a]: (doc.values[a][u] & idents if linking else doc.values[a][u]) for a in doc.annotators
+            }
     task = nltk_agreement.AnnotationTask(triples(units), distance=nltk_distance.masi_distance)
     return task.alpha()
 
@@ -83,6 +91,41 @@ def test_random_alpha_equals_nltk(drawn):
         assert ours == 1.0
         return
     assert ours == pytest.approx(nltk_alpha(result), abs=1e-9)
+    linking = result.alpha()["linking"]
+    linking_values = {value for doc in result.units for unit in doc.linking_values() for value in unit}
+    if linking is not None and len(linking_values) > 1:
+        assert linking == pytest.approx(nltk_alpha(result, linking=True), abs=1e-9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(annotations())
+def test_random_identical_annotators_agree_fully(drawn):
+    first = drawn[0]
+    result = agreement([first, replace(first, name="copy")], Options.from_names(), level=None)
+    if result.alpha()["masi"] is not None:
+        assert result.alpha()["masi"] == 1.0
+    for matrix in result.pairwise.values():
+        # every cell is score A A, 1 wherever the metric is defined (MUC and BLANC of singletons alone give 0)
+        assert matrix[0][1] == matrix[1][0] == matrix[0][0] == matrix[1][1]
+    assert result.disagreements() == []
+
+
+@settings(max_examples=30, deadline=None)
+@given(annotations())
+def test_random_removal_of_a_document_changes_only_its_units(drawn):
+    last = drawn[-1]
+    if len(last.key.documents) < 2:
+        return
+    removed = last.key.documents[-1].name
+    kept = [d for d in last.key.documents if d.name != removed]
+    shorter = replace(last, key=replace(last.key, documents=kept), response=replace(last.response, documents=kept))
+    before = {doc.name: doc for doc in agreement(drawn, Options.from_names(), level=None).units}
+    after = {doc.name: doc for doc in agreement([*drawn[:-1], shorter], Options.from_names(), level=None).units}
+    for name, doc in before.items():
+        if name != removed:
+            assert after[name].values == doc.values and after[name].units == doc.units
+    if removed in after:
+        assert len(drawn) - 1 not in after[removed].annotators
 
 
 @pytest.mark.filterwarnings("ignore:bootstrap intervals")
