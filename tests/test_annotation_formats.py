@@ -235,3 +235,37 @@ def test_agree_points_at_the_litbank_document_that_differs():
     assert data["pairwise"]["conll"][0][1] == 1.0 and data["pairwise"]["conll"][0][2] < 1.0
     assert data["alpha"]["units"] == 29103
     assert {entry["document"] for entry in data["disagreements"]} == {"1400_great_expectations_brat"}
+
+
+def test_webanno_chains_stacked_on_one_mention_are_merged(tmp_path):
+    lines = [
+        "#FORMAT=WebAnno TSV 3.3",
+        "#T_CH=de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink|referenceType|referenceRelation",
+        "", "", "#Text=Ann met Ann and her .",
+        "1-1\t0-3\tAnn\tnam[1]\tcoref->1-1",
+        "1-2\t4-7\tmet\t_\t_",
+        "1-3\t8-11\tAnn\tnam[1]|nam[2]\t*->1-2|coref->2-1",
+        "1-4\t12-15\tand\t_\t_",
+        "1-5\t16-19\ther\tpr[2]\t*->2-2",
+        "1-6\t20-21\t.\t_\t_", "",
+    ]
+    path = tmp_path / "ann.tsv"
+    path.write_text("\n".join(lines))
+    document = only(read_side(path, get_format("webanno")))
+    assert entities(document) == {frozenset({"Ann", "Ann#2", "her"})}
+    assert document.closure.merged_chains == 1
+
+
+@pytest.mark.parametrize("fmt, text", [
+    ("prodigy", '{"text": "Ann met Ann.", "spans": [{"end": 3}]}\n'),
+    ("doccano", '{"text": "Ann met Ann.", "entities": [{"id": 1, "start_offset": 0}]}\n'),
+    ("prodigy", '{"text": "Ann met Ann.", "spans": [{"start": 0, "end": 30}]}\n'),
+    ("doccano", "not json\n"),
+    ("labelstudio", '[{"data": {"text": "Ann"}, "annotations": [{"result": [1]}]}]'),
+    ("webanno", "#FORMAT=Other\n"),
+])
+def test_bad_exports_are_one_line_errors(tmp_path, fmt, text):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    with pytest.raises(CorefInputError, match=str(path)):
+        read_side(path, get_format(fmt))

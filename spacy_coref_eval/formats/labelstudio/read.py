@@ -38,6 +38,8 @@ def read_labelstudio(path: Path, options: ReadOptions = ReadOptions()) -> Side:
         mentions: Dict[Any, List[Tuple[int, int]]] = {}
         links = []
         for item in result:
+            if not isinstance(item, dict):
+                raise CorefInputError(f"{source}: a result is a JSON object")
             kind = item.get("type")
             if kind == "relation":
                 links.append((coreference_type((item.get("labels") or [None])[0]), item.get("from_id"), item.get("to_id")))

@@ -30,15 +30,18 @@ def read_prodigy(path: Path, options: ReadOptions = ReadOptions()) -> Side:
             raise CorefInputError(f"{source}: a Prodigy record needs its 'text'")
         mentions: Dict[Any, List[Tuple[int, int]]] = {}
         by_token: Dict[int, Any] = {}
-        for span in record.get("spans") or []:
-            key = (span["start"], span["end"])
-            mentions[key] = [key]
-            for token in range(span.get("token_start", -1), span.get("token_end", -2) + 1):
-                by_token[token] = key
-        links = [
-            (coreference_type(relation.get("label")), _end(relation, "head", by_token), _end(relation, "child", by_token))
-            for relation in record.get("relations") or []
-        ]
+        try:
+            for span in record.get("spans") or []:
+                key = (int(span["start"]), int(span["end"]))
+                mentions[key] = [key]
+                for token in range(int(span.get("token_start", -1)), int(span.get("token_end", -2)) + 1):
+                    by_token[token] = key
+            links = [
+                (coreference_type(relation.get("label")), _end(relation, "head", by_token), _end(relation, "child", by_token))
+                for relation in record.get("relations") or []
+            ]
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise CorefInputError(f"{source}: a span or relation lacks or misstates {err}") from None
         documents.append(text_document(record_name(record, NAMES, f"doc{len(documents)}"), text, mentions, links, source))
     check_names([d.name for d in documents], path)
     return annotated_side(path, FORMAT, documents)
@@ -49,5 +52,5 @@ def _end(relation: Dict[str, Any], end: str, by_token: Dict[int, Any]) -> Option
     given, else the span holding its token."""
     span = relation.get(f"{end}_span")
     if isinstance(span, dict) and "start" in span:
-        return (span["start"], span["end"])
+        return (int(span["start"]), int(span["end"]))
     return by_token.get(relation.get(end), f"token {relation.get(end)}")
