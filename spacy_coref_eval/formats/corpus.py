@@ -136,14 +136,13 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
 
 
 def side_closures(key: Side, response: Side) -> Dict[str, Dict[str, Any]]:
-    """The closure reports of the sides that have one, by role."""
-    from .annotation import closure_of
-
+    """The closure reports of the sides read from annotation tools' exports, by role."""
     out = {}
     for role, side in (("key", key), ("response", response)):
-        closure = closure_of(side.documents)
-        if closure is not None:
-            out[role] = closure.to_dict()
+        if side.documents and getattr(side.documents[0], "closure", None) is not None:
+            from .annotation import closure_of
+
+            out[role] = closure_of(side.documents).to_dict()  # type: ignore[union-attr]
     return out
 
 
