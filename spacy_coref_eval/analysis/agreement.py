@@ -5,7 +5,7 @@ linking, Krippendorff's alpha with the MASI distance over mention units
 every annotator, and a majority-link consensus. A document an annotator
 lacks is missing data: it is left out of that annotator's pairs and units."""
 from dataclasses import dataclass, field, replace
-from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -64,7 +64,7 @@ class DocumentUnits:
     name: str
     annotators: List[int]
     units: List[Unit]
-    values: Dict[int, List[FrozenSet[Hashable]]]
+    values: Dict[int, List[FrozenSet[str]]]
     spans: List[Dict[Tuple[int, ...], int]]
     words: List[str]
     reference: SideDocument
@@ -76,10 +76,10 @@ class DocumentUnits:
         """The units every present annotator marked."""
         return [u for u in range(len(self.units)) if all(self.marked(a, u) for a in self.annotators)]
 
-    def masi_units(self) -> List[List[FrozenSet[Hashable]]]:
+    def masi_units(self) -> List[List[FrozenSet[str]]]:
         return [[self.values[a][u] for a in self.annotators] for u in range(len(self.units))]
 
-    def linking_values(self) -> List[List[FrozenSet[Hashable]]]:
+    def linking_values(self) -> List[List[FrozenSet[str]]]:
         """Every linking unit's values restricted to the linking units, so
         that mention detection does not count again in linking."""
         kept = self.linking_units()
@@ -96,7 +96,7 @@ class Agreement:
     pairwise: Dict[str, Matrix]
     intervals: Dict[str, List[List[Optional[Tuple[float, float]]]]]
     linking: Dict[str, Matrix]
-    documents: Dict[str, List[str]]
+    documents: Dict[str, Any]
     units: List[DocumentUnits]
     level: Optional[float] = None
     system: Optional[Dict[str, Any]] = None
@@ -372,8 +372,8 @@ def _system(
 def _document_units(name: str, annotations: Sequence[Annotation], options: Options) -> Optional[DocumentUnits]:
     """The units of document ``name`` among the annotators that have it,
     every one placed on the first such annotator's tokens."""
-    present = [(a, _document(annotation, name)) for a, annotation in enumerate(annotations)]
-    present = [(a, docs) for a, docs in present if docs is not None]
+    present = [(a, docs) for a, docs in ((a, _document(annotation, name)) for a, annotation in enumerate(annotations))
+               if docs is not None]
     reference_index, (reference, _) = present[0]
     clusters: Dict[int, Clusters] = {}
     key = reference
@@ -421,14 +421,14 @@ def _document_units(name: str, annotations: Sequence[Annotation], options: Optio
             unit_of[node] = u
             counted[node[1]] = counted.get(node[1], 0) + 1
         spans.append(counted)
-    values: Dict[int, List[FrozenSet[Hashable]]] = {}
+    values: Dict[int, List[FrozenSet[str]]] = {}
     for a in order:
-        tokens, entity = mentions[a]
+        marked, entity = mentions[a]
         by_entity: Dict[int, set] = {}
-        for m, t in enumerate(tokens):
+        for m, t in enumerate(marked):
             by_entity.setdefault(int(entity[m]), set()).add(units[unit_of[a, t]].ident)
-        value: List[FrozenSet[Hashable]] = [frozenset([NOT_MARKED])] * len(units)
-        for m, t in enumerate(tokens):
+        value: List[FrozenSet[str]] = [frozenset([NOT_MARKED])] * len(units)
+        for m, t in enumerate(marked):
             u = unit_of[a, t]
             held = value[u] if NOT_MARKED not in value[u] else frozenset()
             value[u] = held | frozenset(by_entity[int(entity[m])])
@@ -486,9 +486,9 @@ def read_annotation(path: Any, name: str, options: Options, *, fmt: Optional[str
     from ..formats import ReadOptions, get_format
     from ..formats.corpus import read_side
 
-    fmt = [get_format(given) if given else None for given in ((fmt, fmt) if fmt else options.formats)]
-    key = read_side(path, fmt[0], ReadOptions("key", options.spans[0], True, False))
-    response = read_side(path, fmt[1], ReadOptions("response", options.spans[1], True, False))
+    formats = [get_format(given) if given else None for given in ((fmt, fmt) if fmt else options.formats)]
+    key = read_side(path, formats[0], ReadOptions("key", options.spans[0], True, False))
+    response = read_side(path, formats[1], ReadOptions("response", options.spans[1], True, False))
     return Annotation(name, key, response)
 
 

@@ -46,12 +46,12 @@ def agreement_tables(data: Mapping[str, Any], *, shown: int = SHOWN) -> str:
         for metric, mean in data["mean_pairwise"].items()
     ]
     header = ("Metric", "Mean pairwise F1", "Linking (shared mentions)", *(["System vs annotators"] if system else []))
-    parts.append(table(rows, header=header, divider=True, aligns=("l", "r", "r", "r")[: len(header)], max_col=WIDEST))
+    parts.append(table(rows, header=header, divider=True, aligns=_aligns(len(header) - 1), max_col=WIDEST))
     alpha = data["alpha"]
     parts.append(table(
         [["MASI, all units", _cell_alpha(alpha["masi"]), str(alpha["units"])],
          ["MASI, units every annotator marked", _cell_alpha(alpha["linking"]), str(alpha["linking_units"])]],
-        header=("Krippendorff's alpha", "Value", "Units"), divider=True, aligns=("l", "r", "r"), max_col=WIDEST,
+        header=("Krippendorff's alpha", "Value", "Units"), divider=True, aligns=_aligns(2), max_col=WIDEST,
     ))
     for metric in ("conll", "mentions"):
         matrix = data["pairwise"].get(metric)
@@ -68,7 +68,7 @@ def agreement_tables(data: Mapping[str, Any], *, shown: int = SHOWN) -> str:
                 _cell(v) + _interval(b) for v, b in zip(system["f1"][metric], system["intervals"][metric])
             )])
         parts.append(f"{_name(metric)} F1, key (rows) against response (columns)\n" + table(
-            rows, header=("", *map(printable, annotators)), divider=True, aligns=("l", *("r" for _ in annotators)),
+            rows, header=("", *map(printable, annotators)), divider=True, aligns=_aligns(len(annotators)),
             max_col=WIDEST,
         ))
     if data.get("closure"):
@@ -92,7 +92,12 @@ def closure_table(closure: Mapping[str, Any]) -> str:
     names = list(next(iter(closure.values()))["counts"])
     rows = [[printable(who), *(str(report["counts"][name]) for name in names)] for who, report in closure.items()]
     header = ("Closure of links", *(name.replace("_", " ") for name in names))
-    return table(rows, header=header, divider=True, aligns=("l", *("r" for _ in names)))
+    return table(rows, header=header, divider=True, aligns=_aligns(len(names)))
+
+
+def _aligns(numbers: int) -> Any:
+    """A first column on the left and ``numbers`` columns on the right."""
+    return ("l",) + ("r",) * numbers
 
 
 def _cell_alpha(value: Optional[float]) -> str:

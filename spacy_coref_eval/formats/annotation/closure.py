@@ -37,7 +37,8 @@ class Closure:
         types = dict(self.types)
         for name, count in other.types.items():
             types[name] = types.get(name, 0) + count
-        return Closure(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self) if f.name != "types"), types)
+        counts = {f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self) if f.name != "types"}
+        return Closure(**counts, types=types)
 
     def noteworthy(self) -> bool:
         return bool(self.merged_chains or self.cycles or self.missing or self.unknown_types)

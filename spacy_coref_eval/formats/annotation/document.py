@@ -47,7 +47,7 @@ class AnnotatedDocument(SystemDocument):
         placed by the one rule (:func:`~..alignment.place_characters`)."""
         from ..alignment import place_characters, placed_report
 
-        placed, report = place_characters(key.words, self.text, self.spans[:, 0], self.spans[:, 1])
+        placed, report = place_characters(key.words, self.text or "", self.spans[:, 0], self.spans[:, 1])
         return Paired(key, self._grouped(placed.starts, placed.ends, placed.kept), 0, placed_report(report, placed))
 
     def _grouped(self, starts: np.ndarray, ends: np.ndarray, kept: np.ndarray) -> Clusters:

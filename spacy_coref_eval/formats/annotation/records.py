@@ -2,7 +2,7 @@
 in characters and typed links between mention ids, closed into entities."""
 import json
 from pathlib import Path
-from typing import Any, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, Mapping, Optional, Sequence, Tuple
 
 from ...errors import CorefInputError
 from .closure import COREFERENCE_TYPES, close
@@ -19,8 +19,8 @@ def coreference_type(label: Optional[str]) -> str:
 
 
 def text_document(
-    name: str, text: str, mentions: Dict[Hashable, Sequence[Tuple[int, int]]], links: Sequence[Tuple[str, Hashable, Hashable]],
-    source: str, chains: Sequence[Sequence[Hashable]] = (),
+    name: str, text: str, mentions: Mapping[Any, Sequence[Tuple[int, int]]], links: Sequence[Tuple[str, Any, Any]],
+    source: str, chains: Sequence[Sequence[Any]] = (),
 ) -> AnnotatedDocument:
     """A document of ``text`` whose ``mentions`` (id → character fragments)
     are closed by ``links`` ``(type, id, id)`` and ``chains``; one span
@@ -62,7 +62,7 @@ def record_name(record: Dict[str, Any], members: Sequence[str], fallback: str) -
     return fallback
 
 
-def check_names(names: List[str], path: Path) -> None:
+def check_names(names: Sequence[Optional[str]], path: Path) -> None:
     seen = set()
     for name in names:
         if name in seen:

@@ -3,7 +3,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 from ...errors import CorefInputError
-from ..annotation import annotated_side
+from ..annotation import AnnotatedDocument, annotated_side
 from ..annotation.records import (
     check_names,
     coreference_type,
@@ -20,7 +20,7 @@ NAMES = ("doc_id", "document", "name", "id")
 def read_doccano(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     from . import FORMAT
 
-    documents = []
+    documents: List[AnnotatedDocument] = []
     for number, record in json_lines(path):
         source = f"{path}, line {number}"
         text = record.get("text")

@@ -4,7 +4,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 from ...errors import CorefInputError
-from ..annotation import annotated_side
+from ..annotation import AnnotatedDocument, annotated_side
 from ..annotation.records import (
     check_names,
     coreference_type,
@@ -26,7 +26,7 @@ def read_labelstudio(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     except ValueError as err:
         raise CorefInputError(f"{path}: not JSON ({err})") from None
     tasks = tasks if isinstance(tasks, list) else [tasks]
-    documents = []
+    documents: List[AnnotatedDocument] = []
     for number, task in enumerate(tasks):
         source = f"{path}, task {number}"
         data = task.get("data") or {}

@@ -3,7 +3,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from ...errors import CorefInputError
-from ..annotation import annotated_side
+from ..annotation import AnnotatedDocument, annotated_side
 from ..annotation.records import (
     check_names,
     coreference_type,
@@ -20,7 +20,7 @@ NAMES = ("doc_id", "document", "name", "id")
 def read_prodigy(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     from . import FORMAT
 
-    documents = []
+    documents: List[AnnotatedDocument] = []
     for number, record in json_lines(path):
         if record.get("answer", "accept") != "accept":
             continue
@@ -29,7 +29,7 @@ def read_prodigy(path: Path, options: ReadOptions = ReadOptions()) -> Side:
         if not isinstance(text, str):
             raise CorefInputError(f"{source}: a Prodigy record needs its 'text'")
         mentions: Dict[Any, List[Tuple[int, int]]] = {}
-        by_token: Dict[int, Any] = {}
+        by_token: Dict[Any, Any] = {}
         try:
             for span in record.get("spans") or []:
                 key = (int(span["start"]), int(span["end"]))
@@ -47,7 +47,7 @@ def read_prodigy(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     return annotated_side(path, FORMAT, documents)
 
 
-def _end(relation: Dict[str, Any], end: str, by_token: Dict[int, Any]) -> Optional[Any]:
+def _end(relation: Dict[str, Any], end: str, by_token: Dict[Any, Any]) -> Optional[Any]:
     """A relation's ``head`` or ``child`` mention: its ``*_span`` where
     given, else the span holding its token."""
     span = relation.get(f"{end}_span")
