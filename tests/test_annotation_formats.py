@@ -269,3 +269,20 @@ def test_bad_exports_are_one_line_errors(tmp_path, fmt, text):
     path.write_text(text)
     with pytest.raises(CorefInputError, match=str(path)):
         read_side(path, get_format(fmt))
+
+
+def test_brat_types_on_the_command_line(tmp_path):
+    from click.testing import CliRunner
+
+    from spacy_coref_eval.cli import app
+
+    reaction = DATA / "chemu" / "reaction.ann"
+    fmt = get_format("brat:Coreference,Transformed")
+    assert frozenset({"The mixture", "The resulting solution", "the residue"}) in entities(only(fmt.read(reaction, None)))
+    out = tmp_path / "scores.json"
+    run = CliRunner().invoke(app, ["score", str(reaction), str(reaction), "--response-format", "brat:Transformed", "-o", str(out)])
+    assert run.exit_code == 0, run.output
+    data = __import__("json").loads(out.read_text())
+    assert data["closure"]["response"]["ignored_types"] == {"Coreference": 5}
+    with pytest.raises(CorefInputError, match="takes no options"):
+        get_format("conll:x")

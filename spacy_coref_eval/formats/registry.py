@@ -53,8 +53,15 @@ def registered_formats(plugins: bool = True) -> Tuple[Format, ...]:
 
 
 def get_format(name: str) -> Format:
-    """The format called ``name``; :class:`CorefInputError` listing the
-    formats for any other name."""
+    """The format called ``name`` (``NAME:OPTIONS`` configures a format
+    that takes options, e.g. ``brat:Coref,Anaphora``);
+    :class:`CorefInputError` listing the formats for any other name."""
+    if ":" in name and name not in _REGISTERED:
+        base, _, options = name.partition(":")
+        fmt = get_format(base)
+        if fmt.configure is None:
+            raise CorefInputError(f"the format {base!r} takes no options (given {options!r} after the colon)")
+        return fmt.configure(options)
     if name not in _REGISTERED:
         _load_plugins()
     if name not in _REGISTERED:
