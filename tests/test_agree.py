@@ -237,3 +237,12 @@ def test_spacy_span_group_families():
     assert data["annotators"] == ["alice", "bob"]
     assert data["pairwise"]["mentions"][0][1] == pytest.approx(6 / 7)
     assert [entry["unit"] for entry in data["disagreements"]] == ["'Bob' [2-3)", "'him' [6-7)"]
+
+
+def test_annotators_without_a_shared_document_are_empty_cells():
+    a = side("a", {"d0": [[(0, 1), (2, 3)]]})
+    b = side("b", {"d1": [[(0, 1), (2, 3)]]})
+    result = agreement([a, b], Options.from_names(), level=None)
+    assert result.pairwise["conll"] == [[1.0, None], [None, 1.0]]
+    assert result.warnings == ["a and b share no document (by name), so their cells are empty"]
+    assert result.alpha()["masi"] is None and result.mean(result.pairwise["conll"]) is None

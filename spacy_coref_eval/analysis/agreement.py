@@ -262,6 +262,8 @@ def agreement(
         for j, b in enumerate(annotations):
             run = _pair_run(a, b, options)
             if run is None:
+                if i < j:
+                    warnings.append(f"{a.name} and {b.name} share no document (by name), so their cells are empty")
                 continue
             warnings += run.result.warnings
             scores = run.result.metrics()
