@@ -286,3 +286,12 @@ def test_brat_types_on_the_command_line(tmp_path):
     assert data["closure"]["response"]["ignored_types"] == {"Coreference": 5}
     with pytest.raises(CorefInputError, match="takes no options"):
         get_format("conll:x")
+
+
+@pytest.mark.skipif(not LITBANK, reason="set LITBANK_COREF to LitBank's coref folder to read its brat and TSV files")
+def test_litbank_conll_folder_against_brat_folder():
+    run = evaluate_corpus(Path(LITBANK) / "conll", Path(LITBANK) / "brat", twinning=False)
+    assert len(run.result.names) == 100
+    assert run.metrics()["mentions"]["f1"] == 1.0
+    differing = [name for name, scores in run.result.document_metrics().items() if scores["conll"]["f1"] != 1.0]
+    assert differing == ["(1400_great_expectations_brat); part 0"]
