@@ -74,7 +74,7 @@ class Format:
         for a format no suffix names."""
         if not self.suffixes and not self.directories:
             return f"{self.title} (by name)"
-        names = ", ".join(f"*{s}" if not s.startswith(".") else s for s in self.suffixes)
+        names = ", ".join(f"*{s}" if not s.startswith(".") else s for s in self.suffixes) or "by name"
         return f"{self.title} ({names}{', a directory' if self.directories else ''})"
 
 
