@@ -5,6 +5,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats import format_of, get_format
@@ -295,3 +297,41 @@ def test_litbank_conll_folder_against_brat_folder():
     assert run.metrics()["mentions"]["f1"] == 1.0
     differing = [name for name, scores in run.result.document_metrics().items() if scores["conll"]["f1"] != 1.0]
     assert differing == ["(1400_great_expectations_brat); part 0"]
+
+
+def naive_components(n, pairs):
+    """Entities by repeated merging of label sets (the oracle of :func:`close`)."""
+    label = list(range(n))
+    changed = True
+    while changed:
+        changed = False
+        for a, b in pairs:
+            if label[a] != label[b]:
+                low, high = sorted((label[a], label[b]))
+                label = [low if x == high else x for x in label]
+                changed = True
+    return {frozenset(m for m in range(n) if label[m] == x) for x in set(label)}
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(1, 8).flatmap(lambda n: st.tuples(
+        st.just(n),
+        st.lists(st.lists(st.integers(0, n + 1), min_size=1, max_size=4), max_size=4),
+        st.lists(st.tuples(st.sampled_from(["Coref", "Other"]), st.integers(0, n + 1), st.integers(0, n + 1)), max_size=8),
+    ))
+)
+def test_close_equals_naive_components(drawn):
+    n, chains, links = drawn
+    labels, report = close(list(range(n)), chains=chains, links=links)
+    pairs = [(a, b) for chain in chains for a in chain for b in chain if a < n and b < n]
+    pairs += [(a, b) for kind, a, b in links if kind == "Coref" and a < n and b < n]
+    found = {frozenset(m for m in range(n) if labels[m] == x) for x in set(labels.tolist())}
+    assert found == naive_components(n, pairs)
+    first = [labels.tolist().index(x) for x in sorted(set(labels.tolist()))]
+    assert first == sorted(first), "entities are numbered by their first mention"
+    missing = sum(m >= n for chain in chains for m in chain) + sum(
+        kind == "Coref" and (a >= n or b >= n) for kind, a, b in links)
+    assert report.missing == missing
+    assert report.unknown_types == sum(kind == "Other" for kind, _, _ in links)
+    assert report.entities == len(found)
