@@ -4,10 +4,12 @@ Prodigy and doccano, closed into entities with a closure report."""
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats import format_of, get_format
 from spacy_coref_eval.formats.annotation import close
@@ -335,3 +337,40 @@ def test_close_equals_naive_components(drawn):
     assert report.missing == missing
     assert report.unknown_types == sum(kind == "Other" for kind, _, _ in links)
     assert report.entities == len(found)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["Ann", "met", "her", "sister", ",", "\u201cyes\u201d", "."]), min_size=2, max_size=12).flatmap(
+    lambda words: st.tuples(st.just(words), st.lists(st.tuples(
+        st.lists(st.tuples(st.integers(0, len(words) - 1), st.integers(1, 3)), min_size=1, max_size=2), st.integers(0, 2),
+    ), max_size=5))))
+def test_character_mentions_on_own_and_key_words(drawn):
+    from spacy_coref_eval.formats.annotation import AnnotatedDocument
+    from spacy_coref_eval.formats.document import WordsDocument
+
+    words, mentions = drawn
+    text = " ".join(words)
+    starts = [sum(len(w) + 1 for w in words[:i]) for i in range(len(words))]
+    expected = {}
+    fragments, labels = [], []
+    for parts, label in mentions:
+        spans = sorted({(first, min(len(words), first + size)) for first, size in parts})
+        tokens = tuple(sorted({t for first, end in spans for t in range(first, end)}))
+        if tokens in expected:
+            continue
+        expected[tokens] = label
+        fragments.append([(starts[first], starts[end - 1] + len(words[end - 1])) for first, end in spans])
+        labels.append(label)
+    document = AnnotatedDocument("d", text, fragments, np.array(labels, dtype=np.int64))
+    key = WordsDocument("d", Clusters(), list(words))
+    placed = key.paired_with(document).response
+    nodes = placed.node_sets()
+    got = {tuple(nodes.of(m).tolist()): int(placed.entity[m]) for m in range(len(placed))}
+    assert set(got) == set(expected)
+    for a in expected:
+        for b in expected:
+            assert (expected[a] == expected[b]) == (got[a] == got[b])
+    own = document.clusters
+    assert len(own) == len(expected)
+    own_text = {tuple(document.words[t] for t in own.node_sets().of(m).tolist()) for m in range(len(own))}
+    assert own_text == {tuple(words[t] for t in tokens) for tokens in expected}
