@@ -205,6 +205,12 @@ def test_command_writes_json_html_and_consensus(tmp_path):
     assert consensus["conll"]["f1"] == 1.0
 
 
+def test_command_per_doc_table():
+    run = CliRunner().invoke(app, ["agree", str(KEY), str(RESPONSE), "--ci", "0", "--per-doc"])
+    assert run.exit_code == 0, run.output
+    assert "Linking alpha" in run.output and "(demo/storm); part 000" in run.output
+
+
 def test_command_needs_two_files():
     run = CliRunner().invoke(app, ["agree", str(KEY)])
     assert run.exit_code != 0 and "two or more" in run.output

@@ -10,6 +10,7 @@ from .options import (
     FORMAT,
     INPUT_HELP,
     N_RESAMPLES,
+    PER_DOC,
     SEED,
     ScoringOptions,
     existing_path,
@@ -37,6 +38,7 @@ def _level(ctx: click.Context, param: click.Parameter, value: float) -> Optional
 @click.option("--html", "html_path", type=click.Path(path_type=Path), default=None, help="Also write an HTML page here")
 @click.option("--ci", type=float, default=0.95, show_default=True, callback=_level,
               help="Level of the bootstrap intervals over documents of every cell (0: none)")
+@PER_DOC
 @SEED
 @N_RESAMPLES
 @FORMAT
@@ -44,7 +46,7 @@ def _level(ctx: click.Context, param: click.Parameter, value: float) -> Optional
 @scoring_options
 def agree(
     scoring: ScoringOptions, files: Sequence[Path], names: Optional[str], file_formats: Optional[str], system: Optional[Path],
-    consensus: Optional[Path], html_path: Optional[Path], ci: Optional[float], seed: int, n_resamples: int,
+    consensus: Optional[Path], html_path: Optional[Path], ci: Optional[float], per_doc: bool, seed: int, n_resamples: int,
     fmt: Optional[str], output: Optional[Path],
 ) -> None:
     """Agreement of FILES, one per annotator (two or more, any format the
@@ -85,7 +87,7 @@ def agree(
     else:
         from ..report.agreement import agreement_tables
 
-        text = agreement_tables(data)
+        text = agreement_tables(data, per_doc=per_doc)
     write(text, output, "the agreement report", files)
 
 

@@ -27,15 +27,17 @@ def _interval(bounds: Optional[Sequence[float]]) -> str:
     return "" if bounds is None else f" [{pct(bounds[0])}–{pct(bounds[1])}]"
 
 
-def agreement_tables(data: Mapping[str, Any], *, shown: int = SHOWN) -> str:
+def agreement_tables(data: Mapping[str, Any], *, shown: int = SHOWN, per_doc: bool = False) -> str:
     """The tables: mean pairwise F1 per metric (detection, all, linking),
-    alpha, the CoNLL matrix with the system row, the closure and the first
-    ``shown`` disagreements.
+    alpha (by document too with ``per_doc``), the CoNLL and mentions
+    matrices with the system row, the closure and the first ``shown``
+    disagreements.
 
     Parameters
     ----------
     data : the JSON report.
     shown : disagreements listed.
+    per_doc : add alpha by document.
     """
     annotators = data["annotators"]
     parts: List[str] = []
@@ -53,6 +55,14 @@ def agreement_tables(data: Mapping[str, Any], *, shown: int = SHOWN) -> str:
          ["MASI, units every annotator marked", _cell_alpha(alpha["linking"]), str(alpha["linking_units"])]],
         header=("Krippendorff's alpha", "Value", "Units"), divider=True, aligns=_aligns(2), max_col=WIDEST,
     ))
+    if per_doc:
+        rows = [
+            [printable(name), str(len(doc["annotators"])), str(doc["units"]), _cell_alpha(doc["masi"]),
+             str(doc["linking_units"]), _cell_alpha(doc["linking"])]
+            for name, doc in alpha["documents"].items()
+        ]
+        parts.append(table(rows, header=("Document", "Annotators", "Units", "Alpha", "Linking units", "Linking alpha"),
+                           divider=True, aligns=_aligns(5), max_col=WIDEST))
     for metric in ("conll", "mentions"):
         matrix = data["pairwise"].get(metric)
         if matrix is None:
