@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from spacy_coref_eval.analysis.agreement import Annotation, agreement, read_annotation
 from spacy_coref_eval.analysis.krippendorff import masi_distance, triples

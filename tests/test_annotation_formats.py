@@ -6,8 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.errors import CorefInputError
@@ -199,6 +198,7 @@ def test_score_and_report_carry_the_closure(tmp_path):
     data = __import__("json").loads(out.read_text())
     assert data["closure"]["response"]["counts"]["cycles"] == 1
     assert data["closure"]["response"]["ignored_types"] == {"Transformed": 1}
+    assert data["closure"]["response"]["documents"]["reaction"]["missing"] == 1
     assert any("closing links into entities" in line for line in data["warnings"])
     run = CliRunner().invoke(app, ["report", str(reaction), str(reaction), "-o", str(page)])
     assert run.exit_code == 0, run.output

@@ -140,9 +140,9 @@ def side_closures(key: Side, response: Side) -> Dict[str, Dict[str, Any]]:
     out = {}
     for role, side in (("key", key), ("response", response)):
         if side.documents and getattr(side.documents[0], "closure", None) is not None:
-            from .annotation import closure_of
+            from .annotation import closure_report
 
-            out[role] = closure_of(side.documents).to_dict()  # type: ignore[union-attr]
+            out[role] = closure_report(side.documents)  # type: ignore[assignment]
     return out
 
 

@@ -10,8 +10,8 @@ from .base import Format
 from .brat import FORMAT as BRAT
 from .conll import FORMAT as CONLL
 from .conllu import FORMAT as CONLLU
-from .doccano import FORMAT as DOCCANO
 from .docbin import FORMAT as DOCBIN
+from .doccano import FORMAT as DOCCANO
 from .jsonlines import FORMAT as JSONLINES
 from .labelstudio import FORMAT as LABELSTUDIO
 from .litbank_tsv import FORMAT as LITBANK_TSV
@@ -29,7 +29,9 @@ FALLBACK = CONLL.name
 reference scorer's test files are named ``*.key`` and ``*.response``);
 such an output is refused instead, since writing would have to guess."""
 
-_REGISTERED: Dict[str, Format] = {fmt.name: fmt for fmt in (CONLL, CONLLU, JSONLINES, DOCBIN, UA, *SYSTEMS, TEXT2TEXT, BRAT, LITBANK_TSV, WEBANNO, LABELSTUDIO, PRODIGY, DOCCANO)}
+_BUILT_IN = (CONLL, CONLLU, JSONLINES, DOCBIN, UA, *SYSTEMS, TEXT2TEXT)
+_ANNOTATION_TOOLS = (BRAT, LITBANK_TSV, WEBANNO, LABELSTUDIO, PRODIGY, DOCCANO)
+_REGISTERED: Dict[str, Format] = {fmt.name: fmt for fmt in (*_BUILT_IN, *_ANNOTATION_TOOLS)}
 _PLUGINS_LOADED = False
 
 

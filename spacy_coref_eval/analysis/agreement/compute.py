@@ -8,7 +8,7 @@ import numpy as np
 
 from ...clusters import Pair
 from ...errors import CorefInputError
-from ...formats.annotation import closure_of
+from ...formats.annotation import closure_report
 from ...formats.document import Side, document_names
 from ...scoring import CorpusResult, Options, evaluate_corpus, score_pairs
 from .annotators import Annotation, aliased
@@ -68,9 +68,9 @@ def agreement(
         options.settings.to_dict(),
     )
     for annotation in annotations:
-        closure = closure_of(annotation.key.documents)
+        closure = closure_report(annotation.key.documents)
         if closure is not None:
-            result.closure[annotation.name] = closure.to_dict()
+            result.closure[annotation.name] = closure
     if system is not None:
         result.system = _system(system, annotations, options, metrics, level, n_resamples, seed)
     return result

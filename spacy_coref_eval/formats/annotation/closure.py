@@ -125,6 +125,22 @@ def closure_of(documents: Iterable[object]) -> Optional[Closure]:
     return total
 
 
+def closure_report(documents: Iterable[object]) -> Optional[Dict[str, object]]:
+    """The JSON of the documents' closure: the summed counts and ignored
+    types, and under ``documents`` the counts of every document whose
+    closure merged chains, met cycles or missing mentions, or ignored
+    relations (``None``: no document has a closure)."""
+    documents = list(documents)
+    total = closure_of(documents)
+    if total is None:
+        return None
+    noteworthy = {
+        str(getattr(d, "name", index)): d.closure.to_dict()["counts"]  # type: ignore[attr-defined]
+        for index, d in enumerate(documents) if getattr(d, "closure", None) is not None and d.closure.noteworthy()  # type: ignore[attr-defined]
+    }
+    return {**total.to_dict(), "documents": noteworthy}
+
+
 def closure_warning(path: object, closure: Closure, by_document: Mapping[str, Closure] = {}) -> List[str]:
     """One warning line when the closure did anything beyond joining links
     (merged chains, cycles, missing mentions, relations of other types)."""
