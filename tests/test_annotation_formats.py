@@ -117,6 +117,7 @@ def test_litbank_labels_cop_and_discontinuous_spans():
         frozenset({"his wife"}), frozenset({"He wife"}),
     }
     assert document.clusters.scattered().sum() == 1
+    assert document.sentence_starts == [0, 6, 15]
     assert document.closure.types == {"appos": 1, "cop": 1}
 
 
@@ -294,6 +295,10 @@ def test_brat_types_on_the_command_line(tmp_path):
 
 @pytest.mark.skipif(not LITBANK, reason="set LITBANK_COREF to LitBank's coref folder to read its brat and TSV files")
 def test_litbank_conll_folder_against_brat_folder():
+    conll = {d.name: d for d in read_side(Path(LITBANK) / "conll", get_format("conll")).documents}
+    for document in read_side(Path(LITBANK) / "brat").documents:
+        key = conll[f"({document.name}); part 0"]
+        assert document.words == key.words and list(document.sentence_starts) == list(key.sentence_starts)
     run = evaluate_corpus(Path(LITBANK) / "conll", Path(LITBANK) / "brat", twinning=False)
     assert len(run.result.names) == 100
     assert run.metrics()["mentions"]["f1"] == 1.0

@@ -31,7 +31,19 @@ class AnnotatedDocument(SystemDocument):
         self.owner = np.repeat(np.arange(len(fragments), dtype=np.int64), sizes)
         self.mention_labels = np.asarray(labels, dtype=np.int64)
         super().__init__(name, spans, self.mention_labels[self.owner], text)
+        del self.sentence_starts  # built from the text's lines when asked for
         self.closure = closure
+
+    @cached_property
+    def sentence_starts(self) -> List[int]:  # type: ignore[override]
+        """The first word of every line of the text (brat and LitBank write
+        a sentence a line), as sentences for the analyses."""
+        starts = self.bounds[0]
+        breaks = np.flatnonzero(np.frombuffer((self.text or "").encode("utf-32-le"), dtype=np.uint32) == ord("\n"))
+        if not len(starts) or not len(breaks):
+            return [0] if len(starts) else []
+        line = np.searchsorted(breaks, starts)
+        return np.flatnonzero(np.concatenate(([True], line[1:] != line[:-1]))).tolist()
 
     @cached_property
     def clusters(self) -> Clusters:  # type: ignore[override]
