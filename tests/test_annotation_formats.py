@@ -54,6 +54,8 @@ def test_one_annotation_gives_the_same_entities_in_every_tool(path, fmt):
     assert document.name == "alice"
     assert entities(document) == ALICE
     assert not document.closure.noteworthy()
+    if fmt == "webanno":
+        assert document.sentence_starts == [0, 4]
 
 
 @pytest.mark.parametrize("path", [DATA / "alice.prodigy.jsonl", DATA / "alice.doccano.jsonl"])

@@ -47,6 +47,7 @@ def read_document(path: Path):
         raise CorefInputError(f"{path}, line 1: not WebAnno TSV 3 (it begins '#FORMAT=WebAnno TSV 3')")
     header: List[Tuple[str, List[str]]] = []
     tokens: List[Tuple[int, int, str]] = []
+    sentences: List[int] = []
     mentions: Dict[Tuple[str, int, int], List[Tuple[int, int]]] = {}
     for number, line in enumerate(lines, 1):
         if line.startswith("#T_"):
@@ -62,6 +63,8 @@ def read_document(path: Path):
             raise CorefInputError(f"{path}, line {number}: a token line is 'SENTENCE-TOKEN<TAB>BEGIN-END<TAB>TEXT...'") from None
         if "." not in fields[0]:
             tokens.append((start, end, _unescape(fields[2])))
+            if fields[0].endswith("-1"):
+                sentences.append(start)
         for column, layer in _columns(header).items():
             if column >= len(fields) or fields[column] in ("_", "*", ""):
                 continue
@@ -69,7 +72,7 @@ def read_document(path: Path):
                 match = _LINK.match(value)
                 if match is not None:
                     mentions.setdefault((layer, int(match.group(2)), int(match.group(3))), []).append((start, end))
-    text = _text(tokens)
+    text = _text(tokens, sentences)
     spans = {key: [(min(s for s, _ in parts), max(e for _, e in parts))] for key, parts in mentions.items()}
     chains: Dict[Tuple[str, int], List[Tuple[str, int, int]]] = {}
     for key in sorted(spans, key=lambda k: (k[0], k[1], k[2])):
@@ -81,10 +84,14 @@ def _unescape(word: str) -> str:
     return re.sub(r"\\[tnr\\]", lambda m: _ESCAPES[m.group(0)], word) if "\\" in word else word
 
 
-def _text(tokens: List[Tuple[int, int, str]]) -> str:
-    """The document's text: every token at its offsets, spaces between."""
+def _text(tokens: List[Tuple[int, int, str]], sentences: List[int]) -> str:
+    """The document's text: every token at its offsets, spaces between, a
+    line break before every sentence (``#Text=`` block) but the first."""
     size = max((end for _, end, _ in tokens), default=0)
     chars = [" "] * size
+    for start in sentences:
+        if start > 0:
+            chars[start - 1] = "\n"
     for start, end, word in tokens:
         if len(word) == end - start:
             chars[start:end] = word
