@@ -381,3 +381,16 @@ def test_character_mentions_on_own_and_key_words(drawn):
     assert len(own) == len(expected)
     own_text = {tuple(document.words[t] for t in own.node_sets().of(m).tolist()) for m in range(len(own))}
     assert own_text == {tuple(words[t] for t in tokens) for tokens in expected}
+
+
+def test_an_export_as_key_takes_a_response_on_other_words(tmp_path):
+    words = ["Alice", "met", "Bob", ".", "She", "greeted", "him", "warmly", ",", "and", "Bob", "smiled", "."]
+    labels = {0: "(0)", 2: "(1)", 4: "(0)", 6: "(1)", 7: "(2)", 10: "(1)"}
+    lines = ["#begin document (alice); part 000"]
+    lines += [f"alice\t0\t{i}\t{w}\t{labels.get(i, '-')}" for i, w in enumerate(words)]
+    lines += ["", "#end document", ""]
+    response = tmp_path / "response.conll"
+    response.write_text("\n".join(lines))
+    run = evaluate_corpus(DATA / "alice.ann", response)
+    assert run.metrics()["conll"]["f1"] == 1.0 and run.metrics()["mentions"]["f1"] == 1.0
+    assert run.corpus.alignment["alice"].unit == "characters"

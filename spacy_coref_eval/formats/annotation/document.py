@@ -12,7 +12,7 @@ import numpy as np
 
 from ...clusters import Clusters, NodeSets
 from ..base import Format
-from ..document import Paired, Side, SideDocument
+from ..document import Paired, Side, SideDocument, WordMismatch
 from ..sysout.document import SystemDocument
 from .closure import Closure, closure_of, closure_warning
 
@@ -53,6 +53,24 @@ class AnnotatedDocument(SystemDocument):
         first = np.searchsorted(word_starts, starts, side="left")
         after = np.searchsorted(word_starts, ends, side="left")
         return self._grouped(first, after, after > first)
+
+    def paired_with(self, response: SideDocument) -> Paired:
+        """As the key: a response on other words (a system's CoNLL file
+        tokenised otherwise) is put on this document's words through the
+        text, as word outputs are (:func:`~..alignment.align_text`), its
+        mentions as their hulls."""
+        try:
+            return super().paired_with(response)
+        except WordMismatch:
+            from ..alignment import KeyText, align_text, place_units, placed_report
+
+            mine, theirs = KeyText.of(self.words), KeyText.of(response.words)
+            report = align_text(mine, theirs.folded)
+            clusters = response.clusters
+            placed = place_units(mine, theirs.starts[clusters.starts], theirs.ends[clusters.ends - 1])
+            kept = placed.kept
+            on_mine = Clusters.from_arrays(placed.starts[kept], placed.ends[kept], clusters.entity[kept])
+            return Paired(self, on_mine, 0, placed_report(report, placed))
 
     def placed_on(self, key: SideDocument) -> Paired:
         """The mentions on ``key``'s words through the text, every fragment
