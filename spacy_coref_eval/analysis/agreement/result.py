@@ -14,6 +14,7 @@ from .units import NOT_MARKED, DocumentUnits, Unit, find
 Cell = Optional[float]
 Matrix = List[List[Cell]]
 
+
 @dataclass
 class Agreement:
     """What :func:`agreement` computes (:meth:`to_dict` is the JSON)."""

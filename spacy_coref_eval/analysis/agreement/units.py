@@ -17,6 +17,7 @@ from .annotators import Annotation
 NOT_MARKED = "not marked"
 """The one element of the value of a unit an annotator did not mark."""
 
+
 @dataclass(frozen=True)
 class Unit:
     """One unit of a document: the token sets annotators gave it (twinned
