@@ -24,6 +24,11 @@ class Analyses:
     seed: int = 0
     macro: Optional[Dict[str, Dict[str, float]]] = None
     alignment: Optional[Mapping[str, Any]] = None
+    """What aligning the response onto the key changed, by document
+    (:class:`~spacy_coref_eval.formats.document.AlignmentReport`), when a
+    format aligned it."""
+    closure: Optional[Mapping[str, Any]] = None
+    """By side, what closing an annotation tool's links did (docs/formats.md)."""
     results: Mapping[str, Any] = field(default_factory=dict)
     result: Optional[CorpusResult] = None
     """The run's result as an analysis changed it (``--partial-gold``), or ``None``."""

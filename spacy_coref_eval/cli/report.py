@@ -69,7 +69,7 @@ def report_command(
                 run.result, run.corpus.words(), named(key), named(response), level=ci, n_resamples=n_resamples,
                 seed=seed, worst=worst, max_tokens=max_tokens, tokens=run.corpus.tokens(), breakdowns=breakdowns,
                 corpus=run.corpus, response_documents=response_documents(response, options, run, breakdowns),
-                n_process=n_process, alignment=run.corpus.alignment,
+                n_process=n_process, alignment=run.corpus.alignment, closure=run.corpus.closure or None,
             )
         say_warnings(run.result.warnings)
         write(page, output, "the report", (key, response))

@@ -85,7 +85,7 @@ def score(
                 corpus=run.corpus, response_documents=response_documents(response, options, run, breakdowns),
                 n_process=n_process,
             )
-            computed = replace(computed, alignment=run.corpus.alignment)
+            computed = replace(computed, alignment=run.corpus.alignment, closure=run.corpus.closure or None)
         report(run.result if computed.result is None else computed.result, fmt, per_doc, output, computed, inputs)
 
 

@@ -60,6 +60,9 @@ class Format:
     index: Optional["DocumentIndex"] = None
     """How a file is cut into documents without reading it, for reading a
     batch at a time (docs/streaming.md); ``None``: read whole."""
+    configure: Optional[Callable[[str], "Format"]] = None
+    """For a format that takes options in its name (``brat:Coref,Anaphora``):
+    the format configured by the text after the colon."""
 
     def matched(self, file_name: str) -> int:
         """The length of the longest of :attr:`suffixes` that ``file_name``
@@ -71,7 +74,7 @@ class Format:
         for a format no suffix names."""
         if not self.suffixes and not self.directories:
             return f"{self.title} (by name)"
-        names = ", ".join(f"*{s}" if not s.startswith(".") else s for s in self.suffixes)
+        names = ", ".join(f"*{s}" if not s.startswith(".") else s for s in self.suffixes) or "by name"
         return f"{self.title} ({names}{', a directory' if self.directories else ''})"
 
 

@@ -45,6 +45,10 @@ class Corpus:
     streamed: bool = False
     """Read and scored a batch at a time (docs/streaming.md): ``pairs``
     and ``key_documents`` are then empty."""
+    closure: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    """By side (``"key"``, ``"response"``), what closing an annotation
+    tool's links into entities did (:class:`~.annotation.Closure`), for
+    the sides read from such exports."""
 
     @property
     def names(self) -> List[str]:
@@ -123,7 +127,21 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
     triples, warnings, response_names = pair_by_name_or_order(key, response, pair_by)
     how = "name" if pair_by != "order" and key.named and response.named else "order"
     paired = pair_triples(triples, key.path, response.path, positional, how=how)
-    return Corpus(paired.pairs, paired.key_documents, notes + warnings + paired.warnings(), response_names, paired.alignment)
+    return Corpus(
+        paired.pairs, paired.key_documents, notes + warnings + paired.warnings(), response_names, paired.alignment,
+        closure=side_closures(key, response),
+    )
+
+
+def side_closures(key: Side, response: Side) -> Dict[str, Dict[str, Any]]:
+    """The closure reports of the sides read from annotation tools' exports, by role."""
+    out = {}
+    for role, side in (("key", key), ("response", response)):
+        if side.documents and getattr(side.documents[0], "closure", None) is not None:
+            from .annotation import closure_report
+
+            out[role] = closure_report(side.documents)  # type: ignore[assignment]
+    return out
 
 
 def pair_topic_sides(key: Side, response: Side, *, pattern: Optional[str] = None, pair_by: Optional[str] = None) -> "Corpus":
@@ -390,10 +408,16 @@ def match_names(key_names: Sequence[str], response_names: Sequence[str]) -> Dict
     neural models' jsonlines the doc_key ``NAME_N`` for the CoNLL-2012
     document ``(NAME); part NNN`` (N = int(NNN)). A response name claimed
     by two key names, or a key name matching two response names, is an
-    error."""
+    error. Where no name is in both, ``(NAME); part 000`` pairs with
+    ``NAME`` (either side's)."""
     available = set(response_names)
     if not any(map(_NUMBERED_KEY.search, available)):
-        return {name: name for name in key_names if name in available}
+        exact = {name: name for name in key_names if name in available}
+        if exact:
+            return exact
+        if not any(_PART.match(name) for name in key_names):
+            bare = {document_keys(name)[-1]: name for name in response_names if _PART.match(name)}
+            return {name: bare[name] for name in key_names if name in bare}
     out: Dict[str, str] = {}
     claimed: Dict[str, str] = {}
     for name in key_names:
@@ -417,9 +441,14 @@ _NUMBERED_KEY = re.compile(r"_[0-9]+$")
 
 def document_keys(name: str) -> Tuple[str, ...]:
     """The names a document name pairs with: the name itself, and for
-    ``(NAME); part NNN`` also ``NAME_N`` with N = int(NNN)."""
+    ``(NAME); part NNN`` also ``NAME_N`` with N = int(NNN), and ``NAME``
+    alone for part 0 (a file named by its document, as annotation tools
+    export them)."""
     match = _PART.match(name)
-    return (name,) if match is None else (name, f"{match.group(1)}_{int(match.group(2))}")
+    if match is None:
+        return (name,)
+    bare = (match.group(1),) if int(match.group(2)) == 0 else ()
+    return (name, f"{match.group(1)}_{int(match.group(2))}", *bare)
 
 
 def pair_documents(key: Mapping[str, T], response: Mapping[str, T], empty: T) -> Tuple[List[Tuple[str, T, T]], List[str]]:

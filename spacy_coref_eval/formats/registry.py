@@ -7,14 +7,20 @@ from typing import Dict, Optional, Tuple, Union
 
 from ..errors import CorefInputError
 from .base import Format
+from .brat import FORMAT as BRAT
 from .conll import FORMAT as CONLL
 from .conllu import FORMAT as CONLLU
 from .docbin import FORMAT as DOCBIN
+from .doccano import FORMAT as DOCCANO
 from .indiscrim import FORMAT as INDISCRIM
 from .jsonlines import FORMAT as JSONLINES
+from .labelstudio import FORMAT as LABELSTUDIO
+from .litbank_tsv import FORMAT as LITBANK_TSV
+from .prodigy import FORMAT as PRODIGY
 from .sysout import SYSTEMS
 from .text2text import FORMAT as TEXT2TEXT
 from .ua import FORMAT as UA
+from .webanno import FORMAT as WEBANNO
 
 ENTRY_POINTS = "spacy_coref_eval.formats"
 """The entry-point group of formats installed by other packages; each
@@ -24,7 +30,9 @@ FALLBACK = CONLL.name
 reference scorer's test files are named ``*.key`` and ``*.response``);
 such an output is refused instead, since writing would have to guess."""
 
-_REGISTERED: Dict[str, Format] = {fmt.name: fmt for fmt in (CONLL, CONLLU, JSONLINES, DOCBIN, UA, *SYSTEMS, TEXT2TEXT, INDISCRIM)}
+_BUILT_IN = (CONLL, CONLLU, JSONLINES, DOCBIN, UA, *SYSTEMS, TEXT2TEXT, INDISCRIM)
+_ANNOTATION_TOOLS = (BRAT, LITBANK_TSV, WEBANNO, LABELSTUDIO, PRODIGY, DOCCANO)
+_REGISTERED: Dict[str, Format] = {fmt.name: fmt for fmt in (*_BUILT_IN, *_ANNOTATION_TOOLS)}
 _PLUGINS_LOADED = False
 
 
@@ -48,8 +56,15 @@ def registered_formats(plugins: bool = True) -> Tuple[Format, ...]:
 
 
 def get_format(name: str) -> Format:
-    """The format called ``name``; :class:`CorefInputError` listing the
-    formats for any other name."""
+    """The format called ``name`` (``NAME:OPTIONS`` configures a format
+    that takes options, e.g. ``brat:Coref,Anaphora``);
+    :class:`CorefInputError` listing the formats for any other name."""
+    if ":" in name and name not in _REGISTERED:
+        base, _, options = name.partition(":")
+        fmt = get_format(base)
+        if fmt.configure is None:
+            raise CorefInputError(f"the format {base!r} takes no options (given {options!r} after the colon)")
+        return fmt.configure(options)
     if name not in _REGISTERED:
         _load_plugins()
     if name not in _REGISTERED:
@@ -67,7 +82,7 @@ def format_of(path: Union[str, Path], given: Optional[str] = None, writing: bool
         return get_format(given)
     path = Path(path)
     if not writing and path.is_dir():
-        return next(fmt for fmt in _REGISTERED.values() if fmt.directories)
+        return _directory_format(path)
     name = path.name.lower()
     name = name[: -len(".gz")] if name.endswith(".gz") else name
     fmt = _by_suffix(name)
@@ -95,6 +110,17 @@ def claimed_by(file_name: str) -> Optional[str]:
 def describe_formats(plugins: bool = False) -> str:
     """Every format with its suffixes, for help texts and messages."""
     return "; ".join(fmt.describe() for fmt in registered_formats(plugins))
+
+
+def _directory_format(path: Path) -> Format:
+    """The format of a directory: of the formats that read directories,
+    the one whose suffixes most of its files end in (the first such format,
+    CoNLL-2012, when none does)."""
+    readers = [fmt for fmt in _REGISTERED.values() if fmt.directories]
+    names = [child.name.lower() for child in path.iterdir() if child.is_file()]
+    names = [name[: -len(".gz")] if name.endswith(".gz") else name for name in names]
+    counts = [sum(bool(fmt.matched(name)) for name in names) for fmt in readers]
+    return readers[counts.index(max(counts))]
 
 
 def _by_suffix(name: str) -> Optional[Format]:

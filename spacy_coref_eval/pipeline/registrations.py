@@ -2,11 +2,12 @@
 ``registry.misc``, so that a config can pick them, e.g. ``match = {"@misc":
 "spacy_coref_eval.overlap_matcher.v1", "min_overlap": 0.5}``. Loaded through
 the ``spacy_misc`` entry points."""
-from typing import Dict, Optional
+from typing import Any, Callable, Dict, Iterable, Optional, Sequence
 
 from spacy.util import registry
 
 from ..analysis.resolution import Classifier, classify_mentions
+from ..counting import DEFAULT_METRICS
 from ..counting.importance import LeaImportance
 from ..formats.docbin.chains import CorefereeChains
 from ..formats.docbin.spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups
@@ -88,3 +89,16 @@ def make_resolution_classifier() -> Classifier:
     A replacement takes ``(clusters, tokens)`` and returns a class index
     per mention (-1 for none)."""
     return classify_mentions
+
+
+@registry.misc("spacy_coref_eval.agreement.v1")
+def make_agreement(
+    families: Dict[str, Any], metrics: Sequence[str] = DEFAULT_METRICS, match: Any = None,
+    level: Optional[float] = None, n_resamples: int = 1000, seed: int = 0,
+) -> Callable[[Iterable[Any]], Dict[str, Any]]:
+    """The agreement of several span-group ``families`` on the same docs
+    (annotator name → cluster reader or ``--spans`` value), as ``agree``
+    reports it (:func:`~.agreement.agreement_of`)."""
+    from .agreement import agreement_of
+
+    return agreement_of(families, metrics=metrics, match=match, level=level, n_resamples=n_resamples, seed=seed)

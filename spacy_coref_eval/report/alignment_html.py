@@ -1,7 +1,7 @@
 """The HTML report's section on aligning the response onto the key
 (docs/formats.md, Alignment onto the key), rendered from an
 :class:`~.views.AlignmentView`."""
-from typing import Optional
+from typing import Any, Mapping, Optional
 
 from .markup import escape
 from .views import ALIGNMENT_COLUMNS, AlignmentView
@@ -29,4 +29,26 @@ def alignment_section(view: Optional[AlignmentView]) -> str:
         f"space dropped; replaced characters differ only as quotes or bracket escapes.{escape(paired)}</p>\n"
         f'<table class="alignment"><thead><tr><th>document</th>{head}<th>where the text drifted</th></tr></thead>'
         "<tbody>\n" + "\n".join(rows) + f"\n</tbody></table>\n{more}</section>"
+    )
+
+
+def closure_section(closure: Optional[Mapping[str, Any]]) -> str:
+    """What closing an annotation tool's links into entities did, by side
+    (docs/formats.md, Annotation tools); nothing when no side had links."""
+    if not closure:
+        return ""
+    names = list(next(iter(closure.values()))["counts"])
+    head = "".join(f"<th>{escape(name.replace('_', ' '))}</th>" for name in names)
+    rows = "".join(
+        f"<tr><th>{escape(side)}</th>" + "".join(f"<td>{report['counts'][name]}</td>" for name in names)
+        + f"<td>{escape(', '.join(f'{k} {v}' for k, v in report.get('ignored_types', {}).items()))}</td></tr>"
+        for side, report in closure.items()
+    )
+    return (
+        '<section id="closure">\n<h2>Closure of links into entities</h2>\n'
+        '<p class="meta">Links and chains were closed transitively into entities: chains merged through a shared '
+        "mention, links within an entity already (cycles), links naming no mention and relations of types that are "
+        "not coreference are counted here.</p>\n"
+        f'<table class="alignment"><thead><tr><th>side</th>{head}<th>ignored types</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>\n</section>"
     )

@@ -12,7 +12,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..analysis.error_types import ERROR_KIND_INFO, ERROR_KINDS
 from ..analysis.registry import registered_analyses, resolve
-from .alignment_html import alignment_section
+from .alignment_html import alignment_section, closure_section
 from .breakdowns import STYLE as BREAKDOWN_STYLE
 from .crossdoc_html import STYLE as CROSSDOC_STYLE
 from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct, settings_line
@@ -39,7 +39,7 @@ def render_report(data: ReportData) -> str:
     ]
     body = "\n".join([
         header_section(data),
-        *filter(None, [alignment_section(data.alignment)]),
+        *filter(None, [alignment_section(data.alignment), closure_section(data.closure)]),
         metrics_section(data),
         *(part for part in sections if part),
         documents_section(data),

@@ -43,6 +43,8 @@ def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses =
                 document[member] = render(analyses.results[member], index, name)
     if analyses.alignment:
         out["alignment"] = alignment_json(analyses.alignment)
+    if analyses.closure:
+        out["closure"] = dict(analyses.closure)
     out["warnings"] = list(result.warnings)
     return stamped(out)
 

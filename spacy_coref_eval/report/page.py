@@ -25,12 +25,14 @@ def report_page(
     response_documents: Sequence[Any] = (),
     n_process: int = 1,
     alignment: Optional[Mapping[str, object]] = None,
+    closure: Optional[Mapping[str, Any]] = None,
 ) -> str:
     """The page: bootstrap intervals at ``level``, macro averages, error
     kinds, resolution classes when the key's ``tokens`` are given, and the
     ``worst`` documents' mentions side by side (at most ``max_tokens`` of
     each), titled with the ``key`` and ``response`` it compares, and what
-    aligning the response onto the key changed (``alignment``, by document). A corpus
+    aligning the response onto the key changed (``alignment``, by document)
+    and what closing an annotation tool's links did (``closure``, by side). A corpus
     whose documents cannot be classified gets a page without the class
     section, and a warning (on the page too) saying why. Every registered
     analysis the ``breakdowns`` ask for is added, as
@@ -57,6 +59,6 @@ def report_page(
         result, words,
         intervals=analyses.intervals, macro=analyses.macro, errors=analyses.results["errors"],
         key=key, response=response, level=level, n_resamples=n_resamples, seed=seed,
-        worst=worst, max_tokens=max_tokens, sections=sections, alignment=alignment,
+        worst=worst, max_tokens=max_tokens, sections=sections, alignment=alignment, closure=closure,
     )
     return render_report(data)

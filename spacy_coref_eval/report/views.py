@@ -81,6 +81,8 @@ class ReportData:
     each rendered by its HTML renderer."""
     alignment: Optional["AlignmentView"] = None
     """What aligning the response onto the key changed, when it was aligned."""
+    closure: Optional[Mapping[str, Any]] = None
+    """By side, what closing an annotation tool's links did."""
 
 
 CROSS_PARTS: Tuple[str, ...] = ("all", "within", "across")
@@ -320,6 +322,7 @@ def build_report(
     max_tokens: int = 400,
     sections: Optional[Mapping[str, Any]] = None,
     alignment: Optional[Mapping[str, object]] = None,
+    closure: Optional[Mapping[str, Any]] = None,
 ) -> ReportData:
     """The page data of a scoring run (``result``, whose twinning the views
     read), the key ``words`` by document name, and the bootstrap
@@ -341,5 +344,5 @@ def build_report(
     return ReportData(
         key, response, result.settings.to_dict(), result.metrics(), intervals, level, n_resamples, seed,
         documents, errors, views, macro or {}, list(result.warnings), sections=dict(sections or {}),
-        alignment=alignment_view(alignment or {}),
+        alignment=alignment_view(alignment or {}), closure=closure,
     )

@@ -139,6 +139,11 @@ class JsonlinesDocument(SideDocument):
         return super().same_words(other)
 
 
+ANNOTATION_TOOLS = ("prodigy", "doccano")
+"""Formats of annotation tools' JSONL exports, read by their own readers
+when a ``.jsonl`` file's members say so."""
+
+
 def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[str] = None,
                    known: Optional[Mapping[str, JsonlinesDocument]] = None) -> Dict[str, JsonlinesDocument]:
     """Documents of a jsonlines file (``.gz`` read transparently) by doc_key,

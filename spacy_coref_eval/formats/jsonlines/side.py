@@ -4,7 +4,7 @@ from pathlib import Path
 
 from ..base import ReadOptions
 from ..document import Side
-from .read import load_text, parse_jsonlines
+from .read import ANNOTATION_TOOLS, load_text, parse_jsonlines
 
 
 def read_side(path: Path, options: ReadOptions) -> Side:
@@ -19,6 +19,8 @@ def read_side(path: Path, options: ReadOptions) -> Side:
 
     text = load_text(path)
     system = system_of(text, str(path))
+    if system in ANNOTATION_TOOLS:
+        return get_format(system).read(path, options)
     if system is not None:
         return read_system(path, get_format(system), text, options.paired_with)
     key = options.paired_with

@@ -26,6 +26,10 @@ def candidates(obj: Dict[str, Any]) -> List[str]:
 
         if any(obj.get(m) is not None for m in STRING_MEMBERS):
             found.append("mention-strings")
+    if "text" in obj and "spans" in obj and "sentences" not in obj:
+        found.append("prodigy")
+    if "text" in obj and ("entities" in obj or isinstance(obj.get("label"), list)) and "sentences" not in obj:
+        found.append("doccano")
     return found
 
 

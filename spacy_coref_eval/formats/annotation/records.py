@@ -1,0 +1,70 @@
+"""What the JSON exports share: documents given as a text with mentions
+in characters and typed links between mention ids, closed into entities."""
+import json
+from pathlib import Path
+from typing import Any, Dict, Iterator, Mapping, Optional, Sequence, Tuple
+
+from ...errors import CorefInputError
+from .closure import COREFERENCE_TYPES, close
+from .document import AnnotatedDocument
+
+CASELESS_TYPES = frozenset(t.lower() for t in COREFERENCE_TYPES)
+
+
+def coreference_type(label: Optional[str]) -> str:
+    """A relation's type as :func:`~.closure.close` reads it: an unlabelled
+    relation, or one labelled ``coref``/``coreference`` in any case, is
+    ``Coref``."""
+    return "Coref" if not label or label.lower() in CASELESS_TYPES else label
+
+
+def text_document(
+    name: str, text: str, mentions: Mapping[Any, Sequence[Tuple[int, int]]], links: Sequence[Tuple[str, Any, Any]],
+    source: str, chains: Sequence[Sequence[Any]] = (),
+) -> AnnotatedDocument:
+    """A document of ``text`` whose ``mentions`` (id → character fragments)
+    are closed by ``links`` ``(type, id, id)`` and ``chains``; one span
+    given under two ids is one mention."""
+    for ident, fragments in mentions.items():
+        if any(not (0 <= s <= e <= len(text)) for s, e in fragments):
+            raise CorefInputError(f"{source}: mention {ident!r} lies outside the text ({len(text)} characters)")
+    order = sorted({tuple(sorted(f)) for f in mentions.values()}, key=lambda f: (f[0][0], -f[-1][1], f))
+    index = {fragments: m for m, fragments in enumerate(order)}
+    of = {ident: index[tuple(sorted(f))] for ident, f in mentions.items()}
+    entity, closure = close(
+        range(len(order)), chains=[[of.get(i, f"missing:{i}") for i in chain] for chain in chains],
+        links=[(kind, of.get(a, f"missing:{a}"), of.get(b, f"missing:{b}")) for kind, a, b in links],
+    )
+    return AnnotatedDocument(name, text, order, entity, closure)
+
+
+def json_lines(path: Path) -> Iterator[Tuple[int, Dict[str, Any]]]:
+    """Every record of a JSONL file with its line number."""
+    with open(path, encoding="utf8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError as err:
+                raise CorefInputError(f"{path}, line {number}: not JSON ({err})") from None
+            if not isinstance(record, dict):
+                raise CorefInputError(f"{path}, line {number}: a record is a JSON object")
+            yield number, record
+
+
+def record_name(record: Dict[str, Any], members: Sequence[str], fallback: str) -> str:
+    """The first of ``members`` the record (or its ``meta``) has, else ``fallback``."""
+    for place in (record, record.get("meta") or {}):
+        for member in members:
+            if isinstance(place, dict) and place.get(member) not in (None, ""):
+                return str(place[member])
+    return fallback
+
+
+def check_names(names: Sequence[Optional[str]], path: Path) -> None:
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise CorefInputError(f"{path}: two documents are named {name!r}; names pair documents, so they must differ")
+        seen.add(name)
