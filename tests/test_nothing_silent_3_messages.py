@@ -91,3 +91,44 @@ def test_wl_coref_sent_ids_as_strings_still_cut_sentences(tmp_path):
     assert result.exit_code == 0, result.output
     rows = (tmp_path / "o.conll").read_text().split("\n")
     assert rows.index("") < rows.index("d\t0\t2\tc\t(0)") and "d\t0\t1\tb\t-" in rows
+
+
+# --- item 3: numbers past 64 bits; names a writer's own reader cannot pair ---------------
+
+CONLLU = ("# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = s1\n# text = a b\n"
+          "1\ta\ta\tX\t_\t_\t0\troot\t0:root\tEntity=(e1--{head})\n2\tb\tb\tX\t_\t_\t1\tdep\t1:dep\tEntity=(e1--1)\n\n")
+
+
+@pytest.mark.parametrize("head", ["99999999999999999999", "9223372036854775808", "4611686018427387904"])
+def test_a_conllu_head_number_past_64_bits_is_refused_naming_line_and_entity(tmp_path, head):
+    path = tmp_path / "h.conllu"
+    path.write_text(CONLLU.format(head=head))
+    refused(run("score", path, path), f"{path}:5: entity e1: head index {head} outside the mention's nodes")
+    refused(run("convert", path, tmp_path / "o.conll"), f"{path}:5: entity e1: head index {head}")
+
+
+@pytest.mark.parametrize("brk", ["\u2028", "\u2029", "\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85"])
+def test_the_conllu_a_writer_refuses_a_name_its_reader_would_cut(tmp_path, brk):
+    source = tmp_path / "n.jsonlines"
+    source.write_text(json.dumps({"doc_key": f"a{brk}b", "sentences": [["x", "y"]], "clusters": [[[0, 0], [1, 1]]]})
+                      + "\n")
+    refused(run("convert", source, tmp_path / "o.ua"), "CoNLL-UA cannot hold this name", repr(f"a{brk}b"))
+    assert not (tmp_path / "o.ua").exists()
+
+
+@pytest.mark.parametrize("brk", ["\u2028", "\x0c", "\x85"])
+@pytest.mark.parametrize("suffix", ["conll", "conllu", "jsonlines", "spacy"])
+def test_the_other_writers_keep_a_name_with_a_unicode_line_break_pairable(tmp_path, brk, suffix):
+    """Their readers end lines at \\n (and \\r) only, or escape the name."""
+    source = tmp_path / "n.jsonlines"
+    source.write_text(json.dumps({"doc_key": f"a{brk}b", "sentences": [["x", "y"]], "clusters": [[[0, 0], [1, 1]]]})
+                      + "\n")
+    if suffix == "jsonlines":
+        source = tmp_path / "n.conll"
+        assert run("convert", tmp_path / "n.jsonlines", source).exit_code == 0
+    target = tmp_path / f"o.{suffix}"
+    assert run("convert", source, target).exit_code == 0
+    result = run("score", source, target, "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["metrics"]["conll"]["f1"] == 1.0
+    assert "not in" not in result.stderr

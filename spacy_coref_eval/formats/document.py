@@ -203,11 +203,18 @@ def document_names(documents: Sequence[SideDocument]) -> List[str]:
     return [d.name if d.name is not None else f"doc{index}" for index, d in enumerate(documents)]
 
 
-def check_written_name(name: str, title: str) -> None:
+def check_written_name(name: str, title: str, *, unicode_lines: bool = False) -> None:
     """Refuse a document name that would not read back from a format that
     writes it on a line of its own (``title``): empty, holding a line break
-    or with white space around it."""
-    if not name.strip() or name != name.strip() or "\r" in name or "\n" in name:
+    or with white space around it.
+
+    Parameters
+    ----------
+    unicode_lines : the format's reader also ends lines at every Unicode
+        line boundary of :meth:`str.splitlines` (U+2028, ``\\x0c``, ...)
+    """
+    broken = name.splitlines() != [name] if unicode_lines else "\r" in name or "\n" in name
+    if not name.strip() or name != name.strip() or broken:
         raise CorefInputError(
             f"document {name!r}: {title} cannot hold this name (it must be one line without white space around it); "
             "rename the document"
