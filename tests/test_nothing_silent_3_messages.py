@@ -132,3 +132,34 @@ def test_the_other_writers_keep_a_name_with_a_unicode_line_break_pairable(tmp_pa
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["metrics"]["conll"]["f1"] == 1.0
     assert "not in" not in result.stderr
+
+
+# --- item 10: --topic-pattern on the bare document name ----------------------------------
+
+def _standard_headers(source: Path, target: Path) -> Path:
+    """The file with ``#begin document (NAME); part 000`` headers."""
+    lines = []
+    for line in source.read_text().splitlines():
+        if line.startswith("#begin document "):
+            line = f"#begin document ({line.split(' ', 2)[2]}); part 000"
+        lines.append(line)
+    target.write_text("\n".join(lines) + "\n")
+    return target
+
+
+def test_topic_pattern_matches_the_bare_name_of_standard_headers(tmp_path):
+    key = _standard_headers(DATA / "ecb.key.conll", tmp_path / "k.conll")
+    response = _standard_headers(DATA / "ecb.response.conll", tmp_path / "r.conll")
+    bundled = run("score", DATA / "ecb.key.conll", DATA / "ecb.response.conll", "--topic-pattern", r"^(\d+)_",
+                  "-f", "json", "--per-doc")
+    standard = run("score", key, response, "--topic-pattern", r"^(\d+)_", "-f", "json", "--per-doc")
+    assert bundled.exit_code == standard.exit_code == 0, standard.output
+    a, b = json.loads(bundled.stdout), json.loads(standard.stdout)
+    assert a["metrics"] == b["metrics"]
+    assert sorted(a["documents"]) == sorted(b["documents"]) and len(a["documents"]) == 2
+
+
+def test_a_bare_name_that_does_not_match_says_what_was_matched(tmp_path):
+    key = _standard_headers(DATA / "ecb.key.conll", tmp_path / "k.conll")
+    refused(run("score", key, key, "--topic-pattern", r"^\((\d+)_"),
+            "document '(1_1ecb); part 000' (matched as '1_1ecb'): its name does not match --topic-pattern")

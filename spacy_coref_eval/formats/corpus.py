@@ -13,12 +13,11 @@ from ..clusters import Clusters, ClustersBatch, ClustersLike, Pair
 from ..errors import LISTED, CorefInputError, listed
 from ..files import PathLike
 from .base import Format, ReadOptions
-from .document import AlignmentReport, Side, SideDocument, WordMismatch
+from .document import PART_NAME, AlignmentReport, Side, SideDocument, WordMismatch
 from .registry import FALLBACK, format_of, registered_formats
 from .tokens import Tokens
 
 T = TypeVar("T")
-_PART = re.compile(r"^\((.*)\); part (\d+)$")
 PAIR_BY = (None, "name", "order")
 """How documents pair: by name where both sides name them, else by order
 (``None``); or always by name or by order."""
@@ -408,7 +407,7 @@ _NUMBERED_KEY = re.compile(r"_[0-9]+$")
 def document_keys(name: str) -> Tuple[str, ...]:
     """The names a document name pairs with: the name itself, and for
     ``(NAME); part NNN`` also ``NAME_N`` with N = int(NNN)."""
-    match = _PART.match(name)
+    match = PART_NAME.match(name)
     return (name,) if match is None else (name, f"{match.group(1)}_{int(match.group(2))}")
 
 

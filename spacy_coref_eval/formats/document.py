@@ -1,6 +1,7 @@
 """What every reader gives: the documents of one file (:class:`Side`),
 each a :class:`SideDocument` of its format, which knows how to pair with
 a response document of its own or another format."""
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence
@@ -196,6 +197,17 @@ def difference(key: Sequence[str], response: Sequence[str], unit: str, joiner: s
 def _excerpt(items: Sequence[str], at: int, joiner: str, width: int) -> str:
     part = joiner.join(items[at: at + width])
     return repr(part) if part else "nothing (end of document)"
+
+
+PART_NAME = re.compile(r"^\((.*)\); part (\d+)$")
+"""A CoNLL-2012 document name ``(NAME); part NNN``."""
+
+
+def bare_name(name: str) -> str:
+    """``NAME`` of a CoNLL-2012 ``(NAME); part NNN``, else ``name``: the
+    name jsonlines doc_keys and file stems use."""
+    match = PART_NAME.match(name)
+    return name if match is None else match.group(1)
 
 
 def document_names(documents: Sequence[SideDocument]) -> List[str]:
