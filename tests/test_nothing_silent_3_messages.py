@@ -163,3 +163,33 @@ def test_a_bare_name_that_does_not_match_says_what_was_matched(tmp_path):
     key = _standard_headers(DATA / "ecb.key.conll", tmp_path / "k.conll")
     refused(run("score", key, key, "--topic-pattern", r"^\((\d+)_"),
             "document '(1_1ecb); part 000' (matched as '1_1ecb'): its name does not match --topic-pattern")
+
+
+# --- item 11: the shipped UA example shows a real plural -------------------------------
+
+UA_EXAMPLE = Path(__file__).parent / "data" / "ua"
+
+
+@pytest.mark.parametrize("side", ["key", "response"])
+@pytest.mark.parametrize("preset", [(), ("--preset", "ua")])
+def test_the_shipped_ua_example_scores_100_against_itself(side, preset):
+    path = UA_EXAMPLE / f"example.{side}.ua"
+    plurals = [cell for line in path.read_text().splitlines() for cell in line.split("\t") if "ElementOf=3" in cell]
+    assert len(plurals) >= 2, "the example's plural needs two antecedents or more (docs/ua.md §3)"
+    result = run("score", path, path, *preset, "-f", "json")
+    assert result.exit_code == 0, result.output
+    metrics = json.loads(result.stdout)["metrics"]
+    assert {name: metrics[name]["f1"] for name in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")} == dict.fromkeys(
+        ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"), 1.0)
+
+
+def test_a_plural_with_one_antecedent_scores_its_blanc_link_zero_as_documented(tmp_path):
+    """docs/ua.md §3: the split element of a plural whose only antecedent
+    is a one-mention entity aligns with F 0 under BLANC, so its
+    coreference link scores 0 even against an identical response."""
+    text = (UA_EXAMPLE / "example.response.ua").read_text()
+    degenerate = tmp_path / "one.ua"
+    degenerate.write_text(text.replace("MarkableID=m2|ElementOf=3", "MarkableID=m2"))
+    metrics = json.loads(run("score", degenerate, degenerate, "-f", "json").stdout)["metrics"]
+    assert metrics["blanc"]["f1"] == pytest.approx((1 / 2 + 14 / 19) / 2)
+    assert metrics["muc"]["f1"] == 1.0
