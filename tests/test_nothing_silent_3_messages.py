@@ -193,3 +193,63 @@ def test_a_plural_with_one_antecedent_scores_its_blanc_link_zero_as_documented(t
     metrics = json.loads(run("score", degenerate, degenerate, "-f", "json").stdout)["metrics"]
     assert metrics["blanc"]["f1"] == pytest.approx((1 / 2 + 14 / 19) / 2)
     assert metrics["muc"]["f1"] == 1.0
+
+
+# --- item 9: round trips that close ------------------------------------------------------
+
+def test_a_corpus_without_mentions_converts_to_spacy_and_back(tmp_path):
+    source = tmp_path / "none.conll"
+    source.write_text("#begin document d\nd\t0\t0\tHello\t-\nd\t0\t1\tthere\t-\n\n#end document\n")
+    assert run("convert", source, tmp_path / "none.spacy").exit_code == 0
+    for target in ("back.conll", "back.jsonlines"):
+        result = run("convert", tmp_path / "none.spacy", tmp_path / target)
+        assert result.exit_code == 0, result.output
+    assert (tmp_path / "back.conll").read_text() == source.read_text()
+    result = run("score", source, tmp_path / "none.spacy", "-f", "json")
+    assert result.exit_code == 0 and "⚠" not in result.stderr, result.output
+
+
+GUM = Path(__file__).parent / "data" / "corpora" / "gum-corefud.40docs.conllu.gz"
+
+
+def _gum_document(index: int) -> str:
+    import gzip
+
+    text = gzip.open(GUM, "rt", encoding="utf8").read()
+    header = next(line for line in text.splitlines() if line.startswith("# global.Entity"))
+    document = "# newdoc id" + text.split("# newdoc id")[index + 1]
+    return document.replace("\n", f"\n{header}\n", 1) if header not in document else document
+
+
+@pytest.mark.parametrize("middle", ["conll", "jsonlines", "spacy", "ua"])
+def test_conllu_through_any_format_and_back_scores_against_its_source(tmp_path, middle):
+    source = tmp_path / "g.conllu"
+    source.write_text(_gum_document(1), encoding="utf8")
+    converted = run("convert", source, tmp_path / f"g.{middle}")
+    assert converted.exit_code == 0, converted.output
+    assert "sent_ids not kept" in converted.stderr
+    assert run("convert", tmp_path / f"g.{middle}", tmp_path / "back.conllu").exit_code == 0
+    result = run("score", source, tmp_path / "back.conllu", "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["metrics"]["conll"]["f1"] == 1.0
+
+
+def test_conllu_gz_to_conllu_keeps_sent_ids_or_is_refused_like_plain_to_plain(tmp_path):
+    import gzip
+
+    plain = tmp_path / "g.conllu"
+    plain.write_text(_gum_document(1), encoding="utf8")
+    packed = tmp_path / "g.conllu.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    assert run("convert", packed, tmp_path / "out.conllu").exit_code == 0
+    ids = [line for line in (tmp_path / "out.conllu").read_text().splitlines() if line.startswith("# sent_id")]
+    assert ids == [line for line in plain.read_text().splitlines() if line.startswith("# sent_id")]
+    refused(run("convert", plain, tmp_path / "again.conllu"), "nothing to convert")
+    empty = tmp_path / "z.conllu"
+    empty.write_text(_gum_document(0), encoding="utf8")
+    packed.write_bytes(gzip.compress(empty.read_bytes()))
+    refused(run("convert", packed, tmp_path / "z2.conllu"), "empty node(s) written as words",
+            "(de)compress the file with gzip instead")
+    refused(run("convert", empty, tmp_path / "z2.conllu"), "nothing to convert")
+    converted = run("convert", empty, tmp_path / "z.conll")
+    assert converted.exit_code == 0 and "empty node(s) written as words" in converted.stderr

@@ -62,6 +62,16 @@ class SideDocument:
         (``None``: it all fits), for ``convert`` to refuse."""
         return None
 
+    def changed_in(self, target: Format) -> Optional[str]:
+        """What a file of format ``target`` holds of this document only in
+        another form (``None``: nothing), for ``convert`` to say (and to
+        refuse when ``target`` is this document's own format)."""
+        return None
+
+    def sentence_ids(self) -> Sequence[Optional[str]]:
+        """The id of every sentence where the format gives them, else ``()``."""
+        return ()
+
     def paired_with(self, response: "SideDocument") -> "Paired":
         """This key document paired with ``response``: the response's
         clusters on this document's tokens. A response that places itself
