@@ -253,3 +253,32 @@ def test_conllu_gz_to_conllu_keeps_sent_ids_or_is_refused_like_plain_to_plain(tm
     refused(run("convert", empty, tmp_path / "z2.conllu"), "nothing to convert")
     converted = run("convert", empty, tmp_path / "z.conll")
     assert converted.exit_code == 0 and "empty node(s) written as words" in converted.stderr
+
+
+# --- item 8: the --errors-list table -----------------------------------------------------
+
+def _long_entity_pair(tmp_path: Path, n: int = 300) -> tuple:
+    """A key whose one entity has ``n`` mentions, and a response that
+    divides it in two and conflates it with nothing."""
+    rows_key, rows_response = [], []
+    for i in range(n):
+        rows_key.append(f"d\t0\t{i}\tword{i}\t(1)")
+        rows_response.append(f"d\t0\t{i}\tword{i}\t({1 + i % 2})")
+    key, response = tmp_path / "k.conll", tmp_path / "r.conll"
+    key.write_text("#begin document d\n" + "\n".join(rows_key) + "\n\n#end document\n")
+    response.write_text("#begin document d\n" + "\n".join(rows_response) + "\n\n#end document\n")
+    return key, response
+
+
+def test_the_errors_list_table_cuts_long_lists_and_pads_no_row(tmp_path):
+    key, response = _long_entity_pair(tmp_path)
+    result = run("score", key, response, "--errors-list")
+    assert result.exit_code == 0, result.output
+    listing = result.stdout[result.stdout.index("Document"):]
+    lines = listing.splitlines()
+    assert not [line for line in lines if line != line.rstrip()]
+    divided = next(line for line in lines if "divided entity" in line)
+    assert "more" in divided and len(divided) < 300
+    assert "… " in divided and divided.endswith("more")
+    whole = json.loads(run("score", key, response, "--errors-list", "-f", "json").stdout)["errors_list"]["d"]
+    assert sum(len(p["mentions"]) for p in whole["divided_entities"][0]["parts"]) == 300

@@ -266,15 +266,36 @@ def errors_list_table(listing: Mapping[str, Mapping[str, Sequence[Mapping[str, A
         for entry in kinds.get("extra_entities", ()):
             rows.append([name, titles["extra_entities"], "", _members(entry["entity"], entry["mentions"])])
         for entry in kinds.get("divided_entities", ()):
-            parts = "; ".join(_members(part["response_entity"], part["mentions"]) for part in entry["parts"])
+            parts = _fitted([_members(part["response_entity"], part["mentions"]) for part in entry["parts"]], "; ")
             rows.append([name, titles["divided_entities"], f"e{entry['entity']}", parts])
         for entry in kinds.get("conflated_entities", ()):
-            parts = "; ".join(_members(part["key_entity"], part["mentions"]) for part in entry["parts"])
+            parts = _fitted([_members(part["key_entity"], part["mentions"]) for part in entry["parts"]], "; ")
             rows.append([name, titles["conflated_entities"], parts, f"e{entry['entity']}"])
     if not rows:
         return "No errors.\n"
     header = ("Document", "Error", "Key", "Response")
-    return table(rows, header=header, divider=True, aligns=("l", "l", "l", "l"), max_col=_widest(rows))
+    text = table(rows, header=header, divider=True, aligns=("l", "l", "l", "l"), max_col=_widest(rows))
+    return "\n".join(line.rstrip() for line in text.split("\n"))
+
+
+_CELL = 100
+"""The widest list of mentions or entities an error-list cell shows in
+full; a longer one ends in ``… N more`` (``-f json`` lists them all)."""
+_TEXT = 50
+"""The longest mention text an error-list cell shows in full."""
+
+
+def _fitted(items: Sequence[str], separator: str) -> str:
+    """``items`` joined by ``separator`` as far as :data:`_CELL` characters
+    (at least the first), and how many are left out."""
+    shown = items[:1]
+    width = len(shown[0]) if shown else 0
+    for item in items[1:]:
+        width += len(separator) + len(item)
+        if width > _CELL:
+            return separator.join(shown) + f"{separator}… {len(items) - len(shown)} more"
+        shown.append(item)
+    return separator.join(shown)
 
 
 _SINGULAR = {
@@ -286,7 +307,10 @@ _SINGULAR = {
 
 def _span(entry: Mapping[str, Any]) -> str:
     start, end = entry["span"]
-    text = f' "{printable(entry["text"])}"' if "text" in entry else ""
+    words = printable(entry["text"]) if "text" in entry else None
+    if words is not None and len(words) > _TEXT:
+        words = words[:_TEXT - 1] + "…"
+    text = f' "{words}"' if words is not None else ""
     return f"[{start}, {end}){text}"
 
 
@@ -295,7 +319,7 @@ def _mention(entry: Mapping[str, Any]) -> str:
 
 
 def _members(entity: int, mentions: Sequence[Mapping[str, Any]]) -> str:
-    return f"e{entity}: " + ", ".join(_span(mention) for mention in mentions)
+    return f"e{entity}: " + _fitted([_span(mention) for mention in mentions], ", ")
 
 
 def ranking_table(ranking: Any, labels: Sequence[str]) -> str:
