@@ -282,3 +282,35 @@ def test_the_errors_list_table_cuts_long_lists_and_pads_no_row(tmp_path):
     assert "… " in divided and divided.endswith("more")
     whole = json.loads(run("score", key, response, "--errors-list", "-f", "json").stdout)["errors_list"]["d"]
     assert sum(len(p["mentions"]) for p in whole["divided_entities"][0]["parts"]) == 300
+
+
+# --- item 12a: one text per document, whatever the format --------------------------------
+
+def test_evaluate_gives_a_conll_key_the_text_convert_gives_its_docbin(tmp_path):
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    import spacy
+
+    root = Path(__file__).parent.parent
+    script = root / "scripts" / "replay_coref.py"
+    spec = importlib.util.spec_from_file_location("replay_coref_for_test", script)
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))  # registers the replay_coref factory
+    for name, source in (("key", KEY), ("response", RESPONSE)):
+        assert run("convert", source, tmp_path / f"{name}.spacy").exit_code == 0
+    nlp = spacy.blank("en")
+    nlp.add_pipe("replay_coref", config={"predictions": str(tmp_path / "response.spacy")})
+    nlp.to_disk(tmp_path / "pipeline")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    metrics = []
+    for key in (tmp_path / "key.spacy", KEY):
+        out = tmp_path / f"{key.suffix[1:]}.json"
+        done = subprocess.run([sys.executable, "-m", "spacy_coref_eval", "evaluate", str(tmp_path / "pipeline"),
+                               str(key), "--code", str(script), "--output", str(out)],
+                              capture_output=True, text=True, env=env, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        metrics.append(json.loads(out.read_text())["metrics"])
+    assert metrics[0]["conll"]["f1"] > 0.5
+    assert metrics[0] == metrics[1]
