@@ -314,3 +314,22 @@ def test_evaluate_gives_a_conll_key_the_text_convert_gives_its_docbin(tmp_path):
         metrics.append(json.loads(out.read_text())["metrics"])
     assert metrics[0]["conll"]["f1"] > 0.5
     assert metrics[0] == metrics[1]
+
+
+# --- item 12c: metrics undefined on a stratum ---------------------------------------------
+
+def test_muc_and_conll_are_undefined_on_a_stratum_of_singletons(tmp_path):
+    path = tmp_path / "s.conll"
+    path.write_text("#begin document d\nd\t0\t0\tAlice\t(1)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(2)\n"
+                    "d\t0\t3\tand\t-\nd\t0\t4\tshe\t(1)\nd\t0\t5\tleft\t(3)\n\n#end document\n")
+    data = json.loads(run("score", path, path, "--by", "chain-length", "-f", "json").stdout)
+    strata = data["strata"]["chain-length"]
+    assert strata["1"]["undefined"] == ["muc", "conll"]
+    assert strata["2-5"]["undefined"] == []
+    assert set(strata["6+"]["undefined"]) == set(strata["6+"]["metrics"])
+    table = run("score", path, path, "--by", "chain-length").stdout
+    row = next(line for line in table.splitlines() if line.startswith("1 "))
+    assert row.split()[4] == "n/a" and row.split()[-1] == "n/a" and " 0.00" not in row and "66.67" not in row
+    assert "n/a = undefined" in table
+    macro = json.loads(run("score", path, path, "--macro", "-f", "json").stdout)
+    assert macro["macro"]["muc"]["n_documents"] == 1

@@ -175,6 +175,10 @@ def _points(value: float) -> str:
     return f"{100 * value:+.2f}"
 
 
+UNDEFINED = "n/a"
+"""How a table shows a metric undefined on a stratum."""
+
+
 def strata_table(attribute: str, block: Mapping[str, Mapping[str, Any]], level: Optional[float] = None) -> str:
     """One attribute's strata (docs/analyses.md §3): per stratum its key and
     response mentions and the F1 (percent) of every metric; with
@@ -185,10 +189,12 @@ def strata_table(attribute: str, block: Mapping[str, Mapping[str, Any]], level: 
     aligns = ["l", "r", "r"] + ["r"] * len(names)
     rows = [
         [printable(stratum), str(entry["key_mentions"]), str(entry["response_mentions"])]
-        + [pct(entry["metrics"][name]["f1"]) for name in names]
+        + [UNDEFINED if name in entry.get("undefined", ()) else pct(entry["metrics"][name]["f1"]) for name in names]
         for stratum, entry in block.items()
     ]
-    out = f"F1 by {printable(attribute)} (m. = mentions)\n" + table(rows, header=header, divider=True, aligns=aligns, max_col=_widest(rows))
+    note = f"; {UNDEFINED} = undefined: the stratum's key gives the metric nothing to find" if any(
+        entry.get("undefined") for entry in block.values()) else ""
+    out = f"F1 by {printable(attribute)} (m. = mentions{note})\n" + table(rows, header=header, divider=True, aligns=aligns, max_col=_widest(rows))
     if first and "intervals" in first:
         bounds = [
             [printable(stratum)] + [
