@@ -333,3 +333,18 @@ def test_muc_and_conll_are_undefined_on_a_stratum_of_singletons(tmp_path):
     assert "n/a = undefined" in table
     macro = json.loads(run("score", path, path, "--macro", "-f", "json").stdout)
     assert macro["macro"]["muc"]["n_documents"] == 1
+
+
+# --- item 12d: an LLM text file named .txt -------------------------------------------------
+
+def test_a_tagged_text_file_named_txt_gets_the_text2text_hint(tmp_path):
+    import gzip
+
+    gold = Path(__file__).parent / "data" / "text2text" / "gold.t2t.txt.gz"
+    tagged = tmp_path / "llm.txt"
+    tagged.write_bytes(gzip.decompress(gold.read_bytes()).split(b"\n")[0] + b"\n")
+    refused(run("score", KEY, tagged), "looks like CRAC 2025 LLM-track tagged text", "--response-format text2text")
+    plain = tmp_path / "plain.txt"
+    plain.write_text("hello world\n")
+    line = refused(run("score", KEY, plain), "token line outside")
+    assert "|text2text" in line and "looks like" not in line

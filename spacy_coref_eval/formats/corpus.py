@@ -69,10 +69,32 @@ def read_side(path: PathLike, fmt: Optional[Format] = None, options: ReadOptions
     except CorefInputError as err:
         if fmt.name == FALLBACK and "outside a '#begin document' block" in str(err):
             names = "|".join(other.name for other in registered_formats(plugins=False))
+            if _looks_tagged(path):
+                raise CorefInputError(
+                    f"{err} (read as {fmt.title}); the file looks like CRAC 2025 LLM-track tagged text "
+                    "('word|[e1]'): name it *.t2t.txt or give its format, --response-format text2text "
+                    "(convert: --input-format text2text)"
+                ) from None
             raise CorefInputError(
                 f"{err} (read as {fmt.title}; for another format use its suffix or --input-format {names})"
             ) from None
         raise
+
+
+_TAGGED = re.compile(rb"\S\|\[[A-Za-z]*\d+[^\s\]]*\]|\S\|[A-Za-z]*\d+\]")
+"""A text2text token with a tag: ``word|[e1]``, ``word|[e1`` ... ``word|e1]``."""
+
+
+def _looks_tagged(path: Path) -> bool:
+    """Whether the first 64 KiB of ``path`` (gunzipped) hold text2text tags."""
+    import gzip
+
+    try:
+        with (gzip.open(path, "rb") if path.name.lower().endswith(".gz") else open(path, "rb")) as handle:
+            head = handle.read(1 << 16)
+    except (OSError, EOFError):
+        return False
+    return _TAGGED.search(head) is not None
 
 
 def read_corpus(
