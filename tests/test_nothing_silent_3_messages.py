@@ -348,3 +348,30 @@ def test_a_tagged_text_file_named_txt_gets_the_text2text_hint(tmp_path):
     plain.write_text("hello world\n")
     line = refused(run("score", KEY, plain), "token line outside")
     assert "|text2text" in line and "looks like" not in line
+
+
+# --- item 12e: --strict --------------------------------------------------------------------
+
+def _one_document(tmp_path: Path) -> Path:
+    """The demo response without its second document (a warning: scored as empty)."""
+    text = RESPONSE.read_text()
+    path = tmp_path / "one.conll"
+    path.write_text(text[:text.index("#begin document", 10)])
+    return path
+
+
+@pytest.mark.parametrize("command", ["score", "report", "compare"])
+def test_strict_turns_any_warning_into_exit_code_1_and_still_writes(tmp_path, command):
+    """The demo pair warns: one document missing (score), two documents too
+    few for resampling (report, compare)."""
+    out = tmp_path / ("r.html" if command == "report" else "r.json")
+    args = {"score": ("score", KEY, _one_document(tmp_path), "-o", out), "report": ("report", KEY, RESPONSE, "-o", out),
+            "compare": ("compare", KEY, RESPONSE, RESPONSE, "-o", out, "--rounds", "100")}[command]
+    lenient = run(*args)
+    assert lenient.exit_code == 0 and "⚠" in lenient.stderr, lenient.output
+    out.unlink()
+    strict = run(*args, "--strict")
+    assert strict.exit_code == 1, strict.output
+    assert out.exists()
+    assert strict.stderr.strip().splitlines()[-1].startswith("✘ --strict: ")
+    assert run("score", KEY, RESPONSE, "--strict").exit_code == 0

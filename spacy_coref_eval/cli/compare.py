@@ -10,12 +10,13 @@ import click
 
 from ._app import app
 from .options import FORMAT, INPUT_HELP, N_RESAMPLES, SEED, ScoringOptions, existing_path, key_argument, scoring_options
-from .output import output_format, reported_errors, say_warnings, write
+from .output import STRICT, output_format, reported_errors, say_warnings, write
 
 MAX_ROUNDS = 10_000_000
 
 
 @app.command("compare", epilog=INPUT_HELP, short_help="Compare or rank systems on one key, with significance")
+@STRICT
 @key_argument()
 @click.argument("systems", nargs=-1, required=True, type=existing_path())
 @click.option("--rounds", default=10000, type=click.IntRange(1, MAX_ROUNDS), help="Rounds of the approximate randomization test")

@@ -7,11 +7,12 @@ import click
 
 from ._app import app
 from .options import INPUT_HELP, N_PROCESS, N_RESAMPLES, SEED, ScoringOptions, check_level, existing_path, key_argument, scoring_options
-from .output import reported_errors, say_warnings, write
+from .output import STRICT, reported_errors, say_warnings, write
 from .score import CROSS_DOCUMENT
 
 
 @app.command("report", epilog=INPUT_HELP, short_help="Write an HTML report of a response against a key")
+@STRICT
 @key_argument()
 @click.argument("response", type=existing_path())
 @click.option("--output", "-o", type=click.Path(path_type=Path), required=True, help="Write the HTML report to this file")

@@ -12,7 +12,7 @@ from .options import (
     CI, FORMAT, INPUT_HELP, MACRO, N_PROCESS, N_RESAMPLES, PER_DOC, SEED, ScoringOptions, compose, existing_path,
     key_argument, scoring_options,
 )
-from .output import output_format, reported_errors, say, say_warnings, write
+from .output import STRICT, output_format, reported_errors, say, say_warnings, write
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 OUTPUT = click.option(
@@ -66,6 +66,7 @@ CROSS_DOCUMENT = compose(
 
 
 @app.command(epilog=INPUT_HELP, short_help="Score a response against a key")
+@STRICT
 @key_argument()
 @click.argument("response", type=existing_path())
 @REPORTING
