@@ -375,3 +375,46 @@ def test_strict_turns_any_warning_into_exit_code_1_and_still_writes(tmp_path, co
     assert out.exists()
     assert strict.stderr.strip().splitlines()[-1].startswith("✘ --strict: ")
     assert run("score", KEY, RESPONSE, "--strict").exit_code == 0
+
+
+# --- item 12f: warnings from Python name documents, one line each --------------------------
+
+def test_spacy_side_warnings_use_the_reference_docs_names():
+    import warnings
+
+    from spacy.training import Example
+    from spacy.vocab import Vocab
+
+    from spacy_coref_eval import read_conll
+    from spacy_coref_eval.formats.docbin.docs import conll_to_docs
+    from spacy_coref_eval.pipeline.scorers import score_examples
+
+    vocab = Vocab()
+    references = list(conll_to_docs(read_conll(KEY, with_words=True).values(), vocab))
+    second = references[1]
+    second.spans["coref_clusters_99"] = [second[0:1], second[0:1]]  # a repeated mention in the key
+    predicted = list(conll_to_docs(read_conll(RESPONSE, with_words=True).values(), vocab))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = score_examples([Example(p, r) for p, r in zip(predicted, references)])
+    assert list(result.names) == ["(demo/alice); part 000", "(demo/storm); part 000"]
+    messages = [str(w.message) for w in caught]
+    assert any("'(demo/storm); part 000': " in m and "repeated mention" in m for m in messages), messages
+    assert not any("example 1" in m for m in messages)
+
+
+def test_python_warnings_point_at_the_callers_line_and_print_one_line():
+    import warnings
+
+    from spacy_coref_eval import evaluate_corpus
+    from spacy_coref_eval.analysis.statistics import compare
+
+    result = evaluate_corpus(KEY, RESPONSE).result
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compare(result, result, n_rounds=10)
+    assert caught and all(w.filename == __file__ for w in caught), [w.filename for w in caught]
+    shown = warnings.formatwarning(caught[0].message, caught[0].category, caught[0].filename, caught[0].lineno)
+    assert shown == f"CorefEvalWarning: {caught[0].message}\n"
+    other = warnings.formatwarning("x", DeprecationWarning, "f.py", 3, "line()")
+    assert other.startswith("f.py:3: DeprecationWarning: x")
