@@ -418,3 +418,52 @@ def test_python_warnings_point_at_the_callers_line_and_print_one_line():
     assert shown == f"CorefEvalWarning: {caught[0].message}\n"
     other = warnings.formatwarning("x", DeprecationWarning, "f.py", 3, "line()")
     assert other.startswith("f.py:3: DeprecationWarning: x")
+
+
+# --- item 12b: entities by the file's ids ------------------------------------------------------
+
+def test_the_errors_list_names_entities_by_the_key_files_ids(tmp_path):
+    key = tmp_path / "k.conll"
+    key.write_text("#begin document d\nd\t0\t0\tAlice\t(104)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(7)\n"
+                   "d\t0\t3\tand\t-\nd\t0\t4\tshe\t(104)\nd\t0\t5\tleft\t-\n\n#end document\n")
+    response = tmp_path / "r.conll"
+    response.write_text("#begin document d\nd\t0\t0\tAlice\t(9)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(9)\n"
+                        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t-\nd\t0\t5\tleft\t-\n\n#end document\n")
+    listing = json.loads(run("score", key, response, "--errors-list", "-f", "json").stdout)["errors_list"]["d"]
+    assert listing["missing_mentions"] == [{"span": [4, 5], "text": "she", "entity": 1, "entity_id": "104",
+                                            "entity_missing": False}]
+    conflated = listing["conflated_entities"][0]
+    assert conflated["entity_id"] == "9"
+    assert [part["key_entity_id"] for part in conflated["parts"]] == ["104", "7"]
+    table = run("score", key, response, "--errors-list").stdout
+    assert '#104 [4, 5) "she"' in table and '#104: [0, 1) "Alice"; #7: [2, 3) "Bob"' in table
+
+
+def test_the_errors_list_names_conllu_entities_by_their_eids(tmp_path):
+    source = _gum_document(1)
+    key = tmp_path / "k.conllu"
+    key.write_text(source, encoding="utf8")
+    first = next(line for line in source.splitlines() if "Entity=(" in line and "\t" in line)
+    eid = first.split("Entity=(", 1)[1].split("-", 1)[0].split(")", 1)[0]
+    response = tmp_path / "r.conllu"
+    response.write_text(source.replace(first, first.replace(f"Entity=({eid}", "Entity=(zz1")), encoding="utf8")
+    listing = json.loads(run("score", key, response, "--errors-list", "-f", "json").stdout)["errors_list"]
+    divided = [entry for kinds in listing.values() for entry in kinds["divided_entities"]]
+    assert [entry["entity_id"] for entry in divided] == [eid]
+    assert "zz1" in [part["response_entity_id"] for part in divided[0]["parts"]]
+
+
+def test_the_html_report_labels_key_entities_by_the_files_ids(tmp_path):
+    key = tmp_path / "k.conll"
+    key.write_text("#begin document d\nd\t0\t0\tAlice\t(104)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(7)\n"
+                   "d\t0\t3\tand\t-\nd\t0\t4\tshe\t(104)\nd\t0\t5\tleft\t-\n\n#end document\n")
+    response = tmp_path / "r.conll"
+    response.write_text("#begin document d\nd\t0\t0\tAlice\t(9)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(8)\n"
+                        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t-\nd\t0\t5\tleft\t(9)\n\n#end document\n")
+    assert run("report", key, response, "-o", tmp_path / "r.html").exit_code == 0
+    page = (tmp_path / "r.html").read_text()
+    import re
+
+    legend_end = page.index("have no twin on the other side")
+    labels = re.findall(r'<sub class="l">([^<]*)</sub>', page[legend_end:])
+    assert set(labels) == {"104", "7"}, labels

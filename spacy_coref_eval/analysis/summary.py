@@ -114,7 +114,8 @@ def analyse(
     if breakdowns.errors_list:
         from .error_list import error_list
 
-        out["errors_list"] = error_list(result, _words(corpus))
+        key_documents = getattr(corpus, "key_documents", None) or None
+        out["errors_list"] = error_list(result, _words(corpus), key_documents, response_documents or None)
     if breakdowns.by:
         out["strata"] = {
             attribute: _strata(

@@ -142,8 +142,9 @@ def asked(
 
 def response_documents(response: Path, options, run, breakdowns) -> list:
     """The response's documents for strata read off the input's own
-    attributes (entity types, ``attr:KEY``), read again; else none."""
-    if not breakdowns.response_attributes:
+    attributes (entity types, ``attr:KEY``) and for the error list's
+    entity ids, read again; else none."""
+    if not (breakdowns.response_attributes or breakdowns.errors_list):
         return []
     from ..analysis.attributes import paired_response_documents
 

@@ -120,7 +120,7 @@ def read_corpus(
     whole corpus as one document)."""
     key_format, response_format = format_of(key_path, formats[0]), format_of(response_path, formats[1])
     positional = key_format.positional and response_format.positional
-    key_options = ReadOptions("key", spans[0], words or tokens or not positional, tokens, entity_ids=cross_document)
+    key_options = ReadOptions("key", spans[0], words or tokens or not positional, tokens, entity_ids=cross_document or words)
     key = read_side(key_path, key_format, key_options)
     response = read_side(
         response_path, response_format, ReadOptions("response", spans[1], not positional, False, key, cross_document)

@@ -4,7 +4,7 @@ a response document of its own or another format."""
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -71,6 +71,15 @@ class SideDocument:
     def sentence_ids(self) -> Sequence[Optional[str]]:
         """The id of every sentence where the format gives them, else ``()``."""
         return ()
+
+    def mention_ids(self) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Every mention's ``[start, end)`` on this document's tokens and its
+        entity id as the file writes it (strings), where the format has ids
+        and they were read; else ``None`` (entities are then known by order)."""
+        mentions = getattr(self, "mentions", None)
+        if mentions is None:
+            return None
+        return mentions.starts, mentions.ends, mentions.ids.astype(str)
 
     def paired_with(self, response: "SideDocument") -> "Paired":
         """This key document paired with ``response``: the response's

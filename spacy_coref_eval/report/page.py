@@ -62,5 +62,6 @@ def report_page(
         strata=analyses.strata,
         variants=[variant.to_dict() for variant in analyses.variants] if analyses.variants is not None else None,
         cross_document=analyses.cross_document.to_dict(per_doc=True) if analyses.cross_document is not None else None,
+        key_documents=getattr(corpus, "key_documents", None) or None,
     )
     return render_report(data)

@@ -254,7 +254,8 @@ def variants_table(rows: Sequence[Mapping[str, Any]]) -> str:
 def errors_list_table(listing: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]]) -> str:
     """Every error of every document (docs/analyses.md §2), one row each:
     the document, the kind, and what the key and the response hold
-    (``[start, end)`` token spans, ``e<n>`` entity numbers)."""
+    (``[start, end)`` token spans; entities by their file's id, ``#ID``,
+    else by number, ``e<n>``)."""
     rows: List[List[str]] = []
     titles = {kind.name: _SINGULAR.get(kind.name, kind.title.lower()) for kind in ERROR_KIND_INFO}
     for document, kinds in listing.items():
@@ -268,15 +269,15 @@ def errors_list_table(listing: Mapping[str, Mapping[str, Sequence[Mapping[str, A
             whole = " (entity extra)" if entry.get("entity_extra") else ""
             rows.append([name, titles["extra_mentions"], "", _mention(entry) + whole])
         for entry in kinds.get("missing_entities", ()):
-            rows.append([name, titles["missing_entities"], _members(entry["entity"], entry["mentions"]), ""])
+            rows.append([name, titles["missing_entities"], _members(_entity(entry), entry["mentions"]), ""])
         for entry in kinds.get("extra_entities", ()):
-            rows.append([name, titles["extra_entities"], "", _members(entry["entity"], entry["mentions"])])
+            rows.append([name, titles["extra_entities"], "", _members(_entity(entry), entry["mentions"])])
         for entry in kinds.get("divided_entities", ()):
-            parts = _fitted([_members(part["response_entity"], part["mentions"]) for part in entry["parts"]], "; ")
-            rows.append([name, titles["divided_entities"], f"e{entry['entity']}", parts])
+            parts = _fitted([_members(_entity(part, "response_"), part["mentions"]) for part in entry["parts"]], "; ")
+            rows.append([name, titles["divided_entities"], _entity(entry), parts])
         for entry in kinds.get("conflated_entities", ()):
-            parts = _fitted([_members(part["key_entity"], part["mentions"]) for part in entry["parts"]], "; ")
-            rows.append([name, titles["conflated_entities"], parts, f"e{entry['entity']}"])
+            parts = _fitted([_members(_entity(part, "key_"), part["mentions"]) for part in entry["parts"]], "; ")
+            rows.append([name, titles["conflated_entities"], parts, _entity(entry)])
     if not rows:
         return "No errors.\n"
     header = ("Document", "Error", "Key", "Response")
@@ -320,12 +321,18 @@ def _span(entry: Mapping[str, Any]) -> str:
     return f"[{start}, {end}){text}"
 
 
+def _entity(entry: Mapping[str, Any], prefix: str = "") -> str:
+    """An entity as its file names it (``#ID``), else by number (``e<n>``)."""
+    given = entry.get(f"{prefix}entity_id")
+    return f"#{printable(str(given))}" if given is not None else f"e{entry[f'{prefix}entity']}"
+
+
 def _mention(entry: Mapping[str, Any]) -> str:
-    return f"e{entry['entity']} {_span(entry)}"
+    return f"{_entity(entry)} {_span(entry)}"
 
 
-def _members(entity: int, mentions: Sequence[Mapping[str, Any]]) -> str:
-    return f"e{entity}: " + _fitted([_span(mention) for mention in mentions], ", ")
+def _members(entity: str, mentions: Sequence[Mapping[str, Any]]) -> str:
+    return f"{entity}: " + _fitted([_span(mention) for mention in mentions], ", ")
 
 
 def ranking_table(ranking: Any, labels: Sequence[str]) -> str:

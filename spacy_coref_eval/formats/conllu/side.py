@@ -10,7 +10,7 @@ from ...clusters import Clusters
 from ..base import Format, ReadOptions
 from ..document import Paired, Side, SideDocument
 from ..tokens import Tokens
-from .nodes import empty_keys, node_clusters, node_forms, node_order, node_sentence_starts, node_tokens
+from .nodes import empty_keys, node_clusters, node_forms, node_mentions, node_order, node_sentence_starts, node_tokens
 from .read import ConlluFile, CorefUDDocument, check_aligned, file_parser, read_conllu
 
 
@@ -47,6 +47,12 @@ class ConlluSideDocument(SideDocument):
 
     def sentence_ids(self) -> List[Optional[str]]:
         return list(self.document.sentence_ids)
+
+    def mention_ids(self) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Every mention's node range and its ``eid`` as written."""
+        starts, ends, _, _ = node_mentions(self.document, self.order)
+        ids = np.array(self.document.entities, dtype=str) if len(self.document.entities) else np.zeros(0, dtype=str)
+        return starts, ends, ids[self.document.mention_entity] if len(starts) else np.zeros(0, dtype=str)
 
     def changed_in(self, target: Format) -> Optional[str]:
         """Empty nodes, which every written format holds as words (so the
