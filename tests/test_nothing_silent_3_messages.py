@@ -49,7 +49,7 @@ def _ok(path: Path) -> Path:
 
 
 @pytest.mark.parametrize("word", sorted(NOT_WORDS))
-@pytest.mark.parametrize("command", ["score", "score-self", "report", "profile", "conll", "conllu",
+@pytest.mark.parametrize("command", ["score", "score-self", "report", "profile", "conll", "conllu", "t2t.txt",
                                      "spacy", "ua"])
 def test_a_jsonlines_word_that_is_no_string_is_refused_naming_file_line_and_field(tmp_path, word, command):
     bad = _jsonlines(tmp_path / "bad.jsonlines", word)
