@@ -2,7 +2,8 @@
 import os
 import sys
 import warnings
-from typing import Sequence
+from types import FrameType
+from typing import Optional, Sequence
 
 
 class CorefInputError(ValueError):
@@ -28,7 +29,8 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 def _outside_level() -> int:
     """The ``stacklevel`` of the first frame outside this package, counted
     from :func:`warn`'s caller's call of ``warnings.warn``."""
-    frame, level = sys._getframe(2), 2
+    frame: Optional[FrameType] = sys._getframe(2)
+    level = 2
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE + os.sep):
         frame, level = frame.f_back, level + 1
     return level

@@ -295,7 +295,7 @@ _TEXT = 50
 def _fitted(items: Sequence[str], separator: str) -> str:
     """``items`` joined by ``separator`` as far as :data:`_CELL` characters
     (at least the first), and how many are left out."""
-    shown = items[:1]
+    shown = list(items[:1])
     width = len(shown[0]) if shown else 0
     for item in items[1:]:
         width += len(separator) + len(item)

@@ -3,7 +3,7 @@ that their tokenisations may differ (:mod:`..alignment`)."""
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import Any, List, Optional, Sequence
+from typing import Any, Iterator, List, Optional, Sequence
 
 from ...clusters import Clusters
 from ...errors import CorefInputError
@@ -101,11 +101,11 @@ def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[P
 
     vocab = Vocab()
     names = document_names(documents)
-    docs = (words_to_doc(n, d.words, d.clusters, d.sentence_starts, vocab) for n, d in zip(names, documents))
+    docs: Iterator[Any] = (words_to_doc(n, d.words, d.clusters, d.sentence_starts, vocab) for n, d in zip(names, documents))
     if not any(d.clusters.n_entities for d in documents):
         first = next(docs, None)
         if first is not None:
             first.spans[f"{CLUSTER_PREFIX}_1"] = []
-            docs = chain((first,), docs)
+            docs = iter(chain((first,), docs))
     write_docbin(path, docs, inputs)
     return []
