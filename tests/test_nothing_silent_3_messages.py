@@ -467,3 +467,12 @@ def test_the_html_report_labels_key_entities_by_the_files_ids(tmp_path):
     legend_end = page.index("have no twin on the other side")
     labels = re.findall(r'<sub class="l">([^<]*)</sub>', page[legend_end:])
     assert set(labels) == {"104", "7"}, labels
+
+
+def test_empty_nodes_turned_into_words_are_named_when_scored_against_the_source(tmp_path):
+    source = tmp_path / "z.conllu"
+    source.write_text(_gum_document(0), encoding="utf8")
+    assert run("convert", source, tmp_path / "z.conll").exit_code == 0
+    assert run("convert", tmp_path / "z.conll", tmp_path / "back.conllu").exit_code == 0
+    refused(run("score", source, tmp_path / "back.conllu"), "the response has a word for each of the key's empty nodes",
+            "convert wrote them as words")

@@ -209,6 +209,9 @@ def check_aligned(key: CorefUDDocument, response: CorefUDDocument) -> None:
         return
     for s in range(min(key.n_sentences, response.n_sentences)):
         detail = _sentence_difference(key, response, s)
+        if detail and _empty_nodes_as_words(key, response, s):
+            detail += (" (the response has a word for each of the key's empty nodes here, as a file converted "
+                       "through another format has: convert wrote them as words)")
         if detail:
             raise CorefInputError(
                 f"{response.source}:{response.sentence_lines[s]}: document {response.name!r}, "
@@ -220,6 +223,15 @@ def check_aligned(key: CorefUDDocument, response: CorefUDDocument) -> None:
         f"{'extra' if response.n_sentences > key.n_sentences else 'missing'} one is sentence "
         f"{min(key.n_sentences, response.n_sentences) + 1}"
     )
+
+
+def _empty_nodes_as_words(key: CorefUDDocument, response: CorefUDDocument, s: int) -> bool:
+    """Whether sentence ``s`` of ``response`` has as many words as the key's
+    sentence has words and empty nodes, and no empty node of its own."""
+    empty = sum(1 for node in key.empty_nodes if node.sentence == s)
+    k_words = key.sentence_starts[s + 1] - key.sentence_starts[s]
+    r_words = response.sentence_starts[s + 1] - response.sentence_starts[s]
+    return bool(empty) and r_words == k_words + empty and not any(n.sentence == s for n in response.empty_nodes)
 
 
 def _sent_id(document: CorefUDDocument, s: int) -> str:
