@@ -476,3 +476,11 @@ def test_empty_nodes_turned_into_words_are_named_when_scored_against_the_source(
     assert run("convert", tmp_path / "z.conll", tmp_path / "back.conllu").exit_code == 0
     refused(run("score", source, tmp_path / "back.conllu"), "the response has a word for each of the key's empty nodes",
             "convert wrote them as words")
+
+
+def test_the_errors_list_names_ua_entities_by_their_entity_ids():
+    listing = json.loads(run("score", UA_EXAMPLE / "example.key.ua", UA_EXAMPLE / "example.response.ua",
+                             "--errors-list", "-f", "json").stdout)["errors_list"]["example"]
+    assert {e["entity_id"] for e in listing["missing_entities"]} == {"5", "6"}
+    conflated = listing["conflated_entities"][0]
+    assert conflated["entity_id"] == "2" and [p["key_entity_id"] for p in conflated["parts"]] == ["1", "2"]
