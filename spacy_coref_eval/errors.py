@@ -1,6 +1,9 @@
 """Errors and warnings about the input, named after where it went wrong."""
+import os
+import sys
 import warnings
-from typing import Sequence
+from types import FrameType
+from typing import Optional, Sequence
 
 
 class CorefInputError(ValueError):
@@ -15,8 +18,37 @@ class CorefEvalWarning(UserWarning):
 
 def warn(message: str) -> None:
     """``message`` as a :class:`CorefEvalWarning` (the command line prints
-    these on standard error)."""
-    warnings.warn(message, CorefEvalWarning, stacklevel=3)
+    these on standard error), attributed to the first caller outside the
+    package (so filters by module see the user's code)."""
+    warnings.warn(message, CorefEvalWarning, stacklevel=_outside_level())
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _outside_level() -> int:
+    """The ``stacklevel`` of the first frame outside this package, counted
+    from :func:`warn`'s caller's call of ``warnings.warn``."""
+    frame: Optional[FrameType] = sys._getframe(2)
+    level = 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+_format_warning = warnings.formatwarning
+
+
+def _formatted(message, category, filename, lineno, line=None) -> str:  # type: ignore[no-untyped-def]
+    """A :class:`CorefEvalWarning` as one line, ``CorefEvalWarning: MESSAGE``
+    (its message names the file, line or document; the Python source line
+    would not); every other warning as before."""
+    if isinstance(category, type) and issubclass(category, CorefEvalWarning):
+        return f"{category.__name__}: {message}\n"
+    return _format_warning(message, category, filename, lineno, line)
+
+
+warnings.formatwarning = _formatted
 
 
 LISTED = 5

@@ -201,7 +201,7 @@ def test_a_bad_choice_is_a_usage_error_naming_the_choices(option, value, choices
 
 @pytest.mark.parametrize("args,message", [
     (["-m", "muc,ceaf"], "'ceaf' is not a metric; choose from muc,bcub,ceafm,ceafe,blanc,lea,mor,zero,non_referring,bridging"),
-    (["--response-format", "brat"], "'brat' is not a format; choose from conll, conllu, jsonlines, spacy"),
+    (["--response-format", "xml"], "'xml' is not a format; choose from conll, conllu, jsonlines, spacy"),
     (["--by", "length"], "unknown stratum attribute 'length'; choose from"),
     (["--min-overlap", "0"], "0<x<=1"),
 ])

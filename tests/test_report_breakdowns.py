@@ -57,6 +57,9 @@ def test_the_strata_tables_show_every_stratum_with_its_interval(pages):
             if not entry["key_mentions"] and not entry["response_mentions"]:
                 assert cell_text(cell) == "–" and not cell.find_all(tagged("span", "ci"))
                 continue
+            if "muc" in entry["undefined"]:  # a stratum of singletons: MUC has no link to find
+                assert cell_text(cell) == "n/a" and not cell.find_all(tagged("span", "ci"))
+                continue
             assert cell_text(cell) == pct(entry["metrics"]["muc"]["f1"])
             bounds = entry["intervals"]["muc"]["f1"]
             assert cell.find(tagged("span", "ci")).all_text() == f"{pct(bounds[0])}–{pct(bounds[1])}"

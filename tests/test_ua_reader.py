@@ -110,8 +110,10 @@ def test_cli_json_has_non_referring_and_bridging():
     assert data["settings"]["min_spans"] is True
     assert data["metrics"]["non_referring"]["f1"] == 1.0
     assert set(data["metrics"]["bridging"]) >= {"anaphora_recognition", "markable_level", "entity_level"}
-    assert data["metrics"]["ceafm"]["f1"] == pytest.approx(0.785714, abs=1e-6)
-    assert data["metrics"]["bcub"]["recall"] == pytest.approx(0.382937, abs=1e-6)
+    # The UA scorer (commit f4adb45, `key response keep_non_referring keep_bridging min`) prints 80.95 and
+    # 48.41 for this pair (78.57 and 38.29 before the response's plural got its second antecedent, Mary).
+    assert data["metrics"]["ceafm"]["f1"] == pytest.approx(17 / 21, abs=1e-6)
+    assert data["metrics"]["bcub"]["recall"] == pytest.approx(0.484127, abs=1e-6)
 
 
 def test_singletons_removed_with_split_antecedents_kept_is_refused(tmp_path):

@@ -220,7 +220,8 @@ def paired_response_documents(path: Any, options: Any, names: Sequence[str]) -> 
     from ..formats.corpus import match_names, read_side
 
     given = options.formats[1]
-    side = read_side(path, get_format(given) if given else None, ReadOptions("response", options.spans[1], True, False))
+    side = read_side(path, get_format(given) if given else None,
+                     ReadOptions("response", options.spans[1], True, False, entity_ids=True))
     documents = side.documents
     if options.pair_by != "order" and side.named:
         by_name = {document.name: document for document in documents}

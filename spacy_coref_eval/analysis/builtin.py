@@ -50,10 +50,12 @@ def waterfall_document_json(value: Any, index: int, name: str) -> Any:
 
 def errors_list(context: Context) -> Any:
     """Every error listed per document (:mod:`.error_list`), with the key's
-    words where the corpus read them."""
+    words where the corpus read them and both sides' entity ids where the
+    formats keep them."""
     from .error_list import error_list
 
-    return error_list(context.result, words(context.corpus))
+    key_documents = getattr(context.corpus, "key_documents", None) or None
+    return error_list(context.result, words(context.corpus), key_documents, context.response_documents or None)
 
 
 def words(corpus: Any) -> Optional[Dict[str, Sequence[str]]]:

@@ -166,7 +166,7 @@ REGISTRY: Tuple[Analysis, ...] = (
     ),
     Analysis(
         "errors_list", "analysis.builtin:errors_list", table="report.sections:errors_list_text",
-        needs=frozenset({"twinning", "words", "corpus"}), table_rank=10,
+        needs=frozenset({"twinning", "words", "corpus", "response_documents"}), table_rank=10,
         options=(Option(
             "--errors-list", "errors_list",
             "Add every error of every document: missing, extra and span-error mentions; missing, extra, divided "

@@ -60,15 +60,16 @@ def macro_average(result: CorpusResult) -> Dict[str, Dict[str, float]]:
     _warn_if_few(len(stack), "macro averages")
     out: Dict[str, Dict[str, float]] = {}
     for metric, scores in score_arrays(stack, result.settings.metrics, result.settings.conventions).items():
-        defined = _defined(stack, metric)
+        defined = defined_where(stack, metric)
         n = int(defined.sum())
         out[metric] = {rate: float(values[defined].mean()) if n else 0.0 for rate, values in scores.items()}
         out[metric]["n_documents"] = n
     return out
 
 
-def _defined(stack: np.ndarray, metric: str) -> np.ndarray:
-    """Documents whose key gives ``metric`` something to find."""
+def defined_where(stack: np.ndarray, metric: str) -> np.ndarray:
+    """Rows of ``stack`` (documents, or strata) whose key gives ``metric``
+    something to find (:func:`macro_average` lists the rules)."""
     blocks = METRIC_INFO["muc" if metric == "conll" else metric].count_blocks
     rows = [BLOCK_INDEX[block] for block in blocks]
     return stack[:, rows, 1].sum(axis=1) > 0

@@ -50,14 +50,22 @@ class Strata:
 
     def to_dict(self, intervals: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
         """The block of one attribute in the JSON ``strata``: per stratum its
-        key and response mentions, its ``metrics`` and, when given, its
-        ``intervals`` (keyed by stratum name)."""
+        key and response mentions, its ``metrics``, the metrics
+        ``undefined`` on it (its key gives them nothing to find, as under
+        ``--macro``: MUC and CoNLL on singletons; their numbers are 0 and
+        mean nothing) and, when given, its ``intervals`` (keyed by stratum
+        name)."""
+        from .statistics import defined_where
+
         out: Dict[str, Any] = {}
         for s, name in enumerate(self.names):
+            metrics = self.result(s).metrics()
+            total = self.counts[:, s].sum(axis=0)[None]
             entry: Dict[str, Any] = {
                 "key_mentions": int(self.key_mentions[:, s].sum()),
                 "response_mentions": int(self.response_mentions[:, s].sum()),
-                "metrics": self.result(s).metrics(),
+                "metrics": metrics,
+                "undefined": [metric for metric in metrics if not defined_where(total, metric)[0]],
             }
             if intervals is not None:
                 entry["intervals"] = intervals[name]

@@ -14,13 +14,14 @@ from .options import (
     scoring_options,
 )
 from .sections import section
-from .output import named, output_format, reported_errors, say_warnings, write
+from .output import STRICT, named, output_format, reported_errors, say_warnings, write
 from .stdin import standard_input
 
 MAX_ROUNDS = 10_000_000
 
 
 @app.command("compare", epilog=INPUT_HELP, short_help="Compare or rank systems on one key, with significance")
+@section("Output", STRICT)
 @key_argument()
 @click.argument("systems", nargs=-1, required=True, type=input_path())
 @section(

@@ -162,10 +162,21 @@ def _converted(
         documents = list(progress(side.documents, len(side.documents), input_path, "Reading"))
         if not documents:
             raise CorefInputError(f"{input_path}: no {source.documents}, nothing to convert")
+        changed = []
         for name, document in zip(document_names(documents), documents):
             lost = document.lost_in(target)
             if lost:
                 raise CorefInputError(f"{input_path}: document {name!r} has {lost}, which {target.title} cannot hold")
+            change = document.changed_in(target)
+            if change and source is target:
+                raise CorefInputError(f"{input_path}: document {name!r}: converting {target.title} to "
+                                      f"{target.title} would change it ({change}); (de)compress the file with "
+                                      "gzip instead")
+            if change:
+                changed.append(f"document {name!r}: {change}")
+        if changed:
+            more = f" (and {len(changed) - 1} more document(s))" if len(changed) > 1 else ""
+            side.warnings.append(f"{input_path} → {output_path}: {changed[0]}{more}")
         if target.spans_only:
             first_scattered(document_names(documents), documents, target.title)
         notes = target.write(output_path, Progressed(documents, input_path, "Writing"), [input_path])

@@ -88,13 +88,12 @@ def _gold(nlp, data: Path, given: Optional[str], options):
     """The gold side and the docs the pipeline runs on: a DocBin's docs as
     ``spacy evaluate`` reads them, any other format's documents as docs of
     their words (sentence starts kept), named as the gold documents."""
-    from spacy.tokens import Doc
     from spacy.training import Corpus
 
     from ..formats import ReadOptions, format_of
     from ..formats.corpus import read_side
     from ..formats.docbin import FORMAT as DOCBIN
-    from ..formats.docbin.docs import stored_name
+    from ..formats.docbin.docs import stored_name, words_doc
     from ..formats.docbin.records import check_docbin
     from ..formats.docbin.examples import docs_side
 
@@ -108,11 +107,7 @@ def _gold(nlp, data: Path, given: Optional[str], options):
             names = [f"doc{index}" for index in range(len(gold))]
         return docs_side(gold, options.spans[0], "key", names), [example.predicted for example in examples]
     side = read_side(data, fmt, ReadOptions("key", options.spans[0], True, options.tokens))
-    starts = [set(int(start) for start in d.sentence_starts) for d in side.documents]
-    texts = [
-        Doc(nlp.vocab, words=list(d.words), sent_starts=[i in first for i in range(len(d.words))] if len(first) > 1 else None)
-        for d, first in zip(side.documents, starts)
-    ]
+    texts = [words_doc(nlp.vocab, d.words, d.sentence_starts, one_sentence=False) for d in side.documents]
     return side, texts
 
 

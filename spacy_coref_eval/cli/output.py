@@ -48,6 +48,8 @@ def say(kind: str, text: str) -> None:
     the report alone. Control characters in ``text`` are escaped."""
     from ..report.labels import printable
 
+    if kind == "warn":
+        _STRICT["warnings"] += 1
     if QUIET and kind != "fail":
         return
     for path, name in _ALIASES.items():
@@ -76,8 +78,34 @@ def shows_progress() -> bool:
 
 def fail(err: Exception) -> NoReturn:
     """Stop with the error as one line, exit code 1."""
+    _STRICT["on"] = False
     say("fail", str(err))
     raise click.exceptions.Exit(1)
+
+
+_STRICT = {"on": False, "warnings": 0}
+"""Whether the running command was given ``--strict``, and how many
+warnings it has printed."""
+
+
+def _strict(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    _STRICT.update(on=value, warnings=0)
+    if value:
+        ctx.call_on_close(_strict_end)
+
+
+def _strict_end() -> None:
+    """Under ``--strict``, a run that printed a warning ends with exit code 1."""
+    if _STRICT["on"] and _STRICT["warnings"]:
+        _STRICT["on"] = False
+        say("fail", f"--strict: {_STRICT['warnings']} warning(s) above; exit code 1 (the output is written)")
+        raise click.exceptions.Exit(1)
+
+
+STRICT = click.option(
+    "--strict", is_flag=True, expose_value=False, callback=_strict,
+    help="Exit with code 1 when the run printed any warning (for CI and sweeps); the output is still written",
+)
 
 
 @contextmanager

@@ -10,13 +10,14 @@ from .options import (
     INPUT_HELP, N_PROCESS, N_RESAMPLES, SEED, ScoringOptions, analysis_options, check_level, input_path, key_argument,
     output_path, scoring_options,
 )
-from .output import named, reported_errors, say_warnings, write
+from .output import STRICT, named, reported_errors, say_warnings, write
 from .sections import section
 from .stdin import standard_input
 from .score import CROSS_DOCUMENT
 
 
 @app.command("report", epilog=INPUT_HELP, short_help="Write an HTML report of a response against a key")
+@section("Output", STRICT)
 @key_argument()
 @click.argument("response", type=input_path())
 @section(

@@ -13,7 +13,7 @@ from .options import (
     format_option, input_path, key_argument, output_path, scoring_options,
 )
 from .sections import section
-from .output import REPORT_FORMATS, output_format, reported_errors, say, say_warnings, write
+from .output import REPORT_FORMATS, STRICT, output_format, reported_errors, say, say_warnings, write
 from .stdin import standard_input
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -44,6 +44,7 @@ CROSS_DOCUMENT = section(
 
 
 @app.command(epilog=INPUT_HELP, short_help="Score a response against a key")
+@section("Output", STRICT)
 @key_argument()
 @click.argument("response", type=input_path())
 @REPORTING
@@ -117,7 +118,8 @@ def asked(scoring: ScoringOptions, analyses: Mapping[str, Any], cross_document: 
 
 def response_documents(response: Path, options, run, breakdowns) -> list:
     """The response's documents for strata read off the input's own
-    attributes (entity types, ``attr:KEY``), read again; else none."""
+    attributes (entity types, ``attr:KEY``) and for the error list's
+    entity ids, read again; else none."""
     if not breakdowns.response_attributes:
         return []
     from ..analysis.attributes import paired_response_documents

@@ -13,12 +13,11 @@ from ..model.clusters import Clusters, ClustersBatch, ClustersLike, Pair
 from ..errors import LISTED, CorefInputError, listed
 from ..files import PathLike
 from .base import Format, ReadOptions
-from .document import AlignmentReport, Side, SideDocument, WordMismatch
+from .document import PART_NAME, AlignmentReport, Side, SideDocument, WordMismatch
 from .registry import FALLBACK, format_of, registered_formats
 from ..model.tokens import Tokens
 
 T = TypeVar("T")
-_PART = re.compile(r"^\((.*)\); part (\d+)$")
 PAIR_BY = (None, "name", "order")
 """How documents pair: by name where both sides name them, else by order
 (``None``); or always by name or by order."""
@@ -74,10 +73,32 @@ def read_side(path: PathLike, fmt: Optional[Format] = None, options: ReadOptions
     except CorefInputError as err:
         if fmt.name == FALLBACK and "outside a '#begin document' block" in str(err):
             names = "|".join(other.name for other in registered_formats(plugins=False))
+            if _looks_tagged(path):
+                raise CorefInputError(
+                    f"{err} (read as {fmt.title}); the file looks like CRAC 2025 LLM-track tagged text "
+                    "('word|[e1]'): name it *.t2t.txt or give its format, --response-format text2text "
+                    "(convert: --input-format text2text)"
+                ) from None
             raise CorefInputError(
                 f"{err} (read as {fmt.title}; for another format use its suffix or --input-format {names})"
             ) from None
         raise
+
+
+_TAGGED = re.compile(rb"\S\|\[[A-Za-z]*\d+[^\s\]]*\]|\S\|[A-Za-z]*\d+\]")
+"""A text2text token with a tag: ``word|[e1]``, ``word|[e1`` ... ``word|e1]``."""
+
+
+def _looks_tagged(path: Path) -> bool:
+    """Whether the first 64 KiB of ``path`` (gunzipped) hold text2text tags."""
+    import gzip
+
+    try:
+        with (gzip.open(path, "rb") if path.name.lower().endswith(".gz") else open(path, "rb")) as handle:
+            head = handle.read(1 << 16)
+    except (OSError, EOFError):
+        return False
+    return _TAGGED.search(head) is not None
 
 
 def read_corpus(
@@ -103,7 +124,7 @@ def read_corpus(
     whole corpus as one document)."""
     key_format, response_format = format_of(key_path, formats[0]), format_of(response_path, formats[1])
     positional = key_format.positional and response_format.positional
-    key_options = ReadOptions("key", spans[0], words or tokens or not positional, tokens, entity_ids=cross_document)
+    key_options = ReadOptions("key", spans[0], words or tokens or not positional, tokens, entity_ids=cross_document or words)
     key = read_side(key_path, key_format, key_options)
     response = read_side(
         response_path, response_format, ReadOptions("response", spans[1], not positional, False, key, cross_document)
@@ -415,8 +436,8 @@ def match_names(key_names: Sequence[str], response_names: Sequence[str]) -> Dict
         exact = {name: name for name in key_names if name in available}
         if exact:
             return exact
-        if not any(_PART.match(name) for name in key_names):
-            bare = {document_keys(name)[-1]: name for name in response_names if _PART.match(name)}
+        if not any(PART_NAME.match(name) for name in key_names):
+            bare = {document_keys(name)[-1]: name for name in response_names if PART_NAME.match(name)}
             return {name: bare[name] for name in key_names if name in bare}
     out: Dict[str, str] = {}
     claimed: Dict[str, str] = {}
@@ -444,7 +465,7 @@ def document_keys(name: str) -> Tuple[str, ...]:
     ``(NAME); part NNN`` also ``NAME_N`` with N = int(NNN), and ``NAME``
     alone for part 0 (a file named by its document, as annotation tools
     export them)."""
-    match = _PART.match(name)
+    match = PART_NAME.match(name)
     if match is None:
         return (name,)
     bare = (match.group(1),) if int(match.group(2)) == 0 else ()

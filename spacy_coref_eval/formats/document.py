@@ -4,7 +4,7 @@ a response document of its own or another format."""
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -61,6 +61,25 @@ class SideDocument:
         """What a file of format ``target`` cannot hold of this document
         (``None``: it all fits), for ``convert`` to refuse."""
         return None
+
+    def changed_in(self, target: Format) -> Optional[str]:
+        """What a file of format ``target`` holds of this document only in
+        another form (``None``: nothing), for ``convert`` to say (and to
+        refuse when ``target`` is this document's own format)."""
+        return None
+
+    def sentence_ids(self) -> Sequence[Optional[str]]:
+        """The id of every sentence where the format gives them, else ``()``."""
+        return ()
+
+    def mention_ids(self) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Every mention's ``[start, end)`` on this document's tokens and its
+        entity id as the file writes it (strings), where the format has ids
+        and they were read; else ``None`` (entities are then known by order)."""
+        mentions = getattr(self, "mentions", None)
+        if mentions is None:
+            return None
+        return mentions.starts, mentions.ends, mentions.ids.astype(str)
 
     def paired_with(self, response: "SideDocument") -> "Paired":
         """This key document paired with ``response``: the response's
@@ -199,16 +218,34 @@ def _excerpt(items: Sequence[str], at: int, joiner: str, width: int) -> str:
     return repr(part) if part else "nothing (end of document)"
 
 
+PART_NAME = re.compile(r"^\((.*)\); part (\d+)$")
+"""A CoNLL-2012 document name ``(NAME); part NNN``."""
+
+
+def bare_name(name: str) -> str:
+    """``NAME`` of a CoNLL-2012 ``(NAME); part NNN``, else ``name``: the
+    name jsonlines doc_keys and file stems use."""
+    match = PART_NAME.match(name)
+    return name if match is None else match.group(1)
+
+
 def document_names(documents: Sequence[SideDocument]) -> List[str]:
     """Every document's name, ``doc{index}`` where it has none."""
     return [d.name if d.name is not None else f"doc{index}" for index, d in enumerate(documents)]
 
 
-def check_written_name(name: str, title: str) -> None:
+def check_written_name(name: str, title: str, *, unicode_lines: bool = False) -> None:
     """Refuse a document name that would not read back from a format that
     writes it on a line of its own (``title``): empty, holding a line break
-    or with white space around it."""
-    if not name.strip() or name != name.strip() or "\r" in name or "\n" in name:
+    or with white space around it.
+
+    Parameters
+    ----------
+    unicode_lines : the format's reader also ends lines at every Unicode
+        line boundary of :meth:`str.splitlines` (U+2028, ``\\x0c``, ...)
+    """
+    broken = name.splitlines() != [name] if unicode_lines else "\r" in name or "\n" in name
+    if not name.strip() or name != name.strip() or broken:
         raise CorefInputError(
             f"document {name!r}: {title} cannot hold this name (it must be one line without white space around it); "
             "rename the document"

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..model.clusters import Clusters, Pair
 from ..errors import CorefInputError
-from .document import RawMentions, Side, SideDocument
+from .document import RawMentions, Side, SideDocument, bare_name
 from .topic_document import TopicDocument
 
 CORPUS_TOPIC = "corpus"
@@ -19,14 +19,16 @@ CORPUS_TOPIC = "corpus"
 
 
 def topic_of(name: str, pattern: Optional["re.Pattern[str]"]) -> str:
-    """The topic of a document: its name's first group of ``pattern`` (the
-    whole match for a pattern without groups); :data:`CORPUS_TOPIC` for every
-    document without a pattern."""
+    """The topic of a document: the first group of ``pattern`` in its bare
+    name (:func:`~.document.bare_name`: ``1_1ecb`` of ``(1_1ecb); part
+    000``; the whole match for a pattern without groups);
+    :data:`CORPUS_TOPIC` for every document without a pattern."""
     if pattern is None:
         return CORPUS_TOPIC
-    match = pattern.search(name)
+    match = pattern.search(bare_name(name))
     if match is None:
-        raise CorefInputError(f"document {name!r}: its name does not match --topic-pattern {pattern.pattern!r}")
+        shown = f"{name!r}" if bare_name(name) == name else f"{name!r} (matched as {bare_name(name)!r})"
+        raise CorefInputError(f"document {shown}: its name does not match --topic-pattern {pattern.pattern!r}")
     topic = match.group(1) if pattern.groups else match.group(0)
     if topic is None:
         raise CorefInputError(f"document {name!r}: the first group of --topic-pattern {pattern.pattern!r} matches nothing")

@@ -23,7 +23,7 @@ from ..analysis.registry import get_analysis, resolve
 from ..analysis.summary import Breakdowns, analyse
 from ..counting import DEFAULT_METRICS, METRIC_INFO, METRICS, LeaImportance
 from ..errors import CorefEvalWarning, warn
-from ..formats.docbin.examples import docs_side
+from ..formats.docbin.examples import docs_side, example_names
 from ..formats.docbin.spans import ClusterReader, PrefixedSpanGroups
 from ..presets import get_preset
 from ..report.spacy_scores import check_headline, spacy_scores
@@ -42,7 +42,8 @@ def score_examples(
     readers: Sequence[ClusterReader] = (PrefixedSpanGroups(), PrefixedSpanGroups()),
 ) -> CorpusResult:
     """Score the examples' predicted clusters against their reference
-    clusters, one document per example (``example 0``, ``example 1``, ...),
+    clusters, one document per example (named as the references' stored
+    names, else ``example 0``, ``example 1``, ...; :func:`example_names`),
     the reference read by ``readers[0]`` and the prediction by
     ``readers[1]``. Warnings (unmapped spans, repeated spans, a side with
     no coreference span group at all) are emitted as
@@ -65,8 +66,9 @@ def _run(
         key = ids_side((example.reference for example in examples), readers[0], "key")
         response = ids_side((example.predicted for example in examples), readers[1], "response")
     else:
-        key = docs_side((example.reference for example in examples), readers[0], "key")
-        response = docs_side((example.predicted for example in examples), readers[1], "response")
+        names = example_names([example.reference for example in examples])
+        key = docs_side((example.reference for example in examples), readers[0], "key", names)
+        response = docs_side((example.predicted for example in examples), readers[1], "response", names)
     options = Options(settings or Settings(), tokens=tokens, cross_document=cross_document)
     run = evaluate_corpus(key, response, options)
     for message in dict.fromkeys(run.result.warnings):

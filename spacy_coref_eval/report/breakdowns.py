@@ -145,8 +145,10 @@ def strata_section(strata: Optional[Mapping[str, Mapping[str, Any]]], level: flo
             empty = not entry["key_mentions"] and not entry["response_mentions"]
             for name in names:
                 bounds = entry.get("intervals", {}).get(name, {}).get("f1")
-                ci = f'<span class="ci">{interval_text(tuple(bounds))}</span>' if bounds and not empty else ""
-                shown = "–" if empty else pct(entry["metrics"][name]["f1"])
+                ci = (f'<span class="ci">{interval_text(tuple(bounds))}</span>'
+                      if bounds and not empty and name not in entry.get("undefined", ()) else "")
+                undefined = name in entry.get("undefined", ())
+                shown = "–" if empty else "n/a" if undefined else pct(entry["metrics"][name]["f1"])
                 cells.append(f'<td data-stratum="{escape(stratum)}" data-metric="{name}">{shown}{ci}</td>')
             rows.append(
                 f"<tr><th>{escape(stratum)}</th><td>{entry['key_mentions']}</td><td>{entry['response_mentions']}</td>"

@@ -60,5 +60,6 @@ def report_page(
         intervals=analyses.intervals, macro=analyses.macro, errors=analyses.results["errors"],
         key=key, response=response, level=level, n_resamples=n_resamples, seed=seed,
         worst=worst, max_tokens=max_tokens, sections=sections, alignment=alignment, closure=closure,
+        key_documents=getattr(corpus, "key_documents", None) or None,
     )
     return render_report(data)

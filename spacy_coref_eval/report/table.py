@@ -189,6 +189,10 @@ def _points(value: float) -> str:
     return f"{100 * value:+.2f}"
 
 
+UNDEFINED = "n/a"
+"""How a table shows a metric undefined on a stratum."""
+
+
 def strata_table(attribute: str, block: Mapping[str, Mapping[str, Any]], level: Optional[float] = None) -> str:
     """One attribute's strata (docs/analyses.md §3): per stratum its key and
     response mentions and the F1 (percent) of every metric; with
@@ -199,10 +203,12 @@ def strata_table(attribute: str, block: Mapping[str, Mapping[str, Any]], level: 
     aligns = ["l", "r", "r"] + ["r"] * len(names)
     rows = [
         [printable(stratum), str(entry["key_mentions"]), str(entry["response_mentions"])]
-        + [pct(entry["metrics"][name]["f1"]) for name in names]
+        + [UNDEFINED if name in entry.get("undefined", ()) else pct(entry["metrics"][name]["f1"]) for name in names]
         for stratum, entry in block.items()
     ]
-    out = f"F1 by {printable(attribute)} (m. = mentions)\n" + table(rows, header=header, divider=True, aligns=aligns, max_col=_widest(rows))
+    note = f"; {UNDEFINED} = undefined: the stratum's key gives the metric nothing to find" if any(
+        entry.get("undefined") for entry in block.values()) else ""
+    out = f"F1 by {printable(attribute)} (m. = mentions{note})\n" + table(rows, header=header, divider=True, aligns=aligns, max_col=_widest(rows))
     if first and "intervals" in first:
         bounds = [
             [printable(stratum)] + [
@@ -262,7 +268,8 @@ def variants_table(rows: Sequence[Mapping[str, Any]]) -> str:
 def errors_list_table(listing: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]]) -> str:
     """Every error of every document (docs/analyses.md §2), one row each:
     the document, the kind, and what the key and the response hold
-    (``[start, end)`` token spans, ``e<n>`` entity numbers)."""
+    (``[start, end)`` token spans; entities by their file's id, ``#ID``,
+    else by number, ``e<n>``)."""
     rows: List[List[str]] = []
     titles = {kind.name: _SINGULAR.get(kind.name, kind.title.lower()) for kind in ERROR_KIND_INFO}
     for document, kinds in listing.items():
@@ -276,19 +283,40 @@ def errors_list_table(listing: Mapping[str, Mapping[str, Sequence[Mapping[str, A
             whole = " (entity extra)" if entry.get("entity_extra") else ""
             rows.append([name, titles["extra_mentions"], "", _mention(entry) + whole])
         for entry in kinds.get("missing_entities", ()):
-            rows.append([name, titles["missing_entities"], _members(entry["entity"], entry["mentions"]), ""])
+            rows.append([name, titles["missing_entities"], _members(_entity(entry), entry["mentions"]), ""])
         for entry in kinds.get("extra_entities", ()):
-            rows.append([name, titles["extra_entities"], "", _members(entry["entity"], entry["mentions"])])
+            rows.append([name, titles["extra_entities"], "", _members(_entity(entry), entry["mentions"])])
         for entry in kinds.get("divided_entities", ()):
-            parts = "; ".join(_members(part["response_entity"], part["mentions"]) for part in entry["parts"])
-            rows.append([name, titles["divided_entities"], f"e{entry['entity']}", parts])
+            parts = _fitted([_members(_entity(part, "response_"), part["mentions"]) for part in entry["parts"]], "; ")
+            rows.append([name, titles["divided_entities"], _entity(entry), parts])
         for entry in kinds.get("conflated_entities", ()):
-            parts = "; ".join(_members(part["key_entity"], part["mentions"]) for part in entry["parts"])
-            rows.append([name, titles["conflated_entities"], parts, f"e{entry['entity']}"])
+            parts = _fitted([_members(_entity(part, "key_"), part["mentions"]) for part in entry["parts"]], "; ")
+            rows.append([name, titles["conflated_entities"], parts, _entity(entry)])
     if not rows:
         return "No errors.\n"
     header = ("Document", "Error", "Key", "Response")
-    return table(rows, header=header, divider=True, aligns=("l", "l", "l", "l"), max_col=_widest(rows))
+    text = table(rows, header=header, divider=True, aligns=("l", "l", "l", "l"), max_col=_widest(rows))
+    return "\n".join(line.rstrip() for line in text.split("\n"))
+
+
+_CELL = 100
+"""The widest list of mentions or entities an error-list cell shows in
+full; a longer one ends in ``… N more`` (``-f json`` lists them all)."""
+_TEXT = 50
+"""The longest mention text an error-list cell shows in full."""
+
+
+def _fitted(items: Sequence[str], separator: str) -> str:
+    """``items`` joined by ``separator`` as far as :data:`_CELL` characters
+    (at least the first), and how many are left out."""
+    shown = list(items[:1])
+    width = len(shown[0]) if shown else 0
+    for item in items[1:]:
+        width += len(separator) + len(item)
+        if width > _CELL:
+            return separator.join(shown) + f"{separator}… {len(items) - len(shown)} more"
+        shown.append(item)
+    return separator.join(shown)
 
 
 _SINGULAR = {
@@ -300,16 +328,25 @@ _SINGULAR = {
 
 def _span(entry: Mapping[str, Any]) -> str:
     start, end = entry["span"]
-    text = f' "{printable(entry["text"])}"' if "text" in entry else ""
+    words = printable(entry["text"]) if "text" in entry else None
+    if words is not None and len(words) > _TEXT:
+        words = words[:_TEXT - 1] + "…"
+    text = f' "{words}"' if words is not None else ""
     return f"[{start}, {end}){text}"
 
 
+def _entity(entry: Mapping[str, Any], prefix: str = "") -> str:
+    """An entity as its file names it (``#ID``), else by number (``e<n>``)."""
+    given = entry.get(f"{prefix}entity_id")
+    return f"#{printable(str(given))}" if given is not None else f"e{entry[f'{prefix}entity']}"
+
+
 def _mention(entry: Mapping[str, Any]) -> str:
-    return f"e{entry['entity']} {_span(entry)}"
+    return f"{_entity(entry)} {_span(entry)}"
 
 
-def _members(entity: int, mentions: Sequence[Mapping[str, Any]]) -> str:
-    return f"e{entity}: " + ", ".join(_span(mention) for mention in mentions)
+def _members(entity: str, mentions: Sequence[Mapping[str, Any]]) -> str:
+    return f"{entity}: " + _fitted([_span(mention) for mention in mentions], ", ")
 
 
 def ranking_table(ranking: Any, labels: Sequence[str]) -> str:

@@ -2,7 +2,8 @@
 words and mentions, ready to draw (:mod:`.html` only renders them).
 
 On each side a mention carries a label and a colour slot. Gold entity ``i``
-is labelled ``i + 1`` and takes slot ``i``. A predicted entity is aligned to
+is labelled by its id in the key file where the format has ids (CoNLL-2012
+``(3)``: ``3``; CoNLL-U: its ``eid``), else ``i + 1``, and takes slot ``i``. A predicted entity is aligned to
 the gold entity it shares most twinned mentions with (ties: the first) and
 takes that entity's label and slot; when several predicted entities align to
 one gold entity (a divided entity), the one sharing most keeps the plain
@@ -214,8 +215,9 @@ def entity_alignment(key: Clusters, response: Clusters, twins: np.ndarray) -> Tu
     return aligned, shared
 
 
-def response_labels(aligned: np.ndarray, shared: np.ndarray) -> List[str]:
-    """Label of every response entity (see the module docstring)."""
+def response_labels(aligned: np.ndarray, shared: np.ndarray, key_labels: Optional[Sequence[str]] = None) -> List[str]:
+    """Label of every response entity (see the module docstring), after
+    the ``key_labels`` of the key entities (default: their numbers)."""
     labels = [""] * len(aligned)
     by_key: Dict[int, List[int]] = {}
     extra = 0
@@ -228,7 +230,8 @@ def response_labels(aligned: np.ndarray, shared: np.ndarray) -> List[str]:
     for key_entity, entities in by_key.items():
         ranked = sorted(entities, key=lambda e: (-int(shared[e]), e))
         for rank, entity in enumerate(ranked):
-            labels[entity] = f"{key_entity + 1}{_suffix(rank)}"
+            base = key_labels[key_entity] if key_labels is not None else str(key_entity + 1)
+            labels[entity] = f"{base}{_suffix(rank)}"
     return labels
 
 
@@ -288,22 +291,31 @@ def document_view(
     metrics: Rates,
     errors: Optional[Mapping[str, int]] = None,
     max_tokens: int = 400,
+    key_labels: Optional[Sequence[str]] = None,
 ) -> DocumentView:
     """One document's view from its clusters and the twins of its response
     mentions (as the scoring run twinned them), cut to the ``max_tokens``
-    window with most errors."""
+    window with most errors; key entities labelled ``key_labels`` (their
+    file's ids) where given, else by number."""
     aligned, shared = entity_alignment(key, response, twins)
     key_twinless = np.ones(len(key), dtype=bool)
     key_twinless[twins[twins >= 0]] = False
     window = error_window(len(words), error_positions(key, response, twins, aligned), max_tokens)
-    key_side = side_mentions(
-        key, [str(i + 1) for i in range(key.n_entities)], list(range(key.n_entities)), key_twinless, window
-    )
-    response_side = side_mentions(response, response_labels(aligned, shared), aligned.tolist(), twins < 0, window)
+    labels = list(key_labels) if key_labels is not None else [str(i + 1) for i in range(key.n_entities)]
+    key_side = side_mentions(key, labels, list(range(key.n_entities)), key_twinless, window)
+    response_side = side_mentions(response, response_labels(aligned, shared, labels), aligned.tolist(), twins < 0, window)
     return DocumentView(
         name, tuple(words[window[0]:window[1]]), window[0], len(words), key_side, response_side,
         len(key), len(response), metrics, dict(errors or {}),
     )
+
+
+def _file_labels(key: Clusters, documents: Optional[Sequence[Any]], index: int) -> Optional[List[str]]:
+    """The file's id of every key entity where it has one for each, else ``None``."""
+    from ..analysis.error_list import document_ids, entity_ids
+
+    ids = entity_ids(key, document_ids(documents, index))
+    return [str(i) for i in ids] if ids and all(i is not None for i in ids) else None
 
 
 def build_report(
@@ -323,20 +335,24 @@ def build_report(
     sections: Optional[Mapping[str, Any]] = None,
     alignment: Optional[Mapping[str, object]] = None,
     closure: Optional[Mapping[str, Any]] = None,
+    key_documents: Optional[Sequence[Any]] = None,
 ) -> ReportData:
     """The page data of a scoring run (``result``, whose twinning the views
     read), the key ``words`` by document name, and the bootstrap
     ``intervals``, ``macro`` averages and ``errors`` computed from it, the
     JSON block of every other analysis computed (``sections``, by name),
     and the ``alignment`` reports by document. Documents without words get
-    no side-by-side view."""
+    no side-by-side view. With the run's ``key_documents`` (in result
+    order), key entities are labelled by their file's ids where the format
+    has them."""
     if result.twinned is None:
         raise ValueError("the report needs the twinned mentions of a scoring run, not merged counts")
     documents = result.document_metrics()
     index = {name: i for i, name in enumerate(result.names)}
     views = [
         document_view(
-            name, words[name], *result.twinned.document(index[name]), documents[name], errors.get(name), max_tokens
+            name, words[name], *result.twinned.document(index[name]), documents[name], errors.get(name), max_tokens,
+            _file_labels(result.twinned.document(index[name])[0], key_documents, index[name]),
         )
         for name in worst_documents(documents, worst)
         if name in words

@@ -13,6 +13,8 @@ from .document import EmptyNode
 _ENTITY_VALUE = re.compile(r"(?:\([^()]+\)?|[^()]+\))+")
 _SUBSPAN = re.compile(r"^([^\[\]]+)\[(\d+)/(\d+)\]$")
 _FORBIDDEN_IN_EID = frozenset("=| \t[]")
+_HEAD_LIMIT = 2 ** 62
+"""Head numbers from here on are outside every mention (and past int64)."""
 
 
 class EntityHeader:
@@ -348,13 +350,15 @@ class MentionReader:
             if value is None:
                 numbers.append(1)
                 continue
+            where = f"{self.source}:{self.line_of(self.start[m])}: entity {tuple(self.entities)[self.entity[m]]}"
             try:
-                numbers.append(int(value))
+                number = int(value)
             except ValueError:
-                raise CorefInputError(
-                    f"{self.source}:{self.line_of(self.start[m])}: entity {tuple(self.entities)[self.entity[m]]}: "
-                    f"head index {value!r} is not a number"
-                ) from None
+                raise CorefInputError(f"{where}: head index {value!r} is not a number") from None
+            if abs(number) >= _HEAD_LIMIT:
+                raise CorefInputError(f"{where}: head index {value} outside the mention's nodes "
+                                      f"(document {self.name!r})")
+            numbers.append(number)
         return np.array(numbers, dtype=np.int64)
 
     def _with_empty_nodes(self, starts: np.ndarray, ends: np.ndarray) -> List[int]:

@@ -7,10 +7,10 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from ...model.clusters import Clusters
-from ..base import ReadOptions
-from ..document import Paired, Side, SideDocument
 from ...model.tokens import Tokens
-from .nodes import empty_keys, node_clusters, node_forms, node_order, node_sentence_starts, node_tokens
+from ..base import Format, ReadOptions
+from ..document import Paired, Side, SideDocument
+from .nodes import empty_keys, node_clusters, node_forms, node_mentions, node_order, node_sentence_starts, node_tokens
 from .read import ConlluFile, CorefUDDocument, check_aligned, file_parser, read_conllu
 
 
@@ -44,6 +44,26 @@ class ConlluSideDocument(SideDocument):
 
     def tokens(self) -> Tokens:
         return node_tokens(self.document, self.order)
+
+    def sentence_ids(self) -> List[Optional[str]]:
+        return list(self.document.sentence_ids)
+
+    def mention_ids(self) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Every mention's node range and its ``eid`` as written."""
+        starts, ends, _, _ = node_mentions(self.document, self.order)
+        ids = np.array(self.document.entities, dtype=str) if len(self.document.entities) else np.zeros(0, dtype=str)
+        return starts, ends, ids[self.document.mention_entity] if len(starts) else np.zeros(0, dtype=str)
+
+    def changed_in(self, target: Format) -> Optional[str]:
+        """Empty nodes, which every written format holds as words (so the
+        file written no longer has this document's words), and sentence
+        ids, which only CoNLL-U holds."""
+        from . import FORMAT
+
+        empty = len(self.document.empty_nodes)
+        changes = [f"{empty} empty node(s) written as words (its words are then no longer this file's)" if empty else "",
+                   "" if target is FORMAT or not any(self.document.sentence_ids) else "its sent_ids not kept"]
+        return "; ".join(c for c in changes if c) or None
 
     def paired_with(self, response: SideDocument) -> Paired:
         """Two CoNLL-U documents must have the same sentences

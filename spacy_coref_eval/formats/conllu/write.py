@@ -47,6 +47,9 @@ class ConlluDocument(NamedTuple):
     clusters: Clusters
     sentence_starts: Sequence[int] = ()
     tokens: Optional[Tokens] = None
+    sentence_ids: Sequence[Optional[str]] = ()
+    """The ``# sent_id`` of every sentence where the source has them (a
+    CoNLL-U document); else, or where one is missing, ``NAME-N``."""
 
 
 def write_conllu(
@@ -103,8 +106,10 @@ def format_conllu(document: ConlluDocument, with_header: bool = False, first_eid
     upos, xpos, feats = _token_columns(document.tokens, n_words)
     prefix = conll_column(name)
     bounds = starts.tolist() + [n_words]
+    given = list(document.sentence_ids) if not dropped and len(document.sentence_ids) == len(starts) else []
     for number, (first, stop) in enumerate(zip(bounds, bounds[1:]), 1):
-        lines.append(f"# sent_id = {prefix}-{number}")
+        ident = given[number - 1] if given else None
+        lines.append(f"# sent_id = {ident if ident else f'{prefix}-{number}'}")
         lines.append(f"# text = {' '.join(forms[first:stop])}")
         for w in range(first, stop):
             lines.append(f"{w - first + 1}\t{forms[w]}\t_\t{upos[w]}\t{xpos[w]}\t{feats[w]}\t_\t_\t_\t{misc[w]}")
@@ -238,7 +243,8 @@ def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[P
     dropped."""
     names = document_names(documents)
     joined = write_conllu(
-        path, [(name, d.words, _with_elements(d), d.sentence_starts, d.tokens()) for name, d in zip(names, documents)],
+        path, [(name, d.words, _with_elements(d), d.sentence_starts, d.tokens(), d.sentence_ids())
+               for name, d in zip(names, documents)],
         inputs,
     )
     if not joined:

@@ -41,14 +41,7 @@ def words_to_doc(name: str, words: Sequence[str], clusters: Clusters, sentence_s
     docstring); mention heads, when ``clusters`` has them, become span
     groups ``coref_head_clusters_N`` (span i the head of mention i of
     ``coref_clusters_N``), read back with ``--head-prefix coref_head_clusters``."""
-    spaces = [True] * len(words)
-    if spaces:
-        spaces[-1] = False
-    sent_starts = None
-    if len(sentence_starts):
-        starts = set(int(start) for start in sentence_starts)
-        sent_starts = [index in starts for index in range(len(words))]
-    doc = Doc(vocab, words=list(words), spaces=spaces, sent_starts=sent_starts)
+    doc = words_doc(vocab, words, sentence_starts)
     heads = clusters.heads
     for number, members in enumerate(_entity_members(clusters), 1):
         doc.spans[f"{CLUSTER_PREFIX}_{number}"] = [doc[int(clusters.starts[m]):int(clusters.ends[m])] for m in members]
@@ -56,6 +49,26 @@ def words_to_doc(name: str, words: Sequence[str], clusters: Clusters, sentence_s
             doc.spans[f"{HEAD_PREFIX}_{number}"] = [doc[int(heads[m]):int(heads[m]) + 1] for m in members]
     doc.user_data[NAME_KEY] = name
     return doc
+
+
+def words_doc(vocab: Vocab, words: Sequence[str], sentence_starts: Sequence[int], *, one_sentence: bool = True) -> Doc:
+    """A ``Doc`` of a document given by its words: a space after every
+    word but the last (so ``doc.text`` is the same whichever format the
+    words come from: ``convert`` and ``evaluate`` both build it here), its
+    sentences starting at ``sentence_starts``.
+
+    Parameters
+    ----------
+    one_sentence : mark the sentence of a document with one sentence too
+        (else its sentences are left for a pipeline to set)
+    """
+    spaces = [True] * len(words)
+    if spaces:
+        spaces[-1] = False
+    starts = set(int(start) for start in sentence_starts)
+    marked = len(starts) > 1 or (one_sentence and len(starts) > 0)
+    sent_starts = [index in starts for index in range(len(words))] if marked else None
+    return Doc(vocab, words=list(words), spaces=spaces, sent_starts=sent_starts)
 
 
 def _entity_members(clusters: Clusters) -> List[List[int]]:

@@ -60,14 +60,27 @@ class DocSideDocument(SideDocument):
         return Paired(self, clusters, unmapped)
 
 
+def example_names(docs: Sequence["Doc"]) -> List[str]:
+    """The names of docs scored as examples: the names ``convert`` stored
+    on them (``doc.user_data["coref_doc_name"]``) where every doc has a
+    distinct one, else ``example i`` (i counted from 0)."""
+    from .docs import stored_name
+
+    stored = [stored_name(doc) for doc in docs]
+    if all(stored) and len(set(stored)) == len(stored):
+        return [str(name) for name in stored]
+    return [f"example {index}" for index in range(len(docs))]
+
+
 def docs_side(docs: Iterable["Doc"], reader: Any = None, role: str = "key", names: Optional[Sequence[str]] = None) -> Side:
     """``Doc`` objects as a side, clusters read by ``reader`` (default: span
-    groups ``coref_clusters_N``), named ``names[i]`` (default ``example
-    i``). A side none of whose docs holds a span group the reader reads
-    is scored with a warning (every entity of that side missing)."""
+    groups ``coref_clusters_N``), named ``names[i]`` (default
+    :func:`example_names`). A side none of whose docs holds a span group
+    the reader reads is scored with a warning (every entity of that side
+    missing)."""
     reader = reader or PrefixedSpanGroups()
     docs = list(docs)
-    names = list(names) if names is not None else [f"example {index}" for index in range(len(docs))]
+    names = list(names) if names is not None else example_names(docs)
     documents = [DocSideDocument(doc, doc_clusters(doc, reader), name) for doc, name in zip(docs, names)]
     found = {group for doc in docs for group in doc.spans}
     missing = missing_groups(reader, found) if docs else None

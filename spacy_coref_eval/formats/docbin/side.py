@@ -1,8 +1,9 @@
 """``.spacy`` documents as sides: two of them pair through their text, so
 that their tokenisations may differ (:mod:`..alignment`)."""
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
-from typing import Any, List, Optional, Sequence
+from typing import Any, Iterator, List, Optional, Sequence
 
 from ...model.clusters import Clusters
 from ...errors import CorefInputError
@@ -93,14 +94,23 @@ and spaces, and so all that :func:`write_side` stores."""
 
 def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
     """The documents as a ``.spacy`` file (the format's writer;
-    :func:`~.docs.words_to_doc` says what each doc keeps)."""
+    :func:`~.docs.words_to_doc` says what each doc keeps). A corpus
+    without any mention gets one empty group ``coref_clusters_1`` in its
+    first doc (no entity), so that :func:`read_side` reads it back as
+    coreference data without mentions."""
     from spacy.vocab import Vocab
 
     from ..document import document_names
     from .docs import words_to_doc, write_docbin
+    from .names import CLUSTER_PREFIX
 
     vocab = Vocab()
     names = document_names(documents)
-    docs = (words_to_doc(n, d.words, d.clusters, d.sentence_starts, vocab) for n, d in zip(names, documents))
+    docs: Iterator[Any] = (words_to_doc(n, d.words, d.clusters, d.sentence_starts, vocab) for n, d in zip(names, documents))
+    if not any(d.clusters.n_entities for d in documents):
+        first = next(docs, None)
+        if first is not None:
+            first.spans[f"{CLUSTER_PREFIX}_1"] = []
+            docs = iter(chain((first,), docs))
     write_docbin(path, docs, inputs, attrs=WRITTEN_ATTRS)
     return []

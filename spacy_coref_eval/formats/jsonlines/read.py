@@ -37,6 +37,7 @@ from ..document import SideDocument
 
 _ROLES = ("response", "key")
 _LISTS = frozenset((list,))
+_STRINGS = frozenset((str,))
 _INTS = frozenset((int,))
 _WORDPIECE_MARKERS = ("##", "\u0120", "\u2581")
 _SPECIAL_PIECES = frozenset(("[CLS]", "[SEP]", "<s>", "</s>", "<pad>", "[PAD]"))
@@ -309,10 +310,36 @@ def _sentences(line: str, at: int, known: Optional[_Sentences]) -> Tuple[Any, in
     if known is not None and known.text is not None and line.startswith(known.text, at):
         return known, at + len(known.text)
     value, end = _SCAN(line, at)
-    if not isinstance(value, list) or not _LISTS.issuperset(map(type, value)):
+    if not isinstance(value, list) or not _LISTS.issuperset(map(type, value)) or not _all_words(value):
         return value, end
     lengths = list(map(len, value))
     return _Sentences(line[at:end], sum(lengths), _starts(lengths), None), end
+
+
+def _all_words(sentences: List[list]) -> bool:
+    """Whether every token of ``sentences`` (a list of lists) is a non-empty string."""
+    return _STRINGS.issuperset(map(type, chain.from_iterable(sentences))) and "" not in chain.from_iterable(sentences)
+
+
+def _word_error(sentences: List[list], where: str) -> None:
+    """Raise :class:`CorefInputError` for the first token of ``sentences``
+    that is not a non-empty string."""
+    for i, sentence in enumerate(sentences):
+        for j, token in enumerate(sentence):
+            if type(token) is not str or not token:
+                shown = "an empty string" if token == "" else f"{json.dumps(token)[:40]} (JSON {_json_kind(token)})"
+                raise CorefInputError(f"{where}: 'sentences'[{i}][{j}] is {shown}; every token must be a "
+                                      "non-empty string")
+
+
+def _json_kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "array" if isinstance(value, list) else "object" if isinstance(value, dict) else "string"
 
 
 def _document(obj: object, source: str, line: int, role: str, field: Optional[str]) -> Tuple[JsonlinesDocument, _Mentions]:
@@ -327,6 +354,8 @@ def _document(obj: object, source: str, line: int, role: str, field: Optional[st
     if not isinstance(sentences, _Sentences):
         if not isinstance(sentences, list) or not _LISTS.issuperset(map(type, sentences)):
             raise CorefInputError(f"{where}: 'sentences' must be a list of lists of tokens")
+        if not _all_words(sentences):
+            _word_error(sentences, where)
         lengths = list(map(len, sentences))
         sentences = _Sentences(None, sum(lengths), _starts(lengths), sentences)
     n_tokens, sentence_starts = sentences.n_tokens, sentences.starts

@@ -20,6 +20,7 @@ from .document import SystemDocument, cluster_words, from_text, from_words
 _LISTS = frozenset((list,))
 _INTS = frozenset((int,))
 _STRINGS = frozenset((str,))
+_SENTENCE_IDS = frozenset((int, str))
 _OFFSET_MEMBERS = frozenset(("clusters", "clusters_char_offsets", "clusters_token_offsets", "span_clusters"))
 """Members of offsets, kept as their JSON text where it is plainly lists
 of ``[int, int]`` and parsed by :func:`spans_of` without decoding."""
@@ -96,13 +97,27 @@ def _name(obj: Dict[str, Any], member: str, where: str, required: bool = False) 
 
 
 def _words(value: Any, member: str, where: str) -> Tuple[List[str], List[int]]:
-    """A word list, or a list of sentences flattened with their first words."""
+    """A word list, or a list of sentences flattened with their first words;
+    every word a non-empty string."""
     if isinstance(value, list) and _STRINGS.issuperset(map(type, value)):
+        if "" in value:
+            raise CorefInputError(f"{where}: {member}[{value.index('')}] is an empty string; every word must be "
+                                  "a non-empty string")
         return value, []
-    if isinstance(value, list) and _LISTS.issuperset(map(type, value)):
+    if isinstance(value, list) and value and _LISTS.issuperset(map(type, value)):
         words = list(chain.from_iterable(value))
-        if _STRINGS.issuperset(map(type, words)):
+        if _STRINGS.issuperset(map(type, words)) and "" not in words:
             return words, np.cumsum([0] + [len(s) for s in value])[:-1].tolist()
+        for i, sentence in enumerate(value):
+            for j, word in enumerate(sentence):
+                if type(word) is not str or not word:
+                    shown = "an empty string" if word == "" else json.dumps(word)[:40]
+                    raise CorefInputError(f"{where}: {member}[{i}][{j}] is {shown}; every word must be a "
+                                          "non-empty string")
+    if isinstance(value, list):
+        bad = next(i for i, word in enumerate(value) if type(word) is not str)
+        raise CorefInputError(f"{where}: {member}[{bad}] is {json.dumps(value[bad])[:40]}; {member!r} must be a "
+                              "list of words (or of sentences of words)")
     raise CorefInputError(f"{where}: {member!r} must be a list of words (or of sentences of words)")
 
 
@@ -284,6 +299,12 @@ def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
     sentences = obj.get("sent_id")
     starts: Sequence[int] = ()
     if isinstance(sentences, list) and len(sentences) == len(words):
+        if not _SENTENCE_IDS.issuperset(map(type, sentences)):
+            bad = next(i for i, s in enumerate(sentences) if type(s) not in _SENTENCE_IDS)
+            raise CorefInputError(f"{where}: sent_id[{bad}] is {json.dumps(sentences[bad])[:40]}; 'sent_id' must "
+                                  "hold one sentence number (or string) per word")
+        if not _INTS.issuperset(map(type, sentences)):
+            sentences = list(map(str, sentences))
         ids = np.array(sentences)
         starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1]))).tolist() if len(ids) else []
     document = from_words(name, words, spans, labels, starts, 0, heads)

@@ -4,7 +4,7 @@ of every UA scoring mode from the layers kept with them."""
 import codecs
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import numpy as np
 
@@ -42,6 +42,12 @@ class UASideDocument(SideDocument):
     @property
     def n_tokens(self) -> int:
         return self.document.n_tokens
+
+    def mention_ids(self) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Every IDENTITY markable's span and its ``EntityID`` as written."""
+        table = self.document.identity.table
+        ids = np.array(self.document.identity.entity_ids or [""], dtype=str)
+        return table.starts, table.ends, ids[table.entity] if len(table.starts) else np.zeros(0, dtype=str)
 
     def clusters_with_elements(self) -> Clusters:
         """The clusters as CoNLL-U writes them, with ``SplitAnte=``

@@ -31,7 +31,7 @@ def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[P
     with open_output(path, "w", inputs, make_parents=True) as out:
         out.write(f"# global.columns = {' '.join(COLUMNS)}\n")
         for name, document in zip(names, documents):
-            check_written_name(name, "CoNLL-UA")
+            check_written_name(name, "CoNLL-UA", unicode_lines=True)
             for line in format_document(name, document):
                 out.write(line + "\n")
     return []
