@@ -40,7 +40,7 @@ def stream_files_of_any_size():
     ``formats.stream.STREAM_FROM`` bytes are otherwise read whole)."""
     from spacy_coref_eval.formats import stream
 
-    from .strategies import patched
+    from .strategies import limits_env, patched
 
-    with patched(stream, "STREAM_FROM", 0):
+    with limits_env(stream_from=0):
         yield

@@ -18,6 +18,7 @@ from .document import RawMentions, Side, SideDocument
 
 if TYPE_CHECKING:
     from .corpus import Corpus
+    from .inputs import InputLimits
 
 CORPUS_TOPIC = "corpus"
 """The name of the one document of a corpus scored whole."""
@@ -156,7 +157,7 @@ def pair_topic_sides(key: Side, response: Side, pattern: Optional[str] = None, p
 
 def stream_topic_sides(
     key_path: Path, response_path: Path, formats: Tuple[Optional[str], Optional[str]] = (None, None),
-    pattern: Optional[str] = None, pair_by: Optional[str] = None,
+    pattern: Optional[str] = None, pair_by: Optional[str] = None, *, limits: Optional["InputLimits"] = None,
 ) -> Optional["Corpus"]:
     """:func:`pair_topic_sides` of two CoNLL-2012 files read a batch of
     documents at a time (docs/streaming.md), each document kept as its
@@ -167,11 +168,12 @@ def stream_topic_sides(
     from .stream import Fallback, plan_stream
 
     try:
-        with plan_stream(key_path, response_path, formats, pair_by, entity_ids=True) as plan:
+        with plan_stream(key_path, response_path, formats, pair_by, limits=limits, entity_ids=True) as plan:
             triples = [
                 (name, _mentions_only(key), None if response is None else _mentions_only(response))
                 for batch in range(len(plan.batches)) for name, key, response in plan.documents(batch)
             ]
+            plan.read_unpaired()
             warnings, response_names = plan.warnings, plan.response_names
             sides = (
                 Side(plan.key.path, plan.key.format, [key for _, key, _ in triples]),

@@ -12,6 +12,7 @@ from ..errors import CorefInputError
 from ..formats import ReadOptions, format_of, get_format
 from ..formats.corpus import Corpus, pair_sides, read_corpus, read_side
 from ..formats.document import Side
+from ..formats.inputs import InputLimits
 from .result import CorpusResult
 from .score import _repeated_notes, _score_shard, score_pairs
 from .settings import Settings
@@ -43,6 +44,9 @@ class Options:
     stream: bool = True
     """Read and score files a batch at a time where nothing asked for needs
     every document at once (docs/streaming.md)."""
+    limits: InputLimits = field(default_factory=InputLimits.from_environ)
+    """How files are read: size limits and when they are streamed, from
+    the ``SPACY_COREF_EVAL_*`` environment variables unless given."""
 
     @classmethod
     def from_names(
@@ -138,9 +142,9 @@ def _streamed(key: Any, response: Any, options: Options) -> Optional[Run]:
     from ..formats.stream import Fallback, plan_stream
 
     try:
-        with plan_stream(key, response, options.formats, options.pair_by, options.n_process) as plan:
+        with plan_stream(key, response, options.formats, options.pair_by, options.n_process, limits=options.limits) as plan:
             batches = plan.map(partial(_counts, settings=options.settings), options.n_process)
-            corpus = plan.corpus(batches)
+            corpus = plan.corpus(batches, plan.read_unpaired())
     except Fallback:
         return None
     repeated = _repeated_notes([triple for batch in batches for triple in batch.repeated], options.settings)
@@ -172,19 +176,21 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
         if options.cross_document and options.stream and not (options.words or options.tokens):
             from ..formats.topics import stream_topic_sides
 
-            streamed = stream_topic_sides(key, response, options.formats, options.topic_pattern, options.pair_by)
+            streamed = stream_topic_sides(
+                key, response, options.formats, options.topic_pattern, options.pair_by, limits=options.limits
+            )
             if streamed is not None:
                 return streamed
         return read_corpus(
             key, response, options.formats, options.spans, options.words, options.tokens, options.pair_by,
-            options.cross_document, options.topic_pattern,
+            options.cross_document, options.topic_pattern, options.limits,
         )
     sides = []
     for role, value, given, reader in zip(("key", "response"), (key, response), options.formats, options.spans):
         if isinstance(value, Side):
             sides.append(value)
         elif _is_path(value):
-            read = ReadOptions(role, reader, True, options.tokens, entity_ids=options.cross_document)
+            read = ReadOptions(role, reader, True, options.tokens, entity_ids=options.cross_document, limits=options.limits)
             sides.append(read_side(value, get_format(given) if given else None, read))
         else:
             from ..formats.docbin.examples import docs_side

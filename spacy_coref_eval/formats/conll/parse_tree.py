@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
 from ...files import PathLike
-from ..inputs import read_input
+from ..inputs import open_input
 
 PARSE_FIELD = 5
 NO_PARSE = "-"
@@ -52,7 +52,7 @@ def read_parse(path: PathLike) -> Dict[str, List[str]]:
     tokens, as there)."""
     from .read import _blocks
 
-    text = bytes(read_input(Path(path))).decode("utf8", errors="replace").lstrip("\ufeff")
+    text = bytes(open_input(Path(path))).decode("utf8", errors="replace").lstrip("\ufeff")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: Dict[str, List[str]] = {}
     for name, begin, end, _ in _blocks(lines, str(path)):

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...clusters import Clusters
 from ...errors import CorefInputError
-from ..inputs import MAX_INPUT_BYTES, read_input
+from ..inputs import InputLimits, open_input
 from .batch import batch_groups
 from .groups import decode_groups, doc_mentions, mention_clusters
 from .spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups, doc_clusters
@@ -79,12 +79,13 @@ class DocRecord:
         return ends - lengths, ends
 
 
-def read_docbin_bytes(path: PathLike) -> bytes:
+def read_docbin_bytes(path: PathLike, limits: Optional[InputLimits] = None) -> bytes:
     """The bytes of a ``.spacy`` file; a ``.gz`` file decompressed within
-    the bounds of :func:`~.inputs.read_input`."""
+    ``limits`` (:func:`~.inputs.open_input`, no line limit)."""
     path = Path(path)
     if path.suffix == ".gz":
-        return bytes(read_input(path, MAX_INPUT_BYTES))
+        limits = InputLimits.from_environ() if limits is None else limits
+        return bytes(open_input(path, limits, limits.max_input_bytes))
     try:
         return path.read_bytes()
     except OSError as err:

@@ -31,7 +31,7 @@ from ...arrays import NO_INTEGERS, NO_SPANS
 from ...clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike
-from ..inputs import MAX_INPUT_BYTES, read_input
+from ..inputs import InputLimits, open_input
 from ..base import ReadOptions
 from ..document import Side, SideDocument
 
@@ -141,21 +141,29 @@ class JsonlinesDocument(SideDocument):
 
 
 def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[str] = None,
-                   known: Optional[Mapping[str, JsonlinesDocument]] = None) -> Dict[str, JsonlinesDocument]:
+                   known: Optional[Mapping[str, JsonlinesDocument]] = None,
+                   limits: Optional[InputLimits] = None) -> Dict[str, JsonlinesDocument]:
     """Documents of a jsonlines file (``.gz`` read transparently) by doc_key,
     in file order. ``role`` and ``field`` choose the clusters read (module
     docstring); ``known`` are the documents of the file this one is paired
     with, whose ``sentences`` a line may share."""
     path = Path(path)
-    return parse_jsonlines(load_text(path), source=str(path), role=role, field=field, known=known)
+    return parse_jsonlines(load_text(path, limits), source=str(path), role=role, field=field, known=known)
 
 
-def load_text(path: Path) -> str:
-    """The text of a JSON lines file (``.gz`` read transparently)."""
+def load_text(path: Path, limits: Optional[InputLimits] = None) -> str:
+    """The text of a JSON lines file (``.gz`` read transparently), a line
+    as long as the whole input may be."""
     try:
-        data = read_input(path, MAX_INPUT_BYTES)
+        limits = InputLimits.from_environ() if limits is None else limits
+        data = open_input(path, limits, limits.max_input_bytes)
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
+    return decode_text(data, path)
+
+
+def decode_text(data: Union[bytes, bytearray], path: Path) -> str:
+    """A JSON lines file's bytes as text (a byte order mark dropped)."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -479,12 +487,18 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     response reuses what was read of the sentences it shares with a
     jsonlines key. A file whose members are a system's output is read in
     that system's format (:func:`~..sysout.detect.system_of`)."""
+    return parse_side(load_text(Path(path), options.limits), Path(path), options)
+
+
+def parse_side(data: Union[bytes, str], path: Path, options: ReadOptions) -> Side:
+    """A jsonlines file's bytes (or text) as a :class:`Side`, ``path``
+    naming it (:func:`read_side`)."""
     from ..registry import get_format
     from ..sysout.detect import system_of
     from ..sysout.read import read_system
     from . import FORMAT
 
-    text = load_text(path)
+    text = data if isinstance(data, str) else decode_text(data, path)
     system = system_of(text, str(path))
     if system is not None:
         return read_system(path, get_format(system), text, options.paired_with)
