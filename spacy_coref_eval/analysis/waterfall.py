@@ -5,7 +5,7 @@ and each kind alone. The response after a set of fixes depends on the set
 only, not on the order they were applied in, and the response with every
 kind fixed is the key."""
 from dataclasses import dataclass, replace
-from typing import Any, Dict, FrozenSet, Iterable, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -187,12 +187,14 @@ def waterfall(result: CorpusResult, order: Sequence[str] = WATERFALL_ORDER) -> W
     documents = [DocumentErrors.of(twinned, d) for d in range(twinned.n_docs)]
     fixed = np.array([[doc.counts()[kind] for kind in order] for doc in documents], dtype=np.int64).reshape(-1, len(order))
     present = {kind for kind, total in zip(order, fixed.sum(axis=0).tolist()) if total}
+    in_document = [frozenset(kind for kind, n in zip(order, row) if n) for row in fixed.tolist()]
+    responses: List[Dict[FrozenSet[str], Clusters]] = [{} for _ in documents]
     cache: Dict[FrozenSet[str], np.ndarray] = {}
 
     def counts(kinds: Iterable[str]) -> np.ndarray:
         effective = frozenset(kinds) & present
         if effective not in cache:
-            cache[effective] = rescore(result, documents, effective).counts
+            cache[effective] = rescore(result, documents, effective, in_document, responses).counts
         return cache[effective]
 
     cumulative = np.stack([counts(order[:i]) for i in range(len(order) + 1)])
@@ -200,18 +202,34 @@ def waterfall(result: CorpusResult, order: Sequence[str] = WATERFALL_ORDER) -> W
     return Waterfall(result.settings, result.names, order, fixed, cumulative, alone)
 
 
-def rescore(result: CorpusResult, documents: Sequence[DocumentErrors], kinds: Iterable[str]) -> CorpusResult:
+def rescore(
+    result: CorpusResult, documents: Sequence[DocumentErrors], kinds: Iterable[str],
+    in_document: Optional[Sequence[FrozenSet[str]]] = None,
+    responses: Optional[Sequence[Dict[FrozenSet[str], Clusters]]] = None,
+) -> CorpusResult:
     """Every document's response with ``kinds`` fixed, scored against its
     key with the run's settings in one :func:`score_pairs` call. The
     mentions are those the run scored, so singletons and zero mentions
-    are not removed a second time."""
+    are not removed a second time. ``in_document`` (the kinds each
+    document has errors of) and ``responses`` (a cache per document) let
+    a document's fixed response be built once for every set of kinds that
+    fixes the same errors of it: the response depends on those alone."""
     twinned = result.twinned
     assert twinned is not None
     kinds = frozenset(kinds)
     extents = np.diff(np.append(twinned.offsets, twinned.size)) - 1
+
+    def fixed(d: int, doc: DocumentErrors) -> Clusters:
+        if in_document is None or responses is None:
+            return fixed_response(doc, kinds)
+        effective = kinds & in_document[d]
+        if effective not in responses[d]:
+            responses[d][effective] = fixed_response(doc, effective)
+        return responses[d][effective]
+
     pairs = [
-        Pair(name, doc.key, fixed_response(doc, kinds), int(extent))
-        for name, doc, extent in zip(result.names, documents, extents.tolist())
+        Pair(name, doc.key, fixed(d, doc), int(extent))
+        for d, (name, doc, extent) in enumerate(zip(result.names, documents, extents.tolist()))
     ]
     return score_pairs(pairs, rescoring_settings(result.settings), keep_twinned=False)
 
