@@ -21,7 +21,8 @@ from spacy_coref_eval.formats.inputs import InputLimits
 from spacy_coref_eval.formats.conll.read import read_conll
 from spacy_coref_eval.report.json import score_json as result_json
 from spacy_coref_eval.scoring import CorpusResult, Options, evaluate_corpus
-from spacy_coref_eval.shards import merge_results
+from spacy_coref_eval.errors import CorefInputError
+from spacy_coref_eval.shards import load_counts, merge_results, save_counts
 
 from .conftest import data_path
 
@@ -228,3 +229,83 @@ def test_a_gzip_bomb_is_refused_before_it_is_inflated(tmp_path, stream_from):
         tracemalloc.stop()
         assert code == 1 and re.search(says, stderr), stderr
         assert peak < 8 << 20
+
+
+LOADED = """
+import sys
+from spacy_coref_eval.cli import main
+sys.argv = ["spacy-coref-eval", "score", sys.argv[1], sys.argv[2], "--n-process", "2", "-f", "json"]
+try:
+    main()
+except SystemExit:
+    pass
+print("scipy.optimize" in sys.modules, "scipy.sparse.csgraph" in sys.modules, file=sys.stderr)
+"""
+
+
+def test_n_process_with_exact_matching_imports_no_scipy(litbank_files):
+    """Item 13: the parent no longer imports SciPy's solvers before forking
+    when the settings cannot reach them (exact matching)."""
+    import os
+
+    done = subprocess.run([sys.executable, "-c", LOADED, *map(str, litbank_files)], capture_output=True, text=True,
+                          env={**os.environ, "SPACY_COREF_EVAL_PARALLEL_FROM": "0"})
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.split()[-2:] == ["False", "False"]
+
+
+def test_n_process_below_the_size_where_workers_pay_runs_one_process(litbank_files, monkeypatch):
+    """Item 13: a LitBank-size pair with --n-process 2 starts no pool
+    (InputLimits.parallel_from), with the bytes of one process."""
+    import concurrent.futures
+
+    one = run_cli(["score", *litbank_files, "-f", "json"], {})
+
+    def refused(*args, **kwargs):
+        raise AssertionError("a process pool was started")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", refused)
+    assert run_cli(["score", *litbank_files, "-f", "json", "--n-process", "2"], {}) == one
+    with pytest.raises(AssertionError, match="pool was started"):
+        evaluate_corpus(*litbank_files, Options(n_process=2, twinning=False, limits=InputLimits(parallel_from=0)))
+
+
+@pytest.fixture(scope="module")
+def litbank_files(tmp_path_factory):
+    from benchmarks.run import litbank_files as files
+
+    key, response, _ = files(tmp_path_factory.mktemp("litbank"))
+    return key, response
+
+
+def saved_counts(tmp_path, litbank_result):
+    path = tmp_path / "c.json"
+    save_counts(litbank_result, path)
+    return path, json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("metric, field, value, says", [
+    ("muc", "recall_num", 4.5, "muc recall_num (4.5) is not a whole number"),
+    ("bcub", "recall_den", 50_000.0, "bcub recall_den (50000.0) is more than the document's mentions allow"),
+    ("ceafe", "precision_den", 50_000.0, "ceafe precision_den (50000.0) is more than the document's mentions allow"),
+])
+def test_merge_refuses_counts_a_document_cannot_give(tmp_path, litbank_result, metric, field, value, says):
+    """Item 6: a MUC fraction in a document without split antecedents
+    (default settings score them), a B3 or CEAF denominator above the
+    document's mentions: refused, naming file, document and field."""
+    path, data = saved_counts(tmp_path, litbank_result)
+    assert data["version"] == 2 and data["split_antecedents"] == []
+    name = next(iter(data["documents"]))
+    data["documents"][name][metric][field] = value
+    path.write_text(json.dumps(data))
+    with pytest.raises(CorefInputError, match=re.escape(f"{path}: document {name!r}: {says}")):
+        load_counts(path)
+
+
+def test_counts_files_of_version_1_still_load(tmp_path, litbank_result):
+    path, data = saved_counts(tmp_path, litbank_result)
+    data["version"] = 1
+    del data["split_antecedents"]
+    path.write_text(json.dumps(data))
+    loaded = load_counts(path)
+    assert loaded.splits is None and json.dumps(result_json(loaded)) == json.dumps(result_json(litbank_result))

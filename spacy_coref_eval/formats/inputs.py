@@ -26,25 +26,31 @@ class InputLimits:
     """How input is read: the largest input (``max_input_bytes``, after
     decompression), the longest line unless a reader allows more
     (``max_line_bytes``), the size of two files from which they are read a
-    batch of documents at a time (``stream_from``; 0: always) and the bytes
-    of a batch (``batch_bytes``; 0: never streamed), docs/streaming.md.
+    batch of documents at a time (``stream_from``; 0: always), the bytes
+    of a batch (``batch_bytes``; 0: never streamed), docs/streaming.md, and
+    the size of two files from which ``--n-process`` starts worker
+    processes (``parallel_from``: 256 MiB, 12.5× LitBank, below which a pool costs
+    more than it saves, benchmarks/parallel.py).
     :meth:`from_environ` reads them from ``SPACY_COREF_EVAL_*`` variables."""
 
     max_input_bytes: int = 1 << 30
     max_line_bytes: int = 1 << 24
     stream_from: int = 32 << 20
     batch_bytes: int = 8 << 20
+    parallel_from: int = 256 << 20
 
     @classmethod
     def from_environ(cls, environ: Optional[Mapping[str, str]] = None) -> "InputLimits":
         """The limits set by ``SPACY_COREF_EVAL_MAX_INPUT_BYTES``,
-        ``…_MAX_LINE_BYTES``, ``…_STREAM_FROM`` and ``…_BATCH_BYTES`` in
+        ``…_MAX_LINE_BYTES``, ``…_STREAM_FROM``, ``…_BATCH_BYTES`` and
+        ``…_PARALLEL_FROM`` in
         ``environ`` (default :data:`os.environ`), the defaults elsewhere; a
         value that is not a whole number of bytes (``8M``, ``1G`` allowed),
         or 0 for a size limit, is one :class:`CorefInputError` naming it."""
         environ = os.environ if environ is None else environ
         values = {}
-        for name, least in (("max_input_bytes", 1), ("max_line_bytes", 1), ("stream_from", 0), ("batch_bytes", 0)):
+        least_of = {"max_input_bytes": 1, "max_line_bytes": 1, "stream_from": 0, "batch_bytes": 0, "parallel_from": 0}
+        for name, least in least_of.items():
             variable = PREFIX + name.upper()
             given = environ.get(variable)
             if given is not None and given.strip():

@@ -266,7 +266,8 @@ class StreamPlan:
             raise Fallback(f"{index.path}: {index.format.title} is read whole")
         data = index.read(ids)
         try:
-            check_lines(data, index.path, self.limits.max_input_bytes if index.format.index.long_lines else self.limits.max_line_bytes)
+            long_lines = index.format.index.long_lines
+            check_lines(data, index.path, self.limits.max_input_bytes if long_lines else self.limits.max_line_bytes)
             if read_batch is not None:
                 side, notes = read_batch(data, index.path, index.seen)
             else:

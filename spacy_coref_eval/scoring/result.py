@@ -62,6 +62,10 @@ class CorpusResult:
     counts: np.ndarray
     warnings: List[str]
     twinned: Optional[TwinnedCorpus] = None
+    splits: Optional[np.ndarray] = None
+    """Whether each document has split antecedents (the only source of
+    partial-credit fractions, docs/ua.md); ``None``: not known (a counts
+    file of version 1)."""
 
     @cached_property
     def documents(self) -> DocumentCounts:

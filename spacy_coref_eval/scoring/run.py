@@ -1,6 +1,6 @@
 """One run: read and pair two inputs, score them (a batch at a time where
 nothing needs every document), the one entry point :func:`evaluate_corpus`."""
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
 
@@ -14,7 +14,7 @@ from ..formats.corpus import Corpus, pair_sides, read_corpus, read_side
 from ..formats.document import Side
 from ..formats.inputs import InputLimits
 from .result import CorpusResult
-from .score import _repeated_notes, _score_shard, score_pairs
+from .score import _repeated_notes, _score_shard, document_splits, score_pairs
 from .settings import Settings
 
 @dataclass(frozen=True)
@@ -119,6 +119,8 @@ def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, 
     if options is not None and names:
         raise TypeError("give options or names, not both")
     options = options or Options.from_names(**names)
+    if options.n_process > 1 and _is_path(key) and _is_path(response) and _smaller(key, response, options.limits):
+        options = replace(options, n_process=1)
     streamed = _streamed(key, response, options)
     if streamed is not None:
         return streamed
@@ -149,12 +151,13 @@ def _streamed(key: Any, response: Any, options: Options) -> Optional[Run]:
         return None
     repeated = _repeated_notes([triple for batch in batches for triple in batch.repeated], options.settings)
     names = tuple(name for name, _, _ in plan.triples)
-    counts = np.concatenate([batch.counts for batch in batches])
-    return Run(CorpusResult(options.settings, names, counts, [*corpus.warnings, *repeated]), corpus)
+    counts = np.concatenate([batch.counts[0] for batch in batches])
+    splits = np.concatenate([batch.counts[1] for batch in batches])
+    return Run(CorpusResult(options.settings, names, counts, [*corpus.warnings, *repeated], None, splits), corpus)
 
 
-def _counts(pairs: Sequence[Pair], settings: Settings) -> np.ndarray:
-    return _score_shard(pairs, settings, False)[0]
+def _counts(pairs: Sequence[Pair], settings: Settings) -> Tuple[np.ndarray, np.ndarray]:
+    return _score_shard(pairs, settings, False)[0], document_splits(pairs)
 
 
 def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:
@@ -167,7 +170,7 @@ def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:
     ):
         raise CorefInputError("the coval preset reads CoNLL-2012 files (key and response), as coval does")
     names, counts = coval_corpus_counts(key, response, options.settings.coval)
-    return CorpusResult(options.settings, tuple(names), counts, [])
+    return CorpusResult(options.settings, tuple(names), counts, [], None, np.zeros(len(names), dtype=bool))
 
 
 def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
@@ -201,6 +204,20 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
 
         return pair_topic_sides(*sides, options.topic_pattern, options.pair_by)
     return pair_sides(*sides, pair_by=options.pair_by)
+
+
+def _smaller(key: Any, response: Any, limits: InputLimits) -> bool:
+    """Whether two files are together smaller than ``limits.parallel_from``
+    bytes, where worker processes cost more than they save (issue 34 item
+    13, benchmarks/parallel.py)."""
+    import os
+
+    try:
+        return all(os.path.isfile(path) for path in (key, response)) and (
+            os.path.getsize(key) + os.path.getsize(response) < limits.parallel_from
+        )
+    except OSError:
+        return False
 
 
 def _is_path(value: Any) -> bool:

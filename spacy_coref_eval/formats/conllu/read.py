@@ -12,7 +12,8 @@ from .document import ConlluFile, CorefUDDocument, EmptyNode, Mention, check_ali
 from .parse import FileParser
 
 __all__ = [
-    "ConlluFile", "CorefUDDocument", "EmptyNode", "Mention", "check_aligned", "node_key", "parse_conllu", "read_conllu", "read_conllu_bytes",
+    "ConlluFile", "CorefUDDocument", "EmptyNode", "Mention", "check_aligned", "node_key", "parse_conllu", "read_conllu",
+    "read_conllu_bytes",
 ]
 
 
