@@ -12,7 +12,7 @@ import numpy as np
 from ..clusters import Clusters, NodeSets, Pair
 from ..counting.rates import score_arrays
 from ..errors import CorefInputError
-from ..scoring import CorpusResult, Settings, score_pairs
+from ..scoring import CorpusResult, Settings, order_free_sum, score_pairs
 from .document_errors import DocumentErrors
 
 WATERFALL_ORDER: Tuple[str, ...] = (
@@ -130,14 +130,25 @@ class Waterfall:
     response as scored, ``cumulative[i + 1]`` after fixing ``order[: i +
     1]``, ``alone[i]`` after fixing ``order[i]`` only (arrays of ``(n_docs,
     blocks, fields)``), and ``fixed[d, i]``, the errors step i fixes in
-    document d."""
+    document d. Steps that fix the same errors share one array of
+    ``states`` (``cumulative_states``, ``alone_states`` index it), so that
+    memory grows with the distinct states, not the steps."""
 
     settings: Settings
     names: Tuple[str, ...]
     order: Tuple[str, ...]
     fixed: np.ndarray
-    cumulative: np.ndarray
-    alone: np.ndarray
+    states: Tuple[np.ndarray, ...]
+    cumulative_states: Tuple[int, ...]
+    alone_states: Tuple[int, ...]
+
+    @property
+    def cumulative(self) -> np.ndarray:
+        return np.stack([self.states[i] for i in self.cumulative_states])
+
+    @property
+    def alone(self) -> np.ndarray:
+        return np.stack([self.states[i] for i in self.alone_states])
 
     def to_dict(self, index: Optional[int] = None) -> Dict[str, Any]:
         """The ``waterfall`` block of the JSON (docs/analyses.md §1), of
@@ -145,8 +156,9 @@ class Waterfall:
         then per step the kind, the errors it fixes, the scores after it and
         their ``gain`` over the step before, and the same for the kind fixed
         ``alone``."""
+        totals = [order_free_sum(state) if index is None else state[index] for state in self.states]
         pick = slice(None) if index is None else slice(index, index + 1)
-        states = np.concatenate([self.cumulative[:, pick].sum(axis=1), self.alone[:, pick].sum(axis=1)])
+        states = np.stack([totals[i] for i in self.cumulative_states + self.alone_states])
         scores = score_arrays(states, self.settings.metrics, self.settings.conventions)
         n = len(self.order)
         fixed = self.fixed[pick].sum(axis=0).tolist()
@@ -189,17 +201,19 @@ def waterfall(result: CorpusResult, order: Sequence[str] = WATERFALL_ORDER) -> W
     present = {kind for kind, total in zip(order, fixed.sum(axis=0).tolist()) if total}
     in_document = [frozenset(kind for kind, n in zip(order, row) if n) for row in fixed.tolist()]
     responses: List[Dict[FrozenSet[str], Clusters]] = [{} for _ in documents]
-    cache: Dict[FrozenSet[str], np.ndarray] = {}
+    states: List[np.ndarray] = []
+    cache: Dict[FrozenSet[str], int] = {}
 
-    def counts(kinds: Iterable[str]) -> np.ndarray:
+    def state(kinds: Iterable[str]) -> int:
         effective = frozenset(kinds) & present
         if effective not in cache:
-            cache[effective] = rescore(result, documents, effective, in_document, responses).counts
+            cache[effective] = len(states)
+            states.append(rescore(result, documents, effective, in_document, responses).counts)
         return cache[effective]
 
-    cumulative = np.stack([counts(order[:i]) for i in range(len(order) + 1)])
-    alone = np.stack([counts((kind,)) for kind in order])
-    return Waterfall(result.settings, result.names, order, fixed, cumulative, alone)
+    cumulative = tuple(state(order[:i]) for i in range(len(order) + 1))
+    alone = tuple(state((kind,)) for kind in order)
+    return Waterfall(result.settings, result.names, order, fixed, tuple(states), cumulative, alone)
 
 
 def rescore(
