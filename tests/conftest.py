@@ -39,9 +39,8 @@ def stream_files_of_any_size():
     """Stream the small files of a test module, with worker processes where
     asked for (pairs under ``InputLimits.stream_from`` bytes are otherwise
     read whole, under ``parallel_from`` in one process)."""
-    from spacy_coref_eval.formats import stream
 
-    from .strategies import limits_env, patched
+    from .strategies import limits_env
 
     with limits_env(stream_from=0, parallel_from=0):
         yield

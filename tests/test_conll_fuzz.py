@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.formats.conll import read as conll
-from spacy_coref_eval.formats import inputs
 from spacy_coref_eval.formats.conll.read import ConllFile, Marks, parse_conll, read_conll, read_marks
 
 from .strategies import deterministic

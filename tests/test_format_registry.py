@@ -163,7 +163,7 @@ def test_a_registered_format_with_a_document_index_streams_as_it_reads_whole(tmp
     from spacy_coref_eval.report.json import score_json
     from spacy_coref_eval.scoring import Options, evaluate_corpus
 
-    from .strategies import limits_env, patched
+    from .strategies import limits_env
 
     key, response = tmp_path / "key.toylines", tmp_path / "response.toylines"
     run("convert", KEY, key)

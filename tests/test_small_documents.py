@@ -14,7 +14,6 @@ from hypothesis import given, strategies as st
 
 from spacy_coref_eval.clusters import Clusters, ClustersBatch
 from spacy_coref_eval.errors import CorefInputError
-from spacy_coref_eval.formats import stream
 from spacy_coref_eval.formats.conll import FORMAT
 from spacy_coref_eval.formats.conll.read import read_conll
 from spacy_coref_eval.formats.corpus import StackedPairs, pair_sides
@@ -26,7 +25,7 @@ from spacy_coref_eval.formats.conll.write import write_conll
 
 from .conftest import data_path
 from .litbank import litbank
-from .strategies import deterministic, limits_env, patched
+from .strategies import deterministic, limits_env
 
 
 pytestmark = pytest.mark.usefixtures("stream_files_of_any_size")

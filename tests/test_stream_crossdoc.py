@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from spacy_coref_eval.analysis.summary import Breakdowns, analyse
 from spacy_coref_eval.errors import CorefInputError
-from spacy_coref_eval.formats import stream, topics
+from spacy_coref_eval.formats import topics
 from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.scoring import Options, evaluate_corpus
 
