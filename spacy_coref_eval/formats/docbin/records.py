@@ -98,12 +98,13 @@ def read_docbin_records(
     *,
     heads: Optional[bool] = None,
     token_attrs: bool = False,
+    limits: Optional[InputLimits] = None,
 ) -> List[DocRecord]:
     """Every document of a ``.spacy`` file, numbered from 0. ``reader`` and
     ``heads`` as in :func:`~.spans.doc_clusters` (default reader: span groups
     ``coref_clusters_N``); ``token_attrs`` adds each token's POS, tag and
-    morphology strings."""
-    data = read_docbin_bytes(path)
+    morphology strings; ``limits`` bound a ``.gz`` file's decompression."""
+    data = read_docbin_bytes(path, limits)
     return decode_docbin_records(data, str(path), reader, heads=heads, token_attrs=token_attrs)
 
 
