@@ -44,4 +44,25 @@ def small_documents_rows(folder: Path, key_path: Path, response_path: Path, repe
     })
     ratio = times["small"] / times["litbank"]
     return [(f"{N_DOCUMENTS:,} three-token documents vs LitBank, whole process", f"{times['small'] * 1000:.0f} ms",
-             f"LitBank {times['litbank'] * 1000:.0f} ms", f"{ratio:.2f}x (target <= 3x)")]
+             f"LitBank {times['litbank'] * 1000:.0f} ms", f"{ratio:.2f}x (target <= 3x)"),
+            report_row(small_key, small_response, times["small"])]
+
+
+def report_row(key: Path, response: Path, scored: float) -> Row:
+    """``report`` (HTML, every analysis) of the small documents in a fresh
+    process, its time and peak memory against ``score``'s time (issue 34
+    item 11: 366 s and 1.93 GB against 4.8 s before the waterfall kept one
+    array a state and twinned documents stopped building corpus-long masks)."""
+    import resource
+    import subprocess
+    import tempfile
+    import time
+
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "spacy_coref_eval", "report", str(key), str(response), "-o",
+                        str(Path(folder) / "report.html")], check=True, capture_output=True)
+        seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return (f"report of {N_DOCUMENTS:,} three-token documents, whole process", f"{seconds:.1f} s",
+            f"peak RSS {peak:,.0f} MB (the largest child so far)", f"{seconds / scored:.1f}x score's time")

@@ -34,10 +34,16 @@ def copies(source: Path, target: Path, n: int, start: bytes = b"#begin document 
     return target
 
 
-def run_score(key: Path, response: Path, extra: Sequence[str] = (), batch_bytes: Optional[int] = None) -> Tuple[float, float]:
+def run_score(
+    key: Path, response: Path, extra: Sequence[str] = (), batch_bytes: Optional[int] = None,
+    parallel_from: Optional[int] = None,
+) -> Tuple[float, float]:
     """Seconds and peak resident MB of ``score KEY RESPONSE -f json`` in a
-    fresh process (``batch_bytes`` 0: the files read whole)."""
+    fresh process (``batch_bytes`` 0: the files read whole; ``parallel_from``
+    0: worker processes whatever the size)."""
     env = dict(os.environ)
+    if parallel_from is not None:
+        env["SPACY_COREF_EVAL_PARALLEL_FROM"] = str(parallel_from)
     if batch_bytes is not None:
         env["SPACY_COREF_EVAL_BATCH_BYTES"] = str(batch_bytes)
     argv = [sys.executable, "-m", "spacy_coref_eval", "score", str(key.resolve()), str(response.resolve()), "-f", "json", *extra]
@@ -98,7 +104,30 @@ def streaming_rows(key_path: Path, response_path: Path, folder: Path, large: boo
                 rows.append(parallel_floor(repeat))
         key.unlink()
         response.unlink()
-    return rows + conllu_rows(folder, repeat=repeat)
+    return small_parallel_rows(key_path, response_path, folder, repeat) + rows + conllu_rows(folder, repeat=repeat)
+
+
+def small_parallel_rows(key_path: Path, response_path: Path, folder: Path, repeat: int = 3) -> List[Row]:
+    """``--n-process 2`` against 1 below ``InputLimits.parallel_from``
+    (1x, 2x and 4x LitBank, where it runs one process), and with a pool
+    forced (``SPACY_COREF_EVAL_PARALLEL_FROM=0``), the best of ``repeat``
+    runs taking turns (issue 34 item 13: never slower than one process)."""
+    rows: List[Row] = []
+    for n in (1, 2, 4):
+        key = copies(key_path, folder / f"key{n}.conll", n)
+        response = copies(response_path, folder / f"response{n}.conll", n)
+        mb = (key.stat().st_size + response.stat().st_size) / 2**20
+        runs = {"one": (("--n-process", "1"), None), "two": (("--n-process", "2"), None), "pool": (("--n-process", "2"), 0)}
+        best = {label: float("inf") for label in runs}
+        for _ in range(repeat):
+            for label, (extra, parallel_from) in runs.items():
+                best[label] = min(best[label], run_score(key, response, extra, parallel_from=parallel_from)[0])
+        rows.append((f"--n-process 2 vs 1: {n}x LitBank ({mb:,.0f} MB), score, whole process",
+                     f"{best['two']:.2f} s", f"1 process {best['one']:.2f} s; a pool forced {best['pool']:.2f} s",
+                     f"{best['two'] / best['one']:.2f}x the time (target <= 1.0x)"))
+        key.unlink()
+        response.unlink()
+    return rows
 
 
 def cross_document_row(key: Path, response: Path, n: int, mb: float) -> Row:

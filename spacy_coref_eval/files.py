@@ -62,7 +62,7 @@ def open_output(
 
     A regular file (or a new one) is written to a temporary file beside it
     (named after the file and this process) and moved into place when the
-    block ends without error; an interrupted run (Ctrl-C, SIGTERM) removes
+    block ends without error; an interrupted run (Ctrl-C, SIGTERM, SIGHUP) removes
     it, and temporary files of processes that no longer run (a SIGKILL) are
     removed the next time the file is written. A device or a pipe
     (``/dev/stdout``, ``/dev/null``) is written directly. A name ending in
@@ -131,8 +131,9 @@ def _running(pid: int) -> bool:
 
 @contextmanager
 def _terminated_as_interrupt() -> Iterator[None]:
-    """SIGTERM raises :class:`KeyboardInterrupt` inside the block, as Ctrl-C
-    does, so that a terminated write cleans up (main thread only)."""
+    """SIGTERM and SIGHUP (a closed terminal) raise :class:`KeyboardInterrupt`
+    inside the block, as Ctrl-C does, so that a terminated write cleans up
+    (main thread only)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -140,11 +141,13 @@ def _terminated_as_interrupt() -> Iterator[None]:
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt("terminated")
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    caught = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    previous = {signum: signal.signal(signum, interrupt) for signum in caught}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _reason(path: Path, err: OSError) -> str:

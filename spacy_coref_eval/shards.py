@@ -2,13 +2,18 @@
 
 Counts are additive (docs/metrics.md §1), so a corpus can be scored in shards, on one
 machine or many, and the shards merged into exactly the score of the whole.
-A counts file holds the settings, every document's counts and the warnings,
-as JSON (``.json``) or msgpack (any other suffix); both keep every float
-exactly, so merged scores equal the scores of the whole to the last bit.
+A counts file holds the settings, every document's counts, what each
+document allows (``split_antecedents``: whether it has any, the only source
+of partial-credit fractions; its mention counts are its ``mentions`` block)
+and the warnings, as JSON (``.json``) or msgpack (any other suffix); both
+keep every float exactly, and totals are summed in an order-free way, so
+merged scores equal the scores of the whole to the last bit. Version 2 added
+``split_antecedents``; files of version 1 are still read, with the checks
+that need it left out.
 """
 import json
 from pathlib import Path
-from typing import Any, Dict, Iterable, Sequence
+from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -18,7 +23,8 @@ from .files import PathLike, write_output
 from .scoring import CorpusResult, Settings
 
 FORMAT = "spacy-coref-eval counts"
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)
 SLACK = 1e-9
 """Float noise allowed when checking that a numerator is at most its denominator."""
 
@@ -30,8 +36,18 @@ def counts_data(result: CorpusResult) -> Dict[str, Any]:
         "version": VERSION,
         "settings": result.settings.to_dict(),
         "documents": {name: counts.as_dict() for name, counts in result.documents.items()},
+        "split_antecedents": [name for name, split in zip(result.names, _splits(result).tolist()) if split],
         "warnings": list(result.warnings),
     }
+
+
+def _splits(result: CorpusResult) -> np.ndarray:
+    """Whether each document of ``result`` has split antecedents; where
+    not known, whether its counts hold a partial-credit fraction."""
+    if result.splits is not None:
+        return result.splits
+    whole = _whole_counts(result.counts.shape, result.settings, np.zeros(len(result.names), dtype=bool))
+    return (whole & (result.counts != np.round(result.counts))).any(axis=(1, 2))
 
 
 def save_counts(result: CorpusResult, path: PathLike, inputs: Iterable[PathLike] = ()) -> None:
@@ -59,8 +75,10 @@ def load_counts(path: PathLike) -> CorpusResult:
         raise CorefInputError(f"{path}: cannot read counts file: {err}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CorefInputError(f"{path}: not a counts file written by spacy-coref-eval --save-counts")
-    if data.get("version") != VERSION:
-        raise CorefInputError(f"{path}: counts file version {data.get('version')}, expected {VERSION}")
+    if data.get("version") not in VERSIONS:
+        raise CorefInputError(
+            f"{path}: counts file version {data.get('version')}, expected one of {', '.join(map(str, VERSIONS))}"
+        )
     try:
         settings = Settings.from_dict(data["settings"])
         names = tuple(str(name) for name in data["documents"])
@@ -68,13 +86,19 @@ def load_counts(path: PathLike) -> CorpusResult:
         warnings = data.get("warnings", [])
         if not isinstance(warnings, list) or not all(isinstance(warning, str) for warning in warnings):
             raise CorefInputError(f"{path}: malformed counts file (warnings must be a list of strings)")
+        splits = None
+        if data["version"] >= 2:
+            listed = data["split_antecedents"]
+            if not isinstance(listed, list) or not set(map(str, listed)) <= set(names):
+                raise CorefInputError(f"{path}: malformed counts file (split_antecedents must list documents of the file)")
+            splits = np.array([name in set(map(str, listed)) for name in names], dtype=bool)
     except CorefInputError:
         raise
     except (KeyError, TypeError, AttributeError, ValueError, OverflowError) as err:
         raise CorefInputError(f"{path}: malformed counts file ({type(err).__name__}: {err})") from None
     array = np.stack(counts) if counts else empty_counts(0)
-    _check_counts(path, names, array, settings)
-    return CorpusResult(settings, names, array, warnings)
+    _check_counts(path, names, array, settings, splits)
+    return CorpusResult(settings, names, array, warnings, None, splits)
 
 
 def _document_counts(path: Path, name: str, doc: Any, metrics: Sequence[str]) -> np.ndarray:
@@ -85,23 +109,20 @@ def _document_counts(path: Path, name: str, doc: Any, metrics: Sequence[str]) ->
         raise CorefInputError(f"{path}: document {name!r}: {err}") from None
 
 
-def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, settings: Settings) -> None:
+def _check_counts(
+    path: Path, names: Sequence[str], array: np.ndarray, settings: Settings, splits: Optional[np.ndarray] = None
+) -> None:
     """Refuse counts no scoring run can give: not finite, negative, a
     numerator above its denominator, a fraction where a metric counts
     (:attr:`~.counting.metrics.Metric.fractional`, and
-    :attr:`~.counting.metrics.Metric.partial_credit` where split
-    antecedents are scored, :attr:`~.counting.metrics.Metric.weighted`
-    under weights by entity type). With zeros
+    :attr:`~.counting.metrics.Metric.partial_credit` in a document with
+    split antecedents where they are scored, :attr:`~.counting.metrics.Metric.weighted`
+    under weights by entity type), or, in a document without split
+    antecedents (``splits``, ``None``: not known), a denominator larger
+    than its mentions allow (:func:`_bounds`). With zeros
     excluded, an entity left without mentions takes 1 from MUC's
     denominators (docs/corefud.md §10), which may then be negative."""
-    whole = np.zeros(array.shape, dtype=bool)
-    splits = settings.anaphora.split_antecedents != "remove"
-    weighted = settings.lea_importance.needs_types
-    for metric in reported(settings.metrics):
-        info = METRIC_INFO[metric]
-        for block in info.count_blocks:
-            fractional = info.fractional + (info.partial_credit if splits else ()) + (info.weighted if weighted else ())
-            whole[:, BLOCK_INDEX[block], [i for i, field in enumerate(FIELDS) if field not in fractional]] = True
+    whole = _whole_counts(array.shape, settings, splits)
     signed = np.zeros(array.shape, dtype=bool)
     if settings.zeros == "exclude":
         signed[:, BLOCK_INDEX["muc"], 1::2] = True
@@ -113,6 +134,7 @@ def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, settings:
             ((array < 0) & ~signed, "is negative"),
             (above, "is larger than its denominator"),
             (whole & (array != np.round(array)), "is not a whole number"),
+            (_bounds(array, settings, splits), "is more than the document's mentions allow"),
         )
     for mask, what in checks:
         if mask.any():
@@ -121,6 +143,51 @@ def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, settings:
                 f"{path}: document {names[doc]!r}: {BLOCKS[block]} {FIELDS[column]} "
                 f"({float(array[doc, block, column])!r}) {what}"
             )
+
+
+def _whole_counts(shape: Tuple[int, ...], settings: Settings, splits: Optional[np.ndarray]) -> np.ndarray:
+    """Which counts must be whole numbers (:func:`_check_counts`)."""
+    whole = np.zeros(shape, dtype=bool)
+    scored = settings.anaphora.split_antecedents != "remove"
+    allowed = np.ones(shape[0], dtype=bool) if splits is None else splits
+    weighted = settings.lea_importance.needs_types
+    for metric in reported(settings.metrics):
+        info = METRIC_INFO[metric]
+        for block in info.count_blocks:
+            fractional = info.fractional + (info.weighted if weighted else ())
+            whole[:, BLOCK_INDEX[block], [i for i, field in enumerate(FIELDS) if field not in fractional]] = True
+            if scored:
+                partial = [i for i, field in enumerate(FIELDS) if field in info.partial_credit and field not in fractional]
+                for column in partial:
+                    whole[allowed, BLOCK_INDEX[block], column] = False
+    return whole
+
+
+BOUNDED = ("muc", "bcub", "ceafm", "ceafe", "lea")
+"""Blocks whose denominators count at most the key and response mentions
+of a document (entities, mentions, links within entities; LEA's with
+importance by size), whatever the settings."""
+
+
+def _bounds(array: np.ndarray, settings: Settings, splits: Optional[np.ndarray]) -> np.ndarray:
+    """Denominators above what a document without split antecedents can
+    give where zero mentions are kept (excluded, their entities stay):
+    its key and response mentions (its ``mentions`` block's
+    denominators, K + R) for :data:`BOUNDED` blocks, (K + R)(K + R - 1) / 2
+    links for BLANC's (Recasens & Hovy 2011)."""
+    out = np.zeros(array.shape, dtype=bool)
+    if splits is None or not len(array) or settings.zeros != "keep":
+        return out
+    mentions = array[:, BLOCK_INDEX["mentions"], 1] + array[:, BLOCK_INDEX["mentions"], 3]
+    links = mentions * (mentions - 1) / 2
+    chosen = set(reported(settings.metrics))
+    blocks = [(block, mentions) for block in BOUNDED if block in chosen and not (block == "lea" and settings.lea_importance.needs_types)]
+    if "blanc" in chosen:
+        blocks += [("blanc_coref", links), ("blanc_noncoref", links)]
+    for block, most in blocks:
+        for column in (1, 3):
+            out[:, BLOCK_INDEX[block], column] = ~splits & (array[:, BLOCK_INDEX[block], column] > most * (1 + SLACK) + SLACK)
+    return out
 
 
 def merge_results(results: Iterable[CorpusResult], names: Iterable[str] = ()) -> CorpusResult:
@@ -149,4 +216,6 @@ def merge_results(results: Iterable[CorpusResult], names: Iterable[str] = ()) ->
         tuple(origin),
         np.concatenate([result.counts for result in results]),
         [warning for result in results for warning in result.warnings],
+        None,
+        None if any(result.splits is None for result in results) else np.concatenate([result.splits for result in results]),
     )

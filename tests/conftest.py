@@ -36,11 +36,11 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="module")
 def stream_files_of_any_size():
-    """Stream the small files of a test module (pairs under
-    ``formats.stream.STREAM_FROM`` bytes are otherwise read whole)."""
-    from spacy_coref_eval.formats import stream
+    """Stream the small files of a test module, with worker processes where
+    asked for (pairs under ``InputLimits.stream_from`` bytes are otherwise
+    read whole, under ``parallel_from`` in one process)."""
 
-    from .strategies import patched
+    from .strategies import limits_env
 
-    with patched(stream, "STREAM_FROM", 0):
+    with limits_env(stream_from=0, parallel_from=0):
         yield

@@ -29,6 +29,27 @@ def deterministic(max_examples, shrink=True):
 
 
 @contextmanager
+def limits_env(**values: int) -> Iterator[None]:
+    """The ``SPACY_COREF_EVAL_*`` environment variables of
+    :class:`~spacy_coref_eval.formats.inputs.InputLimits` fields set for the
+    block (``batch_bytes=1``: ``SPACY_COREF_EVAL_BATCH_BYTES=1``), read
+    where a run's options are built."""
+    import os
+
+    names = {f"SPACY_COREF_EVAL_{name.upper()}": str(value) for name, value in values.items()}
+    saved = {name: os.environ.get(name) for name in names}
+    os.environ.update(names)
+    try:
+        yield
+    finally:
+        for name, old in saved.items():
+            if old is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = old
+
+
+@contextmanager
 def patched(modules: Any, name: str, value: Any) -> Iterator[None]:
     """``module.name`` set to ``value`` for the block, in one module or in
     each of a tuple of modules that import the name (a size threshold, to

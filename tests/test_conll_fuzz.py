@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.formats.conll import read as conll
-from spacy_coref_eval.formats import inputs
 from spacy_coref_eval.formats.conll.read import ConllFile, Marks, parse_conll, read_conll, read_marks
 
 from .strategies import deterministic
@@ -210,7 +209,7 @@ def test_a_one_token_mark_between_an_opening_and_a_closing_is_read_as_written():
 
 
 def test_a_line_longer_than_the_maximum_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(inputs, "MAX_LINE_BYTES", 1000)
+    monkeypatch.setenv("SPACY_COREF_EVAL_MAX_LINE_BYTES", str(1000))
     header = "#begin document (a)\n"
     longest = "d 0 0 " + "w" * 990 + " (1)"
     assert len(longest) == 1000
@@ -224,7 +223,7 @@ def test_a_line_longer_than_the_maximum_is_refused(tmp_path, monkeypatch):
 
 
 def test_an_input_larger_than_the_maximum_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 10_000)
+    monkeypatch.setenv("SPACY_COREF_EVAL_MAX_INPUT_BYTES", str(10_000))
     small = document(["(1)", "(1)"])
     assert len(small.encode()) < 10_000
     assert read_conll(write(tmp_path, small))[NAME].clusters.entities() == (((0, 1), (1, 2)),)
@@ -243,8 +242,8 @@ def gzip_bomb(path, byte: bytes, members: int) -> None:
 
 
 def test_a_gzip_bomb_is_refused_after_reading_a_little(tmp_path, monkeypatch):
-    monkeypatch.setattr(inputs, "MAX_LINE_BYTES", 1 << 16)
-    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 1 << 20)
+    monkeypatch.setenv("SPACY_COREF_EVAL_MAX_LINE_BYTES", str(1 << 16))
+    monkeypatch.setenv("SPACY_COREF_EVAL_MAX_INPUT_BYTES", str(1 << 20))
     zeros, newlines = tmp_path / "zeros.conll.gz", tmp_path / "newlines.conll.gz"
     gzip_bomb(zeros, b"\0", 16)
     gzip_bomb(newlines, b"\n", 16)
@@ -257,7 +256,7 @@ def test_a_gzip_bomb_is_refused_after_reading_a_little(tmp_path, monkeypatch):
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
 def test_an_endless_stream_is_refused(monkeypatch):
-    monkeypatch.setattr(inputs, "MAX_LINE_BYTES", 1 << 16)
+    monkeypatch.setenv("SPACY_COREF_EVAL_MAX_LINE_BYTES", str(1 << 16))
     with pytest.raises(CorefInputError, match=r"^/dev/zero:1: line longer than the maximum line length"):
         read_conll("/dev/zero")
 

@@ -119,11 +119,17 @@ def test_a_format_from_an_installed_package_s_entry_point_is_found(tmp_path):
 
 
 def read_toy_lines(path: Path, options: ReadOptions) -> Side:
-    """:func:`read_toy` through :func:`~.formats.inputs.read_input`, so
-    that a batch of documents reads as the whole file does."""
-    from spacy_coref_eval.formats.inputs import read_input
+    """:func:`parse_toy_lines` of the file opened at the edge
+    (:func:`~.formats.inputs.open_input`)."""
+    from spacy_coref_eval.formats.inputs import open_input
 
-    lines = bytes(read_input(Path(path))).decode("utf8").splitlines()
+    return parse_toy_lines(bytes(open_input(Path(path), options.limits)), Path(path), options)
+
+
+def parse_toy_lines(data: bytes, path: Path, options: ReadOptions) -> Side:
+    """:func:`read_toy` of a file's bytes, so that a batch of documents
+    reads as the whole file does."""
+    lines = data.decode("utf8").splitlines()
     documents = []
     for line in lines:
         name, words, entities = line.split("\t")
@@ -146,7 +152,7 @@ def toy_entries(scan):
 
 TOY_LINES = register_format(
     Format("toy-lines", "Toy lines", (".toylines",), read_toy_lines, write_toy,
-           index=DocumentIndex(rb"([^\t\n]+)\t", None, toy_entries)),
+           index=DocumentIndex(rb"([^\t\n]+)\t", None, toy_entries), parse=parse_toy_lines),
     replace=True,
 )
 
@@ -157,14 +163,14 @@ def test_a_registered_format_with_a_document_index_streams_as_it_reads_whole(tmp
     from spacy_coref_eval.report.json import score_json
     from spacy_coref_eval.scoring import Options, evaluate_corpus
 
-    from .strategies import patched
+    from .strategies import limits_env
 
     key, response = tmp_path / "key.toylines", tmp_path / "response.toylines"
     run("convert", KEY, key)
     run("convert", RESPONSE, response)
     scored = {}
     for streamed in (False, True):
-        with patched(stream, "BATCH_BYTES", 1):
+        with limits_env(batch_bytes=1):
             result = evaluate_corpus(key, response, Options.from_names(twinning=False, stream=streamed))
         scored[streamed] = (json.dumps(score_json(result.result, per_doc=True), sort_keys=True), result.corpus.streamed)
     assert scored[True][0] == scored[False][0]

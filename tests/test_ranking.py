@@ -107,17 +107,17 @@ def test_compare_and_rank_stream_each_system_with_the_same_bytes(systems, given)
     counts are kept); the output is the bytes of reading them whole."""
     from spacy_coref_eval.formats import stream
 
-    from .strategies import patched
+    from .strategies import limits_env, patched
 
     args = ["compare", systems["key"], *(systems[label] for label in given), *OPTIONS, "-f", "json"]
     whole = invoke(*args)
     streamed = []
     original = stream.StreamPlan.corpus
 
-    def counted(plan, batches):
+    def counted(plan, batches, unpaired=None):
         streamed.append(len(batches))
-        return original(plan, batches)
+        return original(plan, batches, unpaired)
 
-    with patched(stream, "STREAM_FROM", 0), patched(stream, "BATCH_BYTES", 50_000), patched(stream.StreamPlan, "corpus", counted):
+    with limits_env(stream_from=0), limits_env(batch_bytes=50_000), patched(stream.StreamPlan, "corpus", counted):
         assert invoke(*args) == whole
     assert len(streamed) == len(given) and min(streamed) > 1

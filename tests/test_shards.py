@@ -16,6 +16,7 @@ from spacy_coref_eval.formats.conll.write import write_conll
 from spacy_coref_eval.shards import load_counts, merge_results, save_counts
 
 from .conftest import data_path
+from .strategies import limits_env
 
 runner = CliRunner()
 
@@ -59,7 +60,8 @@ def test_merged_shards_equal_the_whole(litbank, tmp_path):
 
 def test_parallel_scoring_gives_the_same_bytes(litbank):
     serial = score_json(litbank["key", "all"], litbank["response", "all"], "--match", "overlap")
-    parallel = score_json(litbank["key", "all"], litbank["response", "all"], "--match", "overlap", "--n-process", "2")
+    with limits_env(parallel_from=0):
+        parallel = score_json(litbank["key", "all"], litbank["response", "all"], "--match", "overlap", "--n-process", "2")
     assert parallel == serial
 
 
@@ -214,10 +216,16 @@ def test_counts_of_ua_runs_with_split_antecedents_load_back(tmp_path):
 
 def test_split_antecedents_may_make_link_counts_fractional(tmp_path):
     """Where split antecedents are scored (the default, and the UA scorer's
-    partial credit), a fractional MUC numerator is a count a run gives."""
+    partial credit), a fractional MUC numerator is a count a run gives in
+    a document with split antecedents, and in no other."""
     good = score_documents({"d": [[(0, 1), (2, 3)], [(4, 5)]]}, {"d": [[(0, 1)], [(2, 3), (4, 5)]]})
     save_counts(good, tmp_path / "good.json")
     data = json.loads((tmp_path / "good.json").read_text())
     data["documents"]["d"]["muc"]["recall_num"] = 0.5
+    data["split_antecedents"] = ["d"]
     (tmp_path / "split.json").write_text(json.dumps(data))
     assert load_counts(tmp_path / "split.json").documents["d"].as_dict()["muc"]["recall_num"] == 0.5
+    data["split_antecedents"] = []
+    (tmp_path / "split.json").write_text(json.dumps(data))
+    with pytest.raises(CorefInputError, match="muc recall_num \\(0.5\\) is not a whole number"):
+        load_counts(tmp_path / "split.json")

@@ -14,7 +14,6 @@ from hypothesis import given, strategies as st
 
 from spacy_coref_eval.model.clusters import Clusters, ClustersBatch
 from spacy_coref_eval.errors import CorefInputError
-from spacy_coref_eval.formats import stream
 from spacy_coref_eval.formats.conll import FORMAT
 from spacy_coref_eval.formats.conll.read import read_conll
 from spacy_coref_eval.formats.corpus import StackedPairs, pair_sides
@@ -26,7 +25,7 @@ from spacy_coref_eval.formats.conll.write import write_conll
 
 from .conftest import data_path
 from .litbank import litbank
-from .strategies import deterministic, patched
+from .strategies import deterministic, limits_env
 
 
 pytestmark = pytest.mark.usefixtures("stream_files_of_any_size")
@@ -138,7 +137,7 @@ def test_columns_score_as_documents(tmp_path_factory, pair, chosen):
     assert run.result.warnings == expected.warnings
     assert as_json(run.result) == as_json(expected)
     same_twinning(run.result, expected)
-    with patched(stream, "BATCH_BYTES", 64):
+    with limits_env(batch_bytes=64):
         streamed = evaluate_corpus(key, response, Options.from_names(**chosen, twinning=False))
     assert streamed.corpus.streamed
     assert as_json(streamed.result) == as_json(expected)

@@ -14,14 +14,13 @@ from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats import stream
 from spacy_coref_eval.formats.conll.write import write_conll
 from spacy_coref_eval.formats.corpus import read_side
-from spacy_coref_eval.formats.inputs import reading_bytes
 from spacy_coref_eval.formats.jsonlines.write import write_jsonlines
 from spacy_coref_eval.formats.registry import format_of
 from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.scoring import Options, evaluate_corpus
 
 from .conftest import data_path
-from .strategies import corpora, deterministic, patched
+from .strategies import corpora, deterministic, limits_env, patched
 
 
 pytestmark = pytest.mark.usefixtures("stream_files_of_any_size")
@@ -47,7 +46,7 @@ def outcome(key, response, streamed, **options):
 
 def assert_same(key, response, budget, **options):
     whole = outcome(key, response, False, **options)
-    with patched(stream, "BATCH_BYTES", budget):
+    with limits_env(batch_bytes=budget):
         streamed = outcome(key, response, True, **options)
     assert streamed[:2] == whole[:2]
     assert not whole[2]
@@ -71,8 +70,7 @@ def test_every_entry_reads_as_its_document_in_the_whole_file(path, tmp_path):
     assert [entry.name for entry in index.entries] == [document.name for document in whole.documents]
     assert index.entries[0].start == 0 and all(a.end == b.start for a, b in zip(index.entries, index.entries[1:]))
     for i in (0, len(index.entries) // 2, len(index.entries) - 1):
-        with reading_bytes(path, index.read([i])):
-            alone = fmt.read(path, stream.ReadOptions("key"))
+        alone = fmt.parse(index.read([i]), path, stream.ReadOptions("key"))
         assert [d.name for d in alone.documents] == [whole.documents[i].name]
         assert alone.documents[0].n_tokens == whole.documents[i].n_tokens
         assert len(alone.documents[0].clusters) == len(whole.documents[i].clusters)
@@ -118,7 +116,7 @@ def test_files_smaller_together_than_stream_from_are_read_whole(litbank_pair):
     """Both LitBank files come to about 20 MB, under the default
     STREAM_FROM: read whole, with the same bytes."""
     assert sum(path.stat().st_size for path in litbank_pair) < 32 << 20
-    with patched(stream, "STREAM_FROM", 32 << 20):
+    with limits_env(stream_from=32 << 20):
         assert not assert_same(*litbank_pair, 1 << 20)
 
 
@@ -223,7 +221,7 @@ def test_bad_input_in_a_later_batch_gives_the_whole_file_error(litbank_pair, tmp
     bad.write_text(text[:last] + text[last:].replace(mark.group(), f"({mark.group(1)}\n", 1), encoding="utf8")
     messages = []
     for streamed in (False, True):
-        with patched(stream, "BATCH_BYTES", 1 << 20), pytest.raises(CorefInputError) as caught:
+        with limits_env(batch_bytes=1 << 20), pytest.raises(CorefInputError) as caught:
             scored(litbank_pair[0], bad, streamed)
         messages.append(str(caught.value))
     assert messages[0] == messages[1] and str(bad) in messages[0]
@@ -245,7 +243,7 @@ def test_score_command_prints_the_same_bytes_streamed(litbank_pair):
 
     outputs = []
     for budget, n_process in ((0, 1), (1 << 20, 1), (1 << 20, 2)):
-        with patched(stream, "BATCH_BYTES", budget):
+        with limits_env(batch_bytes=budget):
             result = CliRunner().invoke(app, ["score", *map(str, litbank_pair), "--per-doc", "--n-process", str(n_process)])
         assert result.exit_code == 0, result.output
         outputs.append(result.output)
@@ -281,7 +279,7 @@ def test_odd_layouts_stream_or_read_whole_alike(tmp_path_factory, gaps, crlf, la
     (folder / "response.conll").write_text(text if last_newline else text.rstrip("\r\n"), newline="")
     outcomes = []
     for budget_now in (0, budget):
-        with patched(stream, "BATCH_BYTES", budget_now):
+        with limits_env(batch_bytes=budget_now):
             try:
                 outcomes.append(scored(folder / "key.conll", folder / "response.conll", budget_now > 0)[:2])
             except CorefInputError as err:
@@ -290,14 +288,13 @@ def test_odd_layouts_stream_or_read_whole_alike(tmp_path_factory, gaps, crlf, la
 
 
 def test_bytes_given_for_a_file_keep_its_line_limit(tmp_path):
-    from spacy_coref_eval.formats.inputs import read_input
+    from spacy_coref_eval.formats.inputs import check_lines
 
     path = tmp_path / "x.conll"
     for data, too_long in ((b"abc\nabcde\nab", False), (b"ab\nabcdef\nx", True), (b"abcdef", True), (b"abc\nabcdef", True)):
-        with reading_bytes(path, data):
-            if too_long:
-                with pytest.raises(CorefInputError, match="line longer"):
-                    read_input(path, max_line=5)
-            else:
-                assert read_input(path, max_line=5) == data
+        if too_long:
+            with pytest.raises(CorefInputError, match="line longer"):
+                check_lines(data, path, 5)
+        else:
+            check_lines(data, path, 5)
     assert not path.exists()

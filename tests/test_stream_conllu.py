@@ -16,12 +16,11 @@ from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats import stream
 from spacy_coref_eval.formats.conllu import side as conllu_side
 from spacy_coref_eval.formats.conllu.read import read_conllu
-from spacy_coref_eval.formats.inputs import reading_bytes
 from spacy_coref_eval.formats.registry import format_of
 
 from .conftest import data_path
-from .strategies import deterministic, patched
 from .conllu_generator import mention_chunks
+from .strategies import deterministic, limits_env, patched
 from .test_stream import assert_same, outcome, scored
 
 
@@ -51,9 +50,9 @@ def gum_pairs(tmp_path_factory):
 READ_BATCH = conllu_side.read_batch
 
 
-def without_seen(path, seen):
+def without_seen(data, path, seen):
     """:func:`~.conllu.side.read_batch` forgetting the documents before."""
-    return READ_BATCH(path, None if seen is None else {})
+    return READ_BATCH(data, path, None if seen is None else {})
 
 
 @pytest.mark.parametrize("ids", ["GRP", "eid"])
@@ -68,7 +67,7 @@ def test_without_the_documents_before_eid_files_score_otherwise(gum_pairs):
     otherwise, and the corefud preset then keeps other copies of repeated
     node sets."""
     whole = scored(*gum_pairs["eid"], False, preset="corefud")
-    with patched(stream, "BATCH_BYTES", 1), patched(conllu_side, "read_batch", without_seen):
+    with limits_env(batch_bytes=1), patched(conllu_side, "read_batch", without_seen):
         alone = scored(*gum_pairs["eid"], True, preset="corefud")
     assert alone[2] and alone[0] != whole[0]
 
@@ -76,7 +75,7 @@ def test_without_the_documents_before_eid_files_score_otherwise(gum_pairs):
 def test_gum_warning_is_added_up_from_the_batches(gum_pairs):
     warning = scored(*gum_pairs["GRP"], False)[1]
     assert any("Bridge=" in note for note in warning)
-    with patched(stream, "BATCH_BYTES", 1):
+    with limits_env(batch_bytes=1):
         assert scored(*gum_pairs["GRP"], True)[1] == warning
 
 
@@ -121,7 +120,7 @@ def test_these_fixtures_need_the_documents_before(case, tmp_path):
     differ = []
     for preset in (None, "corefud"):
         whole = scored(*paths, False, preset=preset)
-        with patched(stream, "BATCH_BYTES", 1), patched(conllu_side, "read_batch", without_seen):
+        with limits_env(batch_bytes=1), patched(conllu_side, "read_batch", without_seen):
             differ.append(scored(*paths, True, preset=preset)[:2] != whole[:2])
     assert any(differ)
 
@@ -169,12 +168,11 @@ def test_batches_read_with_the_eids_before_give_every_document_as_the_whole_file
     cuts = sorted(rng.sample(range(1, n), rng.randint(0, n - 1))) if n > 1 else []
     read = []
     for start, stop in zip([0, *cuts], [*cuts, n]):
-        with reading_bytes(path, index.read(list(range(start, stop)))):
-            try:
-                side, _ = conllu_side.read_batch(path, index.seen)
-            except CorefInputError:
-                assert isinstance(whole, CorefInputError)
-                return
+        try:
+            side, _ = conllu_side.read_batch(index.read(list(range(start, stop))), path, index.seen)
+        except CorefInputError:
+            assert isinstance(whole, CorefInputError)
+            return
         read += [document.document for document in side.documents]
     assert not isinstance(whole, CorefInputError)
     assert len(read) == len(whole)
@@ -191,11 +189,10 @@ def test_a_grp_file_reads_each_document_alone(tmp_path):
     assert index.seen is None
     whole = list(read_conllu(GUM).documents.values())
     for i in rng.sample(range(len(index.entries)), 5):
-        with reading_bytes(GUM, index.read([i])):
-            side, _ = conllu_side.read_batch(GUM, None)
+        side, _ = conllu_side.read_batch(index.read([i]), GUM, None)
         assert side.documents[0].document.entities == whole[i].entities
-    with reading_bytes(GUM, index.read([3])), pytest.raises(ValueError, match="GRP"):
-        conllu_side.read_batch(GUM, {})
+    with pytest.raises(ValueError, match="GRP"):
+        conllu_side.read_batch(index.read([3]), GUM, {})
 
 
 
@@ -208,7 +205,7 @@ def test_score_command_prints_the_same_bytes_streamed(gum_pairs, ids):
     outputs = []
     for budget, n_process in ((0, 1), (1 << 18, 1), (1 << 18, 2)):
         argv = ["score", *map(str, gum_pairs[ids]), "--per-doc", "--preset", "corefud", "--n-process", str(n_process)]
-        with patched(stream, "BATCH_BYTES", budget):
+        with limits_env(batch_bytes=budget):
             result = CliRunner().invoke(app, argv)
         assert result.exit_code == 0, result.output
         outputs.append(result.output)
@@ -223,5 +220,5 @@ def test_bad_input_in_a_later_batch_gives_the_whole_file_error(gum_pairs, tmp_pa
     bad.write_text(text[:last] + text[last:].replace("\n1\t", "\n7\t", 1), encoding="utf8")
     whole = outcome(key, bad, False)
     assert whole[1] is None and "ID 7 where word 1 is due" in whole[0]
-    with patched(stream, "BATCH_BYTES", 1 << 18):
+    with limits_env(batch_bytes=1 << 18):
         assert outcome(key, bad, True) == whole

@@ -13,7 +13,7 @@ from spacy_coref_eval.formats import stream
 from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.scoring import Options, evaluate_corpus
 
-from .strategies import patched
+from .strategies import limits_env, patched
 from .test_crossdoc import KEY, RESPONSE, TOPICS, corpora, written
 
 pytestmark = pytest.mark.usefixtures("stream_files_of_any_size")
@@ -30,7 +30,7 @@ def outcome(key, response, streamed, budget=1, **names):
         return calls[-1]
 
     options = Options.from_names(cross_document=True, stream=streamed, **names)
-    with patched(stream, "BATCH_BYTES", budget), patched(stream, "stream_topic_sides", recorded):
+    with limits_env(batch_bytes=budget), patched(stream, "stream_topic_sides", recorded):
         run = evaluate_corpus(key, response, options)
     links = analyse(run.result, breakdowns=Breakdowns(cross_document=True), corpus=run.corpus).cross_document
     out = json.dumps([score_json(run.result, per_doc=True), links.to_dict()], sort_keys=True)
@@ -66,7 +66,7 @@ def test_random_corpora_stream_as_they_read_whole(tmp_path_factory, corpus, patt
 
 
 def test_each_topic_is_the_topic_read_whole():
-    with patched(stream, "BATCH_BYTES", 1):
+    with limits_env(batch_bytes=1):
         corpus = stream.stream_topic_sides(KEY, RESPONSE, pattern=TOPICS)
     whole = evaluate_corpus(KEY, RESPONSE, Options.from_names(cross_document=True, topic_pattern=TOPICS, stream=False)).corpus
     assert len(corpus.pairs) == 2
@@ -80,7 +80,7 @@ def test_conllu_and_small_files_are_read_whole(tmp_path):
     from .conftest import data_path
 
     gum = data_path("corpora", "gum-corefud.40docs.conllu.gz")
-    with patched(stream, "BATCH_BYTES", 1):
+    with limits_env(batch_bytes=1):
         assert stream.stream_topic_sides(gum, gum) is None
-    with patched(stream, "STREAM_FROM", 1 << 30):
+    with limits_env(stream_from=1 << 30):
         assert stream.stream_topic_sides(KEY, RESPONSE) is None

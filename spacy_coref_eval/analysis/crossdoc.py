@@ -19,7 +19,7 @@ from ..counting.counts import BLOCK_INDEX, FIELDS, BLOCKS
 from ..counting.metrics import Quad, blanc, lea, muc
 from ..counting.rates import stack_rates
 from ..errors import CorefInputError
-from ..scoring import CorpusResult
+from ..scoring import CorpusResult, order_free_sum
 from ..twinning.policies import apply_policy
 from ..twinning.twinned import Twinned, TwinnedCorpus
 
@@ -41,7 +41,7 @@ class CrossDocument:
     def rates(self, index: Any = None) -> Dict[str, Dict[str, Dict]]:
         """``{"within": metrics block, "across": ...}`` of the corpus, or of
         topic ``index``."""
-        counts = self.counts.sum(axis=0) if index is None else self.counts[index]
+        counts = order_free_sum(self.counts) if index is None else self.counts[index]
         stacked = stack_rates(counts, self.metrics, self.conventions)
         return {part: {m: block[m] for m in self.metrics} for part, block in zip(PARTS, stacked)}
 

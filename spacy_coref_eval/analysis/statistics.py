@@ -18,7 +18,7 @@ import numpy as np
 from ..counting import BLOCK_INDEX, METRIC_INFO, Conventions
 from ..counting.rates import prf_arrays, score_arrays
 from ..errors import CorefInputError, listed, warn
-from ..scoring import CorpusResult
+from ..scoring import CorpusResult, order_free_sum
 
 if TYPE_CHECKING:
     from .resolution import ResolutionClassResult
@@ -153,7 +153,7 @@ def compare(
         order = {name: i for i, name in enumerate(result_b.names)}
         a = np.concatenate([a, classes[0].muc_rc], axis=1)
         b = np.concatenate([b, classes[1].muc_rc[[order[name] for name in result_a.names]]], axis=1)
-    total_a, total_b = a.sum(axis=0), b.sum(axis=0)
+    total_a, total_b = order_free_sum(a), order_free_sum(b)
     observed_a, observed_b = score(total_a), score(total_b)
     observed = _difference(observed_a, observed_b)
     randomization = _randomization_p(a, b, total_a, total_b, observed, n_rounds, seed, score)

@@ -5,14 +5,14 @@ and each kind alone. The response after a set of fixes depends on the set
 only, not on the order they were applied in, and the response with every
 kind fixed is the key."""
 from dataclasses import dataclass, replace
-from typing import Any, Dict, FrozenSet, Iterable, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..model.clusters import Clusters, NodeSets, Pair
 from ..counting.rates import score_arrays
 from ..errors import CorefInputError
-from ..scoring import CorpusResult, Settings, score_pairs
+from ..scoring import CorpusResult, Settings, order_free_sum, score_pairs
 from .document_errors import DocumentErrors
 
 WATERFALL_ORDER: Tuple[str, ...] = (
@@ -130,14 +130,25 @@ class Waterfall:
     response as scored, ``cumulative[i + 1]`` after fixing ``order[: i +
     1]``, ``alone[i]`` after fixing ``order[i]`` only (arrays of ``(n_docs,
     blocks, fields)``), and ``fixed[d, i]``, the errors step i fixes in
-    document d."""
+    document d. Steps that fix the same errors share one array of
+    ``states`` (``cumulative_states``, ``alone_states`` index it), so that
+    memory grows with the distinct states, not the steps."""
 
     settings: Settings
     names: Tuple[str, ...]
     order: Tuple[str, ...]
     fixed: np.ndarray
-    cumulative: np.ndarray
-    alone: np.ndarray
+    states: Tuple[np.ndarray, ...]
+    cumulative_states: Tuple[int, ...]
+    alone_states: Tuple[int, ...]
+
+    @property
+    def cumulative(self) -> np.ndarray:
+        return np.stack([self.states[i] for i in self.cumulative_states])
+
+    @property
+    def alone(self) -> np.ndarray:
+        return np.stack([self.states[i] for i in self.alone_states])
 
     def to_dict(self, index: Optional[int] = None) -> Dict[str, Any]:
         """The ``waterfall`` block of the JSON (docs/analyses.md §1), of
@@ -145,8 +156,9 @@ class Waterfall:
         then per step the kind, the errors it fixes, the scores after it and
         their ``gain`` over the step before, and the same for the kind fixed
         ``alone``."""
+        totals = [order_free_sum(state) if index is None else state[index] for state in self.states]
         pick = slice(None) if index is None else slice(index, index + 1)
-        states = np.concatenate([self.cumulative[:, pick].sum(axis=1), self.alone[:, pick].sum(axis=1)])
+        states = np.stack([totals[i] for i in self.cumulative_states + self.alone_states])
         scores = score_arrays(states, self.settings.metrics, self.settings.conventions)
         n = len(self.order)
         fixed = self.fixed[pick].sum(axis=0).tolist()
@@ -187,31 +199,51 @@ def waterfall(result: CorpusResult, order: Sequence[str] = WATERFALL_ORDER) -> W
     documents = [DocumentErrors.of(twinned, d) for d in range(twinned.n_docs)]
     fixed = np.array([[doc.counts()[kind] for kind in order] for doc in documents], dtype=np.int64).reshape(-1, len(order))
     present = {kind for kind, total in zip(order, fixed.sum(axis=0).tolist()) if total}
-    cache: Dict[FrozenSet[str], np.ndarray] = {}
+    in_document = [frozenset(kind for kind, n in zip(order, row) if n) for row in fixed.tolist()]
+    responses: List[Dict[FrozenSet[str], Clusters]] = [{} for _ in documents]
+    states: List[np.ndarray] = []
+    cache: Dict[FrozenSet[str], int] = {}
 
-    def counts(kinds: Iterable[str]) -> np.ndarray:
+    def state(kinds: Iterable[str]) -> int:
         effective = frozenset(kinds) & present
         if effective not in cache:
-            cache[effective] = rescore(result, documents, effective).counts
+            cache[effective] = len(states)
+            states.append(rescore(result, documents, effective, in_document, responses).counts)
         return cache[effective]
 
-    cumulative = np.stack([counts(order[:i]) for i in range(len(order) + 1)])
-    alone = np.stack([counts((kind,)) for kind in order])
-    return Waterfall(result.settings, result.names, order, fixed, cumulative, alone)
+    cumulative = tuple(state(order[:i]) for i in range(len(order) + 1))
+    alone = tuple(state((kind,)) for kind in order)
+    return Waterfall(result.settings, result.names, order, fixed, tuple(states), cumulative, alone)
 
 
-def rescore(result: CorpusResult, documents: Sequence[DocumentErrors], kinds: Iterable[str]) -> CorpusResult:
+def rescore(
+    result: CorpusResult, documents: Sequence[DocumentErrors], kinds: Iterable[str],
+    in_document: Optional[Sequence[FrozenSet[str]]] = None,
+    responses: Optional[Sequence[Dict[FrozenSet[str], Clusters]]] = None,
+) -> CorpusResult:
     """Every document's response with ``kinds`` fixed, scored against its
     key with the run's settings in one :func:`score_pairs` call. The
     mentions are those the run scored, so singletons and zero mentions
-    are not removed a second time."""
+    are not removed a second time. ``in_document`` (the kinds each
+    document has errors of) and ``responses`` (a cache per document) let
+    a document's fixed response be built once for every set of kinds that
+    fixes the same errors of it: the response depends on those alone."""
     twinned = result.twinned
     assert twinned is not None
     kinds = frozenset(kinds)
     extents = np.diff(np.append(twinned.offsets, twinned.size)) - 1
+
+    def fixed(d: int, doc: DocumentErrors) -> Clusters:
+        if in_document is None or responses is None:
+            return fixed_response(doc, kinds)
+        effective = kinds & in_document[d]
+        if effective not in responses[d]:
+            responses[d][effective] = fixed_response(doc, effective)
+        return responses[d][effective]
+
     pairs = [
-        Pair(name, doc.key, fixed_response(doc, kinds), int(extent))
-        for name, doc, extent in zip(result.names, documents, extents.tolist())
+        Pair(name, doc.key, fixed(d, doc), int(extent))
+        for d, (name, doc, extent) in enumerate(zip(result.names, documents, extents.tolist()))
     ]
     return score_pairs(pairs, rescoring_settings(result.settings), keep_twinned=False)
 

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:
     from .document import Side, SideDocument
+    from .inputs import InputLimits
 
 Reader = Callable[[Path, "ReadOptions"], "Side"]
+BytesReader = Callable[[bytes, Path, "ReadOptions"], "Side"]
 Writer = Callable[[Path, Sequence["SideDocument"], Sequence[Path]], List[str]]
 
 
@@ -24,7 +26,8 @@ class ReadOptions:
     side a response is read against (a reader may reuse what was read
     there); ``entity_ids`` asks for every document's mentions with their
     entity ids as written (:attr:`~.document.SideDocument.mentions`), for
-    cross-document scoring."""
+    cross-document scoring; ``limits`` bound what a file read is
+    (:class:`~.inputs.InputLimits`, ``None``: from the environment)."""
 
     role: str = "response"
     spans: Any = None
@@ -32,6 +35,7 @@ class ReadOptions:
     tokens: bool = False
     paired_with: Optional["Side"] = None
     entity_ids: bool = False
+    limits: Optional["InputLimits"] = None
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,10 @@ class Format:
     configure: Optional[Callable[[str], "Format"]] = None
     """For a format that takes options in its name (``brat:Coref,Anaphora``):
     the format configured by the text after the colon."""
+    parse: Optional[BytesReader] = None
+    """The reader of a file's bytes (or a part of them) given with its
+    path for messages; ``read`` opens the file (:mod:`.inputs`) and calls
+    it. ``None`` where the format reads a path (a directory)."""
 
     def matched(self, file_name: str) -> int:
         """The length of the longest of :attr:`suffixes` that ``file_name``
@@ -85,9 +93,11 @@ class DocumentIndex:
     lines that begin with the byte ``first`` (``None``: every line);
     ``entries`` turns the scan's ``(offset, match)`` items into the file's
     documents (:data:`.index.Entries`); ``read_batch`` reads a batch's bytes
-    given the entity ids seen before (``None``: the format's reader) and
+    and path given the entity ids seen before (``None``: the format's
+    :attr:`Format.parse`) and
     ``batch_warnings`` sums what the batches noted into warning lines;
-    ``alone`` says that the format streams paired with itself only."""
+    ``alone`` says that the format streams paired with itself only, and
+    ``long_lines`` that a line may be as long as the whole input."""
 
     pattern: bytes
     first: Optional[bytes]
@@ -95,6 +105,7 @@ class DocumentIndex:
     read_batch: Optional[Callable[..., Any]] = None
     batch_warnings: Optional[Callable[..., Any]] = None
     alone: bool = False
+    long_lines: bool = False
 
 
 @dataclass(frozen=True)

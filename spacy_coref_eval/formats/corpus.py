@@ -14,6 +14,7 @@ from ..errors import LISTED, CorefInputError, listed
 from ..files import PathLike
 from .base import Format, ReadOptions
 from .document import PART_NAME, AlignmentReport, Side, SideDocument, WordMismatch
+from .inputs import InputLimits
 from .registry import FALLBACK, format_of, registered_formats
 from ..model.tokens import Tokens
 
@@ -111,6 +112,7 @@ def read_corpus(
     pair_by: Optional[str] = None,
     cross_document: bool = False,
     topic_pattern: Optional[str] = None,
+    limits: Optional[InputLimits] = None,
 ) -> Corpus:
     """Both sides read (``formats`` may name their formats, else taken from
     the file names; ``spans`` are the cluster readers of spaCy docs) and
@@ -121,13 +123,17 @@ def read_corpus(
     with a warning where token counts differ. ``cross_document`` reads
     entity ids as shared across documents and pairs topic by topic
     (:func:`pair_topic_sides`, by ``topic_pattern``; default the
-    whole corpus as one document)."""
+    whole corpus as one document). ``limits`` bound what is read
+    (:class:`~.inputs.InputLimits`, default from the environment)."""
+    limits = InputLimits.from_environ() if limits is None else limits
     key_format, response_format = format_of(key_path, formats[0]), format_of(response_path, formats[1])
     positional = key_format.positional and response_format.positional
-    key_options = ReadOptions("key", spans[0], words or tokens or not positional, tokens, entity_ids=cross_document or words)
+    key_options = ReadOptions(
+        "key", spans[0], words or tokens or not positional, tokens, entity_ids=cross_document or words, limits=limits
+    )
     key = read_side(key_path, key_format, key_options)
     response = read_side(
-        response_path, response_format, ReadOptions("response", spans[1], not positional, False, key, cross_document)
+        response_path, response_format, ReadOptions("response", spans[1], not positional, False, key, cross_document, limits)
     )
     if not key.documents:
         raise CorefInputError(f"{key_path}: no {key.format.documents}, nothing to score against")

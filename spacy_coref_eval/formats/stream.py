@@ -21,21 +21,12 @@ from .conll.read import ConllDocument
 from .corpus import Corpus, PairedDocuments, length_warnings, pair_by_name_or_order, pair_columns, pair_triples
 from .document import Side, SideDocument
 from .index import Entry, Fallback
-from .inputs import MAX_INPUT_BYTES, reading_bytes
+from .inputs import InputLimits, check_lines, gzip_size
 from .registry import format_of
 
 if TYPE_CHECKING:
     from tempfile import TemporaryDirectory
 
-BATCH_BYTES = int(os.environ.get("SPACY_COREF_EVAL_BATCH_BYTES", 8 << 20))
-"""The bytes of key and response documents read in one batch (8 MiB, or
-the environment variable ``SPACY_COREF_EVAL_BATCH_BYTES``; 0 reads every
-file whole); a larger pair is a batch of its own."""
-STREAM_FROM = int(os.environ.get("SPACY_COREF_EVAL_STREAM_FROM", 32 << 20))
-"""Two files whose bytes together are fewer (32 MiB, or the environment
-variable ``SPACY_COREF_EVAL_STREAM_FROM``) are read whole: holding them
-costs little, and indexing them costs more than it saves (one index entry
-a document, which a file of many small documents feels)."""
 _CHUNK = 1 << 20
 _BOM = b"\xef\xbb\xbf"
 
@@ -73,25 +64,34 @@ class FileIndex:
         return b"".join(parts)
 
 
-def _scan(path: Path, pattern: "re.Pattern[bytes]", first: Optional[bytes], copy: Optional[Path]) -> Iterator[Tuple[int, "re.Match[bytes]"]]:
+def _scan(
+    path: Path, pattern: "re.Pattern[bytes]", first: Optional[bytes], copy: Optional[Path], max_input: int, max_line: int
+) -> Iterator[Tuple[int, "re.Match[bytes]"]]:
     """``(offset in the file, match)`` of every line that ``pattern``
     matches at its start, among the lines starting with the byte ``first``
     (``None``: every line), reading ``_CHUNK`` bytes at a time
     (decompressed into ``copy`` for a ``.gz``); the last item is the
-    file's size and ``None``."""
+    file's size and ``None``. :class:`Fallback` (the whole file's reading
+    then says what is wrong) as soon as the file outgrows ``max_input``
+    bytes or a line ``max_line``, so that a gzip bomb is not inflated."""
     import numpy as np
 
     size = 0
     buffer = bytearray(b"\n")
     base = -1
-    out = open(copy, "wb") if copy is not None else None
+    out = None
     try:
+        if copy is not None and gzip_size(path) > max_input:
+            raise Fallback(f"{path}: larger than the maximum input size")
+        out = open(copy, "wb") if copy is not None else None
         with (gzip.open(path, "rb") if copy is not None else open(path, "rb")) as stream:
             while True:
                 chunk = stream.read(_CHUNK)
                 size += len(chunk)
-                if size > MAX_INPUT_BYTES:
+                if size > max_input:
                     raise Fallback(f"{path}: larger than the maximum input size")
+                if len(buffer) - 1 > max_line:
+                    raise Fallback(f"{path}: a line longer than the maximum line length")
                 if out is not None:
                     out.write(chunk)
                 buffer += chunk
@@ -121,10 +121,12 @@ def _scan(path: Path, pattern: "re.Pattern[bytes]", first: Optional[bytes], copy
             out.close()
 
 
-def index_file(path: Path, fmt: Format, folder: Path) -> FileIndex:
+def index_file(path: Path, fmt: Format, folder: Path, limits: Optional[InputLimits] = None) -> FileIndex:
     """The documents of a file by byte range, found by its format's
-    :class:`~.base.DocumentIndex` (a ``.gz`` decompressed into ``folder``);
-    :class:`Fallback` where its documents cannot be told apart so."""
+    :class:`~.base.DocumentIndex` (a ``.gz`` decompressed into ``folder``)
+    within ``limits``; :class:`Fallback` where its documents cannot be told
+    apart so."""
+    limits = InputLimits.from_environ() if limits is None else limits
     if fmt.index is None or not path.is_file():
         raise Fallback(f"{path}: {fmt.title} is read whole")
     copy = None
@@ -134,7 +136,8 @@ def index_file(path: Path, fmt: Format, folder: Path) -> FileIndex:
         handle, name = mkstemp(".plain", dir=folder)
         os.close(handle)
         copy = Path(name)
-    scan = _scan(path, re.compile(fmt.index.pattern), fmt.index.first, copy)
+    max_line = limits.max_input_bytes if fmt.index.long_lines else limits.max_line_bytes
+    scan = _scan(path, re.compile(fmt.index.pattern), fmt.index.first, copy, limits.max_input_bytes, max_line)
     entries, header, ordered = fmt.index.entries(scan)
     index = FileIndex(path, copy or path, fmt, entries, header, {} if ordered else None)
     with open(index.file, "rb") as handle:
@@ -181,6 +184,7 @@ class StreamPlan:
     response_names: List[str]
     options: Tuple[ReadOptions, ReadOptions]
     positional: bool
+    limits: InputLimits = field(default_factory=InputLimits)
     batches: List[Tuple[int, int]] = field(default_factory=list)
     folder: Optional["TemporaryDirectory"] = None
     following: int = 0
@@ -258,14 +262,19 @@ class StreamPlan:
         it has one, with what that notes for the file's warning."""
         notes = None
         read_batch = index.format.index.read_batch
-        with reading_bytes(index.path, index.read(ids)):
-            try:
-                if read_batch is not None:
-                    side, notes = read_batch(index.path, index.seen)
-                else:
-                    side = index.format.read(index.path, options)
-            except (CorefInputError, ValueError) as err:
-                raise Fallback(str(err)) from None
+        parse = index.format.parse
+        if read_batch is None and parse is None:
+            raise Fallback(f"{index.path}: {index.format.title} is read whole")
+        data = index.read(ids)
+        try:
+            long_lines = index.format.index.long_lines
+            check_lines(data, index.path, self.limits.max_input_bytes if long_lines else self.limits.max_line_bytes)
+            if read_batch is not None:
+                side, notes = read_batch(data, index.path, index.seen)
+            else:
+                side = parse(data, index.path, options)
+        except (CorefInputError, ValueError) as err:
+            raise Fallback(str(err)) from None
         names = getattr(side.documents, "names", None) or [d.name for d in side.documents]
         if side.format is not index.format or names != [index.entries[i].name for i in ids]:
             raise Fallback(f"{index.path}: read otherwise in parts")
@@ -297,9 +306,26 @@ class StreamPlan:
         finally:
             _FORKED = None
 
-    def corpus(self, batches: Sequence[Batch]) -> Corpus:
+    def read_unpaired(self) -> Optional[Tuple[int, int]]:
+        """The response documents the key lacks read, a batch at a time, as
+        the whole file reads them: an error or a reader's warning in one
+        raises :class:`Fallback` (the whole files' reading reports it), so
+        that what is reported does not depend on the files' size. Returns
+        what the reader notes of them (:attr:`Batch.notes`)."""
+        paired = {r for _, _, r in self.triples if r is not None}
+        unpaired = [r for r in range(len(self.response.entries)) if r not in paired]
+        sizes = [_size(self.response.entries[r]) for r in unpaired]
+        total: Optional[Tuple[int, int]] = None
+        for start, stop in batches(sizes, self.limits.batch_bytes):
+            _, notes = self._side(self.response, unpaired[start:stop], self.options[1])
+            if notes is not None:
+                total = notes if total is None else (total[0] + notes[0], total[1] + notes[1])
+        return total
+
+    def corpus(self, batches: Sequence[Batch], unpaired: Optional[Tuple[int, int]] = None) -> Corpus:
         """The paired corpus's warnings and response names (no documents:
-        they were read and dropped batch by batch)."""
+        they were read and dropped batch by batch); ``unpaired`` is what
+        :meth:`read_unpaired` returned."""
         paired = PairedDocuments(positional=self.positional)
         for batch in batches:
             paired.extend(batch.paired)
@@ -308,6 +334,8 @@ class StreamPlan:
             batch_warnings = index.format.index.batch_warnings
             if batch_warnings is not None:
                 counts = [batch.notes[side] for batch in batches if batch.notes[side] is not None]
+                if side == 1 and unpaired is not None:
+                    counts.append(unpaired)
                 notes += batch_warnings(index.path, (sum(c[0] for c in counts), sum(c[1] for c in counts)))
         notes = list(dict.fromkeys(notes))
         return Corpus([], [], notes + self.warnings + paired.warnings(), self.response_names, paired.alignment, True)
@@ -357,16 +385,19 @@ def _balanced(sizes: Sequence[int], n: int) -> List[List[int]]:
 
 def plan_stream(
     key_path: PathLike, response_path: PathLike, formats: Tuple[Optional[str], Optional[str]] = (None, None),
-    pair_by: Optional[str] = None, n_process: int = 1, budget: Optional[int] = None, entity_ids: bool = False,
+    pair_by: Optional[str] = None, n_process: int = 1, *, limits: Optional[InputLimits] = None, entity_ids: bool = False,
 ) -> StreamPlan:
     """Both files indexed (:func:`index_file`) and paired as
     :func:`.corpus.read_corpus` pairs them without words or tokens, in
-    batches of at most ``budget`` bytes (default :data:`BATCH_BYTES`; with
-    ``n_process`` > 1 at most a quarter of each process's share); the plan
-    removes its decompressed copies on leaving its ``with`` block;
-    ``entity_ids`` reads the mentions with their ids (cross-document).
-    :class:`Fallback` where the files are to be read whole."""
-    budget = BATCH_BYTES if budget is None else budget
+    batches of at most ``limits.batch_bytes`` (:class:`~.inputs.InputLimits`,
+    default from the environment; with ``n_process`` > 1 at most a quarter
+    of each process's share); the plan removes its decompressed copies on
+    leaving its ``with`` block; ``entity_ids`` reads the mentions with
+    their ids (cross-document). :class:`Fallback` where the files are to
+    be read whole: two files of fewer than ``limits.stream_from`` bytes
+    together, or ``limits.batch_bytes`` 0."""
+    limits = InputLimits.from_environ() if limits is None else limits
+    budget = limits.batch_bytes
     if budget <= 0:
         raise Fallback("streaming turned off")
     paths = Path(key_path), Path(response_path)
@@ -375,13 +406,13 @@ def plan_stream(
         raise Fallback(f"{key_format.title} and {response_format.title} are read whole")
     if key_format is not response_format and (key_format.index.alone or response_format.index.alone):
         raise Fallback(f"{key_format.title} and {response_format.title} are not streamed together")
-    if all(path.is_file() for path in paths) and sum(path.stat().st_size for path in paths) < STREAM_FROM:
-        raise Fallback(f"files of fewer than {STREAM_FROM} bytes together are read whole")
+    if all(path.is_file() for path in paths) and sum(path.stat().st_size for path in paths) < limits.stream_from:
+        raise Fallback(f"files of fewer than {limits.stream_from} bytes together are read whole")
     from tempfile import TemporaryDirectory
 
     folder = TemporaryDirectory(prefix="coref-eval-")
     try:
-        key, response = _index_pair(paths, (key_format, response_format), Path(folder.name), n_process)
+        key, response = _index_pair(paths, (key_format, response_format), Path(folder.name), n_process, limits)
         positional = key_format.positional and response_format.positional
         sides = [Side(index.path, index.format, index.entries) for index in (key, response)]  # type: ignore[arg-type]
         try:
@@ -391,13 +422,13 @@ def plan_stream(
         key_ids = {id(entry): i for i, entry in enumerate(key.entries)}
         response_ids = {id(entry): i for i, entry in enumerate(response.entries)}
         options = (
-            ReadOptions("key", None, not positional, entity_ids=entity_ids),
-            ReadOptions("response", None, not positional, entity_ids=entity_ids),
+            ReadOptions("key", None, not positional, entity_ids=entity_ids, limits=limits),
+            ReadOptions("response", None, not positional, entity_ids=entity_ids, limits=limits),
         )
         plan = StreamPlan(
             key, response,
             [(name, key_ids[id(k)], None if r is None else response_ids[id(r)]) for name, k, r in triples],
-            warnings, response_names, options, positional, folder=folder,
+            warnings, response_names, options, positional, limits, folder=folder,
         )
         for index, ids in ((key, [k for _, k, _ in plan.triples]), (response, [r for _, _, r in plan.triples if r is not None])):
             if index.seen is not None and ids != list(range(len(index.entries))):
@@ -410,28 +441,28 @@ def plan_stream(
 
 
 def _index_pair(
-    paths: Sequence[Path], formats: Sequence[Format], folder: Path, n_process: int
+    paths: Sequence[Path], formats: Sequence[Format], folder: Path, n_process: int, limits: InputLimits
 ) -> Tuple[FileIndex, FileIndex]:
     """Both files indexed (:func:`index_file`); with ``n_process`` > 1 the
     response in a forked process while this one indexes the key."""
     if n_process < 2 or not _can_fork():
-        return index_file(paths[0], formats[0], folder), index_file(paths[1], formats[1], folder)
+        return index_file(paths[0], formats[0], folder, limits), index_file(paths[1], formats[1], folder, limits)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
-        future = pool.submit(_index_apart, paths[1], formats[1].name, folder)
-        key = index_file(paths[0], formats[0], folder)
+        future = pool.submit(_index_apart, paths[1], formats[1].name, folder, limits)
+        key = index_file(paths[0], formats[0], folder, limits)
         response = future.result()
     return key, replace(response, format=formats[1])
 
 
-def _index_apart(path: Path, name: str, folder: Path) -> FileIndex:
+def _index_apart(path: Path, name: str, folder: Path, limits: InputLimits) -> FileIndex:
     """:func:`index_file` in a forked process, returned without its
     format (the parent's own object is put back)."""
     from .registry import get_format
 
-    return replace(index_file(path, get_format(name), folder), format=None)  # type: ignore[arg-type]
+    return replace(index_file(path, get_format(name), folder, limits), format=None)  # type: ignore[arg-type]
 
 
 def batches(sizes: Sequence[int], budget: int, n_process: int = 1) -> List[Tuple[int, int]]:
@@ -454,7 +485,7 @@ def batches(sizes: Sequence[int], budget: int, n_process: int = 1) -> List[Tuple
 
 def stream_topic_sides(
     key_path: Path, response_path: Path, *, formats: Tuple[Optional[str], Optional[str]] = (None, None),
-    pattern: Optional[str] = None, pair_by: Optional[str] = None,
+    pattern: Optional[str] = None, pair_by: Optional[str] = None, limits: Optional[InputLimits] = None,
 ) -> Optional["Corpus"]:
     """:func:`~.corpus.pair_topic_sides` of two CoNLL-2012 files read a batch of
     documents at a time (docs/streaming.md), each document kept as its
@@ -464,11 +495,12 @@ def stream_topic_sides(
     from .topics import pair_topics
 
     try:
-        with plan_stream(key_path, response_path, formats, pair_by, entity_ids=True) as plan:
+        with plan_stream(key_path, response_path, formats, pair_by, limits=limits, entity_ids=True) as plan:
             triples = [
                 (name, _mentions_only(key), None if response is None else _mentions_only(response))
                 for batch in range(len(plan.batches)) for name, key, response in plan.documents(batch)
             ]
+            plan.read_unpaired()
             warnings, response_names = plan.warnings, plan.response_names
             sides = (
                 Side(plan.key.path, plan.key.format, [key for _, key, _ in triples]),

@@ -212,10 +212,15 @@ class Clusters:
             out[k].append((s, e))
         return tuple(tuple(entity) for entity in out)
 
-    def subset(self, mask: np.ndarray) -> "Clusters":
-        """The mentions where ``mask`` is true, entities renumbered densely."""
+    def subset(self, mask: Union[np.ndarray, slice]) -> "Clusters":
+        """The mentions where ``mask`` is true (or in the range ``mask``,
+        without building a mask as long as every mention), entities
+        renumbered densely."""
         heads = self.heads[mask] if self.heads is not None else None
-        nodes = self.nodes.take(np.flatnonzero(mask)) if self.nodes is not None else None
+        nodes = None
+        if self.nodes is not None:
+            index = np.arange(*mask.indices(len(self))) if isinstance(mask, slice) else np.flatnonzero(mask)
+            nodes = self.nodes.take(index)
         entity, n_entities, kept = _dense_labels(self.entity[mask], with_values=True)
         etypes = None if self.etypes is None else self.etypes[kept]
         return Clusters(self.starts[mask], self.ends[mask], entity, n_entities, heads, self.repeated, nodes, etypes)

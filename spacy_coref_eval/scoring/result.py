@@ -1,5 +1,6 @@
 """Stage 5: the counts of every document of a run, and the scores they
 aggregate to."""
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
@@ -10,6 +11,26 @@ from ..counting import Counts
 from ..counting.rates import rates, stack_rates
 from ..twinning import TwinnedCorpus
 from .settings import Settings
+
+
+def order_free_sum(counts: np.ndarray) -> np.ndarray:
+    """The sum of ``counts`` over its first axis, the same whatever the
+    order of its rows (so shards merged in any order and any partition
+    give the whole run's bytes): a column of whole numbers adds up exactly
+    as it is, any other column by :func:`math.fsum` (the exact sum,
+    rounded once; Shewchuk 1997)."""
+    total = counts.sum(axis=0)
+    if len(counts) < 2:
+        return total
+    flat = counts.reshape(len(counts), -1)
+    with np.errstate(invalid="ignore"):
+        inexact = np.flatnonzero(~np.all(flat == np.round(flat), axis=0) & np.isfinite(total.reshape(-1)))
+    if len(inexact):
+        out = total.reshape(-1)
+        for column in inexact.tolist():
+            out[column] = math.fsum(flat[:, column].tolist())
+    return total
+
 
 class DocumentCounts(Mapping[str, Counts]):
     """The counts of a :class:`CorpusResult` by document name: a view of its
@@ -41,6 +62,10 @@ class CorpusResult:
     counts: np.ndarray
     warnings: List[str]
     twinned: Optional[TwinnedCorpus] = None
+    splits: Optional[np.ndarray] = None
+    """Whether each document has split antecedents (the only source of
+    partial-credit fractions, docs/ua.md); ``None``: not known (a counts
+    file of version 1)."""
 
     @cached_property
     def documents(self) -> DocumentCounts:
@@ -59,7 +84,7 @@ class CorpusResult:
     @property
     def total(self) -> Counts:
         """The sum of the documents' counts."""
-        return Counts(self.settings.metrics, self.counts.sum(axis=0))
+        return Counts(self.settings.metrics, order_free_sum(self.counts))
 
     def metrics(self) -> Dict[str, Dict]:
         """Recall, precision, F1 and counts per metric, micro-averaged."""

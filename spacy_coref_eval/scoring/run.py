@@ -1,6 +1,6 @@
 """One run: read and pair two inputs, score them (a batch at a time where
 nothing needs every document), the one entry point :func:`evaluate_corpus`."""
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
 
@@ -12,8 +12,9 @@ from ..errors import CorefInputError
 from ..formats import ReadOptions, format_of, get_format
 from ..formats.corpus import Corpus, pair_sides, read_corpus, read_side
 from ..formats.document import Side
+from ..formats.inputs import InputLimits
 from .result import CorpusResult
-from .score import repeated_notes, score_pairs, score_shard
+from .score import document_splits, repeated_notes, score_pairs, score_shard
 from .settings import Settings
 
 @dataclass(frozen=True)
@@ -43,6 +44,9 @@ class Options:
     stream: bool = True
     """Read and score files a batch at a time where nothing asked for needs
     every document at once (docs/streaming.md)."""
+    limits: InputLimits = field(default_factory=InputLimits.from_environ)
+    """How files are read: size limits and when they are streamed, from
+    the ``SPACY_COREF_EVAL_*`` environment variables unless given."""
 
     @classmethod
     def from_names(
@@ -117,6 +121,8 @@ def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, 
     if options is not None and names:
         raise TypeError("give options or names, not both")
     options = options or Options.from_names(**names)
+    if options.n_process > 1 and _is_path(key) and _is_path(response) and _smaller(key, response, options.limits):
+        options = replace(options, n_process=1)
     streamed = _streamed(key, response, options)
     if streamed is not None:
         return streamed
@@ -140,19 +146,20 @@ def _streamed(key: Any, response: Any, options: Options) -> Optional[Run]:
     from ..formats.stream import Fallback, plan_stream
 
     try:
-        with plan_stream(key, response, options.formats, options.pair_by, options.n_process) as plan:
+        with plan_stream(key, response, options.formats, options.pair_by, options.n_process, limits=options.limits) as plan:
             batches = plan.map(partial(_counts, settings=options.settings), options.n_process)
-            corpus = plan.corpus(batches)
+            corpus = plan.corpus(batches, plan.read_unpaired())
     except Fallback:
         return None
     repeated = repeated_notes([triple for batch in batches for triple in batch.repeated], options.settings)
     names = tuple(name for name, _, _ in plan.triples)
-    counts = np.concatenate([batch.counts for batch in batches])
-    return Run(CorpusResult(options.settings, names, counts, [*corpus.warnings, *repeated]), corpus)
+    counts = np.concatenate([batch.counts[0] for batch in batches])
+    splits = np.concatenate([batch.counts[1] for batch in batches])
+    return Run(CorpusResult(options.settings, names, counts, [*corpus.warnings, *repeated], None, splits), corpus)
 
 
-def _counts(pairs: Sequence[Pair], settings: Settings) -> np.ndarray:
-    return score_shard(pairs, settings, False)[0]
+def _counts(pairs: Sequence[Pair], settings: Settings) -> Tuple[np.ndarray, np.ndarray]:
+    return score_shard(pairs, settings, False)[0], document_splits(pairs)
 
 
 def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:
@@ -165,7 +172,7 @@ def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:
     ):
         raise CorefInputError("the coval preset reads CoNLL-2012 files (key and response), as coval does")
     names, counts = coval_corpus_counts(key, response, options.settings.coval)
-    return CorpusResult(options.settings, tuple(names), counts, [])
+    return CorpusResult(options.settings, tuple(names), counts, [], None, np.zeros(len(names), dtype=bool))
 
 
 def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
@@ -175,20 +182,21 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
             from ..formats.stream import stream_topic_sides
 
             streamed = stream_topic_sides(
-                key, response, formats=options.formats, pattern=options.topic_pattern, pair_by=options.pair_by
+                key, response, formats=options.formats, pattern=options.topic_pattern, pair_by=options.pair_by,
+                limits=options.limits,
             )
             if streamed is not None:
                 return streamed
         return read_corpus(
             key, response, options.formats, options.spans, options.words, options.tokens, options.pair_by,
-            options.cross_document, options.topic_pattern,
+            options.cross_document, options.topic_pattern, options.limits,
         )
     sides = []
     for role, value, given, reader in zip(("key", "response"), (key, response), options.formats, options.spans):
         if isinstance(value, Side):
             sides.append(value)
         elif _is_path(value):
-            read = ReadOptions(role, reader, True, options.tokens, entity_ids=options.cross_document)
+            read = ReadOptions(role, reader, True, options.tokens, entity_ids=options.cross_document, limits=options.limits)
             sides.append(read_side(value, get_format(given) if given else None, read))
         else:
             from ..formats.docbin.examples import docs_side
@@ -199,6 +207,20 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
 
         return pair_topic_sides(*sides, pattern=options.topic_pattern, pair_by=options.pair_by)
     return pair_sides(*sides, pair_by=options.pair_by)
+
+
+def _smaller(key: Any, response: Any, limits: InputLimits) -> bool:
+    """Whether two files are together smaller than ``limits.parallel_from``
+    bytes, where worker processes cost more than they save (issue 34 item
+    13, benchmarks/parallel.py)."""
+    import os
+
+    try:
+        return all(os.path.isfile(path) for path in (key, response)) and (
+            os.path.getsize(key) + os.path.getsize(response) < limits.parallel_from
+        )
+    except OSError:
+        return False
 
 
 def _is_path(value: Any) -> bool:

@@ -70,7 +70,16 @@ def score_pairs(
     notes = [*warnings, *repeated_notes(repeated, settings)]
     parts = [shard[1] for shard in shards]
     twinned = TwinnedCorpus.concat(parts) if all(part is not None for part in parts) else None
-    return CorpusResult(settings, tuple(names), counts, notes, twinned)
+    return CorpusResult(settings, tuple(names), counts, notes, twinned, document_splits(pairs))
+
+
+def document_splits(pairs: Sequence[Pair]) -> np.ndarray:
+    """Whether each pair's key or response has split antecedents."""
+    if isinstance(pairs, StackedPairs) or all(type(p.key) is Clusters and type(p.response) is Clusters for p in pairs):
+        return np.zeros(len(pairs), dtype=bool)
+    from ..counting.anaphora import has_splits
+
+    return np.fromiter((has_splits(pair.key) or has_splits(pair.response) for pair in pairs), dtype=bool, count=len(pairs))
 
 
 Shard = Tuple[np.ndarray, Optional[TwinnedCorpus]]
@@ -134,7 +143,7 @@ def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int, k
     from concurrent.futures import ProcessPoolExecutor
 
     global _SHARED
-    _load_solvers()
+    _load_solvers(settings)
     size = -(-len(pairs) // n_process)
     bounds = [(start, min(start + size, len(pairs))) for start in range(0, len(pairs), size)]
     if "fork" in multiprocessing.get_all_start_methods():
@@ -150,10 +159,15 @@ def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int, k
         return list(pool.map(score_shard, shards, [settings] * n, [keep_twinned] * n))
 
 
-def _load_solvers() -> None:
-    """Import SciPy's solvers once here, so that worker processes inherit
-    them instead of each importing them (the import costs more than
-    twinning a shard)."""
+def _load_solvers(settings: Settings) -> None:
+    """Import SciPy's solvers here, so that worker processes inherit them
+    instead of each importing them (the import costs more than twinning a
+    shard), where the settings reach them: a matcher other than exact
+    matching assigns mentions with them (:mod:`..assignment.sparse`).
+    Exact matching needs neither, and importing them would cost every
+    run more than its workers save (issue 34 item 13)."""
+    if isinstance(settings.match, ExactMatcher):
+        return
     import scipy.optimize  # noqa: F401
     import scipy.sparse.csgraph  # noqa: F401
 

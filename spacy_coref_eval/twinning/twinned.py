@@ -142,8 +142,8 @@ class TwinnedCorpus:
         key_range = _range(self.key_doc, index)
         response_range = _range(self.response_doc, index)
         shift = int(self.offsets[index])
-        key = self.key.subset(_mask(len(self.key), key_range)).shifted(-shift)
-        response = self.response.subset(_mask(len(self.response), response_range)).shifted(-shift)
+        key = self.key.subset(slice(*key_range)).shifted(-shift)
+        response = self.response.subset(slice(*response_range)).shifted(-shift)
         twins = self.twins[response_range[0]:response_range[1]]
         return key, response, np.where(twins >= 0, twins - key_range[0], -1)
 
@@ -261,9 +261,7 @@ def twin_each(
         key_range, response_range = _range(key_doc, index), _range(response_doc, index)
         if key_range[0] == key_range[1] or response_range[0] == response_range[1]:
             continue
-        found = matcher(
-            key.subset(_mask(len(key), key_range)), response.subset(_mask(len(response), response_range))
-        )
+        found = matcher(key.subset(slice(*key_range)), response.subset(slice(*response_range)))
         twins[response_range[0]:response_range[1]] = np.where(found >= 0, found + key_range[0], -1)
     return twins
 
@@ -271,9 +269,3 @@ def twin_each(
 def _range(doc: np.ndarray, index: int) -> Tuple[int, int]:
     """Where document ``index``'s mentions lie in a stacked side."""
     return int(np.searchsorted(doc, index, "left")), int(np.searchsorted(doc, index, "right"))
-
-
-def _mask(size: int, bounds: Tuple[int, int]) -> np.ndarray:
-    mask = np.zeros(size, dtype=bool)
-    mask[bounds[0]:bounds[1]] = True
-    return mask

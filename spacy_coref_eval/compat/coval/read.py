@@ -12,7 +12,7 @@ from typing import Dict, List, Tuple
 
 from ...errors import CorefInputError
 from ...files import PathLike
-from ...formats.inputs import read_input
+from ...formats.inputs import open_input
 from ...model.parse_tree import NO_PARSE, PARSE_FIELD
 
 CovalSpan = Tuple[int, int, int]
@@ -108,7 +108,7 @@ def marks(text: str, document: str) -> Tuple[List[int], List[int], List[int]]:
 def read_coval(path: PathLike) -> Dict[str, CovalDocument]:
     """The documents of a CoNLL-2012 file as coval reads them, by name
     (trailing spaces dropped; a name seen again continues its document)."""
-    text = bytes(read_input(Path(path))).decode("utf8", errors="replace").lstrip("\ufeff")
+    text = bytes(open_input(Path(path))).decode("utf8", errors="replace").lstrip("\ufeff")
     documents: Dict[str, CovalDocument] = {}
     current = None
     after_blank = True

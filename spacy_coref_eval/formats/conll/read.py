@@ -14,9 +14,9 @@ from ...errors import CorefInputError
 from ...files import PathLike
 from ..base import ReadOptions
 from ..document import RawMentions, Side, SideDocument
-from ...model.tokens import Tokens
-from ..inputs import check_utf8, read_input
 from ...model.parse_tree import parse_bits
+from ...model.tokens import Tokens
+from ..inputs import InputLimits, check_utf8, open_input
 from .vectorised import BEGIN, END, SimpleFile, parse_columns, tabbed_columns
 
 
@@ -111,7 +111,9 @@ class Marks(NamedTuple):
     dropped: int
 
 
-def read_conll(path: PathLike, *, with_words: bool = False, with_ids: bool = False) -> ConllFile:
+def read_conll(
+    path: PathLike, *, with_words: bool = False, with_ids: bool = False, limits: Optional[InputLimits] = None
+) -> ConllFile:
     """All documents of a CoNLL-2012 file (``.gz`` read transparently), by
     name in file order, with the reader's warnings. ``with_words`` also keeps
     the word column (the 4th field, or the first of a line with fewer than
@@ -121,16 +123,34 @@ def read_conll(path: PathLike, *, with_words: bool = False, with_ids: bool = Fal
     Files in the common simple form are read by the vectorised reader
     (:mod:`.conll_vectorised`), their words at a stride of their tab
     separated fields where every line has the same number, everything else
-    line by line; all give the same documents.
+    line by line; all give the same documents. ``limits`` bound what is
+    read (:class:`~..inputs.InputLimits`, default from the environment).
     """
-    return _read_file(Path(path), with_words, with_ids)
+    path = Path(path)
+    return read_conll_bytes(_opened(path, limits), path, with_words=with_words, with_ids=with_ids)
 
 
-def _read_file(path: Path, with_words: bool, with_ids: bool, columns: bool = False) -> Union[ConllFile, ConllColumns]:
-    """:func:`read_conll`; with ``columns`` (and neither words nor ids) a
-    file in the simple form as :class:`~.columns.ConllColumns`."""
+def read_conll_bytes(data: bytes, source: PathLike, *, with_words: bool = False, with_ids: bool = False) -> ConllFile:
+    """:func:`read_conll` of a file's bytes (decompressed), ``source``
+    naming it in messages."""
+    read = _read_bytes(data, Path(source), with_words, with_ids)
+    assert isinstance(read, ConllFile)
+    return read
+
+
+def _opened(path: Path, limits: Optional[InputLimits]) -> Union[bytes, bytearray]:
     try:
-        data = read_input(path)
+        return open_input(path, limits)
+    except MemoryError:
+        raise CorefInputError(f"{path}: not enough memory to read this file") from None
+
+
+def _read_bytes(
+    data: Union[bytes, bytearray], path: Path, with_words: bool, with_ids: bool, columns: bool = False
+) -> Union[ConllFile, ConllColumns]:
+    """:func:`read_conll_bytes`; with ``columns`` (and neither words nor
+    ids) a file in the simple form as :class:`~.columns.ConllColumns`."""
+    try:
         if data.startswith(codecs.BOM_UTF8):
             data = data[len(codecs.BOM_UTF8):]
         check_utf8(data, path)
@@ -472,20 +492,22 @@ def _columns(body: List[str]) -> Tuple[List[str], List[int], Optional[List[str]]
 _CONLL_PATTERNS = ("*conll", "*conll.gz")
 
 
-def read_conll_documents(path: PathLike, *, with_words: bool = False, with_ids: bool = False) -> ConllFile:
+def read_conll_documents(
+    path: PathLike, *, with_words: bool = False, with_ids: bool = False, limits: Optional[InputLimits] = None
+) -> ConllFile:
     """Documents of a CoNLL-2012 file, or of a directory's files whose names
     end in ``conll`` or ``conll.gz`` (in name order, e.g. LitBank's
     ``coref/conll``), with the reader's warnings; document names must be
     unique."""
     path = Path(path)
     if not path.is_dir():
-        return read_conll(path, with_words=with_words, with_ids=with_ids)
+        return read_conll(path, with_words=with_words, with_ids=with_ids, limits=limits)
     files = sorted({file for pattern in _CONLL_PATTERNS for file in path.glob(pattern) if file.is_file()})
     if not files:
         raise CorefInputError(f"{path}: no CoNLL files (*conll, *conll.gz) in this directory")
     documents = ConllFile()
     for file in files:
-        read = read_conll(file, with_words=with_words, with_ids=with_ids)
+        read = read_conll(file, with_words=with_words, with_ids=with_ids, limits=limits)
         for name, document in read.items():
             if name in documents:
                 raise CorefInputError(
@@ -500,12 +522,9 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     """A CoNLL-2012 file or directory as a :class:`Side` (the format's reader)."""
     from . import FORMAT
 
-    if not (options.words or options.entity_ids) and Path(path).is_file():
-        read = _read_file(Path(path), False, False, columns=True)
-        if isinstance(read, ConllColumns):
-            return Side(path, FORMAT, read)
-        return Side(path, FORMAT, list(read.values()), read.warnings)
-    documents = read_conll_documents(path, with_words=options.words, with_ids=options.entity_ids)
+    if Path(path).is_file():
+        return parse_side(_opened(Path(path), options.limits), Path(path), options)
+    documents = read_conll_documents(path, with_words=options.words, with_ids=options.entity_ids, limits=options.limits)
     return Side(path, FORMAT, list(documents.values()), documents.warnings)
 
 
@@ -513,9 +532,20 @@ def read_parse(path: PathLike) -> Dict[str, List[str]]:
     """The parse bits of every document of a CoNLL-2012 file, by the names
     :func:`read_conll` gives (comment lines inside a document are no
     tokens, as there)."""
-    text = bytes(read_input(Path(path))).decode("utf8", errors="replace").lstrip("\ufeff")
+    text = bytes(open_input(Path(path))).decode("utf8", errors="replace").lstrip("\ufeff")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: Dict[str, List[str]] = {}
     for name, begin, end, _ in _blocks(lines, str(path)):
         out[name] = parse_bits([line for line in lines[begin + 1:end] if line[:1] != "#"])
     return out
+
+
+def parse_side(data: bytes, path: Path, options: ReadOptions) -> Side:
+    """The bytes of a CoNLL-2012 file (or some of its documents) as a
+    :class:`Side`, ``path`` naming it."""
+    from . import FORMAT
+
+    read = _read_bytes(data, path, options.words, options.entity_ids, columns=not (options.words or options.entity_ids))
+    if isinstance(read, ConllColumns):
+        return Side(path, FORMAT, read)
+    return Side(path, FORMAT, list(read.values()), read.warnings)

@@ -9,4 +9,5 @@ FORMAT = Format(
         rb"# (?:newdoc|global\.Entity)[^\n]*", b"#", Lazy(f"{__name__}.index:document_entries"),
         read_batch=Lazy(f"{__name__}.side:read_batch"), batch_warnings=Lazy(f"{__name__}.side:batch_warnings"), alone=True,
     ),
+    parse=Lazy(f"{__name__}.side:parse_side"),
 )

@@ -7,28 +7,39 @@ from typing import Dict, Optional
 
 from ...errors import CorefInputError
 from ...files import PathLike
-from ..inputs import read_input
+from ..inputs import InputLimits, open_input
 from .document import ConlluFile, CorefUDDocument, EmptyNode, Mention, check_aligned, node_key
 from .parse import FileParser
 
 __all__ = [
     "ConlluFile", "CorefUDDocument", "EmptyNode", "Mention", "check_aligned", "node_key", "parse_conllu", "read_conllu",
+    "read_conllu_bytes",
 ]
 
 
-def read_conllu(path: PathLike, seen: Optional[Dict[str, int]] = None) -> ConlluFile:
-    """Read a CorefUD CoNLL-U file (``.gz`` read transparently); ``seen``
-    ranks the eids of the documents before it (a batch of a file read
-    apart, :func:`~.parse._entities_in_file_order`)."""
-    return file_parser(Path(path), seen).parse()
+def read_conllu(path: PathLike, *, limits: Optional[InputLimits] = None) -> ConlluFile:
+    """Read a CorefUD CoNLL-U file (``.gz`` read transparently) within
+    ``limits`` (:class:`~..inputs.InputLimits`, default from the environment)."""
+    return bytes_parser(open_conllu(Path(path), limits), Path(path)).parse()
 
 
-def file_parser(path: Path, seen: Optional[Dict[str, int]] = None) -> FileParser:
-    """:func:`read_conllu`'s parser of ``path``, not yet run."""
+def open_conllu(path: Path, limits: Optional[InputLimits] = None) -> bytes:
+    """The bytes of a CoNLL-U file (:func:`~..inputs.open_input`)."""
     try:
-        data = read_input(path)
+        return open_input(path, limits)
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
+
+
+def read_conllu_bytes(data: bytes, source: PathLike, seen: Optional[Dict[str, int]] = None) -> ConlluFile:
+    """:func:`read_conllu` of a file's bytes, ``source`` naming it in
+    messages; ``seen`` ranks the eids of the documents before them (a
+    batch of a file read apart, :func:`~.parse._entities_in_file_order`)."""
+    return bytes_parser(data, Path(source), seen).parse()
+
+
+def bytes_parser(data: bytes, path: Path, seen: Optional[Dict[str, int]] = None) -> FileParser:
+    """:func:`read_conllu_bytes`'s parser, not yet run."""
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     return FileParser(data, str(path), seen=seen)

@@ -11,7 +11,7 @@ from ...model.tokens import Tokens
 from ..base import Format, ReadOptions
 from ..document import Paired, Side, SideDocument
 from .nodes import empty_keys, node_clusters, node_forms, node_mentions, node_order, node_sentence_starts, node_tokens
-from .read import ConlluFile, CorefUDDocument, check_aligned, file_parser, read_conllu
+from .read import ConlluFile, CorefUDDocument, bytes_parser, check_aligned, open_conllu, read_conllu_bytes
 
 
 @dataclass
@@ -94,16 +94,21 @@ def with_split_antecedents(document: CorefUDDocument, order: np.ndarray) -> Clus
 
 def read_side(path: Path, options: ReadOptions) -> Side:
     """A CoNLL-U file as a :class:`Side` (the format's reader)."""
+    return parse_side(open_conllu(Path(path), options.limits), Path(path), options)
+
+
+def parse_side(data: bytes, path: Path, options: ReadOptions) -> Side:
+    """The bytes of a CoNLL-U file as a :class:`Side`, ``path`` naming it."""
     from . import FORMAT
 
-    read = read_conllu(path)
+    read = read_conllu_bytes(data, path)
     documents = [ConlluSideDocument.of(document, node_order(document)) for document in read.documents.values()]
     return Side(path, FORMAT, documents, read.warnings())
 
 
-def read_batch(path: Path, seen: Optional[Dict[str, int]]) -> Tuple[Side, Tuple[int, int]]:
-    """Some consecutive documents of a CoNLL-U file (their bytes given by
-    :func:`~..inputs.reading_bytes`) read as the whole file reads them:
+def read_batch(data: bytes, path: Path, seen: Optional[Dict[str, int]]) -> Tuple[Side, Tuple[int, int]]:
+    """Some consecutive documents of a CoNLL-U file (``data``, their bytes)
+    read as the whole file reads them:
     ``seen`` ranks the eids of every document before them in udapi's
     order and is extended with theirs (docs/streaming.md §3); ``None``
     for ``GRP`` ids, which need none. Returns the side without its
@@ -112,7 +117,7 @@ def read_batch(path: Path, seen: Optional[Dict[str, int]]) -> Tuple[Side, Tuple[
     where the file's ids are not what ``seen`` says."""
     from . import FORMAT
 
-    parser = file_parser(path, seen)
+    parser = bytes_parser(data, path, seen)
     read = parser.parse()
     if parser.per_document != (seen is None):
         raise ValueError(f"{path}: entity ids {'are' if parser.per_document else 'are not'} GRP")

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...model.clusters import Clusters
 from ...errors import CorefInputError
-from ..inputs import MAX_INPUT_BYTES, read_input
+from ..inputs import InputLimits, open_input
 from .batch import batch_groups
 from .groups import decode_groups, doc_mentions, mention_clusters
 from .spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups, doc_clusters
@@ -79,12 +79,13 @@ class DocRecord:
         return ends - lengths, ends
 
 
-def read_docbin_bytes(path: PathLike) -> bytes:
+def read_docbin_bytes(path: PathLike, limits: Optional[InputLimits] = None) -> bytes:
     """The bytes of a ``.spacy`` file; a ``.gz`` file decompressed within
-    the bounds of :func:`~.inputs.read_input`."""
+    ``limits`` (:func:`~.inputs.open_input`, no line limit)."""
     path = Path(path)
     if path.suffix == ".gz":
-        return bytes(read_input(path, MAX_INPUT_BYTES))
+        limits = InputLimits.from_environ() if limits is None else limits
+        return bytes(open_input(path, limits, limits.max_input_bytes))
     try:
         return path.read_bytes()
     except OSError as err:
@@ -97,12 +98,13 @@ def read_docbin_records(
     *,
     heads: Optional[bool] = None,
     token_attrs: bool = False,
+    limits: Optional[InputLimits] = None,
 ) -> List[DocRecord]:
     """Every document of a ``.spacy`` file, numbered from 0. ``reader`` and
     ``heads`` as in :func:`~.spans.doc_clusters` (default reader: span groups
     ``coref_clusters_N``); ``token_attrs`` adds each token's POS, tag and
-    morphology strings."""
-    data = read_docbin_bytes(path)
+    morphology strings; ``limits`` bound a ``.gz`` file's decompression."""
+    data = read_docbin_bytes(path, limits)
     return decode_docbin_records(data, str(path), reader, heads=heads, token_attrs=token_attrs)
 
 

@@ -72,7 +72,7 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     from .spans import PrefixedSpanGroups, missing_groups
 
     reader = options.spans or PrefixedSpanGroups()
-    records = read_docbin_records(path, reader, token_attrs=options.tokens)
+    records = read_docbin_records(path, reader, token_attrs=options.tokens, limits=options.limits)
     groups = {group for record in records for group in record.span_groups}
     missing = missing_groups(reader, groups) if records else None
     warnings = []

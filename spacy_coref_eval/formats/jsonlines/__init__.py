@@ -8,5 +8,7 @@ FORMAT = Format(
     Lazy(f"{__name__}.write:write_side"),
     index=DocumentIndex(
         rb'[^\n]*?"doc_key"\s*:\s*"((?:[^"\\\n]|\\.)*)"|[ \t\r]*(\S)', None, Lazy(f"{__name__}.index:document_entries"),
+        long_lines=True,
     ),
+    parse=Lazy(f"{__name__}.side:parse_side"),
 )

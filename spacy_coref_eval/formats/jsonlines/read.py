@@ -31,7 +31,7 @@ from ...arrays import NO_INTEGERS, NO_SPANS
 from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike
-from ..inputs import MAX_INPUT_BYTES, read_input
+from ..inputs import InputLimits, open_input
 from ..document import SideDocument
 
 
@@ -146,21 +146,29 @@ when a ``.jsonl`` file's members say so."""
 
 
 def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[str] = None,
-                   known: Optional[Mapping[str, JsonlinesDocument]] = None) -> Dict[str, JsonlinesDocument]:
+                   known: Optional[Mapping[str, JsonlinesDocument]] = None,
+                   limits: Optional[InputLimits] = None) -> Dict[str, JsonlinesDocument]:
     """Documents of a jsonlines file (``.gz`` read transparently) by doc_key,
     in file order. ``role`` and ``field`` choose the clusters read (module
     docstring); ``known`` are the documents of the file this one is paired
     with, whose ``sentences`` a line may share."""
     path = Path(path)
-    return parse_jsonlines(load_text(path), source=str(path), role=role, field=field, known=known)
+    return parse_jsonlines(load_text(path, limits), source=str(path), role=role, field=field, known=known)
 
 
-def load_text(path: Path) -> str:
-    """The text of a JSON lines file (``.gz`` read transparently)."""
+def load_text(path: Path, limits: Optional[InputLimits] = None) -> str:
+    """The text of a JSON lines file (``.gz`` read transparently), a line
+    as long as the whole input may be."""
     try:
-        data = read_input(path, MAX_INPUT_BYTES)
+        limits = InputLimits.from_environ() if limits is None else limits
+        data = open_input(path, limits, limits.max_input_bytes)
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
+    return decode_text(data, path)
+
+
+def decode_text(data: Union[bytes, bytearray], path: Path) -> str:
+    """A JSON lines file's bytes as text (a byte order mark dropped)."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:

@@ -1,10 +1,12 @@
 """The jsonlines format's reader: a file of jsonlines documents, or of a
-system's output in jsonlines (:mod:`..sysout`)."""
+system's output or an annotation tool's export in jsonlines
+(:mod:`..sysout`, :mod:`..prodigy`, :mod:`..doccano`)."""
 from pathlib import Path
+from typing import Union
 
 from ..base import ReadOptions
 from ..document import Side
-from .read import ANNOTATION_TOOLS, load_text, parse_jsonlines
+from .read import ANNOTATION_TOOLS, decode_text, load_text, parse_jsonlines
 
 
 def read_side(path: Path, options: ReadOptions) -> Side:
@@ -12,12 +14,18 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     response reuses what was read of the sentences it shares with a
     jsonlines key. A file whose members are a system's output is read in
     that system's format (:func:`~..sysout.detect.system_of`)."""
+    return parse_side(load_text(Path(path), options.limits), Path(path), options)
+
+
+def parse_side(data: Union[bytes, str], path: Path, options: ReadOptions) -> Side:
+    """A jsonlines file's bytes (or text) as a :class:`Side`, ``path``
+    naming it (:func:`read_side`)."""
     from ..registry import get_format
     from ..sysout.detect import system_of
     from ..sysout.read import read_system
     from . import FORMAT
 
-    text = load_text(path)
+    text = data if isinstance(data, str) else decode_text(data, path)
     system = system_of(text, str(path))
     if system in ANNOTATION_TOOLS:
         return get_format(system).read(path, options)

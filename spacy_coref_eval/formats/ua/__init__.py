@@ -5,5 +5,5 @@ from ..base import Format, Lazy
 
 FORMAT = Format(
     "ua", "CoNLL-UA", (".ua", ".conllua"), Lazy(f"{__name__}.side:read_side"), Lazy(f"{__name__}.write:write_side"),
-    positional=True,
+    positional=True, parse=Lazy(f"{__name__}.side:parse_side"),
 )

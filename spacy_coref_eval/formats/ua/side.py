@@ -11,7 +11,7 @@ import numpy as np
 from ...model.clusters import Clusters
 from ..base import Format, ReadOptions
 from ..document import Side, SideDocument
-from ..inputs import check_utf8, read_input
+from ..inputs import check_utf8, open_input
 from .parse import UADocument, parse_ua
 from .vectorised import parse_simple
 from ...model.ua.modes import Modes
@@ -84,9 +84,13 @@ def _repeats_a_span(layer) -> bool:
 
 def read_side(path: Path, options: ReadOptions) -> Side:
     """A CoNLL-UA file as a :class:`Side` (the format's reader)."""
+    return parse_side(bytes(open_input(Path(path), options.limits)), Path(path), options)
+
+
+def parse_side(data: bytes, path: Path, options: ReadOptions) -> Side:
+    """The bytes of a CoNLL-UA file as a :class:`Side`, ``path`` naming it."""
     from . import FORMAT
 
-    data = bytes(read_input(path))
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     read = parse_simple(data, str(path))
