@@ -77,7 +77,7 @@ def document_splits(pairs: Sequence[Pair]) -> np.ndarray:
     """Whether each pair's key or response has split antecedents."""
     if isinstance(pairs, StackedPairs) or all(type(p.key) is Clusters and type(p.response) is Clusters for p in pairs):
         return np.zeros(len(pairs), dtype=bool)
-    from ..counting.anaphora import has_splits
+    from ..compat.ua.anaphora import has_splits
 
     return np.fromiter((has_splits(pair.key) or has_splits(pair.response) for pair in pairs), dtype=bool, count=len(pairs))
 
