@@ -9,12 +9,11 @@ import signal
 from contextlib import contextmanager
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval import CorefInputError
-from spacy_coref_eval.formats.conll import read as conll
 from spacy_coref_eval.formats import inputs
+from spacy_coref_eval.formats.conll import read as conll
 from spacy_coref_eval.formats.conll.read import ConllFile, Marks, parse_conll, read_conll, read_marks
 
 from .strategies import deterministic

@@ -6,8 +6,7 @@ import gzip
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conllu import parse as parse_module

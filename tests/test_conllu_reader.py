@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Dict, List, Set, Tuple
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conllu.document import check_aligned, node_key

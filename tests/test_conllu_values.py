@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import List, Tuple
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conllu.parse import FileParser

@@ -11,8 +11,7 @@ from typing import List, Optional, Union
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.arrays import pair_brackets
 from spacy_coref_eval.errors import CorefInputError

@@ -7,15 +7,14 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.errors import CorefInputError
+from spacy_coref_eval.formats import get_format
 from spacy_coref_eval.formats.conll.write import crossing_mentions
 from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
 from spacy_coref_eval.formats.conllu.write import ConlluDocument, entity_column, write_conllu
-from spacy_coref_eval.formats import get_format
 from spacy_coref_eval.formats.corpus import read_side
 from spacy_coref_eval.formats.tokens import Tokens
 

@@ -5,8 +5,8 @@ from click.testing import CliRunner
 
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.clusters import Clusters
-from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
 from spacy_coref_eval.formats.conllu.nodes import node_clusters, node_order
+from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
 
 from .conftest import data_path
 

@@ -155,9 +155,10 @@ def test_the_corefud_preset_reads_the_head_groups_convert_wrote(tmp_path):
     assert scores(GUM, spacy_copy, "--preset", "corefud") == expected
     assert scores(spacy_copy, GUM, "--preset", "corefud") == expected
     assert scores(spacy_copy, spacy_copy, "--preset", "corefud", "--response-spans", "coref_clusters_*") == expected
+    import spacy
+
     from spacy_coref_eval.formats.docbin.docs import read_docbin
     from spacy_coref_eval.formats.docbin.spans import PrefixedSpanGroups
-    import spacy
 
     doc = read_docbin(spacy_copy, spacy.blank("en").vocab)[0]
     heads = PrefixedSpanGroups().heads(doc)

@@ -6,16 +6,14 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.errors import CorefInputError
-from spacy_coref_eval.formats.jsonlines import read as jsonlines_module
 from spacy_coref_eval.formats.conll.read import read_conll
 from spacy_coref_eval.formats.conll.write import write_conll
-from spacy_coref_eval.formats.corpus import read_corpus
-from spacy_coref_eval.formats.corpus import document_keys, match_names
+from spacy_coref_eval.formats.corpus import document_keys, match_names, read_corpus
+from spacy_coref_eval.formats.jsonlines import read as jsonlines_module
 from spacy_coref_eval.formats.jsonlines.read import parse_jsonlines, read_jsonlines
 from spacy_coref_eval.formats.jsonlines.write import write_jsonlines
 

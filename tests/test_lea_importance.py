@@ -9,15 +9,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval import Settings, count_document
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.counting import SIZE, LeaImportance
 
-from .oracle import POLICIES, assert_counts_close, both_ways, lea_side, naive_counts, partition, rewrite
+from .oracle import POLICIES, assert_counts_close, lea_side, naive_counts, rewrite
 from .strategies import deterministic, key_response_pairs
 
 TYPES = ("person", "place", "object")
@@ -251,6 +250,7 @@ def test_strata_weigh_with_the_run_importance():
     with every entity weighing 1, LEA's recall denominator of a stratum is
     its number of key entities (by size it would be their mentions)."""
     from spacy_coref_eval.formats.conll.read import read_conll
+
     from .conftest import REPO
 
     key, response = (str(REPO / "spacy_coref_eval" / "data" / f"demo.{side}.conll") for side in ("key", "response"))

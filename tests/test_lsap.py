@@ -12,6 +12,7 @@ from hypothesis import given, strategies as st
 from scipy.optimize import linear_sum_assignment
 
 from spacy_coref_eval.assignment.lsap import _solve, shortest_path_assignment
+
 from .strategies import deterministic
 
 RATIOS = sorted({p / q for q in range(1, 9) for p in range(1, q + 1)})

@@ -8,8 +8,8 @@ from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
 from click.testing import CliRunner
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval import Settings
 from spacy_coref_eval.cli import app

@@ -11,8 +11,18 @@ from hypothesis import given, strategies as st
 
 from spacy_coref_eval import Clusters, CorefInputError, Settings, score_pairs
 from spacy_coref_eval.analysis.resolution import (
-    ANAPHORIC, CLASS_INDEX, MEMBER_COLUMNS, NONE, RESOLUTION_CLASSES, TABLE4_AVERAGE, class_profile,
-    classify_mentions, count_resolution_classes, cpp_prediction, muc_rc_rates, read_class_scores,
+    ANAPHORIC,
+    CLASS_INDEX,
+    MEMBER_COLUMNS,
+    NONE,
+    RESOLUTION_CLASSES,
+    TABLE4_AVERAGE,
+    class_profile,
+    classify_mentions,
+    count_resolution_classes,
+    cpp_prediction,
+    muc_rc_rates,
+    read_class_scores,
     score_resolution_classes,
 )
 from spacy_coref_eval.formats.tokens import Tokens

@@ -17,17 +17,15 @@ from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats import stream
 from spacy_coref_eval.formats.conll import FORMAT
 from spacy_coref_eval.formats.conll.read import read_conll
+from spacy_coref_eval.formats.conll.write import write_conll
 from spacy_coref_eval.formats.corpus import StackedPairs, pair_sides
 from spacy_coref_eval.formats.document import Side
 from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.scoring import CorpusResult, Options, evaluate_corpus, score_pairs
 
-from spacy_coref_eval.formats.conll.write import write_conll
-
 from .conftest import data_path
 from .litbank import litbank
 from .strategies import deterministic, patched
-
 
 pytestmark = pytest.mark.usefixtures("stream_files_of_any_size")
 

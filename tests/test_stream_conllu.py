@@ -24,7 +24,6 @@ from .strategies import deterministic, patched
 from .test_conllu_vectorised import mention_chunks
 from .test_stream import assert_same, outcome, scored
 
-
 pytestmark = pytest.mark.usefixtures("stream_files_of_any_size")
 
 GUM = data_path("corpora", "gum-corefud.40docs.conllu.gz")

@@ -4,8 +4,7 @@ ids, the topics and every output the same as reading both files whole."""
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from spacy_coref_eval.analysis.summary import Breakdowns, analyse
 from spacy_coref_eval.errors import CorefInputError

@@ -11,11 +11,11 @@ from hypothesis import given, strategies as st
 
 from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.cli import app
+from spacy_coref_eval.clusters import Clusters
 from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.formats.document import WordsDocument
 from spacy_coref_eval.formats.sysout.document import from_text
 from spacy_coref_eval.formats.sysout.write import detokenise
-from spacy_coref_eval.clusters import Clusters
 
 from .conftest import data_path
 from .strategies import deterministic
@@ -341,8 +341,8 @@ def test_wl_coref_head_words_are_one_word_mentions_scored_by_head(tmp_path):
     head; scored as the same one-word mentions built from the key's heads
     (two mentions of one head keep the first, as wl-coref has one mention
     a head)."""
-    from spacy_coref_eval.scoring import Options, score_pairs
     from spacy_coref_eval.clusters import Pair
+    from spacy_coref_eval.scoring import Options, score_pairs
 
     converted = tmp_path / "gum.wl.jsonl"
     assert run("convert", GUM, converted, "--output-format", "wl-coref").exit_code == 0

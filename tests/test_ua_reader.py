@@ -4,13 +4,12 @@ clear line naming file, line and markable or entity for bad input."""
 import json
 
 import pytest
-
 from click.testing import CliRunner
 
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.errors import CorefInputError
-from spacy_coref_eval.formats.ua.parse import parse_ua
 from spacy_coref_eval.formats.ua.modes import Modes
+from spacy_coref_eval.formats.ua.parse import parse_ua
 from spacy_coref_eval.formats.ua.view import ua_clusters
 from spacy_coref_eval.scoring import evaluate_corpus
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
+from spacy_coref_eval.formats.ua.modes import Modes
 from spacy_coref_eval.formats.ua.parse import parse_ua
 from spacy_coref_eval.formats.ua.vectorised import parse_simple
-from spacy_coref_eval.formats.ua.modes import Modes
 from spacy_coref_eval.formats.ua.view import _grouped, ua_clusters_of
 
 from .strategies import deterministic

@@ -80,8 +80,8 @@ def _gold(nlp, data: Path, given: Optional[str], options):
     from ..formats.corpus import read_side
     from ..formats.docbin import FORMAT as DOCBIN
     from ..formats.docbin.docs import stored_name
-    from ..formats.docbin.records import check_docbin
     from ..formats.docbin.examples import docs_side
+    from ..formats.docbin.records import check_docbin
 
     fmt = format_of(data, given)
     if fmt is DOCBIN:
@@ -141,5 +141,5 @@ def _load(model: str):
 
     try:
         return spacy.load(model)
-    except (OSError, IOError) as err:
+    except OSError as err:
         raise ValueError(f"cannot load the pipeline {model!r}: {str(err).splitlines()[0]}") from None

@@ -9,8 +9,19 @@ import click
 
 from ._app import app
 from .options import (
-    CI, FORMAT, INPUT_HELP, MACRO, N_PROCESS, N_RESAMPLES, PER_DOC, SEED, ScoringOptions, compose, existing_path,
-    key_argument, scoring_options,
+    CI,
+    FORMAT,
+    INPUT_HELP,
+    MACRO,
+    N_PROCESS,
+    N_RESAMPLES,
+    PER_DOC,
+    SEED,
+    ScoringOptions,
+    compose,
+    existing_path,
+    key_argument,
+    scoring_options,
 )
 from .output import output_format, reported_errors, say, say_warnings, write
 

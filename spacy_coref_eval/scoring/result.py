@@ -11,6 +11,7 @@ from ..counting.rates import rates, stack_rates
 from ..twinning import TwinnedCorpus
 from .settings import Settings
 
+
 class DocumentCounts(Mapping[str, Counts]):
     """The counts of a :class:`CorpusResult` by document name: a view of its
     counts array."""

@@ -16,6 +16,7 @@ from .result import CorpusResult
 from .score import _repeated_notes, _score_shard, score_pairs
 from .settings import Settings
 
+
 @dataclass(frozen=True)
 class Options:
     """Everything a run needs besides its input: how to score

@@ -14,6 +14,7 @@ from ..twinning.matchers import ScoredMatcher
 from .result import CorpusResult
 from .settings import Settings
 
+
 def count_document(key: ClustersLike, response: ClustersLike, settings: Optional[Settings] = None) -> Counts:
     """Additive counts of one document's response against its key."""
     result = score_pairs([Pair("document", key, response)], settings)

@@ -11,7 +11,6 @@ from ...clusters import Clusters
 from ...errors import CorefInputError
 from .characters import WHITE_SPACE
 
-
 Offsets = Tuple[np.ndarray, np.ndarray]
 
 

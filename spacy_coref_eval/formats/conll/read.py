@@ -14,11 +14,9 @@ from ...errors import CorefInputError
 from ...files import PathLike
 from ..base import ReadOptions
 from ..document import RawMentions, Side, SideDocument
-from ..tokens import Tokens
 from ..inputs import check_utf8, read_input
+from ..tokens import Tokens
 from .vectorised import BEGIN, END, SimpleFile, parse_columns, tabbed_columns
-
-
 
 _ID = r"[^\s()|+\-\x00-\x1f\x7f-\x9f]+"
 _TOKEN = re.compile(rf"\(([0-9]+\+[0-9])\)|\(({_ID})\)|\(({_ID})|({_ID})\)|(-)|\||({_ID}|[\s\S])")

@@ -12,7 +12,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from ...arrays import range_values
-from .groups import SPAN, SpanGroupTable, _EMPTY_GROUPS
+from .groups import _EMPTY_GROUPS, SPAN, SpanGroupTable
 
 _HEAD = b"\x83\xa4name"
 """A map of three entries, then the key ``name``."""

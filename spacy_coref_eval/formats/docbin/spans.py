@@ -144,7 +144,7 @@ class LabeledSpanGroup:
     def __call__(self, doc: "Doc") -> List[List["Span"]]:
         if self.key not in doc.spans:
             return []
-        entities: Dict[object, List["Span"]] = {}
+        entities: Dict[object, List[Span]] = {}
         for index, span in enumerate(doc.spans[self.key]):
             value = getattr(span, self.attr) or ("", index)
             entities.setdefault(value, []).append(span)

@@ -31,10 +31,9 @@ from ...arrays import NO_INTEGERS, NO_SPANS
 from ...clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike
-from ..inputs import MAX_INPUT_BYTES, read_input
 from ..base import ReadOptions
 from ..document import Side, SideDocument
-
+from ..inputs import MAX_INPUT_BYTES, read_input
 
 _ROLES = ("response", "key")
 _LISTS = frozenset((list,))

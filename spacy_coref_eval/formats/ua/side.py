@@ -12,9 +12,9 @@ from ...clusters import Clusters
 from ..base import Format, ReadOptions
 from ..document import Side, SideDocument
 from ..inputs import check_utf8, read_input
+from .modes import Modes
 from .parse import UADocument, parse_ua
 from .vectorised import parse_simple
-from .modes import Modes
 from .view import ua_clusters_of, unmerged_clusters
 
 

@@ -9,12 +9,21 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ...errors import CorefInputError
 from ...arrays import pair_brackets, range_values
+from ...errors import CorefInputError
 from ..conll.vectorised import _narrow_utf8
 from .layer import Layer
 from .parse import (
-    BRIDGING, DEFAULT_COLUMNS, DISCOURSE_DEIXIS, EMPTY, IDENTITY, Markables, UADocument, UAFile, _bridges, build_layer,
+    BRIDGING,
+    DEFAULT_COLUMNS,
+    DISCOURSE_DEIXIS,
+    EMPTY,
+    IDENTITY,
+    Markables,
+    UADocument,
+    UAFile,
+    _bridges,
+    build_layer,
 )
 
 _NL, _TAB, _SPACE, _HASH, _UNDERSCORE = 10, 9, 32, 35, 95
