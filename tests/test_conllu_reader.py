@@ -277,7 +277,7 @@ def _documents(draw):
             if any(x < a <= y < b or a < x <= b < y for x, y in spans) or (a, b) in spans:
                 continue
             spans.append((a, b))
-        for n, (a, b) in enumerate(sorted(spans, key=lambda span: (span[0], -span[1]))):
+        for _n, (a, b) in enumerate(sorted(spans, key=lambda span: (span[0], -span[1]))):
             head = draw(st.integers(1, b - a + 1))
             eid = f"e{draw(st.integers(0, 2))}"
             if a == b:

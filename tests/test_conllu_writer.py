@@ -164,7 +164,7 @@ def test_generated_clusters_read_back_as_written(tmp_path_factory, docs):
     write_conllu(path, docs)
     back = read_conllu(path).documents
     assert list(back) == [doc.name for doc in docs]
-    for doc, (name, parsed) in zip(docs, back.items()):
+    for doc, (_name, parsed) in zip(docs, back.items()):
         starts = parsed.sentence_starts[:-1]
         assert parsed.words == doc.words
         covered = [s for s in set(doc.sentence_starts) if 0 < s < len(doc.words)

@@ -74,7 +74,10 @@ def test_pairing_with_conll_names():
     [
         ("{not json", r"f:2: not a JSON object"),
         (_line(sentences=[["x"]], clusters=[]), r"f:2: no doc_key string"),
-        (_line(doc_key="d", sentences=[["x"]], clusters=[[[0, 1]]]), r"f:2: document 'd': mention \[0, 1\] in clusters\[0\] is reversed or outside"),
+        (
+            _line(doc_key="d", sentences=[["x"]], clusters=[[[0, 1]]]),
+            r"f:2: document 'd': mention \[0, 1\] in clusters\[0\] is reversed or outside",
+        ),
         (_line(doc_key="d", sentences=[["x", "y"]], clusters=[[[1, 0]]]), r"f:2: document 'd': mention \[1, 0\]"),
         (_line(doc_key="d", sentences=[["x"]], clusters=[[[0.0, 0]]]), r"f:2: document 'd': mention \[0.0, 0\] in clusters\[0\] is not"),
         (_line(doc_key="d", sentences=[["x"]], clusters=[[[0]]]), r"f:2: document 'd': mention \[0\] in clusters\[0\]"),
@@ -153,7 +156,8 @@ def jsonlines_texts(draw):
     for index in range(draw(st.integers(1, 4))):
         lengths = draw(st.lists(st.integers(0, 5), min_size=0, max_size=4))
         n_tokens = sum(lengths)
-        span = st.integers(0, max(n_tokens - 1, 0)).flatmap(lambda s: st.tuples(st.just(s), st.integers(s, min(s + 3, max(n_tokens - 1, 0)))))
+        last = max(n_tokens - 1, 0)
+        span = st.integers(0, last).flatmap(lambda s: st.tuples(st.just(s), st.integers(s, min(s + 3, last))))
         clusters = draw(st.lists(st.lists(span, max_size=4), max_size=4)) if n_tokens else draw(st.sampled_from([[], [[]]]))
         obj = {"doc_key": f"d{index}", "sentences": [[f"w{i}" for i in range(n)] for n in lengths],
                "clusters": [[list(m) for m in c] for c in clusters]}

@@ -34,8 +34,8 @@ def type_of(side, types):
     """The type of an entity of a rewritten side: that of the given entity
     sharing a mention with it, ``None`` for a mention the side lacked."""
     def lookup(entity):
-        for given, etype in zip(side.entities(), types):
-            if set(given) & entity:
+        for known, etype in zip(side.entities(), types):
+            if set(known) & entity:
                 return etype
         return None
     return lookup
@@ -182,7 +182,9 @@ def _files(tmp_path):
     key.write_text(CONLLU, encoding="utf-8")
     response = tmp_path / "response.conllu"
     response.write_text(
-        CONLLU.replace("Entity=(e2-animal-1)", "Entity=(e1-person-1)").replace("there" + "\t_" * 7 + "\tEntity=(e3-place-1)", "there" + "\t_" * 8),
+        CONLLU.replace("Entity=(e2-animal-1)", "Entity=(e1-person-1)").replace(
+            "there" + "\t_" * 7 + "\tEntity=(e3-place-1)", "there" + "\t_" * 8
+        ),
         encoding="utf-8",
     )
     weights = tmp_path / "weights.json"

@@ -59,8 +59,8 @@ def test_the_same_assignment_on_larger_matrices(seed):
     n_rows, n_cols = rng.integers(20, 81, 2)
     values = rng.choice(RATIOS, 3) if seed % 2 else rng.random(50)
     scores = np.where(rng.random((n_rows, n_cols)) < 0.15, rng.choice(values, (n_rows, n_cols)), 0.0)
-    for scores in (scores, scores.T):
-        assert same_pairs(shortest_path_assignment(-scores), linear_sum_assignment(-scores))
+    for matrix in (scores, scores.T):
+        assert same_pairs(shortest_path_assignment(-matrix), linear_sum_assignment(-matrix))
 
 
 def test_a_solve_stops_past_its_limit():

@@ -146,7 +146,8 @@ def test_columns_score_as_documents(tmp_path_factory, pair, chosen):
 @deterministic(max_examples=200)
 def test_batch_splits_as_from_arrays(data):
     n_docs = data.draw(st.integers(0, 5))
-    rows = data.draw(st.lists(st.tuples(st.integers(0, max(n_docs - 1, 0)), st.integers(0, 5), st.integers(1, 3), st.integers(0, 3)), max_size=20 if n_docs else 0))
+    row = st.tuples(st.integers(0, max(n_docs - 1, 0)), st.integers(0, 5), st.integers(1, 3), st.integers(0, 3))
+    rows = data.draw(st.lists(row, max_size=20 if n_docs else 0))
     rows.sort(key=lambda row: row[0])
     doc, starts, widths, labels = (np.array([row[i] for row in rows], dtype=np.int64) for i in range(4))
     batch = ClustersBatch.build(doc, starts, starts + widths, labels, n_docs)

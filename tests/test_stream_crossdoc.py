@@ -33,7 +33,8 @@ def outcome(key, response, streamed, budget=1, **names):
         run = evaluate_corpus(key, response, options)
     links = analyse(run.result, breakdowns=Breakdowns(cross_document=True), corpus=run.corpus).cross_document
     out = json.dumps([score_json(run.result, per_doc=True), links.to_dict()], sort_keys=True)
-    return out, run.result.warnings, [(d.parts, d.offsets.tolist(), d.sentence_starts) for d in run.corpus.key_documents], any(c is not None for c in calls)
+    documents = [(d.parts, d.offsets.tolist(), d.sentence_starts) for d in run.corpus.key_documents]
+    return out, run.result.warnings, documents, any(c is not None for c in calls)
 
 
 def failure_or_outcome(*args, **names):

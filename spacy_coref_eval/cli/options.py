@@ -175,7 +175,8 @@ _SCORING = (
     click.option(
         "--preset", default=None,
         help="Another scorer's conventions: corefud (the official CorefUD scorer's numbers: head matching and no "
-        "singletons by default, its alignment and BLANC rule), ua (the Universal Anaphora scorer's numbers), coval (coval's numbers on CoNLL-2012 files)",
+        "singletons by default, its alignment and BLANC rule), ua (the Universal Anaphora scorer's numbers), "
+        "coval (coval's numbers on CoNLL-2012 files)",
     ),
     click.option(
         "--mina", is_flag=True, default=False,

@@ -134,7 +134,9 @@ class StackedPairs(Sequence[Pair]):
     Columns): scoring twins them at once without splitting them into
     documents; a :class:`Pair` is built for whoever asks for one."""
 
-    def __init__(self, names: List[str], key: ClustersBatch, response: ClustersBatch, key_tokens: np.ndarray, response_tokens: np.ndarray) -> None:
+    def __init__(
+        self, names: List[str], key: ClustersBatch, response: ClustersBatch, key_tokens: np.ndarray, response_tokens: np.ndarray
+    ) -> None:
         self.names = names
         self.key, self.response = key, response
         self.n_tokens, self.response_tokens = key_tokens, response_tokens

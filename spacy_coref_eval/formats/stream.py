@@ -72,7 +72,9 @@ class FileIndex:
         return b"".join(parts)
 
 
-def _scan(path: Path, pattern: "re.Pattern[bytes]", first: Optional[bytes], copy: Optional[Path]) -> Iterator[Tuple[int, "re.Match[bytes]"]]:
+def _scan(
+    path: Path, pattern: "re.Pattern[bytes]", first: Optional[bytes], copy: Optional[Path]
+) -> Iterator[Tuple[int, "re.Match[bytes]"]]:
     """``(offset in the file, match)`` of every line that ``pattern``
     matches at its start, among the lines starting with the byte ``first``
     (``None``: every line), reading ``_CHUNK`` bytes at a time

@@ -21,7 +21,8 @@ def cross_document_section(view: Optional[CrossDocumentView]) -> str:
         "<thead><tr><th>Score</th><th>Over</th><th>Recall</th><th>Precision</th><th>F1</th>"
         "<th>Recall num / den</th><th>Precision num / den</th></tr></thead>"
     )
-    table = f'<table class="crossdoc" data-scope="corpus">{head}\n<tbody>\n' + "\n".join(_row(row) for row in view.rows) + "\n</tbody></table>"
+    rows = "\n".join(_row(row) for row in view.rows)
+    table = f'<table class="crossdoc" data-scope="corpus">{head}\n<tbody>\n' + rows + "\n</tbody></table>"
     return (
         '<section id="cross-document">\n<h2>Within and across documents</h2>\n'
         '<p class="meta">Every topic scored as one document, as the reference scorer scores their concatenation. '
