@@ -3,7 +3,7 @@ each a :class:`SideDocument` of its format, which knows how to pair with
 a response document of its own or another format."""
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -33,15 +33,26 @@ class SideDocument:
     format add what they read and override :meth:`paired_with` where their
     format pairs otherwise than word by word."""
 
-    name: Optional[str]
-    clusters: Clusters
-    n_tokens: int
-    sentence_starts: Sequence[int]
     mentions: Optional[RawMentions] = None
     """The mentions as read with their ids, kept where a reader is asked
     for them (``ReadOptions.entity_ids``) and keeps them (CoNLL-2012)."""
 
-    words: List[str]
+    if TYPE_CHECKING:  # fields or properties, as each format keeps them
+
+        @property
+        def name(self) -> Optional[str]: ...
+
+        @property
+        def clusters(self) -> Clusters: ...
+
+        @property
+        def n_tokens(self) -> int: ...
+
+        @property
+        def sentence_starts(self) -> Sequence[int]: ...
+
+        @property
+        def words(self) -> List[str]: ...
 
     def tokens(self) -> Tokens:
         """The words and sentences, and whatever token attributes the
@@ -161,7 +172,7 @@ class Side:
 
     path: Path
     format: Format
-    documents: List[SideDocument]
+    documents: Sequence[SideDocument]
     warnings: List[str] = field(default_factory=list)
 
     @property

@@ -97,7 +97,7 @@ def _view(path: Path, max_line: int) -> bytes:
     return data
 
 
-def check_utf8(data: bytes, path: Path) -> None:
+def check_utf8(data: Union[bytes, bytearray], path: Path) -> None:
     """Refuse bytes that are not UTF-8 text, naming the file, the line and
     the byte, whatever a command then reads of them (a file scored without
     its words is refused as one converted with them). Only the runs of

@@ -1,11 +1,19 @@
 """Plain-text tables of scores (wasabi, as spaCy's own command line)."""
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence
 
 from wasabi import table
 
 from ..analysis.error_types import ERROR_KIND_INFO
 from ..counting import METRIC_INFO
 from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, SCORE_ORDER, fraction, pct, printable
+
+Align = Literal["l", "r", "c"]
+
+
+def _aligns(lead: Sequence[Align], n_right: int) -> List[Align]:
+    """Column alignments: ``lead``, then ``n_right`` columns aligned right."""
+    right: List[Align] = ["r"] * n_right
+    return [*lead, *right]
 
 
 def metrics_table(metrics: Mapping[str, Dict]) -> str:
@@ -41,7 +49,7 @@ def documents_table(documents: Mapping[str, Mapping[str, Dict]]) -> str:
     names = [m for m in METRIC_ORDER if any(m in d for d in documents.values())]
     rows = [[printable(doc)] + [pct(d[m]["f1"]) if m in d else "" for m in names] for doc, d in documents.items()]
     header = ["Document"] + [f"{METRIC_NAMES[m]} F1" for m in names]
-    return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(names), max_col=_widest(rows))
+    return table(rows, header=header, divider=True, aligns=_aligns(["l"], len(names)), max_col=_widest(rows))
 
 
 def _ordered(scores: Mapping[str, Mapping]) -> List[str]:
@@ -79,7 +87,7 @@ def errors_table(errors: Mapping[str, Mapping[str, int]]) -> str:
     the total), in the order given (m. = mentions, e. = entities)."""
     rows = [[printable(name)] + [str(counts[kind.name]) for kind in ERROR_KIND_INFO] for name, counts in errors.items()]
     header = ["Document"] + [kind.short for kind in ERROR_KIND_INFO]
-    return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(ERROR_KIND_INFO), max_col=_widest(rows))
+    return table(rows, header=header, divider=True, aligns=_aligns(["l"], len(ERROR_KIND_INFO)), max_col=_widest(rows))
 
 
 def classes_table(classes: Mapping[str, Mapping]) -> str:
@@ -151,7 +159,7 @@ def waterfall_tables(block: Mapping[str, Any]) -> str:
     each step gains; the points each kind gains fixed alone."""
     names = _f1_columns(block["original"])
     header = ["Step", "Fixed"] + [METRIC_NAMES[name] for name in names]
-    aligns = ["l", "r"] + ["r"] * len(names)
+    aligns = _aligns(["l", "r"], len(names))
     titles = {kind.name: kind.title for kind in ERROR_KIND_INFO}
     rows = [["response as scored", ""] + [pct(block["original"][name]["f1"]) for name in names]]
     gains, alone = [], []
@@ -182,7 +190,7 @@ def strata_table(attribute: str, block: Mapping[str, Mapping[str, Any]], level: 
     first = next(iter(block.values()), None)
     names = _f1_columns(first["metrics"]) if first else []
     header = ["Stratum", "Key m.", "Response m."] + [METRIC_NAMES[name] for name in names]
-    aligns = ["l", "r", "r"] + ["r"] * len(names)
+    aligns = _aligns(["l", "r", "r"], len(names))
     rows = [
         [printable(stratum), str(entry["key_mentions"]), str(entry["response_mentions"])]
         + [pct(entry["metrics"][name]["f1"]) for name in names]
@@ -200,7 +208,7 @@ def strata_table(attribute: str, block: Mapping[str, Mapping[str, Any]], level: 
         level_text = f"{100 * level:g}% " if level is not None else ""
         out += (
             f"\nBootstrap {level_text}intervals of F1 by {printable(attribute)}\n"
-            + table(bounds, header=["Stratum"] + header[3:], divider=True, aligns=["l"] + aligns[3:], max_col=_widest(bounds))
+            + table(bounds, header=["Stratum"] + header[3:], divider=True, aligns=_aligns(["l"], len(aligns) - 3), max_col=_widest(bounds))
         )
     return out
 
@@ -241,7 +249,7 @@ def variants_table(rows: Sequence[Mapping[str, Any]]) -> str:
             body.append([label] + ["n/a"] * len(names))
             lines.append(f"{label}: not available ({printable(str(row['reason']))})")
     header = ["Setting"] + [METRIC_NAMES[name] for name in names]
-    out = table(body, header=header, divider=True, aligns=["l"] + ["r"] * len(names), max_col=_widest(body))
+    out = table(body, header=header, divider=True, aligns=_aligns(["l"], len(names)), max_col=_widest(body))
     return out + ("\n".join(lines) + "\n" if lines else "")
 
 
@@ -318,5 +326,5 @@ def ranking_table(ranking: Any, labels: Sequence[str]) -> str:
         "Rank", "System", f"{METRIC_NAMES[ranking.metric]} F1", "interval", *(METRIC_NAMES[name] for name in others),
         "p rand. vs next", "p boot. vs next",
     )
-    aligns = ("r", "l", *("r" for _ in header[2:]))
+    aligns = _aligns(["r", "l"], len(header) - 2)
     return table(rows, header=header, divider=True, aligns=aligns, max_col=_widest([header, *rows]))

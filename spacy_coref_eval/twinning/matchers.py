@@ -31,7 +31,8 @@ class Matcher(Protocol):
     lacks what the matcher reads (heads); ``config`` is what the JSON
     ``settings`` echo."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def __call__(self, key: Clusters, response: Clusters) -> np.ndarray: ...
 

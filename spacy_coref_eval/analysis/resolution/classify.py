@@ -190,7 +190,7 @@ def _sentence_initial(tokens: Tokens, positions: np.ndarray) -> np.ndarray:
     """Whether each token (one with a letter or digit) is the first such
     token of its sentence: walks back over the tokens before it, all of
     them at once, while they have none."""
-    starts = tokens.sentence_starts
+    starts = np.asarray(tokens.sentence_starts)
     first = starts[np.searchsorted(starts, positions, side="right") - 1]
     initial = positions == first
     pending = np.flatnonzero(~initial)

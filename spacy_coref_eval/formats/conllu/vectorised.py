@@ -4,7 +4,7 @@ the state machine (:mod:`.entities`), which reads them or explains what is
 wrong (docs/formats.md, CorefUD CoNLL-U: Reading fast). Also the byte
 routines the line parser shares."""
 from bisect import bisect_left
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -24,7 +24,7 @@ _TOP_BITS, _LOW_NIBBLES = np.uint64(0x8080808080808080), np.uint64(0x0F0F0F0F0F0
 Columns = Dict[str, object]
 
 
-def byte_words(data: bytes) -> np.ndarray:
+def byte_words(data: Union[bytes, bytearray]) -> np.ndarray:
     """The eight bytes before every offset of ``data`` (zero bytes outside
     it) as little-endian integers: ``words[i]`` holds ``data[i - 8:i]``,
     ``words[i + 8]`` the eight bytes from ``i``. One gather reads them."""
