@@ -7,11 +7,13 @@ from pathlib import Path
 from typing import Dict, List, Set, Tuple
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conllu.document import check_aligned, node_key
 from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
+
+from .strategies import deterministic
 
 DATA = Path(__file__).resolve().parent / "data"
 CONFORMANCE = DATA / "conformance" / "corefud"
@@ -290,7 +292,7 @@ def _documents(draw):
     return sentences, expected
 
 
-@settings(max_examples=150, deadline=None)
+@deterministic(max_examples=150)
 @given(_documents())
 def test_round_trip_of_written_mentions(case):
     sentences, expected = case

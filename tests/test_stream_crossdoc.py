@@ -4,7 +4,7 @@ ids, the topics and every output the same as reading both files whole."""
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.analysis.summary import Breakdowns, analyse
 from spacy_coref_eval.errors import CorefInputError
@@ -12,7 +12,7 @@ from spacy_coref_eval.formats import stream, topics
 from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.scoring import Options, evaluate_corpus
 
-from .strategies import patched
+from .strategies import deterministic, patched
 from .test_crossdoc import KEY, RESPONSE, TOPICS, corpora, written
 
 pytestmark = pytest.mark.usefixtures("stream_files_of_any_size")
@@ -54,7 +54,7 @@ def test_the_bundled_example_streams_as_it_reads_whole(pattern, budget):
     assert (whole[3], streamed[3]) == (False, True)
 
 
-@settings(max_examples=40, deadline=None)
+@deterministic(max_examples=40)
 @given(corpora(), st.sampled_from([None, TOPICS]), st.sampled_from([1, 300]), st.sampled_from([None, "order"]))
 def test_random_corpora_stream_as_they_read_whole(tmp_path_factory, corpus, pattern, budget, pair_by):
     key, response = written(tmp_path_factory.mktemp("xdoc-stream"), corpus)
