@@ -3,7 +3,7 @@ each a :class:`SideDocument` of its format, which knows how to pair with
 a response document of its own or another format."""
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
@@ -49,7 +49,7 @@ class SideDocument:
         def n_tokens(self) -> int: ...
 
         @property
-        def sentence_starts(self) -> Sequence[int]: ...
+        def sentence_starts(self) -> Union[Sequence[int], np.ndarray]: ...
 
         @property
         def words(self) -> List[str]: ...

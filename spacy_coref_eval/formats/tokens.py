@@ -32,7 +32,7 @@ class Tokens:
     """
 
     words: Sequence[str]
-    sentence_starts: Sequence[int] = ()
+    sentence_starts: Union[Sequence[int], np.ndarray] = ()
     pos: Optional[Sequence[str]] = None
     tag: Optional[Sequence[str]] = None
     person: Optional[Sequence[str]] = None

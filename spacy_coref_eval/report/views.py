@@ -331,7 +331,7 @@ def build_report(
     waterfall: Optional[Mapping[str, Any]] = None,
     strata: Optional[Mapping[str, Any]] = None,
     variants: Optional[Sequence[Mapping[str, Any]]] = None,
-    alignment: Optional[Mapping[str, object]] = None,
+    alignment: Optional[Mapping[str, "AlignmentReport"]] = None,
     cross_document: Optional[Mapping[str, Any]] = None,
 ) -> ReportData:
     """The page data of a scoring run (``result``, whose twinning the views

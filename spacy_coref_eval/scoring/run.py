@@ -194,8 +194,8 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
     if options.cross_document:
         from ..formats.topics import pair_topic_sides
 
-        return pair_topic_sides(*sides, options.topic_pattern, options.pair_by)
-    return pair_sides(*sides, pair_by=options.pair_by)
+        return pair_topic_sides(sides[0], sides[1], options.topic_pattern, options.pair_by)
+    return pair_sides(sides[0], sides[1], pair_by=options.pair_by)
 
 
 def _is_path(value: Any) -> bool:

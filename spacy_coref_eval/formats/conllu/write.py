@@ -132,7 +132,7 @@ def split_antecedent_links(clusters: Clusters, eids: Dict[int, int]) -> Dict[int
     splits = getattr(clusters, "splits", None)
     if not splits:
         return {}
-    entity_of = {}
+    entity_of: Dict[Tuple[int, int], int] = {}
     for start, end, entity in zip(clusters.starts.tolist(), clusters.ends.tolist(), clusters.entity.tolist()):
         entity_of.setdefault((start, end), entity)
     out: Dict[int, str] = {}

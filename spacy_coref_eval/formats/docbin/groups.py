@@ -4,7 +4,7 @@ table of spans, and the clusters the registered readers
 read from it, as :func:`~.spans.doc_clusters` does on a ``Doc``."""
 from dataclasses import dataclass
 from itertools import chain
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -62,6 +62,7 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
     plain = unpack.plain
     try:
         msg = unpack(data)
+        entries: Iterable[Tuple[Any, Any]]
         if isinstance(msg, dict):
             entries = msg.items()
         elif isinstance(msg, list):
