@@ -63,7 +63,7 @@ class Side:
 
 
 def document_counts(
-    key: UAClusters, response: UAClusters, remove_singletons: bool = False, use_min: bool = False
+    key: Clusters, response: Clusters, remove_singletons: bool = False, use_min: bool = False
 ) -> Tuple[Dict[str, Quad], Dict[str, Quad]]:
     """The counts of every block with split elements scored (first), and
     the counts of the split elements alone (``only`` mode, second); the

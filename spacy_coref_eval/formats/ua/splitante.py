@@ -5,7 +5,7 @@ would give, each link ``A<P`` an ``ElementOf=P`` on the first markable of
 entity ``A``. Scored so under ``--preset ua`` (:func:`~.view.in_modes`)
 and written so by ``convert`` to CoNLL-UA."""
 from dataclasses import dataclass, fields
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
@@ -86,7 +86,7 @@ def split_layer(clusters: SplitClusters) -> Layer:
     return build_layer(table, [], f"{clusters.where} (SplitAnte=)", [])
 
 
-def split_clusters(clusters: SplitClusters, modes: object) -> Clusters:
+def split_clusters(clusters: SplitClusters, modes: Any) -> Clusters:
     """``clusters`` scored as the UA scorer scores ``ElementOf=``."""
     from .view import ua_clusters
 
