@@ -83,6 +83,7 @@ def converted(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_jsonlines_litbank_scores_exactly_like_its_conll_copy(converted):
     expected = scores(LITBANK, converted["response"])
     assert scores(LITBANK, converted["response.jsonlines"]) == expected
@@ -135,6 +136,7 @@ def test_jsonlines_response_pairs_with_conll_names_by_doc_key(tmp_path):
     assert loaded.response_names == ["(demo/storm); part 000", "(demo/alice); part 000"]
 
 
+@pytest.mark.slow
 def test_conllu_is_scored_with_heads_under_every_matching(tmp_path):
     assert scores(GUM, GUM)["muc"]["f1"] == 1.0
     spacy_copy = tmp_path / "gum.spacy"
@@ -146,6 +148,7 @@ def test_conllu_is_scored_with_heads_under_every_matching(tmp_path):
     assert removed["mentions"]["recall_den"] < scores(GUM, GUM)["mentions"]["recall_den"]
 
 
+@pytest.mark.slow
 def test_the_corefud_preset_reads_the_head_groups_convert_wrote(tmp_path):
     """convert writes coref_head_clusters_N beside coref_clusters_N: head
     matching uses them without --head-prefix, by both DocBin readers."""
@@ -172,6 +175,7 @@ def test_conllu_bridging_is_counted_in_one_warning():
     assert "296 Bridge= and 48 SplitAnte= annotation(s) read past" in result.stderr
 
 
+@pytest.mark.slow
 def test_convert_writes_conllu_that_keeps_heads_and_says_what_it_joined(tmp_path):
     spacy_copy, conllu = tmp_path / "gum.spacy", tmp_path / "gum.conllu"
     assert run("convert", GUM, spacy_copy).exit_code == 0
