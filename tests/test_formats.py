@@ -91,12 +91,14 @@ def test_jsonlines_litbank_scores_exactly_like_its_conll_copy(converted):
     assert scores(converted["jsonlines"], converted["response"]) == expected
 
 
+@pytest.mark.slow
 def test_conllu_copies_score_exactly_like_the_conll_files(converted):
     expected = scores(LITBANK, converted["response"])
     assert scores(LITBANK, converted["response.conllu"]) == expected
     assert scores(converted["conllu"], converted["response.jsonlines"]) == expected
 
 
+@pytest.mark.slow
 def test_conllu_files_with_other_sentences_are_refused_naming_the_first(converted):
     """convert joins the sentences a mention crosses, so a key and a
     response converted apart can split the same words differently; two
