@@ -31,8 +31,8 @@ def synthetic_corpus(n_mentions: int, n_entities: int, seed: int = 0):
     :func:`~benchmarks.perturb.perturb`'s (mentions dropped, added and
     shifted, entities split and merged), as in the growth rows of
     benchmarks/run.py."""
-    from spacy_coref_eval.model.clusters import Clusters
     from spacy_coref_eval.formats.topic_document import TopicDocument
+    from spacy_coref_eval.model.clusters import Clusters
 
     rng = np.random.default_rng(seed)
     n_docs = max(1, n_mentions // MENTIONS_PER_DOCUMENT)

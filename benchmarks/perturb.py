@@ -10,8 +10,8 @@ from typing import Dict, Mapping
 
 import numpy as np
 
-from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.formats.conll.write import crossing_mentions
+from spacy_coref_eval.model.clusters import Clusters
 
 
 @dataclass(frozen=True)

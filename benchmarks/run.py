@@ -28,20 +28,20 @@ from typing import Callable, Dict, List, Tuple
 import numpy as np
 
 from spacy_coref_eval import Settings, read_conll
-from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.counting import DEFAULT_METRICS
 from spacy_coref_eval.formats.conll.write import crossing_mentions, write_conll
-from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.formats.corpus import read_corpus
+from spacy_coref_eval.model.clusters import Clusters
+from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.scoring import Options, count_document, evaluate_corpus, score_pairs
 
 from .crossdoc import crossdoc_rows
-from .perturb import Errors, perturb, perturb_corpus, synthetic_key
 from .long_documents import long_document_rows
+from .perturb import Errors, perturb, perturb_corpus, synthetic_key
 from .small_documents import small_documents_rows
-from .system_outputs import system_outputs
 from .startup import READ_LINES, docbin_startup, installation, process_times, startup
 from .streaming import streaming_rows
+from .system_outputs import system_outputs
 from .text2text import text2text_rows
 from .ua import ua_path
 

@@ -17,10 +17,10 @@ from typing import List, Tuple
 
 import numpy as np
 
-from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.formats import ReadOptions, get_format
 from spacy_coref_eval.formats.conll.write import crossing_mentions
 from spacy_coref_eval.formats.document import WordsDocument
+from spacy_coref_eval.model.clusters import Clusters
 
 from .startup import READ_LINES, process_times
 

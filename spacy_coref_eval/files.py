@@ -15,7 +15,7 @@ import stat
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterable, Iterator, List, Optional, Union
+from typing import IO, Iterable, Iterator, List, Optional, Union, cast
 
 from .errors import CorefInputError
 
@@ -169,7 +169,7 @@ def _compressing(out: IO, mode: str, compressed: bool) -> Iterator[IO]:
         return
     with gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0) as zipped:
         if "b" in mode:
-            yield zipped
+            yield cast(IO, zipped)
             return
         text = io.TextIOWrapper(zipped, encoding="utf8")
         yield text

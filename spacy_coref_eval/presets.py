@@ -8,7 +8,6 @@ from typing import Any, Callable, Dict, Optional, Tuple
 from .counting import Conventions
 from .twinning import MATCHERS, Matcher, get_matcher
 
-
 LINEAR = "linear"
 """Zero mentions matched as any mention, by their nodes."""
 

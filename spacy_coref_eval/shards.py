@@ -138,10 +138,10 @@ def _check_counts(
         )
     for mask, what in checks:
         if mask.any():
-            doc, block, column = (int(i) for i in np.argwhere(mask)[0])
+            doc, row, column = (int(i) for i in np.argwhere(mask)[0])
             raise CorefInputError(
-                f"{path}: document {names[doc]!r}: {BLOCKS[block]} {FIELDS[column]} "
-                f"({float(array[doc, block, column])!r}) {what}"
+                f"{path}: document {names[doc]!r}: {BLOCKS[row]} {FIELDS[column]} "
+                f"({float(array[doc, row, column])!r}) {what}"
             )
 
 

@@ -10,9 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from .profiles import register
+
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data"
 SHARED = Path(os.environ.get("SPACY_COREF_EVAL_SHARED", REPO.parent / "shared"))
+
+register()
 
 
 def data_path(*parts: str) -> Path:

@@ -2,7 +2,7 @@
 run: a system with the perturbation's default error rates and a clearly
 damaged copy of it (the system perturbed again at high rates)."""
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Dict
 
 from benchmarks.perturb import Errors, perturb_corpus
@@ -26,7 +26,7 @@ class Corpus:
         return {name: doc.n_tokens for name, doc in self.documents.items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def litbank() -> Corpus:
     documents = read_conll(data_path("corpora", "litbank.key.conll.gz"), with_words=True)
     key = {name: doc.clusters for name, doc in documents.items()}

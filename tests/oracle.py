@@ -7,9 +7,9 @@ twin pair (docs/metrics.md §3, ``exact`` matching). An entity is a set of menti
 partition a list of entities; no mention may appear twice on one side.
 """
 
+import math
 from fractions import Fraction
 from itertools import combinations
-import math
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment

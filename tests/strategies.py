@@ -10,19 +10,23 @@ from typing import Any, Iterator
 
 from hypothesis import HealthCheck, Phase, settings, strategies as st
 
+from .profiles import scaled
+
 
 def deterministic(max_examples, shrink=True):
-    """Hypothesis settings for reproducible runs with no per-example deadline.
+    """Hypothesis settings of a test that runs ``max_examples`` examples
+    under the ``ci`` profile (scaled by the profile chosen,
+    :mod:`tests.profiles`), with no per-example deadline. Under ``dev``
+    and ``ci`` the examples are the same on every run; the profile, not
+    the test, says whether they are random and kept in a database.
 
     ``shrink=False`` reports a failing example as generated, for strategies
     whose examples are too large to shrink quickly.
     """
     phases = tuple(Phase) if shrink else (Phase.explicit, Phase.reuse, Phase.generate)
     return settings(
-        max_examples=max_examples,
+        max_examples=scaled(max_examples),
         deadline=None,
-        derandomize=True,
-        database=None,
         phases=phases,
         suppress_health_check=[HealthCheck.too_slow],
     )

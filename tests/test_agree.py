@@ -11,9 +11,9 @@ from hypothesis import given, settings, strategies as st
 from spacy_coref_eval.analysis.agreement import Annotation, agreement, read_annotation
 from spacy_coref_eval.analysis.krippendorff import masi_distance, triples
 from spacy_coref_eval.cli import app
-from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.formats import get_format
 from spacy_coref_eval.formats.document import Side, WordsDocument
+from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.scoring import Options, evaluate_corpus
 
 nltk_agreement = pytest.importorskip("nltk.metrics.agreement")

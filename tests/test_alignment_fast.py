@@ -9,7 +9,14 @@ import pytest
 from hypothesis import given, strategies as st
 
 from spacy_coref_eval.formats.alignment import (
-    KeyText, align_text, fold, place_characters, place_units, same_characters, visible_codes, visible_words,
+    KeyText,
+    align_text,
+    fold,
+    place_characters,
+    place_units,
+    same_characters,
+    visible_codes,
+    visible_words,
 )
 from spacy_coref_eval.formats.document import WordMismatch
 

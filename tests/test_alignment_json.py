@@ -4,6 +4,7 @@ visible characters and word bounds as from the decoded words
 (visible_words), on random words written every way json.dumps writes them;
 anything but lists of lists of strings is refused."""
 import json
+from dataclasses import replace
 
 import numpy as np
 from hypothesis import given, strategies as st
@@ -23,6 +24,19 @@ dumping = st.fixed_dictionaries({
 })
 
 
+def decoded(flat):
+    """:func:`visible_words` of the words, which refuses ``B-`` even across
+    two words (a bracket escape lies within one word) where the JSON text
+    reader, seeing the words apart, need not: for those, the words with
+    ``B`` read as ``C`` (:data:`PIECES` hold no ``C``) and its code put back."""
+    expected = visible_words(flat)
+    if expected is not None or any("B-" in word for word in flat):
+        return expected
+    renamed = visible_words([word.replace("B", "C") for word in flat])
+    chars = np.where(renamed.chars == ord("C"), ord("B"), renamed.chars).astype(renamed.chars.dtype)
+    return replace(renamed, chars=chars)
+
+
 def same(found, expected):
     return (found is None) == (expected is None) and (found is None or all(
         np.array_equal(getattr(found, member), getattr(expected, member)) for member in ("chars", "starts", "ends")
@@ -35,7 +49,7 @@ def test_words_read_from_json_text_are_the_decoded_words(value, options):
     text = json.dumps(value, **options)
     flat = [word for sentence in value for word in sentence]
     found = json_visible_words(text, len(flat), len(value) + 1)
-    expected = visible_words(flat)
+    expected = decoded(flat)
     if found is not None:
         assert same(found, expected)
         assert found.source(0, len(flat)) == flat
@@ -50,7 +64,7 @@ def test_joined_texts_are_read_as_one(values, options):
     texts = [json.dumps(value, **options) for value in values]
     flat = [word for value in values for sentence in value for word in sentence]
     found = json_visible_words("".join(texts), len(flat), sum(len(value) + 1 for value in values))
-    assert found is None or same(found, visible_words(flat))
+    assert found is None or same(found, decoded(flat))
 
 
 others = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | words,
@@ -69,4 +83,4 @@ def test_values_that_are_not_strings_are_refused(value, options):
     if not all(isinstance(item, str) for item in flat):
         assert found is None
     else:
-        assert found is None or same(found, visible_words(flat))
+        assert found is None or same(found, decoded(flat))

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats import format_of, get_format
 from spacy_coref_eval.formats.annotation import close
 from spacy_coref_eval.formats.corpus import read_side
+from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.scoring import evaluate_corpus
 
 DATA = Path(__file__).resolve().parent / "data" / "annotation"

@@ -177,7 +177,8 @@ def test_mention_ids_pair_across_sides():
 
 @pytest.mark.parametrize("key, response, options, message", [
     ([[[(0, 2)]]], [[[(3, 1)]]], {}, "document '0', response cluster 0: span (3, 1) ends before it starts"),
-    ([[[(0, 2)]]], [[[(3, 3)]]], {}, "document '0', response cluster 0: span (3, 3) is empty (end is exclusive: pass span_end='inclusive')"),
+    ([[[(0, 2)]]], [[[(3, 3)]]], {},
+     "document '0', response cluster 0: span (3, 3) is empty (end is exclusive: pass span_end='inclusive')"),
     ([[[(-1, 2)]]], [[]], {}, "document '0', key cluster 0: span (-1, 2) before the first token"),
     ({"x": [[(0, 2)], [(1, 2, 3)]]}, {"x": []}, {}, "document 'x', key cluster 1: a span is (start, end), not [1, 2, 3]"),
     ({"x": [[(0, 2)], [(1.5, 2)]]}, {"x": []}, {}, "document 'x', key cluster 1: span (1.5, 2) must hold two integers"),

@@ -1,8 +1,7 @@
 """The shared array routines of ``spacy_coref_eval.arrays`` and
 ``clusters``' label numbering against NumPy's plain calls."""
 import numpy as np
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.arrays import lexsort
 from spacy_coref_eval.model.clusters import _dense_labels

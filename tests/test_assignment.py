@@ -9,8 +9,9 @@ from hypothesis import assume, given, strategies as st
 from spacy_coref_eval.assignment import by_block, earliest, small
 from spacy_coref_eval.assignment.blocks import connected_blocks, strong_components
 from spacy_coref_eval.assignment.by_block import solve_blocks
-from spacy_coref_eval.assignment.sparse import max_gain_matching
 from spacy_coref_eval.assignment.small import PYTHON_WORK, python_matching, solver_for
+from spacy_coref_eval.assignment.sparse import max_gain_matching
+
 from .strategies import deterministic, patched
 from .test_solvers import _assignment_value, gain_graphs
 

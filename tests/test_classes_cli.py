@@ -6,7 +6,10 @@ import json
 from click.testing import CliRunner
 
 from spacy_coref_eval.analysis.resolution import (
-    RESOLUTION_CLASSES, TABLE4_AVERAGE, class_profile, score_resolution_classes,
+    RESOLUTION_CLASSES,
+    TABLE4_AVERAGE,
+    class_profile,
+    score_resolution_classes,
 )
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA

@@ -8,8 +8,8 @@ from click.testing import CliRunner
 
 from spacy_coref_eval import read_conll, score_documents
 from spacy_coref_eval.cli import app
-from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.cli.score import DATA
+from spacy_coref_eval.report.json import score_json
 
 from .conftest import data_path
 

@@ -98,7 +98,10 @@ def test_html_report_footer_names_the_version_and_settings(tmp_path):
     page = tmp_path / "report.html"
     ok("report", KEY, RESPONSE, "-o", page, "--n-resamples", "20")
     html = page.read_text(encoding="utf-8")
-    footer = f'<footer class="meta">Settings: matching exact, twinless conll, singletons keep, preset none; spacy-coref-eval {__version__}</footer>'
+    footer = (
+        '<footer class="meta">Settings: matching exact, twinless conll, singletons keep, preset none; '
+        f"spacy-coref-eval {__version__}</footer>"
+    )
     assert footer in html
     ranking = tmp_path / "ranking.html"
     ok("compare", KEY, RESPONSE, KEY, KEY, "--rounds", "10", "--n-resamples", "10", "--html", ranking)

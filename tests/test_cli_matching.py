@@ -4,9 +4,9 @@ that needs heads says which input lacks them."""
 import json
 
 import pytest
+from click.testing import CliRunner
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
-from click.testing import CliRunner
 
 from spacy_coref_eval.cli import app
 

@@ -9,8 +9,7 @@ import signal
 from contextlib import contextmanager
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval import CorefInputError
 from spacy_coref_eval.formats.conll import read as conll

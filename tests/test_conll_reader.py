@@ -4,9 +4,9 @@ import gzip
 import pytest
 
 from spacy_coref_eval import Clusters, CorefInputError, read_conll, score_documents
+from spacy_coref_eval.formats.conll.read import parse_conll
 from spacy_coref_eval.formats.conll.write import format_conll
 from spacy_coref_eval.formats.document import conll_column
-from spacy_coref_eval.formats.conll.read import parse_conll
 
 
 def doc(name: str, marks, sep: str = "\t") -> str:

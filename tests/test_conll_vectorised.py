@@ -4,8 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval import Clusters, CorefInputError
 from spacy_coref_eval.formats.conll.read import parse_conll, read_conll

@@ -5,8 +5,7 @@ import gzip
 from pathlib import Path
 
 import numpy as np
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.arrays import pair_brackets
 from spacy_coref_eval.errors import CorefInputError

@@ -13,8 +13,8 @@ from spacy_coref_eval.formats.conllu.document import CorefUDDocument
 from spacy_coref_eval.formats.conllu.nodes import EMPTY_FORM, empty_keys, entity_types, node_forms, node_order
 from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
 
-from .strategies import deterministic
 from .conllu_generator import conllu_texts
+from .strategies import deterministic
 
 GUM = Path(__file__).resolve().parent / "data" / "corpora" / "gum-corefud.40docs.conllu.gz"
 

@@ -6,16 +6,15 @@ import gzip
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conllu import parse as parse_module
 from spacy_coref_eval.formats.conllu.document import ConlluFile, CorefUDDocument
 from spacy_coref_eval.formats.conllu.parse import FileParser
 
-from .strategies import deterministic, patched
 from .conllu_generator import EIDS, conllu_texts
+from .strategies import deterministic, patched
 
 GUM = Path(__file__).resolve().parent / "data" / "corpora" / "gum-corefud.40docs.conllu.gz"
 

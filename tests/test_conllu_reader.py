@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Dict, List, Set, Tuple
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conllu.document import check_aligned, node_key
 from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
+
+from .strategies import deterministic
 
 DATA = Path(__file__).resolve().parent / "data"
 CONFORMANCE = DATA / "conformance" / "corefud"
@@ -280,7 +281,7 @@ def _documents(draw):
             if any(x < a <= y < b or a < x <= b < y for x, y in spans) or (a, b) in spans:
                 continue
             spans.append((a, b))
-        for n, (a, b) in enumerate(sorted(spans, key=lambda span: (span[0], -span[1]))):
+        for _n, (a, b) in enumerate(sorted(spans, key=lambda span: (span[0], -span[1]))):
             head = draw(st.integers(1, b - a + 1))
             eid = f"e{draw(st.integers(0, 2))}"
             if a == b:
@@ -293,7 +294,7 @@ def _documents(draw):
     return sentences, expected
 
 
-@settings(max_examples=150, deadline=None)
+@deterministic(max_examples=150)
 @given(_documents())
 def test_round_trip_of_written_mentions(case):
     sentences, expected = case

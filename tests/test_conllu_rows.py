@@ -6,8 +6,7 @@ files of several documents whose IDs are sometimes wrong."""
 import re
 from typing import List, Tuple, Union
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conllu.read import parse_conllu

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import List, Tuple
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conllu.parse import FileParser
@@ -52,7 +51,7 @@ def found(parser: FileParser):
 @st.composite
 def token_lines(draw):
     lines = ["# global.Entity = eid-etype-head"]
-    for s in range(draw(st.integers(1, 3))):
+    for _s in range(draw(st.integers(1, 3))):
         for word in range(1, draw(st.integers(1, 5)) + 1):
             misc = "|".join(draw(st.lists(st.sampled_from(ITEMS), max_size=4))) or "_"
             lines.append("\t".join([str(word), "w", "_", "X", "_", draw(st.sampled_from(FEATS)), "0", "_", "_", misc]))
@@ -86,7 +85,7 @@ SENT_ID_TAILS = ["", " = s1", " = s-1.x", "=s2", " =  s3 ", " = ünï", " = a\u0
 def sent_id_texts(draw):
     """Sentences with ``# sent_id`` lines (none, one or two) of odd forms."""
     lines = []
-    for s in range(draw(st.integers(1, 4))):
+    for _s in range(draw(st.integers(1, 4))):
         for _ in range(draw(st.integers(0, 2))):
             lines.append("# sent_id" + "".join(draw(st.lists(st.sampled_from(SENT_ID_TAILS), min_size=1, max_size=2))))
         lines.append("\t".join(["1", "w", "_", "X", "_", "_", "0", "_", "_", "_"]))

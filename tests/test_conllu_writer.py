@@ -7,16 +7,15 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.errors import CorefInputError
+from spacy_coref_eval.formats import get_format
 from spacy_coref_eval.formats.conll.write import crossing_mentions
 from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
 from spacy_coref_eval.formats.conllu.write import ConlluDocument, entity_column, write_conllu
-from spacy_coref_eval.formats import get_format
 from spacy_coref_eval.formats.corpus import read_side
+from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.model.tokens import Tokens
 
 from .conftest import data_path
@@ -165,7 +164,7 @@ def test_generated_clusters_read_back_as_written(tmp_path_factory, docs):
     write_conllu(path, docs)
     back = read_conllu(path).documents
     assert list(back) == [doc.name for doc in docs]
-    for doc, (name, parsed) in zip(docs, back.items()):
+    for doc, (_name, parsed) in zip(docs, back.items()):
         starts = parsed.sentence_starts[:-1]
         assert parsed.words == doc.words
         covered = [s for s in set(doc.sentence_starts) if 0 < s < len(doc.words)

@@ -4,9 +4,9 @@ import numpy as np
 from click.testing import CliRunner
 
 from spacy_coref_eval.cli import app
-from spacy_coref_eval.model.clusters import Clusters
-from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
 from spacy_coref_eval.formats.conllu.nodes import node_clusters, node_order
+from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
+from spacy_coref_eval.model.clusters import Clusters
 
 from .conftest import data_path
 

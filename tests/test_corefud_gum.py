@@ -13,12 +13,12 @@ import math
 
 import pytest
 
+from benchmarks.perturb_corefud import keep_documents, perturb_corefud
 from spacy_coref_eval import Settings
 from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.scoring import score_pairs
 
 from .conftest import data_path
-from benchmarks.perturb_corefud import keep_documents, perturb_corefud
 
 OFFICIAL = json.loads(data_path("corefud-rerun", "gum_perturbed.json").read_text())
 REPEATS = json.loads(data_path("corefud-rerun", "gum_repeats.json").read_text())

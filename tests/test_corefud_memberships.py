@@ -9,8 +9,7 @@ numerators come from the key side)."""
 from itertools import combinations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval import Settings
 from spacy_coref_eval.model.clusters import Clusters

@@ -3,17 +3,25 @@ own outputs at commit 87071a6 (tests/data/coval/PROVENANCE.md)."""
 import pytest
 from hypothesis import given
 
+from spacy_coref_eval import CorefInputError
+from spacy_coref_eval.compat.coval.mentions import CovalMention, np_only, remove_nested
+from spacy_coref_eval.compat.coval.score import COVAL_METRICS, CovalOptions, coval_counts, coval_sides
 from spacy_coref_eval.model.parse_tree import partial_tree, render
 from spacy_coref_eval.twinning.minimum import minimum_span
 
-from spacy_coref_eval import CorefInputError
-from spacy_coref_eval.compat.coval.score import COVAL_METRICS, CovalOptions, coval_counts, coval_sides
-from spacy_coref_eval.compat.coval.mentions import CovalMention, np_only, remove_nested
-
-from .strategies import deterministic, key_response_pairs
 from .coval_fixtures import (
-    DATA, as_fixture, combo, coval_pair, edge_cases, final_entities, fixtures, generated, read_pair, written,
+    DATA,
+    as_fixture,
+    combo,
+    coval_pair,
+    edge_cases,
+    final_entities,
+    fixtures,
+    generated,
+    read_pair,
+    written,
 )
+from .strategies import deterministic, key_response_pairs
 
 # coval merges a document name given twice into one document (as the
 # preset's reader does, docs/coval.md §1, checked by the entity and count

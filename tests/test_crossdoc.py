@@ -9,8 +9,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.errors import CorefInputError

@@ -4,7 +4,6 @@ the scores equal those of the file with every topic's documents
 concatenated into one ``# newdoc``, scored the usual way. GUM documents
 (heads, zeros, discontinuous mentions) against a seeded perturbation."""
 import re
-from pathlib import Path
 from typing import Dict, List, Optional
 
 import numpy as np

@@ -3,19 +3,19 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
-from click.testing import CliRunner
 
 from spacy_coref_eval import CorefInputError, read_conll, score_documents
 from spacy_coref_eval.cli import app
-from spacy_coref_eval.report.json import score_json as result_json
 from spacy_coref_eval.cli.score import DATA
 from spacy_coref_eval.formats.conll.read import parse_conll
 from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.formats.docbin.docs import NAME_KEY, conll_to_docs, docs_to_conll, read_docbin, write_docbin
-from spacy_coref_eval.pipeline.registrations import prefixed_span_groups
 from spacy_coref_eval.formats.docbin.spans import doc_clusters
+from spacy_coref_eval.pipeline.registrations import prefixed_span_groups
+from spacy_coref_eval.report.json import score_json as result_json
 from spacy_coref_eval.scoring import score_pairs
 
 from .conftest import data_path

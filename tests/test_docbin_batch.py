@@ -49,7 +49,11 @@ def damaged(data: bytes, how: int, where: int, byte: int) -> bytes:
 
 
 @deterministic(300)
-@given(value=OBJECTS, use_list=st.booleans(), damage=st.one_of(st.none(), st.tuples(st.integers(0, 3), st.integers(0, 10**6), st.integers(0, 255))))
+@given(
+    value=OBJECTS,
+    use_list=st.booleans(),
+    damage=st.one_of(st.none(), st.tuples(st.integers(0, 3), st.integers(0, 10**6), st.integers(0, 255))),
+)
 def test_minipack_decodes_as_srsly_or_hands_over(value, use_list, damage):
     data = srsly.msgpack_dumps(value)
     if damage is not None:

@@ -10,23 +10,23 @@ from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 import pytest
-import srsly
-from hypothesis import given, strategies as st
-from click.testing import CliRunner
 import spacy.attrs
+import srsly
+from click.testing import CliRunner
+from hypothesis import given, strategies as st
 from spacy.attrs import HEAD, ORTH
 from spacy.tokens import Doc, DocBin, Span
 from spacy.vocab import Vocab
 
 from spacy_coref_eval import CorefInputError
-from spacy_coref_eval.model.clusters import Clusters
-from spacy_coref_eval.formats.docbin.docs import NAME_KEY, conll_to_doc, write_docbin
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.formats.docbin import names
+from spacy_coref_eval.formats.docbin.docs import NAME_KEY, conll_to_doc, write_docbin
 from spacy_coref_eval.formats.docbin.records import check_docbin, decode_docbin_records, read_docbin_records
 from spacy_coref_eval.formats.docbin.roots import span_roots
-from spacy_coref_eval.pipeline.registrations import labeled_span_group, prefixed_span_groups
 from spacy_coref_eval.formats.docbin.spans import doc_clusters
+from spacy_coref_eval.model.clusters import Clusters
+from spacy_coref_eval.pipeline.registrations import labeled_span_group, prefixed_span_groups
 
 from .litbank import litbank
 from .strategies import deterministic

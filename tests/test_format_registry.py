@@ -28,7 +28,7 @@ def read_toy(path: Path, options: ReadOptions) -> Side:
     """One document a line: ``name<TAB>words<TAB>entities``, entities
     ``;``-separated lists of ``start-end`` token spans (end exclusive)."""
     documents = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf8").splitlines(), 1):
+    for _number, line in enumerate(Path(path).read_text(encoding="utf8").splitlines(), 1):
         name, words, entities = line.split("\t")
         spans = [[tuple(map(int, span.split("-"))) for span in entity.split(",")] for entity in entities.split(";") if entity]
         documents.append(WordsDocument(name, Clusters.from_entities(spans), words.split(" ")))

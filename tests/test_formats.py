@@ -83,6 +83,7 @@ def converted(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_jsonlines_litbank_scores_exactly_like_its_conll_copy(converted):
     expected = scores(LITBANK, converted["response"])
     assert scores(LITBANK, converted["response.jsonlines"]) == expected
@@ -90,12 +91,14 @@ def test_jsonlines_litbank_scores_exactly_like_its_conll_copy(converted):
     assert scores(converted["jsonlines"], converted["response"]) == expected
 
 
+@pytest.mark.slow
 def test_conllu_copies_score_exactly_like_the_conll_files(converted):
     expected = scores(LITBANK, converted["response"])
     assert scores(LITBANK, converted["response.conllu"]) == expected
     assert scores(converted["conllu"], converted["response.jsonlines"]) == expected
 
 
+@pytest.mark.slow
 def test_conllu_files_with_other_sentences_are_refused_naming_the_first(converted):
     """convert joins the sentences a mention crosses, so a key and a
     response converted apart can split the same words differently; two
@@ -135,6 +138,7 @@ def test_jsonlines_response_pairs_with_conll_names_by_doc_key(tmp_path):
     assert loaded.response_names == ["(demo/storm); part 000", "(demo/alice); part 000"]
 
 
+@pytest.mark.slow
 def test_conllu_is_scored_with_heads_under_every_matching(tmp_path):
     assert scores(GUM, GUM)["muc"]["f1"] == 1.0
     spacy_copy = tmp_path / "gum.spacy"
@@ -146,6 +150,7 @@ def test_conllu_is_scored_with_heads_under_every_matching(tmp_path):
     assert removed["mentions"]["recall_den"] < scores(GUM, GUM)["mentions"]["recall_den"]
 
 
+@pytest.mark.slow
 def test_the_corefud_preset_reads_the_head_groups_convert_wrote(tmp_path):
     """convert writes coref_head_clusters_N beside coref_clusters_N: head
     matching uses them without --head-prefix, by both DocBin readers."""
@@ -155,9 +160,10 @@ def test_the_corefud_preset_reads_the_head_groups_convert_wrote(tmp_path):
     assert scores(GUM, spacy_copy, "--preset", "corefud") == expected
     assert scores(spacy_copy, GUM, "--preset", "corefud") == expected
     assert scores(spacy_copy, spacy_copy, "--preset", "corefud", "--response-spans", "coref_clusters_*") == expected
+    import spacy
+
     from spacy_coref_eval.formats.docbin.docs import read_docbin
     from spacy_coref_eval.formats.docbin.spans import PrefixedSpanGroups
-    import spacy
 
     doc = read_docbin(spacy_copy, spacy.blank("en").vocab)[0]
     heads = PrefixedSpanGroups().heads(doc)
@@ -171,6 +177,7 @@ def test_conllu_bridging_is_counted_in_one_warning():
     assert "296 Bridge= and 48 SplitAnte= annotation(s) read past" in result.stderr
 
 
+@pytest.mark.slow
 def test_convert_writes_conllu_that_keeps_heads_and_says_what_it_joined(tmp_path):
     spacy_copy, conllu = tmp_path / "gum.spacy", tmp_path / "gum.conllu"
     assert run("convert", GUM, spacy_copy).exit_code == 0

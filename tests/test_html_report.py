@@ -8,27 +8,32 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 import pytest
-from spacy.vocab import Vocab
 from click.testing import CliRunner
+from spacy.vocab import Vocab
 
-from spacy_coref_eval.analysis.error_types import ERROR_KIND_INFO
-from spacy_coref_eval.twinning import ExactMatcher
 from spacy_coref_eval.analysis import ERROR_KINDS, bootstrap_intervals, corpus_error_counts, macro_average
+from spacy_coref_eval.analysis.error_types import ERROR_KIND_INFO
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.model.clusters import Clusters
-from spacy_coref_eval.formats.conll.read import read_conll
+from spacy_coref_eval.counting.rates import rates
 from spacy_coref_eval.errors import CorefEvalWarning
+from spacy_coref_eval.formats.conll.read import read_conll
 from spacy_coref_eval.formats.corpus import read_corpus
 from spacy_coref_eval.formats.docbin.docs import conll_to_docs, write_docbin
+from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.report.html import mention_markup, nice_step, render_report, window_note
-from spacy_coref_eval.report.markup import interval_text
 from spacy_coref_eval.report.labels import pct
-from spacy_coref_eval.counting.rates import rates
+from spacy_coref_eval.report.markup import interval_text
 from spacy_coref_eval.report.views import (
-    Mention, build_report, document_view, error_window, headline, worst_documents,
+    Mention,
+    build_report,
+    document_view,
+    error_window,
+    headline,
+    worst_documents,
 )
 from spacy_coref_eval.scoring import CorpusResult, Settings, score_pairs
+from spacy_coref_eval.twinning import ExactMatcher
 
 runner = CliRunner()
 KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"

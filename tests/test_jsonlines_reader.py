@@ -6,18 +6,16 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.errors import CorefInputError
-from spacy_coref_eval.formats.jsonlines import read as jsonlines_module
 from spacy_coref_eval.formats.conll.read import read_conll
 from spacy_coref_eval.formats.conll.write import write_conll
-from spacy_coref_eval.formats.corpus import read_corpus
-from spacy_coref_eval.formats.corpus import document_keys, match_names
+from spacy_coref_eval.formats.corpus import document_keys, match_names, read_corpus
+from spacy_coref_eval.formats.jsonlines import read as jsonlines_module
 from spacy_coref_eval.formats.jsonlines.read import parse_jsonlines, read_jsonlines
 from spacy_coref_eval.formats.jsonlines.write import write_jsonlines
+from spacy_coref_eval.model.clusters import Clusters
 
 from .conftest import data_path
 from .strategies import deterministic
@@ -76,7 +74,10 @@ def test_pairing_with_conll_names():
     [
         ("{not json", r"f:2: not a JSON object"),
         (_line(sentences=[["x"]], clusters=[]), r"f:2: no doc_key string"),
-        (_line(doc_key="d", sentences=[["x"]], clusters=[[[0, 1]]]), r"f:2: document 'd': mention \[0, 1\] in clusters\[0\] is reversed or outside"),
+        (
+            _line(doc_key="d", sentences=[["x"]], clusters=[[[0, 1]]]),
+            r"f:2: document 'd': mention \[0, 1\] in clusters\[0\] is reversed or outside",
+        ),
         (_line(doc_key="d", sentences=[["x", "y"]], clusters=[[[1, 0]]]), r"f:2: document 'd': mention \[1, 0\]"),
         (_line(doc_key="d", sentences=[["x"]], clusters=[[[0.0, 0]]]), r"f:2: document 'd': mention \[0.0, 0\] in clusters\[0\] is not"),
         (_line(doc_key="d", sentences=[["x"]], clusters=[[[0]]]), r"f:2: document 'd': mention \[0\] in clusters\[0\]"),
@@ -155,7 +156,8 @@ def jsonlines_texts(draw):
     for index in range(draw(st.integers(1, 4))):
         lengths = draw(st.lists(st.integers(0, 5), min_size=0, max_size=4))
         n_tokens = sum(lengths)
-        span = st.integers(0, max(n_tokens - 1, 0)).flatmap(lambda s: st.tuples(st.just(s), st.integers(s, min(s + 3, max(n_tokens - 1, 0)))))
+        last = max(n_tokens - 1, 0)
+        span = st.integers(0, last).flatmap(lambda s: st.tuples(st.just(s), st.integers(s, min(s + 3, last))))
         clusters = draw(st.lists(st.lists(span, max_size=4), max_size=4)) if n_tokens else draw(st.sampled_from([[], [[]]]))
         obj = {"doc_key": f"d{index}", "sentences": [[f"w{i}" for i in range(n)] for n in lengths],
                "clusters": [[list(m) for m in c] for c in clusters]}

@@ -9,15 +9,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval import Settings, count_document
 from spacy_coref_eval.cli import app
-from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.counting import SIZE, LeaImportance
+from spacy_coref_eval.model.clusters import Clusters
 
-from .oracle import POLICIES, assert_counts_close, both_ways, lea_side, naive_counts, partition, rewrite
+from .oracle import POLICIES, assert_counts_close, lea_side, naive_counts, rewrite
 from .strategies import deterministic, key_response_pairs
 
 TYPES = ("person", "place", "object")
@@ -35,8 +34,8 @@ def type_of(side, types):
     """The type of an entity of a rewritten side: that of the given entity
     sharing a mention with it, ``None`` for a mention the side lacked."""
     def lookup(entity):
-        for given, etype in zip(side.entities(), types):
-            if set(given) & entity:
+        for known, etype in zip(side.entities(), types):
+            if set(known) & entity:
                 return etype
         return None
     return lookup
@@ -183,7 +182,9 @@ def _files(tmp_path):
     key.write_text(CONLLU, encoding="utf-8")
     response = tmp_path / "response.conllu"
     response.write_text(
-        CONLLU.replace("Entity=(e2-animal-1)", "Entity=(e1-person-1)").replace("there" + "\t_" * 7 + "\tEntity=(e3-place-1)", "there" + "\t_" * 8),
+        CONLLU.replace("Entity=(e2-animal-1)", "Entity=(e1-person-1)").replace(
+            "there" + "\t_" * 7 + "\tEntity=(e3-place-1)", "there" + "\t_" * 8
+        ),
         encoding="utf-8",
     )
     weights = tmp_path / "weights.json"
@@ -251,6 +252,7 @@ def test_strata_weigh_with_the_run_importance():
     with every entity weighing 1, LEA's recall denominator of a stratum is
     its number of key entities (by size it would be their mentions)."""
     from spacy_coref_eval.formats.conll.read import read_conll
+
     from .conftest import REPO
 
     key, response = (str(REPO / "spacy_coref_eval" / "data" / f"demo.{side}.conll") for side in ("key", "response"))

@@ -8,8 +8,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
 from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
 
 from benchmarks.perturb import perturb_corpus
 from spacy_coref_eval import Clusters, read_conll
@@ -476,7 +476,8 @@ def test_an_analysis_registered_once_reaches_the_json_and_the_table(pair, monkey
     run = evaluate_corpus(*pair)
     computed = analyse(run.result, breakdowns=Breakdowns(n_mentions=True), corpus=run.corpus)
     data = json.loads(render(run.result, "json", False, computed))
-    assert data["n_mentions"] == {"key": data["metrics"]["mentions"]["recall_den"], "response": data["metrics"]["mentions"]["precision_den"]}
+    mentions = data["metrics"]["mentions"]
+    assert data["n_mentions"] == {"key": mentions["recall_den"], "response": mentions["precision_den"]}
     table = render(run.result, "table", False, computed)
     assert table.split("\nSettings: ")[0].endswith("Mentions counted by a registered analysis\n")
 

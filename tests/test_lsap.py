@@ -10,6 +10,7 @@ from scipy.optimize import linear_sum_assignment
 
 from spacy_coref_eval.assignment import lsap
 from spacy_coref_eval.assignment.lsap import _solve, shortest_path_assignment
+
 from .strategies import deterministic, patched
 
 RATIOS = sorted({p / q for q in range(1, 9) for p in range(1, q + 1)})
@@ -56,8 +57,8 @@ def test_the_same_assignment_on_larger_matrices(seed):
     n_rows, n_cols = rng.integers(20, 81, 2)
     values = rng.choice(RATIOS, 3) if seed % 2 else rng.random(50)
     scores = np.where(rng.random((n_rows, n_cols)) < 0.15, rng.choice(values, (n_rows, n_cols)), 0.0)
-    for scores in (scores, scores.T):
-        assert same_pairs(shortest_path_assignment(-scores), linear_sum_assignment(-scores))
+    for matrix in (scores, scores.T):
+        assert same_pairs(shortest_path_assignment(-matrix), linear_sum_assignment(-matrix))
 
 
 def test_a_solve_stops_past_its_limit():

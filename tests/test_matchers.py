@@ -13,6 +13,8 @@ from hypothesis import assume, given, strategies as st
 
 from spacy_coref_eval import Clusters, CorefInputError, Settings, count_document, score_pairs
 from spacy_coref_eval.assignment import by_block, earliest
+from spacy_coref_eval.assignment.by_block import solve_blocks
+from spacy_coref_eval.assignment.earliest import best_assignment
 from spacy_coref_eval.twinning import (
     MATCHERS,
     ExactMatcher,
@@ -21,10 +23,9 @@ from spacy_coref_eval.twinning import (
     PartialMatcher,
     get_matcher,
 )
-from spacy_coref_eval.assignment.by_block import solve_blocks
 from spacy_coref_eval.twinning.matchers import twin_by_score
 from spacy_coref_eval.twinning.spans import exact_twins, overlapping_pairs, twinless_by_span
-from spacy_coref_eval.assignment.earliest import best_assignment
+
 from .oracle import earliest_best_twins
 from .strategies import deterministic, key_response_pairs, patched, spans
 

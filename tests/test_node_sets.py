@@ -8,13 +8,13 @@ from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
 from click.testing import CliRunner
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval import Settings
 from spacy_coref_eval.cli import app
-from spacy_coref_eval.model.clusters import Clusters, NodeSets, common_tokens, holds, same_sets
 from spacy_coref_eval.formats.corpus import read_corpus
+from spacy_coref_eval.model.clusters import Clusters, NodeSets, common_tokens, holds, same_sets
 from spacy_coref_eval.scoring import score_pairs
 from spacy_coref_eval.twinning import get_matcher
 

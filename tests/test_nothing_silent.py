@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 import spacy
+from click.testing import CliRunner
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.vocab import Vocab
-from click.testing import CliRunner
 
 from spacy_coref_eval import CorefEvalWarning, CorefInputError, read_conll, score_documents
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.pipeline.scorers import make_coref_scorer, score_examples
 from spacy_coref_eval.formats.docbin.docs import conll_to_docs, write_docbin
+from spacy_coref_eval.pipeline.scorers import make_coref_scorer, score_examples
 
 runner = CliRunner()
 KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"

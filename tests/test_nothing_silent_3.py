@@ -9,19 +9,18 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings
 from click.testing import CliRunner
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from benchmarks.perturb import perturb_corpus
 from spacy_coref_eval import score_documents
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.formats.inputs import InputLimits
+from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conll.read import read_conll
+from spacy_coref_eval.formats.inputs import InputLimits
 from spacy_coref_eval.report.json import score_json as result_json
 from spacy_coref_eval.scoring import CorpusResult, Options, evaluate_corpus
-from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.shards import load_counts, merge_results, save_counts
 
 from .conftest import data_path

@@ -38,7 +38,7 @@ NOT_WORDS = {"5": "5", "1.5": "1.5", "null": "null", "true": "true", '["x"]': '[
 
 def _jsonlines(path: Path, word: str) -> Path:
     ok = '{"doc_key": "a", "sentences": [["x", "y"]], "clusters": [[[0, 0], [1, 1]]]}\n'
-    path.write_text(ok + '{"doc_key": "d", "sentences": [["a"], ["b", %s]], "clusters": [[[0, 0], [1, 1]]]}\n' % word)
+    path.write_text(ok + '{"doc_key": "d", "sentences": [["a"], ["b", ' + word + ']], "clusters": [[[0, 0], [1, 1]]]}\n')
     return path
 
 

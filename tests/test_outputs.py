@@ -29,7 +29,9 @@ def test_two_outputs_naming_one_file_are_refused(tmp_path, command):
     assert not same.exists()
 
 
-@pytest.mark.parametrize("name, says", [("report.html", "an HTML page"), ("scores.conll", "a CoNLL-2012 file"), ("x.spacy", "a spaCy DocBin file")])
+@pytest.mark.parametrize(
+    "name, says", [("report.html", "an HTML page"), ("scores.conll", "a CoNLL-2012 file"), ("x.spacy", "a spaCy DocBin file")]
+)
 def test_a_report_is_not_written_to_a_name_of_another_kind(tmp_path, name, says):
     result = runner.invoke(app, ["score", str(KEY), str(RESPONSE), "-o", str(tmp_path / name)])
     assert result.exit_code == 1

@@ -10,8 +10,8 @@ import pytest
 from weasel.util import load_project_config
 
 from spacy_coref_eval import read_conll, score_documents
-from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.cli.score import DATA
+from spacy_coref_eval.report.json import score_json
 
 from .conftest import REPO
 

@@ -1,7 +1,7 @@
 """Properties every correct scorer has, checked on the fast engine."""
 
-from functools import reduce
 import math
+from functools import reduce
 
 import numpy as np
 from hypothesis import given, strategies as st

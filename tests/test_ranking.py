@@ -67,9 +67,10 @@ def test_the_ranking_table_and_its_refusals(systems):
     assert "perfect" in lines[3] and "system" in lines[4] and "damaged" in lines[5]
     one = runner.invoke(app, ["compare", systems["key"], systems["system"]])
     assert one.exit_code == 2 and "at least two systems" in one.output
-    wrong = runner.invoke(app, ["compare", systems["key"], systems["system"], systems["damaged"], systems["perfect"], "--rank-by", "cheese"])
+    files = [systems["key"], systems["system"], systems["damaged"], systems["perfect"]]
+    wrong = runner.invoke(app, ["compare", *files, "--rank-by", "cheese"])
     assert wrong.exit_code == 2 and "'cheese' is not one of 'conll', 'mentions', 'muc'" in wrong.output
-    absent = runner.invoke(app, ["compare", systems["key"], systems["system"], systems["damaged"], systems["perfect"], "--rank-by", "mor"])
+    absent = runner.invoke(app, ["compare", *files, "--rank-by", "mor"])
     assert absent.exit_code == 1 and "cannot rank by 'mor'" in absent.output
     classes = runner.invoke(app, ["compare", systems["key"], systems["system"], systems["damaged"], systems["perfect"], "--classes"])
     assert classes.exit_code == 2 and "--classes compares two systems" in classes.output

@@ -28,6 +28,8 @@ import shlex
 import shutil
 import subprocess
 import sys
+import traceback
+import warnings
 from pathlib import Path
 from typing import Dict, Iterator, List, NamedTuple
 
@@ -146,11 +148,33 @@ def environment(checkout: Path) -> Dict[str, str]:
     return {**os.environ, "PYTHONPATH": path}
 
 
-def run_cli(arguments: List[str], checkout: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "spacy_coref_eval", *arguments],
-        cwd=checkout, env=environment(checkout), capture_output=True, text=True, timeout=600,
-    )
+class Ran(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(arguments: List[str], checkout: Path) -> Ran:
+    """A ``spacy-coref-eval`` command run in this process (click's
+    ``CliRunner``) from the scratch checkout, as a process would run it:
+    warnings printed once to stderr, an exception the command lets
+    through printed as its traceback, and the exit code."""
+    from click.testing import CliRunner
+
+    from spacy_coref_eval.cli import app
+
+    here = os.getcwd()
+    os.chdir(checkout)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("default")
+            result = CliRunner().invoke(app, arguments, prog_name=CLI)
+    finally:
+        os.chdir(here)
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += "".join(traceback.format_exception(type(result.exception), result.exception, result.exception.__traceback__))
+    return Ran(result.exit_code, result.stdout, stderr)
 
 
 def exemption(command: List[str]) -> str:

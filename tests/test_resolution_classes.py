@@ -11,8 +11,18 @@ from hypothesis import given, strategies as st
 
 from spacy_coref_eval import Clusters, CorefInputError, Settings, score_pairs
 from spacy_coref_eval.analysis.resolution import (
-    ANAPHORIC, CLASS_INDEX, MEMBER_COLUMNS, NONE, RESOLUTION_CLASSES, TABLE4_AVERAGE, class_profile,
-    classify_mentions, count_resolution_classes, cpp_prediction, muc_rc_rates, read_class_scores,
+    ANAPHORIC,
+    CLASS_INDEX,
+    MEMBER_COLUMNS,
+    NONE,
+    RESOLUTION_CLASSES,
+    TABLE4_AVERAGE,
+    class_profile,
+    classify_mentions,
+    count_resolution_classes,
+    cpp_prediction,
+    muc_rc_rates,
+    read_class_scores,
     score_resolution_classes,
 )
 from spacy_coref_eval.model.tokens import Tokens
@@ -317,7 +327,7 @@ def fast_counts(documents, matcher=exact_twins):
 def naive_counts(documents, twins_by_doc):
     out = np.zeros((len(documents), len(RESOLUTION_CLASSES), 4))
     for d, ((key, response, labels), twin_of) in enumerate(zip(documents, twins_by_doc)):
-        for c, name in enumerate(RESOLUTION_CLASSES):
+        for c, _name in enumerate(RESOLUTION_CLASSES):
             members = frozenset(span for span, label in labels.items() if label == c)
             out[d, c] = naive_muc_rc(key, response, twin_of, members)
     return out
@@ -341,7 +351,7 @@ def test_muc_rc_matches_the_naive_definition(documents):
     twin_maps += [dict() for _ in range(len(documents) - len(twin_maps))]
     assert np.array_equal(muc_rc, naive_counts(documents, twin_maps))
     for d, (key_entities, _, labels) in enumerate(documents):
-        for c, name in enumerate(RESOLUTION_CLASSES):
+        for c, _name in enumerate(RESOLUTION_CLASSES):
             assert members[d, c] == sum(1 for label in labels.values() if label == c)
         assert members[d, MEMBER_COLUMNS.index(NONE)] == sum(1 for label in labels.values() if label < 0)
         assert members[d, -1] == sum(len(entity) - 1 for entity in key_entities if entity)

@@ -13,7 +13,11 @@ from hypothesis import given, strategies as st
 from spacy_coref_eval import Clusters
 from spacy_coref_eval.analysis.resolution import RESOLUTION_CLASSES, classify_mentions
 from spacy_coref_eval.analysis.resolution.strings import (
-    _span_hashes, exact_repeats, merged_spans, shares_content_word, substring_ids,
+    _span_hashes,
+    exact_repeats,
+    merged_spans,
+    shares_content_word,
+    substring_ids,
 )
 from spacy_coref_eval.model.tokens import Tokens
 

@@ -7,12 +7,12 @@ from click.testing import CliRunner
 
 from benchmarks.perturb import perturb_corpus
 from spacy_coref_eval import CorefInputError, Settings, score_documents
-from spacy_coref_eval.scoring import score_pairs
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.counting import BLOCKS
-from spacy_coref_eval.report.json import score_json as result_json
 from spacy_coref_eval.formats.conll.read import read_conll
 from spacy_coref_eval.formats.conll.write import write_conll
+from spacy_coref_eval.report.json import score_json as result_json
+from spacy_coref_eval.scoring import score_pairs
 from spacy_coref_eval.shards import load_counts, merge_results, save_counts
 
 from .conftest import data_path

@@ -12,21 +12,19 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from spacy_coref_eval.model.clusters import Clusters, ClustersBatch
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conll import FORMAT
 from spacy_coref_eval.formats.conll.read import read_conll
+from spacy_coref_eval.formats.conll.write import write_conll
 from spacy_coref_eval.formats.corpus import StackedPairs, pair_sides
 from spacy_coref_eval.formats.document import Side
+from spacy_coref_eval.model.clusters import Clusters, ClustersBatch
 from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.scoring import CorpusResult, Options, evaluate_corpus, score_pairs
-
-from spacy_coref_eval.formats.conll.write import write_conll
 
 from .conftest import data_path
 from .litbank import litbank
 from .strategies import deterministic, limits_env
-
 
 pytestmark = pytest.mark.usefixtures("stream_files_of_any_size")
 
@@ -147,7 +145,8 @@ def test_columns_score_as_documents(tmp_path_factory, pair, chosen):
 @deterministic(max_examples=200)
 def test_batch_splits_as_from_arrays(data):
     n_docs = data.draw(st.integers(0, 5))
-    rows = data.draw(st.lists(st.tuples(st.integers(0, max(n_docs - 1, 0)), st.integers(0, 5), st.integers(1, 3), st.integers(0, 3)), max_size=20 if n_docs else 0))
+    row = st.tuples(st.integers(0, max(n_docs - 1, 0)), st.integers(0, 5), st.integers(1, 3), st.integers(0, 3))
+    rows = data.draw(st.lists(row, max_size=20 if n_docs else 0))
     rows.sort(key=lambda row: row[0])
     doc, starts, widths, labels = (np.array([row[i] for row in rows], dtype=np.int64) for i in range(4))
     batch = ClustersBatch.build(doc, starts, starts + widths, labels, n_docs)

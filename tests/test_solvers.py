@@ -14,15 +14,16 @@ from hypothesis import assume, given, strategies as st
 from scipy.optimize import linear_sum_assignment
 
 from spacy_coref_eval import Clusters, Settings, count_document
+from spacy_coref_eval.arrays import compact, stable_order
 from spacy_coref_eval.assignment import by_block, earliest, small, sparse
+from spacy_coref_eval.assignment.blocks import connected_blocks
+from spacy_coref_eval.assignment.by_block import TIE_TOLERANCE, solve_blocks
+from spacy_coref_eval.assignment.earliest import _reduce, _tight_edges, best_assignment, earliest_optimal
+from spacy_coref_eval.assignment.gains import Gains, as_ratios
 from spacy_coref_eval.assignment.small import python_matching
 from spacy_coref_eval.assignment.sparse import SMALL_CELLS, max_gain_matching
-from spacy_coref_eval.arrays import compact, stable_order
-from spacy_coref_eval.assignment.blocks import connected_blocks
 from spacy_coref_eval.twinning import matchers
-from spacy_coref_eval.assignment.by_block import TIE_TOLERANCE, solve_blocks
-from spacy_coref_eval.assignment.gains import Gains, as_ratios
-from spacy_coref_eval.assignment.earliest import _reduce, _tight_edges, best_assignment, earliest_optimal
+
 from .oracle import assert_counts_close, naive_counts
 from .strategies import deterministic, key_response_pairs, patched
 

@@ -20,10 +20,10 @@ from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 from spacy.util import import_file
 
-from spacy_coref_eval.pipeline.scorers import CorefEvalWarning
 from spacy_coref_eval.formats.conll.write import write_conll
-from spacy_coref_eval.pipeline.registrations import prefixed_span_groups
 from spacy_coref_eval.formats.docbin.spans import doc_clusters
+from spacy_coref_eval.pipeline.registrations import prefixed_span_groups
+from spacy_coref_eval.pipeline.scorers import CorefEvalWarning
 
 pytestmark = pytest.mark.slow
 

@@ -4,16 +4,16 @@ import re
 import warnings
 
 import pytest
-from hypothesis import given, strategies as st
 import spacy
+from hypothesis import given, strategies as st
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import registry
 
 from spacy_coref_eval import CorefInputError
-from spacy_coref_eval.pipeline.scorers import CorefEvalWarning, score_examples
-from spacy_coref_eval.pipeline.registrations import labeled_span_group, prefixed_span_groups
 from spacy_coref_eval.formats.docbin.spans import PrefixedSpanGroups, doc_clusters
+from spacy_coref_eval.pipeline.registrations import labeled_span_group, prefixed_span_groups
+from spacy_coref_eval.pipeline.scorers import CorefEvalWarning, score_examples
 
 from .strategies import deterministic
 

@@ -14,8 +14,8 @@ from spacy.util import registry
 
 from spacy_coref_eval import Clusters, Settings, score_documents
 from spacy_coref_eval.pipeline.component import CorefEvaluator
-from spacy_coref_eval.pipeline.scorers import CorefEvalWarning, CorefScorer, make_coref_scorer, score_examples
 from spacy_coref_eval.pipeline.registrations import labeled_span_group
+from spacy_coref_eval.pipeline.scorers import CorefEvalWarning, CorefScorer, make_coref_scorer, score_examples
 from spacy_coref_eval.twinning import ExactMatcher
 
 METRIC_NAMES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")

@@ -5,9 +5,8 @@ import numpy as np
 import pytest
 
 from benchmarks.perturb import perturb_corpus
-from spacy_coref_eval import Counts, CorefEvalWarning, CorefInputError, Settings, score_documents
-from spacy_coref_eval.analysis import bootstrap_intervals, compare, macro_average
-from spacy_coref_eval.analysis import statistics
+from spacy_coref_eval import CorefEvalWarning, CorefInputError, Counts, Settings, score_documents
+from spacy_coref_eval.analysis import bootstrap_intervals, compare, macro_average, statistics
 from spacy_coref_eval.analysis.statistics import TIE, draw_documents
 from spacy_coref_eval.counting.rates import rates, score_arrays
 

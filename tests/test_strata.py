@@ -193,7 +193,7 @@ def test_entity_types_and_mention_attributes_of_corefud_input(gum, tmp_path):
     data = json.loads(out.read_text())
     types = data["strata"]["entity-type"]
     assert {"person", "place"} <= set(types)
-    for attribute, strata in data["strata"].items():
+    for _attribute, strata in data["strata"].items():
         assert sum(entry["key_mentions"] for entry in strata.values()) == data["metrics"]["mentions"]["recall_den"]
         assert sum(entry["response_mentions"] for entry in strata.values()) == data["metrics"]["mentions"]["precision_den"]
     assert "_" in data["strata"]["attr:MSeg"]

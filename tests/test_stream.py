@@ -22,7 +22,6 @@ from spacy_coref_eval.scoring import Options, evaluate_corpus
 from .conftest import data_path
 from .strategies import corpora, deterministic, limits_env, patched
 
-
 pytestmark = pytest.mark.usefixtures("stream_files_of_any_size")
 
 

@@ -23,7 +23,6 @@ from .conllu_generator import mention_chunks
 from .strategies import deterministic, limits_env, patched
 from .test_stream import assert_same, outcome, scored
 
-
 pytestmark = pytest.mark.usefixtures("stream_files_of_any_size")
 
 GUM = data_path("corpora", "gum-corefud.40docs.conllu.gz")

@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 from hypothesis import given, strategies as st
 
-from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.formats.document import Paired, Side, WordMismatch, WordsDocument
 from spacy_coref_eval.formats.jsonlines import FORMAT
 from spacy_coref_eval.formats.jsonlines.read import parse_jsonlines
 from spacy_coref_eval.formats.sysout.batch import CharacterBatch
 from spacy_coref_eval.formats.sysout.document import cluster_words, from_text, from_words
+from spacy_coref_eval.model.clusters import Clusters
 
 from .strategies import deterministic
 from .test_alignment_fast import PIECES, written

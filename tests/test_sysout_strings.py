@@ -67,7 +67,7 @@ def test_the_rule_on_hand_made_documents(text, clusters, expected, unplaced):
     spans, labels, missing = place_strings(text, clusters)
     assert sorted((text[a:b], label) for (a, b), label in zip(spans.tolist(), labels.tolist())) == sorted(expected)
     assert missing == unplaced
-    assert (sorted((a, b, l) for (a, b), l in zip(spans.tolist(), labels.tolist())), missing) == (
+    assert (sorted((a, b, label) for (a, b), label in zip(spans.tolist(), labels.tolist())), missing) == (
         sorted(oracle(text, clusters)[0]), oracle(text, clusters)[1])
 
 

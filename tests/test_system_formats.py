@@ -341,8 +341,8 @@ def test_wl_coref_head_words_are_one_word_mentions_scored_by_head(tmp_path):
     head; scored as the same one-word mentions built from the key's heads
     (two mentions of one head keep the first, as wl-coref has one mention
     a head)."""
-    from spacy_coref_eval.scoring import Options, score_pairs
     from spacy_coref_eval.model.clusters import Pair
+    from spacy_coref_eval.scoring import Options, score_pairs
 
     converted = tmp_path / "gum.wl.jsonl"
     assert run("convert", GUM, converted, "--output-format", "wl-coref").exit_code == 0

@@ -6,8 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval import Settings
 from spacy_coref_eval.errors import CorefInputError
@@ -19,6 +18,7 @@ from spacy_coref_eval.formats.text2text.heads import Trees
 from spacy_coref_eval.formats.text2text.tags import TagCounts, sentence_mentions
 from spacy_coref_eval.scoring import score_pairs
 
+from .strategies import deterministic
 from .text2text_data import GUM, VARIANTS, expected, gold_lines, headed_key, mention_digest, variant_text
 
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor")
@@ -83,7 +83,7 @@ def edited(draw, vocabulary=("a", "b", "c", "d"), zeros=("##", "##x")):
     return key, response
 
 
-@settings(max_examples=300, deadline=None)
+@deterministic(max_examples=300)
 @given(edited())
 def test_the_banded_alignment_is_clean_s_full_table(case):
     key, response = case
@@ -117,7 +117,7 @@ def lcs(a, b):
     return table[-1][-1]
 
 
-@settings(max_examples=300, deadline=None)
+@deterministic(max_examples=300)
 @given(edited(zeros=()))
 def test_the_diff_is_a_common_subsequence_no_longer_than_an_lcs(case):
     key, response = case

@@ -10,8 +10,8 @@ from spacy_coref_eval.scoring import evaluate_corpus
 
 from . import ua_oracle
 from .strategies import deterministic
-from .ua_generator import generate_pair
 from .test_ua_fixtures import METRICS, RATES, options
+from .ua_generator import generate_pair
 
 MODES = [(), ("remove_split_antecedent",), ("only_split_antecedent",), ("MIN",), ("keep_non_referring", "keep_bridging"),
          ("evaluate_discourse_deixis",), ("remove_singletons", "remove_split_antecedent")]

@@ -4,7 +4,6 @@ clear line naming file, line and markable or entity for bad input."""
 import json
 
 import pytest
-
 from click.testing import CliRunner
 
 from spacy_coref_eval.cli import app
@@ -29,7 +28,8 @@ def document(*cells, bridging=None, header=HEADER, sep="\t"):
     return "".join(lines)
 
 
-def spans(text, modes=Modes()):
+def spans(text, modes=None):
+    modes = Modes() if modes is None else modes
     clusters = ua_clusters(parse_ua(text, "f.ua").documents[0], modes)
     return [list(entity) for entity in clusters.entity_spans], clusters.splits
 

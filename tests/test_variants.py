@@ -21,7 +21,8 @@ def score_json(*args):
 
 
 def separate_run(key, response, row, extra=()):
-    setting = [] if row["preset"] == "reference" else ["--preset", row["preset"], "--match", row["match"], "--singletons", row["singletons"]]
+    setting = ["--preset", row["preset"], "--match", row["match"], "--singletons", row["singletons"]]
+    setting = [] if row["preset"] == "reference" else setting
     return score_json(key, response, *setting, *extra)
 
 
@@ -48,7 +49,7 @@ def test_every_row_equals_its_own_score_run(gum, extra):
 def test_rows_that_need_heads_are_not_available_without_them():
     data = score_json(KEY, RESPONSE, "--variants")
     rows = {(row["preset"], row["match"], row["singletons"]): row for row in data["variants"]}
-    for (preset, match, singletons), row in rows.items():
+    for (_preset, match, _singletons), row in rows.items():
         if match == "exact":
             assert row["metrics"] == separate_run(KEY, RESPONSE, row)["metrics"]
         else:

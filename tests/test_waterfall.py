@@ -17,9 +17,9 @@ from spacy_coref_eval.analysis.error_types import ERROR_KINDS, corpus_error_coun
 from spacy_coref_eval.analysis.waterfall import WATERFALL_ORDER, fixed_response, rescore, waterfall
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.model.clusters import Clusters, Pair
 from spacy_coref_eval.counting.counts import FIELDS
 from spacy_coref_eval.counting.rates import score_arrays
+from spacy_coref_eval.model.clusters import Clusters, Pair
 from spacy_coref_eval.scoring import Settings, score_documents, score_pairs
 
 from .strategies import corpora, deterministic
@@ -87,7 +87,7 @@ def test_the_first_step_is_the_run_and_a_step_without_errors_changes_nothing(nam
     steps = waterfall(result)
     assert np.allclose(steps.cumulative[0], result.counts, rtol=1e-12, atol=1e-12)
     totals = steps.fixed.sum(axis=0)
-    for i, kind in enumerate(WATERFALL_ORDER):
+    for i, _kind in enumerate(WATERFALL_ORDER):
         if totals[i] == 0:
             assert np.array_equal(steps.cumulative[i + 1], steps.cumulative[i])
             assert np.array_equal(steps.alone[i], steps.cumulative[0])

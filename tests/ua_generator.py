@@ -276,7 +276,6 @@ def make_key_doc(rng, name, P):
                     del doc.plurals[q]
     _assign_element_marks(rng, doc)
     # bridging
-    ids = [m["id"] for m in doc.marks]
     for i, m in enumerate(doc.marks):
         if i == 0 or m["ent"] in doc.pseudo:
             continue
@@ -302,7 +301,6 @@ def _assign_element_marks(rng, doc):
 
 def _make_dd(rng, doc, P):
     n = doc.n()
-    spans = []
     ent = 1
     for _ in range(P["dd_chains"]):
         for _try in range(10):
@@ -580,7 +578,7 @@ def _min_str(mn):
 def write_doc(doc, rng_sep, sep_mode, edge=None):
     n = doc.n()
     elem_of = {}
-    for (x, p), mid in sorted(doc.elem_marks.items(), key=lambda kv: (str(kv[0]), kv[1])):
+    for (_x, p), mid in sorted(doc.elem_marks.items(), key=lambda kv: (str(kv[0]), kv[1])):
         elem_of.setdefault(mid, []).append(str(p))
 
     def ident_fields(m):

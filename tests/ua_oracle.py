@@ -17,7 +17,6 @@ from collections import deque
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-
 # ----------------------------------------------------------------------------
 # markables
 

@@ -7,8 +7,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..model.clusters import Clusters, Pair
 from ..errors import CorefInputError
+from ..model.clusters import Clusters, Pair
 from ..model.tokens import Tokens
 from ..scoring import CorpusResult, Settings
 from ..twinning import TwinnedCorpus
@@ -48,7 +48,7 @@ def mention_type_values(twinned: TwinnedCorpus, tokens: Sequence[Tokens]) -> Str
 
     if len(tokens) != twinned.n_docs:
         raise CorefInputError(f"mention types: {len(tokens)} token sequences for {twinned.n_docs} documents")
-    columns = [[] if all(getattr(part, name) is not None for part in tokens) else None for name in _COLUMNS]
+    columns: List[Optional[list]] = [[] if all(getattr(part, name) is not None for part in tokens) else None for name in _COLUMNS]
     padded = [*tokens, Tokens([], [0], *columns)]
     stacked = Tokens.stack(padded, np.append(twinned.offsets, twinned.size))
     stratum = np.zeros(max(PROPER, COMMON, PRONOUN, OTHER) + 1, dtype=np.int64)

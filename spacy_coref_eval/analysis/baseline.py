@@ -9,8 +9,8 @@ from typing import Any, Dict, List, Sequence
 
 import numpy as np
 
-from ..model.clusters import Clusters, Pair
 from ..errors import CorefInputError
+from ..model.clusters import Clusters, Pair
 from ..scoring import score_pairs
 from .registry import Context
 

@@ -14,8 +14,8 @@ import numpy as np
 
 from ..assignment.blocks import components
 from ..counting.contingency import Contingency
+from ..counting.counts import BLOCK_INDEX, BLOCKS, FIELDS
 from ..counting.importance import SIZE, LeaImportance
-from ..counting.counts import BLOCK_INDEX, FIELDS, BLOCKS
 from ..counting.metrics import Quad, blanc, lea, muc
 from ..counting.rates import stack_rates
 from ..errors import CorefInputError

@@ -98,12 +98,14 @@ class DocumentErrors:
     @cached_property
     def divided_entities(self) -> np.ndarray:
         """Key entities whose twinned mentions lie in two or more response entities."""
-        return _spread(*self.cells, self.key.n_entities)
+        mine, theirs = self.cells
+        return _spread(mine, theirs, self.key.n_entities)
 
     @cached_property
     def conflated_entities(self) -> np.ndarray:
         """Response entities whose twinned mentions lie in two or more key entities."""
-        return _spread(*reversed(self.cells), self.response.n_entities)
+        mine, theirs = self.cells
+        return _spread(theirs, mine, self.response.n_entities)
 
     @cached_property
     def main_key_entity(self) -> np.ndarray:

@@ -6,8 +6,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..model.clusters import Clusters
 from ..errors import CorefInputError
+from ..model.clusters import Clusters
 from ..scoring import CorpusResult
 from .document_errors import DocumentErrors, entity_members
 from .error_types import ERROR_KINDS

@@ -12,8 +12,8 @@ from typing import Dict, Tuple
 
 import numpy as np
 
-from ..model.clusters import ClustersLike
 from ..errors import CorefInputError
+from ..model.clusters import ClustersLike
 from ..scoring import CorpusResult, Settings, score_pairs
 from ..twinning import TwinnedCorpus
 

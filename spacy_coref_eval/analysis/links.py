@@ -14,8 +14,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..model.clusters import Clusters
 from ..errors import CorefInputError
+from ..model.clusters import Clusters
 from ..twinning import TwinnedCorpus
 from .registry import Context
 

@@ -10,8 +10,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from ..model.clusters import Pair
 from ..errors import CorefInputError
+from ..model.clusters import Pair
 from ..scoring import CorpusResult, score_pairs
 from .document_errors import DocumentErrors
 from .registry import Context

@@ -9,8 +9,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..model.clusters import Clusters
 from ..errors import CorefInputError
+from ..model.clusters import Clusters
 from ..twinning import TwinnedCorpus
 from .strata import StratumValues
 

@@ -9,9 +9,9 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 
 import numpy as np
 
-from ..model.clusters import Clusters
 from ..counting import count_corpus
 from ..errors import CorefInputError
+from ..model.clusters import Clusters
 from ..scoring import CorpusResult, Settings
 from ..twinning import TwinnedCorpus, apply_policy
 

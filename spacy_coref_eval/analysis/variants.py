@@ -6,8 +6,8 @@ report; each row is what ``score`` gives with that setting alone."""
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..model.clusters import Pair
 from ..errors import CorefInputError
+from ..model.clusters import Pair
 from ..scoring import Settings, score_pairs
 
 VARIANTS: Tuple[Tuple[Optional[str], str, str], ...] = (

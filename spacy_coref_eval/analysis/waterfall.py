@@ -9,9 +9,9 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tup
 
 import numpy as np
 
-from ..model.clusters import Clusters, NodeSets, Pair
 from ..counting.rates import score_arrays
 from ..errors import CorefInputError
+from ..model.clusters import Clusters, NodeSets, Pair
 from ..scoring import CorpusResult, Settings, order_free_sum, score_pairs
 from .document_errors import DocumentErrors
 

@@ -109,7 +109,8 @@ def _run(key: Any, response: Any, options: Options, span_end: str) -> Run:
     if is_records(key) or is_records(response):
         with record_files(key, response) as (key_path, response_path):
             run = _run(key_path, response_path, options, span_end)
-        warnings = [renamed(warning, {str(key_path): "key records", str(response_path): "response records"}) for warning in run.result.warnings]
+        sources = {str(key_path): "key records", str(response_path): "response records"}
+        warnings = [renamed(warning, sources) for warning in run.result.warnings]
         return Run(replace(run.result, warnings=warnings), run.corpus)
     if _read(key) and _read(response):
         return evaluate_corpus(_docs(key, "reference"), _docs(response, "predicted"), options=options)

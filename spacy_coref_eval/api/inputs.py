@@ -7,9 +7,9 @@ from operator import index
 from os import PathLike
 from typing import Any, Dict, Hashable, List, Mapping, Sequence, Tuple
 
-from ..model.clusters import Clusters, Pair
 from ..errors import CorefInputError
 from ..formats.corpus import pair_documents
+from ..model.clusters import Clusters, Pair
 
 SPAN_ENDS = ("exclusive", "inclusive")
 """How the end of a ``(start, end)`` span counts: one past the last token

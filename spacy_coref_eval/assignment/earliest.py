@@ -325,7 +325,8 @@ def best_assignment(scores: np.ndarray) -> List[Tuple[int, int]]:
     the candidates): ``(row, column)`` pairs, by column."""
     rows, cols = np.nonzero(scores > 0)
     values = scores[rows, cols]
-    chosen = earliest_optimal(rows, cols, values, *scores.shape, as_ratios(values))
+    n_rows, n_cols = scores.shape
+    chosen = earliest_optimal(rows, cols, values, n_rows, n_cols, as_ratios(values))
     return list(zip(rows[chosen].tolist(), cols[chosen].tolist()))
 
 

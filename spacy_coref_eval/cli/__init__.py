@@ -4,7 +4,10 @@ one module per command, each reading, scoring and reporting through
 import gc
 
 from ._app import app
-from . import score, compare, report, evaluate, profile, convert, baseline, agree  # noqa: E402,F401  (registers the commands in this order)
+
+# isort: off
+from . import score, compare, report, evaluate, profile, convert, baseline, agree  # noqa: F401  (registers the commands in this order)
+# isort: on
 
 
 def main() -> None:

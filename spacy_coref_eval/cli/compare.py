@@ -10,11 +10,20 @@ import click
 
 from ._app import app
 from .options import (
-    FORMAT, INPUT_HELP, N_RESAMPLES, RANK_BY, SEED, ScoringOptions, check_level, input_path, key_argument, output_path,
+    FORMAT,
+    INPUT_HELP,
+    N_RESAMPLES,
+    RANK_BY,
+    SEED,
+    ScoringOptions,
+    check_level,
+    input_path,
+    key_argument,
+    output_path,
     scoring_options,
 )
-from .sections import section
 from .output import STRICT, named, output_format, reported_errors, say_warnings, write
+from .sections import section
 from .stdin import standard_input
 
 MAX_ROUNDS = 10_000_000
@@ -108,7 +117,9 @@ def compared(
     warnings = [f"{named(path)}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
     say_warnings(warnings)
     if fmt == "json":
-        data = comparison_json(named(key), [named(path) for path in systems], runs[0].result, comparison, rounds, n_resamples, seed, warnings)
+        data = comparison_json(
+            named(key), [named(path) for path in systems], runs[0].result, comparison, rounds, n_resamples, seed, warnings
+        )
         text = json_text(data)
     else:
         text = (

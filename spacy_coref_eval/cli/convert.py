@@ -4,16 +4,16 @@ writers load when a conversion needs them."""
 import shutil
 import sys
 import tempfile
-from pathlib import Path
 from collections.abc import Sequence as SequenceABC
+from pathlib import Path
 from typing import Iterable, Iterator, Optional, Sequence, TypeVar
 
 import click
 
 from ._app import app
 from .options import HEAD_PREFIX, INPUT_FORMAT, INPUT_HELP, SPANS, FormatName
-from .sections import section
 from .output import aliased, named, reported_errors, say, say_warnings, shows_progress, write
+from .sections import section
 from .stdin import is_dash, standard_input
 
 PROGRESS_MIN_BYTES = 1 << 20

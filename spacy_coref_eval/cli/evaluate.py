@@ -9,8 +9,8 @@ import click
 
 from ._app import app
 from .options import PER_DOC, ScoringOptions, existing_path, format_option, input_path, output_path, scoring_options_without
-from .sections import section
 from .output import REPORT_FORMATS, named, output_format, reported_errors, say, say_warnings, write
+from .sections import section
 from .stdin import is_dash, standard_input
 
 
@@ -94,8 +94,8 @@ def _gold(nlp, data: Path, given: Optional[str], options):
     from ..formats.corpus import read_side
     from ..formats.docbin import FORMAT as DOCBIN
     from ..formats.docbin.docs import stored_name, words_doc
-    from ..formats.docbin.records import check_docbin
     from ..formats.docbin.examples import docs_side
+    from ..formats.docbin.records import check_docbin
 
     fmt = format_of(data, given)
     if fmt is DOCBIN:
@@ -151,5 +151,5 @@ def _load(model: str):
 
     try:
         return spacy.load(model)
-    except (OSError, IOError) as err:
+    except OSError as err:
         raise ValueError(f"cannot load the pipeline {model!r}: {str(err).splitlines()[0]}") from None

@@ -7,13 +7,22 @@ import click
 
 from ._app import app
 from .options import (
-    INPUT_HELP, N_PROCESS, N_RESAMPLES, SEED, ScoringOptions, analysis_options, check_level, input_path, key_argument,
-    output_path, scoring_options,
+    INPUT_HELP,
+    N_PROCESS,
+    N_RESAMPLES,
+    SEED,
+    ScoringOptions,
+    analysis_options,
+    check_level,
+    input_path,
+    key_argument,
+    output_path,
+    scoring_options,
 )
 from .output import STRICT, named, reported_errors, say_warnings, write
+from .score import CROSS_DOCUMENT
 from .sections import section
 from .stdin import standard_input
-from .score import CROSS_DOCUMENT
 
 
 @app.command("report", epilog=INPUT_HELP, short_help="Write an HTML report of a response against a key")

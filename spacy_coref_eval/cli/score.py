@@ -9,11 +9,25 @@ import click
 
 from ._app import app
 from .options import (
-    CI, INPUT_HELP, MACRO, N_PROCESS, N_RESAMPLES, PER_DOC, SEED, ScoringOptions, analysis_options, compose, existing_path,
-    format_option, input_path, key_argument, output_path, scoring_options,
+    CI,
+    INPUT_HELP,
+    MACRO,
+    N_PROCESS,
+    N_RESAMPLES,
+    PER_DOC,
+    SEED,
+    ScoringOptions,
+    analysis_options,
+    compose,
+    existing_path,
+    format_option,
+    input_path,
+    key_argument,
+    output_path,
+    scoring_options,
 )
-from .sections import section
 from .output import REPORT_FORMATS, STRICT, output_format, reported_errors, say, say_warnings, write
+from .sections import section
 from .stdin import standard_input
 
 DATA = Path(__file__).resolve().parent.parent / "data"

@@ -10,8 +10,8 @@ import numpy as np
 from ..errors import CorefInputError
 from ..twinning.twinned import Twinned, TwinnedCorpus
 from .contingency import Contingency, Tables, label_types, membership_tables
-from .importance import SIZE, LeaImportance
 from .counts import BLOCK_INDEX, BLOCKS, FIELDS, Counts, empty_counts, reported
+from .importance import SIZE, LeaImportance
 from .metrics import CONLL_PARTS, DEFAULT_METRICS, METRIC_INFO, METRICS, REGISTRY, Conventions, Metric, check_metrics
 
 __all__ = [

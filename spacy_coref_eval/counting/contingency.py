@@ -49,7 +49,7 @@ class Contingency:
         both = (key >= 0) & (response >= 0)
         width = max(len(response_sizes), 1)
         codes, counts = np.unique(key[both] * width + response[both], return_counts=True)
-        typed = {}
+        typed: Dict[str, Any] = {}
         if types is not None:
             typed = {"key_types": _first_types(types[0], key), "response_types": _first_types(types[1], response)}
         return cls(
@@ -153,7 +153,7 @@ def membership_tables(memberships: Memberships, types: Optional[Tuple[np.ndarray
     entity holding them."""
     m = memberships
     sides = (m.key_sizes, m.key_doc, m.response_sizes, m.response_doc)
-    typed = {}
+    typed: Dict[str, Any] = {}
     if types is not None:
         typed = {
             "key_types": label_types(types[0], np.arange(len(m.key_sizes))),

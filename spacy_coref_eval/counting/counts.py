@@ -78,7 +78,10 @@ class Counts:
         must all be in ``data`` (else :class:`KeyError`), and every count a
         number (else :class:`ValueError` naming it: ``true``, ``"12"`` and
         ``null`` are not)."""
-        metrics = [m.name for m in REGISTRY if m.name in data and m.name in METRICS + ANAPHORA_METRICS] if metrics is None else check_metrics(metrics)
+        if metrics is None:
+            metrics = [m.name for m in REGISTRY if m.name in data and m.name in METRICS + ANAPHORA_METRICS]
+        else:
+            metrics = check_metrics(metrics)
         counts = cls(metrics)
         for name in reported(metrics):
             metric = METRIC_INFO[name]

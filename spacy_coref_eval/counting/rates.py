@@ -7,7 +7,7 @@ elementwise on stacks of count arrays, so the statistics of
 one call; :func:`rates` applies it to one :class:`Counts` and
 :func:`stack_rates` to every document at once.
 """
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Union, cast
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from .metrics import CONLL_PARTS, METRIC_INFO, RATES, Conventions, Scores
 __all__ = ["CONLL_PARTS", "RATES", "f1", "prf_arrays", "rates", "ratio", "score_arrays", "stack_rates"]
 
 
-def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+def ratio(num: Union[np.ndarray, float], den: Union[np.ndarray, float]) -> np.ndarray:
     """num / den elementwise, with 0/0 = 0."""
     num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
     return np.divide(num, den, out=np.zeros(num.shape), where=den != 0)
@@ -49,7 +49,7 @@ def score_arrays(array: np.ndarray, metrics: Sequence[str], conventions: Convent
         parts = [prf_arrays(block) for block in blocks]
         out[name] = parts[0] if metric.combine is None else metric.combine(blocks, parts, conventions)
     if set(CONLL_PARTS) <= set(metrics):
-        out["conll"] = {"f1": sum(out[name]["f1"] for name in CONLL_PARTS) / len(CONLL_PARTS)}
+        out["conll"] = {"f1": cast(np.ndarray, sum(out[name]["f1"] for name in CONLL_PARTS) / len(CONLL_PARTS))}
     return out
 
 

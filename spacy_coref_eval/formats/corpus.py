@@ -9,14 +9,14 @@ from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Seq
 
 import numpy as np
 
-from ..model.clusters import Clusters, ClustersBatch, ClustersLike, Pair
 from ..errors import LISTED, CorefInputError, listed
 from ..files import PathLike
+from ..model.clusters import Clusters, ClustersBatch, ClustersLike, Pair
+from ..model.tokens import Tokens
 from .base import Format, ReadOptions
 from .document import PART_NAME, AlignmentReport, Side, SideDocument, WordMismatch
 from .inputs import InputLimits
 from .registry import FALLBACK, format_of, registered_formats
-from ..model.tokens import Tokens
 
 T = TypeVar("T")
 PAIR_BY = (None, "name", "order")
@@ -189,7 +189,9 @@ class StackedPairs(Sequence[Pair]):
     Columns): scoring twins them at once without splitting them into
     documents; a :class:`Pair` is built for whoever asks for one."""
 
-    def __init__(self, names: List[str], key: ClustersBatch, response: ClustersBatch, key_tokens: np.ndarray, response_tokens: np.ndarray) -> None:
+    def __init__(
+        self, names: List[str], key: ClustersBatch, response: ClustersBatch, key_tokens: np.ndarray, response_tokens: np.ndarray
+    ) -> None:
         self.names = names
         self.key, self.response = key, response
         self.n_tokens, self.response_tokens = key_tokens, response_tokens

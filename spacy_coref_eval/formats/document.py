@@ -4,14 +4,14 @@ a response document of its own or another format."""
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..model.clusters import Clusters
 from ..errors import CorefInputError
-from .base import Format
+from ..model.clusters import Clusters
 from ..model.tokens import Tokens
+from .base import Format
 
 _SPACE = re.compile(r"\s+")
 
@@ -36,15 +36,26 @@ class SideDocument:
     format add what they read and override :meth:`paired_with` where their
     format pairs otherwise than word by word."""
 
-    name: Optional[str]
-    clusters: Clusters
-    n_tokens: int
-    sentence_starts: Sequence[int]
     mentions: Optional[RawMentions] = None
     """The mentions as read with their ids, kept where a reader is asked
     for them (``ReadOptions.entity_ids``) and keeps them (CoNLL-2012)."""
 
-    words: List[str]
+    if TYPE_CHECKING:  # fields or properties, as each format keeps them
+
+        @property
+        def name(self) -> Optional[str]: ...
+
+        @property
+        def clusters(self) -> Clusters: ...
+
+        @property
+        def n_tokens(self) -> int: ...
+
+        @property
+        def sentence_starts(self) -> Union[Sequence[int], np.ndarray]: ...
+
+        @property
+        def words(self) -> List[str]: ...
 
     def tokens(self) -> Tokens:
         """The words and sentences, and whatever token attributes the
@@ -181,7 +192,7 @@ class Side:
 
     path: Path
     format: Format
-    documents: List[SideDocument]
+    documents: Sequence[SideDocument]
     warnings: List[str] = field(default_factory=list)
 
     @property

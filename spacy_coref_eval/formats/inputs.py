@@ -160,7 +160,7 @@ def check_lines(data: bytes, source: Path, max_line: int) -> None:
         raise CorefInputError(too_long(source, max_line, longest + 1))
 
 
-def check_utf8(data: bytes, path: Path) -> None:
+def check_utf8(data: Union[bytes, bytearray], path: Path) -> None:
     """Refuse bytes that are not UTF-8 text, naming the file, the line and
     the byte, whatever a command then reads of them (a file scored without
     its words is refused as one converted with them). Only the runs of

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..model.clusters import Clusters, Pair
 from ..errors import CorefInputError
 from ..files import PathLike
+from ..model.clusters import Clusters, Pair
 from .base import Format, ReadOptions
 from .conll.read import ConllDocument
 from .corpus import Corpus, PairedDocuments, length_warnings, pair_by_name_or_order, pair_columns, pair_triples

@@ -9,8 +9,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..model.clusters import Clusters, Pair
 from ..errors import CorefInputError
+from ..model.clusters import Clusters, Pair
 from .document import RawMentions, Side, SideDocument, bare_name
 from .topic_document import TopicDocument
 

@@ -127,9 +127,9 @@ class Clusters:
         left empty disappears. Readers pass entities in the reference
         scorer's order (docs/metrics.md §3) so that the copy it keeps is the one kept.
         """
-        entities = [list(entity) for entity in entities]
-        bounds = np.array([span for entity in entities for span in entity], dtype=np.int64).reshape(-1, 2)
-        return cls.from_sized(bounds[:, 0], bounds[:, 1], [len(entity) for entity in entities], heads)
+        listed = [list(entity) for entity in entities]
+        bounds = np.array([span for entity in listed for span in entity], dtype=np.int64).reshape(-1, 2)
+        return cls.from_sized(bounds[:, 0], bounds[:, 1], [len(entity) for entity in listed], heads)
 
     @classmethod
     def from_sized(
@@ -183,8 +183,9 @@ class Clusters:
         if repeated:
             within = first_occurrences(*codes, labels, *(() if heads is None else (heads,)))
             if len(within) > len(keep):
+                entity, n_entities = _dense_labels(labels[within])
                 memberships = cls(
-                    starts[within], ends[within], *_dense_labels(labels[within]),
+                    starts[within], ends[within], entity, n_entities,
                     heads[within] if heads is not None else None, 0, nodes.take(within) if nodes is not None else None,
                     _types_of(etypes, labels[within]),
                 )
@@ -207,7 +208,7 @@ class Clusters:
 
     def entities(self) -> Tuple[Tuple[Span, ...], ...]:
         """The entities as tuples of ``(start, end)`` spans, in stored order."""
-        out = [[] for _ in range(self.n_entities)]
+        out: List[List[Span]] = [[] for _ in range(self.n_entities)]
         for s, e, k in zip(self.starts.tolist(), self.ends.tolist(), self.entity.tolist()):
             out[k].append((s, e))
         return tuple(tuple(entity) for entity in out)
@@ -276,7 +277,7 @@ class Clusters:
         return out
 
     @classmethod
-    def stack(cls, parts: Sequence["Clusters"], offsets: Sequence[int]) -> Tuple["Clusters", np.ndarray]:
+    def stack(cls, parts: Sequence["Clusters"], offsets: Union[Sequence[int], np.ndarray]) -> Tuple["Clusters", np.ndarray]:
         """Several documents as one: part ``d`` shifted by ``offsets[d]``
         tokens (offsets must keep the parts apart) and its entities
         renumbered after those of the parts before. Returns the stacked

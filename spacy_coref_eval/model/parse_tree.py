@@ -24,7 +24,7 @@ class ParseNode:
         self.tags = tags
         self.index = index
         self.terminal = terminal
-        self.children: List["ParseNode"] = []
+        self.children: List[ParseNode] = []
 
     def __repr__(self) -> str:
         return render(self)

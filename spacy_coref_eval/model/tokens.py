@@ -3,7 +3,7 @@ words, sentence starts and, where the input has them, parts of speech and
 the Person and Gender morphology (spaCy docs, CoNLL-U columns), numbered
 like the spans of :class:`~spacy_coref_eval.model.clusters.Clusters`."""
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -32,7 +32,7 @@ class Tokens:
     """
 
     words: Sequence[str]
-    sentence_starts: Sequence[int] = ()
+    sentence_starts: Union[Sequence[int], np.ndarray] = ()
     pos: Optional[Sequence[str]] = None
     tag: Optional[Sequence[str]] = None
     person: Optional[Sequence[str]] = None
@@ -104,7 +104,7 @@ class Tokens:
         return cls(words, sentences, pos, tag, person, gender)
 
     @classmethod
-    def stack(cls, parts: Sequence["Tokens"], offsets: Sequence[int]) -> "Tokens":
+    def stack(cls, parts: Sequence["Tokens"], offsets: Union[Sequence[int], np.ndarray]) -> "Tokens":
         """Several documents as one, part ``d`` starting at token
         ``offsets[d]`` as in :meth:`Clusters.stack`; the tokens between parts
         are blank. A column is kept when every part has it."""

@@ -16,10 +16,15 @@ from spacy.training import Example
 from spacy.util import registry
 
 from ..analysis.attributes import (
-    CHAIN_LENGTH, DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, SPREAD, SPREAD_SENTENCES, ChainLengths,
+    CHAIN_LENGTH,
+    DEFAULT_CHAIN_LENGTHS,
+    MENTION_TYPE,
+    SPREAD,
+    SPREAD_SENTENCES,
+    ChainLengths,
 )
-from ..analysis.resolution import RESOLUTION_CLASSES, score_resolution_classes
 from ..analysis.registry import get_analysis, resolve
+from ..analysis.resolution import RESOLUTION_CLASSES, score_resolution_classes
 from ..analysis.summary import Breakdowns, analyse
 from ..counting import DEFAULT_METRICS, METRIC_INFO, METRICS, LeaImportance
 from ..errors import CorefEvalWarning, warn

@@ -7,8 +7,8 @@ from wasabi import table
 
 from .alignment_html import closure_section
 from .html import STYLE
-from .markup import escape
 from .labels import METRIC_NAMES, pct, printable
+from .markup import escape
 
 WIDEST = 80
 """The widest cell of a table (wasabi cuts its columns at 30 characters)."""

@@ -4,8 +4,8 @@ and the variant matrix, rendered from their JSON blocks."""
 from typing import Any, List, Mapping, Optional, Sequence
 
 from ..analysis.error_types import ERROR_KIND_INFO
-from .markup import escape, interval_text, svg, y_axis
 from .labels import METRIC_NAMES, METRIC_ORDER, pct
+from .markup import escape, interval_text, svg, y_axis
 from .views import headline
 
 GAIN, LOSS, BASE = "#59a14f", "#e15759", "#4e79a7"

@@ -5,8 +5,8 @@ links, within one document and across documents, the scores with their
 counts, and the topics."""
 from typing import List, Optional, Sequence, Tuple
 
-from .markup import escape, svg, y_axis
 from .labels import METRIC_NAMES, fraction, pct
+from .markup import escape, svg, y_axis
 from .views import CROSS_PARTS, CrossDocumentView, LinkRow
 
 PART_COLOURS = {"": "#8a8a8a", "all": "#4e79a7", "within": "#59a14f", "across": "#f28e2b"}
@@ -21,7 +21,8 @@ def cross_document_section(view: Optional[CrossDocumentView]) -> str:
         "<thead><tr><th>Score</th><th>Over</th><th>Recall</th><th>Precision</th><th>F1</th>"
         "<th>Recall num / den</th><th>Precision num / den</th></tr></thead>"
     )
-    table = f'<table class="crossdoc" data-scope="corpus">{head}\n<tbody>\n' + "\n".join(_row(row) for row in view.rows) + "\n</tbody></table>"
+    rows = "\n".join(_row(row) for row in view.rows)
+    table = f'<table class="crossdoc" data-scope="corpus">{head}\n<tbody>\n' + rows + "\n</tbody></table>"
     return (
         '<section id="cross-document">\n<h2>Within and across documents</h2>\n'
         '<p class="meta">Every topic scored as one document, as the reference scorer scores their concatenation. '

@@ -77,4 +77,5 @@ def macro_grid(macro: Mapping[str, Mapping[str, float]]) -> Grid:
         (METRIC_NAMES[name], macro[name].get("recall"), macro[name].get("precision"), macro[name]["f1"], macro[name]["n_documents"])
         for name in METRIC_ORDER if name in macro
     )
-    return Grid("Macro averages over documents", ("Metric", "Recall", "Precision", "F1", "Documents"), (LABEL, RATE, RATE, RATE, COUNT), rows)
+    header = ("Metric", "Recall", "Precision", "F1", "Documents")
+    return Grid("Macro averages over documents", header, (LABEL, RATE, RATE, RATE, COUNT), rows)

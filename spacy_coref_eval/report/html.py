@@ -19,7 +19,6 @@ from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct, setti
 from .markup import escape, interval_text, svg, y_axis
 from .views import DocumentView, Intervals, Mention, Rates, ReportData, headline, worst_documents
 
-
 RATE_COLOURS: Dict[str, str] = {"recall": "#4e79a7", "precision": "#f28e2b", "f1": "#59a14f"}
 PALETTE: Tuple[str, ...] = (
     "#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#b07aa1", "#76b7b2",

@@ -5,8 +5,8 @@ from typing import Any, List, Mapping, Optional
 
 from wasabi import table
 
-from .markup import escape
 from .labels import METRIC_NAMES, METRIC_ORDER, pct, printable
+from .markup import escape
 
 
 def antecedents_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:

@@ -6,8 +6,8 @@ from math import ceil
 from typing import Any, List, Mapping, Optional, Sequence
 
 from .html import STYLE, footer, nice_step
-from .markup import escape, svg
 from .labels import METRIC_NAMES, pct
+from .markup import escape, svg
 
 ROW = 28
 LEFT = 260

@@ -1,5 +1,5 @@
 """Plain-text tables of scores (wasabi, as spaCy's own command line)."""
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence
 
 from wasabi import table
 
@@ -7,6 +7,14 @@ from ..analysis.error_types import ERROR_KIND_INFO
 from ..counting import METRIC_INFO
 from .grids import COUNT, LABEL, RATE, SCORE_KINDS, Cell, Grid, documents_grid, score_row, scores_grid
 from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, number, pct, printable
+
+Align = Literal["l", "r", "c"]
+
+
+def _aligns(lead: Sequence[Align], n_right: int) -> List[Align]:
+    """Column alignments: ``lead``, then ``n_right`` columns aligned right."""
+    right: List[Align] = ["r"] * n_right
+    return [*lead, *right]
 
 
 def metrics_table(metrics: Mapping[str, Dict]) -> str:
@@ -93,7 +101,7 @@ def errors_table(errors: Mapping[str, Mapping[str, int]]) -> str:
     the total), in the order given (m. = mentions, e. = entities)."""
     rows = [[printable(name)] + [str(counts[kind.name]) for kind in ERROR_KIND_INFO] for name, counts in errors.items()]
     header = ["Document"] + [kind.short for kind in ERROR_KIND_INFO]
-    return table(rows, header=header, divider=True, aligns=["l"] + ["r"] * len(ERROR_KIND_INFO), max_col=_widest(rows))
+    return table(rows, header=header, divider=True, aligns=_aligns(["l"], len(ERROR_KIND_INFO)), max_col=_widest(rows))
 
 
 def classes_table(classes: Mapping[str, Mapping]) -> str:
@@ -165,7 +173,7 @@ def waterfall_tables(block: Mapping[str, Any]) -> str:
     each step gains; the points each kind gains fixed alone."""
     names = _f1_columns(block["original"])
     header = ["Step", "Fixed"] + [METRIC_NAMES[name] for name in names]
-    aligns = ["l", "r"] + ["r"] * len(names)
+    aligns = _aligns(["l", "r"], len(names))
     titles = {kind.name: kind.title for kind in ERROR_KIND_INFO}
     rows = [["response as scored", ""] + [pct(block["original"][name]["f1"]) for name in names]]
     gains, alone = [], []
@@ -200,7 +208,7 @@ def strata_table(attribute: str, block: Mapping[str, Mapping[str, Any]], level: 
     first = next(iter(block.values()), None)
     names = _f1_columns(first["metrics"]) if first else []
     header = ["Stratum", "Key m.", "Response m."] + [METRIC_NAMES[name] for name in names]
-    aligns = ["l", "r", "r"] + ["r"] * len(names)
+    aligns = _aligns(["l", "r", "r"], len(names))
     rows = [
         [printable(stratum), str(entry["key_mentions"]), str(entry["response_mentions"])]
         + [UNDEFINED if name in entry.get("undefined", ()) else pct(entry["metrics"][name]["f1"]) for name in names]
@@ -208,7 +216,8 @@ def strata_table(attribute: str, block: Mapping[str, Mapping[str, Any]], level: 
     ]
     note = f"; {UNDEFINED} = undefined: the stratum's key gives the metric nothing to find" if any(
         entry.get("undefined") for entry in block.values()) else ""
-    out = f"F1 by {printable(attribute)} (m. = mentions{note})\n" + table(rows, header=header, divider=True, aligns=aligns, max_col=_widest(rows))
+    body = table(rows, header=header, divider=True, aligns=aligns, max_col=_widest(rows))
+    out = f"F1 by {printable(attribute)} (m. = mentions{note})\n" + body
     if first and "intervals" in first:
         bounds = [
             [printable(stratum)] + [
@@ -220,7 +229,7 @@ def strata_table(attribute: str, block: Mapping[str, Mapping[str, Any]], level: 
         level_text = f"{100 * level:g}% " if level is not None else ""
         out += (
             f"\nBootstrap {level_text}intervals of F1 by {printable(attribute)}\n"
-            + table(bounds, header=["Stratum"] + header[3:], divider=True, aligns=["l"] + aligns[3:], max_col=_widest(bounds))
+            + table(bounds, header=["Stratum"] + header[3:], divider=True, aligns=_aligns(["l"], len(aligns) - 3), max_col=_widest(bounds))
         )
     return out
 
@@ -261,7 +270,7 @@ def variants_table(rows: Sequence[Mapping[str, Any]]) -> str:
             body.append([label] + ["n/a"] * len(names))
             lines.append(f"{label}: not available ({printable(str(row['reason']))})")
     header = ["Setting"] + [METRIC_NAMES[name] for name in names]
-    out = table(body, header=header, divider=True, aligns=["l"] + ["r"] * len(names), max_col=_widest(body))
+    out = table(body, header=header, divider=True, aligns=_aligns(["l"], len(names)), max_col=_widest(body))
     return out + ("\n".join(lines) + "\n" if lines else "")
 
 
@@ -369,5 +378,5 @@ def ranking_table(ranking: Any, labels: Sequence[str]) -> str:
         "Rank", "System", f"{METRIC_NAMES[ranking.metric]} F1", "interval", *(METRIC_NAMES[name] for name in others),
         "p rand. vs next", "p boot. vs next",
     )
-    aligns = ("r", "l", *("r" for _ in header[2:]))
+    aligns = _aligns(["r", "l"], len(header) - 2)
     return table(rows, header=header, divider=True, aligns=aligns, max_col=_widest([header, *rows]))

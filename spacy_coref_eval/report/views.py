@@ -12,11 +12,14 @@ mention with the gold is labelled ``x1``, ``x2``, ... with slot -1.
 """
 from dataclasses import dataclass, field
 from string import ascii_lowercase
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..model.clusters import Clusters
+
+if TYPE_CHECKING:
+    from ..formats.document import AlignmentReport
 from ..scoring import CorpusResult
 
 Rates = Mapping[str, Mapping[str, float]]
@@ -167,7 +170,7 @@ class AlignmentView:
     """How many of the aligned documents were paired by name and by order."""
 
 
-def alignment_view(reports: Mapping[str, object], shown: int = 50) -> Optional[AlignmentView]:
+def alignment_view(reports: Mapping[str, "AlignmentReport"], shown: int = 50) -> Optional[AlignmentView]:
     """The view of the alignment reports by document (``None`` when no
     document was aligned)."""
     from ..formats.document import pairing_counts, total_alignment
@@ -333,7 +336,7 @@ def build_report(
     worst: int = 5,
     max_tokens: int = 400,
     sections: Optional[Mapping[str, Any]] = None,
-    alignment: Optional[Mapping[str, object]] = None,
+    alignment: Optional[Mapping[str, "AlignmentReport"]] = None,
     closure: Optional[Mapping[str, Any]] = None,
     key_documents: Optional[Sequence[Any]] = None,
 ) -> ReportData:

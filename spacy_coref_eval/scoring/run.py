@@ -6,16 +6,17 @@ from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..model.clusters import Pair
 from ..counting import DEFAULT_METRICS
 from ..errors import CorefInputError
 from ..formats import ReadOptions, format_of, get_format
 from ..formats.corpus import Corpus, pair_sides, read_corpus, read_side
 from ..formats.document import Side
 from ..formats.inputs import InputLimits
+from ..model.clusters import Pair
 from .result import CorpusResult
 from .score import document_splits, repeated_notes, score_pairs, score_shard
 from .settings import Settings
+
 
 @dataclass(frozen=True)
 class Options:
@@ -205,8 +206,8 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
     if options.cross_document:
         from ..formats.corpus import pair_topic_sides
 
-        return pair_topic_sides(*sides, pattern=options.topic_pattern, pair_by=options.pair_by)
-    return pair_sides(*sides, pair_by=options.pair_by)
+        return pair_topic_sides(sides[0], sides[1], pattern=options.topic_pattern, pair_by=options.pair_by)
+    return pair_sides(sides[0], sides[1], pair_by=options.pair_by)
 
 
 def _smaller(key: Any, response: Any, limits: InputLimits) -> bool:

@@ -4,15 +4,16 @@ from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Unio
 
 import numpy as np
 
-from ..model.clusters import Clusters, ClustersLike, Pair, as_clusters, repeated_warnings
 from ..counting import Counts, count_corpus
 from ..counting.metrics import reads_documents
 from ..errors import CorefInputError
 from ..formats.corpus import StackedPairs, pair_clusters, repeated_pairs
+from ..model.clusters import Clusters, ClustersLike, Pair, as_clusters, repeated_warnings
 from ..twinning import ExactMatcher, TwinnedCorpus, apply_policy, twin_batches, twin_corpus
 from ..twinning.matchers import ScoredMatcher
 from .result import CorpusResult
 from .settings import Settings
+
 
 def count_document(key: ClustersLike, response: ClustersLike, settings: Optional[Settings] = None) -> Counts:
     """Additive counts of one document's response against its key."""

@@ -70,6 +70,7 @@ class CorefUDMatcher:
             twins = exact_twins(key.subset(key_free), response.subset(response_free))
             twins = np.where(twins >= 0, key_index[np.maximum(twins, 0)], -1)
         if self.mode == "head":
+            assert key.heads is not None and response.heads is not None  # checked by check()
             found = np.flatnonzero(twins >= 0)
             twins[found[key.heads[twins[found]] != response.heads[response_index[found]]]] = -1
         zero_twins[response_index] = twins
@@ -140,7 +141,9 @@ def _twin_zeros(key: Clusters, response: Clusters) -> np.ndarray:
     rows, cols = _in_mention_order(key, np.flatnonzero(key.zeros())), _in_mention_order(response, np.flatnonzero(response.zeros()))
     if len(rows) == 0 or len(cols) == 0:
         return twins
+    assert key.nodes is not None and response.nodes is not None  # zero mentions are token sets
     key_deps, response_deps = key.nodes.zero_deps, response.nodes.zero_deps
+    assert key_deps is not None and response_deps is not None
     scores = np.array([[_dependency_score(key_deps[k], response_deps[r]) for r in cols.tolist()] for k in rows.tolist()])
     picked_rows, picked_cols = dense_assignment(scores)
     twins[cols[picked_cols]] = rows[picked_rows]

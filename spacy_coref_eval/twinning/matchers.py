@@ -15,8 +15,8 @@ from typing import Any, Callable, ClassVar, Dict, Protocol, Tuple, Union, runtim
 import numpy as np
 
 from ..assignment import solve_blocks
-from ..model.clusters import Clusters, common_tokens, holds
 from ..errors import CorefInputError
+from ..model.clusters import Clusters, common_tokens, holds
 from .spans import exact_twins, overlaps_by_start, twinless_by_span
 
 ScoreFunction = Callable[[Clusters, Clusters, np.ndarray, np.ndarray], np.ndarray]
@@ -31,7 +31,8 @@ class Matcher(Protocol):
     lacks what the matcher reads (heads); ``config`` is what the JSON
     ``settings`` echo."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def __call__(self, key: Clusters, response: Clusters) -> np.ndarray: ...
 

@@ -60,7 +60,7 @@ def _shallowest(start: ParseNode, labels: Optional[Tuple[str, ...]], out: Set[Tu
                 out.add((node.label, node.index))
                 best = min(best, depth)
         elif depth < best and node.children and (depth == 0 or not labels or node.label[:2] in labels):
-            terminals_too = bool(labels) and node.label[:2] in labels
+            terminals_too = bool(labels and node.label[:2] in labels)
             queue.extend((c, depth + 1) for c in node.children if terminals_too or not c.terminal)
 
 

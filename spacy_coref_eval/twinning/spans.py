@@ -32,6 +32,7 @@ def exact_twins(key: Clusters, response: Clusters) -> np.ndarray:
     twins[found] = order[position[found]]
     if response_odd.any() and key_odd.any():
         key_ids, response_ids = np.flatnonzero(key_odd), np.flatnonzero(response_odd)
+        assert key.nodes is not None and response.nodes is not None  # odd mentions are token sets
         key_codes, response_codes = set_codes(key.nodes.take(key_ids), response.nodes.take(response_ids))
         by_code = dict(zip(key_codes.tolist(), key_ids.tolist()))
         twins[response_ids] = [by_code.get(code, -1) for code in response_codes.tolist()]

@@ -6,10 +6,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ...model.clusters import Pair
 from ...errors import CorefInputError
 from ...formats.annotation import closure_report
 from ...formats.document import Side, document_names
+from ...model.clusters import Pair
 from ...scoring import CorpusResult, Options, evaluate_corpus, score_pairs
 from .annotators import Annotation, aliased
 from .result import Agreement, Cell, Matrix

@@ -6,8 +6,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ...model.clusters import Clusters
 from ...formats.document import SideDocument
+from ...model.clusters import Clusters
 from ..krippendorff import alpha
 from .units import NOT_MARKED, DocumentUnits, Unit, find
 

@@ -7,9 +7,9 @@ from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...formats.document import SideDocument, WordMismatch
+from ...model.clusters import Clusters
 from ...scoring import Options
 from ...twinning import twin_corpus
 from .annotators import Annotation

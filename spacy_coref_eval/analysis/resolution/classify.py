@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...arrays import expand_ranges
-from ...model.clusters import Clusters
 from ...errors import CorefInputError
+from ...model.clusters import Clusters
 from ...model.tokens import Tokens
 from .lexicon import CAPITALISED, CLASS_INDEX, COMMON, OTHER, PRONOUN, PROPER
 from .order import anaphoric, position_order
@@ -190,7 +190,7 @@ def _sentence_initial(tokens: Tokens, positions: np.ndarray) -> np.ndarray:
     """Whether each token (one with a letter or digit) is the first such
     token of its sentence: walks back over the tokens before it, all of
     them at once, while they have none."""
-    starts = tokens.sentence_starts
+    starts = np.asarray(tokens.sentence_starts)
     first = starts[np.searchsorted(starts, positions, side="right") - 1]
     initial = positions == first
     pending = np.flatnonzero(~initial)

@@ -7,10 +7,10 @@ import numpy as np
 
 from ...arrays import expand_ranges
 from ...assignment.blocks import connected_blocks
-from ...model.clusters import Clusters
 from ...counting.counts import FIELDS
 from ...counting.rates import prf_arrays
 from ...errors import CorefInputError
+from ...model.clusters import Clusters
 from .lexicon import MEMBER_COLUMNS, RESOLUTION_CLASSES
 from .order import anaphoric, position_order
 

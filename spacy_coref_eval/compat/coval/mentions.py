@@ -4,9 +4,9 @@ minimum-span identity (MINA), ``NP_only`` and ``remove_nested``, each in
 coval's order and with coval's rules."""
 from typing import Hashable, List, NamedTuple, Optional, Sequence
 
-from .read import CovalDocument, CovalSpan
 from ...model.parse_tree import PARSE_FIELD, partial_tree
 from ...twinning.minimum import minimum_span
+from .read import CovalDocument, CovalSpan
 
 
 class CovalMention(NamedTuple):

@@ -14,11 +14,11 @@ from typing import Dict, Hashable, List, Sequence, Tuple
 
 import numpy as np
 
+from ...counting.counts import BLOCK_INDEX, empty_counts
 from ...errors import CorefInputError
 from ...files import PathLike
-from .read import CovalDocument, read_coval
 from .mentions import CovalMention, coval_entities, np_only, remove_nested
-from ...counting.counts import BLOCK_INDEX, empty_counts
+from .read import CovalDocument, read_coval
 
 Entity = Sequence[CovalMention]
 Quad = Tuple[float, float, float, float]
@@ -145,7 +145,9 @@ def coval_counts(key: Sequence[Entity], response: Sequence[Entity]) -> Dict[str,
     to_response, to_key = _owners(response), _owners(key)
     out: Dict[str, Quad] = {}
     for name, count in (("mentions", _mentions), ("muc", _muc), ("bcub", _bcub)):
-        out[name] = count(key, to_response) + count(response, to_key)
+        recall_num, recall_den = count(key, to_response)
+        precision_num, precision_den = count(response, to_key)
+        out[name] = (recall_num, recall_den, precision_num, precision_den)
     out["lea"] = _lea(key, response, to_response) + _lea(response, key, to_key)
     ceafe, ceafm = _ceaf(key, response)
     out["ceafe"] = (ceafe, len(key), ceafe, len(response))

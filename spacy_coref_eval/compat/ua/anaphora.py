@@ -5,12 +5,12 @@ from typing import Sequence, Tuple
 
 import numpy as np
 
-from ...model.clusters import Clusters
-from ...errors import CorefInputError
-from ...model.ua.modes import Modes
-from ...model.ua.view import UAClusters, check_min_spans
 from ...counting.counts import BLOCK_INDEX
 from ...counting.metrics import METRIC_INFO
+from ...errors import CorefInputError
+from ...model.clusters import Clusters
+from ...model.ua.modes import Modes
+from ...model.ua.view import UAClusters, check_min_spans
 from .split_antecedents import document_counts
 
 

@@ -14,15 +14,15 @@ contingency table with these weighted cells.
 """
 from collections import Counter
 from functools import partial
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ...assignment.lsap import shortest_path_assignment
+from ...counting.non_referring import same_markable
 from ...model.clusters import Clusters
 from ...model.ua.layer import Span, Split
 from ...model.ua.view import UAClusters
-from ...counting.non_referring import same_markable
 
 Quad = Tuple[float, float, float, float]
 """``(recall_num, recall_den, precision_num, precision_den)``."""
@@ -39,18 +39,18 @@ class Side:
     lists it)."""
 
     def __init__(self, clusters: Clusters, remove_singletons: bool = False, use_min: bool = False) -> None:
-        ua = isinstance(clusters, UAClusters)
-        listed = clusters.entity_spans if ua else clusters.entities()
-        splits = clusters.splits if ua else {}
-        use_min = use_min and ua
+        ua = clusters if isinstance(clusters, UAClusters) else None
+        listed = ua.entity_spans if ua is not None else clusters.entities()
+        splits = ua.splits if ua is not None else {}
+        with_min = ua if use_min else None
         kept = [e for e, spans in enumerate(listed) if not remove_singletons or len(spans) + (e in splits) > 1]
         self.entities: List[List[Span]] = [list(listed[e]) for e in kept]
         self.mins: List[Tuple[Optional[Span], ...]] = [
-            clusters.entity_mins[e] if use_min else (None,) * len(listed[e]) for e in kept
+            with_min.entity_mins[e] if with_min is not None else (None,) * len(listed[e]) for e in kept
         ]
         self.min_of: Dict[Span, Span] = {}
-        if use_min and clusters.layer is not None:
-            self.min_of = {(m.start, m.end): m.min_span for m in clusters.layer.markables if m.min_span is not None}
+        if with_min is not None and with_min.layer is not None:
+            self.min_of = {(m.start, m.end): m.min_span for m in with_min.layer.markables if m.min_span is not None}
         renumber = {e: i for i, e in enumerate(kept)}
         self.splits: Dict[int, Split] = {renumber[e]: split for e, split in splits.items() if e in renumber}
         self.index = {span: e for e, spans in enumerate(self.entities) for span in spans}
@@ -63,7 +63,7 @@ class Side:
 
 
 def document_counts(
-    key: UAClusters, response: UAClusters, remove_singletons: bool = False, use_min: bool = False
+    key: Clusters, response: Clusters, remove_singletons: bool = False, use_min: bool = False
 ) -> Tuple[Dict[str, Quad], Dict[str, Quad]]:
     """The counts of every block with split elements scored (first), and
     the counts of the split elements alone (``only`` mode, second); the
@@ -200,13 +200,14 @@ def _blanc_partition(a, b, coref: bool) -> Quad:
     )
 
 
-def _split_pairs(cells: Dict[Tuple[int, int], float]) -> float:
+def _split_pairs(cells: Mapping[Tuple[int, int], float]) -> float:
     """Σ w_x w_y over pairs of elements in different entities on both sides,
     from the (weighted) cells of a contingency table."""
-    rows, cols = Counter(), Counter()
+    rows: Dict[int, float] = {}
+    cols: Dict[int, float] = {}
     for (i, j), w in cells.items():
-        rows[i] += w
-        cols[j] += w
+        rows[i] = rows.get(i, 0) + w
+        cols[j] = cols.get(j, 0) + w
     total = sum(cells.values())
     return (total * total - sum(v * v for v in rows.values()) - sum(v * v for v in cols.values())
             + sum(w * w for w in cells.values())) / 2
@@ -321,6 +322,7 @@ def _overlap(k: Side, r: Side) -> np.ndarray:
             holders.setdefault(span, []).append(j)
     for i, (spans, mins) in enumerate(zip(k.entities, k.mins)):
         for span, least in zip(spans, mins):
+            found: Iterable[int]
             if least is None:
                 found = holders.get(span, ())
             else:

@@ -8,7 +8,6 @@ import numpy as np
 from .characters import TABLE, VISIBLE, visible_codes
 from .words import VisibleWords
 
-
 _JSON_QUOTE = ord('"')
 _JSON_ESCAPES = np.zeros(TABLE, dtype=np.int64)
 """The character of each two-character JSON escape, by its letter."""

@@ -7,10 +7,9 @@ from typing import List, Mapping, Tuple
 
 import numpy as np
 
-from ...model.clusters import Clusters
 from ...errors import CorefInputError
+from ...model.clusters import Clusters
 from .characters import WHITE_SPACE
-
 
 Offsets = Tuple[np.ndarray, np.ndarray]
 

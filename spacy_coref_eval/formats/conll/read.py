@@ -9,17 +9,15 @@ from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequenc
 
 import numpy as np
 
-from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike
-from ..base import ReadOptions
-from ..document import RawMentions, Side, SideDocument
+from ...model.clusters import Clusters
 from ...model.parse_tree import parse_bits
 from ...model.tokens import Tokens
+from ..base import ReadOptions
+from ..document import RawMentions, Side, SideDocument
 from ..inputs import InputLimits, check_utf8, open_input
 from .vectorised import BEGIN, END, SimpleFile, parse_columns, tabbed_columns
-
-
 
 _ID = r"[^\s()|+\-\x00-\x1f\x7f-\x9f]+"
 _TOKEN = re.compile(rf"\(([0-9]+\+[0-9])\)|\(({_ID})\)|\(({_ID})|({_ID})\)|(-)|\||({_ID}|[\s\S])")

@@ -3,7 +3,7 @@ bytes (docs/formats.md §5): exactly what the line reader gives, or
 ``None`` for anything else, so that the line reader reads it or explains
 what is wrong."""
 import re
-from typing import List, NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -53,7 +53,7 @@ def parse_simple(data: bytes, raw: Optional[List[RawMentions]] = None) -> Option
     return None if simple is None else simple.documents()
 
 
-def parse_columns(data: bytes, raw: Optional[List[RawMentions]] = None) -> Optional[SimpleFile]:
+def parse_columns(data: Union[bytes, bytearray], raw: Optional[List[RawMentions]] = None) -> Optional[SimpleFile]:
     """:func:`parse_simple`'s documents as columns (:class:`SimpleFile`)."""
     if b"\r" in data:
         return None
@@ -292,7 +292,7 @@ def _documents(
     return SimpleFile(names, begins + 1, n_tokens, clusters)
 
 
-def tabbed_columns(data: bytes, documents: List[Document]) -> Optional[List[Columns]]:
+def tabbed_columns(data: Union[bytes, bytearray], documents: List[Document]) -> Optional[List[Columns]]:
     """The words, sentence starts and part-of-speech column of each of
     :func:`parse_simple`'s ``documents`` of ``data``, as the line reader
     gives them, when every token line holds five fields or more separated

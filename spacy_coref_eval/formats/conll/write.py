@@ -4,10 +4,11 @@ from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
 
 import numpy as np
 
-from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike, open_output
+from ...model.clusters import Clusters
 from ..document import SideDocument, check_written_name, conll_column, document_names
+
 
 def format_conll(
     name: str,

@@ -29,7 +29,7 @@ def empty_keys(document: CorefUDDocument) -> np.ndarray:
     return np.array([node.key for node in document.empty_nodes], dtype=np.int64)
 
 
-def node_order(document: CorefUDDocument, extra: np.ndarray = np.zeros(0, dtype=np.int64)) -> np.ndarray:
+def node_order(document: CorefUDDocument, extra: np.ndarray = np.zeros(0, dtype=np.int64)) -> np.ndarray:  # noqa: B008 (empty, never written)
     """The sorted identities of the document's nodes, with the empty nodes
     ``extra`` (another file's) added: position ``p`` is token ``p``."""
     keys = document.word_keys()

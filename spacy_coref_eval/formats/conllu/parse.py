@@ -56,7 +56,7 @@ class FileParser:
         self.seen = seen
         self.headers: List[Tuple[int, EntityHeader]] = []
 
-    def decode(self, raw: bytes) -> str:
+    def decode(self, raw: Union[bytes, bytearray]) -> str:
         try:
             return raw.decode("utf8")
         except UnicodeDecodeError as err:

@@ -1,7 +1,7 @@
 """Byte routines of the CoNLL-U line parser (:mod:`.parse`): reading
 eight bytes as one word, comparing prefixes, reading small numbers and
 gathering ranges of a file's bytes with array operations."""
-from typing import List, Sequence, Tuple
+from typing import List, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -12,7 +12,7 @@ _ZEROS, _NINES = np.uint64(0x3030303030303030), np.uint64(0x4646464646464646)
 _TOP_BITS, _LOW_NIBBLES = np.uint64(0x8080808080808080), np.uint64(0x0F0F0F0F0F0F0F0F)
 
 
-def byte_words(data: bytes) -> np.ndarray:
+def byte_words(data: Union[bytes, bytearray]) -> np.ndarray:
     """The eight bytes before every offset of ``data`` (zero bytes outside
     it) as little-endian integers: ``words[i]`` holds ``data[i - 8:i]``,
     ``words[i + 8]`` the eight bytes from ``i``. One gather reads them."""

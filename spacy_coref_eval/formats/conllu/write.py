@@ -28,12 +28,12 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, 
 
 import numpy as np
 
-from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike, open_output
+from ...model.clusters import Clusters
+from ...model.tokens import MISSING, Tokens
 from ..conll.write import check_nesting
 from ..document import SideDocument, conll_column, document_names
-from ...model.tokens import MISSING, Tokens
 
 ENTITY_FIELDS = "eid-etype-head-other"
 
@@ -137,7 +137,7 @@ def split_antecedent_links(clusters: Clusters, eids: Dict[int, int]) -> Dict[int
     splits = getattr(clusters, "splits", None)
     if not splits:
         return {}
-    entity_of = {}
+    entity_of: Dict[Tuple[int, int], int] = {}
     for start, end, entity in zip(clusters.starts.tolist(), clusters.ends.tolist(), clusters.entity.tolist()):
         entity_of.setdefault((start, end), entity)
     out: Dict[int, str] = {}

@@ -18,9 +18,9 @@ from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
-from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import open_output
+from ...model.clusters import Clusters
 from ..conll.read import ConllDocument, PathLike
 from .names import CLUSTER_PREFIX, HEAD_PREFIX, NAME_KEY
 from .records import check_docbin_data, read_docbin_bytes

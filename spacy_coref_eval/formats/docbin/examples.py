@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence
 import numpy as np
 
 from ...model.clusters import Clusters
+from ...model.tokens import Tokens
 from ..alignment import align_clusters
 from ..base import Format
 from ..document import Paired, Side, SideDocument
-from ...model.tokens import Tokens
 from .spans import PrefixedSpanGroups, doc_clusters, missing_groups
 
 if TYPE_CHECKING:

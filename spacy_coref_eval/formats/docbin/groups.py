@@ -4,13 +4,13 @@ table of spans, and the clusters the registered readers
 read from it, as :func:`~.spans.doc_clusters` does on a ``Doc``."""
 from dataclasses import dataclass
 from itertools import chain
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ...arrays import NO_INTEGERS, range_values
-from ...model.clusters import Clusters
 from ...errors import CorefInputError
+from ...model.clusters import Clusters
 from .roots import span_roots
 from .spans import LabeledSpanGroup, PrefixedSpanGroups
 from .table import DECODE_ERRORS, MsgpackDecoder, TokenTable
@@ -62,6 +62,7 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
     plain = unpack.plain
     try:
         msg = unpack(data)
+        entries: Iterable[Tuple[Any, Any]]
         if isinstance(msg, dict):
             entries = msg.items()
         elif isinstance(msg, list):

@@ -3,7 +3,7 @@ with the standard library as ``srsly.msgpack_loads`` decodes it, so that a
 ``.spacy`` file is read without importing srsly (docs/formats.md). Anything
 else raises :class:`Unsupported`, and srsly decodes it (or names the damage)."""
 import struct
-from typing import Any, Tuple
+from typing import Any, List, Tuple
 
 _U16, _U32, _U64 = struct.Struct(">H"), struct.Struct(">I"), struct.Struct(">Q")
 _I8, _I16, _I32, _I64 = struct.Struct(">b"), struct.Struct(">h"), struct.Struct(">i"), struct.Struct(">q")
@@ -59,7 +59,7 @@ def _read(data: bytes, pos: int, sequence: type) -> Tuple[Any, int]:
         return data[pos:pos + size], pos + size
     if 0x90 <= first < 0xA0 or first in _ARRAY:
         count, pos = (first & 0x0F, pos) if first < 0xA0 else _count(data, pos, first)
-        items = []
+        items: List[Any] = []
         append = items.append
         for _ in range(count):
             first = data[pos]

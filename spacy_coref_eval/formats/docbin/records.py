@@ -10,8 +10,8 @@ from typing import List, Optional, Tuple, Union
 
 import numpy as np
 
-from ...model.clusters import Clusters
 from ...errors import CorefInputError
+from ...model.clusters import Clusters
 from ..inputs import InputLimits, open_input
 from .batch import batch_groups
 from .groups import decode_groups, doc_mentions, mention_clusters

@@ -5,11 +5,11 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, Iterator, List, Optional, Sequence
 
-from ...model.clusters import Clusters
 from ...errors import CorefInputError
+from ...model.clusters import Clusters
+from ...model.tokens import Tokens
 from ..base import ReadOptions
 from ..document import Paired, Side, SideDocument, WordMismatch, difference
-from ...model.tokens import Tokens
 
 
 @dataclass

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequ
 
 import numpy as np
 
-from ...model.clusters import Clusters
 from ...errors import CorefInputError
+from ...model.clusters import Clusters
 from .names import CLUSTER_PREFIX, HEAD_PREFIX
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ class LabeledSpanGroup:
     def __call__(self, doc: "Doc") -> List[List["Span"]]:
         if self.key not in doc.spans:
             return []
-        entities: Dict[object, List["Span"]] = {}
+        entities: Dict[object, List[Span]] = {}
         for index, span in enumerate(doc.spans[self.key]):
             value = getattr(span, self.attr) or ("", index)
             entities.setdefault(value, []).append(span)

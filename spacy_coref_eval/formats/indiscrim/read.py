@@ -4,9 +4,9 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, List, Mapping, Sequence
 
-from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import open_output
+from ...model.clusters import Clusters
 from ..base import ReadOptions
 from ..document import Side, SideDocument, WordsDocument, document_names
 

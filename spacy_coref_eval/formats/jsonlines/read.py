@@ -28,12 +28,11 @@ from typing import (
 import numpy as np
 
 from ...arrays import NO_INTEGERS, NO_SPANS
-from ...model.clusters import Clusters
 from ...errors import CorefInputError
 from ...files import PathLike
-from ..inputs import InputLimits, open_input
+from ...model.clusters import Clusters
 from ..document import SideDocument
-
+from ..inputs import InputLimits, open_input
 
 _ROLES = ("response", "key")
 _LISTS = frozenset((list,))

@@ -3,8 +3,8 @@ import json
 from pathlib import Path
 from typing import Iterable, List, Sequence, Tuple
 
-from ...model.clusters import Clusters
 from ...files import PathLike, open_output
+from ...model.clusters import Clusters
 from ..document import SideDocument, document_names
 
 

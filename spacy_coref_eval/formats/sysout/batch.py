@@ -13,8 +13,15 @@ import numpy as np
 
 from ...model.clusters import Clusters
 from ..alignment import (
-    VisibleWords, character_excerpt, json_visible_words, place_units, quote_kinds, shown_words, visible_before,
-    visible_codes, visible_words,
+    VisibleWords,
+    character_excerpt,
+    json_visible_words,
+    place_units,
+    quote_kinds,
+    shown_words,
+    visible_before,
+    visible_codes,
+    visible_words,
 )
 from ..document import AlignmentReport, Paired, Side, SideDocument
 

@@ -25,6 +25,8 @@ class SystemDocument(SideDocument):
     (on them), which only a system output read as the key needs, are
     built when asked for."""
 
+    name: Optional[str]
+    sentence_starts: Sequence[int]
     heads_only = False
     """Every mention is its head word alone (``word_clusters`` without spans)."""
     unplaced = 0

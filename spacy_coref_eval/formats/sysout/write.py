@@ -8,8 +8,8 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from ...model.clusters import Clusters
 from ...files import open_output
+from ...model.clusters import Clusters
 from ..document import SideDocument, document_names
 
 _ESCAPES = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}

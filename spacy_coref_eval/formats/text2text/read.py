@@ -10,8 +10,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ...model.clusters import Clusters, NodeSets
 from ...errors import CorefInputError
+from ...model.clusters import Clusters, NodeSets
 from ..base import ReadOptions
 from ..document import AlignmentReport, Paired, Side, SideDocument
 from ..inputs import check_utf8, open_input
@@ -215,6 +215,6 @@ def _clusters(
     sizes = lasts - firsts + 1
     if np.any(ends - starts != sizes):
         indptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        tokens = np.concatenate([at[f:l + 1] for f, l in zip(firsts.tolist(), lasts.tolist())])
+        tokens = np.concatenate([at[first:last + 1] for first, last in zip(firsts.tolist(), lasts.tolist())])
         nodes = NodeSets(indptr, tokens, np.zeros(len(order), dtype=bool), None)
     return Clusters.from_arrays(starts, ends, labels, head_array, nodes)

@@ -9,13 +9,13 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 from ...model.clusters import Clusters
+from ...model.ua.modes import Modes
+from ...model.ua.view import ua_clusters_of, unmerged_clusters
 from ..base import Format, ReadOptions
 from ..document import Side, SideDocument
 from ..inputs import check_utf8, open_input
 from .parse import UADocument, parse_ua
 from .vectorised import parse_simple
-from ...model.ua.modes import Modes
-from ...model.ua.view import ua_clusters_of, unmerged_clusters
 
 
 @dataclass

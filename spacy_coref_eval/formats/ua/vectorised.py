@@ -9,12 +9,19 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ...errors import CorefInputError
 from ...arrays import pair_brackets, range_values
-from ..conll.vectorised import narrow_utf8
+from ...errors import CorefInputError
 from ...model.ua.layer import EMPTY, Layer, build_layer
+from ..conll.vectorised import narrow_utf8
 from .parse import (
-    BRIDGING, DEFAULT_COLUMNS, DISCOURSE_DEIXIS, IDENTITY, Markables, UADocument, UAFile, bridging_pairs,
+    BRIDGING,
+    DEFAULT_COLUMNS,
+    DISCOURSE_DEIXIS,
+    IDENTITY,
+    Markables,
+    UADocument,
+    UAFile,
+    bridging_pairs,
 )
 
 _NL, _TAB, _SPACE, _HASH, _UNDERSCORE = 10, 9, 32, 35, 95

@@ -11,10 +11,10 @@ import numpy as np
 
 from ...errors import CorefInputError
 from ...files import open_output
-from ..document import SideDocument, check_written_name, conll_column, document_names, first_scattered
 from ...model.ua.layer import Layer
-from .parse import BRIDGING, DISCOURSE_DEIXIS, IDENTITY
 from ...model.ua.splitante import SplitClusters, split_layer
+from ..document import SideDocument, check_written_name, conll_column, document_names, first_scattered
+from .parse import BRIDGING, DISCOURSE_DEIXIS, IDENTITY
 
 COLUMNS = (
     "ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",

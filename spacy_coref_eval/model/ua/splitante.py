@@ -9,8 +9,8 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
-from ..clusters import Clusters
 from ...errors import CorefInputError
+from ..clusters import Clusters
 from .layer import EMPTY, Layer, Markables, build_layer
 
 Link = Tuple[str, str, int]

@@ -4,12 +4,12 @@ split antecedents kept each plural entity's split-antecedent element
 (Paun et al. 2023), plurals with the same element merged."""
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
-from ..clusters import Clusters
 from ...errors import CorefInputError
+from ..clusters import Clusters
 from .layer import GUIDELINES_NON_REFERRING, Layer, Span, Split
 from .modes import Modes
 from .splitante import SplitClusters, SplitSource, split_layer
@@ -96,7 +96,7 @@ def ua_clusters(document: object, modes: Modes) -> UAClusters:
     return ua_clusters_of([document], modes)[0]
 
 
-def ua_clusters_of(documents: Sequence[object], modes: Modes) -> List[UAClusters]:
+def ua_clusters_of(documents: Sequence[Any], modes: Modes) -> List[UAClusters]:
     """:func:`ua_clusters` of every document; those without split elements
     and without a span given twice among their referring markables are
     built at once (no entity merges and every span is listed once)."""
@@ -124,7 +124,7 @@ def ua_clusters_of(documents: Sequence[object], modes: Modes) -> List[UAClusters
                     base.starts, base.ends, base.entity, base.n_entities, layer=layers[d], modes=modes,
                     source=documents[d], listed=size,
                 )
-    return out
+    return cast(List[UAClusters], out)
 
 
 def _as_read(layer: Layer, modes: Modes) -> Layer:
@@ -153,7 +153,7 @@ def _referring_columns(layer: Layer) -> Tuple[np.ndarray, np.ndarray, np.ndarray
     return starts[kept], ends[kept], (np.cumsum(referring) - 1)[entity[kept]]
 
 
-def unmerged_clusters(document: object) -> UAClusters:
+def unmerged_clusters(document: Any) -> UAClusters:
     """The clusters of a CoNLL-UA document with every referring entity
     apart and each plural's split element: what CoNLL-U writes (one
     ``SplitAnte=`` set per plural), so that read back it merges and splits
