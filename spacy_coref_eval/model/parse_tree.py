@@ -27,7 +27,7 @@ class ParseNode:
         self.children: List[ParseNode] = []
 
     def __repr__(self) -> str:
-        return render(self)
+        return render(self) or ""
 
 
 def parse_bits(body: Sequence[str]) -> List[str]:

@@ -42,7 +42,7 @@ def _text(grid: Grid, pair_counts: bool = False) -> str:
             for row, cells in zip(rows, grid.rows):
                 num, den = cells[index], cells[index + 1]
                 row[index:index + 2] = ["" if num is None else fraction(float(num), float(den or 0))]
-    aligns = ["l" if kind == LABEL else "r" for kind in kinds]
+    aligns: List[Align] = ["l" if kind == LABEL else "r" for kind in kinds]
     return table(rows, header=header, divider=True, aligns=aligns, max_col=_widest(rows))
 
 

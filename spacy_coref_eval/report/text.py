@@ -26,7 +26,7 @@ def render(result: CorpusResult, fmt: str, per_doc: bool, analyses: Analyses = A
     parts = [metrics_table(result.metrics())]
     if analyses.intervals is not None:
         parts.append(
-            f"Bootstrap {100 * analyses.level:g}% intervals ({analyses.n_resamples} resamples "
+            f"Bootstrap {100 * (analyses.level or 0.0):g}% intervals ({analyses.n_resamples} resamples "
             f"of the documents, seed {analyses.seed})\n" + intervals_table(analyses.intervals)
         )
     if analyses.macro is not None:
@@ -45,7 +45,7 @@ def _paper(result: CorpusResult, fmt: str, per_doc: bool, analyses: Analyses) ->
 
     grids = [scores_grid(result.metrics())]
     if analyses.intervals is not None:
-        grids.append(intervals_grid(analyses.intervals, analyses.level))
+        grids.append(intervals_grid(analyses.intervals, analyses.level or 0.0))
     if analyses.macro is not None:
         grids.append(macro_grid(analyses.macro))
     if per_doc:

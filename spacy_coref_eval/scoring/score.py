@@ -69,12 +69,12 @@ def score_pairs(
     counts = np.concatenate([shard[0] for shard in shards])
     repeated = [(pair.name, pair.key, pair.response) for pair in repeated_pairs(pairs)]
     notes = [*warnings, *repeated_notes(repeated, settings)]
-    parts = [shard[1] for shard in shards]
-    twinned = TwinnedCorpus.concat(parts) if all(part is not None for part in parts) else None
+    parts = [shard[1] for shard in shards if shard[1] is not None]
+    twinned = TwinnedCorpus.concat(parts) if len(parts) == len(shards) else None
     return CorpusResult(settings, tuple(names), counts, notes, twinned, document_splits(pairs))
 
 
-def document_splits(pairs: Sequence[Pair]) -> np.ndarray:
+def document_splits(pairs: Union[Sequence[Pair], StackedPairs]) -> np.ndarray:
     """Whether each pair's key or response has split antecedents."""
     if isinstance(pairs, StackedPairs) or all(type(p.key) is Clusters and type(p.response) is Clusters for p in pairs):
         return np.zeros(len(pairs), dtype=bool)

@@ -14,7 +14,7 @@ from ...model.ua.view import UAClusters, check_min_spans
 from .split_antecedents import document_counts
 
 
-def has_splits(clusters: Clusters) -> bool:
+def has_splits(clusters: object) -> bool:
     return isinstance(clusters, UAClusters) and bool(clusters.splits)
 
 

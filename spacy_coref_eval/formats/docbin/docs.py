@@ -13,8 +13,9 @@ A converted doc has:
   export restores it.
 """
 from contextlib import contextmanager
-from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
+import numpy as np
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
@@ -36,7 +37,9 @@ def conll_to_doc(document: ConllDocument, vocab: Vocab) -> Doc:
     return words_to_doc(document.name, document.words, document.clusters, document.sentence_starts, vocab)
 
 
-def words_to_doc(name: str, words: Sequence[str], clusters: Clusters, sentence_starts: Sequence[int], vocab: Vocab) -> Doc:
+def words_to_doc(
+    name: str, words: Sequence[str], clusters: Clusters, sentence_starts: Union[Sequence[int], np.ndarray], vocab: Vocab
+) -> Doc:
     """A document given by its words as a ``Doc`` (see the module
     docstring); mention heads, when ``clusters`` has them, become span
     groups ``coref_head_clusters_N`` (span i the head of mention i of

@@ -6,7 +6,7 @@ from typing import Union
 
 from ..base import ReadOptions
 from ..document import Side
-from .read import ANNOTATION_TOOLS, decode_text, load_text, parse_jsonlines
+from .read import ANNOTATION_TOOLS, JsonlinesDocument, decode_text, load_text, parse_jsonlines
 
 
 def read_side(path: Path, options: ReadOptions) -> Side:
@@ -32,5 +32,8 @@ def parse_side(data: Union[bytes, str], path: Path, options: ReadOptions) -> Sid
     if system is not None:
         return read_system(path, get_format(system), text, options.paired_with)
     key = options.paired_with
-    known = {d.doc_key: d for d in key.documents} if key is not None and key.format is FORMAT else None
+    known = (
+        {d.doc_key: d for d in key.documents if isinstance(d, JsonlinesDocument)}
+        if key is not None and key.format is FORMAT else None
+    )
     return Side(path, FORMAT, list(parse_jsonlines(text, source=str(path), role=options.role, known=known).values()))
