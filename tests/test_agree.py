@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
+from nltk.metrics import agreement as nltk_agreement, distance as nltk_distance
 
 from spacy_coref_eval.analysis.agreement import Annotation, agreement, read_annotation
 from spacy_coref_eval.analysis.krippendorff import masi_distance, triples
@@ -15,9 +16,6 @@ from spacy_coref_eval.formats import get_format
 from spacy_coref_eval.formats.document import Side, WordsDocument
 from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.scoring import Options, evaluate_corpus
-
-nltk_agreement = pytest.importorskip("nltk.metrics.agreement")
-nltk_distance = pytest.importorskip("nltk.metrics.distance")
 
 DATA = Path(__file__).resolve().parent.parent / "spacy_coref_eval" / "data"
 KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"
@@ -226,7 +224,7 @@ def test_units_are_twinned_under_other_matchers():
 
 
 def test_spacy_span_group_families():
-    spacy = pytest.importorskip("spacy")
+    import spacy
     from spacy.util import registry
 
     import spacy_coref_eval.pipeline.registrations  # noqa: F401  (registers the functions)

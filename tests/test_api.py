@@ -135,7 +135,7 @@ def test_quick_access_and_package_exports():
 
 
 def test_to_frame():
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
     key = {"a": [[(0, 2), (5, 6)], [(8, 9), (11, 12)]], "b": [[(0, 1), (3, 4)]]}
     response = {"a": [[(0, 2), (5, 6), (8, 9)]], "b": [[(0, 1), (3, 4)]]}
     scores = score(key, response)

@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 from typing import Any, Dict, List
 
+import evaluate
 import pytest
 from click.testing import CliRunner
 
@@ -17,8 +18,6 @@ from spacy_coref_eval.formats.conll.write import write_conll
 
 from .conftest import data_path
 from .litbank import litbank
-
-evaluate = pytest.importorskip("evaluate")
 
 MODULE = Path(__file__).resolve().parent.parent / "integrations" / "huggingface" / "coreference"
 COVAL_KEYS = ("mentions", "muc", "bcub", "ceafe", "lea")

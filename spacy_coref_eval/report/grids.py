@@ -2,10 +2,10 @@
 fractions and counts as numbers, rendered as text (:mod:`.table`) or for
 papers (:mod:`.paper`)."""
 from dataclasses import dataclass
-from typing import Dict, List, Mapping, Tuple, Union
+from typing import Callable, Dict, List, Mapping, Tuple, Union
 
 from ..counting import METRIC_INFO
-from .labels import METRIC_NAMES, METRIC_ORDER, SCORE_ORDER
+from .labels import METRIC_NAMES, METRIC_ORDER, SCORE_ORDER, number, pct
 
 Cell = Union[str, float, None]
 """A label, a rate (a fraction; shown as a percentage) or a count; ``None``: empty."""
@@ -79,3 +79,15 @@ def macro_grid(macro: Mapping[str, Mapping[str, float]]) -> Grid:
     )
     header = ("Metric", "Recall", "Precision", "F1", "Documents")
     return Grid("Macro averages over documents", header, (LABEL, RATE, RATE, RATE, COUNT), rows)
+
+
+def cell_text(cell: Cell, kind: str, label: Callable[[str], str] = str) -> str:
+    """A cell as text: a rate as a percentage, a count as a number, a
+    label through ``label``; no value, nothing."""
+    if cell is None:
+        return ""
+    if kind == RATE:
+        return pct(float(cell))
+    if kind == COUNT:
+        return number(float(cell))
+    return label(str(cell))

@@ -8,8 +8,8 @@ import csv
 import io
 from typing import Any, Callable, Dict, Mapping, Sequence
 
-from .grids import COUNT, LABEL, RATE, Cell, Grid
-from .labels import number, pct, settings_line
+from .grids import LABEL, Grid, cell_text
+from .labels import settings_line
 
 PAPER_FORMATS = ("csv", "tsv", "markdown", "latex")
 LATEX_SPECIALS = {
@@ -23,18 +23,10 @@ def render_paper(grids: Sequence[Grid], fmt: str, settings: Mapping[str, Any]) -
     return _RENDERERS[fmt](grids, settings_line(settings).strip())
 
 
-def _cell(cell: Cell, kind: str) -> str:
-    if cell is None:
-        return ""
-    if kind == RATE:
-        return pct(float(cell))
-    if kind == COUNT:
-        return number(float(cell))
-    return str(cell).strip()
 
 
 def _cells(grid: Grid):
-    return [[_cell(cell, kind) for cell, kind in zip(row, grid.kinds)] for row in grid.rows]
+    return [[cell_text(cell, kind, str.strip) for cell, kind in zip(row, grid.kinds)] for row in grid.rows]
 
 
 def _delimited(delimiter: str) -> Callable[[Sequence[Grid], str], str]:

@@ -5,8 +5,8 @@ from wasabi import table
 
 from ..analysis.error_types import ERROR_KIND_INFO
 from ..counting import METRIC_INFO
-from .grids import COUNT, LABEL, RATE, SCORE_KINDS, Cell, Grid, documents_grid, score_row, scores_grid
-from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, number, pct, printable
+from .grids import COUNT, LABEL, SCORE_KINDS, Grid, cell_text, documents_grid, score_row, scores_grid
+from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct, printable
 
 Align = Literal["l", "r", "c"]
 
@@ -33,7 +33,7 @@ def _text(grid: Grid, pair_counts: bool = False) -> str:
     and with ``pair_counts`` each numerator and denominator column pair
     written ``num / den`` in one column."""
     header, kinds = list(grid.header), list(grid.kinds)
-    rows = [[_cell(cell, kind) for cell, kind in zip(row, kinds)] for row in grid.rows]
+    rows = [[cell_text(cell, kind, printable) for cell, kind in zip(row, kinds)] for row in grid.rows]
     if pair_counts:
         pairs = [index for index, kind in enumerate(kinds) if kind == COUNT][::2]
         for index in reversed(pairs):
@@ -48,7 +48,7 @@ def _text(grid: Grid, pair_counts: bool = False) -> str:
 
 def _row(label: str, scores: Mapping[str, float], counts: bool) -> List[str]:
     """A text row of recall, precision, F1 and (with ``counts``) the counts."""
-    cells = [_cell(cell, kind) for cell, kind in zip(score_row(label, scores, counts), SCORE_KINDS)]
+    cells = [cell_text(cell, kind, printable) for cell, kind in zip(score_row(label, scores, counts), SCORE_KINDS)]
     if not counts:
         return cells[:4] + ["", ""]
     return cells[:4] + [
@@ -56,14 +56,6 @@ def _row(label: str, scores: Mapping[str, float], counts: bool) -> List[str]:
     ]
 
 
-def _cell(cell: Cell, kind: str) -> str:
-    if cell is None:
-        return ""
-    if kind == RATE:
-        return pct(float(cell))
-    if kind == COUNT:
-        return number(float(cell))
-    return printable(str(cell))
 
 
 def _ordered(scores: Mapping[str, Mapping]) -> List[str]:
