@@ -355,18 +355,25 @@ def cli_options() -> Dict[str, set]:
     """Every command of the command line with the options it takes."""
     from spacy_coref_eval.cli import app as group
 
-    return {
+    commands = {
         name: {opt for param in command.params for opt in param.opts + param.secondary_opts} | {"--help", "-h"}
         for name, command in group.commands.items()
     }
+    for option in (opt for param in group.params for opt in param.opts + param.secondary_opts):
+        commands[option] = {option}
+    return commands
 
 
 def usage_lines() -> Iterator[tuple]:
     """``spacy-coref-eval`` lines of the text blocks, with the indented lines
-    that continue them."""
+    that continue them; of a transcript, its command alone (what follows is
+    output)."""
     for block in of("text"):
         usage = None
-        for line in logical_lines(block.code):
+        lines = list(logical_lines(block.code))
+        if block.code.startswith("$ "):
+            lines = lines[:1]
+        for line in lines:
             if usage is not None and line[:1].isspace() and line.strip():
                 usage += " " + line.strip()
                 continue
