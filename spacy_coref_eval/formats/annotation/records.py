@@ -2,9 +2,10 @@
 in characters and typed links between mention ids, closed into entities."""
 import json
 from pathlib import Path
-from typing import Any, Dict, Iterator, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from ...errors import CorefInputError
+from ..inputs import InputLimits, check_utf8, open_input
 from .closure import COREFERENCE_TYPES, close
 from .document import AnnotatedDocument
 
@@ -38,19 +39,49 @@ def text_document(
     return AnnotatedDocument(name, text, order, entity, closure)
 
 
-def json_lines(path: Path) -> Iterator[Tuple[int, Dict[str, Any]]]:
+def read_text_file(path: Path, limits: Optional[InputLimits] = None) -> str:
+    """The text of an export (``.gz`` too), read within the input limits."""
+    data = open_input(Path(path), limits)
+    check_utf8(data, Path(path))
+    return bytes(data).decode("utf8").lstrip("\ufeff")
+
+
+def json_lines(path: Path, limits: Optional[InputLimits] = None) -> Iterator[Tuple[int, Dict[str, Any]]]:
     """Every record of a JSONL file with its line number."""
-    with open(path, encoding="utf8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except ValueError as err:
-                raise CorefInputError(f"{path}, line {number}: not JSON ({err})") from None
-            if not isinstance(record, dict):
-                raise CorefInputError(f"{path}, line {number}: a record is a JSON object")
-            yield number, record
+    for number, line in enumerate(read_text_file(path, limits).splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as err:
+            raise CorefInputError(f"{path}, line {number}: not JSON ({err})") from None
+        if not isinstance(record, dict):
+            raise CorefInputError(f"{path}, line {number}: a record is a JSON object")
+        yield number, record
+
+
+def objects(value: Any, where: str, what: str) -> List[Dict[str, Any]]:
+    """``value`` as a list of JSON objects (none where it is missing or
+    empty); else one error naming ``where`` and ``what`` it should be."""
+    if value is None or value == []:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise CorefInputError(f"{where}: {what} must be a list of JSON objects")
+    return value
+
+
+def offset(value: Any, where: str) -> int:
+    """A character offset: a whole number (not a boolean)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CorefInputError(f"{where}: a character offset must be a whole number, not {value!r}")
+    return value
+
+
+def identifier(value: Any, where: str) -> Any:
+    """A mention's or relation end's id: a string or a whole number."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise CorefInputError(f"{where}: an id must be a string or a whole number, not {value!r}")
+    return value
 
 
 def record_name(record: Dict[str, Any], members: Sequence[str], fallback: str) -> str:

@@ -7,7 +7,10 @@ from ..annotation import AnnotatedDocument, annotated_side
 from ..annotation.records import (
     check_names,
     coreference_type,
+    identifier,
     json_lines,
+    objects,
+    offset,
     record_name,
     text_document,
 )
@@ -21,23 +24,28 @@ def read_doccano(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     from . import FORMAT
 
     documents: List[AnnotatedDocument] = []
-    for number, record in json_lines(path):
+    for number, record in json_lines(path, options.limits):
         source = f"{path}, line {number}"
         text = record.get("text")
         if not isinstance(text, str):
             raise CorefInputError(f"{source}: a doccano record needs its 'text'")
         mentions: Dict[Any, List[Tuple[int, int]]] = {}
         try:
-            for entity in record.get("entities") or []:
-                mentions[entity["id"]] = [(int(entity["start_offset"]), int(entity["end_offset"]))]
-            for start, end, *_ in record.get("label") or []:
-                mentions[f"label {start}-{end}"] = [(int(start), int(end))]
-            links = [
-                (coreference_type(relation.get("type")), relation["from_id"], relation["to_id"])
-                for relation in record.get("relations") or []
-            ]
-        except (KeyError, TypeError, ValueError) as err:
-            raise CorefInputError(f"{source}: an entity, label or relation lacks {err}") from None
+            for entity in objects(record.get("entities"), source, "'entities'"):
+                span = (offset(entity["start_offset"], source), offset(entity["end_offset"], source))
+                mentions[identifier(entity["id"], source)] = [span]
+            labels = record.get("label") or []
+            if not isinstance(labels, list) or not all(isinstance(label, list) and len(label) >= 2 for label in labels):
+                raise CorefInputError(f"{source}: 'label' must be a list of [start, end, label] lists")
+            for start, end, *_ in labels:
+                mentions[f"label {start}-{end}"] = [(offset(start, source), offset(end, source))]
+            links = []
+            for relation in objects(record.get("relations"), source, "'relations'"):
+                kind = relation.get("type")
+                links.append((coreference_type(kind if isinstance(kind, str) else None),
+                              identifier(relation["from_id"], source), identifier(relation["to_id"], source)))
+        except KeyError as err:
+            raise CorefInputError(f"{source}: an entity or relation lacks {err}") from None
         documents.append(text_document(record_name(record, NAMES, f"doc{len(documents)}"), text, mentions, links, source))
     check_names([d.name for d in documents], path)
     return annotated_side(path, FORMAT, documents)

@@ -31,6 +31,8 @@ def row_document(row: Mapping[str, Any], where: str) -> WordsDocument:
     starts = [0, *accumulate(len(sentence) for sentence in words)]
     entities = []
     chains = row["coref_chains"] or []
+    if not isinstance(chains, list):
+        raise CorefInputError(f"{where}: document {name!r}: 'coref_chains' is a list of chains, not {chains!r}")
     for number, chain in enumerate(chains):
         entity = []
         for mention in chain if isinstance(chain, list) else [chain]:

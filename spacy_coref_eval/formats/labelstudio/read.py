@@ -8,6 +8,10 @@ from ..annotation import AnnotatedDocument, annotated_side
 from ..annotation.records import (
     check_names,
     coreference_type,
+    identifier,
+    objects,
+    offset,
+    read_text_file,
     record_name,
     text_document,
 )
@@ -21,30 +25,32 @@ def read_labelstudio(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     from . import FORMAT
 
     try:
-        with open(path, encoding="utf8") as handle:
-            tasks = json.load(handle)
+        tasks = json.loads(read_text_file(path, options.limits))
     except ValueError as err:
         raise CorefInputError(f"{path}: not JSON ({err})") from None
-    tasks = tasks if isinstance(tasks, list) else [tasks]
+    tasks = objects(tasks if isinstance(tasks, list) else [tasks], str(path), "a Label Studio export")
     documents: List[AnnotatedDocument] = []
     for number, task in enumerate(tasks):
         source = f"{path}, task {number}"
-        data = task.get("data") or {}
-        text = data.get("text")
+        data = task.get("data")
+        text = data.get("text") if isinstance(data, dict) else None
         if not isinstance(text, str):
             raise CorefInputError(f"{source}: a task needs its data.text")
-        annotations = [a for a in task.get("annotations") or task.get("completions") or [] if not a.get("was_cancelled")]
-        result = annotations[0].get("result", []) if annotations else []
+        given = objects(task.get("annotations") or task.get("completions"), source, "annotations")
+        annotations = [a for a in given if not a.get("was_cancelled")]
+        result = objects(annotations[0].get("result"), source, "an annotation's result") if annotations else []
         mentions: Dict[Any, List[Tuple[int, int]]] = {}
         links = []
         for item in result:
-            if not isinstance(item, dict):
-                raise CorefInputError(f"{source}: a result is a JSON object")
             kind = item.get("type")
             if kind == "relation":
-                links.append((coreference_type((item.get("labels") or [None])[0]), item.get("from_id"), item.get("to_id")))
+                labels = item.get("labels") or [None]
+                label = labels[0] if isinstance(labels, list) and isinstance(labels[0], (str, type(None))) else None
+                links.append((coreference_type(label), identifier(item.get("from_id"), source),
+                              identifier(item.get("to_id"), source)))
             elif isinstance(item.get("value"), dict) and "start" in item["value"] and "end" in item["value"]:
-                mentions[item.get("id")] = [(int(item["value"]["start"]), int(item["value"]["end"]))]
+                span = (offset(item["value"]["start"], source), offset(item["value"]["end"], source))
+                mentions[identifier(item.get("id"), source)] = [span]
         name = record_name(data, NAMES, str(task.get("id", f"doc{number}")))
         documents.append(text_document(name, text, mentions, links, source))
     check_names([d.name for d in documents], path)

@@ -21,7 +21,7 @@ def read_prodigy(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     from . import FORMAT
 
     documents: List[AnnotatedDocument] = []
-    for number, record in json_lines(path):
+    for number, record in json_lines(path, options.limits):
         if record.get("answer", "accept") != "accept":
             continue
         source = f"{path}, line {number}"
