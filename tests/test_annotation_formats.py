@@ -15,6 +15,8 @@ from spacy_coref_eval.formats.corpus import read_side
 from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.scoring import evaluate_corpus
 
+from .conftest import SHARED
+
 DATA = Path(__file__).resolve().parent / "data" / "annotation"
 LITBANK_CONLL = Path(__file__).resolve().parent / "data" / "corpora" / "litbank.key.conll.gz"
 ALICE = {
@@ -160,9 +162,13 @@ def test_close_reports_every_kind():
     assert (report.merged_chains, report.cycles, report.missing, report.unknown_types) == (1, 1, 2, 1)
 
 
-LITBANK = os.environ.get("LITBANK_COREF")
+LITBANK = os.environ.get("LITBANK_COREF") or next(
+    (str(folder) for folder in [SHARED / "corpora" / "litbank-coref"] if (folder / "brat").is_dir()), None
+)
 """The ``coref`` folder of a checkout of https://github.com/dbamman/litbank
-(not committed here), e.g. LITBANK_COREF=/path/to/litbank/coref."""
+(not committed here): LITBANK_COREF=/path/to/litbank/coref, or the shared
+data beside the repository (``../shared/corpora/litbank-coref``) where it
+holds LitBank's ``brat`` and ``tsv`` folders."""
 DIFFERING = "(1400_great_expectations_brat); part 000"
 """The one document where LitBank's CoNLL file and its brat and TSV files
 disagree: five mentions of repeated strings ('the sea', 'the river', 'the
@@ -170,7 +176,7 @@ churchyard') sit in other chains in the CoNLL file than the brat and TSV
 files (which agree with each other) put them."""
 
 
-@pytest.mark.skipif(not LITBANK, reason="set LITBANK_COREF to LitBank's coref folder to read its brat and TSV files")
+@pytest.mark.skipif(not LITBANK, reason="LitBank's brat and TSV files: set LITBANK_COREF, or put them in ../shared/corpora/litbank-coref")
 @pytest.mark.parametrize("folder", ["brat", "tsv"])
 def test_litbank_brat_and_tsv_against_its_conll(folder):
     run = evaluate_corpus(LITBANK_CONLL, Path(LITBANK) / folder, twinning=False)
@@ -183,7 +189,7 @@ def test_litbank_brat_and_tsv_against_its_conll(folder):
     assert run.metrics()["mentions"]["f1"] == 1.0
 
 
-@pytest.mark.skipif(not LITBANK, reason="set LITBANK_COREF to LitBank's coref folder to read its brat and TSV files")
+@pytest.mark.skipif(not LITBANK, reason="LitBank's brat and TSV files: set LITBANK_COREF, or put them in ../shared/corpora/litbank-coref")
 def test_litbank_brat_equals_its_tsv():
     run = evaluate_corpus(Path(LITBANK) / "brat", Path(LITBANK) / "tsv", twinning=False)
     assert run.metrics()["conll"]["f1"] == 1.0 and run.metrics()["mentions"]["f1"] == 1.0
@@ -230,7 +236,7 @@ def test_part_zero_names_pair_with_bare_names_both_ways():
     assert match_names(["a"], ["a", "(a); part 000"]) == {"a": "a"}
 
 
-@pytest.mark.skipif(not LITBANK, reason="set LITBANK_COREF to LitBank's coref folder to read its brat and TSV files")
+@pytest.mark.skipif(not LITBANK, reason="LitBank's brat and TSV files: set LITBANK_COREF, or put them in ../shared/corpora/litbank-coref")
 def test_agree_points_at_the_litbank_document_that_differs():
     from spacy_coref_eval.analysis.agreement import agreement, read_annotation
     from spacy_coref_eval.scoring import Options
@@ -295,7 +301,7 @@ def test_brat_types_on_the_command_line(tmp_path):
         get_format("conll:x")
 
 
-@pytest.mark.skipif(not LITBANK, reason="set LITBANK_COREF to LitBank's coref folder to read its brat and TSV files")
+@pytest.mark.skipif(not LITBANK, reason="LitBank's brat and TSV files: set LITBANK_COREF, or put them in ../shared/corpora/litbank-coref")
 def test_litbank_conll_folder_against_brat_folder():
     conll = {d.name: d for d in read_side(Path(LITBANK) / "conll", get_format("conll")).documents}
     for document in read_side(Path(LITBANK) / "brat").documents:
