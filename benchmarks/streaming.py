@@ -133,7 +133,7 @@ def small_parallel_rows(key_path: Path, response_path: Path, folder: Path, repea
 def cross_document_row(key: Path, response: Path, n: int, mb: float) -> Row:
     """``score --cross-document``, one topic a copy, streamed (each document
     kept as its mentions) and read whole."""
-    extra = ("--cross-document", "--topic-pattern", r"^\(c(\d+)_")
+    extra = ("--cross-document", "--topic-pattern", r"^c(\d+)_")
     (streamed, peak), (_, whole_peak) = run_score(key, response, extra), run_score(key, response, extra, batch_bytes=0)
     return (f"Cross-document: {n}x LitBank, one topic a copy, score --cross-document, whole process",
             f"{streamed:.2f} s", f"peak RSS {peak:,.0f} MB; read whole {whole_peak:,.0f} MB",
