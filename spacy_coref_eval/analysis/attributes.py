@@ -3,7 +3,7 @@ value of one attribute for every mention of a run's twinning, the key's
 mentions by their own value and the response's by theirs. Chain length
 comes from the clusters, mention type from the key's tokens, entity type
 and ``attr:KEY`` from what the input format keeps (CorefUD CoNLL-U)."""
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -82,10 +82,10 @@ def document_values(
         given = mention_values(key_document, attribute)
         if given is None:
             raise CorefInputError(_not_kept(attribute, key_document))
-        key_values += _run_mentions(given, pair.key, result.settings, pair.name, "key")
+        key_values += _run_mentions(given, cast(Clusters, pair.key), result.settings, pair.name, "key")
         found = mention_values(response_document, attribute) if response_document is not None else None
         found = found if found is not None else [UNKNOWN] * len(pair.response)
-        response_values += _run_mentions(found, pair.response, result.settings, pair.name, "response")
+        response_values += _run_mentions(found, cast(Clusters, pair.response), result.settings, pair.name, "response")
     if len(key_values) != len(twinned.key) or len(response_values) != len(twinned.response):
         raise CorefInputError(f"{attribute}: the documents read do not match the run's mentions")
     names = sorted(set(key_values) | set(response_values), key=lambda value: (value == UNKNOWN, value))
@@ -224,7 +224,7 @@ def paired_response_documents(path: Any, options: Any, names: Sequence[str]) -> 
                      ReadOptions("response", options.spans[1], True, False, entity_ids=True))
     documents = side.documents
     if options.pair_by != "order" and side.named:
-        by_name = {document.name: document for document in documents}
+        by_name = {cast(str, document.name): document for document in documents}  # side.named
         matched = match_names(list(names), list(by_name))
         return [by_name.get(matched.get(name, "")) for name in names]
     return [documents[i] if i < len(documents) else None for i in range(len(names))]

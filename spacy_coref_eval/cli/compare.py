@@ -4,7 +4,7 @@ scores, their difference and p-values of two paired significance tests
 those tests between neighbours and every pair
 (:func:`~spacy_coref_eval.analysis.ranking.rank_systems`)."""
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence, Tuple, cast
 
 import click
 
@@ -112,7 +112,8 @@ def compared(
         check_systems(systems, runs)
         per_class = None
         if classes:
-            per_class = tuple(score_resolution_classes(run.result, run.corpus.tokens()) for run in runs)
+            # two systems: more are ranked above
+            per_class = cast(Tuple[Any, Any], tuple(score_resolution_classes(run.result, run.corpus.tokens()) for run in runs))
         comparison = compare(runs[0].result, runs[1].result, n_rounds=rounds, n_resamples=n_resamples, seed=seed, classes=per_class)
     warnings = [f"{named(path)}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
     say_warnings(warnings)

@@ -5,7 +5,7 @@ document's format (:meth:`~.document.SideDocument.paired_with`)."""
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Protocol, Sequence, Tuple, TypeVar, cast
 
 import numpy as np
 
@@ -162,12 +162,13 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
 
 def side_closures(key: Side, response: Side) -> Dict[str, Dict[str, Any]]:
     """The closure reports of the sides read from annotation tools' exports, by role."""
-    out = {}
+    out: Dict[str, Dict[str, Any]] = {}
     for role, side in (("key", key), ("response", response)):
         if side.documents and getattr(side.documents[0], "closure", None) is not None:
             from .annotation import closure_report
 
-            out[role] = closure_report(side.documents)  # type: ignore[assignment]
+            # not None: the first document has a closure
+            out[role] = cast(Dict[str, Any], closure_report(side.documents))
     return out
 
 
@@ -231,7 +232,7 @@ def repeated_pairs(pairs: Sequence[Pair]) -> List[Pair]:
     :class:`StackedPairs`, found from its columns)."""
     if isinstance(pairs, StackedPairs):
         return pairs.repeated()
-    return [pair for pair in pairs if pair.key.repeated or pair.response.repeated]
+    return [pair for pair in pairs if cast(Clusters, pair.key).repeated or cast(Clusters, pair.response).repeated]
 
 
 def pair_columns(
@@ -380,26 +381,29 @@ def pair_by_name_or_order(
     if pair_by is None and key.named != response.named:
         unnamed = key if not key.named else response
         notes.append(f"{unnamed.path}: the documents have no stored names, so they are paired by order")
-    names = [d.name if key.named else f"doc{index}" for index, d in enumerate(key.documents)]
+    names = [cast(str, d.name) if key.named else f"doc{index}" for index, d in enumerate(key.documents)]
     return list(zip(names, key.documents, response.documents)), notes, names
 
 
 def _pair_by_name(
     key: Side, response: Side
 ) -> Tuple[List[Tuple[str, SideDocument, Optional[SideDocument]]], List[str], List[str]]:
-    key_names, response_names = [d.name for d in key.documents], [d.name for d in response.documents]
+    # both sides named (pair_by_name_or_order): no name is None
+    key_names = [cast(str, d.name) for d in key.documents]
+    response_names = [cast(str, d.name) for d in response.documents]
     if key_names == response_names and len(set(key_names)) == len(key_names) and not any(map(_NUMBERED_KEY.search, key_names)):
         return list(zip(key_names, key.documents, response.documents)), [], key_names
     matched = match_names(key_names, response_names)
     renamed = {other: name for name, other in matched.items()}
-    by_name = {renamed.get(d.name, d.name): d for d in response.documents}
+    by_name = {renamed.get(name, name): d for name, d in zip(response_names, response.documents)}
     if key.documents and not matched:
         raise CorefInputError(
             f"cannot pair {key.path} with {response.path}: no document name is in both "
-            f"(the key has {listed([d.name for d in key.documents], 3)}; "
+            f"(the key has {listed(key_names, 3)}; "
             f"the response {listed(list(by_name), 3)}){_hint(key.documents, list(by_name))}"
         )
-    triples, warnings = pair_documents({d.name: d for d in key.documents}, by_name, None)
+    paired, warnings = pair_documents(dict(zip(key_names, key.documents)), by_name, None)
+    triples = cast(List[Tuple[str, SideDocument, Optional[SideDocument]]], paired)  # key documents are never None
     return triples, warnings + _name_hints(key.documents, by_name), list(by_name)
 
 
@@ -414,7 +418,7 @@ def _hint(key: Sequence[SideDocument], response_names: Sequence[str]) -> str:
     matches when written loosely (:func:`loose_name`), else nothing."""
     loose = {loose_name(name): name for name in response_names}
     for document in key:
-        other = loose.get(loose_name(document.name))
+        other = loose.get(loose_name(cast(str, document.name)))  # key documents paired by name are named
         if other is not None:
             return f"; did you mean to pair {document.name!r} with {other!r}? Names must match exactly"
     return ""
@@ -503,7 +507,12 @@ def pair_clusters(key: Mapping[str, ClustersLike], response: Mapping[str, Cluste
     return [Pair(*triple) for triple in triples], notes
 
 
-def length_warnings(pairs: Sequence[Tuple[str, SideDocument, Optional[SideDocument]]]) -> List[str]:
+class _Counted(Protocol):
+    @property
+    def n_tokens(self) -> int: ...
+
+
+def length_warnings(pairs: Sequence[Tuple[str, _Counted, Optional[_Counted]]]) -> List[str]:
     """One warning listing the documents whose key and response have
     different numbers of tokens (mentions are compared by token position,
     so such a response is likely misaligned)."""

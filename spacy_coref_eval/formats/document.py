@@ -4,12 +4,12 @@ a response document of its own or another format."""
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
 from ..errors import CorefInputError
-from ..model.clusters import Clusters
+from ..model.clusters import Clusters, NodeSets
 from ..model.tokens import Tokens
 from .base import Format
 
@@ -273,7 +273,7 @@ def first_scattered(names: Sequence[str], documents: Sequence[SideDocument], tit
             m = int(scattered.argmax())
             raise CorefInputError(
                 f"document {name!r}: {int(scattered.sum())} mention(s) are not token ranges (the first covers tokens "
-                f"{document.clusters.nodes.of(m).tolist()}), and {title} holds spans only"
+                f"{cast(NodeSets, document.clusters.nodes).of(m).tolist()}), and {title} holds spans only"
             )
 
 

@@ -11,12 +11,12 @@ import re
 import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, cast
 
 from ..errors import CorefInputError
 from ..files import PathLike
 from ..model.clusters import Clusters, Pair
-from .base import Format, ReadOptions
+from .base import DocumentIndex, Format, ReadOptions
 from .conll.read import ConllDocument
 from .corpus import Corpus, PairedDocuments, length_warnings, pair_by_name_or_order, pair_columns, pair_triples
 from .document import Side, SideDocument
@@ -66,7 +66,7 @@ class FileIndex:
 
 def _scan(
     path: Path, pattern: "re.Pattern[bytes]", first: Optional[bytes], copy: Optional[Path], max_input: int, max_line: int
-) -> Iterator[Tuple[int, "re.Match[bytes]"]]:
+) -> Iterator[Tuple[int, Optional["re.Match[bytes]"]]]:
     """``(offset in the file, match)`` of every line that ``pattern``
     matches at its start, among the lines starting with the byte ``first``
     (``None``: every line), reading ``_CHUNK`` bytes at a time
@@ -133,8 +133,8 @@ def index_file(path: Path, fmt: Format, folder: Path, limits: Optional[InputLimi
     if path.suffix == ".gz":
         from tempfile import mkstemp
 
-        handle, name = mkstemp(".plain", dir=folder)
-        os.close(handle)
+        descriptor, name = mkstemp(".plain", dir=folder)
+        os.close(descriptor)
         copy = Path(name)
     max_line = limits.max_input_bytes if fmt.index.long_lines else limits.max_line_bytes
     scan = _scan(path, re.compile(fmt.index.pattern), fmt.index.first, copy, limits.max_input_bytes, max_line)
@@ -250,7 +250,10 @@ class StreamPlan:
         except CorefInputError as err:
             raise Fallback(str(err)) from None
         repeated = [
-            (pair.name, *(Repeats(c.repeated, True if c.memberships is not None else None) for c in (pair.key, pair.response)))
+            cast(Tuple[str, Repeats, Repeats], (pair.name, *(
+                Repeats(c.repeated, True if c.memberships is not None else None)
+                for c in cast(Tuple[Clusters, Clusters], (pair.key, pair.response))
+            )))
             for pair in paired.repeated()
         ]
         paired.pairs, paired.key_documents = [], []
@@ -261,18 +264,19 @@ class StreamPlan:
         checked against the index; by the index's own ``read_batch`` where
         it has one, with what that notes for the file's warning."""
         notes = None
-        read_batch = index.format.index.read_batch
+        document_index = cast(DocumentIndex, index.format.index)  # an index only of a format that has one
+        read_batch = document_index.read_batch
         parse = index.format.parse
         if read_batch is None and parse is None:
             raise Fallback(f"{index.path}: {index.format.title} is read whole")
         data = index.read(ids)
         try:
-            long_lines = index.format.index.long_lines
+            long_lines = document_index.long_lines
             check_lines(data, index.path, self.limits.max_input_bytes if long_lines else self.limits.max_line_bytes)
             if read_batch is not None:
                 side, notes = read_batch(data, index.path, index.seen)
             else:
-                side = parse(data, index.path, options)
+                side = cast(Callable[..., Side], parse)(data, index.path, options)  # not None: checked above
         except (CorefInputError, ValueError) as err:
             raise Fallback(str(err)) from None
         names = getattr(side.documents, "names", None) or [d.name for d in side.documents]
@@ -331,9 +335,9 @@ class StreamPlan:
             paired.extend(batch.paired)
         notes: List[str] = []
         for side, index in enumerate((self.key, self.response)):
-            batch_warnings = index.format.index.batch_warnings
+            batch_warnings = cast(DocumentIndex, index.format.index).batch_warnings
             if batch_warnings is not None:
-                counts = [batch.notes[side] for batch in batches if batch.notes[side] is not None]
+                counts = [note for note in (batch.notes[side] for batch in batches) if note is not None]
                 if side == 1 and unpaired is not None:
                     counts.append(unpaired)
                 notes += batch_warnings(index.path, (sum(c[0] for c in counts), sum(c[1] for c in counts)))

@@ -5,7 +5,7 @@ topic (or one for the whole corpus); CoNLL-2012 files by the mentions
 their reader keeps with ids, CorefUD CoNLL-U files by their ``Entity=``
 ids (:mod:`.conllu_topics`)."""
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -115,7 +115,7 @@ def _topic_document(topic: str, members: Sequence[SideDocument], clusters: Clust
     if all(m.words is not None for m in members):
         words = [word for m in members for word in m.words]
     if all(getattr(m, "pos", None) is not None for m in members):
-        pos = [tag for m in members for tag in m.pos]
+        pos = [tag for m in members for tag in cast(Any, m).pos]  # every member has pos, checked above
     starts = list(dict.fromkeys(
         int(start) + int(offset) for m, offset in zip(members, offsets) for start in (m.sentence_starts or [0])
     ))

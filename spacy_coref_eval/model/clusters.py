@@ -157,7 +157,7 @@ class Clusters:
         labels: np.ndarray,
         heads: Optional[np.ndarray] = None,
         nodes: Optional[NodeSets] = None,
-        etypes: Optional[Sequence[Optional[str]]] = None,
+        etypes: Optional[Union[Sequence[Optional[str]], np.ndarray]] = None,
     ) -> "Clusters":
         """Build from parallel arrays. Entities are ordered by label value and
         mentions within an entity keep their array order; a repeated span
@@ -466,7 +466,7 @@ def set_codes(*sides: NodeSets) -> Tuple[np.ndarray, ...]:
     return tuple(out)
 
 
-def _types_of(etypes: Optional[Sequence[Optional[str]]], labels: np.ndarray) -> Optional[np.ndarray]:
+def _types_of(etypes: Optional[Union[Sequence[Optional[str]], np.ndarray]], labels: np.ndarray) -> Optional[np.ndarray]:
     """The types of the entities ``labels`` hold, in label order."""
     if etypes is None:
         return None

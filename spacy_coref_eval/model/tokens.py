@@ -73,7 +73,7 @@ class Tokens:
     def from_columns(
         cls,
         words: Sequence[str],
-        sentence_starts: Sequence[int],
+        sentence_starts: Union[Sequence[int], np.ndarray],
         upos: Optional[Sequence[str]] = None,
         xpos: Optional[Sequence[str]] = None,
         feats: Optional[Sequence[str]] = None,

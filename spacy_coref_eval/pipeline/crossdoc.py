@@ -2,12 +2,12 @@
 docs of one scoring call share entity ids through a labelled span group,
 spans with the same attribute (``kb_id_``, ``id_`` or ``label_``) being
 one entity in whichever doc they lie, and the call's docs form one topic."""
-from typing import Any, Dict, Iterable, List, Mapping, Sequence
+from typing import Any, Dict, Iterable, List, Mapping, Sequence, cast
 
 import numpy as np
 
 from ..errors import CorefInputError
-from ..formats.docbin.examples import docs_side
+from ..formats.docbin.examples import DocSideDocument, docs_side
 from ..formats.docbin.spans import LabeledSpanGroup
 from ..formats.document import RawMentions, Side
 from ..report.spacy_scores import prf_keys
@@ -29,7 +29,7 @@ def ids_side(docs: Iterable[Any], reader: LabeledSpanGroup, role: str) -> Side:
     """The docs as a side whose documents keep every mention's entity id."""
     side = docs_side(docs, reader, role)
     for index, document in enumerate(side.documents):
-        document.mentions = doc_mentions(document.doc, reader, index)
+        document.mentions = doc_mentions(cast(DocSideDocument, document).doc, reader, index)  # docs_side builds them
     return side
 
 

@@ -2,7 +2,7 @@
 nothing needs every document), the one entry point :func:`evaluate_corpus`."""
 from dataclasses import dataclass, field, replace
 from os import PathLike
-from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -165,14 +165,14 @@ def _counts(pairs: Sequence[Pair], settings: Settings) -> Tuple[np.ndarray, np.n
 
 def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:
     """coval's counts of two CoNLL-2012 files (docs/coval.md)."""
-    from ..compat.coval.score import coval_corpus_counts
+    from ..compat.coval.score import CovalOptions, coval_corpus_counts
 
     formats = [get_format(given) if given else None for given in options.formats]
     if not (_is_path(key) and _is_path(response)) or any(
         (given or format_of(path)).name != "conll" for given, path in zip(formats, (key, response))
     ):
         raise CorefInputError("the coval preset reads CoNLL-2012 files (key and response), as coval does")
-    names, counts = coval_corpus_counts(key, response, options.settings.coval)
+    names, counts = coval_corpus_counts(key, response, cast(CovalOptions, options.settings.coval))  # run under coval only
     return CorpusResult(options.settings, tuple(names), counts, [], None, np.zeros(len(names), dtype=bool))
 
 

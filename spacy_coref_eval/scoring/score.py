@@ -1,6 +1,6 @@
 """Documents already read, scored: twin every document at once, apply the
 twinless policy, count, in one process or several."""
-from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
@@ -56,22 +56,25 @@ def score_pairs(
     settings = settings or Settings()
     if settings.coval is not None:
         raise ValueError("the coval preset scores CoNLL-2012 files as coval reads them: use evaluate_corpus or the command line")
-    if not (isinstance(pairs, StackedPairs) and n_process == 1):
-        pairs = [Pair(pair[0], as_clusters(pair[1]), as_clusters(pair[2]), *pair[3:]) for pair in pairs]
-    names = [pair.name for pair in pairs] if isinstance(pairs, list) else pairs.names
-    if len(set(names)) != len(names):
-        repeated = next(name for name in names if names.count(name) > 1)
-        raise CorefInputError(f"document {repeated!r} is given more than once")
-    if n_process > 1 and len(pairs) > 1:
-        shards = _score_in_processes(pairs, settings, n_process, keep_twinned)
+    paired: Union[List[Pair], StackedPairs]
+    if isinstance(pairs, StackedPairs) and n_process == 1:
+        paired = pairs
     else:
-        shards = [score_shard(pairs, settings)]
+        paired = [Pair(pair[0], as_clusters(pair[1]), as_clusters(pair[2]), *pair[3:]) for pair in pairs]
+    names = [pair.name for pair in paired] if isinstance(paired, list) else paired.names
+    if len(set(names)) != len(names):
+        twice = next(name for name in names if names.count(name) > 1)
+        raise CorefInputError(f"document {twice!r} is given more than once")
+    if n_process > 1 and len(paired) > 1:
+        shards = _score_in_processes(cast(List[Pair], paired), settings, n_process, keep_twinned)  # a list with n_process > 1
+    else:
+        shards = [score_shard(paired, settings)]
     counts = np.concatenate([shard[0] for shard in shards])
-    repeated = [(pair.name, pair.key, pair.response) for pair in repeated_pairs(pairs)]
+    repeated = [(pair.name, pair.key, pair.response) for pair in repeated_pairs(paired)]
     notes = [*warnings, *repeated_notes(repeated, settings)]
     parts = [shard[1] for shard in shards if shard[1] is not None]
     twinned = TwinnedCorpus.concat(parts) if len(parts) == len(shards) else None
-    return CorpusResult(settings, tuple(names), counts, notes, twinned, document_splits(pairs))
+    return CorpusResult(settings, tuple(names), counts, notes, twinned, document_splits(paired))
 
 
 def document_splits(pairs: Union[Sequence[Pair], StackedPairs]) -> np.ndarray:
@@ -93,14 +96,15 @@ def score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = 
     modes, remove = settings.anaphora, settings.singletons == "remove" and not settings.anaphora.keeps_singletons
     documents: Optional[List[Tuple[Clusters, Clusters, int]]] = None
     if _in_columns(pairs, settings):
-        twinned = twin_batches(pairs.key, pairs.response, pairs.n_tokens, settings.match, remove, settings.zeros == "exclude")
+        stacked = cast(StackedPairs, pairs)  # _in_columns: read as columns
+        twinned = twin_batches(stacked.key, stacked.response, stacked.n_tokens, settings.match, remove, settings.zeros == "exclude")
     else:
         from ..compat.ua.anaphora import anaphora_counts, check_modes
         from ..model.ua.view import in_modes
 
         documents = []
         for name, key, response, n_tokens in pairs:
-            key, response = in_modes(key, modes), in_modes(response, modes)
+            key, response = in_modes(cast(Clusters, key), modes), in_modes(cast(Clusters, response), modes)
             try:
                 settings.match.check(key, response)
             except CorefInputError as err:

@@ -3,7 +3,7 @@ words by the one rule (docs/formats.md, Alignment onto the key): through
 the visible characters where the texts agree but for quotes, else by
 folding both."""
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -34,7 +34,7 @@ def place_units(key: "WordBounds", starts: np.ndarray, ends: np.ndarray) -> Plac
     solid_words = key.ends > key.starts
     every = bool(solid_words.all())
     solid = None if every else np.flatnonzero(solid_words)
-    n = len(solid_words) if every else len(solid)
+    n = len(solid_words) if every else len(cast(np.ndarray, solid))
     if not n:
         zeros = np.zeros(len(starts), dtype=np.int64)
         return Placed(zeros, zeros, np.zeros(len(starts), dtype=bool), np.zeros(len(starts), dtype=bool))

@@ -5,7 +5,7 @@ import codecs
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
@@ -128,7 +128,7 @@ def read_conll(
     return read_conll_bytes(_opened(path, limits), path, with_words=with_words, with_ids=with_ids)
 
 
-def read_conll_bytes(data: bytes, source: PathLike, *, with_words: bool = False, with_ids: bool = False) -> ConllFile:
+def read_conll_bytes(data: Union[bytes, bytearray], source: PathLike, *, with_words: bool = False, with_ids: bool = False) -> ConllFile:
     """:func:`read_conll` of a file's bytes (decompressed), ``source``
     naming it in messages."""
     read = _read_bytes(data, Path(source), with_words, with_ids)
@@ -172,7 +172,9 @@ def _read_bytes(
             columns_read = [_columns(_body(lines, line)) for _, line, _, _ in documents]
         return _with_ids(ConllFile(
             (name, ConllDocument(name, clusters, n_tokens, str(path), line, *document_columns))
-            for (name, line, clusters, n_tokens), document_columns in zip(documents, columns_read)
+            for (name, line, clusters, n_tokens), document_columns in zip(
+                cast(List[Tuple[str, int, Clusters, int]], documents), columns_read  # None returned early above
+            )
         ), raw)
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
@@ -538,7 +540,7 @@ def read_parse(path: PathLike) -> Dict[str, List[str]]:
     return out
 
 
-def parse_side(data: bytes, path: Path, options: ReadOptions) -> Side:
+def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
     """The bytes of a CoNLL-2012 file (or some of its documents) as a
     :class:`Side`, ``path`` naming it."""
     from . import FORMAT

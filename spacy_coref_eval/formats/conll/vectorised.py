@@ -107,7 +107,7 @@ def parse_columns(data: Union[bytes, bytearray], raw: Optional[List[RawMentions]
 
 
 def _structure(
-    data: bytes, hash_lines: np.ndarray, line_starts: np.ndarray, line_ends: np.ndarray
+    data: Union[bytes, bytearray], hash_lines: np.ndarray, line_starts: np.ndarray, line_ends: np.ndarray
 ) -> Optional[Tuple[List[str], np.ndarray, np.ndarray]]:
     """Names, begin lines and end lines of the documents, if they nest
     properly with unique names and no other ``#`` lines."""
@@ -144,7 +144,7 @@ _END_BYTES = np.frombuffer(b"#end document", dtype=np.uint8)
 
 
 def _plain_structure(
-    data: bytes, hash_lines: np.ndarray, line_starts: np.ndarray, line_ends: np.ndarray
+    data: Union[bytes, bytearray], hash_lines: np.ndarray, line_starts: np.ndarray, line_ends: np.ndarray
 ) -> Optional[Tuple[List[str], np.ndarray, np.ndarray]]:
     """:func:`_structure` at once for the usual spelling, ``#begin document
     NAME`` and ``#end document`` lines in turn, or ``None`` (for the

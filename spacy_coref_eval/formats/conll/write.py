@@ -1,6 +1,6 @@
 """Write CoNLL-2012 files (docs/formats.md, CoNLL-2012)."""
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -14,7 +14,7 @@ def format_conll(
     name: str,
     words: Sequence[str],
     clusters: Clusters,
-    sentence_starts: Sequence[int] = (),
+    sentence_starts: Union[Sequence[int], np.ndarray] = (),
 ) -> Iterator[str]:
     """Lines of one document in CoNLL-2012 form (document, part, token index,
     word, coreference), with entity ids ``0..n-1`` in stored order. White
@@ -86,7 +86,9 @@ def crossing_mentions(clusters: Clusters) -> np.ndarray:
 
 
 def write_conll(
-    path: PathLike, documents: Iterable[Tuple[str, Sequence[str], Clusters, Sequence[int]]], inputs: Iterable[PathLike] = ()
+    path: PathLike,
+    documents: Iterable[Tuple[str, Sequence[str], Clusters, Union[Sequence[int], np.ndarray]]],
+    inputs: Iterable[PathLike] = (),
 ) -> None:
     """Write ``(name, words, clusters, sentence_starts)`` documents to a
     file, atomically and never over one of ``inputs``."""

@@ -3,7 +3,7 @@ fields, and one document's openings and closings paired per entity, with
 discontinuous subspans, empty nodes and every error named by line and entity
 (docs/formats.md, CorefUD CoNLL-U)."""
 import re
-from typing import Dict, List, NamedTuple, Optional, Set, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Set, Tuple, cast
 
 import numpy as np
 
@@ -169,7 +169,8 @@ class MentionReader:
                     break
                 row = rows[i]
                 if row >= next_header:
-                    header, next_header = self._header_at(row)
+                    # a header: one was in force at an earlier row
+                    header, next_header = cast(Tuple[EntityHeader, int], self._header_at(row))
                     eid_i, split = header.eid, header.splits
             elif chunk[-1] == ")" and len(chunk) > 1:
                 closing = chunk[:-1]
@@ -181,7 +182,7 @@ class MentionReader:
             else:
                 raise self._malformed(rows, text)
 
-    def _rare_opening(self, eid: str, parts: List[str], row: int, single: str, header: EntityHeader) -> bool:
+    def _rare_opening(self, eid: str, parts: List[str], row: int, single: bool, header: EntityHeader) -> bool:
         """Check a new entity id, or open a subspan of a discontinuous
         mention. True when the chunk has been dealt with."""
         if not eid:
@@ -265,7 +266,7 @@ class MentionReader:
             raise CorefInputError(f"{self.source}:{line}: subspan {eid!r}: the part must lie in 1..number of parts")
         return match.group(1), part, total
 
-    def columns(self) -> Dict[str, object]:
+    def columns(self) -> Dict[str, Any]:
         n = len(self.start)
         starts = np.array(self.start, dtype=np.int64)
         ends = np.array(self.end, dtype=np.int64)

@@ -63,7 +63,7 @@ class FileParser:
             line = self.data.count(b"\n", 0, self._byte_of(raw, err.start)) + 1
             raise CorefInputError(f"{self.source}:{line}: not UTF-8 text: {err.reason}") from None
 
-    def _byte_of(self, raw: bytes, offset: int) -> int:
+    def _byte_of(self, raw: Union[bytes, bytearray], offset: int) -> int:
         found = self.data.find(raw[max(0, offset - 40):offset + 1])
         return found + min(offset, 40) if found >= 0 else 0
 
@@ -178,13 +178,13 @@ class FileParser:
         positions = np.searchsorted(token_lines, others).tolist()
         for line, owner, position in zip(others.tolist(), owners, positions):
             text = self.decode(self.data[int(line_start[line]):int(newlines[line])])
-            found = NEWDOC.match(text)
-            if found:
-                documents.append(((found.group(1) or "").strip(), line + 1, owner))
+            match = NEWDOC.match(text)
+            if match:
+                documents.append(((match.group(1) or "").strip(), line + 1, owner))
                 continue
-            found = _GLOBAL_ENTITY.match(text)
-            if found:
-                self.headers.append((position, EntityHeader(found.group(1), line + 1, self.source)))
+            match = _GLOBAL_ENTITY.match(text)
+            if match:
+                self.headers.append((position, EntityHeader(match.group(1), line + 1, self.source)))
         return sent_ids[:-1], documents
 
     def _sentence_ids(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:

@@ -3,7 +3,7 @@ CoNLL-U). The model lives in :mod:`.document`, the line parser in
 :mod:`.parse`, the ``Entity=`` pairing in :mod:`.entities`."""
 import codecs
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, Optional, Union
 
 from ...errors import CorefInputError
 from ...files import PathLike
@@ -23,7 +23,7 @@ def read_conllu(path: PathLike, *, limits: Optional[InputLimits] = None) -> Conl
     return bytes_parser(open_conllu(Path(path), limits), Path(path)).parse()
 
 
-def open_conllu(path: Path, limits: Optional[InputLimits] = None) -> bytes:
+def open_conllu(path: Path, limits: Optional[InputLimits] = None) -> Union[bytes, bytearray]:
     """The bytes of a CoNLL-U file (:func:`~..inputs.open_input`)."""
     try:
         return open_input(path, limits)
@@ -31,14 +31,14 @@ def open_conllu(path: Path, limits: Optional[InputLimits] = None) -> bytes:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
 
 
-def read_conllu_bytes(data: bytes, source: PathLike, seen: Optional[Dict[str, int]] = None) -> ConlluFile:
+def read_conllu_bytes(data: Union[bytes, bytearray], source: PathLike, seen: Optional[Dict[str, int]] = None) -> ConlluFile:
     """:func:`read_conllu` of a file's bytes, ``source`` naming it in
     messages; ``seen`` ranks the eids of the documents before them (a
     batch of a file read apart, :func:`~.parse._entities_in_file_order`)."""
     return bytes_parser(data, Path(source), seen).parse()
 
 
-def bytes_parser(data: bytes, path: Path, seen: Optional[Dict[str, int]] = None) -> FileParser:
+def bytes_parser(data: Union[bytes, bytearray], path: Path, seen: Optional[Dict[str, int]] = None) -> FileParser:
     """:func:`read_conllu_bytes`'s parser, not yet run."""
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]

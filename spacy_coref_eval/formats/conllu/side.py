@@ -2,7 +2,7 @@
 and two CoNLL-U documents pair on the union of their nodes."""
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -97,7 +97,7 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     return parse_side(open_conllu(Path(path), options.limits), Path(path), options)
 
 
-def parse_side(data: bytes, path: Path, options: ReadOptions) -> Side:
+def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
     """The bytes of a CoNLL-U file as a :class:`Side`, ``path`` naming it."""
     from . import FORMAT
 

@@ -7,7 +7,7 @@ first bytes; the groups found must then tile the document's bytes exactly,
 entry after entry, so that decoding them one by one could not give
 anything else. A document laid out otherwise gets ``None``, for
 :func:`~.groups.decode_groups` to read or explain."""
-from typing import List, Optional, Sequence
+from typing import Any, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -18,7 +18,8 @@ _HEAD = b"\x83\xa4name"
 """A map of three entries, then the key ``name``."""
 _MIDDLE = np.frombuffer(b"\xa5attrs\x80\xa5spans", dtype=np.uint8)
 """The key ``attrs``, an empty map, then the key ``spans``."""
-_RECORD = np.dtype([("tag", "u1"), ("size", "u1"), *((name, SPAN.fields[name][0]) for name in SPAN.names)])
+_SPAN_NAMES = cast(Tuple[str, ...], SPAN.names)  # SPAN is a structured dtype: it has names and fields
+_RECORD = np.dtype([("tag", "u1"), ("size", "u1"), *((name, cast(Any, SPAN.fields)[name][0]) for name in _SPAN_NAMES)])
 """A span in a group: msgpack bin 8 of ``SPAN.itemsize`` bytes."""
 _BIN8, _BIN16 = 0xC4, 0xC5
 _FIXSTR, _STR8 = 0xA0, 0xD9
@@ -176,7 +177,7 @@ def _spans(buf: np.ndarray, first: np.ndarray, n_spans: np.ndarray) -> Optional[
     if np.any(records["tag"] != _BIN8) or np.any(records["size"] != SPAN.itemsize):
         return None
     spans = np.empty(len(records), dtype=SPAN)
-    for name in SPAN.names:
+    for name in _SPAN_NAMES:
         spans[name] = records[name]
     return spans
 

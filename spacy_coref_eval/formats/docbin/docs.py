@@ -54,7 +54,9 @@ def words_to_doc(
     return doc
 
 
-def words_doc(vocab: Vocab, words: Sequence[str], sentence_starts: Sequence[int], *, one_sentence: bool = True) -> Doc:
+def words_doc(
+    vocab: Vocab, words: Sequence[str], sentence_starts: Union[Sequence[int], np.ndarray], *, one_sentence: bool = True
+) -> Doc:
     """A ``Doc`` of a document given by its words: a space after every
     word but the last (so ``doc.text`` is the same whichever format the
     words come from: ``convert`` and ``evaluate`` both build it here), its
@@ -70,7 +72,7 @@ def words_doc(vocab: Vocab, words: Sequence[str], sentence_starts: Sequence[int]
         spaces[-1] = False
     starts = set(int(start) for start in sentence_starts)
     marked = len(starts) > 1 or (one_sentence and len(starts) > 0)
-    sent_starts = [index in starts for index in range(len(words))] if marked else None
+    sent_starts: Optional[List[Union[bool, int, None]]] = [index in starts for index in range(len(words))] if marked else None
     return Doc(vocab, words=list(words), spaces=spaces, sent_starts=sent_starts)
 
 

@@ -18,7 +18,8 @@ from .spans import PrefixedSpanGroups, doc_clusters, missing_groups
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
-DOCS = Format("docs", "spaCy docs", (), lambda path, options: None)
+# nothing reads this format: its reader is never called
+DOCS = Format("docs", "spaCy docs", (), lambda path, options: None)  # type: ignore[arg-type,return-value]
 """The format of a side of ``Doc`` objects in memory; nothing reads it from
 a file, so it is not in the registry."""
 

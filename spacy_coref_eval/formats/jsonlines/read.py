@@ -7,11 +7,12 @@ import sys
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate, chain
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # public in json.decoder, absent from typeshed
 from json.scanner import make_scanner
 from pathlib import Path
 from typing import (
     Any,
+    Callable,
     Collection,
     Dict,
     Iterable,
@@ -23,6 +24,7 @@ from typing import (
     Sequence,
     Tuple,
     Union,
+    cast,
 )
 
 import numpy as np
@@ -62,7 +64,7 @@ _DUMPED_SPAN_LISTS = _span_lists(dumped=True)
 """Tried first: where it matches, :data:`_SPAN_LISTS` matches the same text
 (the outer list closes at one place)."""
 _SPACE = re.compile(r"[ \t\n\r]*")
-_SCAN = make_scanner(json.JSONDecoder())
+_SCAN = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # typeshed types make_scanner as a class
 _NUMBERS_ONLY = str.maketrans("[],", "   ")
 _BRACKETS_ONLY = str.maketrans("", "", "0123456789-, \t\n\r")
 
@@ -120,7 +122,8 @@ class JsonlinesDocument(SideDocument):
     @cached_property
     def pieces(self) -> List[Any]:
         decoded = self.sentences.decoded
-        return list(chain.from_iterable(json.loads(self.sentences.text) if decoded is None else decoded))
+        text = cast(str, self.sentences.text)  # held where not decoded
+        return list(chain.from_iterable(json.loads(text) if decoded is None else decoded))
 
     @cached_property
     def words(self) -> List[Any]:
@@ -230,7 +233,7 @@ def _word_spans(pending: Sequence[_Mentions]) -> List[Tuple[np.ndarray, np.ndarr
     deferred = [m for m in pending if m.text is not None]
     parsed: Iterator[Tuple[np.ndarray, np.ndarray]] = iter(())
     if deferred:
-        spans, labels, owner = parsed_spans([m.text for m in deferred])
+        spans, labels, owner = parsed_spans([cast(str, m.text) for m in deferred])
         limits = np.array([m.n_tokens for m in deferred], dtype=np.int64)[owner]
         bounds = np.searchsorted(owner, np.arange(len(deferred) + 1)).tolist()
         outside = _outside(spans, limits)
@@ -272,7 +275,7 @@ def line_members(line: str, raw: Collection[str], known: Optional[Mapping[str, J
     ``sentences`` value is read by :func:`_sentences`. None for anything
     but a plain object (``json.loads`` then reads it, or says what is
     wrong)."""
-    space = _SPACE.match
+    space = cast(Callable[..., "re.Match[str]"], _SPACE.match)  # [ \t\n\r]* matches everywhere
     obj: Dict[str, Any] = {}
     try:
         at = space(line).end()

@@ -1,14 +1,16 @@
 """Write jsonlines files (docs/formats.md, jsonlines)."""
 import json
 from pathlib import Path
-from typing import Iterable, List, Sequence, Tuple
+from typing import Iterable, List, Sequence, Tuple, Union
+
+import numpy as np
 
 from ...files import PathLike, open_output
 from ...model.clusters import Clusters
 from ..document import SideDocument, document_names
 
 
-def split_sentences(words: Sequence[str], sentence_starts: Sequence[int]) -> List[List[str]]:
+def split_sentences(words: Sequence[str], sentence_starts: Union[Sequence[int], np.ndarray]) -> List[List[str]]:
     """The words of a document as its sentences (the ``sentences`` field),
     one sentence when no start is given."""
     starts = sorted({int(start) for start in sentence_starts if 0 < int(start) < len(words)} | {0})

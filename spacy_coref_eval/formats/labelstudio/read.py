@@ -1,7 +1,7 @@
 """Reading Label Studio's JSON export (:mod:`.`)."""
 import json
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Tuple, cast
 
 from ...errors import CorefInputError
 from ..annotation import AnnotatedDocument, annotated_side
@@ -51,7 +51,7 @@ def read_labelstudio(path: Path, options: ReadOptions = ReadOptions()) -> Side:
             elif isinstance(item.get("value"), dict) and "start" in item["value"] and "end" in item["value"]:
                 span = (offset(item["value"]["start"], source), offset(item["value"]["end"], source))
                 mentions[identifier(item.get("id"), source)] = [span]
-        name = record_name(data, NAMES, str(task.get("id", f"doc{number}")))
+        name = record_name(cast(Dict[str, Any], data), NAMES, str(task.get("id", f"doc{number}")))
         documents.append(text_document(name, text, mentions, links, source))
     check_names([d.name for d in documents], path)
     return annotated_side(path, FORMAT, documents)

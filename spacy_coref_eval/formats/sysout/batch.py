@@ -7,7 +7,7 @@ documents. Each document keeps what it would get alone; a document the
 joined pass cannot place (another text, bracket escapes) is left to
 :meth:`~.document.SystemDocument.placed_on`."""
 from itertools import chain
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -64,14 +64,14 @@ def place_all(pairs: Pairs, retry: bool = True) -> Dict[int, Tuple[SideDocument,
     count other numbers of visible characters than their keys, or whose
     jsonlines keys may hold bracket escapes, are left out, and the rest
     placed again (once, ``retry``)."""
-    pairs = [(d, k) for d, k in pairs if "B-" not in d.text]
+    pairs = [(d, k) for d, k in pairs if "B-" not in cast(str, d.text)]  # Pairs hold character outputs
     if len(pairs) < 2:
         return {}
     key, word_offsets = key_words([k for _, k in pairs])
     if key is None:
         plain = [(d, k) for d, k in pairs if not _escaped(k)]
         return place_all(plain, retry=False) if retry and len(plain) < len(pairs) else {}
-    texts = [d.text for d, _ in pairs]
+    texts = [cast(str, d.text) for d, _ in pairs]
     char_offsets = _offsets(map(len, texts), len(texts))
     codes, visible = visible_codes("".join(texts))
     hidden = np.flatnonzero(~visible)
@@ -115,7 +115,7 @@ def place_all(pairs: Pairs, retry: bool = True) -> Dict[int, Tuple[SideDocument,
             character = int(visible_at[at]) - int(char_offsets[d])
             word = int(np.searchsorted(key.ends, at, side="right"))
             shown = key.source(word, min(word + 3, int(word_offsets[d + 1])))
-            drift = (f"{character_excerpt(document.text, character, 12)} against "
+            drift = (f"{character_excerpt(cast(str, document.text), character, 12)} against "
                      f"{shown_words(word - int(word_offsets[d]), shown)}")
         report = AlignmentReport("characters", replaced=replaced[d], snapped=snapped[d],
                                  dropped=document.dropped + lost[d], unplaced=document.unplaced, drift=drift)
@@ -132,9 +132,10 @@ def key_words(keys: Sequence[SideDocument]) -> Tuple[Optional[VisibleWords], np.
 
     if all(isinstance(k, JsonlinesDocument) and k.subtoken_map is None and k.sentences_text is not None
            for k in keys):
-        offsets = _offsets((k.sentences.n_tokens for k in keys), len(keys))
-        n_lists = sum(len(k.sentences.starts) + 1 for k in keys)
-        joined = "".join(k.sentences_text for k in keys)  # type: ignore[misc]
+        documents = cast(Sequence[JsonlinesDocument], keys)  # checked just above
+        offsets = _offsets((k.sentences.n_tokens for k in documents), len(documents))
+        n_lists = sum(len(k.sentences.starts) + 1 for k in documents)
+        joined = "".join(cast(str, k.sentences_text) for k in documents)
         visible = json_visible_words(joined, int(offsets[-1]), n_lists)
         if visible is not None or "B-" in joined:
             return visible, offsets

@@ -4,7 +4,7 @@ mentions as spans of its text's characters or of its words, put on any
 key's words through the text (docs/formats.md, Alignment onto the key)."""
 from dataclasses import replace
 from functools import cached_property
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -46,14 +46,15 @@ class SystemDocument(SideDocument):
     def bounds(self) -> Tuple[np.ndarray, np.ndarray]:
         """The first character and end of every word of a character output
         (:func:`cut_words`)."""
-        return cut_words(self.text, self.spans)
+        return cut_words(cast(str, self.text), self.spans)  # character outputs have a text
 
     @cached_property
     def words(self) -> List[str]:  # type: ignore[override]
         """A character output's text cut at white space and at every
         mention boundary, so that each mention is whole words."""
         starts, ends = self.bounds
-        return [self.text[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
+        text = cast(str, self.text)
+        return [text[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
 
     @cached_property
     def clusters(self) -> Clusters:  # type: ignore[override]

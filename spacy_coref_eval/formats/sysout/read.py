@@ -240,9 +240,10 @@ def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
         return from_words(name, words, spans, labels, starts or [0], 0)
     if isinstance(obj.get("text"), str) and obj.get("clusters") is not None:
         text = obj["text"]
-        starts, ends = spacy_tokens(text)
-        spans, labels, _ = spans_of(obj["clusters"], "clusters", where, len(starts), "word", True)
-        return from_text(name, text, np.stack([starts[spans[:, 0]], ends[spans[:, 1] - 1]], axis=1), labels, 0)
+        token_starts, token_ends = spacy_tokens(text)
+        spans, labels, _ = spans_of(obj["clusters"], "clusters", where, len(token_starts), "word", True)
+        char_spans = np.stack([token_starts[spans[:, 0]], token_ends[spans[:, 1] - 1]], axis=1)
+        return from_text(name, text, char_spans, labels, 0)
     if obj.get("text") is not None or obj.get("tokens") is not None:
         from .strings import string_clusters
 

@@ -4,7 +4,7 @@ can be built: fastcoref with the words detokenised by one documented rule
 wl-coref with its span clusters."""
 import json
 from pathlib import Path
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -102,7 +102,8 @@ def write_wlcoref(path: Path, documents: Sequence[SideDocument], inputs: Sequenc
 def head_clusters(clusters: Clusters) -> List[List[int]]:
     """Every entity's mention heads, in stored order (an unknown head, -1,
     stands for the mention's first word)."""
-    heads = np.where(clusters.heads >= 0, clusters.heads, clusters.starts).tolist()
+    known = cast(np.ndarray, clusters.heads)  # written only for clusters with heads
+    heads = np.where(known >= 0, known, clusters.starts).tolist()
     out: List[List[int]] = [[] for _ in range(clusters.n_entities)]
     for head, entity in zip(heads, clusters.entity.tolist()):
         out[entity].append(head)

@@ -155,8 +155,8 @@ def _layer(
             for _ in closings:
                 if not opened:
                     raise CorefInputError(f"{where}, line {line}: ')' closes a markable but none is open")
-                markable_id, start, values, start_line = opened.pop()
-                spans[markable_id] = (start, position + 1, values, start_line)
+                closed_id, start, values, start_line = opened.pop()
+                spans[closed_id] = (start, position + 1, values, start_line)
             for piece in openings:
                 single = piece.endswith(")")
                 values = fields(piece[:-1] if single else piece, line, where)

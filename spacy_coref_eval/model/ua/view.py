@@ -185,7 +185,8 @@ def _grouped(document: object, layer: Layer, modes: Modes, splits: Dict[int, Spl
     seen = set()
     unique = []
     for spans in entity_spans:
-        unique.append([span for span in spans if span not in seen and not seen.add(span)])
+        # set.add returns None: the idiom keeps each span's first copy
+        unique.append([span for span in spans if span not in seen and not seen.add(span)])  # type: ignore[func-returns-value]
     base = Clusters.from_entities(unique)
     return UAClusters(
         base.starts, base.ends, base.entity, base.n_entities, splits=group_splits, layer=layer, modes=modes,
@@ -197,7 +198,9 @@ def check_min_spans(clusters: UAClusters, where: str, as_scorer: bool = False) -
     """Refuse a minimum span that is not a span inside its markable, and
     read as the UA scorer reads, a range ``Min=a-b``."""
     layer = clusters.layer
-    for i, m in enumerate(layer.markables if layer is not None else ()):
+    if layer is None:
+        return
+    for i, m in enumerate(layer.markables):
         if m.min_span is None:
             continue
         if as_scorer and "-" in layer.table.mins.get(i, ""):
@@ -223,13 +226,13 @@ def in_modes(clusters: Clusters, modes: Modes) -> Clusters:
         effective = modes.effective
         if replace(clusters.modes, as_scorer=effective.as_scorer) != effective or (
             clusters.modes.as_scorer != effective.as_scorer
-            and _guidelines_non_referring(clusters.layer.entity_ids)
+            and _guidelines_non_referring(cast(Layer, clusters.layer).entity_ids)  # read from a layer
         ):
             return ua_clusters(clusters.source, modes)
         return clusters
     split_antecedents = getattr(clusters, "split_antecedents", None)
     if split_antecedents and modes.as_scorer and modes.effective.split_antecedents != "remove":
-        return split_clusters(clusters, modes)
+        return split_clusters(cast(SplitClusters, clusters), modes)  # it has split antecedents
     return clusters
 
 
