@@ -14,9 +14,8 @@ import spacy_coref_eval
 from spacy_coref_eval import Clusters, CorefInputError, score, score_documents
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
-from spacy_coref_eval.formats.conll.write import write_conll
 
-from .litbank import litbank
+from .litbank import litbank, litbank_files as written_litbank
 
 TOLERANCE = 1e-12
 
@@ -27,12 +26,7 @@ def as_lists(clusters: Clusters) -> List[List[tuple]]:
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> Dict[str, Path]:
-    corpus = litbank()
-    folder = tmp_path_factory.mktemp("api")
-    paths = {"key": folder / "key.conll", "response": folder / "response.conll"}
-    for side, clusters in (("key", corpus.key), ("response", corpus.system)):
-        write_conll(paths[side], [(n, d.words, clusters[n], d.sentence_starts) for n, d in corpus.documents.items()])
-    return paths
+    return written_litbank(tmp_path_factory.mktemp("api"))
 
 
 def cli_json(files: Dict[str, Path], *extra: str) -> Dict[str, Any]:

@@ -14,10 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from spacy_coref_eval.cli import app
-from spacy_coref_eval.formats.conll.write import write_conll
 
 from .conftest import data_path
-from .litbank import litbank
+from .litbank import litbank, litbank_files as written_litbank
 
 MODULE = Path(__file__).resolve().parent.parent / "integrations" / "huggingface" / "coreference"
 COVAL_KEYS = ("mentions", "muc", "bcub", "ceafe", "lea")
@@ -60,12 +59,7 @@ def assert_same_as_cli(ours: Dict[str, Any], metrics: Dict[str, Any]) -> None:
 
 @pytest.fixture(scope="module")
 def litbank_files(tmp_path_factory) -> Dict[str, Path]:
-    corpus = litbank()
-    folder = tmp_path_factory.mktemp("hf")
-    paths = {"key": folder / "key.conll", "response": folder / "response.conll"}
-    for side, clusters in (("key", corpus.key), ("response", corpus.system)):
-        write_conll(paths[side], [(n, d.words, clusters[n], d.sentence_starts) for n, d in corpus.documents.items()])
-    return paths
+    return written_litbank(tmp_path_factory.mktemp("hf"))
 
 
 def test_litbank_sentences_score_as_the_command_line(metric, litbank_files):

@@ -24,20 +24,11 @@ from spacy_coref_eval.scoring import CorpusResult, Options, evaluate_corpus
 from spacy_coref_eval.shards import load_counts, merge_results, save_counts
 
 from .conftest import data_path
+from .test_outputs import WRITER
 
 LITBANK = data_path("corpora", "litbank.key.conll.gz")
 GUM = data_path("corpora", "gum-corefud.40docs.conllu.gz")
 DEMO_KEY = DATA / "demo.key.conll"
-
-WRITER = """
-import os, signal, sys
-from spacy_coref_eval.files import open_output
-with open_output(sys.argv[1], "w") as out:
-    out.write("new")
-    out.flush()
-    os.kill(os.getpid(), getattr(signal, sys.argv[2]))
-"""
-
 
 def test_a_hung_up_write_leaves_the_old_file_and_no_temporary(tmp_path):
     target = tmp_path / "out.txt"
