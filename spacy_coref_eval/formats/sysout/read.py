@@ -365,33 +365,10 @@ def read_system(text: str, path: Path, fmt: Format, key: Optional[Side] = None) 
     return Side(path, fmt, documents, warnings)
 
 
-def _side(data: Union[bytes, bytearray], path: Path, options: ReadOptions, fmt: Format) -> Side:
+def system_side(name: str, data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
+    """The bytes of an output of the system ``name`` (a format of
+    :data:`~.SYSTEMS`) as a :class:`Side` (the formats' reader)."""
+    from . import SYSTEMS
+
+    fmt = next(fmt for fmt in SYSTEMS if fmt.name == name)
     return read_system(decode_text(data, path), path, fmt, options.paired_with)
-
-
-def fastcoref_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
-    """A fastcoref/LingMess output's bytes as a :class:`Side` (the format's reader)."""
-    from . import FASTCOREF
-
-    return _side(data, path, options, FASTCOREF)
-
-
-def maverick_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
-    """A maverick output's bytes as a :class:`Side` (the format's reader)."""
-    from . import MAVERICK
-
-    return _side(data, path, options, MAVERICK)
-
-
-def wlcoref_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
-    """A wl-coref output's bytes as a :class:`Side` (the format's reader)."""
-    from . import WLCOREF
-
-    return _side(data, path, options, WLCOREF)
-
-
-def strings_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
-    """Mentions as strings, a file's bytes, as a :class:`Side` (the format's reader)."""
-    from . import MENTION_STRINGS
-
-    return _side(data, path, options, MENTION_STRINGS)
