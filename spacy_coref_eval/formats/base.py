@@ -4,14 +4,14 @@ the command line can list the formats in its help at once."""
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple, Union
 
 if TYPE_CHECKING:
     from .document import Side, SideDocument
     from .inputs import InputLimits
 
 Reader = Callable[[Path, "ReadOptions"], "Side"]
-BytesReader = Callable[[bytes, Path, "ReadOptions"], "Side"]
+BytesReader = Callable[[Union[bytes, bytearray], Path, "ReadOptions"], "Side"]
 Writer = Callable[[Path, Sequence["SideDocument"], Sequence[Path]], List[str]]
 
 
@@ -69,8 +69,13 @@ class Format:
     the format configured by the text after the colon."""
     parse: Optional[BytesReader] = None
     """The reader of a file's bytes (or a part of them) given with its
-    path for messages; ``read`` opens the file (:mod:`.inputs`) and calls
-    it. ``None`` where the format reads a path (a directory)."""
+    path for messages; taken from ``read`` where that is :class:`Opened`,
+    which opens the file (:mod:`.inputs`) and calls it. ``None`` where the
+    format reads a path (a directory)."""
+
+    def __post_init__(self) -> None:
+        if self.parse is None and isinstance(self.read, Opened):
+            object.__setattr__(self, "parse", self.read.parse)
 
     def matched(self, file_name: str) -> int:
         """The length of the longest of :attr:`suffixes` that ``file_name``
@@ -84,6 +89,24 @@ class Format:
             return f"{self.title} (by name)"
         names = ", ".join(f"*{s}" if not s.startswith(".") else s for s in self.suffixes) or "by name"
         return f"{self.title} ({names}{', a directory' if self.directories else ''})"
+
+
+@dataclass(frozen=True)
+class Opened:
+    """The reader of a format read from one file: the file opened once, as
+    every reader's is (:func:`~.inputs.read_input`: ``.gz``, size limits,
+    line lengths), and its bytes handed to ``parse`` with its path for
+    messages. ``long_lines``: a line may be as long as the whole input
+    (JSON lines, binary files)."""
+
+    parse: BytesReader
+    long_lines: bool = False
+
+    def __call__(self, path: Path, options: "ReadOptions") -> "Side":
+        from .inputs import read_input
+
+        path = Path(path)
+        return self.parse(read_input(path, options.limits, self.long_lines), path, options)
 
 
 @dataclass(frozen=True)

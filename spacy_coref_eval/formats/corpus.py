@@ -15,7 +15,7 @@ from ..model.clusters import Clusters, ClustersBatch, ClustersLike, Pair
 from ..model.tokens import Tokens
 from .base import Format, ReadOptions
 from .document import PART_NAME, AlignmentReport, Side, SideDocument, WordMismatch
-from .inputs import InputLimits
+from .inputs import InputLimits, input_head
 from .registry import FALLBACK, format_of, registered_formats
 
 T = TypeVar("T")
@@ -92,14 +92,7 @@ _TAGGED = re.compile(rb"\S\|\[[A-Za-z]*\d+[^\s\]]*\]|\S\|[A-Za-z]*\d+\]")
 
 def _looks_tagged(path: Path) -> bool:
     """Whether the first 64 KiB of ``path`` (gunzipped) hold text2text tags."""
-    import gzip
-
-    try:
-        with (gzip.open(path, "rb") if path.name.lower().endswith(".gz") else open(path, "rb")) as handle:
-            head = handle.read(1 << 16)
-    except (OSError, EOFError):
-        return False
-    return _TAGGED.search(head) is not None
+    return _TAGGED.search(input_head(path, 1 << 16)) is not None
 
 
 def read_corpus(

@@ -117,6 +117,38 @@ def open_input(path: Path, limits: Optional[InputLimits] = None, max_line: Optio
         raise CorefInputError(f"{path}: cannot read file: {err}") from None
 
 
+def read_input(path: Path, limits: Optional[InputLimits] = None, long_lines: bool = False) -> Union[bytes, bytearray]:
+    """The bytes of the file a reader is given (:func:`open_input`): lines
+    as long as the whole input with ``long_lines``; too little memory is
+    one :class:`CorefInputError` naming the file."""
+    limits = InputLimits.from_environ() if limits is None else limits
+    try:
+        return open_input(path, limits, limits.max_input_bytes if long_lines else None)
+    except MemoryError:
+        raise CorefInputError(f"{path}: not enough memory to read this file") from None
+
+
+def input_text(path: Path, limits: Optional[InputLimits] = None) -> str:
+    """The text of a file a reader is given (:func:`read_input`), its line
+    ends as written; bytes that are not UTF-8 are one
+    :class:`CorefInputError` naming the file, line and byte
+    (:func:`check_utf8`)."""
+    data = read_input(path, limits)
+    check_utf8(data, path)
+    return bytes(data).decode("utf8")
+
+
+def input_head(path: Path, size: int) -> bytes:
+    """At most the first ``size`` bytes of ``path`` (gunzipped for
+    ``.gz``, any case), for a guess at what a file holds; ``b""`` where it
+    cannot be read."""
+    try:
+        with (gzip.open(path, "rb") if path.name.lower().endswith(".gz") else open(path, "rb")) as handle:
+            return handle.read(size)
+    except (OSError, EOFError, zlib.error):
+        return b""
+
+
 def gzip_size(path: Path) -> int:
     """At least how many bytes a gzip file inflates to, by its trailer
     (RFC 1952 ISIZE: the last member's size modulo 2³², a lower bound of

@@ -14,6 +14,7 @@ from ...errors import CorefInputError
 from ...model.clusters import Clusters, NodeSets
 from ..base import Format
 from ..document import Paired, Side, SideDocument, WordMismatch
+from ..inputs import InputLimits, input_text
 from ..sysout.document import SystemDocument
 from .closure import Closure, closure_of, closure_warning
 
@@ -113,11 +114,10 @@ def annotated_side(path: Path, fmt: Format, documents: List[AnnotatedDocument], 
     return Side(path, fmt, list(documents), notes)
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, limits: Optional[InputLimits] = None) -> str:
     """The ``.txt`` beside an ``.ann`` file, its line ends as written
-    (brat counts every character)."""
+    (brat counts every character), read within ``limits``."""
     text = path.with_suffix(".txt")
     if not text.exists():
         raise CorefInputError(f"{path}: no {text.name} beside it; brat offsets point into the text file")
-    with open(text, encoding="utf8", newline="") as handle:
-        return handle.read()
+    return input_text(text, limits)

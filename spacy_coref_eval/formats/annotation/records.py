@@ -2,10 +2,10 @@
 in characters and typed links between mention ids, closed into entities."""
 import json
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ...errors import CorefInputError
-from ..inputs import InputLimits, check_utf8, open_input
+from ..inputs import check_utf8
 from .closure import COREFERENCE_TYPES, close
 from .document import AnnotatedDocument
 
@@ -39,16 +39,15 @@ def text_document(
     return AnnotatedDocument(name, text, order, entity, closure)
 
 
-def read_text_file(path: Path, limits: Optional[InputLimits] = None) -> str:
-    """The text of an export (``.gz`` too), read within the input limits."""
-    data = open_input(Path(path), limits)
-    check_utf8(data, Path(path))
+def export_text(data: Union[bytes, bytearray], path: Path) -> str:
+    """The text of an export's bytes, ``path`` naming it in messages."""
+    check_utf8(data, path)
     return bytes(data).decode("utf8").lstrip("\ufeff")
 
 
-def json_lines(path: Path, limits: Optional[InputLimits] = None) -> Iterator[Tuple[int, Dict[str, Any]]]:
-    """Every record of a JSONL file with its line number."""
-    for number, line in enumerate(read_text_file(path, limits).splitlines(), 1):
+def json_lines(data: Union[bytes, bytearray], path: Path) -> Iterator[Tuple[int, Dict[str, Any]]]:
+    """Every record of a JSONL file's bytes with its line number."""
+    for number, line in enumerate(export_text(data, path).splitlines(), 1):
         if not line.strip():
             continue
         try:

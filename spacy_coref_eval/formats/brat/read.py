@@ -15,6 +15,7 @@ from ...errors import CorefInputError
 from ..annotation import COREFERENCE_TYPES, AnnotatedDocument, annotated_side, close, read_text
 from ..base import ReadOptions
 from ..document import Side
+from ..inputs import InputLimits, input_text
 
 CHAIN_LABEL = re.compile(r"^.+-\d+$")
 """A text-bound label naming an entity (LitBank: ``Lord_Chancellor-2``)."""
@@ -28,14 +29,15 @@ def read_brat(path: Path, options: ReadOptions = ReadOptions(), types: Optional[
     files = sorted(path.glob("*.ann")) if path.is_dir() else [path]
     if not files:
         raise CorefInputError(f"{path}: no .ann files in this folder")
-    return annotated_side(path, FORMAT, [read_document(file, types) for file in files])
+    return annotated_side(path, FORMAT, [read_document(file, types, (options or ReadOptions()).limits) for file in files])
 
 
-def read_document(path: Path, types: Optional[FrozenSet[str]] = COREFERENCE_TYPES) -> AnnotatedDocument:
-    """One ``.ann`` file and its text."""
-    text = read_text(path)
-    with open(path, encoding="utf8", newline="") as handle:
-        lines = handle.read().splitlines()
+def read_document(
+    path: Path, types: Optional[FrozenSet[str]] = COREFERENCE_TYPES, limits: Optional[InputLimits] = None
+) -> AnnotatedDocument:
+    """One ``.ann`` file and its text, read within ``limits``."""
+    text = read_text(path, limits)
+    lines = input_text(path, limits).splitlines()
     if lines and lines[0].startswith(("MENTION\t", "COREF\t")):
         from ..litbank_tsv.read import tsv_document
 

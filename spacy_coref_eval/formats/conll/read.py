@@ -16,7 +16,7 @@ from ...model.parse_tree import parse_bits
 from ...model.tokens import Tokens
 from ..base import ReadOptions
 from ..document import RawMentions, Side, SideDocument
-from ..inputs import InputLimits, check_utf8, open_input
+from ..inputs import InputLimits, check_utf8, open_input, read_input
 from .vectorised import BEGIN, END, SimpleFile, parse_columns, tabbed_columns
 
 _ID = r"[^\s()|+\-\x00-\x1f\x7f-\x9f]+"
@@ -125,7 +125,7 @@ def read_conll(
     read (:class:`~..inputs.InputLimits`, default from the environment).
     """
     path = Path(path)
-    return read_conll_bytes(_opened(path, limits), path, with_words=with_words, with_ids=with_ids)
+    return read_conll_bytes(read_input(path, limits), path, with_words=with_words, with_ids=with_ids)
 
 
 def read_conll_bytes(data: Union[bytes, bytearray], source: PathLike, *, with_words: bool = False, with_ids: bool = False) -> ConllFile:
@@ -134,13 +134,6 @@ def read_conll_bytes(data: Union[bytes, bytearray], source: PathLike, *, with_wo
     read = _read_bytes(data, Path(source), with_words, with_ids)
     assert isinstance(read, ConllFile)
     return read
-
-
-def _opened(path: Path, limits: Optional[InputLimits]) -> Union[bytes, bytearray]:
-    try:
-        return open_input(path, limits)
-    except MemoryError:
-        raise CorefInputError(f"{path}: not enough memory to read this file") from None
 
 
 def _read_bytes(
@@ -523,7 +516,7 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     from . import FORMAT
 
     if Path(path).is_file():
-        return parse_side(_opened(Path(path), options.limits), Path(path), options)
+        return parse_side(read_input(Path(path), options.limits), Path(path), options)
     documents = read_conll_documents(path, with_words=options.words, with_ids=options.entity_ids, limits=options.limits)
     return Side(path, FORMAT, list(documents.values()), documents.warnings)
 

@@ -5,9 +5,8 @@ import codecs
 from pathlib import Path
 from typing import Dict, Optional, Union
 
-from ...errors import CorefInputError
 from ...files import PathLike
-from ..inputs import InputLimits, open_input
+from ..inputs import InputLimits, read_input
 from .document import ConlluFile, CorefUDDocument, EmptyNode, Mention, check_aligned, node_key
 from .parse import FileParser
 
@@ -20,15 +19,7 @@ __all__ = [
 def read_conllu(path: PathLike, *, limits: Optional[InputLimits] = None) -> ConlluFile:
     """Read a CorefUD CoNLL-U file (``.gz`` read transparently) within
     ``limits`` (:class:`~..inputs.InputLimits`, default from the environment)."""
-    return bytes_parser(open_conllu(Path(path), limits), Path(path)).parse()
-
-
-def open_conllu(path: Path, limits: Optional[InputLimits] = None) -> Union[bytes, bytearray]:
-    """The bytes of a CoNLL-U file (:func:`~..inputs.open_input`)."""
-    try:
-        return open_input(path, limits)
-    except MemoryError:
-        raise CorefInputError(f"{path}: not enough memory to read this file") from None
+    return bytes_parser(read_input(Path(path), limits), Path(path)).parse()
 
 
 def read_conllu_bytes(data: Union[bytes, bytearray], source: PathLike, seen: Optional[Dict[str, int]] = None) -> ConlluFile:

@@ -11,7 +11,7 @@ from ...model.tokens import Tokens
 from ..base import Format, ReadOptions
 from ..document import Paired, Side, SideDocument
 from .nodes import empty_keys, node_clusters, node_forms, node_mentions, node_order, node_sentence_starts, node_tokens
-from .read import ConlluFile, CorefUDDocument, bytes_parser, check_aligned, open_conllu, read_conllu_bytes
+from .read import ConlluFile, CorefUDDocument, bytes_parser, check_aligned, read_conllu_bytes
 
 
 @dataclass
@@ -90,11 +90,6 @@ def with_split_antecedents(document: CorefUDDocument, order: np.ndarray) -> Clus
 
     where = f"{document.source}: document {document.name!r}"
     return SplitClusters.wrap(clusters, document.entities, document.split_antecedents, where)
-
-
-def read_side(path: Path, options: ReadOptions) -> Side:
-    """A CoNLL-U file as a :class:`Side` (the format's reader)."""
-    return parse_side(open_conllu(Path(path), options.limits), Path(path), options)
 
 
 def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:

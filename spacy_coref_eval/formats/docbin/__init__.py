@@ -1,7 +1,8 @@
 """spaCy DocBin (``.spacy``; docs/formats.md, spaCy DocBin): docs whose
 span groups hold the clusters, read without building ``Doc`` objects."""
-from ..base import Format, Lazy
+from ..base import Format, Lazy, Opened
 
 FORMAT = Format(
-    "spacy", "spaCy DocBin", (".spacy",), Lazy(f"{__name__}.side:read_side"), Lazy(f"{__name__}.side:write_side"),
+    "spacy", "spaCy DocBin", (".spacy",), Opened(Lazy(f"{__name__}.side:parse_side"), long_lines=True),
+    Lazy(f"{__name__}.side:write_side"),
 )

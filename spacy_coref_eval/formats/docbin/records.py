@@ -12,7 +12,7 @@ import numpy as np
 
 from ...errors import CorefInputError
 from ...model.clusters import Clusters
-from ..inputs import InputLimits, open_input
+from ..inputs import InputLimits, read_input
 from .batch import batch_groups
 from .groups import decode_groups, doc_mentions, mention_clusters
 from .spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups, doc_clusters
@@ -80,16 +80,9 @@ class DocRecord:
 
 
 def read_docbin_bytes(path: PathLike, limits: Optional[InputLimits] = None) -> bytes:
-    """The bytes of a ``.spacy`` file; a ``.gz`` file decompressed within
-    ``limits`` (:func:`~.inputs.open_input`, no line limit)."""
-    path = Path(path)
-    if path.suffix == ".gz":
-        limits = InputLimits.from_environ() if limits is None else limits
-        return bytes(open_input(path, limits, limits.max_input_bytes))
-    try:
-        return path.read_bytes()
-    except OSError as err:
-        raise CorefInputError(f"{path}: cannot read file: {err.strerror or err}") from None
+    """The bytes of a ``.spacy`` file (a ``.gz`` file decompressed) within
+    ``limits`` (:func:`~.inputs.read_input`, no line limit)."""
+    return bytes(read_input(Path(path), limits, long_lines=True))
 
 
 def read_docbin_records(

@@ -3,7 +3,7 @@ that their tokenisations may differ (:mod:`..alignment`)."""
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import Any, Iterator, List, Optional, Sequence
+from typing import Any, Iterator, List, Optional, Sequence, Union
 
 from ...errors import CorefInputError
 from ...model.clusters import Clusters
@@ -62,17 +62,17 @@ class DocBinSideDocument(SideDocument):
         return Paired(self, clusters, unmapped)
 
 
-def read_side(path: Path, options: ReadOptions) -> Side:
-    """A ``.spacy`` file as a :class:`Side` (the format's reader). A file
-    none of whose docs holds a span group the cluster reader reads is an
-    error for the key and a warning for the response: it would score 0
+def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
+    """A ``.spacy`` file's bytes as a :class:`Side` (the format's reader). A
+    file none of whose docs holds a span group the cluster reader reads is
+    an error for the key and a warning for the response: it would score 0
     without a word."""
     from . import FORMAT
-    from .records import read_docbin_records
+    from .records import decode_docbin_records
     from .spans import PrefixedSpanGroups, missing_groups
 
     reader = options.spans or PrefixedSpanGroups()
-    records = read_docbin_records(path, reader, token_attrs=options.tokens, limits=options.limits)
+    records = decode_docbin_records(bytes(data), str(path), reader, token_attrs=options.tokens)
     groups = {group for record in records for group in record.span_groups}
     missing = missing_groups(reader, groups) if records else None
     warnings = []
@@ -96,7 +96,7 @@ def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[P
     """The documents as a ``.spacy`` file (the format's writer;
     :func:`~.docs.words_to_doc` says what each doc keeps). A corpus
     without any mention gets one empty group ``coref_clusters_1`` in its
-    first doc (no entity), so that :func:`read_side` reads it back as
+    first doc (no entity), so that :func:`parse_side` reads it back as
     coreference data without mentions."""
     from spacy.vocab import Vocab
 

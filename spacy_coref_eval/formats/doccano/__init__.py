@@ -2,6 +2,6 @@
 ``text`` with ``entities`` (``id``, ``start_offset``, ``end_offset``) and
 ``relations`` (``from_id``, ``to_id``, ``type``), or sequence labels
 ``label`` (``[start, end, label]``: mentions alone, singletons)."""
-from ..base import Format, Lazy
+from ..base import Format, Lazy, Opened
 
-FORMAT = Format("doccano", "doccano JSONL", (), Lazy(f"{__name__}.read:read_doccano"))
+FORMAT = Format("doccano", "doccano JSONL", (), Opened(Lazy(f"{__name__}.read:parse_doccano")))

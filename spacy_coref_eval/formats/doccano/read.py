@@ -1,6 +1,6 @@
 """Reading doccano's exports (:mod:`.`)."""
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Tuple, Union
 
 from ...errors import CorefInputError
 from ..annotation import AnnotatedDocument, annotated_side
@@ -20,11 +20,12 @@ from ..document import Side
 NAMES = ("doc_id", "document", "name", "id")
 
 
-def read_doccano(path: Path, options: ReadOptions = ReadOptions()) -> Side:
+def parse_doccano(data: Union[bytes, bytearray], path: Path, options: ReadOptions = ReadOptions()) -> Side:
+    """A doccano JSONL export's bytes as a :class:`Side` (the format's reader)."""
     from . import FORMAT
 
     documents: List[AnnotatedDocument] = []
-    for number, record in json_lines(path, options.limits):
+    for number, record in json_lines(data, path):
         source = f"{path}, line {number}"
         text = record.get("text")
         if not isinstance(text, str):

@@ -4,9 +4,9 @@
 ``coref_chains``, a list of chains of inclusive ``[sentence, start, end]``
 mentions (sentence: its index in ``sentences``; start and end: token
 indices within it)."""
-from ..base import Format, Lazy
+from ..base import Format, Lazy, Opened
 
 FORMAT = Format(
     "indiscrim", "coref-data indiscrim rows", (".indiscrim.jsonl", ".indiscrim.json"),
-    Lazy(f"{__name__}.read:read_side"), Lazy(f"{__name__}.read:write_side"),
+    Opened(Lazy(f"{__name__}.read:parse_side"), long_lines=True), Lazy(f"{__name__}.read:write_side"),
 )

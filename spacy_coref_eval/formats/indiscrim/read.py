@@ -2,7 +2,7 @@
 import json
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, List, Mapping, Sequence
+from typing import Any, List, Mapping, Sequence, Union
 
 from ...errors import CorefInputError
 from ...files import open_output
@@ -57,13 +57,14 @@ def _span(mention: Any, words: Sequence[Sequence[str]], starts: Sequence[int], w
     return starts[sentence] + start, starts[sentence] + end + 1
 
 
-def read_side(path: Path, options: ReadOptions) -> Side:
-    """An indiscrim file (one row a line) as a :class:`Side`."""
-    from ..jsonlines.read import load_text
+def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
+    """An indiscrim file's bytes (one row a line) as a :class:`Side` (the
+    format's reader)."""
+    from ..jsonlines.read import decode_text
     from . import FORMAT
 
     documents: List[SideDocument] = []
-    for number, line in enumerate(load_text(path).splitlines(), 1):
+    for number, line in enumerate(decode_text(data, path).splitlines(), 1):
         if not line.strip():
             continue
         try:

@@ -34,7 +34,7 @@ from ...errors import CorefInputError
 from ...files import PathLike
 from ...model.clusters import Clusters
 from ..document import SideDocument
-from ..inputs import InputLimits, open_input
+from ..inputs import InputLimits, read_input
 
 _ROLES = ("response", "key")
 _LISTS = frozenset((list,))
@@ -161,12 +161,7 @@ def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[st
 def load_text(path: Path, limits: Optional[InputLimits] = None) -> str:
     """The text of a JSON lines file (``.gz`` read transparently), a line
     as long as the whole input may be."""
-    try:
-        limits = InputLimits.from_environ() if limits is None else limits
-        data = open_input(path, limits, limits.max_input_bytes)
-    except MemoryError:
-        raise CorefInputError(f"{path}: not enough memory to read this file") from None
-    return decode_text(data, path)
+    return decode_text(read_input(path, limits, long_lines=True), path)
 
 
 def decode_text(data: Union[bytes, bytearray], path: Path) -> str:

@@ -1,17 +1,17 @@
 """Reading Label Studio's JSON export (:mod:`.`)."""
 import json
 from pathlib import Path
-from typing import Any, Dict, List, Tuple, cast
+from typing import Any, Dict, List, Tuple, Union, cast
 
 from ...errors import CorefInputError
 from ..annotation import AnnotatedDocument, annotated_side
 from ..annotation.records import (
     check_names,
     coreference_type,
+    export_text,
     identifier,
     objects,
     offset,
-    read_text_file,
     record_name,
     text_document,
 )
@@ -21,19 +21,20 @@ from ..document import Side
 NAMES = ("name", "document", "doc_id")
 
 
-def read_labelstudio(path: Path, options: ReadOptions = ReadOptions()) -> Side:
+def parse_labelstudio(data: Union[bytes, bytearray], path: Path, options: ReadOptions = ReadOptions()) -> Side:
+    """A Label Studio JSON export's bytes as a :class:`Side` (the format's reader)."""
     from . import FORMAT
 
     try:
-        tasks = json.loads(read_text_file(path, options.limits))
+        tasks = json.loads(export_text(data, path))
     except ValueError as err:
         raise CorefInputError(f"{path}: not JSON ({err})") from None
     tasks = objects(tasks if isinstance(tasks, list) else [tasks], str(path), "a Label Studio export")
     documents: List[AnnotatedDocument] = []
     for number, task in enumerate(tasks):
         source = f"{path}, task {number}"
-        data = task.get("data")
-        text = data.get("text") if isinstance(data, dict) else None
+        given_data = task.get("data")
+        text = given_data.get("text") if isinstance(given_data, dict) else None
         if not isinstance(text, str):
             raise CorefInputError(f"{source}: a task needs its data.text")
         given = objects(task.get("annotations") or task.get("completions"), source, "annotations")
@@ -51,7 +52,7 @@ def read_labelstudio(path: Path, options: ReadOptions = ReadOptions()) -> Side:
             elif isinstance(item.get("value"), dict) and "start" in item["value"] and "end" in item["value"]:
                 span = (offset(item["value"]["start"], source), offset(item["value"]["end"], source))
                 mentions[identifier(item.get("id"), source)] = [span]
-        name = record_name(cast(Dict[str, Any], data), NAMES, str(task.get("id", f"doc{number}")))
+        name = record_name(cast(Dict[str, Any], given_data), NAMES, str(task.get("id", f"doc{number}")))
         documents.append(text_document(name, text, mentions, links, source))
     check_names([d.name for d in documents], path)
     return annotated_side(path, FORMAT, documents)

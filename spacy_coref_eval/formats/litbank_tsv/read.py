@@ -7,6 +7,7 @@ from ...errors import CorefInputError
 from ..annotation import AnnotatedDocument, annotated_side, close, read_text
 from ..base import ReadOptions
 from ..document import Side
+from ..inputs import input_text
 
 
 def read_litbank_tsv(path: Path, options: ReadOptions = ReadOptions()) -> Side:
@@ -16,10 +17,9 @@ def read_litbank_tsv(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     files = sorted(path.glob("*.ann")) if path.is_dir() else [path]
     if not files:
         raise CorefInputError(f"{path}: no .ann files in this folder")
-    documents = []
+    documents, limits = [], (options or ReadOptions()).limits
     for file in files:
-        with open(file, encoding="utf8", newline="") as handle:
-            documents.append(tsv_document(file.stem, read_text(file), handle.read().splitlines(), file))
+        documents.append(tsv_document(file.stem, read_text(file, limits), input_text(file, limits).splitlines(), file))
     return annotated_side(path, FORMAT, documents)
 
 

@@ -1,6 +1,6 @@
 """Reading Prodigy's ``rel.manual``/``coref.manual`` exports (:mod:`.`)."""
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ...errors import CorefInputError
 from ..annotation import AnnotatedDocument, annotated_side
@@ -17,11 +17,12 @@ from ..document import Side
 NAMES = ("doc_id", "document", "name", "id")
 
 
-def read_prodigy(path: Path, options: ReadOptions = ReadOptions()) -> Side:
+def parse_prodigy(data: Union[bytes, bytearray], path: Path, options: ReadOptions = ReadOptions()) -> Side:
+    """A Prodigy JSONL export's bytes as a :class:`Side` (the format's reader)."""
     from . import FORMAT
 
     documents: List[AnnotatedDocument] = []
-    for number, record in json_lines(path, options.limits):
+    for number, record in json_lines(data, path):
         if record.get("answer", "accept") != "accept":
             continue
         source = f"{path}, line {number}"

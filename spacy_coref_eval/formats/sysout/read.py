@@ -5,7 +5,7 @@ import json
 from functools import lru_cache
 from itertools import chain
 from pathlib import Path
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -13,7 +13,7 @@ from ...arrays import NO_INTEGERS
 from ...errors import CorefInputError
 from ..base import Format, ReadOptions
 from ..document import Side
-from ..jsonlines.read import SpanText, line_members, load_text, parsed_spans
+from ..jsonlines.read import SpanText, decode_text, line_members, parsed_spans
 from .batch import CharacterBatch
 from .document import SystemDocument, cluster_words, from_text, from_words
 
@@ -341,13 +341,13 @@ PARSERS = {
 }
 
 
-def read_system(path: Path, fmt: Format, text: Optional[str] = None, key: Optional[Side] = None) -> Side:
-    """The documents of a system output file of format ``fmt``, with a
+def read_system(text: str, path: Path, fmt: Format, key: Optional[Side] = None) -> Side:
+    """The documents of a system output of format ``fmt``, ``text`` read
+    from ``path``, with a
     warning where mentions are head words alone. The clusters of its word
     outputs are built all at once (:func:`~.document.cluster_words`); read
     against ``key``, its character outputs are placed on the key's words
     all at once (:class:`~.batch.CharacterBatch`)."""
-    text = load_text(path) if text is None else text
     documents = parse_lines(text, str(path), PARSERS[fmt.name])
     words = [document for document in documents if document.text is None and document.heads is None]
     if len(words) > 1:
@@ -365,25 +365,10 @@ def read_system(path: Path, fmt: Format, text: Optional[str] = None, key: Option
     return Side(path, fmt, documents, warnings)
 
 
-def read_fastcoref(path: Path, options: ReadOptions) -> Side:
-    from . import FASTCOREF
+def system_side(name: str, data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
+    """The bytes of an output of the system ``name`` (a format of
+    :data:`~.SYSTEMS`) as a :class:`Side` (the formats' reader)."""
+    from . import SYSTEMS
 
-    return read_system(path, FASTCOREF, key=options.paired_with)
-
-
-def read_maverick(path: Path, options: ReadOptions) -> Side:
-    from . import MAVERICK
-
-    return read_system(path, MAVERICK, key=options.paired_with)
-
-
-def read_wlcoref(path: Path, options: ReadOptions) -> Side:
-    from . import WLCOREF
-
-    return read_system(path, WLCOREF, key=options.paired_with)
-
-
-def read_strings(path: Path, options: ReadOptions) -> Side:
-    from . import MENTION_STRINGS
-
-    return read_system(path, MENTION_STRINGS, key=options.paired_with)
+    fmt = next(fmt for fmt in SYSTEMS if fmt.name == name)
+    return read_system(decode_text(data, path), path, fmt, options.paired_with)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -14,7 +14,7 @@ from ...errors import CorefInputError
 from ...model.clusters import Clusters, NodeSets
 from ..base import ReadOptions
 from ..document import AlignmentReport, Paired, Side, SideDocument
-from ..inputs import check_utf8, open_input
+from ..inputs import check_utf8, read_input
 from .align import align_words
 from .tags import TagCounts, count_openings, sentence_mentions, split_token
 
@@ -60,16 +60,13 @@ class TextDocument(SideDocument):
         return place(self, key)
 
 
-def read_side(path: Path, options: ReadOptions) -> Side:
-    """A text2text file as a :class:`Side` (the format's reader): every
-    line is a document, an empty line an empty one."""
-    return parse_side(bytes(open_input(Path(path), options.limits)), Path(path), options)
-
-
-def parse_side(data: bytes, path: Path, options: ReadOptions) -> Side:
-    """The bytes of a text2text file as a :class:`Side`, ``path`` naming it."""
+def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
+    """The bytes of a text2text file as a :class:`Side`, ``path`` naming it
+    (the format's reader): every line is a document, an empty line an
+    empty one."""
     from . import FORMAT
 
+    data = bytes(data)
     check_utf8(data, path)
     text = data.decode("utf8")
     if text.startswith("\ufeff"):
@@ -171,7 +168,7 @@ def _header(source: str, mtime: int, size: int) -> Tuple[str, ...]:
     """The fields of the CoNLL-U file ``source``'s first ``global.Entity``
     header (text2conllu copies it to its output)."""
     try:
-        found = _HEADER.search(bytes(open_input(Path(source))))
+        found = _HEADER.search(read_input(Path(source)))
     except CorefInputError:
         return ()
     return tuple(found.group(1).decode("utf8", "replace").split("-")) if found else ()

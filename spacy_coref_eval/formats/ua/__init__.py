@@ -1,9 +1,9 @@
 """CoNLL-UA, the Universal Anaphora format (docs/ua.md): CoNLL-U Plus with
 ``IDENTITY``, ``BRIDGING`` and ``DISCOURSE_DEIXIS`` columns of bracketed
 markables, read as the UA scorer reads them."""
-from ..base import Format, Lazy
+from ..base import Format, Lazy, Opened
 
 FORMAT = Format(
-    "ua", "CoNLL-UA", (".ua", ".conllua"), Lazy(f"{__name__}.side:read_side"), Lazy(f"{__name__}.write:write_side"),
-    positional=True, parse=Lazy(f"{__name__}.side:parse_side"),
+    "ua", "CoNLL-UA", (".ua", ".conllua"), Opened(Lazy(f"{__name__}.side:parse_side")),
+    Lazy(f"{__name__}.write:write_side"), positional=True,
 )

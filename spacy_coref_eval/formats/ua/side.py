@@ -4,7 +4,7 @@ of every UA scoring mode from the layers kept with them."""
 import codecs
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -13,7 +13,7 @@ from ...model.ua.modes import Modes
 from ...model.ua.view import ua_clusters_of, unmerged_clusters
 from ..base import Format, ReadOptions
 from ..document import Side, SideDocument
-from ..inputs import check_utf8, open_input
+from ..inputs import check_utf8
 from .parse import UADocument, parse_ua
 from .vectorised import parse_simple
 
@@ -82,15 +82,12 @@ def _repeats_a_span(layer) -> bool:
     return len(starts) > 0 and len(np.unique(starts * (int(ends.max()) + 1) + ends)) != len(starts)
 
 
-def read_side(path: Path, options: ReadOptions) -> Side:
-    """A CoNLL-UA file as a :class:`Side` (the format's reader)."""
-    return parse_side(bytes(open_input(Path(path), options.limits)), Path(path), options)
-
-
-def parse_side(data: bytes, path: Path, options: ReadOptions) -> Side:
-    """The bytes of a CoNLL-UA file as a :class:`Side`, ``path`` naming it."""
+def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
+    """The bytes of a CoNLL-UA file as a :class:`Side`, ``path`` naming it
+    (the format's reader)."""
     from . import FORMAT
 
+    data = bytes(data)
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     read = parse_simple(data, str(path))

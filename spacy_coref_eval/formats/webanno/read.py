@@ -1,13 +1,14 @@
 """Reading WebAnno TSV 3 chain layers (:mod:`.`)."""
 import re
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from ...errors import CorefInputError
 from ..annotation import annotated_side
 from ..annotation.records import text_document
 from ..base import ReadOptions
 from ..document import Side
+from ..inputs import InputLimits, input_text
 
 _LINK = re.compile(r"^(.*)->(\d+)-(\d+)$")
 _ESCAPES = {"\\t": "\t", "\\n": "\n", "\\r": "\r", "\\\\": "\\"}
@@ -20,7 +21,7 @@ def read_webanno(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     files = sorted(path.glob("*.tsv")) if path.is_dir() else [path]
     if not files:
         raise CorefInputError(f"{path}: no .tsv files in this folder")
-    return annotated_side(path, FORMAT, [read_document(file) for file in files])
+    return annotated_side(path, FORMAT, [read_document(file, (options or ReadOptions()).limits) for file in files])
 
 
 def _columns(header: List[Tuple[str, List[str]]]) -> Dict[int, str]:
@@ -39,10 +40,10 @@ def _columns(header: List[Tuple[str, List[str]]]) -> Dict[int, str]:
     return out
 
 
-def read_document(path: Path):
-    """One TSV 3 file as a document of its chain layers' mentions."""
-    with open(path, encoding="utf8", newline="") as handle:
-        lines = handle.read().splitlines()
+def read_document(path: Path, limits: Optional[InputLimits] = None):
+    """One TSV 3 file as a document of its chain layers' mentions, read
+    within ``limits``."""
+    lines = input_text(path, limits).splitlines()
     if not lines or not lines[0].startswith("#FORMAT=WebAnno TSV 3"):
         raise CorefInputError(f"{path}, line 1: not WebAnno TSV 3 (it begins '#FORMAT=WebAnno TSV 3')")
     header: List[Tuple[str, List[str]]] = []
