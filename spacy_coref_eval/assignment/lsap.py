@@ -170,8 +170,8 @@ def python_matchings(
     algorithm; an assigned 0 is no pair. None if a block has more than
     :data:`PYTHON_CELLS` cells or the blocks need more than
     :data:`PYTHON_SCANS` reduced costs in all, each row counting
-    :data:`ROW_SCANS` more (at least their cells and rows: then none is
-    solved)."""
+    :data:`ROW_SCANS` more: known before any solve when their cells and
+    rows alone exceed it, else when a solve passes it."""
     chosen = np.flatnonzero(selected)
     heights, widths = blocks.n_rows[chosen], blocks.n_cols[chosen]
     sizes, n_lines, n_across = heights * widths, np.minimum(heights, widths), np.maximum(heights, widths)
