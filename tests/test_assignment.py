@@ -1,28 +1,27 @@
-"""The plain-Python solvers of small problems against SciPy's: the
-matching of CEAF and MOR totals and of twinning against the dense optimum
-and SciPy's sparse solver, and when it is used; strongly connected
-components."""
+"""The plain-Python solver of small problems against SciPy's: the
+matchings of CEAF and MOR totals and of twinning, block by block, against
+the dense optimum and SciPy's sparse solver, and when it is used; strongly
+connected components."""
 import numpy as np
 import pytest
 from hypothesis import assume, given, strategies as st
 
-from spacy_coref_eval.assignment import by_block, earliest, small
+from spacy_coref_eval.assignment import by_block, earliest, lsap
 from spacy_coref_eval.assignment.blocks import connected_blocks, strong_components
 from spacy_coref_eval.assignment.by_block import solve_blocks
-from spacy_coref_eval.assignment.small import PYTHON_WORK, python_matching, solver_for
+from spacy_coref_eval.assignment.lsap import python_matchings
 from spacy_coref_eval.assignment.sparse import max_gain_matching
 
 from .strategies import deterministic, patched
-from .test_solvers import _assignment_value, gain_graphs
+from .test_solvers import _assignment_value, gain_graphs, python_matching
 
 
 @deterministic(max_examples=400)
 @given(graph=gain_graphs())
-def test_python_matching_reaches_the_optimum_in_row_order(graph):
+def test_python_matching_reaches_the_optimum(graph):
     rows, cols, gains, n_rows, n_cols = graph
     chosen = python_matching(rows, cols, gains, n_rows, n_cols)
     assert len(set(rows[chosen].tolist())) == len(chosen) == len(set(cols[chosen].tolist()))
-    assert np.all(np.diff(rows[chosen]) > 0)
     dense = np.zeros((n_rows, n_cols))
     dense[rows, cols] = gains
     assert gains[chosen].sum() == pytest.approx(_assignment_value(dense), abs=1e-12)
@@ -47,24 +46,34 @@ def test_python_matching_agrees_with_scipy_on_blocks_of_a_corpus(seed):
     assert gains[ours].sum() == gains[theirs].sum()
 
 
-def test_long_augmenting_paths_within_the_work_limit_are_solved_in_python():
+def chain_graph(n: int):
     """A path whose every new row shifts all earlier ones: the worst case
-    for the Python solver, which takes it only up to the work limit."""
-    n = 200
+    for the Python solver (n × (n + 1) cells, about n³ / 3 reduced costs)."""
     rows, cols = np.r_[np.arange(n), np.arange(1, n)], np.r_[np.arange(n), np.arange(n - 1)]
     gains = np.r_[np.ones(n), np.full(n - 1, 1.001)]
-    blocks = connected_blocks(rows, cols, n, n)
+    return rows, cols, gains, connected_blocks(rows, cols, n, n)
+
+
+def test_long_augmenting_paths_are_solved_in_python_up_to_the_scan_limit():
+    rows, cols, gains, blocks = chain_graph(40)
     every = np.ones(len(blocks), dtype=bool)
-    assert solver_for(blocks, every) is python_matching
-    chosen = python_matching(rows, cols, gains, n, n)
-    assert gains[chosen].sum() == pytest.approx(gains[max_gain_matching(rows, cols, gains, n, n)].sum())
+    (chosen,) = python_matchings(blocks, rows, cols, every, [gains])
+    assert gains[chosen].sum() == pytest.approx(gains[max_gain_matching(rows, cols, gains, 40, 40)].sum())
+    with patched(lsap, "PYTHON_SCANS", 5000):
+        assert python_matchings(blocks, rows, cols, every, [gains]) is None
 
 
-def test_large_problems_go_to_scipy():
-    side = int(PYTHON_WORK ** 0.5)
-    rows, cols = np.nonzero(np.ones((side, side)))
+def test_blocks_of_more_than_python_cells_go_to_scipy():
+    """A block of more than ``PYTHON_CELLS`` cells is never tried in Python,
+    whatever the scan limit; as many cells in small blocks are."""
+    side = int(lsap.PYTHON_CELLS ** 0.5) + 1
+    rows, cols, gains, blocks = chain_graph(side)
+    with patched(lsap, "PYTHON_SCANS", np.inf):
+        assert python_matchings(blocks, rows, cols, np.ones(len(blocks), dtype=bool), [gains]) is None
+    rows, cols = np.arange(side), np.arange(side)
     blocks = connected_blocks(rows, cols, side, side)
-    assert solver_for(blocks, np.ones(len(blocks), dtype=bool)) is max_gain_matching
+    (chosen,) = python_matchings(blocks, rows, cols, np.ones(side, dtype=bool), [np.ones(side)])
+    assert chosen.tolist() == list(range(side))
 
 
 # --- strongly connected components: Tarjan in Python against SciPy ------------------------
@@ -124,6 +133,6 @@ def test_twinning_solves_in_python_or_by_scipy_alike(graph, group_nodes):
     assume(len(rows))
     with patched((earliest, by_block), "GROUP_NODES", group_nodes):
         in_python = solve_blocks(rows, cols, gains, n_rows, n_cols)
-        with patched(small, "PYTHON_WORK", 0):
+        with patched(lsap, "PYTHON_SCANS", 0):
             by_scipy = solve_blocks(rows, cols, gains, n_rows, n_cols)
     assert [side.tolist() for side in in_python] == [side.tolist() for side in by_scipy]

@@ -15,12 +15,12 @@ from scipy.optimize import linear_sum_assignment
 
 from spacy_coref_eval import Clusters, Settings, count_document
 from spacy_coref_eval.arrays import compact, stable_order
-from spacy_coref_eval.assignment import by_block, earliest, small, sparse
+from spacy_coref_eval.assignment import by_block, earliest, lsap, sparse
 from spacy_coref_eval.assignment.blocks import connected_blocks
 from spacy_coref_eval.assignment.by_block import TIE_TOLERANCE, solve_blocks
 from spacy_coref_eval.assignment.earliest import _reduce, _tight_edges, best_assignment, earliest_optimal
 from spacy_coref_eval.assignment.gains import Gains, as_ratios
-from spacy_coref_eval.assignment.small import python_matching
+from spacy_coref_eval.assignment.lsap import python_matchings
 from spacy_coref_eval.assignment.sparse import SMALL_CELLS, max_gain_matching
 from spacy_coref_eval.twinning import matchers
 
@@ -35,6 +35,13 @@ def _assignment_value(scores: np.ndarray) -> float:
         return 0.0
     rows, cols = linear_sum_assignment(scores, maximize=True)
     return float(scores[rows, cols].sum())
+
+
+def python_matching(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
+    """:func:`~.lsap.python_matchings` of every block of a small graph."""
+    blocks = connected_blocks(rows, cols, n_rows, n_cols)
+    (chosen,) = python_matchings(blocks, rows, cols, np.ones(len(blocks), dtype=bool), [gains])
+    return chosen
 
 
 def per_cell_assignment(scores: np.ndarray) -> List[Tuple[int, int]]:
@@ -85,15 +92,15 @@ def solved(scores: np.ndarray, ratios) -> List[Tuple[int, int]]:
     return list(zip(rows[chosen].tolist(), cols[chosen].tolist()))
 
 
-@pytest.mark.parametrize("dense_cells, python_work", [(0, 0), (sparse.DENSE_CELLS, 0), (0, small.PYTHON_WORK)])
+@pytest.mark.parametrize("dense_cells, python_scans", [(0, 0), (sparse.DENSE_CELLS, 0), (0, lsap.PYTHON_SCANS)])
 @deterministic(max_examples=400)
 @given(scores=score_matrices())
-def test_earliest_optimal_equals_the_per_cell_solver(scores, dense_cells, python_work):
+def test_earliest_optimal_equals_the_per_cell_solver(scores, dense_cells, python_scans):
     """Whichever solver (SciPy's sparse or dense, or Python's) gives the
     first optimal assignment (0 cells: sparse even for small problems; 0
-    work: never Python)."""
+    scans: never Python)."""
     with patched(sparse, "DENSE_CELLS", dense_cells), patched(earliest, "SMALL_CELLS", dense_cells), patched(
-        small, "PYTHON_WORK", python_work
+        lsap, "PYTHON_SCANS", python_scans
     ):
         assert best_assignment(scores) == per_cell_assignment(scores)
 
@@ -418,8 +425,8 @@ def test_reduced_and_by_component_path_equals_the_per_cell_solver(scores, with_r
     floats, with the solves and components in Python or by SciPy."""
     rows, cols, values = edges_of(scores)
     ratios = as_ratios(values) if with_ratios else None
-    python_work = small.PYTHON_WORK if in_python else 0
-    with patched((earliest, by_block), "GROUP_NODES", 0), patched(small, "PYTHON_WORK", python_work):
+    python_scans = lsap.PYTHON_SCANS if in_python else 0
+    with patched((earliest, by_block), "GROUP_NODES", 0), patched(lsap, "PYTHON_SCANS", python_scans):
         assert solved(scores, ratios) == per_cell_assignment(scores)
 
 
@@ -482,11 +489,12 @@ def test_large_ambiguous_blocks_are_solved_once_not_per_cell(monkeypatch):
 
 # --- CEAF ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("group_nodes", [2, 4096])
+@pytest.mark.parametrize("group_nodes, python_scans", [(2, 0), (4096, 0), (4096, lsap.PYTHON_SCANS)])
 @deterministic(max_examples=40, shrink=False)
 @given(pair=key_response_pairs(min_mentions=15, max_mentions=30, max_entities=8))
-def test_ceaf_with_blocks_grouped_or_not_equals_the_oracle(pair, group_nodes):
-    with patched(small, "GROUP_NODES", group_nodes):
+def test_ceaf_with_blocks_grouped_or_not_equals_the_oracle(pair, group_nodes, python_scans):
+    """By SciPy in groups of blocks, or by Python all at once."""
+    with patched(lsap, "GROUP_NODES", group_nodes), patched(lsap, "PYTHON_SCANS", python_scans):
         engine = count_document(*pair, settings=Settings(metrics=("ceafm", "ceafe"))).as_dict()
     expected = naive_counts(*pair)
     assert_counts_close(

@@ -5,8 +5,7 @@ the totals of CEAF and MOR (docs/metrics.md §7)."""
 from .blocks import Blocks, connected_blocks
 from .by_block import solve_blocks
 from .earliest import best_assignment, earliest_optimal
-from .lsap import dense_assignment, shortest_path_assignment
-from .small import matchings_by_group, python_matching
+from .lsap import dense_assignment, matchings_by_group, python_matchings, shortest_path_assignment
 from .sparse import max_gain_matching
 
 __all__ = [
@@ -17,7 +16,7 @@ __all__ = [
     "earliest_optimal",
     "matchings_by_group",
     "max_gain_matching",
-    "python_matching",
+    "python_matchings",
     "shortest_path_assignment",
     "solve_blocks",
 ]

@@ -8,7 +8,7 @@ import numpy as np
 from ..arrays import stable_order
 from .blocks import GROUP_NODES, Blocks, connected_blocks, relabel, strong_components
 from .gains import Gains, Ratios, as_ratios
-from .small import in_python, python_matching
+from .lsap import python_matchings
 from .sparse import SMALL_CELLS, max_gain_matching
 
 
@@ -70,7 +70,7 @@ def earliest_on_gains(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: 
     of step 3; up to it, whose fixed costs outweigh their savings, with one
     solve and the search over all tight edges. The solve, and the
     components after it, are made in Python when the blocks are small
-    enough (:func:`~.small.in_python`), else by SciPy."""
+    enough (:func:`~.lsap.python_matchings`), else by SciPy."""
     by_component = n_rows + n_cols > GROUP_NODES
     if by_component:
         kept, free_rows, free_cols = _reduce(rows, cols, gains, n_rows, n_cols)
@@ -78,9 +78,10 @@ def earliest_on_gains(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: 
     else:
         kept, values = np.arange(len(rows)), gains.values
     blocks = connected_blocks(rows, cols, n_rows, n_cols)
-    python = in_python(blocks, np.ones(len(blocks), dtype=bool))
-    if python:
-        matched = python_matching(rows, cols, values, n_rows, n_cols)
+    found = python_matchings(blocks, rows, cols, np.ones(len(blocks), dtype=bool), [values])
+    python = found is not None
+    if found is not None:
+        (matched,) = found
     elif by_component:
         matched = _optimal_by_block(rows, cols, values, free_rows, free_cols, blocks)
     else:

@@ -1,18 +1,30 @@
-"""SciPy's dense assignment, as the CorefUD scorer calls it: in plain Python
-for small matrices, with the very same choice among optimal assignments,
-and by SciPy itself beyond (docs/metrics.md §7). Which of the two solves a
-matrix depends on that matrix alone, never on what the process solved before."""
+"""The one Python assignment solver, SciPy's own algorithm, for problems
+too small to be worth importing SciPy's solvers (a quarter of a second):
+the CorefUD preset's dense assignment, with SciPy's very choice among
+optimal assignments, and the maximum-gain matchings of CEAF and MOR totals
+and of twinning, block by block. Python solves a problem whose matrices
+have at most :data:`PYTHON_CELLS` cells each and that needs at most
+:data:`PYTHON_SCANS` reduced costs in all, SciPy the others
+(docs/metrics.md §7): which one depends on that problem alone, never on
+what the process solved before."""
 import math
-from typing import List, Optional, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
+
+from ..arrays import expand_ranges
+from .blocks import GROUP_NODES, Blocks
+from .sparse import max_gain_matching
 
 PYTHON_CELLS = 10_000
 """The largest matrix solved in Python (100 × 100; the CorefUD preset's
 matrices on the 40 GUM documents are at most 57 × 43)."""
 PYTHON_SCANS = 200_000
-"""The most reduced costs one matrix computes in Python (0.15–0.25 µs each,
+"""The most reduced costs one problem computes in Python (0.15–0.25 µs each,
 so at most about 50 ms) before SciPy solves it instead (docs/metrics.md §7)."""
+ROW_SCANS = 10
+"""What each row of a block costs in Python besides its reduced costs
+(about 2 µs: its lists, duals and path), counted as this many of them."""
 
 Pairs = Tuple[np.ndarray, np.ndarray]
 
@@ -125,3 +137,75 @@ def _augment_rows(
             if row == current:
                 break
     return col_of, scans
+
+
+def matchings_by_group(
+    blocks: Blocks, rows: np.ndarray, cols: np.ndarray, selected: np.ndarray, gains: Sequence[np.ndarray]
+) -> Iterator[List[np.ndarray]]:
+    """The edge indices of a maximum-gain matching of the ``selected``
+    blocks of the graph with edges ``(rows[e], cols[e])`` under each of
+    ``gains`` (arrays over the edges): all at once by
+    :func:`python_matchings` if it solves them, else for each group of
+    blocks (:meth:`Blocks.groups` of :data:`GROUP_NODES`) by SciPy."""
+    found = python_matchings(blocks, rows, cols, selected, gains)
+    if found is not None:
+        yield found
+        return
+    for cells in blocks.groups(selected, GROUP_NODES):
+        row_ids, local_rows = np.unique(rows[cells], return_inverse=True)
+        col_ids, local_cols = np.unique(cols[cells], return_inverse=True)
+        local_rows, local_cols, shape = local_rows.ravel(), local_cols.ravel(), (len(row_ids), len(col_ids))
+        yield [cells[max_gain_matching(local_rows, local_cols, np.asarray(gain[cells], np.float64), *shape)]
+               for gain in gains]
+
+
+def python_matchings(
+    blocks: Blocks, rows: np.ndarray, cols: np.ndarray, selected: np.ndarray, gains: Sequence[np.ndarray]
+) -> Optional[List[np.ndarray]]:
+    """The edge indices of a maximum-gain matching of the ``selected``
+    blocks under each of ``gains`` (positive, over the edges), as
+    :func:`~.sparse.max_gain_matching` finds them, in Python: each block is
+    the dense matrix of its gains, 0 off its edges, with a row per node of
+    its shorter side, solved by :func:`shortest_path_assignment`'s
+    algorithm; an assigned 0 is no pair. None if a block has more than
+    :data:`PYTHON_CELLS` cells or the blocks need more than
+    :data:`PYTHON_SCANS` reduced costs in all, each row counting
+    :data:`ROW_SCANS` more: known before any solve when their cells and
+    rows alone exceed it, else when a solve passes it."""
+    chosen = np.flatnonzero(selected)
+    heights, widths = blocks.n_rows[chosen], blocks.n_cols[chosen]
+    sizes, n_lines, n_across = heights * widths, np.minimum(heights, widths), np.maximum(heights, widths)
+    scans = len(gains) * ROW_SCANS * int(n_lines.sum())
+    if int(sizes.max(initial=0)) > PYTHON_CELLS or scans + len(gains) * int(sizes.sum()) > PYTHON_SCANS:
+        return None
+    owner, position = expand_ranges(blocks.bounds[chosen], blocks.bounds[chosen + 1])
+    cells = blocks.edges[position]
+    counts = blocks.n_edges[chosen]
+    starts = np.cumsum(counts) - counts
+    local = []
+    for ids in (rows[cells], cols[cells]):
+        _, rank = np.unique(owner * (int(ids.max(initial=0)) + 1) + ids, return_inverse=True)
+        rank = rank.ravel()
+        local.append(rank - np.repeat(np.minimum.reduceat(rank, starts), counts))
+    tall = heights > widths
+    offsets = np.cumsum(sizes) - sizes
+    code = offsets[owner] + np.where(tall[owner], local[1], local[0]) * n_across[owner]
+    code += np.where(tall[owner], local[0], local[1])
+    shapes = list(zip(offsets.tolist(), n_lines.tolist(), n_across.tolist()))
+    found = []
+    for gain in gains:
+        flat = np.zeros(int(sizes.sum()))
+        flat[code] = -np.asarray(gain, dtype=np.float64)[cells]
+        costs = flat.tolist()
+        picked: List[int] = []
+        for offset, height, width in shapes:
+            matrix = [costs[start:start + width] for start in range(offset, offset + height * width, width)]
+            col_of, used = _augment_rows(matrix, height, width, PYTHON_SCANS - scans)
+            scans += used
+            if col_of is None:
+                return None
+            picked.extend(offset + line * width + col for line, col in enumerate(col_of))
+        assigned = np.zeros(len(flat), dtype=bool)
+        assigned[picked] = True
+        found.append(np.sort(cells[assigned[code]]))
+    return found
