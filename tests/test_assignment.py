@@ -20,7 +20,7 @@ from .test_solvers import _assignment_value, gain_graphs
 @given(graph=gain_graphs())
 def test_python_matching_reaches_the_optimum_in_row_order(graph):
     rows, cols, gains, n_rows, n_cols = graph
-    chosen = python_matching(rows, cols, gains, n_rows, n_cols)
+    chosen = python_matching(rows, cols, gains, n_rows=n_rows, n_cols=n_cols)
     assert len(set(rows[chosen].tolist())) == len(chosen) == len(set(cols[chosen].tolist()))
     assert np.all(np.diff(rows[chosen]) > 0)
     dense = np.zeros((n_rows, n_cols))
@@ -42,8 +42,8 @@ def test_python_matching_agrees_with_scipy_on_blocks_of_a_corpus(seed):
         offset += n
     rows, cols = np.concatenate(rows), np.concatenate(cols)
     gains = 2 * rng.integers(1, 6, len(rows)) / rng.integers(2, 12, len(rows))
-    ours = python_matching(rows, cols, gains, offset, offset)
-    theirs = max_gain_matching(rows, cols, gains, offset, offset)
+    ours = python_matching(rows, cols, gains, n_rows=offset, n_cols=offset)
+    theirs = max_gain_matching(rows, cols, gains, n_rows=offset, n_cols=offset)
     assert gains[ours].sum() == gains[theirs].sum()
 
 
@@ -53,17 +53,17 @@ def test_long_augmenting_paths_within_the_work_limit_are_solved_in_python():
     n = 200
     rows, cols = np.r_[np.arange(n), np.arange(1, n)], np.r_[np.arange(n), np.arange(n - 1)]
     gains = np.r_[np.ones(n), np.full(n - 1, 1.001)]
-    blocks = connected_blocks(rows, cols, n, n)
+    blocks = connected_blocks(rows, cols, n_rows=n, n_cols=n)
     every = np.ones(len(blocks), dtype=bool)
     assert solver_for(blocks, every) is python_matching
-    chosen = python_matching(rows, cols, gains, n, n)
-    assert gains[chosen].sum() == pytest.approx(gains[max_gain_matching(rows, cols, gains, n, n)].sum())
+    chosen = python_matching(rows, cols, gains, n_rows=n, n_cols=n)
+    assert gains[chosen].sum() == pytest.approx(gains[max_gain_matching(rows, cols, gains, n_rows=n, n_cols=n)].sum())
 
 
 def test_large_problems_go_to_scipy():
     side = int(PYTHON_WORK ** 0.5)
     rows, cols = np.nonzero(np.ones((side, side)))
-    blocks = connected_blocks(rows, cols, side, side)
+    blocks = connected_blocks(rows, cols, n_rows=side, n_cols=side)
     assert solver_for(blocks, np.ones(len(blocks), dtype=bool)) is max_gain_matching
 
 
@@ -123,7 +123,7 @@ def test_twinning_solves_in_python_or_by_scipy_alike(graph, group_nodes):
     rows, cols, gains, n_rows, n_cols = graph
     assume(len(rows))
     with patched((earliest, by_block), "GROUP_NODES", group_nodes):
-        in_python = solve_blocks(rows, cols, gains, n_rows, n_cols)
+        in_python = solve_blocks(rows, cols, gains, n_rows=n_rows, n_cols=n_cols)
         with patched(small, "PYTHON_WORK", 0):
-            by_scipy = solve_blocks(rows, cols, gains, n_rows, n_cols)
+            by_scipy = solve_blocks(rows, cols, gains, n_rows=n_rows, n_cols=n_cols)
     assert [side.tolist() for side in in_python] == [side.tolist() for side in by_scipy]

@@ -66,7 +66,7 @@ def _solve(cost: np.ndarray, max_scans: float) -> Tuple[Optional[Pairs], int]:
         return (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)), 0
     transposed = n_cols < n_rows
     matrix = (cost.T if transposed else cost).tolist()
-    col_of, scans = _augment_rows(matrix, len(matrix), len(matrix[0]), max_scans)
+    col_of, scans = _augment_rows(matrix, len(matrix), len(matrix[0]), max_scans=max_scans)
     if col_of is None:
         return None, scans
     if transposed:
@@ -76,7 +76,7 @@ def _solve(cost: np.ndarray, max_scans: float) -> Tuple[Optional[Pairs], int]:
 
 
 def _augment_rows(
-    matrix: List[List[float]], n_rows: int, n_cols: int, max_scans: float
+    matrix: List[List[float]], n_rows: int, n_cols: int, *, max_scans: float
 ) -> Tuple[Optional[List[int]], int]:
     """The column of every row (``n_rows <= n_cols``) of
     :func:`shortest_path_assignment`, or None past ``max_scans`` reduced

@@ -15,7 +15,8 @@ PYTHON_WORK = 200_000
 about 50 ms in the worst case (long augmenting paths), a few ms on dense
 blocks."""
 
-Solver = Callable[[np.ndarray, np.ndarray, np.ndarray, int, int], np.ndarray]
+Solver = Callable[..., np.ndarray]
+"""``solve(rows, cols, gains, *, n_rows, n_cols)``: :func:`python_matching` or :func:`~.sparse.max_gain_matching`."""
 
 
 def in_python(blocks: Blocks, selected: np.ndarray) -> bool:
@@ -32,7 +33,7 @@ def solver_for(blocks: Blocks, selected: np.ndarray) -> Solver:
 
 
 def matchings_by_group(
-    blocks: Blocks, rows: np.ndarray, cols: np.ndarray, selected: np.ndarray, gains: Sequence[np.ndarray]
+    blocks: Blocks, rows: np.ndarray, cols: np.ndarray, *, selected: np.ndarray, gains: Sequence[np.ndarray]
 ) -> Iterator[List[np.ndarray]]:
     """For each group of the ``selected`` blocks of the graph with edges
     ``(rows[e], cols[e])`` (:meth:`Blocks.groups` of :data:`GROUP_NODES`),
@@ -43,10 +44,13 @@ def matchings_by_group(
         row_ids, local_rows = np.unique(rows[cells], return_inverse=True)
         col_ids, local_cols = np.unique(cols[cells], return_inverse=True)
         local_rows, local_cols, shape = local_rows.ravel(), local_cols.ravel(), (len(row_ids), len(col_ids))
-        yield [cells[solve(local_rows, local_cols, np.asarray(gain[cells], np.float64), *shape)] for gain in gains]
+        yield [
+            cells[solve(local_rows, local_cols, np.asarray(gain[cells], np.float64), n_rows=shape[0], n_cols=shape[1])]
+            for gain in gains
+        ]
 
 
-def python_matching(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
+def python_matching(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, *, n_rows: int, n_cols: int) -> np.ndarray:
     """Indices of the edges ``(rows[e], cols[e])`` (distinct, gains > 0) of a
     one-to-one matching of maximum total gain, in row order, as
     :func:`~.sparse.max_gain_matching` gives them.

@@ -3,7 +3,7 @@ documents, ``Entity=`` brackets in MISC; mentions are sets of nodes."""
 from ..base import DocumentIndex, Format, Lazy
 
 FORMAT = Format(
-    "conllu", "CorefUD CoNLL-U", (".conllu",), Lazy(f"{__name__}.side:read_side"), Lazy(f"{__name__}.write:write_side"),
+    "conllu", "CorefUD CoNLL-U", (".conllu",), Lazy(f"{__name__}.side:read_side"), write=Lazy(f"{__name__}.write:write_side"),
     spans_only=False, token_attributes=True,
     index=DocumentIndex(
         rb"# (?:newdoc|global\.Entity)[^\n]*", b"#", Lazy(f"{__name__}.index:document_entries"),

@@ -3,5 +3,5 @@ span groups hold the clusters, read without building ``Doc`` objects."""
 from ..base import Format, Lazy
 
 FORMAT = Format(
-    "spacy", "spaCy DocBin", (".spacy",), Lazy(f"{__name__}.side:read_side"), Lazy(f"{__name__}.side:write_side"),
+    "spacy", "spaCy DocBin", (".spacy",), Lazy(f"{__name__}.side:read_side"), write=Lazy(f"{__name__}.side:write_side"),
 )

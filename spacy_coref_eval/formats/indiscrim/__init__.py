@@ -8,5 +8,5 @@ from ..base import Format, Lazy
 
 FORMAT = Format(
     "indiscrim", "coref-data indiscrim rows", (".indiscrim.jsonl", ".indiscrim.json"),
-    Lazy(f"{__name__}.read:read_side"), Lazy(f"{__name__}.read:write_side"),
+    Lazy(f"{__name__}.read:read_side"), write=Lazy(f"{__name__}.read:write_side"),
 )

@@ -30,7 +30,7 @@ def parse_side(data: Union[bytes, str], path: Path, options: ReadOptions) -> Sid
     if system in ANNOTATION_TOOLS:
         return get_format(system).read(path, options)
     if system is not None:
-        return read_system(path, get_format(system), text, options.paired_with)
+        return read_system(path, get_format(system), text, key=options.paired_with)
     key = options.paired_with
     known = (
         {d.doc_key: d for d in key.documents if isinstance(d, JsonlinesDocument)}

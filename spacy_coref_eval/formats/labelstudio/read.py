@@ -52,6 +52,6 @@ def read_labelstudio(path: Path, options: ReadOptions = ReadOptions()) -> Side:
                 span = (offset(item["value"]["start"], source), offset(item["value"]["end"], source))
                 mentions[identifier(item.get("id"), source)] = [span]
         name = record_name(cast(Dict[str, Any], data), NAMES, str(task.get("id", f"doc{number}")))
-        documents.append(text_document(name, text, mentions, links, source))
+        documents.append(text_document(name, text, mentions, links=links, source=source))
     check_names([d.name for d in documents], path)
     return annotated_side(path, FORMAT, documents)

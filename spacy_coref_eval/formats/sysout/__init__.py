@@ -9,15 +9,15 @@ from ..base import Format, Lazy
 _READ, _WRITE = f"{__name__}.read", f"{__name__}.write"
 
 FASTCOREF = Format(
-    "fastcoref", "fastcoref/LingMess output", (), Lazy(f"{_READ}:read_fastcoref"), Lazy(f"{_WRITE}:write_fastcoref"),
+    "fastcoref", "fastcoref/LingMess output", (), Lazy(f"{_READ}:read_fastcoref"), write=Lazy(f"{_WRITE}:write_fastcoref"),
 )
 MAVERICK = Format(
-    "maverick", "maverick output", (), Lazy(f"{_READ}:read_maverick"), Lazy(f"{_WRITE}:write_maverick"),
+    "maverick", "maverick output", (), Lazy(f"{_READ}:read_maverick"), write=Lazy(f"{_WRITE}:write_maverick"),
 )
 WLCOREF = Format(
-    "wl-coref", "wl-coref output", (), Lazy(f"{_READ}:read_wlcoref"), Lazy(f"{_WRITE}:write_wlcoref"),
+    "wl-coref", "wl-coref output", (), Lazy(f"{_READ}:read_wlcoref"), write=Lazy(f"{_WRITE}:write_wlcoref"),
 )
 MENTION_STRINGS = Format(
-    "mention-strings", "mentions as strings", (), Lazy(f"{_READ}:read_strings"), Lazy(f"{_WRITE}:write_strings"),
+    "mention-strings", "mentions as strings", (), Lazy(f"{_READ}:read_strings"), write=Lazy(f"{_WRITE}:write_strings"),
 )
 SYSTEMS = (FASTCOREF, MAVERICK, WLCOREF, MENTION_STRINGS)

@@ -5,6 +5,6 @@ from ..base import Format, Lazy
 
 FORMAT = Format(
     "text2text", "text2text tagged text", (".t2t.txt", ".t2t"), Lazy(f"{__name__}.read:read_side"),
-    Lazy(f"{__name__}.write:write_side"), spans_only=False,
+    write=Lazy(f"{__name__}.write:write_side"), spans_only=False,
     parse=Lazy(f"{__name__}.read:parse_side"),
 )

@@ -4,6 +4,6 @@ markables, read as the UA scorer reads them."""
 from ..base import Format, Lazy
 
 FORMAT = Format(
-    "ua", "CoNLL-UA", (".ua", ".conllua"), Lazy(f"{__name__}.side:read_side"), Lazy(f"{__name__}.write:write_side"),
+    "ua", "CoNLL-UA", (".ua", ".conllua"), Lazy(f"{__name__}.side:read_side"), write=Lazy(f"{__name__}.write:write_side"),
     positional=True, parse=Lazy(f"{__name__}.side:parse_side"),
 )
