@@ -49,7 +49,7 @@ def synthetic_corpus(n_mentions: int, n_entities: int, seed: int = 0):
     n_tokens = 2 * n_mentions
     offsets = np.r_[np.arange(n_docs) * 2 * MENTIONS_PER_DOCUMENT, n_tokens].astype(np.int64)
     document = TopicDocument(
-        "corpus", key, n_tokens, "synthetic", 0, parts=tuple(f"doc{i}" for i in range(n_docs)), offsets=offsets
+        "corpus", key, n_tokens, "synthetic", line=0, parts=tuple(f"doc{i}" for i in range(n_docs)), offsets=offsets
     )
     return key, response, n_tokens, document
 

@@ -211,7 +211,7 @@ def dense_block(n_entities: int = 2000) -> List[Row]:
 
 def with_last_token_heads(clusters: Clusters) -> Clusters:
     """The clusters with each mention's last token as its head."""
-    return Clusters(clusters.starts, clusters.ends, clusters.entity, clusters.n_entities, clusters.ends - 1)
+    return Clusters(clusters.starts, clusters.ends, clusters.entity, clusters.n_entities, heads=clusters.ends - 1)
 
 
 def shifted(documents: Dict) -> Tuple[Dict[str, Clusters], Dict[str, Clusters]]:
@@ -270,9 +270,9 @@ def largest_block(key: Clusters, response: Clusters) -> Tuple[int, int]:
     free_keys = np.setdiff1d(np.arange(len(key)), twins[twins >= 0])
     free_responses = np.flatnonzero(twins < 0)
     i, j = overlapping_pairs(key.starts[free_keys], key.ends[free_keys],
-                             response.starts[free_responses], response.ends[free_responses])
+                             response_starts=response.starts[free_responses], response_ends=response.ends[free_responses])
     positive = OverlapMatcher().score(key, response, free_keys[i], free_responses[j]) > 0
-    blocks = connected_blocks(i[positive], j[positive], len(free_keys), len(free_responses))
+    blocks = connected_blocks(i[positive], j[positive], n_rows=len(free_keys), n_cols=len(free_responses))
     biggest = int(np.argmax(blocks.n_rows + blocks.n_cols))
     return int(blocks.n_rows[biggest]), int(blocks.n_cols[biggest])
 

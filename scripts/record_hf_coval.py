@@ -76,7 +76,7 @@ def _perturbed(rng: random.Random, key: List[List[Tuple[int, int]]], lengths: Li
 
 
 def _sentences(name: str, words: List[str], entities, starts: List[int]) -> List[List[str]]:
-    lines = list(format_conll(name, words, Clusters.from_entities(entities), starts))[1:-1]
+    lines = list(format_conll(name, words, Clusters.from_entities(entities), sentence_starts=starts))[1:-1]
     sentences: List[List[str]] = [[]]
     for line in lines:
         if line:

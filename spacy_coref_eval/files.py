@@ -55,7 +55,7 @@ def check_distinct(outputs: Iterable[Optional[PathLike]]) -> None:
 
 @contextmanager
 def open_output(
-    path: PathLike, mode: str = "w", inputs: Iterable[PathLike] = (), make_parents: bool = False
+    path: PathLike, mode: str = "w", inputs: Iterable[PathLike] = (), *, make_parents: bool = False
 ) -> Iterator[IO]:
     """A file to write ``path`` through (``mode`` ``"w"`` or ``"wb"``),
     creating its folder first with ``make_parents``.

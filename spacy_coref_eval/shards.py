@@ -82,7 +82,7 @@ def load_counts(path: PathLike) -> CorpusResult:
     try:
         settings = Settings.from_dict(data["settings"])
         names = tuple(str(name) for name in data["documents"])
-        counts = [_document_counts(path, name, doc, settings.metrics) for name, doc in data["documents"].items()]
+        counts = [_document_counts(path, name, doc, metrics=settings.metrics) for name, doc in data["documents"].items()]
         warnings = data.get("warnings", [])
         if not isinstance(warnings, list) or not all(isinstance(warning, str) for warning in warnings):
             raise CorefInputError(f"{path}: malformed counts file (warnings must be a list of strings)")
@@ -97,11 +97,11 @@ def load_counts(path: PathLike) -> CorpusResult:
     except (KeyError, TypeError, AttributeError, ValueError, OverflowError) as err:
         raise CorefInputError(f"{path}: malformed counts file ({type(err).__name__}: {err})") from None
     array = np.stack(counts) if counts else empty_counts(0)
-    _check_counts(path, names, array, settings, splits)
-    return CorpusResult(settings, names, array, warnings, None, splits)
+    _check_counts(path, names, array, settings=settings, splits=splits)
+    return CorpusResult(settings, names, array, warnings, twinned=None, splits=splits)
 
 
-def _document_counts(path: Path, name: str, doc: Any, metrics: Sequence[str]) -> np.ndarray:
+def _document_counts(path: Path, name: str, doc: Any, *, metrics: Sequence[str]) -> np.ndarray:
     """One document's counts, a count that is not a number named."""
     try:
         return Counts.from_dict(doc, metrics).array
@@ -110,7 +110,7 @@ def _document_counts(path: Path, name: str, doc: Any, metrics: Sequence[str]) ->
 
 
 def _check_counts(
-    path: Path, names: Sequence[str], array: np.ndarray, settings: Settings, splits: Optional[np.ndarray] = None
+    path: Path, names: Sequence[str], array: np.ndarray, *, settings: Settings, splits: Optional[np.ndarray] = None
 ) -> None:
     """Refuse counts no scoring run can give: not finite, negative, a
     numerator above its denominator, a fraction where a metric counts
@@ -216,6 +216,6 @@ def merge_results(results: Iterable[CorpusResult], names: Iterable[str] = ()) ->
         tuple(origin),
         np.concatenate([result.counts for result in results]),
         [warning for result in results for warning in result.warnings],
-        None,
-        None if any(result.splits is None for result in results) else np.concatenate([result.splits for result in results]),
+        twinned=None,
+        splits=None if any(result.splits is None for result in results) else np.concatenate([result.splits for result in results]),
     )

@@ -40,7 +40,7 @@ def general(words, text, starts, ends):
 
 def outcome(place, words, text, starts, ends):
     try:
-        placed, report = place(words, text, starts, ends)
+        placed, report = place(words, text, starts=starts, ends=ends)
     except WordMismatch as err:
         return str(err)
     return [placed.starts.tolist(), placed.ends.tolist(), placed.kept.tolist(), placed.snapped.tolist()], report
@@ -82,7 +82,7 @@ def test_a_text_of_the_keys_characters_is_placed_without_folding(words):
     kind = {"'": "’", "’": "‘", "`": "'", '"': "“", "“": "”", "”": '"'}
     text = " ".join("".join(kind.get(c, c) for c in word) for word in words)
     ends = np.array([len(text)], dtype=np.int64)
-    assert same_characters(visible_words(words), text, np.zeros(1, dtype=np.int64), ends) is not None
+    assert same_characters(visible_words(words), text, starts=np.zeros(1, dtype=np.int64), ends=ends) is not None
 
 
 @pytest.mark.parametrize("words,text", [
@@ -91,7 +91,7 @@ def test_a_text_of_the_keys_characters_is_placed_without_folding(words):
 ])
 def test_other_texts_are_left_to_folding(words, text):
     ends = np.array([len(text)], dtype=np.int64)
-    assert same_characters(visible_words(words), text, np.zeros(1, dtype=np.int64), ends) is None
+    assert same_characters(visible_words(words), text, starts=np.zeros(1, dtype=np.int64), ends=ends) is None
 
 
 @pytest.mark.parametrize("words", [["-LRB-", "a", "-RRB-"], [1, "b"]])
@@ -103,8 +103,8 @@ def test_words_with_escapes_or_not_strings_are_left_to_folding(words):
 def test_typographic_quotes_are_replaced_characters_with_their_drift():
     words = ["He", "said", '"', "hi", '"', "."]
     text = "He said “hi”."
-    placed, report = place_characters(words, text, np.array([8, 9]), np.array([12, 11]))
-    assert same_characters(visible_words(words), text, np.array([8, 9]), np.array([12, 11])) is not None
+    placed, report = place_characters(words, text, starts=np.array([8, 9]), ends=np.array([12, 11]))
+    assert same_characters(visible_words(words), text, starts=np.array([8, 9]), ends=np.array([12, 11])) is not None
     assert (report.replaced, report.drift) == (2, "response character 8 '“hi”.' against key word 2 '\" hi \"'")
     assert placed.starts.tolist() == [2, 3] and placed.ends.tolist() == [5, 4]
 

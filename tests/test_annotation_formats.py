@@ -137,7 +137,7 @@ def test_litbank_tsv_lines():
     text = "Mr. Bell was a doctor .\nHe smiled .\n"
     lines = ["MENTION\tT1\t0\t0\t0\t1\tMr. Bell\tPER\tPROP", "MENTION\tT2\t0\t3\t0\t4\ta doctor\tPER\tNOM",
              "MENTION\tT3\t1\t0\t1\t0\tHe\tPER\tPRON", "COREF\tT1\tBell-0", "COREF\tT3\tBell-0", "COP\tT1\tT2"]
-    document = tsv_document("bell", text, lines, Path("bell.ann"))
+    document = tsv_document("bell", text, lines, path=Path("bell.ann"))
     assert entities(document) == {frozenset({"Mr. Bell", "He"}), frozenset({"a doctor"})}
     assert document.closure.types == {"cop": 1}
 
@@ -374,7 +374,7 @@ def test_character_mentions_on_own_and_key_words(drawn):
         expected[tokens] = label
         fragments.append([(starts[first], starts[end - 1] + len(words[end - 1])) for first, end in spans])
         labels.append(label)
-    document = AnnotatedDocument("d", text, fragments, np.array(labels, dtype=np.int64))
+    document = AnnotatedDocument("d", text, fragments, labels=np.array(labels, dtype=np.int64))
     key = WordsDocument("d", Clusters(), list(words))
     placed = key.paired_with(document).response
     nodes = placed.node_sets()

@@ -99,7 +99,8 @@ def test_spacy_docs_give_the_command_lines_json(cli_litbank):
     corpus, vocab = litbank(), Vocab()
     key = [conll_to_doc(document, vocab) for document in corpus.documents.values()]
     response = [
-        words_to_doc(d.name, d.words, corpus.system[d.name], d.sentence_starts, vocab) for d in corpus.documents.values()
+        words_to_doc(d.name, d.words, corpus.system[d.name], sentence_starts=d.sentence_starts,
+            vocab=vocab) for d in corpus.documents.values()
     ]
     ours = score(key, response).to_dict()
     assert_close(ours["metrics"], cli_litbank["metrics"])

@@ -20,7 +20,7 @@ from .test_solvers import _assignment_value, gain_graphs, python_matching
 @given(graph=gain_graphs())
 def test_python_matching_reaches_the_optimum(graph):
     rows, cols, gains, n_rows, n_cols = graph
-    chosen = python_matching(rows, cols, gains, n_rows, n_cols)
+    chosen = python_matching(rows, cols, gains, n_rows=n_rows, n_cols=n_cols)
     assert len(set(rows[chosen].tolist())) == len(chosen) == len(set(cols[chosen].tolist()))
     dense = np.zeros((n_rows, n_cols))
     dense[rows, cols] = gains
@@ -41,8 +41,8 @@ def test_python_matching_agrees_with_scipy_on_blocks_of_a_corpus(seed):
         offset += n
     rows, cols = np.concatenate(rows), np.concatenate(cols)
     gains = 2 * rng.integers(1, 6, len(rows)) / rng.integers(2, 12, len(rows))
-    ours = python_matching(rows, cols, gains, offset, offset)
-    theirs = max_gain_matching(rows, cols, gains, offset, offset)
+    ours = python_matching(rows, cols, gains, n_rows=offset, n_cols=offset)
+    theirs = max_gain_matching(rows, cols, gains, n_rows=offset, n_cols=offset)
     assert gains[ours].sum() == gains[theirs].sum()
 
 
@@ -51,16 +51,16 @@ def chain_graph(n: int):
     for the Python solver (n × (n + 1) cells, about n³ / 3 reduced costs)."""
     rows, cols = np.r_[np.arange(n), np.arange(1, n)], np.r_[np.arange(n), np.arange(n - 1)]
     gains = np.r_[np.ones(n), np.full(n - 1, 1.001)]
-    return rows, cols, gains, connected_blocks(rows, cols, n, n)
+    return rows, cols, gains, connected_blocks(rows, cols, n_rows=n, n_cols=n)
 
 
 def test_long_augmenting_paths_are_solved_in_python_up_to_the_scan_limit():
     rows, cols, gains, blocks = chain_graph(40)
     every = np.ones(len(blocks), dtype=bool)
-    (chosen,) = python_matchings(blocks, rows, cols, every, [gains])
-    assert gains[chosen].sum() == pytest.approx(gains[max_gain_matching(rows, cols, gains, 40, 40)].sum())
+    (chosen,) = python_matchings(blocks, rows, cols, selected=every, gains=[gains])
+    assert gains[chosen].sum() == pytest.approx(gains[max_gain_matching(rows, cols, gains, n_rows=40, n_cols=40)].sum())
     with patched(lsap, "PYTHON_SCANS", 5000):
-        assert python_matchings(blocks, rows, cols, every, [gains]) is None
+        assert python_matchings(blocks, rows, cols, selected=every, gains=[gains]) is None
 
 
 def test_blocks_of_more_than_python_cells_go_to_scipy():
@@ -69,10 +69,10 @@ def test_blocks_of_more_than_python_cells_go_to_scipy():
     side = int(lsap.PYTHON_CELLS ** 0.5) + 1
     rows, cols, gains, blocks = chain_graph(side)
     with patched(lsap, "PYTHON_SCANS", np.inf):
-        assert python_matchings(blocks, rows, cols, np.ones(len(blocks), dtype=bool), [gains]) is None
+        assert python_matchings(blocks, rows, cols, selected=np.ones(len(blocks), dtype=bool), gains=[gains]) is None
     rows, cols = np.arange(side), np.arange(side)
-    blocks = connected_blocks(rows, cols, side, side)
-    (chosen,) = python_matchings(blocks, rows, cols, np.ones(side, dtype=bool), [np.ones(side)])
+    blocks = connected_blocks(rows, cols, n_rows=side, n_cols=side)
+    (chosen,) = python_matchings(blocks, rows, cols, selected=np.ones(side, dtype=bool), gains=[np.ones(side)])
     assert chosen.tolist() == list(range(side))
 
 
@@ -132,7 +132,7 @@ def test_twinning_solves_in_python_or_by_scipy_alike(graph, group_nodes):
     rows, cols, gains, n_rows, n_cols = graph
     assume(len(rows))
     with patched((earliest, by_block), "GROUP_NODES", group_nodes):
-        in_python = solve_blocks(rows, cols, gains, n_rows, n_cols)
+        in_python = solve_blocks(rows, cols, gains, n_rows=n_rows, n_cols=n_cols)
         with patched(lsap, "PYTHON_SCANS", 0):
-            by_scipy = solve_blocks(rows, cols, gains, n_rows, n_cols)
+            by_scipy = solve_blocks(rows, cols, gains, n_rows=n_rows, n_cols=n_cols)
     assert [side.tolist() for side in in_python] == [side.tolist() for side in by_scipy]

@@ -147,7 +147,7 @@ def test_empty_documents_score_zero():
 
 def test_format_conll_round_trip():
     clusters = Clusters.from_entities([[(0, 3), (3, 4), (0, 4)], [(2, 3), (5, 7), (0, 1)]])
-    text = "\n".join(format_conll("(x); part 000", [f"w{i}" for i in range(7)], clusters, [0, 4])) + "\n"
+    text = "\n".join(format_conll("(x); part 000", [f"w{i}" for i in range(7)], clusters, sentence_starts=[0, 4])) + "\n"
     parsed = parse(text)["(x); part 000"]
     assert {frozenset(e) for e in parsed.clusters.entities()} == {frozenset(e) for e in clusters.entities()}
 

@@ -267,7 +267,7 @@ def test_clusters_of_all_documents_at_once_equal_one_at_a_time(mentions, n_docs)
     """Repeated spans, labels out of order and empty documents included."""
     mentions = sorted(mentions, key=lambda m: m[0])
     doc, starts, lengths, labels = (np.array([m[i] for m in mentions], dtype=np.int64) for i in range(4))
-    together = Clusters.per_document(doc, starts, starts + lengths, labels, n_docs)
+    together = Clusters.per_document(doc, starts, starts + lengths, labels=labels, n_docs=n_docs)
     for d, clusters in enumerate(together):
         alone = Clusters.from_arrays(starts[doc == d], (starts + lengths)[doc == d], labels[doc == d])
         assert clusters.entities() == alone.entities() and clusters.repeated == alone.repeated

@@ -144,7 +144,7 @@ def documents(draw):
         heads = clusters.starts + np.asarray(offsets, dtype=np.int64).reshape(-1) % (clusters.ends - clusters.starts)
         if kind == "unknown":
             heads[::2] = -1
-        clusters = Clusters(clusters.starts, clusters.ends, clusters.entity, clusters.n_entities, heads)
+        clusters = Clusters(clusters.starts, clusters.ends, clusters.entity, clusters.n_entities, heads=heads)
     starts = draw(st.lists(st.integers(0, n_words + 1), max_size=4))
     return ConlluDocument("doc one", [f"w{i}" for i in range(n_words)], clusters, starts)
 
@@ -153,7 +153,7 @@ def expected_back(document: ConlluDocument) -> List[Tuple[Mention, ...]]:
     """The entities read back: unknown heads become the first word."""
     clusters = document.clusters
     heads = clusters.starts if clusters.heads is None else np.where(clusters.heads < 0, clusters.starts, clusters.heads)
-    return partition(Clusters(clusters.starts, clusters.ends, clusters.entity, clusters.n_entities, heads))
+    return partition(Clusters(clusters.starts, clusters.ends, clusters.entity, clusters.n_entities, heads=heads))
 
 
 @deterministic(200)
@@ -170,7 +170,7 @@ def test_generated_clusters_read_back_as_written(tmp_path_factory, docs):
         covered = [s for s in set(doc.sentence_starts) if 0 < s < len(doc.words)
                    and any(a < s < b for a, b in zip(doc.clusters.starts.tolist(), doc.clusters.ends.tolist()))]
         assert set(starts.tolist()) == {0} | {s for s in doc.sentence_starts if 0 < s < len(doc.words)} - set(covered)
-        read = Clusters.from_arrays(parsed.mention_start, parsed.mention_end, parsed.mention_entity, parsed.mention_head)
+        read = Clusters.from_arrays(parsed.mention_start, parsed.mention_end, parsed.mention_entity, heads=parsed.mention_head)
         assert partition(read) == expected_back(doc)
 
 
@@ -216,7 +216,7 @@ def test_empty_documents_keep_their_place(tmp_path):
 @pytest.mark.parametrize("document, message", [
     (("c", list("abcd"), Clusters.from_entities([[(0, 2), (1, 3)]]), []),
      r"document 'c': mention \(1, 3\) of entity 0 overlaps another mention of that entity without nesting; CoNLL-U"),
-    (("h", list("abc"), Clusters(np.array([0]), np.array([2]), np.array([0]), 1, np.array([2])), []),
+    (("h", list("abc"), Clusters(np.array([0]), np.array([2]), np.array([0]), 1, heads=np.array([2])), []),
      r"document 'h': the head 2 of mention \(0, 2\) lies outside it"),
     (("a\nb", ["x"], Clusters(), []), r"document 'a\\nb': a CoNLL-U document id is one line, not empty"),
     ((" a", ["x"], Clusters(), []), r"document ' a': a CoNLL-U document id is one line"),

@@ -42,7 +42,7 @@ def _trees(tmp_path, pair):
                     sentence, start, end = mention["span"]
                     a = key.sentence_starts[sentence] + start
                     b = key.sentence_starts[sentence] + end + 1
-                    tree = partial_tree(key.words[a:b], key.pos[a:b], bits[name][a:b], start)
+                    tree = partial_tree(key.words[a:b], key.pos[a:b], bits[name][a:b], first=start)
                     yield mention, tree, minimum_span(tree, words[a:b])
 
 
@@ -255,9 +255,9 @@ def test_all_4245_fixture_mentions_through_covals_reading(tmp_path):
                 own = key if side == "key" else responses.get(name)
                 for mention in (m for entity in entities or () for m in entity):
                     sentence, start, end = mention["span"]
-                    columns = (key.column(sentence, field, start, end) for field in (3, 4, 5))
-                    tree = partial_tree(*columns, start)
-                    span = minimum_span(tree, own.column(sentence, 3, start, end))
+                    columns = (key.column(sentence, field, start=start, end=end) for field in (3, 4, 5))
+                    tree = partial_tree(*columns, first=start)
+                    span = minimum_span(tree, own.column(sentence, 3, start=start, end=end))
                     assert render(tree) == mention["tree"]
                     assert sorted([list(x) for x in span or ()], key=lambda x: (x[1], x[0])) == mention["min_span"]
                     total += 1

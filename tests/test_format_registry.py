@@ -43,7 +43,7 @@ def write_toy(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Pa
     return []
 
 
-TOY = register_format(Format("toy", "Toy tab-separated", (".toy",), read_toy, write_toy), replace=True)
+TOY = register_format(Format("toy", "Toy tab-separated", (".toy",), read_toy, write=write_toy), replace=True)
 
 
 def run(*args):
@@ -151,7 +151,7 @@ def toy_entries(scan):
 
 
 TOY_LINES = register_format(
-    Format("toy-lines", "Toy lines", (".toylines",), read_toy_lines, write_toy,
+    Format("toy-lines", "Toy lines", (".toylines",), read_toy_lines, write=write_toy,
            index=DocumentIndex(rb"([^\t\n]+)\t", None, toy_entries), parse=parse_toy_lines),
     replace=True,
 )

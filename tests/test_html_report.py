@@ -328,7 +328,7 @@ def test_worst_documents_rank_by_headline_f1_then_name():
 def test_predicted_entities_take_the_colour_and_number_of_their_gold_entity():
     key = Clusters.from_entities([[(0, 1), (2, 3), (4, 5)], [(6, 7)]])
     response = Clusters.from_entities([[(4, 5)], [(0, 1), (2, 3)], [(8, 9)], [(6, 7)]])
-    view = document_view("d", [str(i) for i in range(10)], key, response, ExactMatcher()(key, response), {})
+    view = document_view("d", [str(i) for i in range(10)], key=key, response=response, twins=ExactMatcher()(key, response), metrics={})
     assert [(m.start, m.label, m.colour, m.twinless) for m in view.key] == [
         (0, "1", 0, False), (2, "1", 0, False), (4, "1", 0, False), (6, "2", 1, False),
     ]
@@ -342,7 +342,8 @@ def test_long_documents_show_the_stretch_with_most_errors():
     assert error_window(50, np.array([10]), 100) == (0, 50)
     key = Clusters.from_entities([[(0, 1), (30, 31), (55, 57)], [(40, 42), (58, 62)]])
     response = Clusters.from_entities([[(0, 1), (30, 31)], [(41, 42), (45, 46)]])
-    view = document_view("d", [f"w{i}" for i in range(100)], key, response, ExactMatcher()(key, response), {}, max_tokens=20)
+    view = document_view("d", [f"w{i}" for i in range(100)], key=key, response=response, twins=ExactMatcher()(key, response),
+        metrics={}, max_tokens=20)
     assert (view.first, view.words[0], len(view.words), view.n_tokens) == (39, "w39", 20, 100)
     assert [(m.start, m.end, m.twinless) for m in view.key] == [(40, 42, True), (55, 57, True)]
     assert [(m.start, m.end, m.twinless) for m in view.response] == [(41, 42, True), (45, 46, True)]
@@ -353,7 +354,9 @@ def test_long_documents_show_the_stretch_with_most_errors():
 
 def test_crossing_mentions_are_cut_into_fragments_and_text_is_escaped():
     words = ["<a>", "b", "&", "d", "e", "f"]
-    mentions = [Mention(0, 4, "1", 0, False), Mention(1, 2, "2", 1, True), Mention(3, 6, "x1", -1, False)]
+    mentions = [
+        Mention(0, 4, "1", 0, twinless=False), Mention(1, 2, "2", 1, twinless=True), Mention(3, 6, "x1", -1, twinless=False)
+    ]
     tree = parse(mention_markup(words, 0, mentions))
     spans = tree.find_all(tagged("span", "m"))
     assert [s.classes for s in spans] == [

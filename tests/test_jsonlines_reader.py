@@ -180,7 +180,7 @@ def test_the_fast_path_is_taken_and_the_slow_one_agrees(monkeypatch):
     text = _line(doc_key="a", sentences=[["x", "y", "z"]], clusters=[[[0, 0], [1, 2]], [], [[0, 0], [2, 2]]]) + "\n"
     assert isinstance(jsonlines_module.line_members(text.strip(), {"clusters"})["clusters"], jsonlines_module.SpanText)
     fast = parse_jsonlines(text, role="key")
-    monkeypatch.setattr(jsonlines_module, "line_members", lambda *args: None)
+    monkeypatch.setattr(jsonlines_module, "line_members", lambda *args, **options: None)
     slow = parse_jsonlines(text, role="key")
     for document in (fast["a"], slow["a"]):
         assert document.clusters.entities() == (((0, 1), (1, 3)), ((2, 3),))
@@ -202,7 +202,7 @@ def test_odd_clusters_text_fails_or_reads_as_json_loads_says(clusters, monkeypat
             return type(err), str(err)
 
     fast = outcome()
-    monkeypatch.setattr(jsonlines_module, "line_members", lambda *args: None)
+    monkeypatch.setattr(jsonlines_module, "line_members", lambda *args, **options: None)
     assert fast == outcome()
 
 
@@ -216,7 +216,7 @@ def test_a_field_the_reader_reads_otherwise_is_never_kept_as_text(monkeypatch):
             return str(err)
 
     fast = outcome()
-    monkeypatch.setattr(jsonlines_module, "line_members", lambda *args: None)
+    monkeypatch.setattr(jsonlines_module, "line_members", lambda *args, **options: None)
     assert fast == outcome() == ("f:1: document 'a': 'sentences'[0][0] is [0, 0] (JSON array); every token must "
                                  "be a non-empty string")
 

@@ -407,8 +407,8 @@ def test_link_counts_equal_pairs_enumerated_one_by_one(seed, heads):
         key = Clusters.from_entities(random_entities(rng, n_tokens, 12, 4))
         response = Clusters.from_entities(random_entities(rng, n_tokens, 12, 4))
         if heads:
-            key = Clusters(key.starts, key.ends, key.entity, key.n_entities, key.starts.copy())
-            response = Clusters(response.starts, response.ends, response.entity, response.n_entities, response.starts.copy())
+            key = Clusters(key.starts, key.ends, key.entity, key.n_entities, heads=key.starts.copy())
+            response = Clusters(response.starts, response.ends, response.entity, response.n_entities, heads=response.starts.copy())
         names.append(name)
         from spacy_coref_eval.model.clusters import Pair
 
@@ -475,10 +475,10 @@ def test_an_analysis_registered_once_reaches_the_json_and_the_table(pair, monkey
         registry.register_analysis(registry.Analysis("n_mentions", "tests.test_long_documents:count_mentions"))
     run = evaluate_corpus(*pair)
     computed = analyse(run.result, breakdowns=Breakdowns(n_mentions=True), corpus=run.corpus)
-    data = json.loads(render(run.result, "json", False, computed))
+    data = json.loads(render(run.result, "json", False, analyses=computed))
     mentions = data["metrics"]["mentions"]
     assert data["n_mentions"] == {"key": mentions["recall_den"], "response": mentions["precision_den"]}
-    table = render(run.result, "table", False, computed)
+    table = render(run.result, "table", False, analyses=computed)
     assert table.split("\nSettings: ")[0].endswith("Mentions counted by a registered analysis\n")
 
 

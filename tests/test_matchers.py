@@ -238,7 +238,7 @@ def test_matcher_equals_brute_force(name, document):
 )
 def test_candidates_are_exactly_the_overlapping_pairs(first, second):
     key, response = np.array(first or np.zeros((0, 2))), np.array(second or np.zeros((0, 2)))
-    k, r = overlapping_pairs(key[:, 0], key[:, 1], response[:, 0], response[:, 1])
+    k, r = overlapping_pairs(key[:, 0], key[:, 1], response_starts=response[:, 0], response_ends=response[:, 1])
     found = list(zip(k.tolist(), r.tolist()))
     expected = {
         (i, j) for i, (ks, ke) in enumerate(first) for j, (rs, re) in enumerate(second) if ks < re and rs < ke
@@ -282,7 +282,7 @@ def dense_chain(n_tokens: int, rng: np.random.Generator) -> Clusters:
     starts = np.flatnonzero(rng.random(n_tokens) < 0.9)
     ends = np.minimum(starts + rng.choice([2, 3, 4, 6, 8], size=len(starts)), n_tokens)
     heads = starts + (rng.random(len(starts)) * (ends - starts)).astype(np.int64)
-    return Clusters.from_arrays(starts, ends, rng.integers(0, max(len(starts) // 3, 1), size=len(starts)), heads)
+    return Clusters.from_arrays(starts, ends, rng.integers(0, max(len(starts) // 3, 1), size=len(starts)), heads=heads)
 
 
 @pytest.mark.parametrize("matcher", [OVERLAP, OverlapMatcher(0.3, "jaccard"), HEAD, PARTIAL])
@@ -304,7 +304,7 @@ def test_large_blocks_twin_alike_reduced_or_direct(matcher, seed, n_tokens):
 def reordered(clusters: Clusters, seed: int) -> Clusters:
     order = np.random.default_rng(seed).permutation(len(clusters))
     heads = None if clusters.heads is None else clusters.heads[order]
-    return Clusters.from_arrays(clusters.starts[order], clusters.ends[order], np.arange(len(order)), heads)
+    return Clusters.from_arrays(clusters.starts[order], clusters.ends[order], np.arange(len(order)), heads=heads)
 
 
 def span_pairs(matcher, key: Clusters, response: Clusters) -> set:
@@ -494,7 +494,7 @@ def test_two_by_two_blocks_follow_best_assignment(cells):
     scores = np.array(cells).reshape(2, 2)
     rows, cols = np.nonzero(scores > 0)
     assume(len(rows) >= 3)
-    got = set(zip(*(side.tolist() for side in solve_blocks(rows, cols, scores[rows, cols], 2, 2))))
+    got = set(zip(*(side.tolist() for side in solve_blocks(rows, cols, scores[rows, cols], n_rows=2, n_cols=2))))
     assert got == set(best_assignment(scores))
 
 

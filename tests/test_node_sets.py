@@ -36,7 +36,7 @@ def as_clusters(mentions: Sequence[Mention], labels: Optional[Sequence[int]] = N
     ends = np.array([s[-1] + 1 for s in sets], dtype=np.int64)
     heads = np.array([head for _, head in mentions], dtype=np.int64)
     labels = np.arange(len(sets)) if labels is None else np.asarray(labels)
-    return Clusters.from_arrays(starts, ends, labels, heads, nodes)
+    return Clusters.from_arrays(starts, ends, labels, heads=heads, nodes=nodes)
 
 
 def token_sets(max_token=8, max_size=4):
@@ -58,10 +58,10 @@ def test_set_operations_equal_python_sets(key, response):
         return
     k_clusters, r_clusters = as_clusters(key), as_clusters(response)
     k, r = map(np.ravel, np.meshgrid(np.arange(len(key)), np.arange(len(response)), indexing="ij"))
-    assert common_tokens(k_clusters, r_clusters, k, r).tolist() == [
+    assert common_tokens(k_clusters, r_clusters, k=k, r=r).tolist() == [
         len(key[i][0] & response[j][0]) for i, j in zip(k.tolist(), r.tolist())
     ]
-    assert same_sets(k_clusters, r_clusters, k, r).tolist() == [
+    assert same_sets(k_clusters, r_clusters, k=k, r=r).tolist() == [
         key[i][0] == response[j][0] for i, j in zip(k.tolist(), r.tolist())
     ]
     heads = np.array([key[i][1] for i in k.tolist()])
@@ -126,7 +126,7 @@ def test_matchers_on_sets_equal_brute_force(name, key, response):
 
 
 def ranges_as_sets(clusters: Clusters) -> Clusters:
-    return Clusters(clusters.starts, clusters.ends, clusters.entity, clusters.n_entities, clusters.starts.copy(),
+    return Clusters(clusters.starts, clusters.ends, clusters.entity, clusters.n_entities, heads=clusters.starts.copy(),
                     nodes=NodeSets.of_ranges(clusters.starts, clusters.ends))
 
 
@@ -135,7 +135,7 @@ def ranges_as_sets(clusters: Clusters) -> Clusters:
 @given(pair=key_response_pairs(max_mentions=10))
 def test_ranges_given_as_sets_score_like_spans(match, pair):
     key, response = (Clusters.from_entities(side) for side in pair)
-    key, response = (Clusters(c.starts, c.ends, c.entity, c.n_entities, c.starts.copy()) for c in (key, response))
+    key, response = (Clusters(c.starts, c.ends, c.entity, c.n_entities, heads=c.starts.copy()) for c in (key, response))
     settings = Settings.from_options(["muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor"], match)
     as_spans = score_pairs([("d", key, response)], settings).metrics()
     as_sets = score_pairs([("d", ranges_as_sets(key), ranges_as_sets(response))], settings).metrics()
@@ -301,6 +301,6 @@ def test_extents_of_many_parts_equal_each_parts_extent(parts):
     for entities, with_heads in parts:
         clusters = Clusters.from_entities(entities)
         if with_heads and len(clusters):
-            clusters = Clusters.from_arrays(clusters.starts, clusters.ends, clusters.entity, clusters.ends + 2)
+            clusters = Clusters.from_arrays(clusters.starts, clusters.ends, clusters.entity, heads=clusters.ends + 2)
         built.append(clusters)
     assert Clusters.extents(built).tolist() == [part.extent for part in built]

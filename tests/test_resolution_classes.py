@@ -48,7 +48,7 @@ def classify(words, entities, sentence_starts=(0,), heads=None, **columns):
 def rc_rates(key, response, classes, twins=None):
     """MUC-RC recall, precision and F1 per class name of one document."""
     twins = exact_twins(key, response) if twins is None else twins
-    muc_rc, _ = count_resolution_classes(key, response, twins, classes)
+    muc_rc, _ = count_resolution_classes(key, response, twins, classes=classes)
     rates = muc_rc_rates(muc_rc[0])
     return {name: {rate: float(rates[rate][i]) for rate in rates} for i, name in enumerate(RESOLUTION_CLASSES)}
 
@@ -209,8 +209,8 @@ def test_tokens_from_conllu_columns_and_spacy_docs():
 
     words = ["Anna", "came", ".", "She", "left"]
     conllu = Tokens.from_columns(words, [0, 3], ["PROPN", "VERB", "PUNCT", "PRON", "VERB"],
-                                 ["NNP", "VBD", ".", "PRP", "VBD"],
-                                 ["Number=Sing", "_", "_", "Case=Nom|Gender=Fem|Person=3", "_"])
+                                 xpos=["NNP", "VBD", ".", "PRP", "VBD"],
+                                 feats=["Number=Sing", "_", "_", "Case=Nom|Gender=Fem|Person=3", "_"])
     assert conllu.person == ["", "", "", "3", ""] and conllu.gender == ["", "", "", "Fem", ""]
     doc = Doc(Vocab(), words=words, pos=conllu.pos, tags=conllu.tag,
               morphs=["", "", "", "Case=Nom|Gender=Fem|Person=3", ""], sent_starts=[True, False, False, True, False])
@@ -320,7 +320,8 @@ def fast_counts(documents, matcher=exact_twins):
         for k, (_, _, labels) in zip(keys, documents)
     ]) if len(key) else np.zeros(0, dtype=np.int64)
     twins = matcher(key, response)
-    muc_rc, members = count_resolution_classes(key, response, twins, classes, key_doc, response_doc, len(documents))
+    muc_rc, members = count_resolution_classes(key, response, twins, classes=classes, key_doc=key_doc, response_doc=response_doc,
+        n_docs=len(documents))
     return muc_rc, members, twins, key, response, key_doc
 
 
@@ -421,7 +422,7 @@ def test_a_wrong_join_costs_precision_only():
     response = Clusters.from_entities([[(0, 1), (4, 5), (10, 11), (8, 9)], [(2, 3), (6, 7)]])
     rates = rc_rates(key, response, classes)["G3Pr"]
     assert rates["recall"] == 0.75 and rates["precision"] == 0.75
-    muc_rc, _ = count_resolution_classes(key, response, exact_twins(key, response), classes)
+    muc_rc, _ = count_resolution_classes(key, response, exact_twins(key, response), classes=classes)
     assert muc_rc[0, CLASS_INDEX["G3Pr"]].tolist() == [3, 4, 3, 4]
 
 
@@ -445,7 +446,8 @@ def test_bad_counting_input_raises_input_errors(twins, classes, docs, message):
     response = Clusters.from_entities([[(2, 3)]])
     key_doc, response_doc = docs if docs else (None, None)
     with pytest.raises(CorefInputError, match=message):
-        count_resolution_classes(key, response, np.array(twins), np.array(classes), key_doc, response_doc, 2)
+        count_resolution_classes(key, response, np.array(twins), classes=np.array(classes), key_doc=key_doc, response_doc=response_doc,
+            n_docs=2)
 
 
 # --- profile and CPP ----------------------------------------------------------
@@ -511,7 +513,7 @@ def test_corpus_scoring_sums_its_documents_and_round_trips_its_scores():
         ("story", key, response, story), ("small", *small, Tokens(small_words.split(), (0, 4))),
     ])
     assert result.names == ["story", "small"]
-    alone, _ = count_resolution_classes(key, response, exact_twins(key, response), classes)
+    alone, _ = count_resolution_classes(key, response, exact_twins(key, response), classes=classes)
     assert np.array_equal(result.muc_rc[0], alone[0])
     block = json.loads(json.dumps(result.to_dict()))
     assert read_class_scores({"resolution_classes": block}) == result.class_scores()
@@ -589,7 +591,7 @@ def test_litbank_system_matches_the_naive_definition_on_some_documents():
     for key_entities, response_entities, labels in documents:
         key, response = Clusters.from_entities(key_entities), Clusters.from_entities(response_entities)
         classes = np.array([labels[(s, e)] for s, e in zip(key.starts.tolist(), key.ends.tolist())])
-        found.append(count_resolution_classes(key, response, exact_twins(key, response), classes)[0][0])
+        found.append(count_resolution_classes(key, response, exact_twins(key, response), classes=classes)[0][0])
     twin_maps = []
     for key_entities, response_entities, _ in documents:
         key_spans = {m for entity in key_entities for m in entity}

@@ -89,10 +89,10 @@ def test_exact_repeats_are_exact_where_the_hash_collides():
     starts, ends = np.array([0, 2048]), np.array([2048, 4096])
     hashes = _span_hashes(word, starts, ends)
     assert hashes[0] == hashes[1]
-    assert exact_repeats(np.zeros(2, dtype=np.int64), starts, ends, np.arange(2), word).tolist() == [False, False]
+    assert exact_repeats(np.zeros(2, dtype=np.int64), starts, ends, rank=np.arange(2), word=word).tolist() == [False, False]
     twice = np.concatenate([word, word[:2048]])
     thirds = np.array([0, 2048, 4096])
-    assert exact_repeats(np.zeros(3, dtype=np.int64), thirds, thirds + 2048, np.arange(3), twice).tolist() == [
+    assert exact_repeats(np.zeros(3, dtype=np.int64), thirds, thirds + 2048, rank=np.arange(3), word=twice).tolist() == [
         False, False, True]
     found = classify(["x" if b else "y" for b in word.tolist()], [0], [[(0, 2048), (2048, 4096)]])
     assert found[(2048, 4096)] == "CN-p"
@@ -138,7 +138,8 @@ def test_content_words_are_walked_alike_in_batches_of_any_size(budget, document)
     content = np.array([w.lower() not in ("the", "of", "he", ",", "who", "it", "'s") for w in words])
     rank = np.lexsort((clusters.ends, clusters.starts)).argsort()
     wanted = np.ones(len(clusters), dtype=bool)
-    found = shares_content_word(clusters.entity, clusters.starts, clusters.ends, rank, word, content, wanted, budget)
+    found = shares_content_word(clusters.entity, clusters.starts, clusters.ends, rank=rank, word=word, content=content, wanted=wanted,
+        budget=budget)
     for m in range(len(clusters)):
         own = {word[t] for t in range(clusters.starts[m], clusters.ends[m]) if content[t]}
         earlier = [

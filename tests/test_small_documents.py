@@ -149,7 +149,7 @@ def test_batch_splits_as_from_arrays(data):
     rows = data.draw(st.lists(row, max_size=20 if n_docs else 0))
     rows.sort(key=lambda row: row[0])
     doc, starts, widths, labels = (np.array([row[i] for row in rows], dtype=np.int64) for i in range(4))
-    batch = ClustersBatch.build(doc, starts, starts + widths, labels, n_docs)
+    batch = ClustersBatch.build(doc, starts, starts + widths, labels=labels, n_docs=n_docs)
     split = batch.split()
     assert len(split) == n_docs
     order = data.draw(st.permutations(range(n_docs)))

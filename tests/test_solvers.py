@@ -39,8 +39,8 @@ def _assignment_value(scores: np.ndarray) -> float:
 
 def python_matching(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
     """:func:`~.lsap.python_matchings` of every block of a small graph."""
-    blocks = connected_blocks(rows, cols, n_rows, n_cols)
-    (chosen,) = python_matchings(blocks, rows, cols, np.ones(len(blocks), dtype=bool), [gains])
+    blocks = connected_blocks(rows, cols, n_rows=n_rows, n_cols=n_cols)
+    (chosen,) = python_matchings(blocks, rows, cols, selected=np.ones(len(blocks), dtype=bool), gains=[gains])
     return chosen
 
 
@@ -88,7 +88,7 @@ def edges_of(scores: np.ndarray):
 
 def solved(scores: np.ndarray, ratios) -> List[Tuple[int, int]]:
     rows, cols, values = edges_of(scores)
-    chosen = earliest_optimal(rows, cols, values, *scores.shape, ratios)
+    chosen = earliest_optimal(rows, cols, values, n_rows=scores.shape[0], n_cols=scores.shape[1], ratios=ratios)
     return list(zip(rows[chosen].tolist(), cols[chosen].tolist()))
 
 
@@ -126,7 +126,9 @@ def test_same_scores_in_any_cell_order(scores, seed):
     rows, cols, values = edges_of(scores)
     order = np.random.default_rng(seed).permutation(len(rows))
     ratios = as_ratios(values[order])
-    chosen = earliest_optimal(rows[order], cols[order], values[order], *scores.shape, ratios)
+    chosen = earliest_optimal(
+        rows[order], cols[order], values[order], n_rows=scores.shape[0], n_cols=scores.shape[1], ratios=ratios
+    )
     got = list(zip(rows[order][chosen].tolist(), cols[order][chosen].tolist()))
     assert got == per_cell_assignment(scores)
 
@@ -222,7 +224,7 @@ def components(rows, cols) -> List[set]:
 @given(graph=bipartite_graphs(), max_nodes=st.integers(0, 8), pick=st.integers(0, 2**12), large_alone=st.booleans())
 def test_blocks_are_the_connected_components(graph, max_nodes, pick, large_alone):
     rows, cols, n_rows, n_cols = graph
-    blocks = connected_blocks(rows, cols, n_rows, n_cols)
+    blocks = connected_blocks(rows, cols, n_rows=n_rows, n_cols=n_cols)
     found = [set(blocks.edges[a:b].tolist()) for a, b in zip(blocks.bounds[:-1], blocks.bounds[1:])]
     assert sorted(map(sorted, found)) == sorted(map(sorted, components(rows, cols)))
     for b, edges in enumerate(found):
@@ -250,7 +252,7 @@ def test_blocks_are_the_connected_components(graph, max_nodes, pick, large_alone
 
 def test_no_edges_no_blocks():
     empty = np.zeros(0, dtype=np.int64)
-    blocks = connected_blocks(empty, empty, 3, 4)
+    blocks = connected_blocks(empty, empty, n_rows=3, n_cols=4)
     assert len(blocks) == 0 and blocks.bounds.tolist() == [0]
     assert list(blocks.groups(np.zeros(0, dtype=bool), max_nodes=8)) == []
 
@@ -274,7 +276,7 @@ def gain_graphs(draw):
 @given(graph=gain_graphs())
 def test_max_gain_matching_reaches_the_dense_optimum(graph):
     rows, cols, gains, n_rows, n_cols = graph
-    chosen = max_gain_matching(rows, cols, gains, n_rows, n_cols)
+    chosen = max_gain_matching(rows, cols, gains, n_rows=n_rows, n_cols=n_cols)
     assert len(set(rows[chosen].tolist())) == len(chosen) == len(set(cols[chosen].tolist()))
     dense = np.zeros((n_rows, n_cols))
     dense[rows, cols] = gains
@@ -296,9 +298,9 @@ def test_sparse_matching_on_near_equal_float_costs_is_never_square(monkeypatch):
     cols = np.minimum(rows + np.tile(np.arange(5), 300), 299)
     pairs = np.unique(np.stack([rows, cols], 1), axis=0)
     gains = 0.5 + rng.random(len(pairs)) * 1e-6
-    chosen = max_gain_matching(pairs[:, 0], pairs[:, 1], gains, 300, 300)
+    chosen = max_gain_matching(pairs[:, 0], pairs[:, 1], gains, n_rows=300, n_cols=300)
     may_miss = np.zeros(300, dtype=bool)
-    max_gain_matching(pairs[:, 0], pairs[:, 1], gains, 300, 300, may_miss)
+    max_gain_matching(pairs[:, 0], pairs[:, 1], gains, n_rows=300, n_cols=300, may_miss=may_miss)
     assert shapes == [(300, 600), (300, 301)]
     dense = np.zeros((300, 300))
     dense[pairs[:, 0], pairs[:, 1]] = gains
@@ -318,7 +320,7 @@ def test_max_gain_matching_needs_no_pad_for_a_strictly_best_row(graph, small):
         best_other[e] = max([gains[f] for f in range(len(rows)) if cols[f] == cols[e] and f != e], default=0.0)
     may_miss = np.ones(n_rows, dtype=bool)
     may_miss[rows[gains > best_other]] = False
-    chosen = max_gain_matching(rows, cols, gains, n_rows, n_cols, may_miss, SMALL_CELLS if small else 0)
+    chosen = max_gain_matching(rows, cols, gains, n_rows=n_rows, n_cols=n_cols, may_miss=may_miss, small_cells=SMALL_CELLS if small else 0)
     assert len(set(rows[chosen].tolist())) == len(chosen) == len(set(cols[chosen].tolist()))
     dense = np.zeros((n_rows, n_cols))
     dense[rows, cols] = gains
@@ -368,7 +370,7 @@ def test_reductions_keep_every_optimal_assignment(graph):
     """No optimal assignment uses a dropped edge or leaves a row or column
     unmatched that :func:`_reduce` says every one matches."""
     rows, cols, gains, n_rows, n_cols = graph
-    kept, free_rows, free_cols = _reduce(rows, cols, gains, n_rows, n_cols)
+    kept, free_rows, free_cols = _reduce(rows, cols, gains, n_rows=n_rows, n_cols=n_cols)
     for matching in optimal_matchings(rows, cols, gains.values):
         assert matching <= set(kept.tolist())
         assert {int(rows[e]) for e in matching} >= set(np.flatnonzero(~free_rows).tolist())
@@ -383,8 +385,8 @@ def test_tight_edges_describe_exactly_the_optimal_assignments(graph, solve):
     column it leaves unmatched has a tight pad (u_i = 0, v_j = 0), from
     the optimum of either solver."""
     rows, cols, gains, n_rows, n_cols = graph
-    matched = solve(rows, cols, gains.values, n_rows, n_cols)
-    tight = _tight_edges(rows, cols, gains.values, n_rows, n_cols, matched, gains)
+    matched = solve(rows, cols, gains.values, n_rows=n_rows, n_cols=n_cols)
+    tight = _tight_edges(rows, cols, gains.values, n_rows=n_rows, n_cols=n_cols, matched=matched, gains=gains)
     n_edges = len(rows)
     real, row_pad, col_pad = tight[:n_edges], tight[n_edges:n_edges + n_rows], tight[n_edges + n_rows:][:n_cols]
     optimal = optimal_matchings(rows, cols, gains.values)
@@ -407,10 +409,10 @@ def test_duals_refuse_an_assignment_that_is_not_optimal(matched, gaining):
     rows, cols = np.array([0, 0, 1]), np.array([0, 1, 0])
     gains = Gains.of(np.array([0.25, 0.5, 0.5]), as_ratios(np.array([0.25, 0.5, 0.5])), 4)
     if gaining is None:
-        assert _tight_edges(rows, cols, gains.values, 2, 2, np.array(matched), gains)[[1, 2]].all()
+        assert _tight_edges(rows, cols, gains.values, n_rows=2, n_cols=2, matched=np.array(matched), gains=gains)[[1, 2]].all()
     else:
         with pytest.raises(AssertionError, match="not optimal"):
-            _tight_edges(rows, cols, gains.values, 2, 2, np.array(matched, dtype=np.int64), gains)
+            _tight_edges(rows, cols, gains.values, n_rows=2, n_cols=2, matched=np.array(matched, dtype=np.int64), gains=gains)
 
 
 @pytest.mark.parametrize("in_python", [True, False])
@@ -462,7 +464,7 @@ def test_solve_blocks_equals_the_oracle_block_by_block(graph, group_nodes):
     rows, cols, scores, n_rows, n_cols = graph
     assume(len(rows))
     with patched((earliest, by_block), "GROUP_NODES", group_nodes):
-        got = solve_blocks(rows, cols, scores, n_rows, n_cols)
+        got = solve_blocks(rows, cols, scores, n_rows=n_rows, n_cols=n_cols)
     pairs = list(zip(*(side.tolist() for side in got)))
     assert len(pairs) == len(set(pairs))
     assert set(pairs) == per_block_oracle(rows, cols, scores)
@@ -481,7 +483,9 @@ def test_large_ambiguous_blocks_are_solved_once_not_per_cell(monkeypatch):
         sides.append(Clusters.from_arrays(starts, ends, np.arange(len(starts))))
     solves = []
     solve = earliest.max_gain_matching
-    monkeypatch.setattr(earliest, "max_gain_matching", lambda *args, **kwargs: solves.append(args[3:5]) or solve(*args, **kwargs))
+    monkeypatch.setattr(
+        earliest, "max_gain_matching", lambda *args, **kwargs: solves.append((kwargs["n_rows"], kwargs["n_cols"])) or solve(*args, **kwargs)
+    )
     twins = matchers.OverlapMatcher()(*sides)
     assert len(set(twins[twins >= 0].tolist())) == int((twins >= 0).sum()) > 1000
     assert len(solves) < 20 and max(map(sum, solves)) > 500

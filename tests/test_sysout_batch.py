@@ -57,7 +57,7 @@ def corpora(draw):
         spans = draw(st.lists(st.tuples(st.integers(0, len(text)), st.integers(0, len(text))), max_size=6))
         spans = np.array([(min(a, b), max(a, b)) for a, b in spans], dtype=np.int64).reshape(-1, 2)
         labels = np.array(draw(st.lists(st.integers(0, 2), min_size=len(spans), max_size=len(spans))), dtype=np.int64)
-        documents.append(from_text(f"d{d}", text, spans, labels, draw(st.integers(0, 1))))
+        documents.append(from_text(f"d{d}", text, spans, labels=labels, dropped=draw(st.integers(0, 1))))
     if draw(st.booleans()):
         lines = "\n".join(json.dumps({"doc_key": f"d{d}", "sentences": [w[:2], w[2:]], "clusters": []})
                           for d, w in enumerate(keys))
@@ -89,7 +89,7 @@ def test_every_document_gets_what_it_gets_alone(corpus, named):
 
 def test_a_document_paired_with_another_key_is_placed_alone():
     key = Side(Path("key.txt"), FORMAT, [WordsDocument(f"d{d}", Clusters(), ["a", "b"]) for d in range(2)])
-    documents = [from_text(f"d{d}", "a b", np.array([[0, 1]]), np.array([0])) for d in range(2)]
+    documents = [from_text(f"d{d}", "a b", np.array([[0, 1]]), labels=np.array([0])) for d in range(2)]
     batch = CharacterBatch(documents, key)
     assert batch.paired(documents[0], key.documents[0]) is not None
     assert batch.paired(documents[0], key.documents[1]) is None
@@ -104,7 +104,7 @@ spans_lists = st.lists(st.tuples(st.integers(0, 6), st.integers(1, 4), st.intege
 def test_word_outputs_clustered_at_once_are_clustered_alone(documents):
     """Repeated spans and clusters in any order included."""
     outputs = [from_words(None, ["w"] * 10, np.array([(a, a + n) for a, n, _ in spans], dtype=np.int64).reshape(-1, 2),
-                          np.array([label for _, _, label in spans], dtype=np.int64)) for spans in documents]
+                          labels=np.array([label for _, _, label in spans], dtype=np.int64)) for spans in documents]
     expected = [Clusters.from_arrays(o.spans[:, 0], o.spans[:, 1], o.labels) for o in outputs]
     cluster_words(outputs)
     for output, clusters in zip(outputs, expected):
@@ -115,7 +115,7 @@ def test_keys_with_bracket_escapes_are_left_out_and_the_rest_placed_at_once():
     lines = "\n".join(json.dumps({"doc_key": f"d{d}", "sentences": [words], "clusters": []})
                       for d, words in enumerate([["a", "b"], ["-LRB-", "a", "-RRB-"], ["c"], ["d", "e"]]))
     key = Side(Path("key.jsonlines"), FORMAT, list(parse_jsonlines(lines, role="key").values()))
-    documents = [from_text(f"d{d}", text, np.array([[0, 1]]), np.array([0]))
+    documents = [from_text(f"d{d}", text, np.array([[0, 1]]), labels=np.array([0]))
                  for d, text in enumerate(["a b", "(a)", "c", "d e"])]
     batch = CharacterBatch(documents, key)
     found = [batch.paired(document, k) for document, k in zip(documents, key.documents)]

@@ -22,9 +22,9 @@ clusters_lists = st.lists(st.lists(st.lists(st.integers(-3, 40), min_size=2, max
 TEXT = "The cat sat on the mat and the dog sat on the log."
 
 
-def outcome(reader, *args):
+def outcome(reader, *args, **options):
     try:
-        spans, labels, dropped = reader(*args)
+        spans, labels, dropped = reader(*args, **options)
     except CorefInputError as err:
         return str(err)
     return spans.tolist(), labels.tolist(), dropped
@@ -39,10 +39,12 @@ def from_line(line):
 @given(clusters_lists, st.sampled_from([(", ", ": "), (",", ":"), (" ,\n", " : ")]), st.booleans())
 def test_offsets_read_from_their_text_are_those_decoded(clusters, separators, inclusive):
     dumped = json.dumps(clusters, separators=separators)
-    decoded = outcome(spans_of, clusters, "clusters", "f:1", len(TEXT), "character", inclusive, True)
-    assert outcome(spans_of, SpanText(dumped), "clusters", "f:1", len(TEXT), "character", inclusive, True) == decoded
+    decoded = outcome(spans_of, clusters, "clusters", "f:1", limit=len(TEXT), unit="character", inclusive=inclusive, missing=True)
+    assert outcome(
+        spans_of, SpanText(dumped), "clusters", "f:1", limit=len(TEXT), unit="character", inclusive=inclusive, missing=True
+    ) == decoded
     line = json.dumps({"text": TEXT, "clusters": clusters}, separators=separators)
-    with patched(read, "line_members", lambda *args: None):
+    with patched(read, "line_members", lambda *args, **options: None):
         whole = outcome(from_line, line)
     assert outcome(from_line, line) == whole
 

@@ -181,7 +181,7 @@ def test_character_spans_are_placed_as_the_naive_oracle_places_them(case):
     words, text, owner, first, last, spans = case
     key = WordsDocument("d", Clusters(), words)
     array = np.array(spans, dtype=np.int64).reshape(-1, 2)
-    response = from_text("d", text, array, np.arange(len(spans), dtype=np.int64))
+    response = from_text("d", text, array, labels=np.arange(len(spans), dtype=np.int64))
     paired = response.placed_on(key)
     expected, snapped, dropped = [], 0, 0
     for start, end in spans:
@@ -358,7 +358,7 @@ def test_wl_coref_head_words_are_one_word_mentions_scored_by_head(tmp_path):
     for pair in read_corpus(GUM, GUM).pairs:
         key = pair.key
         heads = np.where(key.heads >= 0, key.heads, key.starts)
-        pairs.append(Pair(pair.name, key, Clusters.from_arrays(heads, heads + 1, key.entity, heads), pair.n_tokens))
+        pairs.append(Pair(pair.name, key, Clusters.from_arrays(heads, heads + 1, key.entity, heads=heads), pair.n_tokens))
     expected = score_pairs(pairs, Options.from_names(match="head").settings).metrics()
     assert data["metrics"] == json.loads(json.dumps(expected))
     plain = run("score", key_file(tmp_path), fastcoref_file(tmp_path, {"document_id": "(d); part 000",

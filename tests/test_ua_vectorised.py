@@ -143,7 +143,7 @@ def test_clusters_built_at_once_equal_the_general_construction(seed, p_same_span
     documents = parse_ua(text, "f.ua").documents
     for document, fast in zip(documents, ua_clusters_of(documents, mode)):
         layer = document.deixis if mode.discourse_deixis else document.identity
-        general = _grouped(document, layer, mode, layer.splits() if mode.split_antecedents == "keep" else {})
+        general = _grouped(document, layer, mode, splits=layer.splits() if mode.split_antecedents == "keep" else {})
         for name in ("starts", "ends", "entity"):
             assert getattr(fast, name).tolist() == getattr(general, name).tolist()
         assert (fast.n_entities, fast.repeated, fast.listed, fast.dropped) == (

@@ -70,7 +70,7 @@ def test_the_cumulative_steps_end_at_the_key_in_any_order(name, corpus, order):
         assert same_clusters(fixed_response(doc, WATERFALL_ORDER), doc.key)
     itself = score_pairs(
         [Pair(f"d{i}", doc.key, doc.key) for i, doc in enumerate(documents(result))],
-        Settings.from_options(settings.metrics, None, settings.twinless, "keep", min_overlap=None),
+        Settings.from_options(settings.metrics, None, settings.twinless, singletons="keep", min_overlap=None),
     )
     assert np.allclose(steps.cumulative[-1], key_against_key.counts, rtol=1e-12, atol=1e-12)
     assert np.allclose(steps.cumulative[-1], itself.counts, rtol=1e-12, atol=1e-12)

@@ -64,6 +64,7 @@ def document_values(
     attribute: str,
     result: CorpusResult,
     pairs: Sequence[Pair],
+    *,
     key_documents: Sequence[Any],
     response_documents: Sequence[Optional[Any]],
 ) -> StratumValues:
@@ -82,10 +83,10 @@ def document_values(
         given = mention_values(key_document, attribute)
         if given is None:
             raise CorefInputError(_not_kept(attribute, key_document))
-        key_values += _run_mentions(given, cast(Clusters, pair.key), result.settings, pair.name, "key")
+        key_values += _run_mentions(given, cast(Clusters, pair.key), result.settings, name=pair.name, side="key")
         found = mention_values(response_document, attribute) if response_document is not None else None
         found = found if found is not None else [UNKNOWN] * len(pair.response)
-        response_values += _run_mentions(found, cast(Clusters, pair.response), result.settings, pair.name, "response")
+        response_values += _run_mentions(found, cast(Clusters, pair.response), result.settings, name=pair.name, side="response")
     if len(key_values) != len(twinned.key) or len(response_values) != len(twinned.response):
         raise CorefInputError(f"{attribute}: the documents read do not match the run's mentions")
     names = sorted(set(key_values) | set(response_values), key=lambda value: (value == UNKNOWN, value))
@@ -105,7 +106,7 @@ def _not_kept(attribute: str, document: Any) -> str:
     )
 
 
-def _run_mentions(values: Sequence[str], clusters: Clusters, settings: Settings, name: str, side: str) -> List[str]:
+def _run_mentions(values: Sequence[str], clusters: Clusters, settings: Settings, *, name: str, side: str) -> List[str]:
     """``values`` (one per mention of ``clusters``) of the mentions a run
     with ``settings`` scores: singletons and zeros dropped as
     :func:`~spacy_coref_eval.twinning.twin_corpus` drops them."""
@@ -172,6 +173,7 @@ def stratum_values(
     attribute: str,
     result: CorpusResult,
     chain_lengths: str = DEFAULT_CHAIN_LENGTHS,
+    *,
     tokens: Optional[Sequence[Tokens]] = None,
     pairs: Sequence[Pair] = (),
     key_documents: Sequence[Any] = (),
@@ -191,14 +193,14 @@ def stratum_values(
     if attribute in (SPREAD, SPREAD_SENTENCES):
         from .spread import spread_values
 
-        return spread_values(twinned, attribute, spreads, tokens)
+        return spread_values(twinned, attribute, spreads, tokens=tokens)
     if attribute == MENTION_TYPE:
         if tokens is None:
             raise CorefInputError("--by mention-type needs the key's tokens")
         return mention_type_values(twinned, tokens)
     if attribute == ENTITY_TYPE or (attribute.startswith(ATTR) and attribute[len(ATTR):]):
         response_documents = list(response_documents) or [None] * len(pairs)
-        return document_values(attribute, result, pairs, key_documents, response_documents)
+        return document_values(attribute, result, pairs, key_documents=key_documents, response_documents=response_documents)
     raise ValueError(f"unknown stratum attribute {attribute!r}; choose from {', '.join(ATTRIBUTES)}")
 
 

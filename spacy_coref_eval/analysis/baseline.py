@@ -36,7 +36,7 @@ def baseline_clusters(key: Clusters, words: Sequence[str], by: str = "string") -
     order = np.lexsort((key.ends, key.starts, entity))
     heads = None if key.heads is None else key.heads[order]
     nodes = None if key.nodes is None else key.nodes.take(order)
-    return Clusters(key.starts[order], key.ends[order], entity[order], len(label), heads, 0, nodes)
+    return Clusters(key.starts[order], key.ends[order], entity[order], len(label), heads=heads, repeated=0, nodes=nodes)
 
 
 def variants_of(key_has_heads: bool) -> List[str]:

@@ -55,7 +55,8 @@ def errors_list(context: Context) -> Any:
     from .error_list import error_list
 
     key_documents = getattr(context.corpus, "key_documents", None) or None
-    return error_list(context.result, words(context.corpus), key_documents, context.response_documents or None)
+    return error_list(context.result, words(context.corpus), key_documents=key_documents,
+        response_documents=context.response_documents or None)
 
 
 def words(corpus: Any) -> Optional[Dict[str, Sequence[str]]]:
@@ -116,7 +117,7 @@ def strata_json(result: Any, strata: Any, context: Context) -> Dict[str, Any]:
         from .statistics import bootstrap_intervals
 
         intervals = {
-            name: bootstrap_intervals(strata.result(index), context.level, context.n_resamples, context.seed)
+            name: bootstrap_intervals(strata.result(index), context.level, context.n_resamples, seed=context.seed)
             for index, name in enumerate(strata.names)
         }
     return strata.to_dict(intervals)

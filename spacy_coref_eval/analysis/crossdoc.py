@@ -66,9 +66,9 @@ def cross_document(result: CorpusResult, documents: Sequence[Any]) -> CrossDocum
     recall, precision = apply_policy(result.settings.twinless, twinned.partitions())
     metrics = tuple(m for m in LINK_METRICS if m in result.settings.metrics)
     counts = np.zeros((twinned.n_docs, len(PARTS), len(BLOCKS), len(FIELDS)))
-    recall_quads = link_quads(recall, part, topic_of_part, metrics, importance)
+    recall_quads = link_quads(recall, part, topic_of_part, metrics=metrics, importance=importance)
     precision_quads = (
-        recall_quads if precision is recall else link_quads(precision, part, topic_of_part, metrics, importance)
+        recall_quads if precision is recall else link_quads(precision, part, topic_of_part, metrics=metrics, importance=importance)
     )
     for fields, quads in (((0, 1), recall_quads), ((2, 3), precision_quads)):
         for block, (within, total, across) in quads.items():
@@ -98,7 +98,7 @@ def mention_parts(twinned: TwinnedCorpus, documents: Sequence[Any]) -> Tuple[np.
 
 
 def link_quads(
-    pair: Twinned, part: np.ndarray, topic_of_part: np.ndarray, metrics: Sequence[str], importance: LeaImportance = SIZE,
+    pair: Twinned, part: np.ndarray, topic_of_part: np.ndarray, *, metrics: Sequence[str], importance: LeaImportance = SIZE,
 ) -> Dict[str, Tuple[Quad, Quad, Any]]:
     """For every count block of ``metrics``: the within quad, the total
     quad and the across quad where it is not the difference (MUC), each

@@ -44,7 +44,7 @@ class DocumentErrors:
     def span_errors(self) -> np.ndarray:
         """Twinned response mentions whose tokens differ from their twin's."""
         found = self.twinned
-        same = same_sets(self.key, self.response, self.twins[found], found)
+        same = same_sets(self.key, self.response, k=self.twins[found], r=found)
         return found[~same]
 
     @cached_property

@@ -18,6 +18,7 @@ Entry = Dict[str, Any]
 def error_list(
     result: CorpusResult,
     words: Optional[Mapping[str, Sequence[str]]] = None,
+    *,
     key_documents: Optional[Sequence[Any]] = None,
     response_documents: Optional[Sequence[Any]] = None,
 ) -> Dict[str, Dict[str, List[Entry]]]:

@@ -74,10 +74,10 @@ def count_errors(twinned: TwinnedCorpus) -> np.ndarray:
         "span_errors": _per_doc(twinned.response_doc[twinned_span], n_docs),
         "missing_mentions": _per_doc(doc[partitions.twinless_key], n_docs),
         "extra_mentions": _per_doc(doc[partitions.twinless_response], n_docs),
-        "missing_entities": _unfound_entities(key, found, doc, n_docs),
-        "extra_entities": _unfound_entities(response, found, doc, n_docs),
-        "divided_entities": _spread_entities(key, response, found, doc, n_docs),
-        "conflated_entities": _spread_entities(response, key, found, doc, n_docs),
+        "missing_entities": _unfound_entities(key, found, doc, n_docs=n_docs),
+        "extra_entities": _unfound_entities(response, found, doc, n_docs=n_docs),
+        "divided_entities": _spread_entities(key, response, found, doc=doc, n_docs=n_docs),
+        "conflated_entities": _spread_entities(response, key, found, doc=doc, n_docs=n_docs),
     }
     return np.stack([columns[kind] for kind in ERROR_KINDS], axis=1).astype(np.int64)
 
@@ -95,7 +95,7 @@ def _entity_docs(labels: np.ndarray, doc: np.ndarray) -> np.ndarray:
     return out
 
 
-def _unfound_entities(labels: np.ndarray, found: np.ndarray, doc: np.ndarray, n_docs: int) -> np.ndarray:
+def _unfound_entities(labels: np.ndarray, found: np.ndarray, doc: np.ndarray, *, n_docs: int) -> np.ndarray:
     """Per document, entities of one side none of whose mentions has a twin."""
     entity_doc = _entity_docs(labels, doc)
     present = labels >= 0
@@ -105,7 +105,7 @@ def _unfound_entities(labels: np.ndarray, found: np.ndarray, doc: np.ndarray, n_
 
 
 def _spread_entities(
-    labels: np.ndarray, other: np.ndarray, found: np.ndarray, doc: np.ndarray, n_docs: int
+    labels: np.ndarray, other: np.ndarray, found: np.ndarray, *, doc: np.ndarray, n_docs: int
 ) -> np.ndarray:
     """Per document, entities of one side whose twinned mentions lie in two
     or more entities of the other side: some twinned mention's entity on the

@@ -67,7 +67,7 @@ class Side:
     other side's entity of the twin, -1 untwinned), ``text`` and ``head``
     codes, ``doc``."""
 
-    def __init__(self, entity: np.ndarray, other: np.ndarray, text: np.ndarray, head: np.ndarray, doc: np.ndarray):
+    def __init__(self, entity: np.ndarray, other: np.ndarray, text: np.ndarray, *, head: np.ndarray, doc: np.ndarray):
         self.entity, self.other, self.text, self.head, self.doc = entity, other, text, head, doc
 
     def surface(self, n_docs: int, found: bool) -> Tuple[np.ndarray, np.ndarray]:
@@ -84,7 +84,7 @@ class Side:
         )
         return every, surface
 
-    def seen(self, n_docs: int, found: bool, seen_pairs: np.ndarray, vocabulary: int) -> np.ndarray:
+    def seen(self, n_docs: int, found: bool, seen_pairs: np.ndarray, *, vocabulary: int) -> np.ndarray:
         """Per document, the links whose two head forms are ``seen_pairs``
         (codes ``low * vocabulary + high``)."""
         keep = self.other >= 0 if found else np.ones(len(self.entity), dtype=bool)
@@ -131,10 +131,10 @@ def link_counts(
     key_other[twinned.twins[found]] = twinned.response.entity[found]
     response_other = np.full(len(twinned.response), -1, dtype=np.int64)
     response_other[found] = twinned.key.entity[twinned.twins[found]]
-    key = Side(twinned.key.entity, key_other, coded(key_texts, texts), coded(key_heads, vocabulary), twinned.key_doc)
+    key = Side(twinned.key.entity, key_other, coded(key_texts, texts), head=coded(key_heads, vocabulary), doc=twinned.key_doc)
     response = Side(
-        twinned.response.entity, response_other, coded(response_texts, texts), coded(response_heads, vocabulary),
-        twinned.response_doc,
+        twinned.response.entity, response_other, coded(response_texts, texts), head=coded(response_heads, vocabulary),
+        doc=twinned.response_doc,
     )
     n = twinned.n_docs
     key_all, key_surface = key.surface(n, False)
@@ -156,8 +156,8 @@ def link_counts(
         seen_pairs = train_pairs(train, vocabulary)
         V = len(vocabulary)
         seen = stack(
-            key.seen(n, True, seen_pairs, V), key.seen(n, False, seen_pairs, V),
-            response.seen(n, True, seen_pairs, V), response.seen(n, False, seen_pairs, V),
+            key.seen(n, True, seen_pairs, vocabulary=V), key.seen(n, False, seen_pairs, vocabulary=V),
+            response.seen(n, True, seen_pairs, vocabulary=V), response.seen(n, False, seen_pairs, vocabulary=V),
         )
         out["seen"] = seen
         out["unseen"] = stack(key_found, key_all, response_found, response_all) - seen
@@ -211,7 +211,7 @@ def rates(counts: np.ndarray) -> Dict[str, float]:
     return {"recall": float(recall), "precision": float(precision), "f1": float(f1)}
 
 
-def intervals(counts: np.ndarray, level: float, n_resamples: int, seed: int) -> Dict[str, List[float]]:
+def intervals(counts: np.ndarray, level: float, n_resamples: int, *, seed: int) -> Dict[str, List[float]]:
     """Percentile bootstrap intervals of the rates, documents resampled
     (Efron & Tibshirani 1993), drawn as :mod:`.statistics` draws them."""
     from .statistics import draw_documents
@@ -254,6 +254,6 @@ def compute(context: Context) -> Dict[str, Any]:
         entry: Dict[str, Any] = {field: float(value) for field, value in zip(FIELDS, total.tolist())}
         entry.update(rates(total))
         if context.level is not None:
-            entry["intervals"] = intervals(per_doc, context.level, context.n_resamples, context.seed)
+            entry["intervals"] = intervals(per_doc, context.level, context.n_resamples, seed=context.seed)
         out[name] = entry
     return out

@@ -40,6 +40,7 @@ def rank_systems(
     results: Sequence[CorpusResult],
     labels: Sequence[str],
     metric: str = "conll",
+    *,
     n_rounds: int = 10000,
     n_resamples: int = 1000,
     seed: int = 0,
@@ -57,9 +58,9 @@ def rank_systems(
         raise CorefInputError(f"cannot rank by {metric!r}: the run has {', '.join(scores[0])}")
     f1 = [{name: float(entry["f1"]) for name, entry in score.items()} for score in scores]
     order = sorted(range(len(results)), key=lambda index: -f1[index][metric])
-    intervals = [bootstrap_intervals(result, level, n_resamples, seed)[metric]["f1"] for result in results]
+    intervals = [bootstrap_intervals(result, level, n_resamples, seed=seed)[metric]["f1"] for result in results]
     pairs = {
         (i, j): compare(results[i], results[j], n_rounds=n_rounds, n_resamples=n_resamples, seed=seed)
         for i, j in combinations(range(len(results)), 2)
     }
-    return Ranking(metric, order, f1, intervals, pairs)
+    return Ranking(metric, order, f1, intervals, pairs=pairs)

@@ -28,7 +28,7 @@ def spreads_of(attribute: str, spec: Optional[str]):
 
 
 def spread_values(
-    twinned: TwinnedCorpus, attribute: str, spec: Optional[str] = None, tokens: Optional[Sequence] = None
+    twinned: TwinnedCorpus, attribute: str, spec: Optional[str] = None, *, tokens: Optional[Sequence] = None
 ) -> StratumValues:
     """Every mention's stratum by the spread of its entity on its own side,
     in tokens, or for ``spread-sentences`` in sentences of the key's

@@ -76,7 +76,7 @@ def defined_where(stack: np.ndarray, metric: str) -> np.ndarray:
 
 
 def bootstrap_intervals(
-    result: CorpusResult, level: float = 0.95, n_resamples: int = 1000, seed: int = 0
+    result: CorpusResult, level: float = 0.95, n_resamples: int = 1000, *, seed: int = 0
 ) -> Dict[str, Dict[str, Interval]]:
     """Percentile bootstrap intervals (Efron & Tibshirani 1993, ch. 13) of
     the micro-averaged recall, precision and F1 of every metric (CoNLL: F1
@@ -108,6 +108,7 @@ def bootstrap_intervals(
 def compare(
     result_a: CorpusResult,
     result_b: CorpusResult,
+    *,
     n_rounds: int = 10000,
     n_resamples: int = 1000,
     seed: int = 0,
@@ -156,8 +157,8 @@ def compare(
     total_a, total_b = order_free_sum(a), order_free_sum(b)
     observed_a, observed_b = score(total_a), score(total_b)
     observed = _difference(observed_a, observed_b)
-    randomization = _randomization_p(a, b, total_a, total_b, observed, n_rounds, seed, score)
-    bootstrap = _bootstrap_p(a, b, observed, n_resamples, seed, score)
+    randomization = _randomization_p(a, b, total_a=total_a, total_b=total_b, observed=observed, n_rounds=n_rounds, seed=seed, score=score)
+    bootstrap = _bootstrap_p(a, b, observed, n_resamples=n_resamples, seed=seed, score=score)
     out: Dict[str, Dict[str, float]] = {}
     for key in sorted(observed, key=lambda key: key[1] != "f1"):
         prefix = "" if key[1] == "f1" else f"{key[1]}_"
@@ -172,7 +173,7 @@ def compare(
 
 
 def _randomization_p(
-    a: np.ndarray, b: np.ndarray, total_a: np.ndarray, total_b: np.ndarray,
+    a: np.ndarray, b: np.ndarray, *, total_a: np.ndarray, total_b: np.ndarray,
     observed: Dict[Key, np.ndarray], n_rounds: int, seed: int, score: "Scorer",
 ) -> Dict[Key, float]:
     """Approximate randomization p-values (see :func:`compare`): swapping
@@ -190,7 +191,7 @@ def _randomization_p(
 
 
 def _bootstrap_p(
-    a: np.ndarray, b: np.ndarray, observed: Dict[Key, np.ndarray], n_resamples: int, seed: int, score: "Scorer"
+    a: np.ndarray, b: np.ndarray, observed: Dict[Key, np.ndarray], *, n_resamples: int, seed: int, score: "Scorer"
 ) -> Dict[Key, float]:
     """Paired bootstrap p-values (see :func:`compare`)."""
     disagree = dict.fromkeys(observed, 0)
@@ -271,7 +272,7 @@ def _paired_counts(result_a: CorpusResult, result_b: CorpusResult) -> Tuple[np.n
     return result_a.stack(), result_b.stack(result_a.documents)
 
 
-def check_same_documents(a: Iterable[str], b: Iterable[str], message: str, labels: Tuple[str, str] = ("A", "B")) -> None:
+def check_same_documents(a: Iterable[str], b: Iterable[str], message: str, *, labels: Tuple[str, str] = ("A", "B")) -> None:
     """Raise :class:`CorefInputError` with ``message`` and what differs
     unless the document names ``a`` and ``b`` are the same set."""
     a, b = list(a), list(b)

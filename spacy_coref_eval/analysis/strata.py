@@ -87,19 +87,19 @@ def score_strata(result: CorpusResult, values: StratumValues) -> Strata:
     response_stratum = np.asarray(values.response, dtype=np.int64).copy()
     found = twinned.twins >= 0
     response_stratum[found] = values.key[twinned.twins[found]]
-    split = split_by_stratum(twinned, values.key, response_stratum, n_strata)
+    split = split_by_stratum(twinned, values.key, response_stratum, n_strata=n_strata)
     recall, precision = apply_policy(result.settings.twinless, split.partitions())
     shape = (twinned.n_docs, n_strata)
-    counts = count_corpus(split, recall, precision, result.settings.metrics, options=result.settings.count_options)
+    counts = count_corpus(split, recall, precision, metrics=result.settings.metrics, options=result.settings.count_options)
     return Strata(
-        values.attribute, values.names, result.settings, result.names, counts.reshape(shape + counts.shape[1:]),
-        np.bincount(split.key_doc, minlength=shape[0] * shape[1]).reshape(shape),
-        np.bincount(split.response_doc, minlength=shape[0] * shape[1]).reshape(shape),
+        values.attribute, values.names, result.settings, result.names, counts=counts.reshape(shape + counts.shape[1:]),
+        key_mentions=np.bincount(split.key_doc, minlength=shape[0] * shape[1]).reshape(shape),
+        response_mentions=np.bincount(split.response_doc, minlength=shape[0] * shape[1]).reshape(shape),
     )
 
 
 def split_by_stratum(
-    twinned: TwinnedCorpus, key_stratum: np.ndarray, response_stratum: np.ndarray, n_strata: int
+    twinned: TwinnedCorpus, key_stratum: np.ndarray, response_stratum: np.ndarray, *, n_strata: int
 ) -> TwinnedCorpus:
     """The twinning with document ``d``'s mentions of stratum ``s`` as
     document ``d * n_strata + s`` (on a token range of its own, entities
@@ -112,22 +112,22 @@ def split_by_stratum(
     response_doc = twinned.response_doc * n_strata + response_stratum
     key_order = np.argsort(key_doc, kind="stable")
     response_order = np.argsort(response_doc, kind="stable")
-    key = _moved(twinned.key, key_order, key_stratum, starts[key_doc] - twinned.offsets[twinned.key_doc], n_strata)
+    key = _moved(twinned.key, key_order, key_stratum, shift=starts[key_doc] - twinned.offsets[twinned.key_doc], n_strata=n_strata)
     response = _moved(
         twinned.response, response_order, response_stratum,
-        starts[response_doc] - twinned.offsets[twinned.response_doc], n_strata,
+        shift=starts[response_doc] - twinned.offsets[twinned.response_doc], n_strata=n_strata,
     )
     position = np.empty(len(key_order), dtype=np.int64)
     position[key_order] = np.arange(len(key_order))
     twins = twinned.twins[response_order].copy()
     twins[twins >= 0] = position[twins[twins >= 0]]
     return TwinnedCorpus(
-        key, response, key_doc[key_order], response_doc[response_order], starts, twins,
-        twinned.n_docs * n_strata, int(extents.sum()) * n_strata,
+        key, response, key_doc[key_order], response_doc[response_order], offsets=starts, twins=twins,
+        n_docs=twinned.n_docs * n_strata, size=int(extents.sum()) * n_strata,
     )
 
 
-def _moved(clusters: Clusters, order: np.ndarray, stratum: np.ndarray, shift: np.ndarray, n_strata: int) -> Clusters:
+def _moved(clusters: Clusters, order: np.ndarray, stratum: np.ndarray, *, shift: np.ndarray, n_strata: int) -> Clusters:
     """The mentions ``order`` of stacked clusters, each moved by its
     ``shift`` and its entity cut by ``stratum``."""
     shift = shift[order]
@@ -140,5 +140,5 @@ def _moved(clusters: Clusters, order: np.ndarray, stratum: np.ndarray, shift: np
     etypes = None if clusters.etypes is None else clusters.etypes[parts // n_strata]
     return Clusters(
         clusters.starts[order] + shift, clusters.ends[order] + shift, entity.ravel().astype(np.int64), len(parts),
-        heads, 0, nodes, etypes,
+        heads=heads, repeated=0, nodes=nodes, etypes=etypes,
     )

@@ -143,7 +143,8 @@ def analyse(
     out: Dict[str, Any] = {"level": level, "n_resamples": n_resamples, "seed": seed}
     if errors:
         breakdowns = Breakdowns(breakdowns.values, errors=True)
-    context = Context(result, breakdowns.values, corpus, response_documents, level, n_resamples, seed, n_process)
+    context = Context(result, breakdowns.values, corpus, response_documents, level=level, n_resamples=n_resamples, seed=seed,
+        n_process=n_process)
     results: Dict[str, Any] = {}
     for name in breakdowns.asked:
         analysis = get_analysis(name)
@@ -151,12 +152,13 @@ def analyse(
             results[name] = resolve(analysis.compute)(context)
             result = resolve(analysis.adjust)(context)
             out["result"] = result
-            context = Context(result, breakdowns.values, corpus, response_documents, level, n_resamples, seed, n_process)
+            context = Context(result, breakdowns.values, corpus, response_documents, level=level, n_resamples=n_resamples, seed=seed,
+                n_process=n_process)
     if level is not None or macro:
         from .statistics import bootstrap_intervals, macro_average
 
         if level is not None:
-            out["intervals"] = bootstrap_intervals(result, level, n_resamples, seed)
+            out["intervals"] = bootstrap_intervals(result, level, n_resamples, seed=seed)
         if macro:
             out["macro"] = macro_average(result)
     for name in breakdowns.asked:

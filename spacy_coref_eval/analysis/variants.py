@@ -58,6 +58,7 @@ def score_variants(
     pairs: Sequence[Pair],
     settings: Settings,
     n_process: int = 1,
+    *,
     variants: Sequence[Tuple[Optional[str], str, str]] = VARIANTS,
 ) -> List[Variant]:
     """Every row of ``variants`` scored on the same ``pairs`` (one read of
@@ -67,7 +68,7 @@ def score_variants(
     out = []
     for preset, match, singletons in variants:
         chosen = Settings.from_options(
-            settings.metrics, match, settings.twinless, singletons, preset=preset, zeros=settings.zeros,
+            settings.metrics, match, settings.twinless, singletons=singletons, preset=preset, zeros=settings.zeros,
             lea_importance=settings.lea_importance,
         )
         try:
@@ -75,5 +76,5 @@ def score_variants(
         except CorefInputError as err:
             out.append(Variant(preset, match, singletons, reason=str(err)))
             continue
-        out.append(Variant(preset, match, singletons, chosen, result.metrics()))
+        out.append(Variant(preset, match, singletons, chosen, metrics=result.metrics()))
     return out

@@ -64,8 +64,8 @@ def fixed_response(doc: DocumentErrors, kinds: Iterable[str]) -> Clusters:
         response_parts.append(whole)
         response_codes.append(group.response_entity(response.entity[whole]))
     return _gathered(
-        key, response, np.concatenate(key_parts), np.concatenate(response_parts),
-        np.concatenate(key_codes + response_codes),
+        key, response, from_key=np.concatenate(key_parts), from_response=np.concatenate(response_parts),
+        codes=np.concatenate(key_codes + response_codes),
     )
 
 
@@ -96,7 +96,7 @@ class _Groups:
         return self.response_entity(e)
 
 
-def _gathered(key: Clusters, response: Clusters, from_key: np.ndarray, from_response: np.ndarray,
+def _gathered(key: Clusters, response: Clusters, *, from_key: np.ndarray, from_response: np.ndarray,
               codes: np.ndarray) -> Clusters:
     """Clusters of the key mentions ``from_key`` and the response mentions
     ``from_response``, entity code ``codes[i]`` for the i-th of them;
@@ -121,7 +121,7 @@ def _gathered(key: Clusters, response: Clusters, from_key: np.ndarray, from_resp
     nodes = None
     if key.nodes is not None or response.nodes is not None:
         nodes = NodeSets.concat([key.node_sets().take(from_key), response.node_sets().take(from_response)]).take(order)
-    return Clusters(starts[order], ends[order], entity, len(distinct), heads, 0, nodes)
+    return Clusters(starts[order], ends[order], entity, len(distinct), heads=heads, repeated=0, nodes=nodes)
 
 
 @dataclass(frozen=True)
@@ -208,16 +208,17 @@ def waterfall(result: CorpusResult, order: Sequence[str] = WATERFALL_ORDER) -> W
         effective = frozenset(kinds) & present
         if effective not in cache:
             cache[effective] = len(states)
-            states.append(rescore(result, documents, effective, in_document, responses).counts)
+            states.append(rescore(result, documents, effective, in_document=in_document, responses=responses).counts)
         return cache[effective]
 
     cumulative = tuple(state(order[:i]) for i in range(len(order) + 1))
     alone = tuple(state((kind,)) for kind in order)
-    return Waterfall(result.settings, result.names, order, fixed, tuple(states), cumulative, alone)
+    return Waterfall(result.settings, result.names, order, fixed, states=tuple(states), cumulative_states=cumulative, alone_states=alone)
 
 
 def rescore(
     result: CorpusResult, documents: Sequence[DocumentErrors], kinds: Iterable[str],
+    *,
     in_document: Optional[Sequence[FrozenSet[str]]] = None,
     responses: Optional[Sequence[Dict[FrozenSet[str], Clusters]]] = None,
 ) -> CorpusResult:

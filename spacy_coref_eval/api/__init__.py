@@ -90,9 +90,9 @@ def score(
     if isinstance(values.get("by"), str):
         values["by"] = (values["by"],)
     breakdowns = Breakdowns(values, cross_document=cross_document).check(SimpleNamespace(**options))
-    chosen = _options(options, n_process, cross_document, topic_pattern, breakdowns)
-    run = _run(key, response, chosen, span_end)
-    documents = _response_documents(response, chosen, run, breakdowns)
+    chosen = _options(options, n_process, cross_document, topic_pattern=topic_pattern, breakdowns=breakdowns)
+    run = _run(key, response, chosen, span_end=span_end)
+    documents = _response_documents(response, chosen, run, breakdowns=breakdowns)
     analyses = analyse(
         run.result, level=ci, n_resamples=n_resamples, seed=seed, macro=macro, breakdowns=breakdowns,
         corpus=run.corpus, response_documents=documents, n_process=n_process,
@@ -101,14 +101,14 @@ def score(
     return Scores(result, replace(analyses, alignment=run.corpus.alignment), per_doc)
 
 
-def _run(key: Any, response: Any, options: Options, span_end: str) -> Run:
+def _run(key: Any, response: Any, options: Options, *, span_end: str) -> Run:
     """Files, spaCy objects: :func:`evaluate_corpus`; Python lists: paired
     here, scored by :func:`~spacy_coref_eval.scoring.score_pairs`."""
     if response is None and is_spacy(key):
         response = key
     if is_records(key) or is_records(response):
         with record_files(key, response) as (key_path, response_path):
-            run = _run(key_path, response_path, options, span_end)
+            run = _run(key_path, response_path, options, span_end=span_end)
         sources = {str(key_path): "key records", str(response_path): "response records"}
         warnings = [renamed(warning, sources) for warning in run.result.warnings]
         return Run(replace(run.result, warnings=warnings), run.corpus)
@@ -150,7 +150,7 @@ def _docs(values: Any, side: str) -> Any:
     return [getattr(value, side) if hasattr(value, "predicted") else value for value in values]
 
 
-def _options(given: dict, n_process: int, cross_document: bool, topic_pattern: Optional[str],
+def _options(given: dict, n_process: int, cross_document: bool, *, topic_pattern: Optional[str],
              breakdowns: Breakdowns) -> Options:
     """The run's :class:`Options`, as the command line's ``score`` builds them."""
     unknown = [name for name in given if name not in OPTIONS]
@@ -169,7 +169,7 @@ def _options(given: dict, n_process: int, cross_document: bool, topic_pattern: O
     )
 
 
-def _response_documents(response: Any, options: Options, run: Run, breakdowns: Breakdowns) -> list:
+def _response_documents(response: Any, options: Options, run: Run, *, breakdowns: Breakdowns) -> list:
     if not (breakdowns.response_attributes and is_path(response)):
         return []
     from ..analysis.attributes import paired_response_documents

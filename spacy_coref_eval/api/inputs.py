@@ -54,10 +54,10 @@ def paired_lists(key: Any, response: Any, span_end: str = "exclusive") -> Tuple[
             f"key and response must both be lists of documents or both dicts {{name: document}}, "
             f"not {type(key).__name__} and {type(response).__name__}"
         )
-    return [document_pair(name, k, r, span_end) for name, k, r in triples], notes
+    return [document_pair(name, k, r, span_end=span_end) for name, k, r in triples], notes
 
 
-def document_pair(name: str, key: Any, response: Any, span_end: str = "exclusive") -> Pair:
+def document_pair(name: str, key: Any, response: Any, *, span_end: str = "exclusive") -> Pair:
     """One document's key and response as a :class:`Pair`; mention ids are
     numbered over both sides, first appearance first, one token each."""
     sides = [_mentions(name, role, document) for role, document in (("key", key), ("response", response))]

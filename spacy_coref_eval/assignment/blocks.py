@@ -71,7 +71,7 @@ class Blocks:
         yield from np.split(self.edges[position], cuts)
 
 
-def connected_blocks(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> Blocks:
+def connected_blocks(rows: np.ndarray, cols: np.ndarray, *, n_rows: int, n_cols: int) -> Blocks:
     """The :class:`Blocks` of the bipartite graph on ``n_rows`` rows and
     ``n_cols`` columns whose edges are ``(rows[e], cols[e])``, numbered by
     their smallest node; O(n + e), sorting only block numbers."""
@@ -83,7 +83,7 @@ def connected_blocks(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: in
     bounds = np.r_[0, np.cumsum(np.bincount(of_edge, minlength=len(labels)))]
     per_row = np.bincount(component[:n_rows], minlength=n_nodes)[labels]
     per_col = np.bincount(component[n_rows:], minlength=n_nodes)[labels]
-    return Blocks(of_edge, per_row, per_col, edges, bounds)
+    return Blocks(of_edge, per_row, per_col, edges, bounds=bounds)
 
 
 def components(n_nodes: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -111,7 +111,7 @@ def components(n_nodes: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 def relabel(
-    rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int
+    rows: np.ndarray, cols: np.ndarray, *, n_rows: int, n_cols: int
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The rows and columns that have edges, and every edge's row and
     column numbered among them, in order
@@ -121,7 +121,7 @@ def relabel(
     return row_labels, row_rank[rows], col_labels, col_rank[cols]
 
 
-def strong_components(n_nodes: int, sources: np.ndarray, targets: np.ndarray, python: bool = True) -> np.ndarray:
+def strong_components(n_nodes: int, sources: np.ndarray, targets: np.ndarray, *, python: bool = True) -> np.ndarray:
     """The strongly connected component of every node of the directed graph
     with the distinct arcs ``sources[a] → targets[a]`` (SciPy's routine
     never ends on a repeated arc), as labels (equal within a component): by

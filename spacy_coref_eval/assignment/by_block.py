@@ -17,7 +17,7 @@ exact ratios (:func:`as_ratios`), which decides the same on such scores."""
 
 
 def solve_blocks(
-    rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_rows: int, n_cols: int
+    rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, *, n_rows: int, n_cols: int
 ) -> Tuple[np.ndarray, np.ndarray]:
     """:func:`earliest_optimal` on each connected block of the candidate
     graph. Nearly all blocks are stars (one row or one column), told apart
@@ -32,44 +32,44 @@ def solve_blocks(
     one_row, one_col = ~row_shares[rows], ~col_shares[cols]
     lone = one_row & one_col
     star = np.flatnonzero((one_row | one_col) & ~lone)
-    picked = [(rows[lone], cols[lone]), _solve_stars(star, rows, cols, scores, np.where(one_row, rows, n_rows + cols))]
+    picked = [(rows[lone], cols[lone]), _solve_stars(star, rows, cols, scores=scores, block=np.where(one_row, rows, n_rows + cols))]
     rest = ~(one_row | one_col)
     if rest.any():
-        picked.append(_solve_entangled(rows[rest], cols[rest], scores[rest], n_rows, n_cols))
+        picked.append(_solve_entangled(rows[rest], cols[rest], scores[rest], n_rows=n_rows, n_cols=n_cols))
     return np.concatenate([r for r, _ in picked]), np.concatenate([c for _, c in picked])
 
 
 def _solve_entangled(
-    rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_rows: int, n_cols: int
+    rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, *, n_rows: int, n_cols: int
 ) -> Tuple[np.ndarray, np.ndarray]:
     """Blocks of two rows and two columns or more: the 2 × 2 ones all at
     once, the rest by :func:`earliest_optimal` together, on gains exact for
     all of them; if no common scale is exact, in groups of blocks, each on
     its own gains."""
-    local_rows, row_index, local_cols, col_index = relabel(rows, cols, n_rows, n_cols)
+    local_rows, row_index, local_cols, col_index = relabel(rows, cols, n_rows=n_rows, n_cols=n_cols)
     n_rows, n_cols = len(local_rows), len(local_cols)
-    blocks = connected_blocks(row_index, col_index, n_rows, n_cols)
+    blocks = connected_blocks(row_index, col_index, n_rows=n_rows, n_cols=n_cols)
     square = (blocks.n_rows == 2) & (blocks.n_cols == 2)
-    picked = [_solve_squares(np.flatnonzero(square[blocks.of_edge]), row_index, col_index, scores, blocks.of_edge)]
+    picked = [_solve_squares(np.flatnonzero(square[blocks.of_edge]), row_index, col_index, scores=scores, block=blocks.of_edge)]
     if not square.all():
         ratios = as_ratios(scores)
         rest = np.flatnonzero(~square[blocks.of_edge])
         rest_row_labels, rest_rows, rest_col_labels, rest_cols = relabel(
-            row_index[rest], col_index[rest], n_rows, n_cols
+            row_index[rest], col_index[rest], n_rows=n_rows, n_cols=n_cols
         )
         shape = len(rest_row_labels), len(rest_col_labels)
         gains = Gains.of(scores[rest], _part(ratios, rest), sum(shape))
         if gains.exact:
-            chosen = [rest[earliest_on_gains(rest_rows, rest_cols, gains, *shape)]]
+            chosen = [rest[earliest_on_gains(rest_rows, rest_cols, gains, n_rows=shape[0], n_cols=shape[1])]]
         else:
             chosen = []
             for members in blocks.groups(~square, GROUP_NODES):
                 group_rows, group_row_index, group_cols, group_col_index = relabel(
-                    row_index[members], col_index[members], n_rows, n_cols
+                    row_index[members], col_index[members], n_rows=n_rows, n_cols=n_cols
                 )
                 chosen.append(members[earliest_optimal(
-                    group_row_index, group_col_index, scores[members], len(group_rows), len(group_cols),
-                    _part(ratios, members),
+                    group_row_index, group_col_index, scores[members], n_rows=len(group_rows), n_cols=len(group_cols),
+                    ratios=_part(ratios, members),
                 )])
         picked.extend((row_index[edges], col_index[edges]) for edges in chosen)
     return local_rows[np.concatenate([r for r, _ in picked])], local_cols[np.concatenate([c for _, c in picked])]
@@ -80,7 +80,7 @@ def _part(ratios: Optional[Ratios], edges: np.ndarray) -> Optional[Ratios]:
 
 
 def _solve_stars(
-    cells: np.ndarray, rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, block: np.ndarray
+    cells: np.ndarray, rows: np.ndarray, cols: np.ndarray, *, scores: np.ndarray, block: np.ndarray
 ) -> Tuple[np.ndarray, np.ndarray]:
     """Blocks with one row or one column take their best cell, the earliest
     column and row among equals."""
@@ -90,7 +90,7 @@ def _solve_stars(
 
 
 def _solve_squares(
-    cells: np.ndarray, rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, block: np.ndarray
+    cells: np.ndarray, rows: np.ndarray, cols: np.ndarray, *, scores: np.ndarray, block: np.ndarray
 ) -> Tuple[np.ndarray, np.ndarray]:
     """Blocks of two rows and two columns, :func:`best_assignment`'s rule
     written out: column 0 takes row 0 if that still allows the best total,

@@ -13,7 +13,7 @@ from .sparse import SMALL_CELLS, max_gain_matching
 
 
 def earliest_optimal(
-    rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_rows: int, n_cols: int, ratios: Optional[Ratios]
+    rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, *, n_rows: int, n_cols: int, ratios: Optional[Ratios]
 ) -> np.ndarray:
     """The edges ``(rows[e], cols[e])`` (scores > 0, distinct) of a one-to-one
     assignment of maximum total score, as indices ordered by column: among
@@ -60,10 +60,10 @@ def earliest_optimal(
     """
     if len(rows) == 0:
         return np.zeros(0, dtype=np.int64)
-    return earliest_on_gains(rows, cols, Gains.of(scores, ratios, n_rows + n_cols), n_rows, n_cols)
+    return earliest_on_gains(rows, cols, Gains.of(scores, ratios, n_rows + n_cols), n_rows=n_rows, n_cols=n_cols)
 
 
-def earliest_on_gains(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: int, n_cols: int) -> np.ndarray:
+def earliest_on_gains(rows: np.ndarray, cols: np.ndarray, gains: Gains, *, n_rows: int, n_cols: int) -> np.ndarray:
     """:func:`earliest_optimal` on gains already made. Beyond
     :data:`~.blocks.GROUP_NODES` rows and columns, with the
     reductions of step 0, one solve per group of blocks and the components
@@ -73,27 +73,27 @@ def earliest_on_gains(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: 
     enough (:func:`~.lsap.python_matchings`), else by SciPy."""
     by_component = n_rows + n_cols > GROUP_NODES
     if by_component:
-        kept, free_rows, free_cols = _reduce(rows, cols, gains, n_rows, n_cols)
+        kept, free_rows, free_cols = _reduce(rows, cols, gains, n_rows=n_rows, n_cols=n_cols)
         rows, cols, values = rows[kept], cols[kept], gains.values[kept]
     else:
         kept, values = np.arange(len(rows)), gains.values
-    blocks = connected_blocks(rows, cols, n_rows, n_cols)
-    found = python_matchings(blocks, rows, cols, np.ones(len(blocks), dtype=bool), [values])
+    blocks = connected_blocks(rows, cols, n_rows=n_rows, n_cols=n_cols)
+    found = python_matchings(blocks, rows, cols, selected=np.ones(len(blocks), dtype=bool), gains=[values])
     python = found is not None
     if found is not None:
         (matched,) = found
     elif by_component:
-        matched = _optimal_by_block(rows, cols, values, free_rows, free_cols, blocks)
+        matched = _optimal_by_block(rows, cols, values, free_rows=free_rows, free_cols=free_cols, blocks=blocks)
     else:
-        matched = max_gain_matching(rows, cols, values, n_rows, n_cols, small_cells=SMALL_CELLS)
-    left, right, mate_edge = _padded(rows, cols, n_rows, n_cols, matched)
-    tight = _tight_edges(rows, cols, values, n_rows, n_cols, matched, gains)
-    chosen = _fix_columns(left, right, tight, mate_edge, n_rows, n_cols, by_component, python)
+        matched = max_gain_matching(rows, cols, values, n_rows=n_rows, n_cols=n_cols, small_cells=SMALL_CELLS)
+    left, right, mate_edge = _padded(rows, cols, n_rows=n_rows, n_cols=n_cols, matched=matched)
+    tight = _tight_edges(rows, cols, values, n_rows=n_rows, n_cols=n_cols, matched=matched, gains=gains)
+    chosen = _fix_columns(left, right, tight, mate_edge=mate_edge, n_rows=n_rows, n_cols=n_cols, by_component=by_component, python=python)
     return kept[chosen[np.argsort(cols[chosen], kind="stable")]]
 
 
 def _optimal_by_block(
-    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, free_rows: np.ndarray, free_cols: np.ndarray,
+    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, *, free_rows: np.ndarray, free_cols: np.ndarray,
     blocks: Blocks,
 ) -> np.ndarray:
     """Edge indices of a maximum-gain assignment, by one
@@ -107,25 +107,27 @@ def _optimal_by_block(
     every = np.ones(len(blocks), dtype=bool)
     matched = []
     for members in blocks.groups(every, GROUP_NODES, large_alone=True):
-        group_rows, row_index, group_cols, col_index = relabel(rows[members], cols[members], *shape)
+        group_rows, row_index, group_cols, col_index = relabel(rows[members], cols[members], n_rows=shape[0], n_cols=shape[1])
         n_group_rows, n_group_cols = len(group_rows), len(group_cols)
         may_miss_rows, may_miss_cols = free_rows[group_rows], free_cols[group_cols]
         by_rows = n_group_rows * (n_group_cols + int(may_miss_rows.sum()))
         by_cols = n_group_cols * (n_group_rows + int(may_miss_cols.sum()))
         if by_cols < by_rows:
             found = max_gain_matching(
-                col_index, row_index, gains[members], n_group_cols, n_group_rows, may_miss_cols, SMALL_CELLS
+                col_index, row_index, gains[members], n_rows=n_group_cols, n_cols=n_group_rows, may_miss=may_miss_cols,
+                small_cells=SMALL_CELLS
             )
         else:
             found = max_gain_matching(
-                row_index, col_index, gains[members], n_group_rows, n_group_cols, may_miss_rows, SMALL_CELLS
+                row_index, col_index, gains[members], n_rows=n_group_rows, n_cols=n_group_cols, may_miss=may_miss_rows,
+                small_cells=SMALL_CELLS
             )
         matched.append(members[found])
     return np.concatenate(matched)
 
 
 def _padded(
-    rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int, matched: np.ndarray
+    rows: np.ndarray, cols: np.ndarray, *, n_rows: int, n_cols: int, matched: np.ndarray
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The padded graph of :func:`earliest_optimal` as ``(left, right)`` per
     edge (the real edges, then (i, C + i), (R + j, j) and (R + j, C + i)),
@@ -142,7 +144,7 @@ def _padded(
 
 
 def _tight_edges(
-    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n_rows: int, n_cols: int, matched: np.ndarray,
+    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, *, n_rows: int, n_cols: int, matched: np.ndarray,
     gains: Gains,
 ) -> np.ndarray:
     """Mask of the edges of :func:`_padded` that are tight under optimal
@@ -196,7 +198,7 @@ class Adjacency(NamedTuple):
 
 
 def _fix_columns(
-    left: np.ndarray, right: np.ndarray, tight: np.ndarray, mate_edge: np.ndarray, n_rows: int, n_cols: int,
+    left: np.ndarray, right: np.ndarray, tight: np.ndarray, *, mate_edge: np.ndarray, n_rows: int, n_cols: int,
     by_component: bool, python: bool,
 ) -> np.ndarray:
     """Step 3 of :func:`earliest_optimal` on the padded graph and its
@@ -212,7 +214,7 @@ def _fix_columns(
     left_of[right_of] = np.arange(size)
     real = (left < n_rows) & (right < n_cols)
     if by_component:
-        component = _strong_components(left, left_of[right], tight, mate_edge, size, python)
+        component = _strong_components(left, left_of[right], tight, mate_edge=mate_edge, size=size, python=python)
         group = component[left]
         inner = tight & (group == component[left_of[right]]) & (np.bincount(component)[group] > 1)
         with_real = np.zeros(size, dtype=bool)
@@ -230,14 +232,14 @@ def _fix_columns(
     columns, first = np.unique(right[candidates], return_index=True)
     chosen = _fix_in_order(
         graph, Adjacency(np.r_[first, len(candidates)].tolist(), left[candidates].tolist()), columns.tolist(),
-        right_of.tolist(), left_of.tolist(), n_rows,
+        right_of=right_of.tolist(), left_of=left_of.tolist(), n_rows=n_rows,
     )
     edge_of = dict(zip(zip(left[candidates].tolist(), right[candidates].tolist()), candidates.tolist()))
     return np.r_[alone, np.array([edge_of[pair] for pair in chosen], dtype=np.int64)]
 
 
 def _strong_components(
-    left: np.ndarray, mate_of_right: np.ndarray, tight: np.ndarray, mate_edge: np.ndarray, size: int,
+    left: np.ndarray, mate_of_right: np.ndarray, tight: np.ndarray, *, mate_edge: np.ndarray, size: int,
     python: bool,
 ) -> np.ndarray:
     """The strongly connected component of every left node of the tight
@@ -247,11 +249,11 @@ def _strong_components(
     edge, so the arcs are distinct), by :func:`~.blocks.strong_components`."""
     off_m = tight.copy()
     off_m[mate_edge] = False
-    return strong_components(size, left[off_m], mate_of_right[off_m], python)
+    return strong_components(size, left[off_m], mate_of_right[off_m], python=python)
 
 
 def _fix_in_order(
-    graph: Adjacency, candidates: Adjacency, columns: List[int], right_of: List[int], left_of: List[int],
+    graph: Adjacency, candidates: Adjacency, columns: List[int], *, right_of: List[int], left_of: List[int],
     n_rows: int,
 ) -> List[Tuple[int, int]]:
     """The sequential part of step 3: ``graph`` holds the tight neighbours
@@ -272,7 +274,7 @@ def _fix_in_order(
             if not fixed_left[row]:
                 wanted.append(row)
         if wanted:
-            best = _switch_to_earliest(graph, right_of, left_of, fixed_right, j, wanted)
+            best = _switch_to_earliest(graph, right_of, left_of, fixed_right=fixed_right, j=j, wanted=wanted)
         fixed_left[best] = fixed_right[j] = True
         if best < n_rows:
             chosen.append((best, j))
@@ -280,7 +282,7 @@ def _fix_in_order(
 
 
 def _switch_to_earliest(
-    graph: Adjacency, right_of: List[int], left_of: List[int], fixed_right: List[bool], j: int, wanted: List[int]
+    graph: Adjacency, right_of: List[int], left_of: List[int], *, fixed_right: List[bool], j: int, wanted: List[int]
 ) -> int:
     """The earliest of the ``wanted`` rows (unfixed candidates of column j
     before M(j), in order) reachable from M(j) by an alternating path
@@ -327,7 +329,7 @@ def best_assignment(scores: np.ndarray) -> List[Tuple[int, int]]:
     rows, cols = np.nonzero(scores > 0)
     values = scores[rows, cols]
     n_rows, n_cols = scores.shape
-    chosen = earliest_optimal(rows, cols, values, n_rows, n_cols, as_ratios(values))
+    chosen = earliest_optimal(rows, cols, values, n_rows=n_rows, n_cols=n_cols, ratios=as_ratios(values))
     return list(zip(rows[chosen].tolist(), cols[chosen].tolist()))
 
 
@@ -340,7 +342,7 @@ class Reduced(NamedTuple):
     free_cols: np.ndarray
 
 
-def _reduce(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: int, n_cols: int) -> Reduced:
+def _reduce(rows: np.ndarray, cols: np.ndarray, gains: Gains, *, n_rows: int, n_cols: int) -> Reduced:
     """Drops dominated edges: edge (i, j) is dominated if row i has another
     column j' with g(i, j') > g(i, j) + g(i', j') for every other row i'
     of j' (0 if none), or the same with rows and columns swapped. No
@@ -356,16 +358,16 @@ def _reduce(rows: np.ndarray, cols: np.ndarray, gains: Gains, n_rows: int, n_col
     if not gains.exact:
         return Reduced(kept, free_rows, free_cols)
     g = gains.values
-    row_net = g - _best_of_others(cols, g, n_cols, 0.0)
-    col_net = g - _best_of_others(rows, g, n_rows, 0.0)
+    row_net = g - _best_of_others(cols, g, n_cols, none=0.0)
+    col_net = g - _best_of_others(rows, g, n_rows, none=0.0)
     free_rows[rows[row_net > 0]] = False
     free_cols[cols[col_net > 0]] = False
-    dominated = _best_of_others(rows, row_net, n_rows, -np.inf) > g
-    dominated |= _best_of_others(cols, col_net, n_cols, -np.inf) > g
+    dominated = _best_of_others(rows, row_net, n_rows, none=-np.inf) > g
+    dominated |= _best_of_others(cols, col_net, n_cols, none=-np.inf) > g
     return Reduced(kept[~dominated], free_rows, free_cols)
 
 
-def _best_of_others(group: np.ndarray, values: np.ndarray, n_groups: int, none: float) -> np.ndarray:
+def _best_of_others(group: np.ndarray, values: np.ndarray, n_groups: int, *, none: float) -> np.ndarray:
     """For each element, the largest value among the other elements of its
     group, or ``none``."""
     best = np.full(n_groups, none)

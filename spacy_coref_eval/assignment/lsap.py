@@ -78,7 +78,7 @@ def _solve(cost: np.ndarray, max_scans: float) -> Tuple[Optional[Pairs], int]:
         return (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)), 0
     transposed = n_cols < n_rows
     matrix = (cost.T if transposed else cost).tolist()
-    col_of, scans = _augment_rows(matrix, len(matrix), len(matrix[0]), max_scans)
+    col_of, scans = _augment_rows(matrix, len(matrix), len(matrix[0]), max_scans=max_scans)
     if col_of is None:
         return None, scans
     if transposed:
@@ -88,7 +88,7 @@ def _solve(cost: np.ndarray, max_scans: float) -> Tuple[Optional[Pairs], int]:
 
 
 def _augment_rows(
-    matrix: List[List[float]], n_rows: int, n_cols: int, max_scans: float
+    matrix: List[List[float]], n_rows: int, n_cols: int, *, max_scans: float
 ) -> Tuple[Optional[List[int]], int]:
     """The column of every row (``n_rows <= n_cols``) of
     :func:`shortest_path_assignment`, or None past ``max_scans`` reduced
@@ -140,27 +140,29 @@ def _augment_rows(
 
 
 def matchings_by_group(
-    blocks: Blocks, rows: np.ndarray, cols: np.ndarray, selected: np.ndarray, gains: Sequence[np.ndarray]
+    blocks: Blocks, rows: np.ndarray, cols: np.ndarray, *, selected: np.ndarray, gains: Sequence[np.ndarray]
 ) -> Iterator[List[np.ndarray]]:
     """The edge indices of a maximum-gain matching of the ``selected``
     blocks of the graph with edges ``(rows[e], cols[e])`` under each of
     ``gains`` (arrays over the edges): all at once by
     :func:`python_matchings` if it solves them, else for each group of
     blocks (:meth:`Blocks.groups` of :data:`GROUP_NODES`) by SciPy."""
-    found = python_matchings(blocks, rows, cols, selected, gains)
+    found = python_matchings(blocks, rows, cols, selected=selected, gains=gains)
     if found is not None:
         yield found
         return
     for cells in blocks.groups(selected, GROUP_NODES):
         row_ids, local_rows = np.unique(rows[cells], return_inverse=True)
         col_ids, local_cols = np.unique(cols[cells], return_inverse=True)
-        local_rows, local_cols, shape = local_rows.ravel(), local_cols.ravel(), (len(row_ids), len(col_ids))
-        yield [cells[max_gain_matching(local_rows, local_cols, np.asarray(gain[cells], np.float64), *shape)]
-               for gain in gains]
+        local_rows, local_cols = local_rows.ravel(), local_cols.ravel()
+        yield [
+            cells[max_gain_matching(local_rows, local_cols, np.asarray(gain[cells], np.float64), n_rows=len(row_ids), n_cols=len(col_ids))]
+            for gain in gains
+        ]
 
 
 def python_matchings(
-    blocks: Blocks, rows: np.ndarray, cols: np.ndarray, selected: np.ndarray, gains: Sequence[np.ndarray]
+    blocks: Blocks, rows: np.ndarray, cols: np.ndarray, *, selected: np.ndarray, gains: Sequence[np.ndarray]
 ) -> Optional[List[np.ndarray]]:
     """The edge indices of a maximum-gain matching of the ``selected``
     blocks under each of ``gains`` (positive, over the edges), as
@@ -200,7 +202,7 @@ def python_matchings(
         picked: List[int] = []
         for offset, height, width in shapes:
             matrix = [costs[start:start + width] for start in range(offset, offset + height * width, width)]
-            col_of, used = _augment_rows(matrix, height, width, PYTHON_SCANS - scans)
+            col_of, used = _augment_rows(matrix, height, width, max_scans=PYTHON_SCANS - scans)
             scans += used
             if col_of is None:
                 return None

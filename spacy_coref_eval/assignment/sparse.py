@@ -7,7 +7,7 @@ import numpy as np
 
 
 def edge_index(
-    rows: np.ndarray, cols: np.ndarray, n_cols: int, find_rows: np.ndarray, find_cols: np.ndarray
+    rows: np.ndarray, cols: np.ndarray, n_cols: int, *, find_rows: np.ndarray, find_cols: np.ndarray
 ) -> np.ndarray:
     """The index ``e`` with ``(rows[e], cols[e]) == (find_rows[k], find_cols[k])``
     for every k (each pair must be an edge; edges are distinct)."""
@@ -28,7 +28,7 @@ fixed costs, however sparse the problem (``small_cells`` of
 
 
 def max_gain_matching(
-    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_rows: int, n_cols: int,
+    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, *, n_rows: int, n_cols: int,
     may_miss: Optional[np.ndarray] = None, small_cells: int = 0,
 ) -> np.ndarray:
     """Indices of the edges ``(rows[e], cols[e])`` (distinct, gains > 0) of a
@@ -94,5 +94,5 @@ def max_gain_matching(
         matched_rows, matched_cols = min_weight_full_bipartite_matching(graph)
         real = matched_cols < n_cols
         matched_rows, matched_cols = matched_rows[real], matched_cols[real]
-    return edge_index(rows, cols, n_cols, matched_rows, matched_cols)
+    return edge_index(rows, cols, n_cols, find_rows=matched_rows, find_cols=matched_cols)
 

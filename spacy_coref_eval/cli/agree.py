@@ -45,7 +45,7 @@ def _level(ctx: click.Context, param: click.Parameter, value: float) -> Optional
 @click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write the report to this file")
 @scoring_options
 def agree(
-    scoring: ScoringOptions, files: Sequence[Path], names: Optional[str], file_formats: Optional[str], system: Optional[Path],
+    scoring: ScoringOptions, files: Sequence[Path], names: Optional[str], *, file_formats: Optional[str], system: Optional[Path],
     consensus: Optional[Path], html_path: Optional[Path], ci: Optional[float], per_doc: bool, seed: int, n_resamples: int,
     fmt: Optional[str], output: Optional[Path],
 ) -> None:
@@ -81,14 +81,14 @@ def agree(
         from ..report.agreement import agreement_page
 
         page = agreement_page(data, title=f"Agreement of {', '.join(labels)}", views=result.views())
-        write(page, html_path, "the agreement page", files)
+        write(page, html_path, "the agreement page", inputs=files)
     if fmt == "json":
         text = json_text(data)
     else:
         from ..report.agreement import agreement_tables
 
         text = agreement_tables(data, per_doc=per_doc)
-    write(text, output, "the agreement report", files)
+    write(text, output, "the agreement report", inputs=files)
 
 
 def _write_consensus(result, path: Path, inputs: Sequence[Path]) -> None:

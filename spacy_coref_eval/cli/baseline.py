@@ -21,7 +21,7 @@ from .output import reported_errors, say, write
     help="Put mentions with the same text (lowercased words joined by one space) or the same head word in one entity",
 )
 @INPUT_FORMAT
-def baseline(key: Path, output: Optional[Path], by: str, input_format: Optional[str]) -> None:
+def baseline(key: Path, output: Optional[Path], by: str, *, input_format: Optional[str]) -> None:
     """Write the string-match baseline of KEY: the key's own mentions, those
     with the same text (or head word) in one entity, as a response to score."""
     from ..analysis.baseline import baseline_clusters
@@ -44,9 +44,9 @@ def baseline(key: Path, output: Optional[Path], by: str, input_format: Optional[
         if output is None:
             lines = [
                 line for name, document in zip(document_names(documents), documents)
-                for line in format_conll(name, document.words, document.clusters, document.sentence_starts)
+                for line in format_conll(name, document.words, document.clusters, sentence_starts=document.sentence_starts)
             ]
-            write("\n".join(lines) + "\n", None, "the baseline", (key,))
+            write("\n".join(lines) + "\n", None, "the baseline", inputs=(key,))
             return
         check_not_input(output, [key])
         target = format_of(output, writing=True)

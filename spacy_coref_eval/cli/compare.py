@@ -70,7 +70,7 @@ MAX_ROUNDS = 10_000_000
 )
 @scoring_options
 def compare_command(
-    scoring: ScoringOptions, key: Path, systems: Sequence[Path], rounds: int, n_resamples: int, seed: int,
+    scoring: ScoringOptions, key: Path, systems: Sequence[Path], *, rounds: int, n_resamples: int, seed: int,
     classes: bool, rank_by: str, level: float, html_path: Optional[Path], fmt: Optional[str], output: Optional[Path],
 ) -> None:
     """Compare SYSTEMS on KEY. Two systems A and B: per metric both F1,
@@ -81,11 +81,12 @@ def compare_command(
     given = scoring.formats()
     labels = ("KEY", *(f"SYSTEM {index + 1}" for index in range(len(systems))))
     with standard_input((key, *systems), labels, (given[0], *(given[1],) * len(systems))) as paths:
-        compared(scoring, paths[0], paths[1:], rounds, n_resamples, seed, classes, rank_by, level, html_path, fmt, output)
+        compared(scoring, paths[0], paths[1:], rounds=rounds, n_resamples=n_resamples, seed=seed, classes=classes, rank_by=rank_by,
+            level=level, html_path=html_path, fmt=fmt, output=output)
 
 
 def compared(
-    scoring: ScoringOptions, key: Path, systems: Sequence[Path], rounds: int, n_resamples: int, seed: int,
+    scoring: ScoringOptions, key: Path, systems: Sequence[Path], *, rounds: int, n_resamples: int, seed: int,
     classes: bool, rank_by: str, level: float, html_path: Optional[Path], fmt: Optional[str], output: Optional[Path],
 ) -> None:
     """``compare`` of files (standard input already in one)."""
@@ -94,7 +95,8 @@ def compared(
     if len(systems) > 2:
         if classes:
             raise click.UsageError("--classes compares two systems")
-        return rank_command(scoring, key, systems, rounds, n_resamples, seed, rank_by, level, html_path, fmt, output)
+        return rank_command(scoring, key, systems, rounds=rounds, n_resamples=n_resamples, seed=seed, rank_by=rank_by, level=level,
+            html_path=html_path, fmt=fmt, output=output)
     if html_path is not None:
         raise click.UsageError("--html writes the ranking of three or more systems ('report' writes one system's page)")
     system_a, system_b = systems
@@ -119,7 +121,8 @@ def compared(
     say_warnings(warnings)
     if fmt == "json":
         data = comparison_json(
-            named(key), [named(path) for path in systems], runs[0].result, comparison, rounds, n_resamples, seed, warnings
+            named(key), [named(path) for path in systems], runs[0].result, comparison=comparison, rounds=rounds,
+            n_resamples=n_resamples, seed=seed, warnings=warnings
         )
         text = json_text(data)
     else:
@@ -131,11 +134,11 @@ def compared(
         if classes:
             text += "\nResolution classes, MUC-RC (Stoyanov et al. 2009)\n" + comparison_table(comparison, "Class")
         text += "\n" + settings_line(runs[0].result.settings.to_dict())
-    write(text, output, "the comparison", (key, *systems))
+    write(text, output, "the comparison", inputs=(key, *systems))
 
 
 def rank_command(
-    scoring: ScoringOptions, key: Path, systems: Sequence[Path], rounds: int, n_resamples: int, seed: int,
+    scoring: ScoringOptions, key: Path, systems: Sequence[Path], *, rounds: int, n_resamples: int, seed: int,
     rank_by: str, level: float, html_path: Optional[Path], fmt: Optional[str], output: Optional[Path],
 ) -> None:
     """``compare`` of three or more systems: the ranking (and its page)."""
@@ -155,12 +158,14 @@ def rank_command(
         options = scoring.options(twinning=False)
         runs = [evaluate_corpus(key, path, options) for path in systems]
         check_systems(systems, runs)
-        ranking = rank_systems([run.result for run in runs], labels, rank_by, rounds, n_resamples, seed, level)
+        ranking = rank_systems([run.result for run in runs], labels, rank_by, n_rounds=rounds, n_resamples=n_resamples, seed=seed,
+            level=level)
     warnings = [f"{named(path)}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
     say_warnings(warnings)
     result = runs[0].result
     if fmt == "json":
-        text = json_text(ranking_json(named(key), labels, result, ranking, rounds, n_resamples, seed, level, warnings))
+        text = json_text(ranking_json(named(key), labels, result, ranking=ranking, rounds=rounds, n_resamples=n_resamples, seed=seed,
+            level=level, warnings=warnings))
     else:
         text = (
             f"{len(systems)} systems on {named(key)}; {len(result.names)} documents; ranked by {rank_by} F1, "
@@ -168,12 +173,12 @@ def rank_command(
             f"paired bootstrap ({n_resamples} resamples), seed {seed}\n" + ranking_table(ranking, labels)
             + "\n" + settings_line(result.settings.to_dict())
         )
-    write(text, output, "the ranking", (key, *systems))
+    write(text, output, "the ranking", inputs=(key, *systems))
     if html_path is not None:
         from ..report.ranking import ranking_page
 
-        page = ranking_page(ranking, labels, named(key), len(result.names), level, result.settings.to_dict())
-        write(page, html_path, "the ranking page", (key, *systems))
+        page = ranking_page(ranking, labels, named(key), n_documents=len(result.names), level=level, settings=result.settings.to_dict())
+        write(page, html_path, "the ranking page", inputs=(key, *systems))
 
 
 def check_systems(systems: Sequence[Path], runs: Sequence) -> None:
@@ -185,5 +190,5 @@ def check_systems(systems: Sequence[Path], runs: Sequence) -> None:
         check_same_documents(
             runs[0].corpus.response_names, run.corpus.response_names,
             f"cannot compare {named(systems[0])} with {named(path)}: they hold different documents",
-            (Path(named(systems[0])).name, Path(named(path)).name),
+            labels=(Path(named(systems[0])).name, Path(named(path)).name),
         )

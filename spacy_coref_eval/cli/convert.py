@@ -30,7 +30,7 @@ def input_size(path: Path) -> int:
     return path.stat().st_size
 
 
-def progress(items: Iterable[T], total: int, path: Path, desc: str) -> Iterator[T]:
+def progress(items: Iterable[T], total: int, path: Path, *, desc: str) -> Iterator[T]:
     """``items`` with a progress bar on standard error, shown only on a
     terminal, without ``--quiet``, and for inputs of at least
     :data:`PROGRESS_MIN_BYTES`."""
@@ -55,7 +55,7 @@ class Progressed(SequenceABC):  # type: ignore[type-arg]
         return self.items[index]
 
     def __iter__(self) -> Iterator:
-        return progress(self.items, len(self.items), self.path, self.desc)
+        return progress(self.items, len(self.items), self.path, desc=self.desc)
 
 
 @app.command(epilog=INPUT_HELP, short_help="Convert coreference between formats")
@@ -66,7 +66,7 @@ class Progressed(SequenceABC):  # type: ignore[type-arg]
 @SPANS
 @HEAD_PREFIX
 def convert(
-    input_path: Path, output_path: Path, input_format: Optional[str], output_format: Optional[str],
+    input_path: Path, output_path: Path, input_format: Optional[str], *, output_format: Optional[str],
     spans: Optional[str], head_prefix: Optional[str],
 ) -> None:
     """Convert coreference between formats, keeping every score. IN and
@@ -88,7 +88,7 @@ def convert(
     its content); OUT - writes standard output (give --output-format).
     """
     with standard_input((input_path,), ("IN",), (input_format,)) as (input_path,):
-        converted(input_path, output_path, input_format, output_format, spans, head_prefix)
+        converted(input_path, output_path, input_format, output_format=output_format, spans=spans, head_prefix=head_prefix)
 
 
 @app.command(short_help="Export the coreference of a .spacy file")
@@ -98,7 +98,7 @@ def convert(
 @SPANS
 @HEAD_PREFIX
 def export(
-    input_path: Path, output_path: Path, output_format: Optional[str], spans: Optional[str], head_prefix: Optional[str]
+    input_path: Path, output_path: Path, output_format: Optional[str], *, spans: Optional[str], head_prefix: Optional[str]
 ) -> None:
     """Export the coreference of a spaCy DocBin (IN, .spacy) to OUT, in the
     format OUT's name says (CoNLL-2012 for *conll), as 'convert' does.
@@ -115,23 +115,23 @@ def export(
         source = format_of(input_path)
         if source is not DOCBIN:
             raise ValueError(f"{input_path} looks like a {source.title} file (did you mean 'convert'?)")
-    converted(input_path, output_path, DOCBIN.name, output_format, spans, head_prefix)
+    converted(input_path, output_path, DOCBIN.name, output_format=output_format, spans=spans, head_prefix=head_prefix)
 
 
 def converted(
-    input_path: Path, output_path: Path, input_format: Optional[str], output_format: Optional[str],
+    input_path: Path, output_path: Path, input_format: Optional[str], *, output_format: Optional[str],
     spans: Optional[str], head_prefix: Optional[str],
 ) -> None:
     """Read ``input_path`` in its format and write it in ``output_path``'s
     (``-``: standard output, through a temporary file)."""
     if not is_dash(output_path):
-        return _converted(input_path, output_path, input_format, output_format, spans, head_prefix)
+        return _converted(input_path, output_path, input_format, output_format=output_format, spans=spans, head_prefix=head_prefix)
     if output_format is None:
         raise click.UsageError("OUT - (standard output) has no name to tell the format by; give --output-format")
     with tempfile.TemporaryDirectory(prefix="spacy-coref-eval-") as folder:
         path = Path(folder) / "<stdout>"
         with aliased(str(path), "<stdout>"):
-            _converted(input_path, path, input_format, output_format, spans, head_prefix)
+            _converted(input_path, path, input_format, output_format=output_format, spans=spans, head_prefix=head_prefix)
         out = sys.stdout.buffer
         with path.open("rb") as source:
             shutil.copyfileobj(source, out)
@@ -139,7 +139,7 @@ def converted(
 
 
 def _converted(
-    input_path: Path, output_path: Path, input_format: Optional[str], output_format: Optional[str],
+    input_path: Path, output_path: Path, input_format: Optional[str], *, output_format: Optional[str],
     spans: Optional[str], head_prefix: Optional[str],
 ) -> None:
     from ..errors import CorefInputError
@@ -159,7 +159,7 @@ def _converted(
             raise CorefInputError(f"{input_path} and {output_path} are both {source.title} files; nothing to convert")
         reader = parse_reader(spans or "coref_clusters_*", head_prefix)
         side = read_side(input_path, source, ReadOptions("key", reader, True, target.token_attributes))
-        documents = list(progress(side.documents, len(side.documents), input_path, "Reading"))
+        documents = list(progress(side.documents, len(side.documents), input_path, desc="Reading"))
         if not documents:
             raise CorefInputError(f"{input_path}: no {source.documents}, nothing to convert")
         changed = []

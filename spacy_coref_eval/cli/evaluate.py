@@ -39,7 +39,7 @@ from .stdin import is_dash, standard_input
 @format_option(REPORT_FORMATS)
 @scoring_options_without("response_format", "pair_by")
 def evaluate(
-    scoring: ScoringOptions, model: str, data: Path, code: Optional[Path], gpu_id: int, output: Optional[Path],
+    scoring: ScoringOptions, model: str, data: Path, *, code: Optional[Path], gpu_id: int, output: Optional[Path],
     report_path: Optional[Path], per_doc: bool, fmt: Optional[str],
 ) -> None:
     """Run MODEL (an installed pipeline package or a path) on the texts of
@@ -66,25 +66,26 @@ def evaluate(
                 spacy.require_gpu(gpu_id)
             nlp = _load(model)
             options, origin = _pipeline_options(nlp, scoring, tokens=report_path is not None)
-            key, texts = _gold(nlp, data, scoring.key_format or scoring.input_format, options)
+            key, texts = _gold(nlp, data, scoring.key_format or scoring.input_format, options=options)
             if not key.documents:
                 raise CorefInputError(f"{data}: no documents, nothing to evaluate")
-            predicted = docs_side(nlp.pipe(texts), options.spans[1], "response", [d.name for d in key.documents])
+            predicted = docs_side(nlp.pipe(texts), options.spans[1], "response", names=[d.name for d in key.documents])
             run = evaluate_corpus(key, predicted, options)
             page = None
             if report_path is not None:
-                page = report_page(run.result, run.corpus.words(), named(data), f"{model} on {named(data)}", tokens=run.corpus.tokens())
+                page = report_page(run.result, run.corpus.words(), key=named(data), response=f"{model} on {named(data)}",
+                    tokens=run.corpus.tokens())
         say_warnings(run.result.warnings)
         say("info", f"Settings ({origin}): {json.dumps(run.result.settings.to_dict(), ensure_ascii=False)}")
         if not is_dash(output):
             write(render(run.result, output_format(fmt, None, offered=REPORT_FORMATS), per_doc), None, "scores")
         if output is not None:
-            write(render(run.result, "json", per_doc), output, "the scores", inputs)
+            write(render(run.result, "json", per_doc), output, "the scores", inputs=inputs)
         if page is not None:
-            write(page, report_path, "the report", inputs)
+            write(page, report_path, "the report", inputs=inputs)
 
 
-def _gold(nlp, data: Path, given: Optional[str], options):
+def _gold(nlp, data: Path, given: Optional[str], *, options):
     """The gold side and the docs the pipeline runs on: a DocBin's docs as
     ``spacy evaluate`` reads them, any other format's documents as docs of
     their words (sentence starts kept), named as the gold documents."""
@@ -105,7 +106,7 @@ def _gold(nlp, data: Path, given: Optional[str], options):
         names = [stored_name(doc) or f"doc{index}" for index, doc in enumerate(gold)]
         if len(set(names)) != len(names):
             names = [f"doc{index}" for index in range(len(gold))]
-        return docs_side(gold, options.spans[0], "key", names), [example.predicted for example in examples]
+        return docs_side(gold, options.spans[0], "key", names=names), [example.predicted for example in examples]
     side = read_side(data, fmt, ReadOptions("key", options.spans[0], True, options.tokens))
     texts = [words_doc(nlp.vocab, d.words, d.sentence_starts, one_sentence=False) for d in side.documents]
     return side, texts

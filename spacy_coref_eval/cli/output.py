@@ -132,7 +132,7 @@ def _say_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
 
 
 def output_format(
-    fmt: Optional[str], output: Optional[Path], inputs: Sequence[Path] = (), offered: Sequence[str] = ("table", "json")
+    fmt: Optional[str], output: Optional[Path], inputs: Sequence[Path] = (), *, offered: Sequence[str] = ("table", "json")
 ) -> str:
     """``--format``, or when it is not given the format of ``--output``'s
     suffix (:data:`SUFFIX_FORMATS`) among those ``offered``, else ``table``. A report written to a name
@@ -159,7 +159,7 @@ def output_format(
     return fmt
 
 
-def write(text: str, output: Optional[Path], what: str, inputs: Iterable[Path] = ()) -> None:
+def write(text: str, output: Optional[Path], what: str, *, inputs: Iterable[Path] = ()) -> None:
     """``text`` to ``output`` (atomically, never over an input; see
     :mod:`~spacy_coref_eval.files`), saying so, or to standard output
     (``output`` ``None`` or ``-``)."""

@@ -27,7 +27,7 @@ from .stdin import standard_input
     "--output", "-o", type=output_path(), default=None, help="Write the profile to this file (.json: JSON; -: standard output)"
 ))
 def profile(
-    key: Path, scores: Optional[Path], spans: Optional[str], head_prefix: Optional[str], input_format: Optional[str],
+    key: Path, scores: Optional[Path], spans: Optional[str], *, head_prefix: Optional[str], input_format: Optional[str],
     fmt: Optional[str], output: Optional[Path],
 ) -> None:
     """Print KEY's resolution classes: how many anaphoric mentions fall in
@@ -56,4 +56,4 @@ def profile(
                 f"CPP prediction of MUC F1 {100 * mix['cpp']:.2f} (scores: {source})\n"
                 + profile_table(mix, class_scores or TABLE4_AVERAGE)
             )
-        write(text, output, "the profile", (key,))
+        write(text, output, "the profile", inputs=(key,))

@@ -53,7 +53,7 @@ from .stdin import standard_input
 @N_PROCESS
 @scoring_options
 def report_command(
-    scoring: ScoringOptions, key: Path, response: Path, output: Path, ci: float, n_resamples: int, seed: int,
+    scoring: ScoringOptions, key: Path, response: Path, *, output: Path, ci: float, n_resamples: int, seed: int,
     worst: int, max_tokens: int, analyses: Dict[str, Any], cross_document: bool, topic_pattern: Optional[str], n_process: int,
 ) -> None:
     """Write an HTML report of RESPONSE scored against KEY: scores with
@@ -76,10 +76,10 @@ def report_command(
             if not run.corpus.pairs:
                 raise CorefInputError(f"{key}: no documents to report on")
             page = report_page(
-                run.result, run.corpus.words(), named(key), named(response), level=ci, n_resamples=n_resamples,
+                run.result, run.corpus.words(), key=named(key), response=named(response), level=ci, n_resamples=n_resamples,
                 seed=seed, worst=worst, max_tokens=max_tokens, tokens=run.corpus.tokens(), breakdowns=breakdowns,
-                corpus=run.corpus, response_documents=response_documents(response, options, run, breakdowns),
+                corpus=run.corpus, response_documents=response_documents(response, options, run, breakdowns=breakdowns),
                 n_process=n_process, alignment=run.corpus.alignment, closure=run.corpus.closure or None,
             )
         say_warnings(run.result.warnings)
-        write(page, output, "the report", (key, response))
+        write(page, output, "the report", inputs=(key, response))

@@ -68,7 +68,7 @@ CROSS_DOCUMENT = section(
 @N_PROCESS
 @scoring_options
 def score(
-    scoring: ScoringOptions, key: Path, response: Path, per_doc: bool, ci: Optional[float], macro: bool, seed: int,
+    scoring: ScoringOptions, key: Path, response: Path, *, per_doc: bool, ci: Optional[float], macro: bool, seed: int,
     n_resamples: int, fmt: Optional[str], output: Optional[Path], analyses: Dict[str, Any],
     cross_document: bool, topic_pattern: Optional[str], save_counts_to: Optional[Path], n_process: int,
 ) -> None:
@@ -80,7 +80,7 @@ def score(
 
     with standard_input((key, response), ("KEY", "RESPONSE"), scoring.formats()) as (key, response):
         inputs = (key, response)
-        fmt = output_format(fmt, output, inputs, REPORT_FORMATS)
+        fmt = output_format(fmt, output, inputs, offered=REPORT_FORMATS)
         cross_document = cross_document or topic_pattern is not None
         breakdowns = asked(scoring, analyses, cross_document)
         check_paper_format(fmt, breakdowns)
@@ -97,11 +97,11 @@ def score(
                 save_counts(run.result, save_counts_to, inputs)
             computed = analyse(
                 run.result, level=ci, n_resamples=n_resamples, seed=seed, macro=macro, breakdowns=breakdowns,
-                corpus=run.corpus, response_documents=response_documents(response, options, run, breakdowns),
+                corpus=run.corpus, response_documents=response_documents(response, options, run, breakdowns=breakdowns),
                 n_process=n_process,
             )
             computed = replace(computed, alignment=run.corpus.alignment, closure=run.corpus.closure or None)
-        report(run.result if computed.result is None else computed.result, fmt, per_doc, output, computed, inputs)
+        report(run.result if computed.result is None else computed.result, fmt, per_doc, output=output, analyses=computed, inputs=inputs)
 
 
 def check_paper_format(fmt: str, breakdowns) -> None:
@@ -130,7 +130,7 @@ def asked(scoring: ScoringOptions, analyses: Mapping[str, Any], cross_document: 
         raise click.UsageError(str(err)) from None
 
 
-def response_documents(response: Path, options, run, breakdowns) -> list:
+def response_documents(response: Path, options, run, *, breakdowns) -> list:
     """The response's documents for strata read off the input's own
     attributes (entity types, ``attr:KEY``) and for the error list's
     entity ids, read again; else none."""
@@ -148,7 +148,7 @@ def response_documents(response: Path, options, run, breakdowns) -> list:
     "--save-counts", "save_counts_to", type=click.Path(path_type=Path), default=None, help="Also save the merged counts here"
 ))
 def merge(
-    counts: Sequence[Path], per_doc: bool, ci: Optional[float], macro: bool, seed: int, n_resamples: int,
+    counts: Sequence[Path], per_doc: bool, ci: Optional[float], *, macro: bool, seed: int, n_resamples: int,
     fmt: Optional[str], output: Optional[Path], save_counts_to: Optional[Path],
 ) -> None:
     """Merge the counts of shards scored separately into one corpus score
@@ -159,14 +159,14 @@ def merge(
     from ..files import check_distinct
     from ..shards import load_counts, merge_results, save_counts
 
-    fmt = output_format(fmt, output, counts, REPORT_FORMATS)
+    fmt = output_format(fmt, output, counts, offered=REPORT_FORMATS)
     with reported_errors():
         check_distinct([output, save_counts_to])
         result = merge_results([load_counts(path) for path in counts], [str(path) for path in counts])
         if save_counts_to is not None:
             save_counts(result, save_counts_to, counts)
         computed = analyse(result, level=ci, n_resamples=n_resamples, seed=seed, macro=macro)
-    report(result, fmt, per_doc, output, computed, counts)
+    report(result, fmt, per_doc, output=output, analyses=computed, inputs=counts)
 
 
 @app.command(short_help="Score the bundled example")
@@ -179,10 +179,10 @@ def demo() -> None:
     report(evaluate_corpus(key, response).result, "table", per_doc=True, output=None)
 
 
-def report(result, fmt: str, per_doc: bool, output: Optional[Path], analyses=None, inputs: Sequence[Path] = ()) -> None:
+def report(result, fmt: str, per_doc: bool, *, output: Optional[Path], analyses=None, inputs: Sequence[Path] = ()) -> None:
     """Warnings on standard error, then the report to ``output`` or standard output."""
     from ..analysis.summary import Analyses
     from ..report.text import render
 
     say_warnings(result.warnings)
-    write(render(result, fmt, per_doc, analyses or Analyses()), output, "scores", inputs)
+    write(render(result, fmt, per_doc, analyses=analyses or Analyses()), output, "scores", inputs=inputs)

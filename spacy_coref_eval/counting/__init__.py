@@ -24,7 +24,7 @@ Types = Tuple[np.ndarray, np.ndarray]
 
 
 def count_corpus(
-    twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, metrics: Sequence[str],
+    twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, *, metrics: Sequence[str],
     memberships: bool = False,
     options: Mapping[str, Any] = {},
 ) -> np.ndarray:
@@ -49,7 +49,7 @@ def count_corpus(
                 array[:, row] = np.stack(quad, axis=1)
             continue
         if tables is None:
-            tables = _tables(twinned, recall_pair, precision_pair, memberships, _types(twinned, options))
+            tables = _tables(twinned, recall_pair, precision_pair, memberships=memberships, types=_types(twinned, options))
         recall_table, precision_table = tables.get(name, tables[""])
         given = {name: options[name] for name in metric.options if name in options}
         recall_quads = metric.count(recall_table, **given)
@@ -60,7 +60,7 @@ def count_corpus(
 
 
 def _tables(
-    twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, memberships: bool, types: Optional[Types],
+    twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, *, memberships: bool, types: Optional[Types],
 ) -> Tables:
     if memberships and twinned.memberships is not None:
         return membership_tables(twinned.memberships, types)

@@ -23,7 +23,7 @@ def _pairs(layer: Optional["Layer"]) -> Dict["Span", "Markable"]:
 
 
 def bridging_quads(
-    key: Optional["Layer"], response: Optional["Layer"], key_entity: Dict["Span", int], use_min: bool
+    key: Optional["Layer"], response: Optional["Layer"], key_entity: Dict["Span", int], *, use_min: bool
 ) -> Sequence[Quad]:
     """``(tp, tp + fn, tp, tp + fp)`` of each of :data:`PARTS`;
     ``key_entity`` maps the key's scored spans to their entities."""
@@ -74,5 +74,5 @@ def bridging_counts(
     for key, response in documents:
         spans = key.scored_spans(remove_singletons) if hasattr(key, "scored_spans") else ()
         index = {span: entity for entity, entity_spans in enumerate(spans) for span in entity_spans}
-        per_doc.append(bridging_quads(getattr(key, "layer", None), getattr(response, "layer", None), index, use_min))
+        per_doc.append(bridging_quads(getattr(key, "layer", None), getattr(response, "layer", None), index, use_min=use_min))
     return tuple(quad_arrays([quads[part] for quads in per_doc]) for part in range(len(PARTS)))

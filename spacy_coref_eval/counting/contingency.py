@@ -53,13 +53,13 @@ class Contingency:
         if types is not None:
             typed = {"key_types": _first_types(types[0], key), "response_types": _first_types(types[1], response)}
         return cls(
-            key_sizes, response_sizes, codes // width, codes % width, counts.astype(np.int64),
-            key_doc, response_doc, twinned.n_docs, **typed,
+            key_sizes, response_sizes, codes // width, codes % width, counts=counts.astype(np.int64),
+            key_doc=key_doc, response_doc=response_doc, n_docs=twinned.n_docs, **typed,
         )
 
     @classmethod
     def from_cells(
-        cls, key_sizes: np.ndarray, key_doc: np.ndarray, response_sizes: np.ndarray, response_doc: np.ndarray,
+        cls, key_sizes: np.ndarray, key_doc: np.ndarray, *, response_sizes: np.ndarray, response_doc: np.ndarray,
         cells: Tuple[np.ndarray, np.ndarray], n_docs: int,
     ) -> "Contingency":
         """The table of entities of the given sizes (0 allowed) and one
@@ -68,7 +68,7 @@ class Contingency:
         codes, counts = np.unique(cells[0] * width + cells[1], return_counts=True)
         return cls(
             np.asarray(key_sizes, dtype=np.int64), np.asarray(response_sizes, dtype=np.int64),
-            codes // width, codes % width, counts.astype(np.int64), key_doc, response_doc, n_docs,
+            codes // width, codes % width, counts=counts.astype(np.int64), key_doc=key_doc, response_doc=response_doc, n_docs=n_docs,
         )
 
     @property
@@ -94,8 +94,8 @@ class Contingency:
         order = np.lexsort((self.rows, self.cols))
         return Contingency(
             self.response_sizes, self.key_sizes,
-            self.cols[order], self.rows[order], self.counts[order],
-            self.response_doc, self.key_doc, self.n_docs,
+            self.cols[order], self.rows[order], counts=self.counts[order],
+            key_doc=self.response_doc, response_doc=self.key_doc, n_docs=self.n_docs,
             key_types=self.response_types, response_types=self.key_types,
         )
 
@@ -152,14 +152,19 @@ def membership_tables(memberships: Memberships, types: Optional[Tuple[np.ndarray
     side's), CEAF both from the key memberships found in every response
     entity holding them."""
     m = memberships
-    sides = (m.key_sizes, m.key_doc, m.response_sizes, m.response_doc)
+
+    def table(cells: Tuple[np.ndarray, np.ndarray]) -> Contingency:
+        return Contingency.from_cells(
+            m.key_sizes, m.key_doc, response_sizes=m.response_sizes, response_doc=m.response_doc, cells=cells, n_docs=m.n_docs
+        )
+
     typed: Dict[str, Any] = {}
     if types is not None:
         typed = {
             "key_types": label_types(types[0], np.arange(len(m.key_sizes))),
             "response_types": label_types(types[1], np.arange(len(m.response_sizes))),
         }
-    recall = replace(Contingency.from_cells(*sides, m.recall, m.n_docs), **typed)
-    precision = replace(Contingency.from_cells(*sides, m.precision, m.n_docs), **typed)
-    found = Contingency.from_cells(*sides, m.found, m.n_docs)
+    recall = replace(table(m.recall), **typed)
+    precision = replace(table(m.precision), **typed)
+    found = table(m.found)
     return {"": (recall, precision), "blanc": (recall, recall), "ceafm": (found, found), "ceafe": (found, found)}

@@ -222,13 +222,13 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
     """
     if len(table.counts) == 0:
         return [np.zeros(table.n_docs) for _ in similarities]
-    blocks = connected_blocks(table.rows, table.cols, len(table.key_sizes), len(table.response_sizes))
+    blocks = connected_blocks(table.rows, table.cols, n_rows=len(table.key_sizes), n_cols=len(table.response_sizes))
     star = (blocks.n_rows == 1) | (blocks.n_cols == 1)
     cells: List[List[np.ndarray]] = [[blocks.first_edges[star]] for _ in similarities]
     values: List[List[np.ndarray]] = [
         [np.maximum.reduceat(similarity[blocks.edges], blocks.bounds[:-1])[star]] for similarity in similarities
     ]
-    for matched in matchings_by_group(blocks, table.rows, table.cols, ~star, similarities):
+    for matched in matchings_by_group(blocks, table.rows, table.cols, selected=~star, gains=similarities):
         for cell, value, similarity, chosen in zip(cells, values, similarities, matched):
             cell.append(chosen)
             value.append(similarity[chosen])
@@ -290,13 +290,13 @@ def mor(twinned: TwinnedCorpus) -> Tuple[Quad]:
     [4.0, 5.0, 4.0, 5.0]
     """
     key, response, n_docs = twinned.key, twinned.response, twinned.n_docs
-    rows, cols = overlapping_pairs(key.starts, key.ends, response.starts, response.ends)
-    common = common_tokens(key, response, rows, cols)
+    rows, cols = overlapping_pairs(key.starts, key.ends, response_starts=response.starts, response_ends=response.ends)
+    common = common_tokens(key, response, k=rows, r=cols)
     rows, cols, common = rows[common > 0], cols[common > 0], common[common > 0]
     shared = np.zeros(n_docs)
     if len(rows):
-        blocks = connected_blocks(rows, cols, len(key), len(response))
-        for (chosen,) in matchings_by_group(blocks, rows, cols, np.ones(len(blocks), dtype=bool), [common]):
+        blocks = connected_blocks(rows, cols, n_rows=len(key), n_cols=len(response))
+        for (chosen,) in matchings_by_group(blocks, rows, cols, selected=np.ones(len(blocks), dtype=bool), gains=[common]):
             shared += np.bincount(twinned.key_doc[rows[chosen]], weights=common[chosen], minlength=n_docs)
     key_tokens = np.bincount(twinned.key_doc, weights=key.sizes, minlength=n_docs)
     response_tokens = np.bincount(twinned.response_doc, weights=response.sizes, minlength=n_docs)

@@ -45,7 +45,7 @@ def conllu_topic(topic: str, members: Sequence[Tuple[str, Any, Optional[Any]]]) 
         starts.extend((node_sentence_starts(k.document, order) + offset).tolist())
     first = members[0][1].document
     document = TopicDocument(
-        topic, key, int(offsets[-1]), first.source, first.line, words, starts or [0], None,
+        topic, key, int(offsets[-1]), first.source, line=first.line, words=words, sentence_starts=starts or [0], pos=None,
         parts=tuple(k.name for _, k, _ in members), offsets=offsets,
     )
     return key, response, document
@@ -80,7 +80,7 @@ def stack_nodes(parts: Sequence[Optional[Part]], offsets: np.ndarray, sentences:
     rank = np.empty(len(first), dtype=np.int64)
     rank[np.argsort(first, kind="stable")] = np.arange(len(first))
     labels = rank[inverse.reshape(-1)]
-    return Clusters.from_arrays(starts, ends, labels, heads, nodes, _first_types(given, labels, len(first)))
+    return Clusters.from_arrays(starts, ends, labels, heads=heads, nodes=nodes, etypes=_first_types(given, labels, len(first)))
 
 
 def _renumbered(nodes: NodeSets, sentences: int) -> NodeSets:

@@ -99,6 +99,7 @@ def read_corpus(
     key_path: PathLike,
     response_path: PathLike,
     formats: Tuple[Optional[str], Optional[str]] = (None, None),
+    *,
     spans: Tuple[Any, Any] = (None, None),
     words: bool = False,
     tokens: bool = False,
@@ -126,16 +127,17 @@ def read_corpus(
     )
     key = read_side(key_path, key_format, key_options)
     response = read_side(
-        response_path, response_format, ReadOptions("response", spans[1], not positional, False, key, cross_document, limits)
+        response_path, response_format, ReadOptions("response", spans[1], not positional, False, paired_with=key,
+            entity_ids=cross_document, limits=limits)
     )
     if not key.documents:
         raise CorefInputError(f"{key_path}: no {key.format.documents}, nothing to score against")
     if cross_document:
         return pair_topic_sides(key, response, pattern=topic_pattern, pair_by=pair_by)
-    return pair_sides(key, response, positional, pair_by)
+    return pair_sides(key, response, positional, pair_by=pair_by)
 
 
-def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Optional[str] = None) -> Corpus:
+def pair_sides(key: Side, response: Side, positional: bool = False, *, pair_by: Optional[str] = None) -> Corpus:
     """The documents of two sides paired (see the module docstring; by name
     or by order as ``pair_by`` says); with ``positional`` by token position
     alone."""
@@ -143,12 +145,12 @@ def pair_sides(key: Side, response: Side, positional: bool = False, pair_by: Opt
     stacked = _pair_columns(key, response, pair_by) if positional else None
     if stacked is not None:
         response_names = list(response.documents.names)  # type: ignore[attr-defined]
-        return Corpus(stacked, key.documents, notes + length_warnings(stacked.lengths()), response_names, {})  # type: ignore[arg-type]
+        return Corpus(stacked, key.documents, notes + length_warnings(stacked.lengths()), response_names, alignment={})  # type: ignore[arg-type]
     triples, warnings, response_names = pair_by_name_or_order(key, response, pair_by)
     how = "name" if pair_by != "order" and key.named and response.named else "order"
-    paired = pair_triples(triples, key.path, response.path, positional, how=how)
+    paired = pair_triples(triples, key.path, response.path, positional=positional, how=how)
     return Corpus(
-        paired.pairs, paired.key_documents, notes + warnings + paired.warnings(), response_names, paired.alignment,
+        paired.pairs, paired.key_documents, notes + warnings + paired.warnings(), response_names, alignment=paired.alignment,
         closure=side_closures(key, response),
     )
 
@@ -184,7 +186,7 @@ class StackedPairs(Sequence[Pair]):
     documents; a :class:`Pair` is built for whoever asks for one."""
 
     def __init__(
-        self, names: List[str], key: ClustersBatch, response: ClustersBatch, key_tokens: np.ndarray, response_tokens: np.ndarray
+        self, names: List[str], key: ClustersBatch, response: ClustersBatch, *, key_tokens: np.ndarray, response_tokens: np.ndarray
     ) -> None:
         self.names = names
         self.key, self.response = key, response
@@ -229,7 +231,7 @@ def repeated_pairs(pairs: Sequence[Pair]) -> List[Pair]:
 
 
 def pair_columns(
-    triples: Sequence[Tuple[str, Any, Any]], key: Side, response: Side, positional: bool
+    triples: Sequence[Tuple[str, Any, Any]], key: Side, response: Side, *, positional: bool
 ) -> Optional["PairedDocuments"]:
     """The documents of two sides read as columns paired by position,
     document ``i`` of each under the name of ``triples[i]`` (``(name, key,
@@ -242,7 +244,8 @@ def pair_columns(
     names = [name for name, _, _ in triples]
     if not (len(names) == len(key_columns.names) == len(response_columns.names)):
         return None
-    pairs = StackedPairs(names, key_columns.clusters, response_columns.clusters, key_columns.n_tokens, response_columns.n_tokens)
+    pairs = StackedPairs(names, key_columns.clusters, response_columns.clusters, key_tokens=key_columns.n_tokens,
+        response_tokens=response_columns.n_tokens)
     return PairedDocuments(pairs, key.documents, True, pairs.lengths())  # type: ignore[arg-type]
 
 
@@ -266,7 +269,7 @@ def _pair_columns(key: Side, response: Side, pair_by: Optional[str]) -> Optional
         response_clusters, response_tokens = response_clusters.take(ids), response_tokens[ids]
     if pair_by != "order" and any(map(_NUMBERED_KEY.search, names)):
         return None
-    return StackedPairs(names, key_columns.clusters, response_clusters, key_columns.n_tokens, response_tokens)
+    return StackedPairs(names, key_columns.clusters, response_clusters, key_tokens=key_columns.n_tokens, response_tokens=response_tokens)
 
 
 def _columns(key: Side, response: Side) -> Optional[Tuple[Any, Any]]:
@@ -317,6 +320,7 @@ class _Length(NamedTuple):
 
 def pair_triples(
     triples: Sequence[Tuple[str, SideDocument, Optional[SideDocument]]], key_path: Path, response_path: Path,
+    *,
     positional: bool = False, first: int = 0, how: str = "order",
 ) -> PairedDocuments:
     """Every ``(name, key document, response document or None)`` paired: by

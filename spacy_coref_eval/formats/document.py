@@ -101,7 +101,7 @@ class SideDocument:
         if placed is not None:
             return placed
         if not self.same_words(response):
-            raise WordMismatch(f"different words: {difference(self.words, response.words, 'word', ' ', 6)}")
+            raise WordMismatch(f"different words: {difference(self.words, response.words, 'word', joiner=' ', width=6)}")
         return Paired(self, response.clusters)
 
     def placed_on(self, key: "SideDocument") -> Optional["Paired"]:
@@ -215,16 +215,16 @@ class WordsDocument(SideDocument):
         return len(self.words)
 
 
-def difference(key: Sequence[str], response: Sequence[str], unit: str, joiner: str, width: int) -> str:
+def difference(key: Sequence[str], response: Sequence[str], unit: str, *, joiner: str, width: int) -> str:
     """Where two sequences first differ, with an excerpt of each."""
     at = next((i for i, (a, b) in enumerate(zip(key, response)) if a != b), min(len(key), len(response)))
     return (
-        f"from {unit} {at} the key reads {_excerpt(key, at, joiner, width)} "
-        f"and the response {_excerpt(response, at, joiner, width)}"
+        f"from {unit} {at} the key reads {_excerpt(key, at, joiner, width=width)} "
+        f"and the response {_excerpt(response, at, joiner, width=width)}"
     )
 
 
-def _excerpt(items: Sequence[str], at: int, joiner: str, width: int) -> str:
+def _excerpt(items: Sequence[str], at: int, joiner: str, *, width: int) -> str:
     part = joiner.join(items[at: at + width])
     return repr(part) if part else "nothing (end of document)"
 

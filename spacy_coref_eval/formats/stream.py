@@ -65,7 +65,7 @@ class FileIndex:
 
 
 def _scan(
-    path: Path, pattern: "re.Pattern[bytes]", first: Optional[bytes], copy: Optional[Path], max_input: int, max_line: int
+    path: Path, pattern: "re.Pattern[bytes]", first: Optional[bytes], *, copy: Optional[Path], max_input: int, max_line: int
 ) -> Iterator[Tuple[int, Optional["re.Match[bytes]"]]]:
     """``(offset in the file, match)`` of every line that ``pattern``
     matches at its start, among the lines starting with the byte ``first``
@@ -121,7 +121,7 @@ def _scan(
             out.close()
 
 
-def index_file(path: Path, fmt: Format, folder: Path, limits: Optional[InputLimits] = None) -> FileIndex:
+def index_file(path: Path, fmt: Format, folder: Path, *, limits: Optional[InputLimits] = None) -> FileIndex:
     """The documents of a file by byte range, found by its format's
     :class:`~.base.DocumentIndex` (a ``.gz`` decompressed into ``folder``)
     within ``limits``; :class:`Fallback` where its documents cannot be told
@@ -137,9 +137,9 @@ def index_file(path: Path, fmt: Format, folder: Path, limits: Optional[InputLimi
         os.close(descriptor)
         copy = Path(name)
     max_line = limits.max_input_bytes if fmt.index.long_lines else limits.max_line_bytes
-    scan = _scan(path, re.compile(fmt.index.pattern), fmt.index.first, copy, limits.max_input_bytes, max_line)
+    scan = _scan(path, re.compile(fmt.index.pattern), fmt.index.first, copy=copy, max_input=limits.max_input_bytes, max_line=max_line)
     entries, header, ordered = fmt.index.entries(scan)
-    index = FileIndex(path, copy or path, fmt, entries, header, {} if ordered else None)
+    index = FileIndex(path, copy or path, fmt, entries, header=header, seen={} if ordered else None)
     with open(index.file, "rb") as handle:
         if handle.read(len(_BOM)) == _BOM:
             raise Fallback(f"{path}: starts with a byte order mark")
@@ -212,12 +212,12 @@ class StreamPlan:
         """The documents of one batch read and paired (:func:`.corpus.pair_triples`),
         and what each side's reader notes (:attr:`Batch.notes`)."""
         triples, key, response, notes = self._sides(batch)
-        columns = pair_columns(triples, key, response, self.positional)
+        columns = pair_columns(triples, key, response, positional=self.positional)
         if columns is not None:
             return columns, notes
         try:
-            return pair_triples(_documents(triples, key, response), self.key.path, self.response.path, self.positional,
-                                self.batches[batch][0]), notes
+            return pair_triples(_documents(triples, key, response), self.key.path, self.response.path, positional=self.positional,
+                                first=self.batches[batch][0]), notes
         except CorefInputError as err:
             raise Fallback(str(err)) from None
 
@@ -342,7 +342,7 @@ class StreamPlan:
                     counts.append(unpaired)
                 notes += batch_warnings(index.path, (sum(c[0] for c in counts), sum(c[1] for c in counts)))
         notes = list(dict.fromkeys(notes))
-        return Corpus([], [], notes + self.warnings + paired.warnings(), self.response_names, paired.alignment, True)
+        return Corpus([], [], notes + self.warnings + paired.warnings(), self.response_names, alignment=paired.alignment, streamed=True)
 
 
 def _documents(triples: Sequence[Tuple[str, int, Optional[int]]], key: Side, response: Side) -> List[Tuple[str, Any, Any]]:
@@ -389,7 +389,8 @@ def _balanced(sizes: Sequence[int], n: int) -> List[List[int]]:
 
 def plan_stream(
     key_path: PathLike, response_path: PathLike, formats: Tuple[Optional[str], Optional[str]] = (None, None),
-    pair_by: Optional[str] = None, n_process: int = 1, *, limits: Optional[InputLimits] = None, entity_ids: bool = False,
+    *,
+    pair_by: Optional[str] = None, n_process: int = 1, limits: Optional[InputLimits] = None, entity_ids: bool = False,
 ) -> StreamPlan:
     """Both files indexed (:func:`index_file`) and paired as
     :func:`.corpus.read_corpus` pairs them without words or tokens, in
@@ -416,7 +417,7 @@ def plan_stream(
 
     folder = TemporaryDirectory(prefix="coref-eval-")
     try:
-        key, response = _index_pair(paths, (key_format, response_format), Path(folder.name), n_process, limits)
+        key, response = _index_pair(paths, (key_format, response_format), Path(folder.name), n_process=n_process, limits=limits)
         positional = key_format.positional and response_format.positional
         sides = [Side(index.path, index.format, index.entries) for index in (key, response)]  # type: ignore[arg-type]
         try:
@@ -432,7 +433,7 @@ def plan_stream(
         plan = StreamPlan(
             key, response,
             [(name, key_ids[id(k)], None if r is None else response_ids[id(r)]) for name, k, r in triples],
-            warnings, response_names, options, positional, limits, folder=folder,
+            warnings, response_names=response_names, options=options, positional=positional, limits=limits, folder=folder,
         )
         for index, ids in ((key, [k for _, k, _ in plan.triples]), (response, [r for _, _, r in plan.triples if r is not None])):
             if index.seen is not None and ids != list(range(len(index.entries))):
@@ -445,28 +446,28 @@ def plan_stream(
 
 
 def _index_pair(
-    paths: Sequence[Path], formats: Sequence[Format], folder: Path, n_process: int, limits: InputLimits
+    paths: Sequence[Path], formats: Sequence[Format], folder: Path, *, n_process: int, limits: InputLimits
 ) -> Tuple[FileIndex, FileIndex]:
     """Both files indexed (:func:`index_file`); with ``n_process`` > 1 the
     response in a forked process while this one indexes the key."""
     if n_process < 2 or not _can_fork():
-        return index_file(paths[0], formats[0], folder, limits), index_file(paths[1], formats[1], folder, limits)
+        return index_file(paths[0], formats[0], folder, limits=limits), index_file(paths[1], formats[1], folder, limits=limits)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
-        future = pool.submit(_index_apart, paths[1], formats[1].name, folder, limits)
-        key = index_file(paths[0], formats[0], folder, limits)
+        future = pool.submit(_index_apart, paths[1], formats[1].name, folder, limits=limits)
+        key = index_file(paths[0], formats[0], folder, limits=limits)
         response = future.result()
     return key, replace(response, format=formats[1])
 
 
-def _index_apart(path: Path, name: str, folder: Path, limits: InputLimits) -> FileIndex:
+def _index_apart(path: Path, name: str, folder: Path, *, limits: InputLimits) -> FileIndex:
     """:func:`index_file` in a forked process, returned without its
     format (the parent's own object is put back)."""
     from .registry import get_format
 
-    return replace(index_file(path, get_format(name), folder, limits), format=None)  # type: ignore[arg-type]
+    return replace(index_file(path, get_format(name), folder, limits=limits), format=None)  # type: ignore[arg-type]
 
 
 def batches(sizes: Sequence[int], budget: int, n_process: int = 1) -> List[Tuple[int, int]]:
@@ -499,7 +500,7 @@ def stream_topic_sides(
     from .topics import pair_topics
 
     try:
-        with plan_stream(key_path, response_path, formats, pair_by, limits=limits, entity_ids=True) as plan:
+        with plan_stream(key_path, response_path, formats, pair_by=pair_by, limits=limits, entity_ids=True) as plan:
             triples = [
                 (name, _mentions_only(key), None if response is None else _mentions_only(response))
                 for batch in range(len(plan.batches)) for name, key, response in plan.documents(batch)

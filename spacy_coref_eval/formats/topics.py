@@ -102,13 +102,13 @@ def pair_topics(
         offsets = np.cumsum([0] + [key.n_tokens for _, key, _ in members]).astype(np.int64)
         key = stack_topic([k.mentions for _, k, _ in members], offsets)
         response = stack_topic([r.mentions if r is not None else None for _, _, r in members], offsets)
-        document = _topic_document(topic, [k for _, k, _ in members], key, offsets)
+        document = _topic_document(topic, [k for _, k, _ in members], key, offsets=offsets)
         pairs.append(Pair(topic, key, response, int(offsets[-1])))
         documents.append(document)
     return pairs, documents
 
 
-def _topic_document(topic: str, members: Sequence[SideDocument], clusters: Clusters, offsets: np.ndarray) -> TopicDocument:
+def _topic_document(topic: str, members: Sequence[SideDocument], clusters: Clusters, *, offsets: np.ndarray) -> TopicDocument:
     """The key documents of a topic as one, their words and sentences
     (and parts of speech where every one has them) in a row."""
     words = pos = None
@@ -120,6 +120,7 @@ def _topic_document(topic: str, members: Sequence[SideDocument], clusters: Clust
         int(start) + int(offset) for m, offset in zip(members, offsets) for start in (m.sentence_starts or [0])
     ))
     return TopicDocument(
-        topic, clusters, int(offsets[-1]), getattr(members[0], "source", ""), getattr(members[0], "line", 0), words, starts, pos,
+        topic, clusters, int(offsets[-1]), getattr(members[0], "source", ""), line=getattr(members[0], "line", 0), words=words,
+        sentence_starts=starts, pos=pos,
         parts=tuple(m.name for m in members), offsets=offsets,
     )

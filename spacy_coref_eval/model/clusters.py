@@ -129,7 +129,7 @@ class Clusters:
         """
         listed = [list(entity) for entity in entities]
         bounds = np.array([span for entity in listed for span in entity], dtype=np.int64).reshape(-1, 2)
-        return cls.from_sized(bounds[:, 0], bounds[:, 1], [len(entity) for entity in listed], heads)
+        return cls.from_sized(bounds[:, 0], bounds[:, 1], [len(entity) for entity in listed], heads=heads)
 
     @classmethod
     def from_sized(
@@ -137,6 +137,7 @@ class Clusters:
         starts: np.ndarray,
         ends: np.ndarray,
         sizes: Sequence[int],
+        *,
         heads: Optional[Iterable[Iterable[int]]] = None,
     ) -> "Clusters":
         """:meth:`from_entities` on spans given entity after entity: entity
@@ -147,7 +148,7 @@ class Clusters:
             if len(head_array) != len(starts):
                 raise CorefInputError("heads must give one token per mention")
         labels = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-        return cls.from_arrays(starts, ends, labels, head_array)
+        return cls.from_arrays(starts, ends, labels, heads=head_array)
 
     @classmethod
     def from_arrays(
@@ -155,6 +156,7 @@ class Clusters:
         starts: np.ndarray,
         ends: np.ndarray,
         labels: np.ndarray,
+        *,
         heads: Optional[np.ndarray] = None,
         nodes: Optional[NodeSets] = None,
         etypes: Optional[Union[Sequence[Optional[str]], np.ndarray]] = None,
@@ -186,25 +188,25 @@ class Clusters:
                 entity, n_entities = _dense_labels(labels[within])
                 memberships = cls(
                     starts[within], ends[within], entity, n_entities,
-                    heads[within] if heads is not None else None, 0, nodes.take(within) if nodes is not None else None,
-                    _types_of(etypes, labels[within]),
+                    heads=heads[within] if heads is not None else None, repeated=0, nodes=nodes.take(within) if nodes is not None else None,
+                    etypes=_types_of(etypes, labels[within]),
                 )
             starts, ends, labels = starts[keep], ends[keep], labels[keep]
             heads = heads[keep] if heads is not None else None
             nodes = nodes.take(keep) if nodes is not None else None
         entity, n_entities, kept = _dense_labels(labels, with_values=True)
         types = None if etypes is None else np.asarray(etypes, dtype=object)[kept]
-        return cls(starts, ends, entity, n_entities, heads, repeated, nodes, types, memberships)
+        return cls(starts, ends, entity, n_entities, heads=heads, repeated=repeated, nodes=nodes, etypes=types, memberships=memberships)
 
     @classmethod
     def per_document(
-        cls, doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, labels: np.ndarray, n_docs: int
+        cls, doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, *, labels: np.ndarray, n_docs: int
     ) -> List["Clusters"]:
         """:meth:`from_arrays` of ``n_docs`` documents at once, without
         heads: document ``d`` has the mentions with ``doc == d`` (``doc``
         nondecreasing), in array order (a document with repeats is built
         by :meth:`from_arrays` itself, for its :attr:`memberships`)."""
-        return ClustersBatch.build(doc, starts, ends, labels, n_docs).split()
+        return ClustersBatch.build(doc, starts, ends, labels=labels, n_docs=n_docs).split()
 
     def entities(self) -> Tuple[Tuple[Span, ...], ...]:
         """The entities as tuples of ``(start, end)`` spans, in stored order."""
@@ -224,7 +226,8 @@ class Clusters:
             nodes = self.nodes.take(index)
         entity, n_entities, kept = _dense_labels(self.entity[mask], with_values=True)
         etypes = None if self.etypes is None else self.etypes[kept]
-        return Clusters(self.starts[mask], self.ends[mask], entity, n_entities, heads, self.repeated, nodes, etypes)
+        return Clusters(self.starts[mask], self.ends[mask], entity, n_entities, heads=heads, repeated=self.repeated, nodes=nodes,
+            etypes=etypes)
 
     @property
     def sizes(self) -> np.ndarray:
@@ -307,10 +310,10 @@ class Clusters:
             np.concatenate([part.ends for part in parts]) + shift,
             np.concatenate([part.entity for part in parts]) + relabel,
             int(sum(part.n_entities for part in parts)),
-            heads,
-            sum(part.repeated for part in parts),
-            nodes,
-            etypes,
+            heads=heads,
+            repeated=sum(part.repeated for part in parts),
+            nodes=nodes,
+            etypes=etypes,
         )
         return stacked, doc
 
@@ -345,7 +348,7 @@ class ClustersBatch:
     given: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
     @classmethod
-    def build(cls, doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, labels: np.ndarray, n_docs: int) -> "ClustersBatch":
+    def build(cls, doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, *, labels: np.ndarray, n_docs: int) -> "ClustersBatch":
         """The columns of :meth:`Clusters.per_document`'s arguments."""
         doc = np.asarray(doc, dtype=np.int64)
         starts = np.asarray(starts, dtype=np.int64)
@@ -366,7 +369,8 @@ class ClustersBatch:
         first_entity = np.r_[0, np.cumsum(np.bincount(kept_doc[new], minlength=n_docs))]
         entity = np.cumsum(new) - 1 - first_entity[kept_doc]
         repeated = given - np.bincount(kept_doc, minlength=n_docs)
-        return cls(kept_doc, starts[keep], ends[keep], entity, np.diff(first_entity), repeated, (doc, starts, ends, labels))
+        return cls(kept_doc, starts[keep], ends[keep], entity, n_entities=np.diff(first_entity), repeated=repeated, given=(doc, starts,
+            ends, labels))
 
     @property
     def n_docs(self) -> int:
@@ -376,7 +380,7 @@ class ClustersBatch:
         """Every document's :class:`Clusters`."""
         bounds = np.searchsorted(self.doc, np.arange(self.n_docs + 1)).tolist()
         out = [
-            Clusters(self.starts[lo:hi], self.ends[lo:hi], self.entity[lo:hi], n, None, dropped)
+            Clusters(self.starts[lo:hi], self.ends[lo:hi], self.entity[lo:hi], n, heads=None, repeated=dropped)
             for lo, hi, n, dropped in zip(bounds[:-1], bounds[1:], self.n_entities.tolist(), self.repeated.tolist())
         ]
         for d in np.flatnonzero(self.repeated).tolist():
@@ -390,7 +394,7 @@ class ClustersBatch:
             rows = slice(*np.searchsorted(doc, [d, d + 1]).tolist())
             return Clusters.from_arrays(starts[rows], ends[rows], labels[rows])
         lo, hi = np.searchsorted(self.doc, [d, d + 1]).tolist()
-        return Clusters(self.starts[lo:hi], self.ends[lo:hi], self.entity[lo:hi], int(self.n_entities[d]), None, 0)
+        return Clusters(self.starts[lo:hi], self.ends[lo:hi], self.entity[lo:hi], int(self.n_entities[d]), heads=None, repeated=0)
 
     def take(self, ids: np.ndarray) -> "ClustersBatch":
         """The documents ``ids``, in that order."""
@@ -402,8 +406,8 @@ class ClustersBatch:
         renumbered = np.repeat(np.arange(len(ids), dtype=np.int64), np.bincount(self.doc, minlength=self.n_docs)[ids])
         given_doc = np.repeat(np.arange(len(ids), dtype=np.int64), np.bincount(given[0], minlength=self.n_docs)[ids])
         return ClustersBatch(
-            renumbered, self.starts[rows], self.ends[rows], self.entity[rows], self.n_entities[ids], self.repeated[ids],
-            (given_doc, *(column[given_rows] for column in given[1:])),
+            renumbered, self.starts[rows], self.ends[rows], self.entity[rows], n_entities=self.n_entities[ids], repeated=self.repeated[ids],
+            given=(given_doc, *(column[given_rows] for column in given[1:])),
         )
 
     def extents(self) -> np.ndarray:
@@ -421,7 +425,7 @@ class ClustersBatch:
         heads = None if len(self.doc) else NO_INTEGERS
         stacked = Clusters(
             self.starts + shift, self.ends + shift, self.entity + first_entity[self.doc], int(self.n_entities.sum()),
-            heads, int(self.repeated.sum()),
+            heads=heads, repeated=int(self.repeated.sum()),
         )
         return stacked, self.doc
 
@@ -490,7 +494,7 @@ def _dense_labels(labels: np.ndarray, with_values: bool = False):
     return (dense, len(uniques), uniques) if with_values else (dense, len(uniques))
 
 
-def common_tokens(key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
+def common_tokens(key: Clusters, response: Clusters, *, k: np.ndarray, r: np.ndarray) -> np.ndarray:
     """|k ∩ r| for every pair of mentions ``(k[i], r[i])``: range
     arithmetic, and set intersection where either is not a range."""
     common = np.maximum(np.minimum(key.ends[k], response.ends[r]) - np.maximum(key.starts[k], response.starts[r]), 0)
@@ -512,11 +516,11 @@ def holds(clusters: Clusters, m: np.ndarray, tokens: np.ndarray) -> np.ndarray:
     return inside
 
 
-def same_sets(key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
+def same_sets(key: Clusters, response: Clusters, *, k: np.ndarray, r: np.ndarray) -> np.ndarray:
     """Whether key mention ``k[i]`` and response mention ``r[i]`` have the
     same tokens, for every i."""
     sizes = key.sizes[k]
-    return (sizes == response.sizes[r]) & (common_tokens(key, response, k, r) == sizes)
+    return (sizes == response.sizes[r]) & (common_tokens(key, response, k=k, r=r) == sizes)
 
 
 ClustersLike = Union[Clusters, Entities]

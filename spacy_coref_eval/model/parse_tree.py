@@ -19,7 +19,7 @@ class ParseNode:
 
     __slots__ = ("label", "tags", "index", "terminal", "children")
 
-    def __init__(self, label: str, tags: Optional[List[str]], index: int, terminal: bool) -> None:
+    def __init__(self, label: str, tags: Optional[List[str]], index: int, *, terminal: bool) -> None:
         self.label = label
         self.tags = tags
         self.index = index
@@ -63,7 +63,7 @@ class _Builder:
             self.stack.append(node)
 
     def open_label(self, index: int) -> None:
-        node = ParseNode(self.label, None, index, False)
+        node = ParseNode(self.label, None, index, terminal=False)
         if self.stack:
             self.stack[-1].children.append(node)
         self.stack.append(node)
@@ -71,7 +71,7 @@ class _Builder:
 
     def flush(self, index: int, plain_only: bool) -> None:
         if self.words and (not plain_only or _has_plain_word(self.words)):
-            self.place(ParseNode(" ".join(self.words), self.tags, index, True))
+            self.place(ParseNode(" ".join(self.words), self.tags, index, terminal=True))
         self.words, self.tags = [], []
 
     def pop(self) -> None:
@@ -80,7 +80,7 @@ class _Builder:
             self.roots.append(self.last)
 
 
-def partial_tree(words: Sequence[str], tags: Sequence[str], bits: Sequence[str], first: int) -> Optional[ParseNode]:
+def partial_tree(words: Sequence[str], tags: Sequence[str], bits: Sequence[str], *, first: int) -> Optional[ParseNode]:
     """The partial tree of a mention whose tokens have these words, parts
     of speech and parse bits, its first token numbered ``first``: the
     constituents opening inside the mention, truncated at its end, over
@@ -103,7 +103,7 @@ def partial_tree(words: Sequence[str], tags: Sequence[str], bits: Sequence[str],
                     b.open_label(at)
                     b.label_open = False
                 elif b.label:
-                    b.roots.append(ParseNode(b.label, None, at, False))
+                    b.roots.append(ParseNode(b.label, None, at, terminal=False))
             elif ch == ")":
                 b.flush(at, False)
                 if b.stack:
@@ -116,7 +116,7 @@ def partial_tree(words: Sequence[str], tags: Sequence[str], bits: Sequence[str],
     while b.stack:
         b.pop()
     if len(b.roots) > 1:
-        top = ParseNode("NP", None, first, False)
+        top = ParseNode("NP", None, first, terminal=False)
         top.children = list(b.roots)
         return top
     return b.last

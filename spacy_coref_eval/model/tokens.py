@@ -75,6 +75,7 @@ class Tokens:
         words: Sequence[str],
         sentence_starts: Union[Sequence[int], np.ndarray],
         upos: Optional[Sequence[str]] = None,
+        *,
         xpos: Optional[Sequence[str]] = None,
         feats: Optional[Sequence[str]] = None,
     ) -> "Tokens":
@@ -86,7 +87,7 @@ class Tokens:
             parsed = [_features(value) for value in feats]
             person = [f.get("Person", "") for f in parsed]
             gender = [f.get("Gender", "") for f in parsed]
-        return cls(words, sentence_starts, upos, xpos, person, gender)
+        return cls(words, sentence_starts, upos, xpos, person=person, gender=gender)
 
     @classmethod
     def from_spacy(cls, doc: Any) -> "Tokens":
@@ -101,7 +102,7 @@ class Tokens:
         if doc.has_annotation("MORPH"):
             person = [",".join(token.morph.get("Person")) for token in doc]
             gender = [",".join(token.morph.get("Gender")) for token in doc]
-        return cls(words, sentences, pos, tag, person, gender)
+        return cls(words, sentences, pos, tag, person=person, gender=gender)
 
     @classmethod
     def stack(cls, parts: Sequence["Tokens"], offsets: Union[Sequence[int], np.ndarray]) -> "Tokens":
@@ -132,7 +133,7 @@ class Tokens:
         sentences = np.concatenate(shifted) if shifted else np.zeros(0, dtype=np.int64)
         words = joined("words")
         assert words is not None
-        return cls(words, sentences, joined("pos"), joined("tag"), joined("person"), joined("gender"), starts)
+        return cls(words, sentences, joined("pos"), joined("tag"), person=joined("person"), gender=joined("gender"), document_starts=starts)
 
 
 def _features(value: str) -> Dict[str, str]:

@@ -40,7 +40,7 @@ def agreement_of(
         docs = list(docs)
         names = [doc.user_data.get("name") or f"example {i}" for i, doc in enumerate(docs)]
         annotations = [
-            Annotation(name, docs_side(docs, reader, "key", names), docs_side(docs, reader, "response", names))
+            Annotation(name, docs_side(docs, reader, "key", names=names), docs_side(docs, reader, "response", names=names))
             for name, reader in readers.items()
         ]
         return agreement(annotations, options, level=level, n_resamples=n_resamples, seed=seed).to_dict()

@@ -94,6 +94,7 @@ def make_resolution_classifier() -> Classifier:
 @registry.misc("spacy_coref_eval.agreement.v1")
 def make_agreement(
     families: Dict[str, Any], metrics: Sequence[str] = DEFAULT_METRICS, match: Any = None,
+    *,
     level: Optional[float] = None, n_resamples: int = 1000, seed: int = 0,
 ) -> Callable[[Iterable[Any]], Dict[str, Any]]:
     """The agreement of several span-group ``families`` on the same docs

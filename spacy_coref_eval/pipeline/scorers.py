@@ -57,7 +57,7 @@ def score_examples(
 
 
 def _run(
-    examples: Iterable[Example], settings: Optional[Settings], readers: Sequence[ClusterReader], tokens: bool = False,
+    examples: Iterable[Example], settings: Optional[Settings], readers: Sequence[ClusterReader], *, tokens: bool = False,
     cross_document: bool = False,
 ) -> Run:
     """:func:`score_examples`' run; with ``tokens`` the references' token
@@ -72,8 +72,8 @@ def _run(
         response = ids_side((example.predicted for example in examples), readers[1], "response")
     else:
         names = example_names([example.reference for example in examples])
-        key = docs_side((example.reference for example in examples), readers[0], "key", names)
-        response = docs_side((example.predicted for example in examples), readers[1], "response", names)
+        key = docs_side((example.reference for example in examples), readers[0], "key", names=names)
+        response = docs_side((example.predicted for example in examples), readers[1], "response", names=names)
     options = Options(settings or Settings(), tokens=tokens, cross_document=cross_document)
     run = evaluate_corpus(key, response, options)
     for message in dict.fromkeys(run.result.warnings):
@@ -109,7 +109,8 @@ class CorefScorer:
 
     def __call__(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         tokens = self.classes or MENTION_TYPE in self.by or SPREAD_SENTENCES in self.by
-        run = _run(examples, self.settings, (self.reference_reader, self.predicted_reader), tokens, self.cross_document)
+        run = _run(examples, self.settings, (self.reference_reader, self.predicted_reader), tokens=tokens,
+            cross_document=self.cross_document)
         scores: Dict[str, Any] = spacy_scores(run.metrics(), self.headline)
         if self.by or self.cross_document or self.links or self.window is not None:
             breakdowns = Breakdowns(
@@ -135,6 +136,7 @@ def make_coref_scorer(
     reader: Optional[ClusterReader] = None,
     reference_reader: Optional[ClusterReader] = None,
     predicted_reader: Optional[ClusterReader] = None,
+    *,
     match: Optional[Matcher] = None,
     twinless: str = "conll",
     singletons: Optional[str] = None,
@@ -179,13 +181,14 @@ def make_coref_scorer(
     ``coref_<metric>_windows_{p,r,f}`` (docs/long-documents.md)."""
     chosen = get_preset(preset)
     settings = Settings(
-        tuple(metrics), chosen.adopt(match), twinless, singletons or chosen.singletons, chosen,
+        tuple(metrics), chosen.adopt(match), twinless, singletons or chosen.singletons, preset=chosen,
         lea_importance=LeaImportance.of(lea_importance),
     )
     reader = reader or PrefixedSpanGroups()
     return CorefScorer(
-        settings, reference_reader or reader, predicted_reader or reader, headline, classes, tuple(by), chain_lengths,
-        cross_document, spreads, links, window,
+        settings, reference_reader or reader, predicted_reader or reader, headline, classes=classes, by=tuple(by),
+        chain_lengths=chain_lengths,
+        cross_document=cross_document, spreads=spreads, links=links, window=window,
     )
 
 
@@ -197,13 +200,15 @@ def _one_metric(metric: str) -> Any:
         reader: Optional[ClusterReader] = None,
         reference_reader: Optional[ClusterReader] = None,
         predicted_reader: Optional[ClusterReader] = None,
+        *,
         match: Optional[Matcher] = None,
         twinless: str = "conll",
         singletons: Optional[str] = None,
         preset: Optional[str] = None,
     ) -> CorefScorer:
         return make_coref_scorer(
-            reader, reference_reader, predicted_reader, match, twinless, singletons, [metric], metric, preset=preset
+            reader, reference_reader, predicted_reader, match=match, twinless=twinless, singletons=singletons, metrics=[metric],
+            headline=metric, preset=preset
         )
 
     info = METRIC_INFO[metric]

@@ -190,7 +190,7 @@ def _document_view(view: Mapping[str, Any], rank: int) -> str:
 
     columns = []
     for name, mentions in view["sides"].items():  # a disputed unit is drawn as the report draws a twinless mention
-        drawn = [Mention(start, end, f"e{label}", colour, disagreed) for start, end, label, colour, disagreed in mentions]
+        drawn = [Mention(start, end, f"e{label}", colour, twinless=disagreed) for start, end, label, colour, disagreed in mentions]
         columns.append(
             f'<div class="side"><h4>{escape(name)} <span class="meta">{len(drawn)} mentions, '
             f"{sum(m.twinless for m in drawn)} disputed</span></h4>\n"

@@ -89,15 +89,15 @@ def waterfall_chart(block: Mapping[str, Any], metric: str) -> str:
     bar = min(slot * 0.5, 40)
     step_tick = 5 if floor >= 0.6 else (10 if floor >= 0.2 else 20)
     ticks = [(v - 100 * floor, str(v)) for v in range(int(round(100 * floor)), 101, step_tick)]
-    parts = y_axis(left, top, plot_w, plot_h, ticks, 100 * (1 - floor))
+    parts = y_axis(left, top, plot_w=plot_w, plot_h=plot_h, ticks=ticks, top_value=100 * (1 - floor))
 
     def y(value: float) -> float:
         return top + plot_h * (1 - (max(value, floor) - floor) / (1 - floor))
 
     label = METRIC_NAMES[metric]
     parts.append(_waterfall_legend(left, 14))
-    parts.append(_rect(left + slot / 2 - bar / 2, y(values[0]), bar, y(floor) - y(values[0]), BASE,
-                       f"{label} F1 of the response: {pct(values[0])}", "original"))
+    parts.append(_rect(left + slot / 2 - bar / 2, y(values[0]), bar, h=y(floor) - y(values[0]), colour=BASE,
+                       tip=f"{label} F1 of the response: {pct(values[0])}", kind="original"))
     parts.append(_tick(left + slot / 2, top + plot_h + 14, "response"))
     for index, step in enumerate(steps):
         centre = left + slot * (index + 1.5)
@@ -106,7 +106,7 @@ def waterfall_chart(block: Mapping[str, Any], metric: str) -> str:
         title = TITLES.get(step["kind"], step["kind"])
         tip = f"{title}: {step['fixed'] or 'none'} fixed, {label} F1 {pct(before)} → {pct(after)} ({_points(after - before)})"
         colour = GAIN if after >= before else LOSS
-        parts.append(_rect(centre - bar / 2, y(high), bar * 0.7, max(y(low) - y(high), 1.0), colour, tip, step["kind"]))
+        parts.append(_rect(centre - bar / 2, y(high), bar * 0.7, h=max(y(low) - y(high), 1.0), colour=colour, tip=tip, kind=step["kind"]))
         start, gain = values[0], alone[index] - values[0]
         parts.append(
             f'<rect x="{centre + bar * 0.25:.1f}" y="{y(max(start, alone[index])):.1f}" width="{bar * 0.25:.1f}" '
@@ -115,10 +115,10 @@ def waterfall_chart(block: Mapping[str, Any], metric: str) -> str:
         )
         parts.append(_tick(centre, top + plot_h + 14, title.split()[0].lower()))
         parts.append(_tick(centre, top + plot_h + 26, title.split()[-1].lower()))
-    return svg("chart-waterfall", width, height, f"{label} F1 after fixing each kind of error", parts)
+    return svg("chart-waterfall", width, height, label=f"{label} F1 after fixing each kind of error", parts=parts)
 
 
-def _rect(x: float, y: float, w: float, h: float, colour: str, tip: str, kind: str) -> str:
+def _rect(x: float, y: float, w: float, *, h: float, colour: str, tip: str, kind: str) -> str:
     return (
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" fill="{colour}" data-kind="{kind}">'
         f"<title>{escape(tip)}</title></rect>"

@@ -60,7 +60,7 @@ def link_chart(rows: Sequence[LinkRow]) -> str:
     plot_w, plot_h = width - left - 8, height - top - bottom
     group = plot_w / max(len(groups), 1)
     bar = min(group / 4, 24)
-    parts = y_axis(left, top, plot_w, plot_h, [(v, str(v)) for v in range(0, 101, 20)], 100)
+    parts = y_axis(left, top, plot_w=plot_w, plot_h=plot_h, ticks=[(v, str(v)) for v in range(0, 101, 20)], top_value=100)
     for index, part in enumerate(("",) + CROSS_PARTS):
         at = left + index * 150
         parts.append(
@@ -81,7 +81,7 @@ def link_chart(rows: Sequence[LinkRow]) -> str:
             )
         name = "Mentions" if metric == "mentions" else METRIC_NAMES[metric]
         parts.append(f'<text x="{centre:.1f}" y="{top + plot_h + 18}" class="tick" text-anchor="middle">{name}</text>')
-    return svg("chart-crossdoc", width, height, "F1 over all links, within one document and across documents", parts)
+    return svg("chart-crossdoc", width, height, label="F1 over all links, within one document and across documents", parts=parts)
 
 
 def _topics(view: CrossDocumentView) -> str:

@@ -100,18 +100,18 @@ def metrics_section(data: ReportData) -> str:
     """The metrics table beside the bar chart."""
     return (
         f'<section id="metrics">\n<h2>Scores</h2>\n<div class="pair">\n'
-        f"{metrics_table(data.metrics, data.intervals, data.macro, data.level)}\n"
+        f"{metrics_table(data.metrics, data.intervals, data.macro, level=data.level)}\n"
         f"{prf_chart(data.metrics, data.intervals)}\n</div>\n</section>"
     )
 
 
-def metrics_table(metrics: Rates, intervals: Intervals, macro: Rates, level: float) -> str:
+def metrics_table(metrics: Rates, intervals: Intervals, macro: Rates, *, level: float) -> str:
     """One row per metric: recall, precision and F1 (percent) with their
     intervals (and counts as tooltips), and the macro-averaged F1 when given."""
     head = "".join(f"<th>{label}</th>" for _, label in RATE_NAMES)
     macro_head = "<th>Macro F1</th>" if macro else ""
     header = f"<thead><tr><th>Metric</th>{head}{macro_head}</tr></thead>"
-    rows = [_metric_row(name, metrics[name], intervals.get(name, {}), macro) for name in METRIC_ORDER if name in metrics]
+    rows = [_metric_row(name, metrics[name], intervals.get(name, {}), macro=macro) for name in METRIC_ORDER if name in metrics]
     caption = (
         f"Percent, micro-averaged; under each score its {_level(level)} bootstrap interval over documents. "
         "Hover a recall or precision for its numerator / denominator."
@@ -120,16 +120,16 @@ def metrics_table(metrics: Rates, intervals: Intervals, macro: Rates, level: flo
     return f'<table class="metrics"><caption>{caption}</caption>\n{header}\n<tbody>\n{body}\n</tbody></table>'
 
 
-def _metric_row(name: str, scores: Mapping[str, float], bounds: Mapping[str, Tuple[float, float]], macro: Rates) -> str:
+def _metric_row(name: str, scores: Mapping[str, float], bounds: Mapping[str, Tuple[float, float]], *, macro: Rates) -> str:
     """Scores of one metric: a cell per rate, then its macro-averaged F1."""
     cells = [f"<th>{METRIC_NAMES[name]}</th>"]
     for rate, _ in RATE_NAMES:
-        cells.append(_score_cell(name, rate, scores.get(rate), bounds.get(rate), _counts(scores, rate)))
+        cells.append(_score_cell(name, rate, scores.get(rate), bounds=bounds.get(rate), tip=_counts(scores, rate)))
     if macro:
         averaged = macro.get(name, {})
         n = averaged.get("n_documents")
         note = None if n is None else f"mean over the {int(n)} documents where {METRIC_NAMES[name]} is defined"
-        cells.append(_score_cell(name, "macro_f1", averaged.get("f1"), None, note))
+        cells.append(_score_cell(name, "macro_f1", averaged.get("f1"), bounds=None, tip=note))
     return "<tr>" + "".join(cells) + "</tr>"
 
 
@@ -139,7 +139,7 @@ def _counts(scores: Mapping[str, float], rate: str) -> Optional[str]:
 
 
 def _score_cell(
-    metric: str, rate: str, value: Optional[float], bounds: Optional[Tuple[float, float]], tip: Optional[str]
+    metric: str, rate: str, value: Optional[float], *, bounds: Optional[Tuple[float, float]], tip: Optional[str]
 ) -> str:
     if value is None:
         return "<td></td>"
@@ -155,7 +155,7 @@ def prf_chart(metrics: Rates, intervals: Intervals) -> str:
     plot_w, plot_h = width - left - 8, height - top - bottom
     group = plot_w / max(len(names), 1)
     bar = min(group / 4, 22)
-    parts = y_axis(left, top, plot_w, plot_h, [(v, str(v)) for v in range(0, 101, 20)], 100)
+    parts = y_axis(left, top, plot_w=plot_w, plot_h=plot_h, ticks=[(v, str(v)) for v in range(0, 101, 20)], top_value=100)
     parts.append(_legend(left, 14))
     for index, name in enumerate(names):
         centre = left + group * (index + 0.5)
@@ -163,15 +163,15 @@ def prf_chart(metrics: Rates, intervals: Intervals) -> str:
         for slot, rate in enumerate(rates):
             x = centre + (slot - len(rates) / 2) * bar
             bounds = intervals.get(name, {}).get(rate)
-            parts.append(_bar(x, bar - 2, metrics[name][rate], bounds, top, plot_h, name, rate))
+            parts.append(_bar(x, bar - 2, metrics[name][rate], bounds=bounds, top=top, plot_h=plot_h, metric=name, rate=rate))
         parts.append(
             f'<text x="{centre:.1f}" y="{top + plot_h + 18}" class="tick" text-anchor="middle">{METRIC_NAMES[name]}</text>'
         )
-    return svg("chart-prf", width, height, "Recall, precision and F1 per metric", parts)
+    return svg("chart-prf", width, height, label="Recall, precision and F1 per metric", parts=parts)
 
 
 def _bar(
-    x: float, w: float, value: float, bounds: Optional[Tuple[float, float]], top: int, plot_h: int, metric: str, rate: str
+    x: float, w: float, value: float, *, bounds: Optional[Tuple[float, float]], top: int, plot_h: int, metric: str, rate: str
 ) -> str:
     """One bar with its tooltip and interval whisker."""
     y = top + plot_h * (1 - value)
@@ -200,7 +200,7 @@ def _legend(x: float, y: float) -> str:
     return "".join(items)
 
 
-def f1_histogram(values: Sequence[float], micro: float, macro: Optional[float], metric: str) -> str:
+def f1_histogram(values: Sequence[float], micro: float, macro: Optional[float], *, metric: str) -> str:
     """Documents per bin of F1 (:data:`BINS` bins over 0–100), with the
     corpus (micro) and the macro-averaged F1 as vertical lines."""
     width, height, left, top, bottom = 640, 220, 36, 30, 34
@@ -208,7 +208,7 @@ def f1_histogram(values: Sequence[float], micro: float, macro: Optional[float], 
     counts = histogram_counts(values)
     step = nice_step(max(counts) / 4)
     top_count = step * max(1, ceil(max(counts) / step))
-    parts = y_axis(left, top, plot_w, plot_h, [(v, str(v)) for v in range(0, top_count + 1, step)], top_count)
+    parts = y_axis(left, top, plot_w=plot_w, plot_h=plot_h, ticks=[(v, str(v)) for v in range(0, top_count + 1, step)], top_value=top_count)
     bin_w = plot_w / BINS
     for index, count in enumerate(counts):
         if count:
@@ -228,8 +228,11 @@ def f1_histogram(values: Sequence[float], micro: float, macro: Optional[float], 
     averages = [("micro", f"corpus (micro) {pct(micro)}", micro)]
     if macro is not None:
         averages.append(("macro", f"macro average {pct(macro)}", macro))
-    parts += [_average_line(left, top, plot_w, plot_h, slot, *average) for slot, average in enumerate(averages)]
-    return svg("chart-f1", width, height, f"Distribution of per-document {metric} F1", parts)
+    parts += [
+        _average_line(left, top, plot_w=plot_w, plot_h=plot_h, slot=slot, kind=kind, label=label, value=value)
+        for slot, (kind, label, value) in enumerate(averages)
+    ]
+    return svg("chart-f1", width, height, label=f"Distribution of per-document {metric} F1", parts=parts)
 
 
 def histogram_counts(values: Sequence[float]) -> List[int]:
@@ -241,7 +244,7 @@ def histogram_counts(values: Sequence[float]) -> List[int]:
     return counts
 
 
-def _average_line(left: int, top: int, plot_w: float, plot_h: int, slot: int, kind: str, label: str, value: float) -> str:
+def _average_line(left: int, top: int, *, plot_w: float, plot_h: int, slot: int, kind: str, label: str, value: float) -> str:
     """A vertical line at ``value`` and its key above the plot."""
     x, key_x = left + plot_w * value, left + slot * 170
     return (
@@ -315,16 +318,16 @@ def documents_section(data: ReportData) -> str:
     metric = headline(data.metrics)
     values = [doc[metric]["f1"] for doc in data.documents.values()]
     macro = data.macro.get(metric, {}).get("f1") if data.macro else None
-    chart = f1_histogram(values, data.metrics[metric]["f1"], macro, METRIC_NAMES[metric])
+    chart = f1_histogram(values, data.metrics[metric]["f1"], macro, metric=METRIC_NAMES[metric])
     anchors = {view.name: f"doc-{index + 1}" for index, view in enumerate(data.views)}
     return (
         f'<section id="documents">\n<h2>Documents</h2>\n{chart}\n'
-        f"{documents_table(data.documents, data.errors, metric, anchors)}\n</section>"
+        f"{documents_table(data.documents, data.errors, metric, anchors=anchors)}\n</section>"
     )
 
 
 def documents_table(
-    documents: Mapping[str, Rates], errors: Mapping[str, Mapping[str, int]], metric: str, anchors: Mapping[str, str]
+    documents: Mapping[str, Rates], errors: Mapping[str, Mapping[str, int]], metric: str, *, anchors: Mapping[str, str]
 ) -> str:
     """One row per document, worst first (:func:`~.views.worst_documents`);
     the worst link to their view."""
@@ -363,8 +366,8 @@ def document_view_html(view: DocumentView, rank: int) -> str:
         f'<article class="doc" id="doc-{rank}">\n<h3>{rank}. {escape(view.name)}</h3>\n'
         f'<p class="meta">{scores}</p>\n' + (f'<p class="meta">{errors}</p>\n' if errors else "")
         + f'<p class="note">{window_note(view)}</p>\n<div class="sides">\n'
-        f'{side_html("gold", "Gold", view.words, view.first, view.key)}\n'
-        f'{side_html("pred", "Predicted", view.words, view.first, view.response)}\n'
+        f'{side_html("gold", "Gold", view.words, first=view.first, mentions=view.key)}\n'
+        f'{side_html("pred", "Predicted", view.words, first=view.first, mentions=view.response)}\n'
         "</div>\n</article>"
     )
 
@@ -380,7 +383,7 @@ def window_note(view: DocumentView) -> str:
     )
 
 
-def side_html(kind: str, title: str, words: Sequence[str], first: int, mentions: Sequence[Mention]) -> str:
+def side_html(kind: str, title: str, words: Sequence[str], *, first: int, mentions: Sequence[Mention]) -> str:
     """One column: a title and the text with its mentions highlighted."""
     twinless = sum(m.twinless for m in mentions)
     what = "missing from the prediction" if kind == "gold" else "not in the gold"
@@ -447,7 +450,7 @@ class _MarkupWriter:
         return [index for index, _, _ in closing if self.mentions[index].end != token]
 
 
-def _open_tag(mention: Mention, height: int, continued: bool, cut: bool) -> str:
+def _open_tag(mention: Mention, height: int, continued: bool, *, cut: bool) -> str:
     """Classes: colour slot, nesting height, ``t`` twinless, ``c`` continues
     a cut fragment, ``o`` is cut (continues after)."""
     colour = f"p{mention.colour % len(PALETTE)}" if mention.colour >= 0 else "px"

@@ -17,7 +17,7 @@ def interval_text(bounds: Tuple[float, float]) -> str:
     return f"{pct(bounds[0])}–{pct(bounds[1])}"
 
 
-def svg(ident: str, width: int, height: int, label: str, parts: Sequence[str]) -> str:
+def svg(ident: str, width: int, height: int, *, label: str, parts: Sequence[str]) -> str:
     """An inline SVG chart of ``parts``, ``label`` read out for it."""
     return (
         f'<svg id="{ident}" class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
@@ -26,7 +26,7 @@ def svg(ident: str, width: int, height: int, label: str, parts: Sequence[str]) -
 
 
 def y_axis(
-    left: int, top: int, plot_w: float, plot_h: int, ticks: Sequence[Tuple[float, str]], top_value: float
+    left: int, top: int, *, plot_w: float, plot_h: int, ticks: Sequence[Tuple[float, str]], top_value: float
 ) -> List[str]:
     """Horizontal grid lines with their labels."""
     parts = []

@@ -12,6 +12,7 @@ from ..scoring import CorpusResult
 def report_page(
     result: CorpusResult,
     words: Mapping[str, Sequence[str]],
+    *,
     key: str,
     response: str,
     level: float = 0.95,

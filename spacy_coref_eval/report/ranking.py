@@ -16,7 +16,7 @@ RANKING_STYLE = ".ranking td:nth-child(2),.ranking th:nth-child(2){text-align:le
 
 
 def ranking_page(
-    ranking: Any, labels: Sequence[str], key: str, n_documents: int, level: float,
+    ranking: Any, labels: Sequence[str], key: str, *, n_documents: int, level: float,
     settings: Optional[Mapping[str, Any]] = None,
 ) -> str:
     """The page: a title naming the ``key``, the interval plot and the
@@ -72,7 +72,7 @@ def ranking_plot(ranking: Any, labels: Sequence[str], level: float) -> str:
         )
     height = top + ROW * len(labels) + 8
     label = f"F1 and {level:.0%} interval of every system"
-    return svg("ranking", LEFT + PLOT + 24, height, label, parts)
+    return svg("ranking", LEFT + PLOT + 24, height, label=label, parts=parts)
 
 
 def ranking_table_html(ranking: Any, labels: Sequence[str]) -> str:

@@ -11,7 +11,7 @@ FORMATS = ("table", "json", *PAPER_FORMATS)
 """What :func:`render` writes."""
 
 
-def render(result: CorpusResult, fmt: str, per_doc: bool, analyses: Analyses = Analyses()) -> str:
+def render(result: CorpusResult, fmt: str, per_doc: bool, *, analyses: Analyses = Analyses()) -> str:
     """The report of a result as a ``table`` (the table of every registered
     analysis computed, in the order of its ``table_rank``), ``json``, or the
     scores tables for papers (:data:`~.paper.PAPER_FORMATS`: the scores,
@@ -20,7 +20,7 @@ def render(result: CorpusResult, fmt: str, per_doc: bool, analyses: Analyses = A
     if fmt == "json":
         return json_text(score_json(result, per_doc, analyses))
     if fmt in PAPER_FORMATS:
-        return _paper(result, fmt, per_doc, analyses)
+        return _paper(result, fmt, per_doc, analyses=analyses)
     from .table import documents_table, intervals_table, macro_table, metrics_table
 
     parts = [metrics_table(result.metrics())]
@@ -40,7 +40,7 @@ def render(result: CorpusResult, fmt: str, per_doc: bool, analyses: Analyses = A
     return "\n".join(parts)
 
 
-def _paper(result: CorpusResult, fmt: str, per_doc: bool, analyses: Analyses) -> str:
+def _paper(result: CorpusResult, fmt: str, per_doc: bool, *, analyses: Analyses) -> str:
     from .grids import documents_grid, intervals_grid, macro_grid, scores_grid
 
     grids = [scores_grid(result.metrics())]

@@ -124,7 +124,7 @@ def _link_row(metric: str, part: str, scores: Mapping[str, Any]) -> LinkRow:
     counts = None
     if "recall_num" in scores:
         counts = tuple(float(scores[f]) for f in ("recall_num", "recall_den", "precision_num", "precision_den"))
-    return LinkRow(metric, part, float(scores["recall"]), float(scores["precision"]), float(scores["f1"]), counts)  # type: ignore[arg-type]
+    return LinkRow(metric, part, float(scores["recall"]), float(scores["precision"]), f1=float(scores["f1"]), counts=counts)  # type: ignore[arg-type]
 
 
 def _link_rows(block: Mapping[str, Any], totals: Optional[Rates]) -> Tuple[LinkRow, ...]:
@@ -137,7 +137,7 @@ def _link_rows(block: Mapping[str, Any], totals: Optional[Rates]) -> Tuple[LinkR
 
 
 def cross_document_view(
-    block: Optional[Mapping[str, Any]], metrics: Rates, documents: Mapping[str, Rates], shown: int = 50
+    block: Optional[Mapping[str, Any]], metrics: Rates, documents: Mapping[str, Rates], *, shown: int = 50
 ) -> Optional[CrossDocumentView]:
     """The view of a run's ``cross_document`` JSON block (with its
     ``documents``: topics), its corpus ``metrics`` and every topic's
@@ -181,7 +181,7 @@ def alignment_view(reports: Mapping[str, "AlignmentReport"], shown: int = 50) ->
     changed = [(name, {c: getattr(r, c) for c in ALIGNMENT_COLUMNS}, r.drift)
                for name, r in reports.items() if r.changed() or r.drift]
     return AlignmentView(total.unit, {c: getattr(total, c) for c in ALIGNMENT_COLUMNS}, changed[:shown],
-                         len(reports), max(0, len(changed) - shown), pairing_counts(reports))
+                         len(reports), more=max(0, len(changed) - shown), paired=pairing_counts(reports))
 
 
 def headline(metrics: Mapping[str, object]) -> str:
@@ -245,7 +245,7 @@ def _suffix(rank: int) -> str:
     return ascii_lowercase[rank] if rank < len(ascii_lowercase) else f"z{rank + 1}"
 
 
-def error_positions(key: Clusters, response: Clusters, twins: np.ndarray, aligned: np.ndarray) -> np.ndarray:
+def error_positions(key: Clusters, response: Clusters, twins: np.ndarray, *, aligned: np.ndarray) -> np.ndarray:
     """Start tokens of the mentions that show an error: twinless on either
     side, or twinned into a response entity aligned to another key entity."""
     twinned = twins >= 0
@@ -270,13 +270,13 @@ def error_window(n_tokens: int, positions: np.ndarray, size: int) -> Tuple[int, 
 
 
 def side_mentions(
-    clusters: Clusters, labels: Sequence[str], colours: Sequence[int], twinless: np.ndarray, window: Tuple[int, int]
+    clusters: Clusters, labels: Sequence[str], colours: Sequence[int], *, twinless: np.ndarray, window: Tuple[int, int]
 ) -> Tuple[Mention, ...]:
     """The mentions of one side lying wholly inside ``window``, by position
     (longer first at one start)."""
     first, stop = window
     mentions = [
-        Mention(start, end, labels[entity], colours[entity], bool(alone))
+        Mention(start, end, labels[entity], colours[entity], twinless=bool(alone))
         for start, end, entity, alone in zip(
             clusters.starts.tolist(), clusters.ends.tolist(), clusters.entity.tolist(), twinless.tolist()
         )
@@ -288,6 +288,7 @@ def side_mentions(
 def document_view(
     name: str,
     words: Sequence[str],
+    *,
     key: Clusters,
     response: Clusters,
     twins: np.ndarray,
@@ -303,13 +304,13 @@ def document_view(
     aligned, shared = entity_alignment(key, response, twins)
     key_twinless = np.ones(len(key), dtype=bool)
     key_twinless[twins[twins >= 0]] = False
-    window = error_window(len(words), error_positions(key, response, twins, aligned), max_tokens)
+    window = error_window(len(words), error_positions(key, response, twins, aligned=aligned), max_tokens)
     labels = list(key_labels) if key_labels is not None else [str(i + 1) for i in range(key.n_entities)]
-    key_side = side_mentions(key, labels, list(range(key.n_entities)), key_twinless, window)
-    response_side = side_mentions(response, response_labels(aligned, shared, labels), aligned.tolist(), twins < 0, window)
+    key_side = side_mentions(key, labels, list(range(key.n_entities)), twinless=key_twinless, window=window)
+    response_side = side_mentions(response, response_labels(aligned, shared, labels), aligned.tolist(), twinless=twins < 0, window=window)
     return DocumentView(
-        name, tuple(words[window[0]:window[1]]), window[0], len(words), key_side, response_side,
-        len(key), len(response), metrics, dict(errors or {}),
+        name, tuple(words[window[0]:window[1]]), window[0], len(words), key=key_side, response=response_side,
+        n_key=len(key), n_response=len(response), metrics=metrics, errors=dict(errors or {}),
     )
 
 
@@ -352,16 +353,17 @@ def build_report(
         raise ValueError("the report needs the twinned mentions of a scoring run, not merged counts")
     documents = result.document_metrics()
     index = {name: i for i, name in enumerate(result.names)}
-    views = [
-        document_view(
-            name, words[name], *result.twinned.document(index[name]), documents[name], errors.get(name), max_tokens,
-            _file_labels(result.twinned.document(index[name])[0], key_documents, index[name]),
-        )
-        for name in worst_documents(documents, worst)
-        if name in words
-    ]
+    views = []
+    for name in worst_documents(documents, worst):
+        if name not in words:
+            continue
+        key_clusters, response_clusters, twins = result.twinned.document(index[name])
+        views.append(document_view(
+            name, words[name], key=key_clusters, response=response_clusters, twins=twins, metrics=documents[name],
+            errors=errors.get(name), max_tokens=max_tokens, key_labels=_file_labels(key_clusters, key_documents, index[name]),
+        ))
     return ReportData(
-        key, response, result.settings.to_dict(), result.metrics(), intervals, level, n_resamples, seed,
-        documents, errors, views, macro or {}, list(result.warnings), sections=dict(sections or {}),
+        key, response, result.settings.to_dict(), result.metrics(), intervals=intervals, level=level, n_resamples=n_resamples, seed=seed,
+        documents=documents, errors=errors, views=views, macro=macro or {}, warnings=list(result.warnings), sections=dict(sections or {}),
         alignment=alignment_view(alignment or {}), closure=closure,
     )

@@ -54,6 +54,7 @@ class Options:
         cls,
         metrics: Iterable[str] = DEFAULT_METRICS,
         input_format: Optional[str] = None,
+        *,
         key_format: Optional[str] = None,
         response_format: Optional[str] = None,
         spans: Optional[str] = None,
@@ -84,7 +85,8 @@ class Options:
         readers = parse_reader(key_spans or default, head_prefix), parse_reader(response_spans or default, head_prefix)
         formats = key_format or input_format, response_format or input_format
         return cls(
-            chosen, formats, readers, words, tokens, n_process, twinning, pair_by, cross_document, topic_pattern, stream
+            chosen, formats, readers, words, tokens=tokens, n_process=n_process, twinning=twinning, pair_by=pair_by,
+            cross_document=cross_document, topic_pattern=topic_pattern, stream=stream
         )
 
 
@@ -130,7 +132,7 @@ def evaluate_corpus(key: Any, response: Any, options: Optional[Options] = None, 
     corpus = read_pairs(key, response, options)
     if options.settings.coval is not None:
         return Run(_coval_result(key, response, options), corpus)
-    result = score_pairs(corpus.pairs, options.settings, corpus.warnings, options.n_process, options.twinning)
+    result = score_pairs(corpus.pairs, options.settings, corpus.warnings, n_process=options.n_process, keep_twinned=options.twinning)
     return Run(result, corpus)
 
 
@@ -147,7 +149,8 @@ def _streamed(key: Any, response: Any, options: Options) -> Optional[Run]:
     from ..formats.stream import Fallback, plan_stream
 
     try:
-        with plan_stream(key, response, options.formats, options.pair_by, options.n_process, limits=options.limits) as plan:
+        with plan_stream(key, response, options.formats, pair_by=options.pair_by, n_process=options.n_process,
+            limits=options.limits) as plan:
             batches = plan.map(partial(_counts, settings=options.settings), options.n_process)
             corpus = plan.corpus(batches, plan.read_unpaired())
     except Fallback:
@@ -156,7 +159,7 @@ def _streamed(key: Any, response: Any, options: Options) -> Optional[Run]:
     names = tuple(name for name, _, _ in plan.triples)
     counts = np.concatenate([batch.counts[0] for batch in batches])
     splits = np.concatenate([batch.counts[1] for batch in batches])
-    return Run(CorpusResult(options.settings, names, counts, [*corpus.warnings, *repeated], None, splits), corpus)
+    return Run(CorpusResult(options.settings, names, counts, [*corpus.warnings, *repeated], twinned=None, splits=splits), corpus)
 
 
 def _counts(pairs: Sequence[Pair], settings: Settings) -> Tuple[np.ndarray, np.ndarray]:
@@ -173,7 +176,7 @@ def _coval_result(key: Any, response: Any, options: Options) -> CorpusResult:
     ):
         raise CorefInputError("the coval preset reads CoNLL-2012 files (key and response), as coval does")
     names, counts = coval_corpus_counts(key, response, cast(CovalOptions, options.settings.coval))  # run under coval only
-    return CorpusResult(options.settings, tuple(names), counts, [], None, np.zeros(len(names), dtype=bool))
+    return CorpusResult(options.settings, tuple(names), counts, [], twinned=None, splits=np.zeros(len(names), dtype=bool))
 
 
 def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
@@ -189,8 +192,8 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
             if streamed is not None:
                 return streamed
         return read_corpus(
-            key, response, options.formats, options.spans, options.words, options.tokens, options.pair_by,
-            options.cross_document, options.topic_pattern, options.limits,
+            key, response, options.formats, spans=options.spans, words=options.words, tokens=options.tokens, pair_by=options.pair_by,
+            cross_document=options.cross_document, topic_pattern=options.topic_pattern, limits=options.limits,
         )
     sides = []
     for role, value, given, reader in zip(("key", "response"), (key, response), options.formats, options.spans):

@@ -25,6 +25,7 @@ def score_documents(
     key: Mapping[str, ClustersLike],
     response: Mapping[str, ClustersLike],
     settings: Optional[Settings] = None,
+    *,
     warnings: Iterable[str] = (),
 ) -> CorpusResult:
     """Score the response documents against the key documents of the same
@@ -37,6 +38,7 @@ def score_pairs(
     pairs: Iterable[Union[Pair, Tuple[str, ClustersLike, ClustersLike]]],
     settings: Optional[Settings] = None,
     warnings: Iterable[str] = (),
+    *,
     n_process: int = 1,
     keep_twinned: bool = True,
 ) -> CorpusResult:
@@ -66,7 +68,7 @@ def score_pairs(
         twice = next(name for name in names if names.count(name) > 1)
         raise CorefInputError(f"document {twice!r} is given more than once")
     if n_process > 1 and len(paired) > 1:
-        shards = _score_in_processes(cast(List[Pair], paired), settings, n_process, keep_twinned)  # a list with n_process > 1
+        shards = _score_in_processes(cast(List[Pair], paired), settings, n_process, keep_twinned=keep_twinned)  # a list with n_process > 1
     else:
         shards = [score_shard(paired, settings)]
     counts = np.concatenate([shard[0] for shard in shards])
@@ -74,7 +76,7 @@ def score_pairs(
     notes = [*warnings, *repeated_notes(repeated, settings)]
     parts = [shard[1] for shard in shards if shard[1] is not None]
     twinned = TwinnedCorpus.concat(parts) if len(parts) == len(shards) else None
-    return CorpusResult(settings, tuple(names), counts, notes, twinned, document_splits(paired))
+    return CorpusResult(settings, tuple(names), counts, notes, twinned=twinned, splits=document_splits(paired))
 
 
 def document_splits(pairs: Union[Sequence[Pair], StackedPairs]) -> np.ndarray:
@@ -97,7 +99,8 @@ def score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = 
     documents: Optional[List[Tuple[Clusters, Clusters, int]]] = None
     if _in_columns(pairs, settings):
         stacked = cast(StackedPairs, pairs)  # _in_columns: read as columns
-        twinned = twin_batches(stacked.key, stacked.response, stacked.n_tokens, settings.match, remove, settings.zeros == "exclude")
+        twinned = twin_batches(stacked.key, stacked.response, stacked.n_tokens, matcher=settings.match, remove_singletons=remove,
+            remove_zeros=settings.zeros == "exclude")
     else:
         from ..compat.ua.anaphora import anaphora_counts, check_modes
         from ..model.ua.view import in_modes
@@ -113,11 +116,12 @@ def score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = 
         exact = getattr(settings.match, "name", None) == "exact"
         check_modes(
             [(pair.name, *document[:2]) for pair, document in zip(pairs, documents)], modes, settings.singletons,
-            "exact" if exact else getattr(settings.match, "name", "another"),
+            match="exact" if exact else getattr(settings.match, "name", "another"),
         )
-        twinned = twin_corpus(documents, settings.match, remove, settings.zeros == "exclude")
+        twinned = twin_corpus(documents, settings.match, remove, remove_zeros=settings.zeros == "exclude")
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
-    counts = count_corpus(twinned, recall_pair, precision_pair, settings.metrics, settings.twinless == "conll", settings.count_options)
+    counts = count_corpus(twinned, recall_pair, precision_pair, metrics=settings.metrics, memberships=settings.twinless == "conll",
+        options=settings.count_options)
     if documents is not None:
         counts = anaphora_counts(
             counts, [document[:2] for document in documents], metrics=settings.metrics, modes=modes,
@@ -140,7 +144,7 @@ _SHARED: Optional[Tuple[List[Pair], Settings, bool]] = None
 """The documents being scored, for worker processes forked from this one."""
 
 
-def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int, keep_twinned: bool) -> List[Shard]:
+def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int, *, keep_twinned: bool) -> List[Shard]:
     """:func:`score_shard` on ``n_process`` consecutive shards in parallel.
     Forked workers find the documents in memory; elsewhere each shard is
     sent to its worker."""

@@ -85,6 +85,7 @@ class Settings:
         metrics: Iterable[str] = DEFAULT_METRICS,
         match: Optional[str] = None,
         twinless: str = "conll",
+        *,
         singletons: Optional[str] = None,
         min_overlap: Optional[float] = None,
         overlap_measure: Optional[str] = None,
@@ -129,19 +130,21 @@ class Settings:
                 metrics = [name for name in DEFAULT_METRICS if name in COVAL_METRICS]
         chosen = get_preset(preset)
         matcher = chosen.matcher(match, zero_match, **{name: value for name, value in options.items() if value is not None})
-        modes = Modes(split_antecedents, non_referring, bridging, discourse_deixis, min_spans, chosen.ua_scorer)
+        modes = Modes(split_antecedents, non_referring, bridging, discourse_deixis, min_spans=min_spans, as_scorer=chosen.ua_scorer)
         metrics = tuple(metrics) + tuple(name for name in modes.metrics if name not in metrics)
         importance = LeaImportance.of(lea_importance, lea_weights, lea_default_weight)
-        return cls(metrics, matcher, twinless, singletons or chosen.singletons, chosen, zeros, importance, modes, coval)
+        return cls(metrics, matcher, twinless, singletons or chosen.singletons, preset=chosen, zeros=zeros, lea_importance=importance,
+            anaphora=modes, coval=coval)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Settings":
         """Inverse of :meth:`to_dict`."""
         return cls.from_options(
             data["metrics"], data.get("match"), data.get("twinless", "conll"),
-            data.get("singletons"), data.get("min_overlap"), data.get("overlap_measure"),
-            data.get("preset"), data.get("zeros", "keep"), data.get("zero_match"), data.get("lea_importance", "size"),
-            data.get("lea_weights"), data.get("lea_default_weight"),
+            singletons=data.get("singletons"), min_overlap=data.get("min_overlap"), overlap_measure=data.get("overlap_measure"),
+            preset=data.get("preset"), zeros=data.get("zeros", "keep"), zero_match=data.get("zero_match"),
+            lea_importance=data.get("lea_importance", "size"),
+            lea_weights=data.get("lea_weights"), lea_default_weight=data.get("lea_default_weight"),
             **{name: data[name] for name in Modes.__dataclass_fields__ if name in data},
             mina=data.get("mina", False), np_only=data.get("np_only", False), remove_nested=data.get("remove_nested", False),
         )

@@ -83,7 +83,7 @@ class CorefUDMatcher:
         if len(rows) == 0 or len(cols) == 0:
             return twins
         scores = np.zeros((len(rows), len(cols)))
-        i, j = overlapping_pairs(key.starts[rows], key.ends[rows], response.starts[cols], response.ends[cols])
+        i, j = overlapping_pairs(key.starts[rows], key.ends[rows], response_starts=response.starts[cols], response_ends=response.ends[cols])
         scores[i, j] = MODES[self.mode].score(key, response, rows[i], cols[j])
         picked_rows, picked_cols = dense_assignment(scores)
         twins[cols[picked_cols]] = rows[picked_rows]
@@ -115,15 +115,17 @@ class CorefUDMatcher:
             response, response_codes = _masked(response, response_codes, ~response[0].zeros())
         key_first = first_occurrences(key_codes)
         response_first = first_occurrences(response_codes)
+        first_key, first_key_doc = _masked(key, key_codes, _mask(len(key_codes), key_first))[0]
+        first_response, first_response_doc = _masked(response, response_codes, _mask(len(response_codes), response_first))[0]
         first_twins = twin_each(
-            self, *_masked(key, key_codes, _mask(len(key_codes), key_first))[0],
-            *_masked(response, response_codes, _mask(len(response_codes), response_first))[0], n_docs,
+            self, first_key, first_key_doc, response=first_response, response_doc=first_response_doc, n_docs=n_docs
         )
         twins = np.full(len(response_codes), -1, dtype=np.int64)
         paired = first_twins >= 0
         twins[response_first[paired]] = key_first[first_twins[paired]]
-        memberships = _memberships(key, key_codes, response, response_codes, twins, emptied, n_docs)
-        return TwinnedCorpus(key[0], response[0], key[1], response[1], offsets, twins, n_docs, size, memberships)
+        memberships = _memberships(key, key_codes, response, response_codes=response_codes, twins=twins, emptied=emptied, n_docs=n_docs)
+        return TwinnedCorpus(key[0], response[0], key[1], response[1], offsets=offsets, twins=twins, n_docs=n_docs, size=size,
+            memberships=memberships)
 
     def check(self, key: Clusters, response: Clusters) -> None:
         MODES[self.mode].check(key, response)
@@ -239,7 +241,7 @@ def _emptied(side: Stacked, mask: np.ndarray) -> np.ndarray:
 
 
 def _memberships(
-    key: Stacked, key_codes: np.ndarray, response: Stacked, response_codes: np.ndarray, twins: np.ndarray,
+    key: Stacked, key_codes: np.ndarray, response: Stacked, *, response_codes: np.ndarray, twins: np.ndarray,
     emptied: Tuple[np.ndarray, np.ndarray], n_docs: int,
 ) -> Memberships:
     """What the CorefUD scorer's metrics count (docs/corefud.md §10): a
@@ -266,14 +268,15 @@ def _memberships(
     hi = np.searchsorted(pairs[:, 0], key_looked, "right")
     found_rows = np.repeat(key_entity, hi - lo)
     found_cols = pairs[range_values(lo, hi), 1]
+    (key_sizes, key_doc), (response_sizes, response_doc) = _sizes(key, emptied[0]), _sizes(response, emptied[1])
     return Memberships(
-        *_sizes(key, emptied[0]), *_sizes(response, emptied[1]),
-        (key_entity[sigma >= 0], sigma[sigma >= 0]),
-        (kappa[kappa >= 0], response_entity[kappa >= 0]),
-        (found_rows, found_cols),
-        n_docs,
-        response_codes,
-        np.where(last_response[key_codes] >= 0, key_codes, np.where(lookup[key_codes] != key_codes, key_looked, -1)),
+        key_sizes, key_doc, response_sizes, response_doc,
+        recall=(key_entity[sigma >= 0], sigma[sigma >= 0]),
+        precision=(kappa[kappa >= 0], response_entity[kappa >= 0]),
+        found=(found_rows, found_cols),
+        n_docs=n_docs,
+        response_codes=response_codes,
+        key_looked=np.where(last_response[key_codes] >= 0, key_codes, np.where(lookup[key_codes] != key_codes, key_looked, -1)),
     )
 
 

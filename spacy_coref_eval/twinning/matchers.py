@@ -53,13 +53,14 @@ def twin_by_score(key: Clusters, response: Clusters, score: ScoreFunction) -> np
     """
     twins, free_keys, free_responses = twinless_by_span(key, response)
     i, j = overlaps_by_start(
-        key.starts[free_keys], key.ends[free_keys], response.starts[free_responses], response.ends[free_responses]
+        key.starts[free_keys], key.ends[free_keys], response_starts=response.starts[free_responses],
+        response_ends=response.ends[free_responses]
     )
     if len(i) == 0:
         return twins
     scores = np.asarray(score(key, response, free_keys[i], free_responses[j]), dtype=np.float64)
     positive = scores > 0
-    rows, cols = solve_blocks(i[positive], j[positive], scores[positive], len(free_keys), len(free_responses))
+    rows, cols = solve_blocks(i[positive], j[positive], scores[positive], n_rows=len(free_keys), n_cols=len(free_responses))
     twins[free_responses[cols]] = free_keys[rows]
     return twins
 
@@ -127,7 +128,7 @@ class HeadMatcher(ScoredMatcher):
     def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
         assert key.heads is not None and response.heads is not None, "checked by require_heads"
         same = (key.heads[k] == response.heads[r]) & (key.heads[k] >= 0)
-        return np.where(same, common_tokens(key, response, k, r) / key.sizes[k], 0.0)
+        return np.where(same, common_tokens(key, response, k=k, r=r) / key.sizes[k], 0.0)
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,7 @@ class OverlapMatcher(ScoredMatcher):
         object.__setattr__(self, "min_overlap", float(theta))
 
     def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
-        common = common_tokens(key, response, k, r)
+        common = common_tokens(key, response, k=k, r=r)
         sizes = key.sizes[k] + response.sizes[r]
         ratio = 2 * common / sizes if self.overlap_measure == "dice" else common / (sizes - common)
         return np.where(ratio >= self.min_overlap, ratio, 0.0)
@@ -170,7 +171,7 @@ class PartialMatcher(ScoredMatcher):
     def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
         assert key.heads is not None, "checked by require_heads"
         sizes = response.sizes[r]
-        inside = common_tokens(key, response, k, r) == sizes
+        inside = common_tokens(key, response, k=k, r=r) == sizes
         return np.where(inside & holds(response, r, key.heads[k]), sizes / key.sizes[k], 0.0)
 
 

@@ -46,7 +46,7 @@ def family(root: ParseNode) -> Optional[Tuple[str, ...]]:
     return VERB_FAMILY if "VP" in heads else NOUN_FAMILY
 
 
-def _shallowest(start: ParseNode, labels: Optional[Tuple[str, ...]], out: Set[Tuple[str, int]], dynamic: bool) -> None:
+def _shallowest(start: ParseNode, labels: Optional[Tuple[str, ...]], out: Set[Tuple[str, int]], *, dynamic: bool) -> None:
     best = math.inf
     queue = [(start, 0)]
     for node, depth in queue:
@@ -83,9 +83,9 @@ def minimum_span(root: Optional[ParseNode], words: Sequence[str]) -> Optional[Mi
     if not out:
         if tops:
             for top in tops:
-                _shallowest(top, labels, out, False)
+                _shallowest(top, labels, out, dynamic=False)
         else:
-            _shallowest(root, None, out, True)
+            _shallowest(root, None, out, dynamic=True)
     if not out:
         out = {(w, i) for i, w in enumerate(words)}
     return frozenset(out) if out else None

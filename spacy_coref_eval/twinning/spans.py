@@ -85,7 +85,7 @@ def _sorted_spans(clusters: Clusters, width: int) -> Tuple[np.ndarray, np.ndarra
 
 
 def overlapping_pairs(
-    key_starts: np.ndarray, key_ends: np.ndarray, response_starts: np.ndarray, response_ends: np.ndarray
+    key_starts: np.ndarray, key_ends: np.ndarray, *, response_starts: np.ndarray, response_ends: np.ndarray
 ) -> Tuple[np.ndarray, np.ndarray]:
     """Indices ``(i, j)`` of every key span i that shares a token with
     response span j, each pair once.
@@ -98,13 +98,14 @@ def overlapping_pairs(
     key_order = np.argsort(key_starts, kind="stable")
     response_order = np.argsort(response_starts, kind="stable")
     keys, responses = overlaps_by_start(
-        key_starts[key_order], key_ends[key_order], response_starts[response_order], response_ends[response_order]
+        key_starts[key_order], key_ends[key_order], response_starts=response_starts[response_order],
+        response_ends=response_ends[response_order]
     )
     return key_order[keys], response_order[responses]
 
 
 def overlaps_by_start(
-    key_starts: np.ndarray, key_ends: np.ndarray, response_starts: np.ndarray, response_ends: np.ndarray
+    key_starts: np.ndarray, key_ends: np.ndarray, *, response_starts: np.ndarray, response_ends: np.ndarray
 ) -> Tuple[np.ndarray, np.ndarray]:
     """:func:`overlapping_pairs` of spans already sorted by start on both
     sides. Where each range begins (the responses starting before each key,

@@ -118,7 +118,7 @@ class TwinnedCorpus:
             self.key.ends[twins] == self.response.ends[found]
         )
         if self.key.nodes is not None or self.response.nodes is not None:
-            out[found] &= same_sets(self.key, self.response, twins, np.flatnonzero(found))
+            out[found] &= same_sets(self.key, self.response, k=twins, r=np.flatnonzero(found))
         return out
 
     def partitions(self) -> Twinned:
@@ -163,10 +163,10 @@ class TwinnedCorpus:
             response,
             np.concatenate([part.key_doc + shift for part, shift in zip(parts, doc_shift)]),
             np.concatenate([part.response_doc + shift for part, shift in zip(parts, doc_shift)]),
-            np.concatenate([part.offsets + shift for part, shift in zip(parts, token_shift)]),
-            np.concatenate(twins),
-            int(sum(part.n_docs for part in parts)),
-            int(sum(part.size for part in parts)),
+            offsets=np.concatenate([part.offsets + shift for part, shift in zip(parts, token_shift)]),
+            twins=np.concatenate(twins),
+            n_docs=int(sum(part.n_docs for part in parts)),
+            size=int(sum(part.size for part in parts)),
         )
 
 
@@ -174,6 +174,7 @@ def twin_corpus(
     documents: Sequence[Tuple[Clusters, Clusters, int]],
     matcher: Matcher,
     remove_singletons: bool = False,
+    *,
     remove_zeros: bool = False,
 ) -> TwinnedCorpus:
     """Twin the response of every ``(key, response, n_tokens)`` document
@@ -187,11 +188,12 @@ def twin_corpus(
     custom = getattr(matcher, "twin_corpus", None)
     if custom is not None:
         return custom(documents, remove_singletons, remove_zeros)
-    return _twin_stacked(stack_documents(documents), len(documents), matcher, remove_singletons, remove_zeros)
+    return _twin_stacked(stack_documents(documents), len(documents), matcher, remove_singletons=remove_singletons,
+        remove_zeros=remove_zeros)
 
 
 def twin_batches(
-    key: ClustersBatch, response: ClustersBatch, n_tokens: np.ndarray, matcher: Matcher,
+    key: ClustersBatch, response: ClustersBatch, n_tokens: np.ndarray, *, matcher: Matcher,
     remove_singletons: bool = False, remove_zeros: bool = False,
 ) -> TwinnedCorpus:
     """:func:`twin_corpus` of documents given as columns (document ``d``
@@ -199,14 +201,15 @@ def twin_batches(
     without being split into documents (docs/formats.md, Columns)."""
     if getattr(matcher, "twin_corpus", None) is not None:
         documents = list(zip(key.split(), response.split(), n_tokens.tolist()))
-        return twin_corpus(documents, matcher, remove_singletons, remove_zeros)
+        return twin_corpus(documents, matcher, remove_singletons, remove_zeros=remove_zeros)
     offsets, size = _offsets(key.extents(), response.extents(), n_tokens)
     stacked = offsets, key.stack(offsets), response.stack(offsets), size
-    return _twin_stacked(stacked, key.n_docs, matcher, remove_singletons, remove_zeros)
+    return _twin_stacked(stacked, key.n_docs, matcher, remove_singletons=remove_singletons, remove_zeros=remove_zeros)
 
 
 def _twin_stacked(
     stacked: Tuple[np.ndarray, "Stacked", "Stacked", int], n_docs: int, matcher: Matcher,
+    *,
     remove_singletons: bool, remove_zeros: bool,
 ) -> TwinnedCorpus:
     offsets, (key, key_doc), (response, response_doc), size = stacked
@@ -219,10 +222,10 @@ def _twin_stacked(
             response, response_doc, ~response.zeros()
         )
     if getattr(matcher, "per_document", False):
-        twins = twin_each(matcher, key, key_doc, response, response_doc, n_docs)
+        twins = twin_each(matcher, key, key_doc, response=response, response_doc=response_doc, n_docs=n_docs)
     else:
         twins = matcher(key, response)
-    return TwinnedCorpus(key, response, key_doc, response_doc, offsets, twins, n_docs, size)
+    return TwinnedCorpus(key, response, key_doc, response_doc, offsets=offsets, twins=twins, n_docs=n_docs, size=size)
 
 
 Stacked = Tuple[Clusters, np.ndarray]
@@ -253,7 +256,7 @@ def kept(clusters: Clusters, doc: np.ndarray, mask: np.ndarray) -> Tuple[Cluster
 
 
 def twin_each(
-    matcher: Matcher, key: Clusters, key_doc: np.ndarray, response: Clusters, response_doc: np.ndarray, n_docs: int
+    matcher: Matcher, key: Clusters, key_doc: np.ndarray, *, response: Clusters, response_doc: np.ndarray, n_docs: int
 ) -> np.ndarray:
     """The twins of stacked documents, ``matcher`` called on each alone."""
     twins = np.full(len(response), -1, dtype=np.int64)

@@ -52,7 +52,7 @@ def agreement(
             warnings += run.result.warnings
             scores = run.result.metrics()
             metrics = metrics or [m for m in scores if "f1" in scores[m]]
-            bounds = _intervals(run.result, level, n_resamples, seed)
+            bounds = _intervals(run.result, level, n_resamples, seed=seed)
             linked = _linking(run).metrics() if i != j else scores
             for metric in metrics:
                 pairwise.setdefault(metric, _empty(n))[i][j] = scores[metric]["f1"]
@@ -63,16 +63,16 @@ def agreement(
     missing = {a.name: [name for name in every if name not in set(a.names())] for a in annotations}
     units = [document_units(name, annotations, options) for name in every]
     result = Agreement(
-        names, metrics, pairwise, intervals, linking, {"names": every, "missing": missing},
-        [doc for doc in units if doc is not None], level, None, list(dict.fromkeys(warnings)),
-        options.settings.to_dict(),
+        names, metrics, pairwise, intervals, linking=linking, documents={"names": every, "missing": missing},
+        units=[doc for doc in units if doc is not None], level=level, system=None, warnings=list(dict.fromkeys(warnings)),
+        settings=options.settings.to_dict(),
     )
     for annotation in annotations:
         closure = closure_report(annotation.key.documents)
         if closure is not None:
             result.closure[annotation.name] = closure
     if system is not None:
-        result.system = _system(system, annotations, options, metrics, level, n_resamples, seed)
+        result.system = _system(system, annotations, options, metrics=metrics, level=level, n_resamples=n_resamples, seed=seed)
     return result
 
 
@@ -93,12 +93,12 @@ def _only(side: Side, names: set, aliases: Dict[str, str]) -> Side:
     return side if len(kept) == len(side.documents) else replace(side, documents=kept)
 
 
-def _intervals(result: CorpusResult, level: Optional[float], n_resamples: int, seed: int) -> Dict[str, Dict[str, Any]]:
+def _intervals(result: CorpusResult, level: Optional[float], n_resamples: int, *, seed: int) -> Dict[str, Dict[str, Any]]:
     if level is None or not result.names:
         return {}
     from ..statistics import bootstrap_intervals
 
-    return bootstrap_intervals(result, level, n_resamples, seed)
+    return bootstrap_intervals(result, level, n_resamples, seed=seed)
 
 
 def _linking(run: Any) -> CorpusResult:
@@ -114,7 +114,7 @@ def _linking(run: Any) -> CorpusResult:
 
 
 def _system(
-    system: Annotation, annotations: Sequence[Annotation], options: Options, metrics: Sequence[str],
+    system: Annotation, annotations: Sequence[Annotation], options: Options, *, metrics: Sequence[str],
     level: Optional[float], n_resamples: int, seed: int,
 ) -> Dict[str, Any]:
     """The system's F1 against every annotator (key), per metric."""
@@ -125,7 +125,7 @@ def _system(
         if run is None:
             continue
         got = run.result.metrics()
-        found = _intervals(run.result, level, n_resamples, seed)
+        found = _intervals(run.result, level, n_resamples, seed=seed)
         for metric in metrics:
             scores[metric][i] = got[metric]["f1"]
             interval = found.get(metric, {}).get("f1")

@@ -89,13 +89,14 @@ def document_units(name: str, annotations: Sequence[Annotation], options: Option
     mentions: Dict[int, Tuple[List[Tuple[int, ...]], np.ndarray]] = {}
     parent: Dict[Tuple[int, Tuple[int, ...]], Tuple[int, Tuple[int, ...]]] = {}
     for x, a in enumerate(order):
-        own = twin_corpus([(clusters[a], clusters[a], key.n_tokens)], settings.match, remove, zeros).document(0)[0]
+        own = twin_corpus([(clusters[a], clusters[a], key.n_tokens)], settings.match, remove, remove_zeros=zeros).document(0)[0]
         sets = own.node_sets()
         mentions[a] = ([tuple(sets.of(m).tolist()) for m in range(len(own))], own.entity)
         for tokens in mentions[a][0]:
             parent[a, tokens] = (a, tokens)
         for b in order[:x]:
-            theirs, mine, twins = twin_corpus([(clusters[b], clusters[a], key.n_tokens)], settings.match, remove, zeros).document(0)
+            theirs, mine, twins = twin_corpus([(clusters[b], clusters[a], key.n_tokens)], settings.match, remove,
+                remove_zeros=zeros).document(0)
             their_sets, my_sets = theirs.node_sets(), mine.node_sets()
             for m in np.flatnonzero(twins >= 0).tolist():
                 first = (b, tuple(their_sets.of(int(twins[m])).tolist()))
@@ -129,7 +130,7 @@ def document_units(name: str, annotations: Sequence[Annotation], options: Option
             held = value[u] if NOT_MARKED not in value[u] else frozenset()
             value[u] = held | frozenset(by_entity[int(entity[m])])
         values[a] = value
-    return DocumentUnits(name, order, units, values, spans, words, key)
+    return DocumentUnits(name, order, units, values, spans=spans, words=words, reference=key)
 
 
 def _document(annotation: Annotation, name: str) -> Optional[Tuple[SideDocument, SideDocument]]:

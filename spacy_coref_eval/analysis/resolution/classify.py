@@ -44,12 +44,12 @@ def classify_mentions(clusters: Clusters, tokens: Tokens) -> np.ndarray:
     kind = table.at(head, "kind")
     uncertain = np.flatnonzero(kind == CAPITALISED)
     if len(uncertain):
-        kind[uncertain] = _settle_capitalised(tokens, table, mentions, head[uncertain], candidates[uncertain])
+        kind[uncertain] = _settle_capitalised(tokens, table, mentions, heads=head[uncertain], owners=candidates[uncertain])
     found = _pronoun_classes(table, head, kind == PRONOUN)
     nominal = np.flatnonzero((kind == PROPER) | (kind == COMMON))
     if len(nominal):
         words, content = table.spread("word", -1), table.spread("content", False)
-        match = string_matches(mentions, rank, candidates[nominal], words, content)
+        match = string_matches(mentions, rank, candidates[nominal], word=words, content=content)
         found[nominal] = np.where(kind[nominal] == PROPER, CLASS_INDEX["PN-e"], CLASS_INDEX["CN-e"]) + match
     classes[np.flatnonzero(compared)[candidates]] = found
     return classes
@@ -70,7 +70,7 @@ def mention_kinds(clusters: Clusters, tokens: Tokens) -> np.ndarray:
     kinds = table.at(head, "kind")
     uncertain = np.flatnonzero(kinds == CAPITALISED)
     if len(uncertain):
-        kinds[uncertain] = _settle_capitalised(tokens, table, clusters, head[uncertain], uncertain)
+        kinds[uncertain] = _settle_capitalised(tokens, table, clusters, heads=head[uncertain], owners=uncertain)
     return kinds
 
 
@@ -148,7 +148,7 @@ def _fallback_heads(starts: np.ndarray, ends: np.ndarray, table: _TokenTable) ->
 
 
 def _settle_capitalised(
-    tokens: Tokens, table: _TokenTable, mentions: Clusters, heads: np.ndarray, owners: np.ndarray
+    tokens: Tokens, table: _TokenTable, mentions: Clusters, *, heads: np.ndarray, owners: np.ndarray
 ) -> np.ndarray:
     """Proper name or common noun for capitalised heads read lexically
     (``heads`` of mentions ``owners``): a proper name unless at a sentence

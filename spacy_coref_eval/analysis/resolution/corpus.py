@@ -99,6 +99,7 @@ def score_resolution_classes(
     if classes.shape != (len(twinned.key),):
         raise CorefInputError(f"the resolution classifier gave {classes.shape} classes for {len(twinned.key)} mentions")
     muc_rc, members = count_resolution_classes(
-        twinned.key, twinned.response, twinned.twins, classes, twinned.key_doc, twinned.response_doc, twinned.n_docs
+        twinned.key, twinned.response, twinned.twins, classes=classes, key_doc=twinned.key_doc, response_doc=twinned.response_doc,
+        n_docs=twinned.n_docs
     )
     return ResolutionClassResult(list(result.names), muc_rc, members)

@@ -19,6 +19,7 @@ def count_resolution_classes(
     key: Clusters,
     response: Clusters,
     twins: np.ndarray,
+    *,
     classes: np.ndarray,
     key_doc: Optional[np.ndarray] = None,
     response_doc: Optional[np.ndarray] = None,
@@ -41,7 +42,8 @@ def count_resolution_classes(
     ``(n_docs, 11)`` (:data:`MEMBER_COLUMNS`).
     """
     n_classes = len(RESOLUTION_CLASSES)
-    twins, classes, key_doc, response_doc = _checked(key, response, twins, classes, key_doc, response_doc, n_docs)
+    twins, classes, key_doc, response_doc = _checked(key, response, twins, classes=classes, key_doc=key_doc, response_doc=response_doc,
+        n_docs=n_docs)
     n_entities = key.n_entities
     entity_doc = np.zeros(n_entities, dtype=np.int64)
     entity_doc[key.entity] = key_doc
@@ -63,7 +65,7 @@ def count_resolution_classes(
     cells = (entity_doc[:, None] * n_classes + np.arange(n_classes)).ravel()
     recall_den = np.bincount(cells, parts_added.ravel(), minlength=n_docs * n_classes).reshape(n_docs, n_classes)
 
-    touched, blocks, cells = _joins(key, response, twins, classes, entity_doc, n_docs)
+    touched, blocks, cells = _joins(key, response, twins, classes=classes, entity_doc=entity_doc, n_docs=n_docs)
     muc_rc = np.zeros((n_docs, n_classes, len(FIELDS)))
     muc_rc[..., 0] = touched - cells
     muc_rc[..., 1] = recall_den
@@ -76,6 +78,7 @@ def _checked(
     key: Clusters,
     response: Clusters,
     twins: np.ndarray,
+    *,
     classes: np.ndarray,
     key_doc: Optional[np.ndarray],
     response_doc: Optional[np.ndarray],
@@ -116,7 +119,7 @@ def _checked(
 
 
 def _joins(
-    key: Clusters, response: Clusters, twins: np.ndarray, classes: np.ndarray, entity_doc: np.ndarray, n_docs: int
+    key: Clusters, response: Clusters, twins: np.ndarray, *, classes: np.ndarray, entity_doc: np.ndarray, n_docs: int
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per document and class: the P0 parts touched by a join, the parts of
     F they form (blocks) and the cells of G × F they form, each ``(n_docs,
@@ -153,7 +156,7 @@ def _joins(
     cols = group[final][run] + c * len(group_start)
     part_ids, row = _dense(rows, n_classes * width)
     _, col = _dense(cols, n_classes * len(group_start))
-    block = connected_blocks(row, col, len(part_ids), int(col.max()) + 1).of_edge
+    block = connected_blocks(row, col, n_rows=len(part_ids), n_cols=int(col.max()) + 1).of_edge
     part_block = np.empty(len(part_ids), dtype=np.int64)
     part_block[row] = block
     part_class, part_local = part_ids // width, part_ids % width

@@ -13,7 +13,7 @@ _BASE = 0x9E3779B97F4A7C15
 
 
 def string_matches(
-    mentions: Clusters, rank: np.ndarray, chosen: np.ndarray, word: np.ndarray, content: np.ndarray
+    mentions: Clusters, rank: np.ndarray, chosen: np.ndarray, *, word: np.ndarray, content: np.ndarray
 ) -> np.ndarray:
     """For mentions ``chosen``: 0 if a preceding mention (by ``rank``) of
     its entity has the same words, else 1 if one shares a content word with
@@ -26,10 +26,10 @@ def string_matches(
     index[kept] = np.arange(len(kept))
     entity, starts, ends, ranks = mentions.entity[kept], mentions.starts[kept], mentions.ends[kept], rank[kept]
     asked = index[chosen]
-    exact = exact_repeats(entity, starts, ends, ranks, word)[asked]
+    exact = exact_repeats(entity, starts, ends, rank=ranks, word=word)[asked]
     wanted = np.zeros(len(kept), dtype=bool)
     wanted[asked[~exact]] = True
-    shared = shares_content_word(entity, starts, ends, ranks, word, content, wanted)[asked]
+    shared = shares_content_word(entity, starts, ends, rank=ranks, word=word, content=content, wanted=wanted)[asked]
     return np.where(exact, 0, np.where(shared, 1, 2))
 
 
@@ -60,7 +60,7 @@ def _reach_before(entity: np.ndarray, ends: np.ndarray) -> np.ndarray:
 
 
 def exact_repeats(
-    entity: np.ndarray, starts: np.ndarray, ends: np.ndarray, rank: np.ndarray, word: np.ndarray
+    entity: np.ndarray, starts: np.ndarray, ends: np.ndarray, *, rank: np.ndarray, word: np.ndarray
 ) -> np.ndarray:
     """Mask of the mentions whose words equal those of a mention of their
     entity of lower ``rank``. A polynomial hash from prefix sums picks the
@@ -134,7 +134,7 @@ def _compacted(word: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Tuple[
 
 
 def shares_content_word(
-    entity: np.ndarray, starts: np.ndarray, ends: np.ndarray, rank: np.ndarray, word: np.ndarray, content: np.ndarray,
+    entity: np.ndarray, starts: np.ndarray, ends: np.ndarray, *, rank: np.ndarray, word: np.ndarray, content: np.ndarray,
     wanted: np.ndarray, budget: int = 0,
 ) -> np.ndarray:
     """For the ``wanted`` mentions: whether a mention of their entity of
@@ -171,12 +171,12 @@ def shares_content_word(
     batch = np.maximum.accumulate(np.where(new_entity, (total - sizes) // budget, 0))
     n_words = int(word.max()) + 1
     for part in np.split(pieces, np.flatnonzero(np.diff(batch)) + 1):
-        _walk_pieces(part, entity, cut, ends, rank, word, n_words, content, open_, out)
+        _walk_pieces(part, entity, cut, ends=ends, rank=rank, word=word, n_words=n_words, content=content, open_=open_, out=out)
     return out
 
 
 def _walk_pieces(
-    pieces: np.ndarray, entity: np.ndarray, cut: np.ndarray, ends: np.ndarray, rank: np.ndarray, word: np.ndarray,
+    pieces: np.ndarray, entity: np.ndarray, cut: np.ndarray, *, ends: np.ndarray, rank: np.ndarray, word: np.ndarray,
     n_words: int, content: np.ndarray, open_: np.ndarray, out: np.ndarray,
 ) -> None:
     """Settle the ``open_`` mentions among ``pieces`` (whole entities, in

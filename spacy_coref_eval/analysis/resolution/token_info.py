@@ -105,8 +105,8 @@ class TokenInfo:
             marked = np.array([("Masc" in label) or ("Fem" in label) for label in labels], dtype=bool)[label_of]
             gendered = np.where(given_gender, marked, gendered)
         return cls(
-            token, type_of, columns["word"], columns["kind"], columns["cut"].astype(bool), columns["priority"],
-            columns["content"].astype(bool), person, gendered.astype(bool),
+            token, type_of, columns["word"], columns["kind"], cut=columns["cut"].astype(bool), priority=columns["priority"],
+            content=columns["content"].astype(bool), person=person, gendered=gendered.astype(bool),
         )
 
 

@@ -25,7 +25,7 @@ Entity = List[CovalMention]
 
 
 def coval_entities(
-    spans: Sequence[Sequence[CovalSpan]], key: CovalDocument, own: CovalDocument, min_spans: bool
+    spans: Sequence[Sequence[CovalSpan]], key: CovalDocument, own: CovalDocument, *, min_spans: bool
 ) -> List[Entity]:
     """Entities of ``(sentence, start, end)`` spans as :class:`CovalMention`
     lists: trees from the key document's words, tags and parse bits; with
@@ -35,9 +35,9 @@ def coval_entities(
     for entity in spans:
         mentions = []
         for sentence, start, end in entity:
-            words, tags, bits = (key.column(sentence, i, start, end) for i in (3, 4, PARSE_FIELD))
-            tree = partial_tree(words, tags, bits, start)
-            span = minimum_span(tree, own.column(sentence, 3, start, end)) if min_spans else None
+            words, tags, bits = (key.column(sentence, i, start=start, end=end) for i in (3, 4, PARSE_FIELD))
+            tree = partial_tree(words, tags, bits, first=start)
+            span = minimum_span(tree, own.column(sentence, 3, start=start, end=end)) if min_spans else None
             identity = ("min", sentence, span) if span else ("span", sentence, start, end)
             mentions.append(CovalMention(sentence, start, end, identity, None if tree is None else tree.label))
         out.append(mentions)

@@ -27,7 +27,7 @@ class CovalDocument:
     name: str
     sentences: List[List[List[str]]] = field(default_factory=list)
 
-    def column(self, sentence: int, index: int, start: int, end: int) -> List[str]:
+    def column(self, sentence: int, index: int, *, start: int, end: int) -> List[str]:
         """Field ``index`` of lines ``start..end`` of a sentence (``-`` for
         the parse column of a line without it, ``''`` for words)."""
         rows = self.sentences[sentence][start:end + 1]

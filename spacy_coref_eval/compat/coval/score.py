@@ -56,7 +56,7 @@ def coval_sides(key: CovalDocument, response: CovalDocument, options: CovalOptio
         )
     out = []
     for doc, spans in sides:
-        entities = coval_entities(spans, key, doc, options.min_spans)
+        entities = coval_entities(spans, key, doc, min_spans=options.min_spans)
         if options.np_only:
             entities = np_only(entities)
         if options.remove_nested:

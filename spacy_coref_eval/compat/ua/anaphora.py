@@ -28,7 +28,7 @@ def counted_apart(clusters: Clusters, modes: Modes) -> bool:
 
 
 def check_modes(
-    documents: Sequence[Tuple[str, Clusters, Clusters]], modes: Modes, singletons: str, match: str = "exact"
+    documents: Sequence[Tuple[str, Clusters, Clusters]], modes: Modes, singletons: str, *, match: str = "exact"
 ) -> None:
     """Refuse a key minimum span outside its markable when minimum spans
     are used, split antecedents under another matching than ``exact``, and
@@ -78,7 +78,7 @@ def anaphora_counts(
             continue
         if not exact or not (counted_apart(key, modes) or counted_apart(response, modes)):
             continue
-        counts, alone = document_counts(key, response, remove, modes.min_spans)
+        counts, alone = document_counts(key, response, remove, use_min=modes.min_spans)
         for block in blocks:
             array[d, BLOCK_INDEX[block]] = (alone if only else counts)[block]
     return array

@@ -63,7 +63,7 @@ class Side:
 
 
 def document_counts(
-    key: Clusters, response: Clusters, remove_singletons: bool = False, use_min: bool = False
+    key: Clusters, response: Clusters, remove_singletons: bool = False, *, use_min: bool = False
 ) -> Tuple[Dict[str, Quad], Dict[str, Quad]]:
     """The counts of every block with split elements scored (first), and
     the counts of the split elements alone (``only`` mode, second); the
@@ -72,7 +72,7 @@ def document_counts(
     counts, alone = {}, {}
     for kind in KINDS:
         recall_map, precision_map, alone[kind] = align(kind, k, r)
-        counts[kind] = _COUNT[kind](k, r, recall_map, precision_map)
+        counts[kind] = _COUNT[kind](k, r, recall_map=recall_map, precision_map=precision_map)
     return counts, alone
 
 
@@ -174,7 +174,7 @@ def _lea_partition_side(a, b) -> Tuple[float, float]:
     return num, den
 
 
-def _ceaf_partition(a, b, entities: bool, min_of: Dict[Span, Span]) -> Quad:
+def _ceaf_partition(a, b, entities: bool, *, min_of: Dict[Span, Span]) -> Quad:
     overlap = np.array(
         [[sum(any(same_markable(m, min_of.get(m), r) for r in s) for m in k) for s in b] for k in a], dtype=np.float64
     ).reshape(len(a), len(b))
@@ -289,13 +289,13 @@ def _lea_side(a: Side, b: Side, aligned: Aligned) -> Tuple[float, float]:
 
 
 def _by_sides(side):
-    def quad(k: Side, r: Side, recall_map: Aligned, precision_map: Aligned) -> Quad:
+    def quad(k: Side, r: Side, *, recall_map: Aligned, precision_map: Aligned) -> Quad:
         return side(k, r, recall_map) + side(r, k, precision_map)
     return quad
 
 
 def _ceaf(entities: bool):
-    def quad(k: Side, r: Side, recall_map: Aligned, precision_map: Aligned) -> Quad:
+    def quad(k: Side, r: Side, *, recall_map: Aligned, precision_map: Aligned) -> Quad:
         overlap = _overlap(k, r)
         for i, (j, v) in recall_map.items():
             overlap[i, j] += v
@@ -334,7 +334,7 @@ def _overlap(k: Side, r: Side) -> np.ndarray:
 
 
 def _blanc(coref: bool):
-    def quad(k: Side, r: Side, recall_map: Aligned, precision_map: Aligned) -> Quad:
+    def quad(k: Side, r: Side, *, recall_map: Aligned, precision_map: Aligned) -> Quad:
         rows = cells(k, r, recall_map)
         key_sizes = [k.size(i) for i in range(len(k.entities))]
         response_sizes = [r.size(j) for j in range(len(r.entities))]

@@ -80,10 +80,10 @@ def fold(text: str) -> Folded:
     before = np.zeros(len(codes) + 1, dtype=np.int64)
     np.cumsum(width, out=before[1:])
     if not len(quotes) and not escapes:
-        return Folded(folded.compress(width.astype(bool)), codes, before, NO_INTEGERS, text)
+        return Folded(folded.compress(width.astype(bool)), codes, before, NO_INTEGERS, text=text)
     doubles = quotes[width[quotes] == 2]
     special = np.concatenate([before[quotes], before[doubles] + 1, before[[start for start, _, _ in escapes]]])
-    return Folded(np.repeat(folded, width), codes, before, np.unique(special), text)
+    return Folded(np.repeat(folded, width), codes, before, np.unique(special), text=text)
 
 
 def replaced_characters(key: Folded, text: Folded) -> np.ndarray:

@@ -47,7 +47,7 @@ def place_units(key: "WordBounds", starts: np.ndarray, ends: np.ndarray) -> Plac
     return Placed(first, last + 1, kept, snapped)
 
 
-def same_characters(key: VisibleWords, text: str, starts: np.ndarray,
+def same_characters(key: VisibleWords, text: str, *, starts: np.ndarray,
                     ends: np.ndarray) -> Optional[Tuple[Placed, AlignmentReport]]:
     """:func:`place_characters` when the visible characters of ``text`` are
     those of the key's words (``key``), but for quotes of one kind (a double
@@ -78,17 +78,17 @@ def same_characters(key: VisibleWords, text: str, starts: np.ndarray,
     return placed, AlignmentReport("characters", replaced=len(differ), drift=drift)
 
 
-def place_characters(words: Sequence[str], text: str, starts: np.ndarray,
+def place_characters(words: Sequence[str], text: str, *, starts: np.ndarray,
                      ends: np.ndarray) -> Tuple[Placed, AlignmentReport]:
     """Mentions given as characters ``[starts, ends)`` of a response
     ``text`` placed on the key's ``words`` (:func:`fold_characters`),
     through :func:`same_characters` where it applies."""
     key = visible_words(words)
-    same = same_characters(key, text, starts, ends) if key is not None else None
-    return same if same is not None else fold_characters(words, text, starts, ends)
+    same = same_characters(key, text, starts=starts, ends=ends) if key is not None else None
+    return same if same is not None else fold_characters(words, text, starts=starts, ends=ends)
 
 
-def fold_characters(words: Sequence[str], text: str, starts: np.ndarray,
+def fold_characters(words: Sequence[str], text: str, *, starts: np.ndarray,
                     ends: np.ndarray) -> Tuple[Placed, AlignmentReport]:
     """Mentions given as characters ``[starts, ends)`` of a response
     ``text`` placed on the key's ``words`` by folding both

@@ -23,7 +23,7 @@ def visible_offsets(text: str, offsets: Offsets) -> Tuple[np.ndarray, Offsets]:
     return codes[visible], (before[offsets[0]], before[offsets[1]])
 
 
-def map_spans(starts: np.ndarray, ends: np.ndarray, source: Offsets, target: Offsets) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def map_spans(starts: np.ndarray, ends: np.ndarray, source: Offsets, *, target: Offsets) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Token spans on ``source`` tokens mapped onto ``target`` tokens (both
     given as character offsets on one text); returns new starts, ends and a
     mask of the spans that map exactly. Tokens of no character (white space
@@ -43,7 +43,7 @@ def map_spans(starts: np.ndarray, ends: np.ndarray, source: Offsets, target: Off
 
 
 def align_clusters(
-    name: str, response: Clusters, reference: Tuple[str, Offsets], predicted: Tuple[str, Offsets]
+    name: str, response: Clusters, reference: Tuple[str, Offsets], *, predicted: Tuple[str, Offsets]
 ) -> Tuple[Clusters, int]:
     """``response`` (on the predicted tokens) on the reference tokens, and
     the number of its spans that could not be mapped (placed past the
@@ -58,7 +58,7 @@ def align_clusters(
         raise CorefInputError(f"document {name!r}: {_text_difference(ref_chars, pred_chars)}")
     if len(response) == 0:
         return response, 0
-    starts, ends, ok = map_spans(response.starts, response.ends, pred_visible, ref_visible)
+    starts, ends, ok = map_spans(response.starts, response.ends, pred_visible, target=ref_visible)
     unmapped = int((~ok).sum())
     past_end = n_reference + np.arange(unmapped)
     starts[~ok] = past_end
@@ -67,9 +67,9 @@ def align_clusters(
     if response.heads is not None:
         known = response.heads >= 0
         safe = np.where(known, response.heads, 0)
-        heads, _, head_ok = map_spans(safe, safe + 1, pred_visible, ref_visible)
+        heads, _, head_ok = map_spans(safe, safe + 1, pred_visible, target=ref_visible)
         heads = np.where(known & head_ok, heads, -1)
-    mapped = Clusters.from_arrays(starts, ends, response.entity, heads)
+    mapped = Clusters.from_arrays(starts, ends, response.entity, heads=heads)
     return replace(mapped, repeated=mapped.repeated + response.repeated), unmapped
 
 

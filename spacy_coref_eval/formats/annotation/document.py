@@ -26,13 +26,13 @@ class AnnotatedDocument(SystemDocument):
     ``m`` of ``text``; ``labels[m]`` its entity; ``closure`` what closing
     the links did (:class:`~.closure.Closure`)."""
 
-    def __init__(self, name: Optional[str], text: str, fragments: Fragments, labels: np.ndarray,
+    def __init__(self, name: Optional[str], text: str, fragments: Fragments, *, labels: np.ndarray,
                  closure: Optional[Closure] = None) -> None:
         sizes = [len(parts) for parts in fragments]
         spans = np.array([span for parts in fragments for span in parts], dtype=np.int64).reshape(-1, 2)
         self.owner = np.repeat(np.arange(len(fragments), dtype=np.int64), sizes)
         self.mention_labels = np.asarray(labels, dtype=np.int64)
-        super().__init__(name, spans, self.mention_labels[self.owner], text)
+        super().__init__(name, spans, self.mention_labels[self.owner], text=text)
         del self.sentence_starts  # built from the text's lines when asked for
         self.closure = closure
 
@@ -79,7 +79,7 @@ class AnnotatedDocument(SystemDocument):
         placed by the one rule (:func:`~..alignment.place_characters`)."""
         from ..alignment import place_characters, placed_report
 
-        placed, report = place_characters(key.words, self.text or "", self.spans[:, 0], self.spans[:, 1])
+        placed, report = place_characters(key.words, self.text or "", starts=self.spans[:, 0], ends=self.spans[:, 1])
         return Paired(key, self._grouped(placed.starts, placed.ends, placed.kept), 0, placed_report(report, placed))
 
     def _grouped(self, starts: np.ndarray, ends: np.ndarray, kept: np.ndarray) -> Clusters:
@@ -107,7 +107,7 @@ class AnnotatedDocument(SystemDocument):
         )
 
 
-def annotated_side(path: Path, fmt: Format, documents: List[AnnotatedDocument], warnings: Sequence[str] = ()) -> Side:
+def annotated_side(path: Path, fmt: Format, documents: List[AnnotatedDocument], *, warnings: Sequence[str] = ()) -> Side:
     """The documents of one file or folder, with the closure's warning line."""
     closure = closure_of(documents)
     notes = list(warnings) + (closure_warning(path, closure) if closure is not None else [])

@@ -20,7 +20,7 @@ def coreference_type(label: Optional[str]) -> str:
 
 
 def text_document(
-    name: str, text: str, mentions: Mapping[Any, Sequence[Tuple[int, int]]], links: Sequence[Tuple[str, Any, Any]],
+    name: str, text: str, mentions: Mapping[Any, Sequence[Tuple[int, int]]], *, links: Sequence[Tuple[str, Any, Any]],
     source: str, chains: Sequence[Sequence[Any]] = (),
 ) -> AnnotatedDocument:
     """A document of ``text`` whose ``mentions`` (id → character fragments)
@@ -36,7 +36,7 @@ def text_document(
         range(len(order)), chains=[[of.get(i, f"missing:{i}") for i in chain] for chain in chains],
         links=[(kind, of.get(a, f"missing:{a}"), of.get(b, f"missing:{b}")) for kind, a, b in links],
     )
-    return AnnotatedDocument(name, text, order, entity, closure)
+    return AnnotatedDocument(name, text, order, labels=entity, closure=closure)
 
 
 def export_text(data: Union[bytes, bytearray], path: Path) -> str:

@@ -41,7 +41,7 @@ def read_document(
     if lines and lines[0].startswith(("MENTION\t", "COREF\t")):
         from ..litbank_tsv.read import tsv_document
 
-        return tsv_document(path.stem, text, lines, path)
+        return tsv_document(path.stem, text, lines, path=path)
     spans: Dict[str, Tuple[Tuple[int, int], ...]] = {}
     labels: List[Tuple[str, str]] = []
     chains: List[List[str]] = []
@@ -87,4 +87,4 @@ def read_document(
         range(len(order)), chains=[*by_label.values(), *([of.get(i, i) for i in chain] for chain in chains)],
         links=[(kind, of.get(a, a), of.get(b, b)) for kind, a, b in links], types=types,
     )
-    return AnnotatedDocument(path.stem, text, order, entity, closure)
+    return AnnotatedDocument(path.stem, text, order, labels=entity, closure=closure)

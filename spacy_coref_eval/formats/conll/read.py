@@ -84,7 +84,7 @@ class ConllColumns(Sequence[ConllDocument]):
     def documents(self) -> List[ConllDocument]:
         if self._documents is None:
             self._documents = [
-                ConllDocument(name, clusters, n_tokens, self.source, line)
+                ConllDocument(name, clusters, n_tokens, self.source, line=line)
                 for name, line, clusters, n_tokens in self.simple.documents()
             ]
         return self._documents
@@ -131,13 +131,13 @@ def read_conll(
 def read_conll_bytes(data: Union[bytes, bytearray], source: PathLike, *, with_words: bool = False, with_ids: bool = False) -> ConllFile:
     """:func:`read_conll` of a file's bytes (decompressed), ``source``
     naming it in messages."""
-    read = _read_bytes(data, Path(source), with_words, with_ids)
+    read = _read_bytes(data, Path(source), with_words, with_ids=with_ids)
     assert isinstance(read, ConllFile)
     return read
 
 
 def _read_bytes(
-    data: Union[bytes, bytearray], path: Path, with_words: bool, with_ids: bool, columns: bool = False
+    data: Union[bytes, bytearray], path: Path, with_words: bool, *, with_ids: bool, columns: bool = False
 ) -> Union[ConllFile, ConllColumns]:
     """:func:`read_conll_bytes`; with ``columns`` (and neither words nor
     ids) a file in the simple form as :class:`~.columns.ConllColumns`."""
@@ -151,7 +151,7 @@ def _read_bytes(
             return ConllColumns(simple, str(path))
         if simple is not None and not with_words:
             return _with_ids(ConllFile(
-                (name, ConllDocument(name, clusters, n_tokens, str(path), line))
+                (name, ConllDocument(name, clusters, n_tokens, str(path), line=line))
                 for name, line, clusters, n_tokens in simple.documents()
             ), raw)
         documents = None if simple is None else simple.documents()
@@ -160,12 +160,12 @@ def _read_bytes(
             text = data.decode("utf8")
             del data
             if documents is None:
-                return _parse(text, str(path), with_words, with_ids)
+                return _parse(text, str(path), with_words, with_ids=with_ids)
             lines = text.split("\n")
             columns_read = [_columns(_body(lines, line)) for _, line, _, _ in documents]
         return _with_ids(ConllFile(
-            (name, ConllDocument(name, clusters, n_tokens, str(path), line, *document_columns))
-            for (name, line, clusters, n_tokens), document_columns in zip(
+            (name, ConllDocument(name, clusters, n_tokens, str(path), line=line, words=words, sentence_starts=starts, pos=pos))
+            for (name, line, clusters, n_tokens), (words, starts, pos) in zip(
                 cast(List[Tuple[str, int, Clusters, int]], documents), columns_read  # None returned early above
             )
         ), raw)
@@ -192,7 +192,7 @@ def parse_conll(text: str, *, source: str, with_words: bool = False) -> ConllFil
         raise CorefInputError(f"{source}: not enough memory to read this input") from None
 
 
-def _parse(text: str, source: str, with_words: bool, with_ids: bool = False) -> ConllFile:
+def _parse(text: str, source: str, with_words: bool, *, with_ids: bool = False) -> ConllFile:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -210,7 +210,7 @@ def _parse(text: str, source: str, with_words: bool, with_ids: bool = False) -> 
             notes.comments += len(commented)
             notes.first_comment = notes.first_comment or commented[0]
             body = ["" if line[:1] == "#" else line for line in body]
-        reader = _DocumentReader(name, source, begin + 1, body, notes)
+        reader = _DocumentReader(name, source, begin + 1, body=body, notes=notes)
         documents[name] = reader.read(with_words, with_ids)
     documents.warnings.extend(notes.warnings(source))
     return documents
@@ -267,7 +267,7 @@ def _blocks(lines: List[str], source: str) -> Iterator[Tuple[str, int, int, bool
                     f"{source}:{i + 1}: '#begin document' inside document "
                     f"{_quote(current[0])} (opened at line {current[1] + 1}) with no '#end document'"
                 )
-            _check_outside(lines, previous_end + 1, i, source)
+            _check_outside(lines, previous_end + 1, i, source=source)
             current, comments = (begin.group(1).rstrip(), i), False
         elif END.match(line):
             if current is None:
@@ -280,10 +280,10 @@ def _blocks(lines: List[str], source: str) -> Iterator[Tuple[str, int, int, bool
         raise CorefInputError(
             f"{source}: document {_quote(current[0])} (line {current[1] + 1}) has no '#end document'"
         )
-    _check_outside(lines, previous_end + 1, len(lines), source)
+    _check_outside(lines, previous_end + 1, len(lines), source=source)
 
 
-def _check_outside(lines: List[str], start: int, stop: int, source: str) -> None:
+def _check_outside(lines: List[str], start: int, stop: int, *, source: str) -> None:
     for i in range(start, stop):
         if lines[i].strip() and lines[i][:1] != "#":
             raise CorefInputError(f"{source}:{i + 1}: token line outside a '#begin document' block")
@@ -292,7 +292,7 @@ def _check_outside(lines: List[str], start: int, stop: int, source: str) -> None
 class _DocumentReader:
     """Reads the mentions of one document from the lines of its body."""
 
-    def __init__(self, name: str, source: str, line: int, body: List[str], notes: _Notes) -> None:
+    def __init__(self, name: str, source: str, line: int, *, body: List[str], notes: _Notes) -> None:
         self.name = name
         self.source = source
         self.line = line
@@ -322,9 +322,12 @@ class _DocumentReader:
         labels = np.array(self.labels, dtype=np.int64)
         clusters = Clusters.from_arrays(starts, ends, labels)
         if not with_words:
-            document = ConllDocument(self.name, clusters, len(tokens), self.source, self.line)
+            document = ConllDocument(self.name, clusters, len(tokens), self.source, line=self.line)
         else:
-            document = ConllDocument(self.name, clusters, len(tokens), self.source, self.line, *_columns(self.body))
+            words, sentence_starts, pos = _columns(self.body)
+            document = ConllDocument(
+                self.name, clusters, len(tokens), self.source, line=self.line, words=words, sentence_starts=sentence_starts, pos=pos
+            )
         if with_ids:
             ids = np.array(list(self.entity_ids) or [""], dtype=str)[labels]
             document.mentions = RawMentions(starts, ends, labels, ids)
@@ -538,7 +541,7 @@ def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) 
     :class:`Side`, ``path`` naming it."""
     from . import FORMAT
 
-    read = _read_bytes(data, path, options.words, options.entity_ids, columns=not (options.words or options.entity_ids))
+    read = _read_bytes(data, path, options.words, with_ids=options.entity_ids, columns=not (options.words or options.entity_ids))
     if isinstance(read, ConllColumns):
         return Side(path, FORMAT, read)
     return Side(path, FORMAT, list(read.values()), read.warnings)

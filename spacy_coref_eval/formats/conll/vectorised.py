@@ -66,7 +66,7 @@ def parse_columns(data: Union[bytes, bytearray], raw: Optional[List[RawMentions]
     last = np.zeros(len(line_starts), dtype=np.uint8)
     first[nonempty] = buf[line_starts[nonempty]]
     last[nonempty] = buf[line_ends[nonempty] - 1]
-    structure = _structure(data, np.flatnonzero(first == _HASH), line_starts, line_ends)
+    structure = _structure(data, np.flatnonzero(first == _HASH), line_starts=line_starts, line_ends=line_ends)
     if structure is None:
         return None
     names, begins, ends = structure
@@ -75,7 +75,7 @@ def parse_columns(data: Union[bytes, bytearray], raw: Optional[List[RawMentions]
         if token.any():
             return None
         empty = np.zeros(0, dtype=np.int64)
-        return _documents([], empty, empty, *(empty,) * 6)
+        return _documents([], empty, empty, mentions=(empty,) * 6)
     line_doc = np.searchsorted(begins, np.arange(len(line_starts)), side="right") - 1
     inside = (line_doc >= 0) & (np.arange(len(line_starts)) < ends[np.maximum(line_doc, 0)])
     if np.any(token & ~inside) or np.any((last == _TAB) | (last == _SPACE)):
@@ -91,7 +91,7 @@ def parse_columns(data: Union[bytes, bytearray], raw: Optional[List[RawMentions]
     before = buf[plain_ends - 2]
     if np.any((before != _TAB) & (before != _SPACE)):
         return None
-    events = _events(buf, marked, line_starts, line_ends)
+    events = _events(buf, marked, line_starts=line_starts, line_ends=line_ends)
     if events is None:
         return None
     line, kind, position, ident, spaced = events
@@ -100,18 +100,18 @@ def parse_columns(data: Union[bytes, bytearray], raw: Optional[List[RawMentions]
         return None
     doc = line_doc[line]
     tokens = token_number[line] - doc_first_token[doc]
-    mentions = _mentions(doc, tokens, kind, position, ident, line)
+    mentions = _mentions(doc, tokens, kind, position=position, ident=ident, line=line)
     if mentions is None:
         return None
-    return _documents(names, begins, n_tokens, *mentions, raw=raw)
+    return _documents(names, begins, n_tokens, mentions=mentions, raw=raw)
 
 
 def _structure(
-    data: Union[bytes, bytearray], hash_lines: np.ndarray, line_starts: np.ndarray, line_ends: np.ndarray
+    data: Union[bytes, bytearray], hash_lines: np.ndarray, *, line_starts: np.ndarray, line_ends: np.ndarray
 ) -> Optional[Tuple[List[str], np.ndarray, np.ndarray]]:
     """Names, begin lines and end lines of the documents, if they nest
     properly with unique names and no other ``#`` lines."""
-    plain = _plain_structure(data, hash_lines, line_starts, line_ends)
+    plain = _plain_structure(data, hash_lines, line_starts=line_starts, line_ends=line_ends)
     if plain is not None:
         return plain
     indices = hash_lines.tolist()
@@ -144,7 +144,7 @@ _END_BYTES = np.frombuffer(b"#end document", dtype=np.uint8)
 
 
 def _plain_structure(
-    data: Union[bytes, bytearray], hash_lines: np.ndarray, line_starts: np.ndarray, line_ends: np.ndarray
+    data: Union[bytes, bytearray], hash_lines: np.ndarray, *, line_starts: np.ndarray, line_ends: np.ndarray
 ) -> Optional[Tuple[List[str], np.ndarray, np.ndarray]]:
     """:func:`_structure` at once for the usual spelling, ``#begin document
     NAME`` and ``#end document`` lines in turn, or ``None`` (for the
@@ -196,7 +196,7 @@ def _has_tab(buf: np.ndarray, line_starts: np.ndarray, lines: np.ndarray) -> boo
 
 
 def _events(
-    buf: np.ndarray, marked: np.ndarray, line_starts: np.ndarray, line_ends: np.ndarray
+    buf: np.ndarray, marked: np.ndarray, *, line_starts: np.ndarray, line_ends: np.ndarray
 ) -> Optional[Tuple[np.ndarray, ...]]:
     """``(line, kind, position, id)`` of every mark on the marked lines, and
     the marked lines whose last field follows a space."""
@@ -242,7 +242,7 @@ def _events(
 
 
 def _mentions(
-    doc: np.ndarray, tokens: np.ndarray, kind: np.ndarray, position: np.ndarray, ident: np.ndarray, line: np.ndarray
+    doc: np.ndarray, tokens: np.ndarray, kind: np.ndarray, *, position: np.ndarray, ident: np.ndarray, line: np.ndarray
 ) -> Optional[Tuple[np.ndarray, ...]]:
     """Mentions ``(doc, start, end, entity order, creation order, id)`` from
     the mark events, or ``None`` when brackets do not balance."""
@@ -280,11 +280,13 @@ def _mentions(
 
 def _documents(
     names: List[str], begins: np.ndarray, n_tokens: np.ndarray,
-    doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, entity: np.ndarray, created: np.ndarray, ident: np.ndarray,
-    raw: Optional[List[RawMentions]] = None,
+    *,
+    mentions: Tuple[np.ndarray, ...], raw: Optional[List[RawMentions]] = None,
 ) -> SimpleFile:
+    """``mentions`` as :func:`_mentions` gives them."""
+    doc, starts, ends, entity, created, ident = mentions
     order = np.lexsort((created, doc))
-    clusters = ClustersBatch.build(doc[order], starts[order], ends[order], entity[order], len(names))
+    clusters = ClustersBatch.build(doc[order], starts[order], ends[order], labels=entity[order], n_docs=len(names))
     if raw is not None:
         bounds = np.searchsorted(doc[order], np.arange(len(names) + 1)).tolist()
         columns = [array[order] for array in (starts, ends, entity, ident)]

@@ -14,6 +14,7 @@ def format_conll(
     name: str,
     words: Sequence[str],
     clusters: Clusters,
+    *,
     sentence_starts: Union[Sequence[int], np.ndarray] = (),
 ) -> Iterator[str]:
     """Lines of one document in CoNLL-2012 form (document, part, token index,
@@ -94,7 +95,7 @@ def write_conll(
     file, atomically and never over one of ``inputs``."""
     with open_output(path, "w", inputs, make_parents=True) as out:
         for name, words, clusters, sentence_starts in documents:
-            for line in format_conll(name, words, clusters, sentence_starts):
+            for line in format_conll(name, words, clusters, sentence_starts=sentence_starts):
                 out.write(line + "\n")
 
 

@@ -4,7 +4,7 @@ from ..base import DocumentIndex, Format, Lazy, Opened
 
 FORMAT = Format(
     "conllu", "CorefUD CoNLL-U", (".conllu",), Opened(Lazy(f"{__name__}.side:parse_side")),
-    Lazy(f"{__name__}.write:write_side"),
+    write=Lazy(f"{__name__}.write:write_side"),
     spans_only=False, token_attributes=True,
     index=DocumentIndex(
         rb"# (?:newdoc|global\.Entity)[^\n]*", b"#", Lazy(f"{__name__}.index:document_entries"),

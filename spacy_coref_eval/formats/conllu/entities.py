@@ -147,7 +147,7 @@ class MentionReader:
                                           f"(header {header.text})") from None
                 index = entities.get(eid)
                 if index is None:
-                    if self._rare_opening(eid, parts, row, single, header):
+                    if self._rare_opening(eid, parts, row, single=single, header=header):
                         continue
                     index = entities[eid]
                 seq = len(start)
@@ -182,7 +182,7 @@ class MentionReader:
             else:
                 raise self._malformed(rows, text)
 
-    def _rare_opening(self, eid: str, parts: List[str], row: int, single: bool, header: EntityHeader) -> bool:
+    def _rare_opening(self, eid: str, parts: List[str], row: int, *, single: bool, header: EntityHeader) -> bool:
         """Check a new entity id, or open a subspan of a discontinuous
         mention. True when the chunk has been dealt with."""
         if not eid:
@@ -226,14 +226,14 @@ class MentionReader:
         self.part[seq] = (part, total)
         stack.append(seq)
         if single:
-            self._close_subspan(eid, part, row, line)
+            self._close_subspan(eid, part, row, line=line)
         return True
 
     def _rare_closing(self, body: str, row: int) -> None:
         line = self.line_of(row)
         if body[-1] == "]":
             eid, part, _ = self._subspan(body, line)
-            self._close_subspan(eid, part, row, line)
+            self._close_subspan(eid, part, row, line=line)
             return
         if "-" in body or not _FORBIDDEN_IN_EID.isdisjoint(body):
             raise CorefInputError(f"{self.source}:{line}: malformed closing bracket {body})")
@@ -244,7 +244,7 @@ class MentionReader:
         raise CorefInputError(f"{self.source}:{line}: entity {body}: {body}) closes the open subspan "
                               f"{body}[{part}/{total}] (close it with {body}[{part}/{total}]))")
 
-    def _close_subspan(self, eid: str, part: int, row: int, line: int) -> None:
+    def _close_subspan(self, eid: str, part: int, row: int, *, line: int) -> None:
         stack = self.stacks.get(eid)
         if not stack:
             raise CorefInputError(f"{self.source}:{line}: entity {eid}: a mention closes here that was never opened")

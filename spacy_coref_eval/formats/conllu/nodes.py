@@ -44,7 +44,7 @@ def node_clusters(document: CorefUDDocument, order: np.ndarray) -> Clusters:
     plain ranges when every mention is a range of nodes and none is a
     zero, else with every mention's node set (:class:`NodeSets`)."""
     starts, ends, heads, nodes = node_mentions(document, order)
-    return Clusters.from_arrays(starts, ends, document.mention_entity, heads, nodes, entity_types(document))
+    return Clusters.from_arrays(starts, ends, document.mention_entity, heads=heads, nodes=nodes, etypes=entity_types(document))
 
 
 def node_mentions(
@@ -145,7 +145,7 @@ def node_tokens(document: CorefUDDocument, order: np.ndarray) -> Tokens:
     """Token information over nodes: the word columns, ``_`` for empty nodes."""
     starts = node_sentence_starts(document, order)
     if len(order) == document.n_words:
-        return Tokens.from_columns(document.words, starts, document.upos, document.xpos, document.feats)
+        return Tokens.from_columns(document.words, starts, document.upos, xpos=document.xpos, feats=document.feats)
     positions = np.searchsorted(order, document.word_keys()).tolist()
     columns = []
     for values in (document.upos, document.xpos, document.feats):
@@ -153,4 +153,5 @@ def node_tokens(document: CorefUDDocument, order: np.ndarray) -> Tokens:
         for position, value in zip(positions, values):
             column[position] = value
         columns.append(column)
-    return Tokens.from_columns(node_forms(document, order), starts, *columns)
+    upos, xpos, feats = columns
+    return Tokens.from_columns(node_forms(document, order), starts, upos, xpos=xpos, feats=feats)

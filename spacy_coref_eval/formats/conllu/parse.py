@@ -101,7 +101,7 @@ class FileParser:
         n_rows = len(token_lines)
         row_counts = np.diff(np.append(sentence_rows, n_rows))
         n_sentences = len(sentence_rows)
-        self.sentence_ids, documents = self._comments(comment, line_start, newlines, sentence_lines, token_lines)
+        self.sentence_ids, documents = self._comments(comment, line_start, newlines, sentence_lines=sentence_lines, token_lines=token_lines)
         self.sentence_rows = np.append(sentence_rows, n_rows)
         self.sentence_lines = (sentence_lines + 1).tolist()
         self._fields(line_start[token_lines], newlines[token_lines])
@@ -123,7 +123,7 @@ class FileParser:
                 raise CorefInputError(
                     f"{self.source}:{line}: document {name!r} appears twice (first at line {parsed[name].line})"
                 )
-            parsed[name] = self._document(d, name, line, first_sentence, stop)
+            parsed[name] = self._document(d, name, line, first_sentence=first_sentence, stop_sentence=stop)
         _entities_in_file_order(parsed, self.per_document, self.seen)
         return ConlluFile(self.source, parsed, self.bridges, self.split_antecedents)
 
@@ -150,6 +150,7 @@ class FileParser:
         return ids_per_document(header.text for _, header in self.headers)
 
     def _comments(self, comment: np.ndarray, line_start: np.ndarray, newlines: np.ndarray,
+                  *,
                   sentence_lines: np.ndarray, token_lines: np.ndarray):
         """The ``# sent_id`` of every sentence (``None`` without one), and
         documents ``(name, line, first sentence)``; records the
@@ -255,7 +256,7 @@ class FileParser:
         split_ante = np.flatnonzero(begins(heads, b"SplitAnt"))
         split[split_ante] = starts_with(self.words8, starts[split_ante] + 8, b"e=")
         self.split_antecedents = int(split.sum())
-        self._split_values(starts, rows, split, split_ante, misc_end)
+        self._split_values(starts, rows, split, split_ante=split_ante, misc_end=misc_end)
         entity = begins(heads, b"Entity=")
         order = np.argsort(starts[entity], kind="stable")
         starts, rows = starts[entity][order] + 7, rows[entity][order]
@@ -266,7 +267,7 @@ class FileParser:
         self.entity_offsets = np.zeros(len(starts) + 1, dtype=np.int64)
         np.cumsum(ends + 1 - starts, out=self.entity_offsets[1:])
 
-    def _split_values(self, starts: np.ndarray, rows: np.ndarray, split: np.ndarray, split_ante: np.ndarray,
+    def _split_values(self, starts: np.ndarray, rows: np.ndarray, split: np.ndarray, *, split_ante: np.ndarray,
                       misc_end: np.ndarray) -> None:
         """The ``SplitAnte=`` values (``Split=`` where a row has no
         ``SplitAnte=``, as udapi reads them) as ``(row, text)``, by row."""
@@ -310,7 +311,7 @@ class FileParser:
             return None
         return text.split("\n")[:-1]
 
-    def _document(self, d: int, name: str, line: int, first_sentence: int, stop_sentence: int) -> CorefUDDocument:
+    def _document(self, d: int, name: str, line: int, *, first_sentence: int, stop_sentence: int) -> CorefUDDocument:
         """Document ``d``, of sentences ``first_sentence`` to ``stop_sentence``
         (excluded), its brackets paired by the state machine."""
         if first_sentence == stop_sentence:
@@ -330,8 +331,8 @@ class FileParser:
         if not all_words:
             words_before = self.words_before[first_row:stop_row + 1] - self.words_before[first_row]
             multiword.extend((self.multiword_rows[multiword_lo:multiword_hi] - first_row).tolist())
-            self._special_rows(first_row, sentence_rows, words_before, self.other_rows[other_lo:other_hi] - first_row,
-                               multiword, empty_rows, empty_nodes)
+            self._special_rows(first_row, sentence_rows, words_before, rows=self.other_rows[other_lo:other_hi] - first_row,
+                               multiword=multiword, empty_rows=empty_rows, empty_nodes=empty_nodes)
         sentence_starts = self.words_before[self.sentence_rows[first_sentence:stop_sentence + 1]]
         sentence_starts -= first_word
 
@@ -399,7 +400,7 @@ class FileParser:
         self.row_multiword = np.zeros(len(plain), dtype=bool)
         self.row_multiword[ranges[well_formed]] = True
 
-    def _special_rows(self, first_row: int, sentence_rows: List[int], words_before: np.ndarray, rows: np.ndarray,
+    def _special_rows(self, first_row: int, sentence_rows: List[int], words_before: np.ndarray, *, rows: np.ndarray,
                       multiword: List[int], empty_rows: List[int], empty_nodes: List[EmptyNode]) -> None:
         """Check the ``rows`` of a document that are neither words nor
         well-formed multiword ranges (document rows): multiword ranges and
@@ -432,8 +433,8 @@ class FileParser:
             last_empty = (s, major, minor)
             empty_rows.append(r)
             form, deps = (self.decode(self.data[slice(*map(int, self.field(k, row)))]) for k in (1, 8))
-            empty_nodes.append(EmptyNode(s, ident, int(words_before[r]), node_key(s, major, minor), form,
-                                         self._deps(deps, s, line), line))
+            empty_nodes.append(EmptyNode(s, ident, int(words_before[r]), node_key(s, major, minor), form=form,
+                                         deps=self._deps(deps, s, line), line=line))
 
     def _deps(self, text: str, sentence: int, line: int) -> Tuple[Tuple[int, str], ...]:
         if text == "_":

@@ -31,7 +31,7 @@ class ConlluSideDocument(SideDocument):
     def of(cls, document: CorefUDDocument, order: np.ndarray, other: Optional[CorefUDDocument] = None) -> "ConlluSideDocument":
         return cls(
             document, order, node_forms(document, order, other), with_split_antecedents(document, order),
-            node_sentence_starts(document, order),
+            sentence_starts=node_sentence_starts(document, order),
         )
 
     @property
@@ -89,7 +89,7 @@ def with_split_antecedents(document: CorefUDDocument, order: np.ndarray) -> Clus
     from ...model.ua.splitante import SplitClusters
 
     where = f"{document.source}: document {document.name!r}"
-    return SplitClusters.wrap(clusters, document.entities, document.split_antecedents, where)
+    return SplitClusters.wrap(clusters, document.entities, document.split_antecedents, where=where)
 
 
 def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:

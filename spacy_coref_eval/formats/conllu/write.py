@@ -99,7 +99,7 @@ def format_conllu(document: ConlluDocument, with_header: bool = False, first_eid
         return lines, 0
     starts, dropped = sentence_starts_within(clusters, document.sentence_starts, n_words)
     eids: Dict[int, int] = {}
-    misc = entity_column(name, clusters, n_words, first_eid, eids)
+    misc = entity_column(name, clusters, n_words, first_eid=first_eid, eids=eids)
     for word, links in split_antecedent_links(clusters, eids).items():
         misc[word] += f"|SplitAnte={links}"
     forms = _cleaned(words)
@@ -150,7 +150,7 @@ def split_antecedent_links(clusters: Clusters, eids: Dict[int, int]) -> Dict[int
 
 
 def entity_column(
-    name: str, clusters: Clusters, n_words: int, first_eid: int = 1, eids: Optional[Dict[int, int]] = None
+    name: str, clusters: Clusters, n_words: int, *, first_eid: int = 1, eids: Optional[Dict[int, int]] = None
 ) -> List[str]:
     """The MISC value of every word: ``Entity=`` and its chunks, or ``_``;
     entities numbered from ``first_eid`` in order of their first mention

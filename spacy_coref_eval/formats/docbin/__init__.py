@@ -4,5 +4,5 @@ from ..base import Format, Lazy, Opened
 
 FORMAT = Format(
     "spacy", "spaCy DocBin", (".spacy",), Opened(Lazy(f"{__name__}.side:parse_side"), long_lines=True),
-    Lazy(f"{__name__}.side:write_side"),
+    write=Lazy(f"{__name__}.side:write_side"),
 )

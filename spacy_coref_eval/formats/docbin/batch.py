@@ -67,7 +67,7 @@ def batch_groups(span_groups: Sequence[bytes], lengths: np.ndarray) -> List[Opti
         if is_map[d] and _repeated(joined, texts[n_groups + g0:n_groups + g1], values[g0:g1]):
             continue
         rows = dict(zip(texts[g0:g1], zip(lo[g0:g1], hi[g0:g1])))
-        out[index] = SpanGroupTable(list(rows), rows, spans[a:b], starts[a:b], ends[a:b])
+        out[index] = SpanGroupTable(list(rows), rows, spans[a:b], starts[a:b], ends=ends[a:b])
     return out
 
 
@@ -120,7 +120,7 @@ def _groups(buf: np.ndarray, doc_starts: np.ndarray, doc_ends: np.ndarray):
     good &= ~with_key | ((at(group_end) == _ONE_KEY) & (key_fixed | (key_header == _STR8)))
     entry_end = np.where(with_key, key_end, group_end)
     good &= (entry_start >= doc_starts[np.minimum(doc, len(doc_starts) - 1)]) & (entry_end <= doc_end) & (doc < len(doc_ends))
-    tiles = _tiles(buf, doc_starts, doc_ends, doc, entry_start, entry_end, good, at, number)
+    tiles = _tiles(buf, doc_starts, doc_ends, doc=doc, entry_start=entry_start, entry_end=entry_end, good=good, at=at, number=number)
     keep = tiles[np.minimum(doc, len(doc_starts) - 1)] & good
     if not keep.any():
         return None
@@ -139,7 +139,7 @@ def _is_map(header: np.ndarray) -> np.ndarray:
     return ((header & 0xF0) == _FIXMAP) | (header == _MAP16) | (header == _MAP32)
 
 
-def _tiles(buf, doc_starts, doc_ends, doc, entry_start, entry_end, good, at, number) -> np.ndarray:
+def _tiles(buf, doc_starts, doc_ends, *, doc, entry_start, entry_end, good, at, number) -> np.ndarray:
     """Per document whether its entries, as many as its header counts,
     follow one another from the header to the last byte."""
     header = at(doc_starts)

@@ -34,11 +34,11 @@ def conll_to_doc(document: ConllDocument, vocab: Vocab) -> Doc:
     """One CoNLL document (read ``with_words=True``) as a ``Doc``."""
     if document.words is None:
         raise ValueError(f"document {document.name!r} was read without its words (use with_words=True)")
-    return words_to_doc(document.name, document.words, document.clusters, document.sentence_starts, vocab)
+    return words_to_doc(document.name, document.words, document.clusters, sentence_starts=document.sentence_starts, vocab=vocab)
 
 
 def words_to_doc(
-    name: str, words: Sequence[str], clusters: Clusters, sentence_starts: Union[Sequence[int], np.ndarray], vocab: Vocab
+    name: str, words: Sequence[str], clusters: Clusters, *, sentence_starts: Union[Sequence[int], np.ndarray], vocab: Vocab
 ) -> Doc:
     """A document given by its words as a ``Doc`` (see the module
     docstring); mention heads, when ``clusters`` has them, become span

@@ -56,7 +56,7 @@ class DocSideDocument(SideDocument):
             return Paired(self, response.clusters)
         clusters, unmapped = align_clusters(
             self.name or "", response.clusters,
-            (self.doc.text, token_offsets(self.doc)), (response.doc.text, token_offsets(response.doc)),
+            (self.doc.text, token_offsets(self.doc)), predicted=(response.doc.text, token_offsets(response.doc)),
         )
         return Paired(self, clusters, unmapped)
 
@@ -73,7 +73,7 @@ def example_names(docs: Sequence["Doc"]) -> List[str]:
     return [f"example {index}" for index in range(len(docs))]
 
 
-def docs_side(docs: Iterable["Doc"], reader: Any = None, role: str = "key", names: Optional[Sequence[str]] = None) -> Side:
+def docs_side(docs: Iterable["Doc"], reader: Any = None, role: str = "key", *, names: Optional[Sequence[str]] = None) -> Side:
     """``Doc`` objects as a side, clusters read by ``reader`` (default: span
     groups ``coref_clusters_N``), named ``names[i]`` (default
     :func:`example_names`). A side none of whose docs holds a span group

@@ -41,7 +41,7 @@ class SpanGroupTable:
     @classmethod
     def empty(cls) -> "SpanGroupTable":
         """The table of a doc without span groups."""
-        return cls([], {}, np.zeros(0, dtype=SPAN), NO_INTEGERS, NO_INTEGERS)
+        return cls([], {}, np.zeros(0, dtype=SPAN), NO_INTEGERS, ends=NO_INTEGERS)
 
     def size(self, name: str) -> Optional[int]:
         """The number of spans of group ``name`` (``None`` if absent)."""
@@ -98,7 +98,7 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
             f"span group {key}: span ({starts[row]}, {ends[row]}) is "
             f"{'reversed' if starts[row] > ends[row] else 'outside the document'} ({n_tokens} tokens)"
         )
-    return SpanGroupTable(list(rows), rows, table, starts, ends)
+    return SpanGroupTable(list(rows), rows, table, starts, ends=ends)
 
 
 Mentions = Tuple[np.ndarray, np.ndarray, np.ndarray, Optional[np.ndarray]]
@@ -107,7 +107,7 @@ tokens of a doc's mentions."""
 
 
 def doc_mentions(
-    table: TokenTable, index: int, groups: SpanGroupTable, reader: FastReader, heads: Optional[bool]
+    table: TokenTable, index: int, groups: SpanGroupTable, *, reader: FastReader, heads: Optional[bool]
 ) -> Mentions:
     """The mentions :func:`~.spans.doc_clusters` reads from doc ``index``
     with ``reader``, on its decoded groups."""
@@ -149,12 +149,12 @@ def mention_clusters(mentions: Sequence[Mentions]) -> List[Clusters]:
     if plain:
         doc = np.repeat(np.arange(len(plain)), [len(m[0]) for m in plain])
         starts, ends, labels = (np.concatenate([m[field] for m in plain]) for field in range(3))
-        built = iter(Clusters.per_document(doc, starts, ends, labels, len(plain)))
+        built = iter(Clusters.per_document(doc, starts, ends, labels=labels, n_docs=len(plain)))
     for starts, ends, labels, heads in mentions:
         if heads is None:
             out.append(next(built))
         elif len(starts):
-            out.append(Clusters.from_arrays(starts, ends, labels, heads))
+            out.append(Clusters.from_arrays(starts, ends, labels, heads=heads))
         else:
             out.append(Clusters(heads=NO_INTEGERS))
     return out

@@ -114,10 +114,10 @@ def decode_docbin_records(
     are given ``DocBin.get_docs``'s docs."""
     reader = reader if reader is not None else PrefixedSpanGroups()
     fast = type(reader) in (PrefixedSpanGroups, LabeledSpanGroup)
-    records = _records(data, source, reader if fast else None, heads, token_attrs)
+    records = _records(data, source, reader if fast else None, heads=heads, token_attrs=token_attrs)
     if not fast:
         _look_up_words(records)
-        records = _with_spacy_clusters(records, data, source, reader, heads)
+        records = _with_spacy_clusters(records, data, source, reader=reader, heads=heads)
     return records
 
 
@@ -137,7 +137,7 @@ def check_docbin_data(data: bytes, source: str, reader: Optional[ClusterReader] 
     if reader is not None:
         records = decode_docbin_records(data, source, reader, heads=False)
     else:
-        records = _records(data, source, None, False, False)
+        records = _records(data, source, None, heads=False, token_attrs=False)
     _look_up_words(records)
     return len(records)
 
@@ -150,7 +150,7 @@ def _look_up_words(records: List[DocRecord]) -> None:
 
 
 def _records(
-    data: bytes, source: str, reader: Optional[ClusterReader], heads: Optional[bool], token_attrs: bool
+    data: bytes, source: str, reader: Optional[ClusterReader], *, heads: Optional[bool], token_attrs: bool
 ) -> List[DocRecord]:
     """The records of a file, with clusters read by ``reader`` (a
     registered one), empty without one."""
@@ -164,7 +164,7 @@ def _records(
             if groups is None:
                 groups = decode_groups(unpack, table.span_groups[index], int(table.lengths[index]))
             name = table.doc_name(unpack, index)
-            mentions = None if reader is None else doc_mentions(table, index, groups, reader, heads)
+            mentions = None if reader is None else doc_mentions(table, index, groups, reader=reader, heads=heads)
             attrs = table.token_attrs(index) if token_attrs else (None, None, None)
         except CorefInputError as err:
             raise CorefInputError(f"{source}: document index {index}: {err}") from None
@@ -175,15 +175,15 @@ def _records(
         clusters = mention_clusters([mentions for _, _, mentions, _ in decoded])
     return [
         DocRecord(
-            index, name, table.orth[table.doc_slice(index)], table.doc_spaces(index), names, found, table.strings,
-            *attrs, sentence_starts=table.sentence_starts(index),
+            index, name, table.orth[table.doc_slice(index)], table.doc_spaces(index), span_groups=names, clusters=found,
+            strings=table.strings, pos=pos, tags=tags, morphs=morphs, sentence_starts=table.sentence_starts(index),
         )
-        for index, ((name, names, _, attrs), found) in enumerate(zip(decoded, clusters))
+        for index, ((name, names, _, (pos, tags, morphs)), found) in enumerate(zip(decoded, clusters))
     ]
 
 
 def _with_spacy_clusters(
-    records: List[DocRecord], data: bytes, source: str, reader: ClusterReader, heads: Optional[bool]
+    records: List[DocRecord], data: bytes, source: str, *, reader: ClusterReader, heads: Optional[bool]
 ) -> List[DocRecord]:
     """Clusters from a reader of its own, on the docs of ``DocBin.get_docs``."""
     from spacy.tokens import DocBin

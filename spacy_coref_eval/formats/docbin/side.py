@@ -41,7 +41,7 @@ class DocBinSideDocument(SideDocument):
 
     def tokens(self) -> Tokens:
         record = self.record
-        return Tokens.from_columns(record.words, record.sentence_starts, record.pos, record.tags, record.morphs)
+        return Tokens.from_columns(record.words, record.sentence_starts, record.pos, xpos=record.tags, feats=record.morphs)
 
     def paired_with(self, response: SideDocument) -> Paired:
         """Two docs with the same tokens pair as they are; others through
@@ -55,9 +55,9 @@ class DocBinSideDocument(SideDocument):
         from ..alignment import align_clusters
 
         if "".join(key.text.split()) != "".join(other.text.split()):
-            raise WordMismatch(f"different text: {difference(key.text, other.text, 'character', '', 30)}")
+            raise WordMismatch(f"different text: {difference(key.text, other.text, 'character', joiner='', width=30)}")
         clusters, unmapped = align_clusters(
-            self.name or "", other.clusters, (key.text, key.token_offsets()), (other.text, other.token_offsets())
+            self.name or "", other.clusters, (key.text, key.token_offsets()), predicted=(other.text, other.token_offsets())
         )
         return Paired(self, clusters, unmapped)
 
@@ -106,7 +106,8 @@ def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[P
 
     vocab = Vocab()
     names = document_names(documents)
-    docs: Iterator[Any] = (words_to_doc(n, d.words, d.clusters, d.sentence_starts, vocab) for n, d in zip(names, documents))
+    docs: Iterator[Any] = (words_to_doc(n, d.words, d.clusters, sentence_starts=d.sentence_starts, vocab=vocab) for n, d in zip(names,
+        documents))
     if not any(d.clusters.n_entities for d in documents):
         first = next(docs, None)
         if first is not None:

@@ -222,4 +222,4 @@ def doc_clusters(doc: "Doc", reader: ClusterReader, heads: Optional[bool] = None
         explicit = [[span.root.i for span in entity] for entity in entities]
     sizes = list(map(len, entities))
     bounds = np.fromiter(chain.from_iterable(map(_BOUNDS, chain.from_iterable(entities))), np.int64, 2 * sum(sizes))
-    return Clusters.from_sized(bounds[0::2], bounds[1::2], sizes, explicit)
+    return Clusters.from_sized(bounds[0::2], bounds[1::2], sizes, heads=explicit)

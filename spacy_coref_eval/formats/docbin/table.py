@@ -105,8 +105,8 @@ class TokenTable:
         self.tokens = np.frombuffer(msg["tokens"], dtype="uint64").reshape(n_tokens, len(attrs))
         self.spaces = np.frombuffer(msg["spaces"], dtype=np.uint8) != 0
         self.columns = {attr: col for col, attr in enumerate(attrs)}
-        self.span_groups = self._per_doc(msg, "span_groups", b"", (bytes,))
-        self.flags = self._per_doc(msg, "flags", {}, (dict,))
+        self.span_groups = self._per_doc(msg, "span_groups", b"", types=(bytes,))
+        self.flags = self._per_doc(msg, "flags", {}, types=(dict,))
         user_data = msg.get("user_data", [])
         if not isinstance(user_data, list):
             raise self._damaged("'user_data' is not a list")
@@ -121,7 +121,7 @@ class TokenTable:
     def _damaged(self, detail: str) -> CorefInputError:
         return CorefInputError(f"{self.source}: damaged DocBin: {detail}")
 
-    def _per_doc(self, msg: Dict[str, Any], key: str, default: Any, types: Tuple[type, ...]) -> List[Any]:
+    def _per_doc(self, msg: Dict[str, Any], key: str, default: Any, *, types: Tuple[type, ...]) -> List[Any]:
         if key not in msg:
             return [default] * self.n_docs
         values = msg[key]

@@ -47,6 +47,6 @@ def parse_doccano(data: Union[bytes, bytearray], path: Path, options: ReadOption
                               identifier(relation["from_id"], source), identifier(relation["to_id"], source)))
         except KeyError as err:
             raise CorefInputError(f"{source}: an entity or relation lacks {err}") from None
-        documents.append(text_document(record_name(record, NAMES, f"doc{len(documents)}"), text, mentions, links, source))
+        documents.append(text_document(record_name(record, NAMES, f"doc{len(documents)}"), text, mentions, links=links, source=source))
     check_names([d.name for d in documents], path)
     return annotated_side(path, FORMAT, documents)

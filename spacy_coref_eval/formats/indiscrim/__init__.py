@@ -8,5 +8,5 @@ from ..base import Format, Lazy, Opened
 
 FORMAT = Format(
     "indiscrim", "coref-data indiscrim rows", (".indiscrim.jsonl", ".indiscrim.json"),
-    Opened(Lazy(f"{__name__}.read:parse_side"), long_lines=True), Lazy(f"{__name__}.read:write_side"),
+    Opened(Lazy(f"{__name__}.read:parse_side"), long_lines=True), write=Lazy(f"{__name__}.read:write_side"),
 )

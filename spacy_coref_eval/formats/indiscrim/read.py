@@ -36,13 +36,13 @@ def row_document(row: Mapping[str, Any], where: str) -> WordsDocument:
     for number, chain in enumerate(chains):
         entity = []
         for mention in chain if isinstance(chain, list) else [chain]:
-            entity.append(_span(mention, words, starts, f"{where}: document {name!r}, chain {number}"))
+            entity.append(_span(mention, words, starts, where=f"{where}: document {name!r}, chain {number}"))
         entities.append(entity)
     sentence_starts = starts[:-1] if words else [0]
     return WordsDocument(name, Clusters.from_entities(entities), [w for s in words for w in s], sentence_starts)
 
 
-def _span(mention: Any, words: Sequence[Sequence[str]], starts: Sequence[int], where: str) -> tuple:
+def _span(mention: Any, words: Sequence[Sequence[str]], starts: Sequence[int], *, where: str) -> tuple:
     """``[sentence, start, end]`` (end inclusive) as a document span (end exclusive)."""
     if not (isinstance(mention, list) and len(mention) == 3 and all(type(v) is int for v in mention)):
         raise CorefInputError(f"{where}: a mention is [sentence, start, end] (three integers), not {mention!r}")

@@ -5,7 +5,7 @@ from ..base import DocumentIndex, Format, Lazy, Opened
 
 FORMAT = Format(
     "jsonlines", "jsonlines", (".jsonlines", ".jsonl"), Opened(Lazy(f"{__name__}.side:parse_side"), long_lines=True),
-    Lazy(f"{__name__}.write:write_side"),
+    write=Lazy(f"{__name__}.write:write_side"),
     index=DocumentIndex(
         rb'[^\n]*?"doc_key"\s*:\s*"((?:[^"\\\n]|\\.)*)"|[ \t\r]*(\S)', None, Lazy(f"{__name__}.index:document_entries"),
         long_lines=True,

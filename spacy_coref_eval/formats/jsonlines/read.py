@@ -185,13 +185,13 @@ def parse_jsonlines(text: str, *, source: str = "<string>", role: str = "respons
         for number, line in enumerate(text.split("\n"), 1):
             if not line or line.isspace():
                 continue
-            obj = line_members(line, raw, known, field != "sentences")
+            obj = line_members(line, raw, known, sentences=field != "sentences")
             if obj is None:
                 try:
                     obj = json.loads(line)
                 except ValueError as err:
                     raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
-            document, mentions = _document(obj, source, number, role, field)
+            document, mentions = _document(obj, source, number, role=role, field=field)
             if document.doc_key in documents:
                 raise CorefInputError(f"{source}:{number}: doc_key {document.doc_key!r} appears twice "
                                       f"(first at line {documents[document.doc_key].line})")
@@ -263,6 +263,7 @@ def _outside(spans: np.ndarray, n_tokens: Union[int, np.ndarray]) -> np.ndarray:
 
 
 def line_members(line: str, raw: Collection[str], known: Optional[Mapping[str, JsonlinesDocument]] = None,
+             *,
              sentences: bool = True) -> Optional[Dict[str, Any]]:
     """The JSON object on ``line`` as ``json.loads`` gives it, except that
     the value of a member named in ``raw`` that :data:`_SPAN_LISTS` matches
@@ -347,7 +348,7 @@ def _json_kind(value: object) -> str:
     return "array" if isinstance(value, list) else "object" if isinstance(value, dict) else "string"
 
 
-def _document(obj: object, source: str, line: int, role: str, field: Optional[str]) -> Tuple[JsonlinesDocument, _Mentions]:
+def _document(obj: object, source: str, line: int, *, role: str, field: Optional[str]) -> Tuple[JsonlinesDocument, _Mentions]:
     """The document of one line (its clusters left empty) and its mentions."""
     if not isinstance(obj, dict):
         raise CorefInputError(f"{source}:{line}: a line must hold a JSON object")
@@ -364,7 +365,7 @@ def _document(obj: object, source: str, line: int, role: str, field: Optional[st
         lengths = list(map(len, sentences))
         sentences = _Sentences(None, sum(lengths), _starts(lengths), sentences)
     n_tokens, sentence_starts = sentences.n_tokens, sentences.starts
-    chosen = _field(obj, role, field, where)
+    chosen = _field(obj, role, field, where=where)
     clusters = obj[chosen]
     if isinstance(clusters, SpanText):
         mentions = _Mentions(NO_SPANS, NO_INTEGERS, clusters, None, chosen, n_tokens, where)
@@ -380,13 +381,14 @@ def _document(obj: object, source: str, line: int, role: str, field: Optional[st
         n_words = int(subtoken_map[-1]) + 1 if len(subtoken_map) else 0
         bounds = sentence_starts + [n_tokens]
         piece_starts = [a for a, b in zip(bounds, bounds[1:]) if b > a]
-        sentence_starts = _word_sentence_starts(obj.get("sentence_map"), piece_starts, subtoken_map, where)
-    document = JsonlinesDocument(doc_key, sentence_starts, Clusters(), chosen, source, line, n_words, sentences,
-                                 subtoken_map.tolist() if subtoken_map is not None else None)
+        sentence_starts = _word_sentence_starts(obj.get("sentence_map"), piece_starts, subtoken_map, where=where)
+    document = JsonlinesDocument(doc_key, sentence_starts, Clusters(), chosen, source=source, line=line, n_words=n_words,
+        sentences=sentences,
+                                 subtoken_map=subtoken_map.tolist() if subtoken_map is not None else None)
     return document, mentions
 
 
-def _field(obj: dict, role: str, field: Optional[str], where: str) -> str:
+def _field(obj: dict, role: str, field: Optional[str], *, where: str) -> str:
     if field is not None:
         if field not in obj:
             raise CorefInputError(f"{where}: no {field!r} field")
@@ -471,7 +473,7 @@ def _clusters_by_document(mentions: Sequence[Tuple[np.ndarray, np.ndarray]]) -> 
     spans = np.concatenate([NO_SPANS] + [spans for spans, _ in mentions]).reshape(-1, 2)
     labels = np.concatenate([NO_INTEGERS] + [labels for _, labels in mentions])
     doc = np.repeat(np.arange(len(mentions)), counts)
-    return Clusters.per_document(doc, spans[:, 0], spans[:, 1], labels, len(mentions))
+    return Clusters.per_document(doc, spans[:, 0], spans[:, 1], labels=labels, n_docs=len(mentions))
 
 
 def _starts(lengths: Iterable[int]) -> List[int]:
@@ -495,6 +497,7 @@ def _words_from_pieces(pieces: List[str], subtoken_map: np.ndarray) -> List[str]
 
 
 def _word_sentence_starts(sentence_map: object, piece_starts: List[int], subtoken_map: np.ndarray,
+                          *,
                           where: str) -> List[int]:
     """The first word of every sentence: from ``sentence_map`` (the
     sentence of every piece) when given, else from the first piece of every

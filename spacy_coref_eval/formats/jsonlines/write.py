@@ -19,7 +19,7 @@ def split_sentences(words: Sequence[str], sentence_starts: Union[Sequence[int], 
 
 
 def write_jsonlines(path: PathLike, documents: Iterable[Tuple[str, List[List[str]], Clusters]],
-                    field: str = "clusters", inputs: Iterable[PathLike] = ()) -> None:
+                    field: str = "clusters", *, inputs: Iterable[PathLike] = ()) -> None:
     """Write documents ``(doc_key, sentences, clusters)`` as jsonlines with
     inclusive ends (the inverse of :func:`~.read.read_jsonlines` for
     word-level files), atomically and never over one of ``inputs``."""

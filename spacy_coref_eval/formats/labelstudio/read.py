@@ -53,6 +53,6 @@ def parse_labelstudio(data: Union[bytes, bytearray], path: Path, options: ReadOp
                 span = (offset(item["value"]["start"], source), offset(item["value"]["end"], source))
                 mentions[identifier(item.get("id"), source)] = [span]
         name = record_name(cast(Dict[str, Any], given_data), NAMES, str(task.get("id", f"doc{number}")))
-        documents.append(text_document(name, text, mentions, links, source))
+        documents.append(text_document(name, text, mentions, links=links, source=source))
     check_names([d.name for d in documents], path)
     return annotated_side(path, FORMAT, documents)

@@ -19,7 +19,7 @@ def read_litbank_tsv(path: Path, options: ReadOptions = ReadOptions()) -> Side:
         raise CorefInputError(f"{path}: no .ann files in this folder")
     documents, limits = [], (options or ReadOptions()).limits
     for file in files:
-        documents.append(tsv_document(file.stem, read_text(file, limits), input_text(file, limits).splitlines(), file))
+        documents.append(tsv_document(file.stem, read_text(file, limits), input_text(file, limits).splitlines(), path=file))
     return annotated_side(path, FORMAT, documents)
 
 
@@ -38,7 +38,7 @@ def token_offsets(text: str) -> List[List[Tuple[int, int]]]:
     return out
 
 
-def tsv_document(name: str, text: str, lines: Sequence[str], path: Path) -> AnnotatedDocument:
+def tsv_document(name: str, text: str, lines: Sequence[str], *, path: Path) -> AnnotatedDocument:
     """One TSV file's mentions on ``text``."""
     tokens = token_offsets(text)
     spans: Dict[str, Tuple[Tuple[int, int], ...]] = {}
@@ -63,4 +63,4 @@ def tsv_document(name: str, text: str, lines: Sequence[str], path: Path) -> Anno
     chains = [[mention[spans[i]] if i in spans else i for i in members] for members in labels.values()]
     of = {ident: mention[fragments] for ident, fragments in spans.items()}
     entity, closure = close(range(len(order)), chains=chains, links=[(k, of.get(a, a), of.get(b, b)) for k, a, b in links])
-    return AnnotatedDocument(name, text, order, entity, closure)
+    return AnnotatedDocument(name, text, order, labels=entity, closure=closure)

@@ -43,7 +43,7 @@ def parse_prodigy(data: Union[bytes, bytearray], path: Path, options: ReadOption
             ]
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise CorefInputError(f"{source}: a span or relation lacks or misstates {err}") from None
-        documents.append(text_document(record_name(record, NAMES, f"doc{len(documents)}"), text, mentions, links, source))
+        documents.append(text_document(record_name(record, NAMES, f"doc{len(documents)}"), text, mentions, links=links, source=source))
     check_names([d.name for d in documents], path)
     return annotated_side(path, FORMAT, documents)
 

@@ -17,15 +17,15 @@ def _reader(name: str) -> Opened:
 
 
 FASTCOREF = Format(
-    "fastcoref", "fastcoref/LingMess output", (), _reader("fastcoref"), Lazy(f"{_WRITE}:write_fastcoref"),
+    "fastcoref", "fastcoref/LingMess output", (), _reader("fastcoref"), write=Lazy(f"{_WRITE}:write_fastcoref"),
 )
 MAVERICK = Format(
-    "maverick", "maverick output", (), _reader("maverick"), Lazy(f"{_WRITE}:write_maverick"),
+    "maverick", "maverick output", (), _reader("maverick"), write=Lazy(f"{_WRITE}:write_maverick"),
 )
 WLCOREF = Format(
-    "wl-coref", "wl-coref output", (), _reader("wl-coref"), Lazy(f"{_WRITE}:write_wlcoref"),
+    "wl-coref", "wl-coref output", (), _reader("wl-coref"), write=Lazy(f"{_WRITE}:write_wlcoref"),
 )
 MENTION_STRINGS = Format(
-    "mention-strings", "mentions as strings", (), _reader("mention-strings"), Lazy(f"{_WRITE}:write_strings"),
+    "mention-strings", "mentions as strings", (), _reader("mention-strings"), write=Lazy(f"{_WRITE}:write_strings"),
 )
 SYSTEMS = (FASTCOREF, MAVERICK, WLCOREF, MENTION_STRINGS)

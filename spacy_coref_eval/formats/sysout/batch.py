@@ -97,7 +97,7 @@ def place_all(pairs: Pairs, retry: bool = True) -> Dict[int, Tuple[SideDocument,
     kept = placed.kept
     starts, ends = placed.starts - word_offsets[doc], placed.ends - word_offsets[doc]
     labels = np.concatenate([d.labels for d, _ in pairs])
-    clusters = Clusters.per_document(doc[kept], starts[kept], ends[kept], labels[kept], n_docs)
+    clusters = Clusters.per_document(doc[kept], starts[kept], ends[kept], labels=labels[kept], n_docs=n_docs)
     snapped = np.bincount(doc, weights=placed.snapped, minlength=n_docs).astype(np.int64).tolist()
     lost = np.bincount(doc, weights=~kept, minlength=n_docs).astype(np.int64).tolist()
     replaced = np.bincount(differ_doc, minlength=n_docs).tolist()

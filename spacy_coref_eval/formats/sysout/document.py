@@ -34,7 +34,7 @@ class SystemDocument(SideDocument):
     batch: Optional["CharacterBatch"] = None
     """The character outputs of its file, placed all at once (:mod:`.batch`)."""
 
-    def __init__(self, name: Optional[str], spans: np.ndarray, labels: np.ndarray, text: Optional[str] = None,
+    def __init__(self, name: Optional[str], spans: np.ndarray, labels: np.ndarray, *, text: Optional[str] = None,
                  words: Optional[List[str]] = None, sentence_starts: Sequence[int] = (), dropped: int = 0,
                  heads: Optional[np.ndarray] = None) -> None:
         self.name, self.spans, self.labels, self.text = name, spans, labels, text
@@ -62,7 +62,7 @@ class SystemDocument(SideDocument):
         covers only white space has none and is left out)."""
         starts, ends = self.spans[:, 0], self.spans[:, 1]
         if self.text is None:
-            return Clusters.from_arrays(starts, ends, self.labels, self.heads)
+            return Clusters.from_arrays(starts, ends, self.labels, heads=self.heads)
         word_starts = self.bounds[0]
         first = np.searchsorted(word_starts, starts, side="left")
         after = np.searchsorted(word_starts, ends, side="left")
@@ -90,8 +90,8 @@ class SystemDocument(SideDocument):
         starts, ends = self.spans[:, 0], self.spans[:, 1]
         if self.text is not None:
             visible = key_words([key])[0]
-            same = same_characters(visible, self.text, starts, ends) if visible is not None else None
-            placed, report = same if same is not None else fold_characters(key.words, self.text, starts, ends)
+            same = same_characters(visible, self.text, starts=starts, ends=ends) if visible is not None else None
+            placed, report = same if same is not None else fold_characters(key.words, self.text, starts=starts, ends=ends)
         else:
             key_text, mine = KeyText.of(key.words), KeyText.of(self.words)
             report = align_text(key_text, mine.folded)
@@ -101,7 +101,7 @@ class SystemDocument(SideDocument):
         if self.heads is not None:
             words = place_units(key_text, mine.starts[self.heads], mine.ends[self.heads])
             heads = np.where(words.kept, words.starts, -1)[kept]
-        clusters = Clusters.from_arrays(placed.starts[kept], placed.ends[kept], self.labels[kept], heads)
+        clusters = Clusters.from_arrays(placed.starts[kept], placed.ends[kept], self.labels[kept], heads=heads)
         report = placed_report(report, placed, self.dropped)
         return Paired(key, clusters, 0, replace(report, unplaced=self.unplaced) if self.unplaced else report)
 
@@ -113,22 +113,22 @@ def cluster_words(documents: Sequence[SystemDocument]) -> None:
     spans = np.concatenate([NO_SPANS] + [d.spans for d in documents])
     labels = np.concatenate([NO_INTEGERS] + [d.labels for d in documents])
     doc = np.repeat(np.arange(len(documents)), [len(d.labels) for d in documents])
-    for document, clusters in zip(documents, Clusters.per_document(doc, spans[:, 0], spans[:, 1], labels, len(documents))):
+    for document, clusters in zip(documents, Clusters.per_document(doc, spans[:, 0], spans[:, 1], labels=labels, n_docs=len(documents))):
         document.clusters = clusters
 
 
-def from_words(name: Optional[str], words: List[str], spans: np.ndarray, labels: np.ndarray,
+def from_words(name: Optional[str], words: List[str], spans: np.ndarray, *, labels: np.ndarray,
                sentence_starts: Sequence[int] = (), dropped: int = 0,
                heads: Optional[np.ndarray] = None) -> SystemDocument:
     """A word output: ``spans`` are words, end exclusive; ``heads`` their
     head words where given."""
-    return SystemDocument(name, spans, labels, None, words, sentence_starts, dropped, heads)
+    return SystemDocument(name, spans, labels, text=None, words=words, sentence_starts=sentence_starts, dropped=dropped, heads=heads)
 
 
-def from_text(name: Optional[str], text: str, spans: np.ndarray, labels: np.ndarray,
+def from_text(name: Optional[str], text: str, spans: np.ndarray, *, labels: np.ndarray,
               dropped: int = 0) -> SystemDocument:
     """A character output: ``spans`` are characters of ``text``, end exclusive."""
-    return SystemDocument(name, spans, labels, text, None, (), dropped)
+    return SystemDocument(name, spans, labels, text=text, words=None, sentence_starts=(), dropped=dropped)
 
 
 def cut_words(text: str, spans: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:

@@ -37,7 +37,7 @@ def parse_lines(text: str, source: str, parse: Parser) -> List[SystemDocument]:
     for number, line in enumerate(text.split("\n"), 1):
         if not line or line.isspace():
             continue
-        obj = line_members(line, _OFFSET_MEMBERS, None, False)
+        obj = line_members(line, _OFFSET_MEMBERS, None, sentences=False)
         if obj is None:
             try:
                 obj = json.loads(line)
@@ -87,7 +87,7 @@ def parse_offsets(objects: Sequence[Dict[str, Any]]) -> None:
         obj[member] = ParsedSpans(spans[low:high], labels[low:high])
 
 
-def _name(obj: Dict[str, Any], member: str, where: str, required: bool = False) -> Optional[str]:
+def _name(obj: Dict[str, Any], member: str, where: str, *, required: bool = False) -> Optional[str]:
     name = obj.get(member)
     if name is None and not required:
         return None
@@ -121,7 +121,7 @@ def _words(value: Any, member: str, where: str) -> Tuple[List[str], List[int]]:
     raise CorefInputError(f"{where}: {member!r} must be a list of words (or of sentences of words)")
 
 
-def spans_of(value: Any, member: str, where: str, limit: int, unit: str, inclusive: bool,
+def spans_of(value: Any, member: str, where: str, *, limit: int, unit: str, inclusive: bool,
              missing: bool = False) -> Tuple[np.ndarray, np.ndarray, int]:
     """The mentions of a clusters member: spans (end exclusive), their
     cluster indices, and how many mentions were ``None`` (allowed with
@@ -136,7 +136,7 @@ def spans_of(value: Any, member: str, where: str, limit: int, unit: str, inclusi
     else:
         flat, labels, dropped = _plain_mentions(value)
         if flat is None:
-            flat, labels, dropped = _mentions(value, member, where, unit, missing)
+            flat, labels, dropped = _mentions(value, member, where, unit=unit, missing=missing)
         try:
             spans = np.array(flat, dtype=np.int64).reshape(-1, 2)
         except OverflowError:
@@ -169,7 +169,7 @@ def _plain_mentions(value: Any) -> Tuple[Optional[List[int]], np.ndarray, int]:
     return numbers, np.repeat(np.arange(len(value), dtype=np.int64), list(map(len, value))), 0
 
 
-def _mentions(value: Any, member: str, where: str, unit: str, missing: bool) -> Tuple[List[Any], np.ndarray, int]:
+def _mentions(value: Any, member: str, where: str, *, unit: str, missing: bool) -> Tuple[List[Any], np.ndarray, int]:
     """:func:`_plain_mentions` one mention at a time, which says what is
     wrong, and drops ``None`` mentions where ``missing`` allows them."""
     if not isinstance(value, list):
@@ -203,17 +203,18 @@ def parse_fastcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
     text = obj.get("text")
     if isinstance(text, str):
         try:
-            spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, len(text), "character", False, True)
+            spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, limit=len(text), unit="character", inclusive=False,
+                missing=True)
         except CorefInputError as err:
             if "reversed" not in str(err):
                 raise
             raise CorefInputError(f"{err}; maverick's evaluate.py writes 'text' and 'clusters' of token offsets, "
                                   "end inclusive: name --response-format maverick") from None
-        return from_text(name, text, spans, labels, dropped)
+        return from_text(name, text, spans, labels=labels, dropped=dropped)
     if isinstance(text, list):
         words, starts = _words(text, "text", where)
-        spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, len(words), "word", False, True)
-        return from_words(name, words, spans, labels, starts, dropped)
+        spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, limit=len(words), unit="word", inclusive=False, missing=True)
+        return from_words(name, words, spans, labels=labels, sentence_starts=starts, dropped=dropped)
     raise CorefInputError(f"{where}: 'text' must be the text (or the word list of is_split_into_words)")
 
 
@@ -226,24 +227,24 @@ def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
     where = where if name is None else f"{where}: document {name!r}"
     if obj.get("tokens") is not None and obj.get("clusters_token_offsets") is not None:
         words, starts = _words(obj["tokens"], "tokens", where)
-        spans, labels, _ = spans_of(obj["clusters_token_offsets"], "clusters_token_offsets", where, len(words),
-                                    "word", True)
-        return from_words(name, words, spans, labels, starts, 0)
+        spans, labels, _ = spans_of(obj["clusters_token_offsets"], "clusters_token_offsets", where, limit=len(words),
+                                    unit="word", inclusive=True)
+        return from_words(name, words, spans, labels=labels, sentence_starts=starts, dropped=0)
     if isinstance(obj.get("text"), str) and obj.get("clusters_char_offsets") is not None:
         text = obj["text"]
-        spans, labels, _ = spans_of(obj["clusters_char_offsets"], "clusters_char_offsets", where, len(text),
-                                    "character", True)
-        return from_text(name, text, spans, labels, 0)
+        spans, labels, _ = spans_of(obj["clusters_char_offsets"], "clusters_char_offsets", where, limit=len(text),
+                                    unit="character", inclusive=True)
+        return from_text(name, text, spans, labels=labels, dropped=0)
     if obj.get("sentences") is not None and obj.get("clusters") is not None:
         words, starts = _words(obj["sentences"], "sentences", where)
-        spans, labels, _ = spans_of(obj["clusters"], "clusters", where, len(words), "word", True)
-        return from_words(name, words, spans, labels, starts or [0], 0)
+        spans, labels, _ = spans_of(obj["clusters"], "clusters", where, limit=len(words), unit="word", inclusive=True)
+        return from_words(name, words, spans, labels=labels, sentence_starts=starts or [0], dropped=0)
     if isinstance(obj.get("text"), str) and obj.get("clusters") is not None:
         text = obj["text"]
         token_starts, token_ends = spacy_tokens(text)
-        spans, labels, _ = spans_of(obj["clusters"], "clusters", where, len(token_starts), "word", True)
+        spans, labels, _ = spans_of(obj["clusters"], "clusters", where, limit=len(token_starts), unit="word", inclusive=True)
         char_spans = np.stack([token_starts[spans[:, 0]], token_ends[spans[:, 1] - 1]], axis=1)
-        return from_text(name, text, char_spans, labels, 0)
+        return from_text(name, text, char_spans, labels=labels, dropped=0)
     if obj.get("text") is not None or obj.get("tokens") is not None:
         from .strings import string_clusters
 
@@ -284,12 +285,12 @@ def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
         clusters = obj["word_clusters"]
         if isinstance(clusters, list) and _LISTS.issuperset(map(type, clusters)):
             clusters = [[[head, head] for head in cluster] for cluster in clusters]
-        head_spans, head_labels, _ = spans_of(clusters, "word_clusters", where, len(words), "word", True)
+        head_spans, head_labels, _ = spans_of(clusters, "word_clusters", where, limit=len(words), unit="word", inclusive=True)
         heads = head_spans[:, 0]
     if obj.get("span_clusters") is None:
         spans, labels = head_spans, head_labels
     else:
-        spans, labels, _ = spans_of(obj["span_clusters"], "span_clusters", where, len(words), "word", False)
+        spans, labels, _ = spans_of(obj["span_clusters"], "span_clusters", where, limit=len(words), unit="word", inclusive=False)
         if heads is not None and not np.array_equal(labels, head_labels):
             raise CorefInputError(f"{where}: 'word_clusters' and 'span_clusters' differ in shape; each head of "
                                   "word_clusters[i][k] is that of span_clusters[i][k]")
@@ -308,7 +309,7 @@ def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
             sentences = list(map(str, sentences))
         ids = np.array(sentences)
         starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1]))).tolist() if len(ids) else []
-    document = from_words(name, words, spans, labels, starts, 0, heads)
+    document = from_words(name, words, spans, labels=labels, sentence_starts=starts, dropped=0, heads=heads)
     document.heads_only = obj.get("span_clusters") is None
     return document
 
@@ -330,7 +331,7 @@ def parse_strings(obj: Dict[str, Any], where: str) -> SystemDocument:
             raise CorefInputError(f"{where}: mention strings need the 'text' (or the 'tokens') they are found in")
         text = " ".join(_words(given, "tokens", where)[0])
     spans, labels, unplaced = place_strings(text, clusters)
-    document = from_text(name, text, spans, labels)
+    document = from_text(name, text, spans, labels=labels)
     document.unplaced = unplaced
     return document
 
@@ -341,7 +342,7 @@ PARSERS = {
 }
 
 
-def read_system(text: str, path: Path, fmt: Format, key: Optional[Side] = None) -> Side:
+def read_system(text: str, path: Path, fmt: Format, *, key: Optional[Side] = None) -> Side:
     """The documents of a system output of format ``fmt``, ``text`` read
     from ``path``, with a
     warning where mentions are head words alone. The clusters of its word
@@ -371,4 +372,4 @@ def system_side(name: str, data: Union[bytes, bytearray], path: Path, options: R
     from . import SYSTEMS
 
     fmt = next(fmt for fmt in SYSTEMS if fmt.name == name)
-    return read_system(decode_text(data, path), path, fmt, options.paired_with)
+    return read_system(decode_text(data, path), path, fmt, key=options.paired_with)

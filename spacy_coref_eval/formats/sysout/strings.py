@@ -69,7 +69,7 @@ def place_strings(text: str, clusters: Sequence[Sequence[str]]) -> Tuple[np.ndar
             occurrences = found.get(needle)
             if occurrences is None:
                 candidates = index.starting(needle) if index is not None else _found(haystack, needle)
-                occurrences = found[needle] = Occurrences(haystack, needle, cuts, candidates)
+                occurrences = found[needle] = Occurrences(haystack, needle, cuts, candidates=candidates)
             at = occurrences.take(after)
             if at < 0:
                 unplaced += 1
@@ -130,7 +130,7 @@ class Occurrences:
     and end on word boundaries (``cuts``), in order, and which of them are
     still free (a next-free pointer per occurrence, with path compression)."""
 
-    def __init__(self, haystack: str, needle: str, cuts: bytes, candidates: Sequence[int]) -> None:
+    def __init__(self, haystack: str, needle: str, cuts: bytes, *, candidates: Sequence[int]) -> None:
         length = len(needle)
         self.starts = [at for at in candidates if cuts[at] and haystack.startswith(needle, at) and cuts[at + length]]
         self.next = list(range(len(self.starts) + 1))

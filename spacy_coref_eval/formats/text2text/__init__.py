@@ -5,5 +5,5 @@ from ..base import Format, Lazy, Opened
 
 FORMAT = Format(
     "text2text", "text2text tagged text", (".t2t.txt", ".t2t"), Opened(Lazy(f"{__name__}.read:parse_side")),
-    Lazy(f"{__name__}.write:write_side"), spans_only=False,
+    write=Lazy(f"{__name__}.write:write_side"), spans_only=False,
 )

@@ -54,13 +54,14 @@ def align_words(response: Sequence[str], key: Sequence[str]) -> WordAlignment:
     pieces = [(0, len(forms), 0, len(gold))] if solved is not None else _pieces(forms, gold, zero)
     for number, (a0, a1, b0, b1) in enumerate(pieces):
         table = solved if solved is not None else _solve(forms[a0:a1], gold[b0:b1], zero[a0:a1], limit=False)
-        _backtrack(forms[a0:a1], gold[b0:b1], zero[a0:a1], table, (a0, b0), source, zeros, counts, number == 0)
+        _backtrack(forms[a0:a1], gold[b0:b1], zero[a0:a1], table=table, at=(a0, b0), source=source, zeros=zeros, counts=counts,
+            first=number == 0)
     zeros.sort(key=lambda item: (item[1], item[0]))
     inserted, deleted, replaced, leading = counts.tolist()
-    return WordAlignment(source, tuple(zeros), inserted, deleted, replaced, leading)
+    return WordAlignment(source, tuple(zeros), inserted, deleted, replaced=replaced, leading=leading)
 
 
-def _solve(forms: np.ndarray, gold: np.ndarray, zero: np.ndarray, limit: bool = True):
+def _solve(forms: np.ndarray, gold: np.ndarray, zero: np.ndarray, *, limit: bool = True):
     """``(band, width, rank)`` holding the distance (:func:`_band`, widened
     by doubling), or ``None`` when ``limit`` and it would exceed
     :data:`MAX_CELLS`. A common tail is left out: the backtrack pairs it
@@ -76,7 +77,7 @@ def _solve(forms: np.ndarray, gold: np.ndarray, zero: np.ndarray, limit: bool = 
     while True:
         if limit and (len(rows) + 1) * (2 * width + 1) > MAX_CELLS:
             return None
-        band = _band(forms[rows], gold, rows + 1, width)
+        band = _band(forms[rows], gold, rows + 1, width=width)
         if band[len(rows), len(gold) - len(rows) + width] <= width:
             return band, width, rank, tail
         width *= 2
@@ -109,7 +110,7 @@ def _pieces(forms: np.ndarray, gold: np.ndarray, zero: np.ndarray) -> List[Tuple
     return [(a0, a1, b0, b1) for (a0, b0), (a1, b1) in zip(bounds, bounds[1:])]
 
 
-def _backtrack(forms, gold, zero, table, at, source, zeros, counts, first: bool) -> None:
+def _backtrack(forms, gold, zero, *, table, at, source, zeros, counts, first: bool) -> None:
     """``clean``'s backtrack on one piece, written into ``source``,
     ``zeros`` and ``counts`` (inserted, deleted, replaced, leading) at
     offsets ``at`` (response, key)."""
@@ -156,7 +157,7 @@ def _backtrack(forms, gold, zero, table, at, source, zeros, counts, first: bool)
     counts += (inserted, deleted + left, replaced, left if first else 0)
 
 
-def _band(forms: np.ndarray, gold: np.ndarray, original: np.ndarray, width: int) -> np.ndarray:
+def _band(forms: np.ndarray, gold: np.ndarray, original: np.ndarray, *, width: int) -> np.ndarray:
     """``clean``'s table restricted to ``|i - j| <= width`` (rows: the
     response's non-zero words, numbered ``original`` in the full response;
     column 0 holds the full table's values), cell ``(r, j)`` at

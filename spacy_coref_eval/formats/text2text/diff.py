@@ -53,7 +53,7 @@ def map_words(key: Sequence[str], response: Sequence[str]) -> WordMap:
     open_gaps = np.flatnonzero((gap_i > 0) | (gap_j > 0))
     first = None if not len(open_gaps) else (int(starts_i[open_gaps[0]]), int(starts_j[open_gaps[0]]))
     return WordMap(
-        mapping, int((gap_i - paired).sum()), int((gap_j - paired).sum()), int(paired.sum()), first,
+        mapping, int((gap_i - paired).sum()), int((gap_j - paired).sum()), int(paired.sum()), first=first,
     )
 
 

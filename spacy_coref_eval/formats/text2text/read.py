@@ -135,7 +135,7 @@ def place(response: TextDocument, key: SideDocument) -> Paired:
     heads = _heads(key, conllu, found)
     fields = _header(*_identity(conllu.source)) if conllu is not None else ()
     across = conllu is not None and not ids_per_document(["-".join(fields)])
-    clusters = _clusters(found, positions, heads, first_mentions(found, response.line, response.seen if across else {}))
+    clusters = _clusters(found, positions, heads, seen=first_mentions(found, response.line, response.seen if across else {}))
     report = AlignmentReport(
         "words", inserted=alignment.inserted, deleted=alignment.deleted, replaced=alignment.replaced,
         dropped=max(counts.openings - made, 0), repaired=counts.repaired,
@@ -189,6 +189,7 @@ def first_mentions(
 
 def _clusters(
     found: Sequence[Tuple[str, int, int]], positions: Sequence[int], heads: Sequence[int],
+    *,
     seen: Optional[Dict[str, Tuple[int, int, int, int]]] = None,
 ) -> Clusters:
     """Mentions ``(entity id, first word, last word)`` as clusters over the
@@ -214,4 +215,4 @@ def _clusters(
         indptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         tokens = np.concatenate([at[first:last + 1] for first, last in zip(firsts.tolist(), lasts.tolist())])
         nodes = NodeSets(indptr, tokens, np.zeros(len(order), dtype=bool), None)
-    return Clusters.from_arrays(starts, ends, labels, head_array, nodes)
+    return Clusters.from_arrays(starts, ends, labels, heads=head_array, nodes=nodes)

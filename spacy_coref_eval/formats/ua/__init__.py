@@ -5,5 +5,5 @@ from ..base import Format, Lazy, Opened
 
 FORMAT = Format(
     "ua", "CoNLL-UA", (".ua", ".conllua"), Opened(Lazy(f"{__name__}.side:parse_side")),
-    Lazy(f"{__name__}.write:write_side"), positional=True,
+    write=Lazy(f"{__name__}.write:write_side"), positional=True,
 )

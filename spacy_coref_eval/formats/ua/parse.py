@@ -65,7 +65,7 @@ def parse_ua(text: str, source: str = "<string>") -> UAFile:
             return
         if name is None:
             raise CorefInputError(f"{source}:{rows[0][0]}: token line before the first '# newdoc id = ...'")
-        documents.append(_document(name, rows, sentence_starts, columns, source, warnings))
+        documents.append(_document(name, rows, sentence_starts, columns=columns, source=source, warnings=warnings))
 
     for number, line in enumerate(text.splitlines(), 1):
         first = line[:1]
@@ -105,18 +105,18 @@ def parse_ua(text: str, source: str = "<string>") -> UAFile:
 
 
 def _document(
-    name: str, rows: List[Tuple[int, str]], starts: List[int], columns: Dict[str, int], source: str,
+    name: str, rows: List[Tuple[int, str]], starts: List[int], *, columns: Dict[str, int], source: str,
     warnings: List[str],
 ) -> UADocument:
     """A document from its token lines; only lines with a parenthesis can
     hold markables or bridging, so only those are split into cells."""
     where = f"{source}: document {name!r}"
     marked = [(position, number, line.split()) for position, (number, line) in enumerate(rows) if "(" in line or ")" in line]
-    identity = _layer(marked, columns[IDENTITY], columns.get(BRIDGING), where, warnings)
+    identity = _layer(marked, columns[IDENTITY], columns.get(BRIDGING), where=where, warnings=warnings)
     deixis_column = columns.get(DISCOURSE_DEIXIS)
-    deixis = _layer(marked, deixis_column, None, where, warnings, False) if deixis_column is not None else EMPTY
+    deixis = _layer(marked, deixis_column, None, where=where, warnings=warnings, required=False) if deixis_column is not None else EMPTY
     lines = [line for _, line in rows]
-    return UADocument(name, len(lines), starts or [0], identity, deixis, columns.get("FORM", 1), lambda: lines)
+    return UADocument(name, len(lines), starts or [0], identity, deixis=deixis, form=columns.get("FORM", 1), read_lines=lambda: lines)
 
 
 def fields(text: str, line: int, where: str) -> Dict[str, str]:
@@ -135,7 +135,7 @@ def fields(text: str, line: int, where: str) -> Dict[str, str]:
 
 
 def _layer(
-    rows: List[Tuple[int, int, List[str]]], column: int, bridging_column: Optional[int], where: str, warnings: List[str],
+    rows: List[Tuple[int, int, List[str]]], column: int, bridging_column: Optional[int], *, where: str, warnings: List[str],
     required: bool = True,
 ) -> Layer:
     opened: List[Tuple[str, int, Dict[str, str], int]] = []
@@ -172,7 +172,7 @@ def _layer(
                 else:
                     opened.append((markable_id, position, values, line))
         if bridging_column is not None and len(cells) > bridging_column and cells[bridging_column] != "_":
-            bridges.extend(bridging_pairs(cells[bridging_column], line, where, warnings))
+            bridges.extend(bridging_pairs(cells[bridging_column], line, where, warnings=warnings))
     if opened:
         markable_id, _, _, line = opened[-1]
         raise CorefInputError(f"{where}, line {line}: markable {markable_id} is never closed")
@@ -187,11 +187,11 @@ def _layer(
             {i: values["Min"] for i, (_, _, values, _) in enumerate(listed) if "Min" in values},
             {i: values["ElementOf"] for i, (_, _, values, _) in enumerate(listed) if "ElementOf" in values},
         ),
-        bridges, where, warnings,
+        bridges, where, warnings=warnings,
     )
 
 
-def bridging_pairs(cell: str, line: int, where: str, warnings: List[str]) -> List[Tuple[str, str, int]]:
+def bridging_pairs(cell: str, line: int, where: str, *, warnings: List[str]) -> List[Tuple[str, str, int]]:
     """The ``(anaphor id, anchor id, line)`` pairs of a BRIDGING cell."""
     out = []
     head, *pieces = cell.split("(")

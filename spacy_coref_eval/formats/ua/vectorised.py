@@ -76,7 +76,7 @@ def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     if counted[doc_lines[0]]:
         return None
     marked, special = _bracketed(lines, token)
-    cells = _cells(lines, tabs, token, counted, marked, columns)
+    cells = _cells(lines, tabs, token, counted=counted, marked=marked, columns=columns)
     if cells is None:
         return None
     doc_first = np.r_[counted[doc_lines], counted[-1]]
@@ -87,7 +87,8 @@ def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     sentence_bounds = np.searchsorted(sentence, doc_first).tolist()
     where = [f"{source}: document {name!r}" for name in names]
     try:
-        layers, warnings = _document_layers(lines, special, columns, cells, doc, token_index, marked, where)
+        layers, warnings = _document_layers(lines, special, columns, cells=cells, doc=doc, token_index=token_index, token_lines=marked,
+            where=where)
     except CorefInputError:
         return None
     if layers is None:
@@ -100,8 +101,8 @@ def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
         lo, hi = doc_first[d], doc_first[d + 1]
         starts = (sentence[sentence_bounds[d]:sentence_bounds[d + 1]] - lo).tolist() or [0]
         documents.append(UADocument(
-            name, hi - lo, starts, layers[0][d], layers[1][d], columns.get("FORM", 1),
-            _token_lines(data, data_starts[d], data_ends[d]),
+            name, hi - lo, starts, layers[0][d], deixis=layers[1][d], form=columns.get("FORM", 1),
+            read_lines=_token_lines(data, data_starts[d], data_ends[d]),
         ))
     return UAFile(documents, [w for ws in warnings for w in ws])
 
@@ -119,7 +120,7 @@ def _bracketed(lines: _Lines, token: np.ndarray) -> Tuple[np.ndarray, np.ndarray
 
 
 def _cells(
-    lines: _Lines, tabs: np.ndarray, token: np.ndarray, counted: np.ndarray, marked: np.ndarray, columns: Dict[str, int],
+    lines: _Lines, tabs: np.ndarray, token: np.ndarray, *, counted: np.ndarray, marked: np.ndarray, columns: Dict[str, int],
 ):
     """Where the cells of ``marked`` lines are, as a function of a column
     name, when those lines have the same number of tab-separated cells,
@@ -133,7 +134,7 @@ def _cells(
         is_marked[marked] = True
         if np.any(is_marked[np.searchsorted(lines.starts, spaces, side="right") - 1]):
             return None
-    row = _rows(lines, tabs, token, counted, marked)
+    row = _rows(lines, tabs, token, counted=counted, marked=marked)
     if row is None:
         return None
     width = row.shape[1]
@@ -151,7 +152,7 @@ def _cells(
     return cells
 
 
-def _rows(lines: _Lines, tabs: np.ndarray, token: np.ndarray, counted: np.ndarray, marked: np.ndarray) -> Optional[np.ndarray]:
+def _rows(lines: _Lines, tabs: np.ndarray, token: np.ndarray, *, counted: np.ndarray, marked: np.ndarray) -> Optional[np.ndarray]:
     """The tabs of every ``marked`` line, one row each, or ``None`` unless
     they have the same number. When every token line has that number and
     no other line has a tab, row ``i`` of the tabs is token line ``i``'s;
@@ -174,7 +175,7 @@ def _rows(lines: _Lines, tabs: np.ndarray, token: np.ndarray, counted: np.ndarra
 
 
 def _document_layers(
-    lines: _Lines, special: np.ndarray, columns: Dict[str, int], cells, doc: np.ndarray, token_index: np.ndarray,
+    lines: _Lines, special: np.ndarray, columns: Dict[str, int], *, cells, doc: np.ndarray, token_index: np.ndarray,
     token_lines: np.ndarray, where: List[str],
 ) -> Tuple[Optional[Tuple[List[Layer], List[Layer]]], List[List[str]]]:
     """The IDENTITY and DISCOURSE_DEIXIS layers of every document and the
@@ -188,18 +189,18 @@ def _document_layers(
         marked = _marked(buf, lo, hi)
         for t, text in zip(marked.tolist(), lines.text(token_lines[marked]) if len(marked) else []):
             d = int(doc[t])
-            bridges[d].extend(bridging_pairs(text.split("\t")[columns[BRIDGING]], int(token_lines[t]) + 1, where[d], warnings[d]))
+            bridges[d].extend(bridging_pairs(text.split("\t")[columns[BRIDGING]], int(token_lines[t]) + 1, where[d], warnings=warnings[d]))
     layers = []
     for column in (IDENTITY, DISCOURSE_DEIXIS):
         if column not in columns:
             layers.append([EMPTY] * n_docs)
             continue
         lo, hi = cells(column)
-        read = _layers(buf, special, lo, hi, doc, token_index, token_lines + 1, n_docs)
+        read = _layers(buf, special, lo=lo, hi=hi, doc=doc, token_index=token_index, line_number=token_lines + 1, n_docs=n_docs)
         if read is None:
             return None, warnings
         layers.append([
-            build_layer(markables, bridges[d] if column == IDENTITY else [], where[d], warnings[d])
+            build_layer(markables, bridges[d] if column == IDENTITY else [], where[d], warnings=warnings[d])
             for d, markables in enumerate(read)
         ])
     return (layers[0], layers[1]), warnings
@@ -254,7 +255,8 @@ def _marked(buf: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 def _layers(
-    buf: np.ndarray, special: np.ndarray, lo: np.ndarray, hi: np.ndarray, doc: np.ndarray, token_index: np.ndarray, line_number: np.ndarray,
+    buf: np.ndarray, special: np.ndarray, *, lo: np.ndarray, hi: np.ndarray, doc: np.ndarray, token_index: np.ndarray,
+    line_number: np.ndarray,
     n_docs: int,
 ) -> Optional[List[Markables]]:
     """The markables of one column, document by document, or ``None``
@@ -360,8 +362,8 @@ def _layers(
     for d in range(n_docs):
         a, b = bounds[d], bounds[d + 1]
         out.append(Markables(
-            starts[a:b], ends_[a:b], entity[a:b], entity_ids[d], markable_ids[a:b],
-            lines[a:b], *(_within(*extra[key], a, b) for key in _KEYS[2:]),
+            starts[a:b], ends_[a:b], entity[a:b], entity_ids[d], markable_ids=markable_ids[a:b], lines=lines[a:b],
+            mins=_within(*extra["Min"], a=a, b=b), element_of=_within(*extra["ElementOf"], a=a, b=b),
         ))
     return out
 
@@ -391,7 +393,7 @@ def _equal_rows(rows: np.ndarray, text: bytes) -> np.ndarray:
     return np.all(padded.view(np.uint64) == np.frombuffer(text.ljust(width, b"\0"), dtype=np.uint64), axis=1)
 
 
-def _within(pieces: np.ndarray, values: List[str], a: int, b: int) -> Dict[int, str]:
+def _within(pieces: np.ndarray, values: List[str], *, a: int, b: int) -> Dict[int, str]:
     """``values`` of the ``pieces`` (ascending) in ``[a, b)``, by piece from ``a``."""
     if len(pieces) == 0:
         return {}

@@ -51,7 +51,7 @@ def format_document(name: str, document: SideDocument) -> Iterator[str]:
     else:
         identity = cluster_openings(document)
         deixis, bridging = [], ["_"] * n
-    cells = [markable_cells(openings, n, name, column) for openings, column in ((identity, IDENTITY), (deixis, DISCOURSE_DEIXIS))]
+    cells = [markable_cells(openings, n, name, column=column) for openings, column in ((identity, IDENTITY), (deixis, DISCOURSE_DEIXIS))]
     words = list(document.words)
     starts = set(int(s) for s in document.sentence_starts) | {0}
     yield f"# newdoc id = {name}"
@@ -106,7 +106,7 @@ def bridging_cells(layer: Layer, n: int) -> List[str]:
     return ["".join(c) or "_" for c in cells]
 
 
-def markable_cells(openings: Sequence[Opening], n: int, name: str, column: str) -> List[str]:
+def markable_cells(openings: Sequence[Opening], n: int, name: str, *, column: str) -> List[str]:
     """One cell per token: closings, then openings (outer first); a
     one-token markable closes itself. Markables must nest, as one ``)``
     closes the most recently opened markable."""

@@ -78,7 +78,7 @@ def read_document(path: Path, limits: Optional[InputLimits] = None):
     chains: Dict[Tuple[str, int], List[Tuple[str, int, int]]] = {}
     for key in sorted(spans, key=lambda k: (k[0], k[1], k[2])):
         chains.setdefault((key[0], key[1]), []).append(key)
-    return text_document(path.name.split(".")[0], text, spans, [], str(path), chains=list(chains.values()))
+    return text_document(path.name.split(".")[0], text, spans, links=[], source=str(path), chains=list(chains.values()))
 
 
 def _unescape(word: str) -> str:

@@ -68,7 +68,7 @@ class Markables:
         entity_ids, markable_ids, lines, mins, element_of = rest
         arrays = (np.array(values, dtype=np.int64) for values in (starts, ends, entity, lines))
         starts_, ends_, entity_, lines_ = arrays
-        return cls(starts_, ends_, entity_, entity_ids, markable_ids, lines_, mins, element_of)
+        return cls(starts_, ends_, entity_, entity_ids, markable_ids=markable_ids, lines=lines_, mins=mins, element_of=element_of)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Markables):
@@ -171,7 +171,7 @@ GUIDELINES_NON_REFERRING = "_Pseudo"
 read so by the UA scorer)."""
 
 
-def build_layer(columns: Markables, bridges: List[Tuple[str, str, int]], where: str, warnings: List[str]) -> Layer:
+def build_layer(columns: Markables, bridges: List[Tuple[str, str, int]], where: str, *, warnings: List[str]) -> Layer:
     """The :class:`Layer` of ``columns`` and their bridging pairs
     ``(anaphor id, anchor id, line)``; split antecedents checked for cycles,
     references to missing entities and markables warned and ignored."""
@@ -200,7 +200,7 @@ def build_layer(columns: Markables, bridges: List[Tuple[str, str, int]], where: 
     else:
         referring = (True,) * len(entity_ids)
     elements = tuple(map(tuple, element_of)) if element_of else ((),) * len(entity_ids)
-    return Layer(columns, entity_ids, referring, elements, tuple(pairs))
+    return Layer(columns, entity_ids, referring, elements, bridging=tuple(pairs))
 
 
 def _check_acyclic(element_of: List[List[int]], entity_ids: Tuple[str, ...], where: str) -> None:

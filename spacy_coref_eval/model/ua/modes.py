@@ -33,9 +33,9 @@ class Modes:
         split antecedents and drops the other scores; scoring split
         antecedents alone drops the non-referring and bridging scores."""
         if self.discourse_deixis:
-            return Modes("keep", False, False, True, self.min_spans, self.as_scorer)
+            return Modes("keep", False, False, True, min_spans=self.min_spans, as_scorer=self.as_scorer)
         if self.split_antecedents == "only":
-            return Modes("only", False, False, False, self.min_spans, self.as_scorer)
+            return Modes("only", False, False, False, min_spans=self.min_spans, as_scorer=self.as_scorer)
         return self
 
     @property

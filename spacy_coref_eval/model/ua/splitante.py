@@ -30,7 +30,7 @@ class SplitClusters(Clusters):
     where: str = ""
 
     @classmethod
-    def wrap(cls, clusters: Clusters, entity_ids: Tuple[str, ...], links: Tuple[Link, ...], where: str) -> "SplitClusters":
+    def wrap(cls, clusters: Clusters, entity_ids: Tuple[str, ...], links: Tuple[Link, ...], *, where: str) -> "SplitClusters":
         values = {f.name: getattr(clusters, f.name) for f in fields(Clusters)}
         return cls(**values, entity_ids=tuple(entity_ids), split_antecedents=tuple(links), where=where)
 
@@ -79,7 +79,7 @@ def split_layer(clusters: SplitClusters) -> Layer:
     for ante, _, line in clusters.split_antecedents:
         lines[first_markable[ante]] = line
     table = Markables(
-        starts, ends, entity, entity_ids, [f"markable_{i + 1}" for i in range(len(starts))], lines, {},
-        {i: ",".join(names) for i, names in plurals.items()},
+        starts, ends, entity, entity_ids, markable_ids=[f"markable_{i + 1}" for i in range(len(starts))], lines=lines, mins={},
+        element_of={i: ",".join(names) for i, names in plurals.items()},
     )
-    return build_layer(table, [], f"{clusters.where} (SplitAnte=)", [])
+    return build_layer(table, [], f"{clusters.where} (SplitAnte=)", warnings=[])

@@ -108,17 +108,17 @@ def ua_clusters_of(documents: Sequence[Any], modes: Modes) -> List[UAClusters]:
     for d, layer in enumerate(layers):
         splits = layer.splits() if keep else {}
         if splits:
-            out[d] = _grouped(documents[d], layer, modes, splits)
+            out[d] = _grouped(documents[d], layer, modes, splits=splits)
         else:
             simple.append(d)
     columns = [_referring_columns(layers[d]) for d in simple]
     sizes = [len(c[0]) for c in columns]
     if simple:
         starts, ends, entity = (np.concatenate([c[i] for c in columns]) for i in range(3))
-        built = Clusters.per_document(np.repeat(np.arange(len(simple)), sizes), starts, ends, entity, len(simple))
+        built = Clusters.per_document(np.repeat(np.arange(len(simple)), sizes), starts, ends, labels=entity, n_docs=len(simple))
         for d, base, size in zip(simple, built, sizes):
             if base.repeated:
-                out[d] = _grouped(documents[d], layers[d], modes, {})
+                out[d] = _grouped(documents[d], layers[d], modes, splits={})
             else:
                 out[d] = UAClusters(
                     base.starts, base.ends, base.entity, base.n_entities, layer=layers[d], modes=modes,
@@ -159,10 +159,10 @@ def unmerged_clusters(document: Any) -> UAClusters:
     ``SplitAnte=`` set per plural), so that read back it merges and splits
     in every mode as the CoNLL-UA document does."""
     layer = document.identity
-    return _grouped(document, layer, Modes(), layer.splits(), merge=False)
+    return _grouped(document, layer, Modes(), splits=layer.splits(), merge=False)
 
 
-def _grouped(document: object, layer: Layer, modes: Modes, splits: Dict[int, Split], merge: bool = True) -> UAClusters:
+def _grouped(document: object, layer: Layer, modes: Modes, *, splits: Dict[int, Split], merge: bool = True) -> UAClusters:
     """:func:`ua_clusters` in general: plurals with the same split element
     merged (unless not ``merge``), spans listed as the UA scorer lists
     them."""
