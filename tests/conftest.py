@@ -48,3 +48,16 @@ def stream_files_of_any_size():
 
     with limits_env(stream_from=0, parallel_from=0):
         yield
+
+
+def pytest_collection_finish(session):
+    """What collection leaves (imported modules, parameters, module-level
+    data) is frozen out of the garbage collector, and the collector runs
+    less often: its passes over the test process's heap found little to
+    free and took about a tenth of the CPU time of a run (3.8 of 45 CPU-s
+    on six data-heavy modules; 0.8 with this)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 from nltk.metrics import agreement as nltk_agreement, distance as nltk_distance
 
 from spacy_coref_eval.analysis.agreement import Annotation, agreement, read_annotation
@@ -16,6 +16,8 @@ from spacy_coref_eval.formats import get_format
 from spacy_coref_eval.formats.document import Side, WordsDocument
 from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.scoring import Options, evaluate_corpus
+
+from .strategies import deterministic
 
 DATA = Path(__file__).resolve().parent.parent / "spacy_coref_eval" / "data"
 KEY, RESPONSE = DATA / "demo.key.conll", DATA / "demo.response.conll"
@@ -75,7 +77,7 @@ def annotations(draw):
     return out
 
 
-@settings(max_examples=60, deadline=None)
+@deterministic(60)
 @given(annotations())
 def test_random_alpha_equals_nltk(drawn):
     result = agreement(drawn, Options.from_names(), level=None)
@@ -94,7 +96,7 @@ def test_random_alpha_equals_nltk(drawn):
         assert linking == pytest.approx(nltk_alpha(result, linking=True), abs=1e-9)
 
 
-@settings(max_examples=30, deadline=None)
+@deterministic(30)
 @given(annotations())
 def test_random_identical_annotators_agree_fully(drawn):
     first = drawn[0]
@@ -107,7 +109,7 @@ def test_random_identical_annotators_agree_fully(drawn):
     assert result.disagreements() == []
 
 
-@settings(max_examples=30, deadline=None)
+@deterministic(30)
 @given(annotations())
 def test_random_removal_of_a_document_changes_only_its_units(drawn):
     last = drawn[-1]

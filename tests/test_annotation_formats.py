@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats import format_of, get_format
@@ -16,6 +16,7 @@ from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.scoring import evaluate_corpus
 
 from .conftest import SHARED
+from .strategies import deterministic
 
 DATA = Path(__file__).resolve().parent / "data" / "annotation"
 LITBANK_CONLL = Path(__file__).resolve().parent / "data" / "corpora" / "litbank.key.conll.gz"
@@ -328,7 +329,7 @@ def naive_components(n, pairs):
     return {frozenset(m for m in range(n) if label[m] == x) for x in set(label)}
 
 
-@settings(max_examples=100, deadline=None)
+@deterministic(100)
 @given(
     st.integers(1, 8).flatmap(lambda n: st.tuples(
         st.just(n),
@@ -352,7 +353,7 @@ def test_close_equals_naive_components(drawn):
     assert report.entities == len(found)
 
 
-@settings(max_examples=60, deadline=None)
+@deterministic(60)
 @given(st.lists(st.sampled_from(["Ann", "met", "her", "sister", ",", "\u201cyes\u201d", "."]), min_size=2, max_size=12).flatmap(
     lambda words: st.tuples(st.just(words), st.lists(st.tuples(
         st.lists(st.tuples(st.integers(0, len(words) - 1), st.integers(1, 3)), min_size=1, max_size=2), st.integers(0, 2),

@@ -13,7 +13,7 @@ from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conllu.document import check_aligned, node_key
 from spacy_coref_eval.formats.conllu.read import parse_conllu, read_conllu
 
-from .strategies import deterministic
+from .strategies import collector_paused, deterministic
 
 DATA = Path(__file__).resolve().parent / "data"
 CONFORMANCE = DATA / "conformance" / "corefud"
@@ -55,7 +55,8 @@ def udapi_mentions(path: Path) -> Dict[str, Set[MentionView]]:
     document = Document()
     logging.disable(logging.WARNING)
     try:
-        Conllu(files=[str(plain)]).apply_on_document(document)
+        with collector_paused():
+            Conllu(files=[str(plain)]).apply_on_document(document)
         entities = document.coref_entities
     finally:
         logging.disable(logging.NOTSET)

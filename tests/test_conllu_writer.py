@@ -19,7 +19,7 @@ from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.model.tokens import Tokens
 
 from .conftest import data_path
-from .strategies import deterministic, entities_over, mention_sets
+from .strategies import collector_paused, deterministic, entities_over, mention_sets
 
 GUM = data_path("corpora", "gum-corefud.40docs.conllu.gz")
 
@@ -54,7 +54,8 @@ def udapi_document(path: Path):
     document = Document()
     logging.disable(logging.WARNING)
     try:
-        Conllu(files=[str(path)]).apply_on_document(document)
+        with collector_paused():
+            Conllu(files=[str(path)]).apply_on_document(document)
         document.coref_entities
     finally:
         logging.disable(logging.NOTSET)

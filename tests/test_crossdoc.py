@@ -9,12 +9,14 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.topics import CORPUS_TOPIC, topic_of
 from spacy_coref_eval.scoring import evaluate_corpus
+
+from .strategies import deterministic
 
 DATA = Path(__file__).resolve().parent.parent / "spacy_coref_eval" / "data"
 KEY, RESPONSE = DATA / "ecb.key.conll", DATA / "ecb.response.conll"
@@ -139,7 +141,7 @@ def corpora(draw):
     return key, draw(st.permutations(response))
 
 
-@settings(max_examples=60, deadline=None)
+@deterministic(60)
 @given(corpora(), st.sampled_from([None, TOPICS]))
 def test_random_corpora_equal_their_concatenation(tmp_path_factory, corpus, pattern):
     key, response = written(tmp_path_factory.mktemp("xdoc"), corpus)
@@ -248,7 +250,7 @@ def spans_of(clusters):
     return {(int(s), int(e)): int(k) for s, e, k in zip(clusters.starts, clusters.ends, clusters.entity)}
 
 
-@settings(max_examples=60, deadline=None)
+@deterministic(60)
 @given(corpora(), st.sampled_from([None, TOPICS]))
 def test_links_within_and_across_equal_a_naive_oracle(tmp_path_factory, corpus, pattern):
     from spacy_coref_eval.analysis.crossdoc import PARTS, cross_document

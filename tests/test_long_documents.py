@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from benchmarks.perturb import perturb_corpus
 from spacy_coref_eval import Clusters, read_conll
@@ -18,6 +18,7 @@ from spacy_coref_eval.cli import app
 from spacy_coref_eval.formats.conll.write import write_conll
 
 from .conftest import data_path
+from .strategies import deterministic
 
 runner = CliRunner()
 LITBANK = data_path("corpora", "litbank.key.conll.gz")
@@ -390,7 +391,7 @@ def naive_link_counts(twinned, words, train_pairs=None):
     return {name: [out[name][0], out[name][1], out[name][2], out[name][3]] for name in out}
 
 
-@settings(max_examples=60, deadline=None)
+@deterministic(60)
 @given(st.integers(0, 2**32 - 1), st.booleans())
 def test_link_counts_equal_pairs_enumerated_one_by_one(seed, heads):
     import numpy as np
@@ -424,7 +425,7 @@ def test_link_counts_equal_pairs_enumerated_one_by_one(seed, heads):
         assert counts[name].sum(axis=0).tolist() == [float(v) for v in naive.get(name, [0, 0, 0, 0])], name
 
 
-@settings(max_examples=60, deadline=None)
+@deterministic(60)
 @given(st.integers(0, 2**32 - 1))
 def test_antecedent_links_equal_a_naive_walk(seed):
     import numpy as np

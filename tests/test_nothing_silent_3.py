@@ -10,7 +10,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from benchmarks.perturb import perturb_corpus
 from spacy_coref_eval import score_documents
@@ -24,6 +24,7 @@ from spacy_coref_eval.scoring import CorpusResult, Options, evaluate_corpus
 from spacy_coref_eval.shards import load_counts, merge_results, save_counts
 
 from .conftest import data_path
+from .strategies import deterministic
 from .test_outputs import WRITER
 
 LITBANK = data_path("corpora", "litbank.key.conll.gz")
@@ -48,7 +49,7 @@ def litbank_result():
     return score_documents(key, response)
 
 
-@settings(max_examples=40, deadline=None)
+@deterministic(40)
 @given(data=st.data())
 def test_shards_merged_in_any_partition_and_order_give_the_whole_bytes(litbank_result, data):
     """Item 5: any partition of the documents into shards, merged in any
@@ -88,7 +89,7 @@ def run_cli(args, environment):
     return result.exit_code, result.stdout, result.stderr
 
 
-@settings(max_examples=60, deadline=None)
+@deterministic(60)
 @given(key=conll_documents(""), shared=st.lists(st.booleans(), min_size=4, max_size=4), extra=conll_documents("x"),
        budget=st.integers(1, 400), form=st.sampled_from(["table", "json"]))
 def test_output_does_not_depend_on_file_size(tmp_path_factory, key, shared, extra, budget, form):

@@ -262,6 +262,7 @@ def test_vectorised_tests_equal_loops_over_rounds(corpus, system):
     assert 0.05 < comparison["conll"]["p_value_randomization"] < 0.95
 
 
+@pytest.mark.slow  # 40 scorings and 20 comparisons of 1000 rounds
 def test_randomization_holds_its_level_under_the_null(corpus):
     """Pairs of systems made by the same process (different seeds) differ
     by chance alone. Their p-values should spread roughly uniformly: with

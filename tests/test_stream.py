@@ -75,7 +75,7 @@ def test_every_entry_reads_as_its_document_in_the_whole_file(path, tmp_path):
         assert len(alone.documents[0].clusters) == len(whole.documents[i].clusters)
 
 
-@pytest.mark.parametrize("fmt", ["conll", "jsonlines"])
+@pytest.mark.parametrize("fmt", [pytest.param("conll", marks=pytest.mark.slow), "jsonlines"])  # conll: LitBank in 7-byte reads
 def test_the_index_does_not_depend_on_how_much_is_read_at_a_time(litbank_pair, tmp_path, fmt):
     path = litbank_pair[1] if fmt == "conll" else litbank_as_jsonlines(litbank_pair[1], tmp_path, "response")
     whole = stream.index_file(path, format_of(path), tmp_path)
@@ -205,6 +205,7 @@ def _with_words(path):
     return format_of(path).read(path, ReadOptions("key", words=True)).documents
 
 
+@pytest.mark.slow  # LitBank three times, whole and streamed
 def test_jsonlines_and_mixed_formats_stream(litbank_pair, tmp_path):
     key, response = (litbank_as_jsonlines(path, tmp_path, name) for path, name in zip(litbank_pair, ("key", "response")))
     assert assert_same(key, response, 1 << 20)

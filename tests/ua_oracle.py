@@ -481,7 +481,22 @@ def _prf(tp, fp, fn):
     return {"recall": r, "precision": p, "f1": (2 * r * p / (r + p) if r + p > 0 else 0)}
 
 
-def score(key, sys_, words=(), link_rule="peer"):
+def _blanc(subs):
+    """BLANC from its coreference and non-coreference parts, those with
+    links on either side averaged."""
+    used = [s for s in subs if not (s["counts"][1] == 0 and s["counts"][3] == 0)]
+    if used:
+        out = {k: sum(s[k] for s in used) / len(used) for k in ("recall", "precision", "f1")}
+    else:
+        out = {"recall": 0, "precision": 0, "f1": 0}
+    out["subs"] = subs
+    return out
+
+
+def score(key, sys_, words=(), link_rule="peer", metrics=None):
+    """Every metric's scores (``metrics``: only those named, e.g. ``("lea",
+    "blanc")``, with no ``conll``, non-referring or bridging scores unless
+    all are asked for), as the UA scorer gives them for ``words``."""
     f = interpret(words)
     kd, sd = read_docs(key), read_docs(sys_)
     col = 12 if f["dd"] else 10
@@ -498,14 +513,14 @@ def score(key, sys_, words=(), link_rule="peer"):
         bridging.append((kb, sb, index_of(K)))
     out = {}
     for name in ("lea", "muc", "bcub", "ceafe", "ceafm", "mentions"):
-        out[name] = score_metric(name, docs, f["only_split"], link_rule)
+        if metrics is None or name in metrics:
+            out[name] = score_metric(name, docs, f["only_split"], link_rule)
+    if metrics is not None:
+        if "blanc" in metrics:
+            out["blanc"] = _blanc([score_metric(n, docs, f["only_split"], link_rule) for n in ("blancc", "blancn")])
+        return out
     subs = [score_metric(n, docs, f["only_split"], link_rule) for n in ("blancc", "blancn")]
-    used = [s for s in subs if not (s["counts"][1] == 0 and s["counts"][3] == 0)]
-    if used:
-        out["blanc"] = {k: sum(s[k] for s in used) / len(used) for k in ("recall", "precision", "f1")}
-    else:
-        out["blanc"] = {"recall": 0, "precision": 0, "f1": 0}
-    out["blanc"]["subs"] = subs
+    out["blanc"] = _blanc(subs)
     out["conll"] = (out["muc"]["f1"] + out["bcub"]["f1"] + out["ceafe"]["f1"]) / 3
     if f["keep_nonref"]:
         tp = fp = fn = 0
