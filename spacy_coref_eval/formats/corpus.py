@@ -2,6 +2,7 @@
 Pairing): by name where both sides name their documents, else by order;
 each pair's response put on its key document's tokens by the key
 document's format (:meth:`~.document.SideDocument.paired_with`)."""
+import gzip
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -92,8 +93,6 @@ _TAGGED = re.compile(rb"\S\|\[[A-Za-z]*\d+[^\s\]]*\]|\S\|[A-Za-z]*\d+\]")
 
 def _looks_tagged(path: Path) -> bool:
     """Whether the first 64 KiB of ``path`` (gunzipped) hold text2text tags."""
-    import gzip
-
     try:
         with (gzip.open(path, "rb") if path.name.lower().endswith(".gz") else open(path, "rb")) as handle:
             head = handle.read(1 << 16)

@@ -15,6 +15,8 @@ from ...errors import CorefInputError
 from ..annotation import COREFERENCE_TYPES, AnnotatedDocument, annotated_side, close, read_text
 from ..base import ReadOptions
 from ..document import Side
+from ..litbank_tsv.read import tsv_document
+from . import FORMAT
 
 CHAIN_LABEL = re.compile(r"^.+-\d+$")
 """A text-bound label naming an entity (LitBank: ``Lord_Chancellor-2``)."""
@@ -23,8 +25,6 @@ _OFFSETS = re.compile(r"^\d+ \d+(;\d+ \d+)*$")
 
 def read_brat(path: Path, options: ReadOptions = ReadOptions(), types: Optional[FrozenSet[str]] = COREFERENCE_TYPES) -> Side:
     """Every ``.ann`` file of a folder (by name), or one file, with its ``.txt``."""
-    from . import FORMAT
-
     files = sorted(path.glob("*.ann")) if path.is_dir() else [path]
     if not files:
         raise CorefInputError(f"{path}: no .ann files in this folder")
@@ -37,8 +37,6 @@ def read_document(path: Path, types: Optional[FrozenSet[str]] = COREFERENCE_TYPE
     with open(path, encoding="utf8", newline="") as handle:
         lines = handle.read().splitlines()
     if lines and lines[0].startswith(("MENTION\t", "COREF\t")):
-        from ..litbank_tsv.read import tsv_document
-
         return tsv_document(path.stem, text, lines, path)
     spans: Dict[str, Tuple[Tuple[int, int], ...]] = {}
     labels: List[Tuple[str, str]] = []

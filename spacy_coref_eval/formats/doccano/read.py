@@ -16,13 +16,12 @@ from ..annotation.records import (
 )
 from ..base import ReadOptions
 from ..document import Side
+from . import FORMAT
 
 NAMES = ("doc_id", "document", "name", "id")
 
 
 def read_doccano(path: Path, options: ReadOptions = ReadOptions()) -> Side:
-    from . import FORMAT
-
     documents: List[AnnotatedDocument] = []
     for number, record in json_lines(path, options.limits):
         source = f"{path}, line {number}"

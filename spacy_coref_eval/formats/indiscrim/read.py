@@ -9,6 +9,8 @@ from ...files import open_output
 from ...model.clusters import Clusters
 from ..base import ReadOptions
 from ..document import Side, SideDocument, WordsDocument, document_names
+from ..jsonlines.read import load_text
+from . import FORMAT
 
 
 def row_document(row: Mapping[str, Any], where: str) -> WordsDocument:
@@ -59,9 +61,6 @@ def _span(mention: Any, words: Sequence[Sequence[str]], starts: Sequence[int], w
 
 def read_side(path: Path, options: ReadOptions) -> Side:
     """An indiscrim file (one row a line) as a :class:`Side`."""
-    from ..jsonlines.read import load_text
-    from . import FORMAT
-
     documents: List[SideDocument] = []
     for number, line in enumerate(load_text(path).splitlines(), 1):
         if not line.strip():

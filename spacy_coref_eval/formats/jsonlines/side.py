@@ -6,6 +6,10 @@ from typing import Union
 
 from ..base import ReadOptions
 from ..document import Side
+from ..registry import get_format
+from ..sysout.detect import system_of
+from ..sysout.read import read_system
+from . import FORMAT
 from .read import ANNOTATION_TOOLS, JsonlinesDocument, decode_text, load_text, parse_jsonlines
 
 
@@ -20,11 +24,6 @@ def read_side(path: Path, options: ReadOptions) -> Side:
 def parse_side(data: Union[bytes, str], path: Path, options: ReadOptions) -> Side:
     """A jsonlines file's bytes (or text) as a :class:`Side`, ``path``
     naming it (:func:`read_side`)."""
-    from ..registry import get_format
-    from ..sysout.detect import system_of
-    from ..sysout.read import read_system
-    from . import FORMAT
-
     text = data if isinstance(data, str) else decode_text(data, path)
     system = system_of(text, str(path))
     if system in ANNOTATION_TOOLS:

@@ -17,13 +17,12 @@ from ..annotation.records import (
 )
 from ..base import ReadOptions
 from ..document import Side
+from . import FORMAT
 
 NAMES = ("name", "document", "doc_id")
 
 
 def read_labelstudio(path: Path, options: ReadOptions = ReadOptions()) -> Side:
-    from . import FORMAT
-
     try:
         tasks = json.loads(read_text_file(path, options.limits))
     except ValueError as err:

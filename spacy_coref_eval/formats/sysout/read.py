@@ -14,8 +14,10 @@ from ...errors import CorefInputError
 from ..base import Format, ReadOptions
 from ..document import Side
 from ..jsonlines.read import SpanText, line_members, load_text, parsed_spans
+from . import FASTCOREF, MAVERICK, MENTION_STRINGS, WLCOREF
 from .batch import CharacterBatch
 from .document import SystemDocument, cluster_words, from_text, from_words
+from .strings import STRING_MEMBERS, place_strings, string_clusters
 
 _LISTS = frozenset((list,))
 _INTS = frozenset((int,))
@@ -245,8 +247,6 @@ def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
         char_spans = np.stack([token_starts[spans[:, 0]], token_ends[spans[:, 1] - 1]], axis=1)
         return from_text(name, text, char_spans, labels, 0)
     if obj.get("text") is not None or obj.get("tokens") is not None:
-        from .strings import string_clusters
-
         if string_clusters(obj, where)[0] is not None:
             return parse_strings(obj, where)
     raise CorefInputError(f"{where}: a maverick line holds 'tokens' and 'clusters_token_offsets', 'text' and "
@@ -316,8 +316,6 @@ def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
 def parse_strings(obj: Dict[str, Any], where: str) -> SystemDocument:
     """``text`` (or ``tokens``, joined by spaces) and mentions as strings
     (:data:`.strings.STRING_MEMBERS`), placed by :func:`.strings.place_strings`."""
-    from .strings import STRING_MEMBERS, place_strings, string_clusters
-
     name = _name(obj, "doc_key", where)
     where = where if name is None else f"{where}: document {name!r}"
     member, clusters = string_clusters(obj, where)
@@ -366,24 +364,16 @@ def read_system(path: Path, fmt: Format, text: Optional[str] = None, key: Option
 
 
 def read_fastcoref(path: Path, options: ReadOptions) -> Side:
-    from . import FASTCOREF
-
     return read_system(path, FASTCOREF, key=options.paired_with)
 
 
 def read_maverick(path: Path, options: ReadOptions) -> Side:
-    from . import MAVERICK
-
     return read_system(path, MAVERICK, key=options.paired_with)
 
 
 def read_wlcoref(path: Path, options: ReadOptions) -> Side:
-    from . import WLCOREF
-
     return read_system(path, WLCOREF, key=options.paired_with)
 
 
 def read_strings(path: Path, options: ReadOptions) -> Side:
-    from . import MENTION_STRINGS
-
     return read_system(path, MENTION_STRINGS, key=options.paired_with)

@@ -14,6 +14,7 @@ from ...model.ua.view import ua_clusters_of, unmerged_clusters
 from ..base import Format, ReadOptions
 from ..document import Side, SideDocument
 from ..inputs import check_utf8, open_input
+from . import FORMAT
 from .parse import UADocument, parse_ua
 from .vectorised import parse_simple
 
@@ -58,8 +59,6 @@ class UASideDocument(SideDocument):
         """What only CoNLL-UA holds: split antecedents (which CoNLL-U
         holds as ``SplitAnte=``), non-referring entities, minimum spans,
         bridging, discourse deixis, a span in two entities."""
-        from . import FORMAT
-
         if target is FORMAT:
             return None
         identity, deixis = self.document.identity, self.document.deixis
@@ -89,8 +88,6 @@ def read_side(path: Path, options: ReadOptions) -> Side:
 
 def parse_side(data: bytes, path: Path, options: ReadOptions) -> Side:
     """The bytes of a CoNLL-UA file as a :class:`Side`, ``path`` naming it."""
-    from . import FORMAT
-
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     read = parse_simple(data, str(path))

@@ -8,6 +8,7 @@ from ..annotation import annotated_side
 from ..annotation.records import text_document
 from ..base import ReadOptions
 from ..document import Side
+from . import FORMAT
 
 _LINK = re.compile(r"^(.*)->(\d+)-(\d+)$")
 _ESCAPES = {"\\t": "\t", "\\n": "\n", "\\r": "\r", "\\\\": "\\"}
@@ -15,8 +16,6 @@ _ESCAPES = {"\\t": "\t", "\\n": "\n", "\\r": "\r", "\\\\": "\\"}
 
 def read_webanno(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     """One ``.tsv`` file, or every ``.tsv`` file of a folder (by name)."""
-    from . import FORMAT
-
     files = sorted(path.glob("*.tsv")) if path.is_dir() else [path]
     if not files:
         raise CorefInputError(f"{path}: no .tsv files in this folder")
