@@ -339,6 +339,19 @@ DEFERRED: Dict[str, Dict[str, Tuple[str, ...]]] = {
         "scoring.run": ("formats.docbin.examples.docs_side",),
         "shards": ("srsly",),
     },
+    "The analyses' dispatch: an analysis's module, and the statistics, load when it is asked for (the registry "
+    "names them by path for the same reason; test_score_imports_only_what_it_uses with --classes)": {
+        "analysis.builtin": (
+            "analysis.error_types.corpus_error_counts", "analysis.error_types.TOTAL",
+            "analysis.resolution.score_resolution_classes", "analysis.waterfall.waterfall", "analysis.error_list.error_list",
+            "analysis.attributes.check_attribute", "analysis.ranges.ChainLengths", "analysis.spread.spreads_of",
+            "analysis.attributes.DEFAULT_CHAIN_LENGTHS", "analysis.attributes.MENTION_TYPE",
+            "analysis.attributes.SPREAD_SENTENCES", "analysis.attributes.stratum_values", "analysis.strata.score_strata",
+            "analysis.statistics.bootstrap_intervals", "analysis.variants.score_variants",
+            "analysis.crossdoc.cross_document", "analysis.crossdoc.topic_documents",
+        ),
+        "analysis.summary": ("analysis.statistics.bootstrap_intervals", "analysis.statistics.macro_average"),
+    },
     "Optional extras, imported where they are used": {
         "api.scores": ("pandas",),
     },

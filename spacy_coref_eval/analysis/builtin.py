@@ -2,26 +2,19 @@
 writes them as JSON: each a thin call of the module that holds it."""
 from typing import Any, Dict, Mapping, Optional, Sequence
 
-from .attributes import DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, SPREAD_SENTENCES, check_attribute, stratum_values
-from .crossdoc import cross_document as compute_cross_document, topic_documents
-from .error_list import error_list
-from .error_types import TOTAL, corpus_error_counts
-from .ranges import ChainLengths
 from .registry import Context
-from .resolution import score_resolution_classes
-from .spread import spreads_of
-from .statistics import bootstrap_intervals
-from .strata import score_strata
-from .variants import score_variants
-from .waterfall import waterfall as compute_waterfall
 
 
 def errors(context: Context) -> Dict[str, Dict[str, int]]:
     """Counts of every error kind by document and in total (:mod:`.error_types`)."""
+    from .error_types import corpus_error_counts
+
     return corpus_error_counts(context.result)
 
 
 def errors_json(value: Mapping[str, Any], per_doc: bool) -> Dict[str, Any]:
+    from .error_types import TOTAL
+
     return {TOTAL: value[TOTAL]}
 
 
@@ -31,6 +24,8 @@ def errors_document_json(value: Mapping[str, Any], index: int, name: str) -> Any
 
 def classes(context: Context) -> Any:
     """Resolution classes (:mod:`.resolution`) on the key's tokens."""
+    from .resolution import score_resolution_classes
+
     return score_resolution_classes(context.result, context.corpus.tokens())
 
 
@@ -44,7 +39,9 @@ def classes_document_json(value: Any, index: int, name: str) -> Any:
 
 def waterfall(context: Context) -> Any:
     """The error-impact waterfall (:mod:`.waterfall`)."""
-    return compute_waterfall(context.result)
+    from .waterfall import waterfall as compute
+
+    return compute(context.result)
 
 
 def waterfall_document_json(value: Any, index: int, name: str) -> Any:
@@ -55,6 +52,8 @@ def errors_list(context: Context) -> Any:
     """Every error listed per document (:mod:`.error_list`), with the key's
     words where the corpus read them and both sides' entity ids where the
     formats keep them."""
+    from .error_list import error_list
+
     key_documents = getattr(context.corpus, "key_documents", None) or None
     return error_list(context.result, words(context.corpus), key_documents, context.response_documents or None)
 
@@ -71,10 +70,15 @@ def words(corpus: Any) -> Optional[Dict[str, Sequence[str]]]:
 
 def check_strata(values: Mapping[str, Any], scoring: Any = None) -> None:
     """Every ``--by`` attribute known and the chain lengths readable."""
+    from .attributes import check_attribute
+    from .ranges import ChainLengths
+
     if values.get("by"):
         for attribute in values["by"]:
             check_attribute(attribute)
         ChainLengths.parse(values.get("chain_lengths") or "1,2-5,6+")
+        from .spread import spreads_of
+
         for attribute in ("spread", "spread-sentences"):
             if attribute in values["by"]:
                 spreads_of(attribute, values.get("spreads"))
@@ -90,6 +94,9 @@ def strata(context: Context) -> Dict[str, Any]:
 
 def stratum_block(context: Context, attribute: str) -> Dict[str, Any]:
     """The JSON block of one attribute's strata, with intervals at the run's level."""
+    from .attributes import DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, SPREAD_SENTENCES, stratum_values
+    from .strata import score_strata
+
     corpus, result = context.corpus, context.result
     values = stratum_values(
         attribute, result, context.values.get("chain_lengths") or DEFAULT_CHAIN_LENGTHS,
@@ -106,6 +113,8 @@ def strata_json(result: Any, strata: Any, context: Context) -> Dict[str, Any]:
     intervals per stratum when the run asks for them."""
     intervals = None
     if context.level is not None:
+        from .statistics import bootstrap_intervals
+
         intervals = {
             name: bootstrap_intervals(strata.result(index), context.level, context.n_resamples, context.seed)
             for index, name in enumerate(strata.names)
@@ -122,6 +131,8 @@ def check_variants(values: Mapping[str, Any], scoring: Any = None) -> None:
 
 def variants(context: Context) -> Any:
     """The variant matrix (:mod:`.variants`) of the corpus's pairs."""
+    from .variants import score_variants
+
     if context.corpus is None:
         raise ValueError("the variant matrix needs the paired documents (corpus)")
     return score_variants(context.corpus.pairs, context.result.settings, context.n_process)
@@ -133,7 +144,9 @@ def variants_json(value: Any, per_doc: bool) -> Any:
 
 def cross_document(context: Context) -> Any:
     """Links within and across documents (:mod:`.crossdoc`)."""
-    return compute_cross_document(context.result, topic_documents(context.corpus))
+    from .crossdoc import cross_document as compute, topic_documents
+
+    return compute(context.result, topic_documents(context.corpus))
 
 
 def crossdoc_json(value: Any, per_doc: bool) -> Any:

@@ -7,7 +7,6 @@ from typing import Any, Dict, FrozenSet, Mapping, Optional, Sequence, Tuple
 
 from ..scoring import CorpusResult
 from .registry import Context, get_analysis, registered_analyses, resolve
-from .statistics import bootstrap_intervals, macro_average
 
 
 @dataclass(frozen=True)
@@ -154,6 +153,8 @@ def analyse(
             out["result"] = result
             context = Context(result, breakdowns.values, corpus, response_documents, level, n_resamples, seed, n_process)
     if level is not None or macro:
+        from .statistics import bootstrap_intervals, macro_average
+
         if level is not None:
             out["intervals"] = bootstrap_intervals(result, level, n_resamples, seed)
         if macro:
