@@ -10,12 +10,12 @@ import numpy as np
 
 from ..counting import DEFAULT_METRICS
 from ..errors import CorefInputError
-from ..formats import ReadOptions, format_of, get_format
+from ..formats import ReadOptions, format_of, get_format, stream as streaming
 from ..formats.corpus import Corpus, pair_sides, pair_topic_sides, read_corpus, read_side
 from ..formats.docbin.spans import parse_reader
 from ..formats.document import Side
 from ..formats.inputs import InputLimits
-from ..formats.stream import Fallback, plan_stream, stream_topic_sides
+from ..formats.stream import Fallback, plan_stream
 from ..model.clusters import Pair
 from .result import CorpusResult
 from .score import document_splits, repeated_notes, score_pairs, score_shard
@@ -178,7 +178,7 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
     """Stage 1 of :func:`evaluate_corpus`: both sides read and paired."""
     if _is_path(key) and _is_path(response):
         if options.cross_document and options.stream and not (options.words or options.tokens):
-            streamed = stream_topic_sides(
+            streamed = streaming.stream_topic_sides(  # looked up when called: tests record the calls
                 key, response, formats=options.formats, pattern=options.topic_pattern, pair_by=options.pair_by,
                 limits=options.limits,
             )
