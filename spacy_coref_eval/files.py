@@ -12,6 +12,7 @@ import io
 import os
 import signal
 import stat
+import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -83,8 +84,6 @@ def open_output(
         if make_parents:
             path.parent.mkdir(parents=True, exist_ok=True)
         _remove_stale(path)
-        import tempfile
-
         handle, temporary = tempfile.mkstemp(prefix=f"{_temporary_prefix(path)}{os.getpid()}.", suffix=".tmp", dir=path.parent)
     except OSError as err:
         raise CorefInputError(f"{path}: cannot write file: {_reason(path, err)}") from None

@@ -7,6 +7,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 from .counting import Conventions
 from .twinning import MATCHERS, Matcher, get_matcher
+from .twinning.corefud import CorefUDMatcher
 
 LINEAR = "linear"
 """Zero mentions matched as any mention, by their nodes."""
@@ -77,8 +78,6 @@ def _reference_matcher(match: str, given: Optional[Matcher], **options: Any) -> 
 
 
 def _corefud_matcher(match: str, given: Optional[Matcher], zero_match: str = "dependent", **options: Any) -> Matcher:
-    from .twinning.corefud import CorefUDMatcher
-
     if options:
         raise ValueError(f"the corefud preset matches by exact, head or partial and takes no {sorted(options)}")
     return CorefUDMatcher(match, zero_match)

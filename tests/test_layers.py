@@ -2,8 +2,9 @@
 docstring): no module imports a later stage, not even inside a function;
 no two modules import each other, not even through imports deferred into
 functions; the core (what an annotation is, twinning, solving, counting)
-imports nothing from ``formats``; and no module imports another's private
-name."""
+imports nothing from ``formats``; no module imports another's private
+name; and imports wait inside functions only at the command entry points
+and where :data:`DEFERRED` lists them, with the reason."""
 import ast
 import subprocess
 import sys
@@ -300,6 +301,171 @@ def test_the_checker_finds_the_core_importing_formats_and_private_names():
         "counting.metrics:2 imports formats.ua.modes", "twinning.coval:3 imports formats",
     ]
     assert private_imports(code) == ["formats.stream:1 imports _pair from formats.corpus"]
+
+
+ENTRY_POINTS = ("cli", "__main__")
+"""Command entry points: an import there may wait for the command that
+needs it (``--help`` loads every command's module)."""
+
+DEFERRED: Dict[str, Dict[str, Tuple[str, ...]]] = {
+    "SciPy (some 0.2 s to import) only where a problem is solved with it: small problems are solved in Python "
+    "(test_small_assignments_import_no_scipy), and scoring preloads it before forking workers only where a "
+    "matcher other than exact matching reaches it": {
+        "assignment.blocks": ("scipy.sparse.csr_matrix", "scipy.sparse.csgraph.connected_components"),
+        "assignment.lsap": ("scipy.optimize.linear_sum_assignment",),
+        "assignment.sparse": (
+            "scipy.sparse.csr_matrix", "scipy.sparse.csgraph.maximum_bipartite_matching",
+            "scipy.optimize.linear_sum_assignment", "scipy.sparse.csgraph.min_weight_full_bipartite_matching",
+        ),
+        "compat.coval.score": ("scipy.optimize.linear_sum_assignment",),
+        "scoring.score": ("scipy.optimize", "scipy.sparse.csgraph"),
+    },
+    "The small-problem path: exact fractions only for gains no small denominator fits": {
+        "assignment.gains": ("fractions.Fraction",),
+    },
+    "Process pools only with several processes (test_score_imports_only_what_it_uses)": {
+        "formats.stream": ("multiprocessing", "concurrent.futures.ProcessPoolExecutor"),
+        "scoring.score": ("multiprocessing", "concurrent.futures.ProcessPoolExecutor"),
+    },
+    "spaCy and srsly: .spacy files and counts are read without them (issue #21, tests/test_docbin_imports.py); "
+    "they load where Docs, words, token attributes or msgpack are asked for": {
+        "formats.docbin.docs": ("srsly",),
+        "formats.docbin.examples": ("spacy.attrs.IDX", "spacy.attrs.LENGTH", "spacy.attrs.ORTH", "spacy.attrs.SPACY"),
+        "formats.docbin.records": ("spacy.tokens.DocBin", "spacy.vocab.Vocab"),
+        "formats.docbin.side": ("spacy.vocab.Vocab", "formats.docbin.docs.words_to_doc", "formats.docbin.docs.write_docbin"),
+        "formats.docbin.strings": ("spacy.strings.get_string_id", "spacy.strings.StringStore"),
+        "formats.docbin.table": ("srsly", "srsly.msgpack"),
+        "formats.sysout.read": ("spacy",),
+        "scoring.run": ("formats.docbin.examples.docs_side",),
+        "shards": ("srsly",),
+    },
+    "The analyses' dispatch: an analysis's module, and the statistics, load when it is asked for (the registry "
+    "names them by path for the same reason; test_score_imports_only_what_it_uses with --classes)": {
+        "analysis.builtin": (
+            "analysis.error_types.corpus_error_counts", "analysis.error_types.TOTAL",
+            "analysis.resolution.score_resolution_classes", "analysis.waterfall.waterfall", "analysis.error_list.error_list",
+            "analysis.attributes.check_attribute", "analysis.ranges.ChainLengths", "analysis.spread.spreads_of",
+            "analysis.attributes.DEFAULT_CHAIN_LENGTHS", "analysis.attributes.MENTION_TYPE",
+            "analysis.attributes.SPREAD_SENTENCES", "analysis.attributes.stratum_values", "analysis.strata.score_strata",
+            "analysis.statistics.bootstrap_intervals", "analysis.variants.score_variants",
+            "analysis.crossdoc.cross_document", "analysis.crossdoc.topic_documents",
+        ),
+        "analysis.summary": ("analysis.statistics.bootstrap_intervals", "analysis.statistics.macro_average"),
+    },
+    "Optional extras, imported where they are used": {
+        "api.scores": ("pandas",),
+    },
+    "Plugin formats: the installed packages' metadata is searched only for a name not built in": {
+        "formats.registry": ("importlib.metadata.entry_points",),
+    },
+    "A format's __init__ and formats.base are loaded by the registry, and so by --help, without numpy; the "
+    "reader and the opener's formats.inputs load with the first file": {
+        "formats.base": ("formats.inputs.read_input",),
+        "formats.brat.__init__": ("formats.brat.read.read_brat",),
+    },
+    "Tables (wasabi) only when a table is printed (test_score_imports_only_what_it_uses)": {
+        "report.text": (
+            "report.table.documents_table", "report.table.intervals_table", "report.table.macro_table",
+            "report.table.metrics_table",
+        ),
+    },
+    "What only some inputs or options need, off the path of a plain CoNLL-2012 score (some 10 ms of imports, "
+    "30 modules): UA's split antecedents and modes, the coval preset, annotation tools' closure, topics, text "
+    "alignment, resolution classes, CoNLL-U documents": {
+        "analysis.attributes": ("formats.conllu.side.ConlluSideDocument",),
+        "analysis.statistics": ("analysis.resolution.RESOLUTION_CLASSES",),
+        "formats.corpus": (
+            "formats.annotation.closure_report", "formats.topics.pair_topics", "formats.alignment.alignment_warning",
+            "formats.alignment.unmapped_warnings",
+        ),
+        "formats.stream": ("formats.topics.pair_topics",),
+        "scoring.run": ("compat.coval.score.CovalOptions", "compat.coval.score.coval_corpus_counts"),
+        "scoring.score": (
+            "compat.ua.anaphora.has_splits", "compat.ua.anaphora.anaphora_counts", "compat.ua.anaphora.check_modes",
+            "model.ua.view.in_modes",
+        ),
+        "scoring.settings": ("compat.coval.score.COVAL_METRICS", "compat.coval.score.CovalOptions"),
+    },
+}
+"""The imports that may wait inside a function outside
+:data:`ENTRY_POINTS`, by module, each group with its reason; every other
+import is at the top of its module (docs/internals.md). Names are
+qualified, those of the package relative to it."""
+
+
+def deferred_imports(source: str, module: str) -> Iterator[Tuple[str, int]]:
+    """``(name, line)`` for every import inside a function of the code
+    ``source`` of ``module``: ``import a.b`` as ``a.b``, ``from a import
+    b`` as ``a.b``, names of the package relative to it."""
+    package = module.split(".")[:-1]
+    stack: List[Tuple[ast.AST, bool]] = [(ast.parse(source), False)]
+    while stack:
+        node, inside = stack.pop()
+        if inside and isinstance(node, ast.Import):
+            for alias in node.names:
+                name = alias.name
+                yield name[len("spacy_coref_eval."):] if name.startswith("spacy_coref_eval.") else name, node.lineno
+        elif inside and isinstance(node, ast.ImportFrom):
+            if node.level:
+                target = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+                if target == "spacy_coref_eval" or target.startswith("spacy_coref_eval."):
+                    target = target[len("spacy_coref_eval"):].lstrip(".")
+            for alias in node.names:
+                yield f"{target}.{alias.name}".strip("."), node.lineno
+        inside = inside or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        stack.extend((child, inside) for child in ast.iter_child_nodes(node))
+
+
+def unlisted_deferred_imports(code: Mapping[str, str], allowed: Mapping[str, Dict[str, Tuple[str, ...]]]) -> Tuple[List[str], List[str]]:
+    """The deferred imports of ``code`` outside :data:`ENTRY_POINTS` that
+    ``allowed`` does not list (as ``module:line imports name``), and the
+    entries of ``allowed`` that no longer match one (as ``module: name``)."""
+    listed = {(module, name) for group in allowed.values() for module, names in group.items() for name in names}
+    found: Set[Tuple[str, str]] = set()
+    unlisted = []
+    for module, source in sorted(code.items()):
+        if stage(module) in ENTRY_POINTS:
+            continue
+        for name, line in sorted(deferred_imports(source, module), key=lambda item: item[1]):
+            found.add((module, name))
+            if (module, name) not in listed:
+                unlisted.append(f"{module}:{line} imports {name}")
+    return unlisted, [f"{module}: {name}" for module, name in sorted(listed - found)]
+
+
+def test_imports_wait_only_where_listed():
+    unlisted, _ = unlisted_deferred_imports(sources(), DEFERRED)
+    assert not unlisted, (
+        "imports inside functions: move them to the top of the module, or add them to DEFERRED with the reason "
+        "start-up needs them there (docs/internals.md): " + repr(unlisted)
+    )
+
+
+def test_every_listed_deferred_import_exists():
+    _, stale = unlisted_deferred_imports(sources(), DEFERRED)
+    assert not stale, "DEFERRED lists imports no function makes any more; remove them: " + repr(stale)
+
+
+def test_the_checker_sees_deferred_imports():
+    code = {
+        "formats.corpus": (
+            "import gzip\nfrom .topics import x\n"
+            "def f():\n    import srsly.msgpack\n    from .alignment import a, b as c\n"
+            "class C:\n    def g(self):\n        from spacy_coref_eval.errors import E\n"
+            "        h = lambda: __import__('os')\n"
+        ),
+        "cli.score": "def main():\n    from ..scoring import evaluate_corpus\n",
+    }
+    assert sorted(deferred_imports(code["formats.corpus"], "formats.corpus")) == [
+        ("errors.E", 8), ("formats.alignment.a", 5), ("formats.alignment.b", 5), ("srsly.msgpack", 4),
+    ]
+    allowed = {"why": {"formats.corpus": ("srsly.msgpack", "formats.alignment.a", "formats.gone")}}
+    assert unlisted_deferred_imports(code, allowed) == (
+        ["formats.corpus:5 imports formats.alignment.b", "formats.corpus:8 imports errors.E"],
+        ["formats.corpus: formats.gone"],
+    )
 
 
 def test_help_imports_neither_spacy_nor_scipy_nor_pydantic():

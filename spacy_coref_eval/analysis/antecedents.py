@@ -11,6 +11,7 @@ import numpy as np
 
 from ..errors import CorefInputError
 from ..twinning import TwinnedCorpus
+from .ranges import ChainLengths
 from .registry import Context
 
 DEFAULT_DISTANCES = "0-9,10-49,50-199,200-999,1000+"
@@ -39,8 +40,6 @@ def antecedent_links(twinned: TwinnedCorpus) -> Tuple[np.ndarray, np.ndarray]:
 def compute(context: Context) -> Dict[str, Any]:
     """The ``antecedent_distance`` block: per distance range (``--distances``)
     the key links, those found, and their recall; then the total."""
-    from .ranges import ChainLengths
-
     twinned = context.result.twinned
     if twinned is None:
         raise CorefInputError("antecedent distances need the twinned mentions; results merged from saved counts have none")
@@ -59,6 +58,4 @@ def compute(context: Context) -> Dict[str, Any]:
 
 def check(values: Dict[str, Any], scoring: Any = None) -> None:
     """The ``--distances`` ranges readable."""
-    from .ranges import ChainLengths
-
     ChainLengths.parse(values.get("distances") or DEFAULT_DISTANCES, first=0)

@@ -8,11 +8,16 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 import numpy as np
 
 from ..errors import CorefInputError
+from ..formats import ReadOptions, get_format
+from ..formats.corpus import match_names, read_side
 from ..model.clusters import Clusters, Pair
 from ..model.tokens import Tokens
 from ..scoring import CorpusResult, Settings
 from ..twinning import TwinnedCorpus
 from .ranges import ChainLengths
+from .resolution.classify import mention_kinds
+from .resolution.lexicon import COMMON, OTHER, PRONOUN, PROPER
+from .spread import spread_values
 from .strata import StratumValues
 
 CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE, ATTR = "chain-length", "mention-type", "entity-type", "attr:"
@@ -43,9 +48,6 @@ def mention_type_values(twinned: TwinnedCorpus, tokens: Sequence[Tokens]) -> Str
     ``tokens`` (one per document) as the resolution classes read them
     (:func:`~.resolution.classify.mention_kinds`); a response mention is
     read on the key's tokens too."""
-    from .resolution.classify import mention_kinds
-    from .resolution.lexicon import COMMON, OTHER, PRONOUN, PROPER
-
     if len(tokens) != twinned.n_docs:
         raise CorefInputError(f"mention types: {len(tokens)} token sequences for {twinned.n_docs} documents")
     columns: List[Optional[list]] = [[] if all(getattr(part, name) is not None for part in tokens) else None for name in _COLUMNS]
@@ -191,8 +193,6 @@ def stratum_values(
     if attribute == CHAIN_LENGTH:
         return chain_length_values(twinned, ChainLengths.parse(chain_lengths))
     if attribute in (SPREAD, SPREAD_SENTENCES):
-        from .spread import spread_values
-
         return spread_values(twinned, attribute, spreads, tokens=tokens)
     if attribute == MENTION_TYPE:
         if tokens is None:
@@ -218,9 +218,6 @@ def paired_response_documents(path: Any, options: Any, names: Sequence[str]) -> 
     names, in order), read again from ``path`` with the reading
     ``options`` of the run (:class:`~spacy_coref_eval.scoring.Options`):
     by name where the response's documents are named, else by order."""
-    from ..formats import ReadOptions, get_format
-    from ..formats.corpus import match_names, read_side
-
     given = options.formats[1]
     side = read_side(path, get_format(given) if given else None,
                      ReadOptions("response", options.spans[1], True, False, entity_ids=True))

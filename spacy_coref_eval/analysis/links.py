@@ -10,14 +10,18 @@ one entity of the other side. Counts are sums over groups of mentions
 (``n (n - 1) / 2`` per group), never pair by pair.
 
 A mention's head word is the head its input marks, else its last word."""
+from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..errors import CorefInputError
+from ..formats import ReadOptions, format_of
+from ..formats.corpus import read_side
 from ..model.clusters import Clusters
 from ..twinning import TwinnedCorpus
 from .registry import Context
+from .statistics import draw_documents
 
 FIELDS = ("recall_num", "recall_den", "precision_num", "precision_den")
 
@@ -180,11 +184,6 @@ def train_pairs(entities: Sequence[Sequence[str]], vocabulary: Mapping[str, int]
 def train_entities(path: Any, options: Any = None) -> List[List[str]]:
     """The head forms (lowercased; the last word where no head is marked)
     of every entity of every document of a training file."""
-    from pathlib import Path
-
-    from ..formats import ReadOptions, format_of
-    from ..formats.corpus import read_side
-
     if Path(path).stat().st_size == 0:
         return []
     side = read_side(path, format_of(path), ReadOptions("key", None, True, False))
@@ -214,8 +213,6 @@ def rates(counts: np.ndarray) -> Dict[str, float]:
 def intervals(counts: np.ndarray, level: float, n_resamples: int, *, seed: int) -> Dict[str, List[float]]:
     """Percentile bootstrap intervals of the rates, documents resampled
     (Efron & Tibshirani 1993), drawn as :mod:`.statistics` draws them."""
-    from .statistics import draw_documents
-
     rng = np.random.default_rng(seed)
     n = len(counts)
     drawn = draw_documents(rng, n_resamples, n) if n else np.zeros((n_resamples, 0), dtype=np.int64)

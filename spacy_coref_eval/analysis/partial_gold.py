@@ -13,8 +13,11 @@ import numpy as np
 from ..errors import CorefInputError
 from ..model.clusters import Pair
 from ..scoring import CorpusResult, score_pairs
+from .builtin import words
 from .document_errors import DocumentErrors
+from .error_list import document_error_list
 from .registry import Context
+from .waterfall import rescoring_settings
 
 
 def key_types(values: Mapping[str, Any]) -> Optional[List[str]]:
@@ -45,8 +48,6 @@ def adjust(context: Context) -> CorpusResult:
     twinned = result.twinned
     if twinned is None:
         raise CorefInputError("--partial-gold needs the twinned mentions; results merged from saved counts have none")
-    from .waterfall import rescoring_settings
-
     types = key_types(context.values)
     extents = np.diff(np.append(twinned.offsets, twinned.size)) - 1
     pairs = []
@@ -63,9 +64,6 @@ def compute(context: Context) -> Dict[str, Any]:
     (``context.result`` is the original run): how many response entities
     and mentions were set aside, and per document the entities with their
     mentions (as the error list writes them)."""
-    from .builtin import words
-    from .error_list import document_error_list
-
     twinned = context.result.twinned
     assert twinned is not None
     types = key_types(context.values)

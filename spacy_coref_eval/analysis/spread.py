@@ -12,6 +12,7 @@ import numpy as np
 from ..errors import CorefInputError
 from ..model.clusters import Clusters
 from ..twinning import TwinnedCorpus
+from .ranges import ChainLengths
 from .strata import StratumValues
 
 DEFAULT_SPREADS = {"spread": "0,1-99,100-999,1000-9999,10000+", "spread-sentences": "0,1-4,5-19,20-99,100+"}
@@ -22,8 +23,6 @@ books) reaches the last."""
 
 def spreads_of(attribute: str, spec: Optional[str]):
     """The ranges of ``spec`` (default :data:`DEFAULT_SPREADS`), from 0 on."""
-    from .ranges import ChainLengths
-
     return ChainLengths.parse(spec or DEFAULT_SPREADS[attribute], first=0)
 
 

@@ -202,7 +202,7 @@ def _bootstrap_p(
     return {key: count / n_resamples for key, count in disagree.items()}
 
 
-def draw_documents(rng: np.random.Generator, n_rounds: int, n_docs: int) -> np.ndarray:
+def draw_documents(rng: "np.random.Generator", n_rounds: int, n_docs: int) -> np.ndarray:
     """``(n_rounds, n_docs)`` document indices drawn uniformly with
     replacement: ⌊n_docs · u⌋ for ``u = rng.random((n_rounds, n_docs))``."""
     drawn = (rng.random((n_rounds, n_docs)) * n_docs).astype(np.int64)

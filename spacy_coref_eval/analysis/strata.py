@@ -14,6 +14,7 @@ from ..errors import CorefInputError
 from ..model.clusters import Clusters
 from ..scoring import CorpusResult, Settings
 from ..twinning import TwinnedCorpus, apply_policy
+from .statistics import defined_where
 
 
 @dataclass(frozen=True)
@@ -55,8 +56,6 @@ class Strata:
         ``--macro``: MUC and CoNLL on singletons; their numbers are 0 and
         mean nothing) and, when given, its ``intervals`` (keyed by stratum
         name)."""
-        from .statistics import defined_where
-
         out: Dict[str, Any] = {}
         for s, name in enumerate(self.names):
             metrics = self.result(s).metrics()

@@ -12,6 +12,7 @@ import numpy as np
 from ..errors import CorefInputError
 from ..scoring import CorpusResult
 from .registry import Context
+from .spread import sentence_index
 from .strata import StratumValues, score_strata
 
 
@@ -22,8 +23,6 @@ def window_values(context: Context) -> StratumValues:
         raise CorefInputError("windows need the twinned mentions; results merged from saved counts have none")
     size, unit = window_size(context.values)
     if unit == "sentences":
-        from .spread import sentence_index
-
         if context.corpus is None:
             raise CorefInputError("--window-sentences needs the key's sentences")
         position = sentence_index(twinned, context.corpus.tokens())

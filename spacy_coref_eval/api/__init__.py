@@ -6,8 +6,10 @@ from inspect import signature
 from types import SimpleNamespace
 from typing import Any, Optional
 
+from ..analysis.attributes import paired_response_documents
 from ..analysis.registry import dests
 from ..analysis.summary import Breakdowns, analyse
+from ..errors import CorefInputError
 from ..formats.corpus import Corpus
 from ..scoring import Options, Run, Settings, evaluate_corpus, score_pairs
 from .inputs import SPAN_ENDS, is_path, is_spacy, paired_lists
@@ -115,8 +117,6 @@ def _run(key: Any, response: Any, options: Options, *, span_end: str) -> Run:
     if _read(key) and _read(response):
         return evaluate_corpus(_docs(key, "reference"), _docs(response, "predicted"), options=options)
     if _read(key) or _read(response):
-        from ..errors import CorefInputError
-
         raise CorefInputError(
             "give key and response as files, spaCy docs or system records, or both as Python lists/dicts of clusters"
         )
@@ -128,8 +128,6 @@ def _run(key: Any, response: Any, options: Options, *, span_end: str) -> Run:
         ) if asked
     ]
     if needs_files:
-        from ..errors import CorefInputError
-
         raise CorefInputError(f"{needs_files[0]}: give the key and response as files (or spaCy docs), not Python lists")
     pairs, notes = paired_lists(key, response, span_end)
     result = score_pairs(
@@ -172,6 +170,4 @@ def _options(given: dict, n_process: int, cross_document: bool, *, topic_pattern
 def _response_documents(response: Any, options: Options, run: Run, *, breakdowns: Breakdowns) -> list:
     if not (breakdowns.response_attributes and is_path(response)):
         return []
-    from ..analysis.attributes import paired_response_documents
-
     return paired_response_documents(response, options, run.result.names)

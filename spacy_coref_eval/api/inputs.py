@@ -9,6 +9,7 @@ from typing import Any, Dict, Hashable, List, Mapping, Sequence, Tuple
 
 from ..errors import CorefInputError
 from ..formats.corpus import pair_documents
+from ..formats.indiscrim.read import row_document
 from ..model.clusters import Clusters, Pair
 
 SPAN_ENDS = ("exclusive", "inclusive")
@@ -95,8 +96,6 @@ def _mentions(name: str, role: str, document: Any) -> Tuple[Any, Any]:
     if isinstance(document, Clusters):
         return None, document
     if is_row(document):
-        from ..formats.indiscrim.read import row_document
-
         return None, row_document(document, f"the {role}").clusters
     if not _is_list(document):
         raise CorefInputError(

@@ -14,6 +14,8 @@ from itertools import chain
 from pathlib import Path
 from typing import Mapping, Optional, Union
 
+import numpy as np
+
 from ..errors import CorefInputError
 
 PREFIX = "SPACY_COREF_EVAL_"
@@ -183,8 +185,6 @@ def check_lines(data: bytes, source: Path, max_line: int) -> None:
     longer than ``max_line``, as :func:`open_input` refuses it."""
     if len(data) <= max_line:
         return
-    import numpy as np
-
     edges = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 0x0A)
     lengths = np.diff(edges, prepend=-1, append=len(data)) - 1
     longest = int(np.argmax(lengths))
@@ -200,8 +200,6 @@ def check_utf8(data: Union[bytes, bytearray], path: Path) -> None:
     sequence, so the text is valid exactly when every run is."""
     if data.isascii():
         return
-    import numpy as np
-
     buf = np.frombuffer(data, dtype=np.uint8)
     high = np.flatnonzero(buf >= 0x80)
     starts = np.flatnonzero(np.diff(high, prepend=-2) != 1)

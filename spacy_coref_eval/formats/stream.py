@@ -11,7 +11,10 @@ import re
 import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from tempfile import TemporaryDirectory, mkstemp
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, cast
+
+import numpy as np
 
 from ..errors import CorefInputError
 from ..files import PathLike
@@ -22,7 +25,7 @@ from .corpus import Corpus, PairedDocuments, length_warnings, pair_by_name_or_or
 from .document import Side, SideDocument
 from .index import Entry, Fallback
 from .inputs import InputLimits, check_lines, gzip_size
-from .registry import format_of
+from .registry import format_of, get_format
 
 if TYPE_CHECKING:
     from tempfile import TemporaryDirectory
@@ -74,8 +77,6 @@ def _scan(
     file's size and ``None``. :class:`Fallback` (the whole file's reading
     then says what is wrong) as soon as the file outgrows ``max_input``
     bytes or a line ``max_line``, so that a gzip bomb is not inflated."""
-    import numpy as np
-
     size = 0
     buffer = bytearray(b"\n")
     base = -1
@@ -131,8 +132,6 @@ def index_file(path: Path, fmt: Format, folder: Path, *, limits: Optional[InputL
         raise Fallback(f"{path}: {fmt.title} is read whole")
     copy = None
     if path.suffix == ".gz":
-        from tempfile import mkstemp
-
         descriptor, name = mkstemp(".plain", dir=folder)
         os.close(descriptor)
         copy = Path(name)
@@ -413,8 +412,6 @@ def plan_stream(
         raise Fallback(f"{key_format.title} and {response_format.title} are not streamed together")
     if all(path.is_file() for path in paths) and sum(path.stat().st_size for path in paths) < limits.stream_from:
         raise Fallback(f"files of fewer than {limits.stream_from} bytes together are read whole")
-    from tempfile import TemporaryDirectory
-
     folder = TemporaryDirectory(prefix="coref-eval-")
     try:
         key, response = _index_pair(paths, (key_format, response_format), Path(folder.name), n_process=n_process, limits=limits)
@@ -465,8 +462,6 @@ def _index_pair(
 def _index_apart(path: Path, name: str, folder: Path, *, limits: InputLimits) -> FileIndex:
     """:func:`index_file` in a forked process, returned without its
     format (the parent's own object is put back)."""
-    from .registry import get_format
-
     return replace(index_file(path, get_format(name), folder, limits=limits), format=None)  # type: ignore[arg-type]
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..errors import CorefInputError
 from ..model.clusters import Clusters, Pair
+from .conllu_topics import conllu_topic, is_conllu
 from .document import RawMentions, Side, SideDocument, bare_name
 from .topic_document import TopicDocument
 
@@ -73,8 +74,6 @@ def pair_topics(
     topics (:func:`topic_of`, in order of first appearance), each topic one
     pair whose documents lie at their key document's token offsets (a
     missing response document scored as empty)."""
-    from .conllu_topics import conllu_topic, is_conllu
-
     compiled = compile_topic_pattern(pattern)
     conllu = [is_conllu(side) for side in sides]
     for side, nodes in zip(sides, conllu):

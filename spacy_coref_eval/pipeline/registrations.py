@@ -12,6 +12,7 @@ from ..counting.importance import LeaImportance
 from ..formats.docbin.chains import CorefereeChains
 from ..formats.docbin.spans import ClusterReader, LabeledSpanGroup, PrefixedSpanGroups
 from ..twinning.matchers import ExactMatcher, HeadMatcher, OverlapMatcher, PartialMatcher
+from .agreement import agreement_of
 
 
 @registry.misc("spacy_coref_eval.prefixed_span_groups.v1")
@@ -100,6 +101,4 @@ def make_agreement(
     """The agreement of several span-group ``families`` on the same docs
     (annotator name → cluster reader or ``--spans`` value), as ``agree``
     reports it (:func:`~.agreement.agreement_of`)."""
-    from .agreement import agreement_of
-
     return agreement_of(families, metrics=metrics, match=match, level=level, n_resamples=n_resamples, seed=seed)

@@ -6,9 +6,10 @@ from typing import Any, List, Mapping, Optional, Sequence
 from wasabi import table
 
 from .alignment_html import closure_section
-from .html import STYLE
+from .html import STYLE, mention_markup
 from .labels import METRIC_NAMES, pct, printable
 from .markup import escape
+from .views import Mention
 
 WIDEST = 80
 """The widest cell of a table (wasabi cuts its columns at 30 characters)."""
@@ -185,9 +186,6 @@ def agreement_page(data: Mapping[str, Any], *, title: str = "Agreement", views: 
 def _document_view(view: Mapping[str, Any], rank: int) -> str:
     """One document, every annotator's mentions side by side; a mention
     whose unit the annotators disagree on is drawn as one without a twin."""
-    from .html import mention_markup
-    from .views import Mention
-
     columns = []
     for name, mentions in view["sides"].items():  # a disputed unit is drawn as the report draws a twinless mention
         drawn = [Mention(start, end, f"e{label}", colour, twinless=disagreed) for start, end, label, colour, disagreed in mentions]

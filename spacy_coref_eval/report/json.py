@@ -6,6 +6,7 @@ from typing import Any, Dict, List, Mapping, Sequence
 from ..about import __version__
 from ..analysis.registry import get_analysis, resolve
 from ..analysis.summary import Analyses
+from ..formats.document import pairing_counts, total_alignment
 from ..scoring import CorpusResult
 
 SCHEMA_VERSION = "1"
@@ -52,8 +53,6 @@ def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses =
 def alignment_json(reports: Mapping[str, Any]) -> Dict[str, Any]:
     """The ``alignment`` member: what aligning the response onto the key
     changed, in ``total`` and by document (docs/formats.md)."""
-    from ..formats.document import pairing_counts, total_alignment
-
     total = {**total_alignment(reports).to_dict(), "paired": pairing_counts(reports)}
     return {"total": total, "documents": {name: report.to_dict() for name, report in reports.items()}}
 

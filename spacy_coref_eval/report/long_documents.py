@@ -5,8 +5,9 @@ from typing import Any, List, Mapping, Optional
 
 from wasabi import table
 
-from .labels import METRIC_NAMES, METRIC_ORDER, pct, printable
-from .markup import escape
+from ..analysis.windows import to_json
+from .labels import METRIC_NAMES, METRIC_ORDER, fraction, pct, printable
+from .markup import escape, interval_text
 
 
 def antecedents_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:
@@ -43,8 +44,6 @@ def _f1_columns(scores: Mapping[str, Any]) -> List[str]:
 
 
 def windows_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:
-    from ..analysis.windows import to_json
-
     block = to_json(value, False)
     whole, windowed = result.metrics(), block["metrics"]
     names = _f1_columns(whole)
@@ -79,8 +78,6 @@ def windows_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
 
 
 def links_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:
-    from .labels import fraction
-
     rows = [
         [name, pct(entry["recall"]), pct(entry["precision"]), pct(entry["f1"]),
          fraction(entry["recall_num"], entry["recall_den"]), fraction(entry["precision_num"], entry["precision_den"])]
@@ -107,8 +104,6 @@ def links_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: A
 def links_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
     if not block:
         return ""
-    from .markup import interval_text
-
     rows = []
     for name, entry in block.items():
         cells = []

@@ -4,9 +4,12 @@ built from the run's own twinning (:mod:`.views`), then rendered
 from dataclasses import replace
 from typing import Any, Mapping, Optional, Sequence
 
+from ..analysis.resolution import score_resolution_classes
 from ..analysis.summary import Breakdowns, analyse
 from ..errors import CorefInputError, warn
 from ..scoring import CorpusResult
+from .html import render_report
+from .views import build_report
 
 
 def report_page(
@@ -39,10 +42,6 @@ def report_page(
     analysis the ``breakdowns`` ask for is added, as
     :func:`~..analysis.summary.analyse` computes it from the run's
     ``corpus`` (docs/analyses.md)."""
-    from ..analysis.resolution import score_resolution_classes
-    from .html import render_report
-    from .views import build_report
-
     analyses = analyse(
         result, level=level, n_resamples=n_resamples, seed=seed, macro=True, errors=True, breakdowns=breakdowns,
         corpus=corpus, response_documents=response_documents, n_process=n_process,

@@ -3,6 +3,7 @@ between it and the JSON (:func:`render`)."""
 from ..analysis.registry import resolve, table_order
 from ..analysis.summary import Analyses
 from ..scoring import CorpusResult
+from .grids import documents_grid, intervals_grid, macro_grid, scores_grid
 from .json import json_text, score_json
 from .labels import settings_line
 from .paper import PAPER_FORMATS, render_paper
@@ -41,8 +42,6 @@ def render(result: CorpusResult, fmt: str, per_doc: bool, *, analyses: Analyses 
 
 
 def _paper(result: CorpusResult, fmt: str, per_doc: bool, *, analyses: Analyses) -> str:
-    from .grids import documents_grid, intervals_grid, macro_grid, scores_grid
-
     grids = [scores_grid(result.metrics())]
     if analyses.intervals is not None:
         grids.append(intervals_grid(analyses.intervals, analyses.level or 0.0))

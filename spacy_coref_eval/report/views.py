@@ -20,6 +20,8 @@ from ..model.clusters import Clusters
 
 if TYPE_CHECKING:
     from ..formats.document import AlignmentReport
+from ..analysis.error_list import document_ids, entity_ids
+from ..formats.document import pairing_counts, total_alignment
 from ..scoring import CorpusResult
 
 Rates = Mapping[str, Mapping[str, float]]
@@ -173,8 +175,6 @@ class AlignmentView:
 def alignment_view(reports: Mapping[str, "AlignmentReport"], shown: int = 50) -> Optional[AlignmentView]:
     """The view of the alignment reports by document (``None`` when no
     document was aligned)."""
-    from ..formats.document import pairing_counts, total_alignment
-
     if not reports:
         return None
     total = total_alignment(reports)
@@ -316,8 +316,6 @@ def document_view(
 
 def _file_labels(key: Clusters, documents: Optional[Sequence[Any]], index: int) -> Optional[List[str]]:
     """The file's id of every key entity where it has one for each, else ``None``."""
-    from ..analysis.error_list import document_ids, entity_ids
-
     ids = entity_ids(key, document_ids(documents, index))
     return [str(i) for i in ids] if ids and all(i is not None for i in ids) else None
 

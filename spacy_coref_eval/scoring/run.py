@@ -1,6 +1,8 @@
 """One run: read and pair two inputs, score them (a batch at a time where
 nothing needs every document), the one entry point :func:`evaluate_corpus`."""
+import os
 from dataclasses import dataclass, field, replace
+from functools import partial
 from os import PathLike
 from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, cast
 
@@ -8,10 +10,12 @@ import numpy as np
 
 from ..counting import DEFAULT_METRICS
 from ..errors import CorefInputError
-from ..formats import ReadOptions, format_of, get_format
-from ..formats.corpus import Corpus, pair_sides, read_corpus, read_side
+from ..formats import ReadOptions, format_of, get_format, stream as streaming
+from ..formats.corpus import Corpus, pair_sides, pair_topic_sides, read_corpus, read_side
+from ..formats.docbin.spans import parse_reader
 from ..formats.document import Side
 from ..formats.inputs import InputLimits
+from ..formats.stream import Fallback, plan_stream
 from ..model.clusters import Pair
 from .result import CorpusResult
 from .score import document_splits, repeated_notes, score_pairs, score_shard
@@ -78,8 +82,6 @@ class Options:
         or each; ``head_prefix`` names head span groups), and the rest of
         :class:`Options`' fields (``pair_by``: ``"name"`` or ``"order"``,
         default by name where both sides name their documents)."""
-        from ..formats.docbin.spans import parse_reader
-
         chosen = Settings.from_options(metrics, **settings)
         default = spans or "coref_clusters_*"
         readers = parse_reader(key_spans or default, head_prefix), parse_reader(response_spans or default, head_prefix)
@@ -144,10 +146,6 @@ def _streamed(key: Any, response: Any, options: Options) -> Optional[Run]:
         options.twinning or options.words or options.tokens or options.cross_document
     ):
         return None
-    from functools import partial
-
-    from ..formats.stream import Fallback, plan_stream
-
     try:
         with plan_stream(key, response, options.formats, pair_by=options.pair_by, n_process=options.n_process,
             limits=options.limits) as plan:
@@ -183,9 +181,7 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
     """Stage 1 of :func:`evaluate_corpus`: both sides read and paired."""
     if _is_path(key) and _is_path(response):
         if options.cross_document and options.stream and not (options.words or options.tokens):
-            from ..formats.stream import stream_topic_sides
-
-            streamed = stream_topic_sides(
+            streamed = streaming.stream_topic_sides(  # looked up when called: tests record the calls
                 key, response, formats=options.formats, pattern=options.topic_pattern, pair_by=options.pair_by,
                 limits=options.limits,
             )
@@ -207,8 +203,6 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
 
             sides.append(docs_side(value, reader, role))
     if options.cross_document:
-        from ..formats.corpus import pair_topic_sides
-
         return pair_topic_sides(sides[0], sides[1], pattern=options.topic_pattern, pair_by=options.pair_by)
     return pair_sides(sides[0], sides[1], pair_by=options.pair_by)
 
@@ -217,8 +211,6 @@ def _smaller(key: Any, response: Any, limits: InputLimits) -> bool:
     """Whether two files are together smaller than ``limits.parallel_from``
     bytes, where worker processes cost more than they save (issue 34 item
     13, benchmarks/parallel.py)."""
-    import os
-
     try:
         return all(os.path.isfile(path) for path in (key, response)) and (
             os.path.getsize(key) + os.path.getsize(response) < limits.parallel_from

@@ -1,9 +1,12 @@
 """The annotators: each one's file read as ``score`` reads a key and a
 response, its name, and its documents' names matched to the others'."""
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from ...errors import CorefInputError
+from ...formats import ReadOptions, get_format
+from ...formats.corpus import match_names, read_side
 from ...formats.document import Side, document_names
 from ...scoring import Options
 
@@ -35,9 +38,6 @@ def read_annotation(path: Any, name: str, options: Options, *, fmt: Optional[str
     options : the formats and span readers of the run.
     fmt : this file's format by name (default: the options', else by its name).
     """
-    from ...formats import ReadOptions, get_format
-    from ...formats.corpus import read_side
-
     formats = [get_format(given) if given else None for given in ((fmt, fmt) if fmt else options.formats)]
     key = read_side(path, formats[0], ReadOptions("key", options.spans[0], True, False))
     response = read_side(path, formats[1], ReadOptions("response", options.spans[1], True, False))
@@ -54,8 +54,6 @@ def annotator_names(paths: Sequence[Any], given: Optional[Sequence[str]] = None)
     paths : the annotators' files.
     given : names given on the command line.
     """
-    from pathlib import Path
-
     if given is not None:
         if len(given) != len(paths) or len(set(given)) != len(given):
             raise CorefInputError(f"--names gives {len(given)} distinct name(s) for {len(paths)} files; give one each")
@@ -74,8 +72,6 @@ def aliased(annotations: Sequence[Annotation]) -> List[Annotation]:
     """Every annotation with its document names matched to those of the
     annotators before it, as pairing matches names
     (:func:`~spacy_coref_eval.formats.corpus.match_names`)."""
-    from ...formats.corpus import match_names
-
     seen: List[str] = []
     out = []
     for annotation in annotations:

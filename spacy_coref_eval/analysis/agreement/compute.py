@@ -11,6 +11,7 @@ from ...formats.annotation import closure_report
 from ...formats.document import Side, document_names
 from ...model.clusters import Pair
 from ...scoring import CorpusResult, Options, evaluate_corpus, score_pairs
+from ..statistics import bootstrap_intervals
 from .annotators import Annotation, aliased
 from .result import Agreement, Cell, Matrix
 from .units import document_units
@@ -96,8 +97,6 @@ def _only(side: Side, names: set, aliases: Dict[str, str]) -> Side:
 def _intervals(result: CorpusResult, level: Optional[float], n_resamples: int, *, seed: int) -> Dict[str, Dict[str, Any]]:
     if level is None or not result.names:
         return {}
-    from ..statistics import bootstrap_intervals
-
     return bootstrap_intervals(result, level, n_resamples, seed=seed)
 
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...errors import CorefInputError
 from ...model.clusters import Clusters, NodeSets
+from ..alignment import KeyText, align_text, place_characters, place_units, placed_report
 from ..base import Format
 from ..document import Paired, Side, SideDocument, WordMismatch
 from ..inputs import InputLimits, input_text
@@ -64,8 +65,6 @@ class AnnotatedDocument(SystemDocument):
         try:
             return super().paired_with(response)
         except WordMismatch:
-            from ..alignment import KeyText, align_text, place_units, placed_report
-
             mine, theirs = KeyText.of(self.words), KeyText.of(response.words)
             report = align_text(mine, theirs.folded)
             clusters = response.clusters
@@ -77,8 +76,6 @@ class AnnotatedDocument(SystemDocument):
     def placed_on(self, key: SideDocument) -> Paired:
         """The mentions on ``key``'s words through the text, every fragment
         placed by the one rule (:func:`~..alignment.place_characters`)."""
-        from ..alignment import place_characters, placed_report
-
         placed, report = place_characters(key.words, self.text or "", starts=self.spans[:, 0], ends=self.spans[:, 1])
         return Paired(key, self._grouped(placed.starts, placed.ends, placed.kept), 0, placed_report(report, placed))
 

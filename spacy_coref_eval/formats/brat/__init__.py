@@ -5,8 +5,10 @@ by the file. Binary relations of the coreference types
 others), equivalence lines (``*``) and LitBank's entity labels are closed
 into entities with a closure report. ``--input-format brat:TYPE,TYPE``
 names the coreference types on the command line."""
+from functools import partial
 from typing import Iterable, Optional
 
+from ...errors import CorefInputError
 from ..base import Format, Lazy
 
 FORMAT = Format(
@@ -25,8 +27,6 @@ def brat_format(types: Optional[Iterable[str]], name: str = "brat") -> Format:
     types : the relation and equivalence types that are coreference.
     name : the format's name.
     """
-    from functools import partial
-
     from .read import read_brat
 
     return Format(name, "brat standoff", (".ann",), partial(read_brat, types=None if types is None else frozenset(types)),
@@ -43,7 +43,5 @@ def configured(options: str) -> Format:
     """
     types = [t.strip() for t in options.split(",") if t.strip()]
     if not types:
-        from ...errors import CorefInputError
-
         raise CorefInputError("brat:TYPES names the relation types that are coreference, e.g. brat:Coref,Anaphora")
     return brat_format(None if types == ["*"] else types, f"brat:{options}")

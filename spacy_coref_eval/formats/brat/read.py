@@ -16,6 +16,8 @@ from ..annotation import COREFERENCE_TYPES, AnnotatedDocument, annotated_side, c
 from ..base import ReadOptions
 from ..document import Side
 from ..inputs import InputLimits, input_text
+from ..litbank_tsv.read import tsv_document
+from . import FORMAT
 
 CHAIN_LABEL = re.compile(r"^.+-\d+$")
 """A text-bound label naming an entity (LitBank: ``Lord_Chancellor-2``)."""
@@ -24,8 +26,6 @@ _OFFSETS = re.compile(r"^\d+ \d+(;\d+ \d+)*$")
 
 def read_brat(path: Path, options: ReadOptions = ReadOptions(), types: Optional[FrozenSet[str]] = COREFERENCE_TYPES) -> Side:
     """Every ``.ann`` file of a folder (by name), or one file, with its ``.txt``."""
-    from . import FORMAT
-
     files = sorted(path.glob("*.ann")) if path.is_dir() else [path]
     if not files:
         raise CorefInputError(f"{path}: no .ann files in this folder")
@@ -39,8 +39,6 @@ def read_document(
     text = read_text(path, limits)
     lines = input_text(path, limits).splitlines()
     if lines and lines[0].startswith(("MENTION\t", "COREF\t")):
-        from ..litbank_tsv.read import tsv_document
-
         return tsv_document(path.stem, text, lines, path=path)
     spans: Dict[str, Tuple[Tuple[int, int], ...]] = {}
     labels: List[Tuple[str, str]] = []

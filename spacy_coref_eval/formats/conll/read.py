@@ -17,6 +17,7 @@ from ...model.tokens import Tokens
 from ..base import ReadOptions
 from ..document import RawMentions, Side, SideDocument
 from ..inputs import InputLimits, check_utf8, open_input, read_input
+from . import FORMAT
 from .vectorised import BEGIN, END, SimpleFile, parse_columns, tabbed_columns
 
 _ID = r"[^\s()|+\-\x00-\x1f\x7f-\x9f]+"
@@ -516,8 +517,6 @@ def read_conll_documents(
 
 def read_side(path: Path, options: ReadOptions) -> Side:
     """A CoNLL-2012 file or directory as a :class:`Side` (the format's reader)."""
-    from . import FORMAT
-
     if Path(path).is_file():
         return parse_side(read_input(Path(path), options.limits), Path(path), options)
     documents = read_conll_documents(path, with_words=options.words, with_ids=options.entity_ids, limits=options.limits)
@@ -539,8 +538,6 @@ def read_parse(path: PathLike) -> Dict[str, List[str]]:
 def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
     """The bytes of a CoNLL-2012 file (or some of its documents) as a
     :class:`Side`, ``path`` naming it."""
-    from . import FORMAT
-
     read = _read_bytes(data, path, options.words, with_ids=options.entity_ids, columns=not (options.words or options.entity_ids))
     if isinstance(read, ConllColumns):
         return Side(path, FORMAT, read)

@@ -8,8 +8,10 @@ import numpy as np
 
 from ...model.clusters import Clusters
 from ...model.tokens import Tokens
+from ...model.ua.splitante import SplitClusters
 from ..base import Format, ReadOptions
 from ..document import Paired, Side, SideDocument
+from . import FORMAT
 from .nodes import empty_keys, node_clusters, node_forms, node_mentions, node_order, node_sentence_starts, node_tokens
 from .read import ConlluFile, CorefUDDocument, bytes_parser, check_aligned, read_conllu_bytes
 
@@ -58,8 +60,6 @@ class ConlluSideDocument(SideDocument):
         """Empty nodes, which every written format holds as words (so the
         file written no longer has this document's words), and sentence
         ids, which only CoNLL-U holds."""
-        from . import FORMAT
-
         empty = len(self.document.empty_nodes)
         changes = [f"{empty} empty node(s) written as words (its words are then no longer this file's)" if empty else "",
                    "" if target is FORMAT or not any(self.document.sentence_ids) else "its sent_ids not kept"]
@@ -86,16 +86,12 @@ def with_split_antecedents(document: CorefUDDocument, order: np.ndarray) -> Clus
     clusters = node_clusters(document, order)
     if not document.split_antecedents:
         return clusters
-    from ...model.ua.splitante import SplitClusters
-
     where = f"{document.source}: document {document.name!r}"
     return SplitClusters.wrap(clusters, document.entities, document.split_antecedents, where=where)
 
 
 def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
     """The bytes of a CoNLL-U file as a :class:`Side`, ``path`` naming it."""
-    from . import FORMAT
-
     read = read_conllu_bytes(data, path)
     documents = [ConlluSideDocument.of(document, node_order(document)) for document in read.documents.values()]
     return Side(path, FORMAT, documents, read.warnings())
@@ -110,8 +106,6 @@ def read_batch(data: bytes, path: Path, seen: Optional[Dict[str, int]]) -> Tuple
     warning and the counts ``(Bridge=, SplitAnte=)`` that the whole
     file's warning adds up (:func:`batch_warnings`). :class:`ValueError`
     where the file's ids are not what ``seen`` says."""
-    from . import FORMAT
-
     parser = bytes_parser(data, path, seen)
     read = parser.parse()
     if parser.per_document != (seen is None):

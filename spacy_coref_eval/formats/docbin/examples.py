@@ -13,6 +13,7 @@ from ...model.tokens import Tokens
 from ..alignment import align_clusters
 from ..base import Format
 from ..document import Paired, Side, SideDocument
+from .docs import stored_name
 from .spans import PrefixedSpanGroups, doc_clusters, missing_groups
 
 if TYPE_CHECKING:
@@ -65,8 +66,6 @@ def example_names(docs: Sequence["Doc"]) -> List[str]:
     """The names of docs scored as examples: the names ``convert`` stored
     on them (``doc.user_data["coref_doc_name"]``) where every doc has a
     distinct one, else ``example i`` (i counted from 0)."""
-    from .docs import stored_name
-
     stored = [stored_name(doc) for doc in docs]
     if all(stored) and len(set(stored)) == len(stored):
         return [str(name) for name in stored]

@@ -8,8 +8,13 @@ from typing import Any, Iterator, List, Optional, Sequence, Union
 from ...errors import CorefInputError
 from ...model.clusters import Clusters
 from ...model.tokens import Tokens
+from ..alignment import align_clusters
 from ..base import ReadOptions
-from ..document import Paired, Side, SideDocument, WordMismatch, difference
+from ..document import Paired, Side, SideDocument, WordMismatch, difference, document_names
+from . import FORMAT
+from .names import CLUSTER_PREFIX
+from .records import decode_docbin_records
+from .spans import PrefixedSpanGroups, missing_groups
 
 
 @dataclass
@@ -52,8 +57,6 @@ class DocBinSideDocument(SideDocument):
         key, other = self.record, response.record
         if key.same_tokens(other):
             return Paired(self, other.clusters)
-        from ..alignment import align_clusters
-
         if "".join(key.text.split()) != "".join(other.text.split()):
             raise WordMismatch(f"different text: {difference(key.text, other.text, 'character', joiner='', width=30)}")
         clusters, unmapped = align_clusters(
@@ -67,10 +70,6 @@ def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) 
     file none of whose docs holds a span group the cluster reader reads is
     an error for the key and a warning for the response: it would score 0
     without a word."""
-    from . import FORMAT
-    from .records import decode_docbin_records
-    from .spans import PrefixedSpanGroups, missing_groups
-
     reader = options.spans or PrefixedSpanGroups()
     records = decode_docbin_records(bytes(data), str(path), reader, token_attrs=options.tokens)
     groups = {group for record in records for group in record.span_groups}
@@ -100,10 +99,7 @@ def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[P
     coreference data without mentions."""
     from spacy.vocab import Vocab
 
-    from ..document import document_names
     from .docs import words_to_doc, write_docbin
-    from .names import CLUSTER_PREFIX
-
     vocab = Vocab()
     names = document_names(documents)
     docs: Iterator[Any] = (words_to_doc(n, d.words, d.clusters, sentence_starts=d.sentence_starts, vocab=vocab) for n, d in zip(names,

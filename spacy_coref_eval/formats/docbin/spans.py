@@ -11,6 +11,7 @@ doc's own tokens.
 """
 import re
 from dataclasses import dataclass
+from difflib import get_close_matches
 from functools import lru_cache
 from itertools import chain
 from operator import attrgetter
@@ -179,8 +180,6 @@ def missing_groups(reader: ClusterReader, groups: Iterable[str]) -> Optional[str
     families = _families(groups)
     if not families:
         return f"found: no span groups; expected {expected}"
-    from difflib import get_close_matches
-
     closest = get_close_matches(expected.replace("_<n>", "_*"), list(families), n=1, cutoff=0.6)
     shown = [*closest, *(name for name in families if name not in closest)][:SHOWN]
     listed = ", ".join(f"{name} ({families[name]})" if families[name] > 1 else name for name in shown)

@@ -16,14 +16,13 @@ from ..annotation.records import (
 )
 from ..base import ReadOptions
 from ..document import Side
+from . import FORMAT
 
 NAMES = ("doc_id", "document", "name", "id")
 
 
 def parse_doccano(data: Union[bytes, bytearray], path: Path, options: ReadOptions = ReadOptions()) -> Side:
     """A doccano JSONL export's bytes as a :class:`Side` (the format's reader)."""
-    from . import FORMAT
-
     documents: List[AnnotatedDocument] = []
     for number, record in json_lines(data, path):
         source = f"{path}, line {number}"

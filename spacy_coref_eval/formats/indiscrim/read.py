@@ -9,6 +9,8 @@ from ...files import open_output
 from ...model.clusters import Clusters
 from ..base import ReadOptions
 from ..document import Side, SideDocument, WordsDocument, document_names
+from ..jsonlines.read import decode_text
+from . import FORMAT
 
 
 def row_document(row: Mapping[str, Any], where: str) -> WordsDocument:
@@ -60,9 +62,6 @@ def _span(mention: Any, words: Sequence[Sequence[str]], starts: Sequence[int], *
 def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
     """An indiscrim file's bytes (one row a line) as a :class:`Side` (the
     format's reader)."""
-    from ..jsonlines.read import decode_text
-    from . import FORMAT
-
     documents: List[SideDocument] = []
     for number, line in enumerate(decode_text(data, path).splitlines(), 1):
         if not line.strip():

@@ -6,6 +6,10 @@ from typing import Union
 
 from ..base import ReadOptions
 from ..document import Side
+from ..registry import get_format
+from ..sysout.detect import system_of
+from ..sysout.read import read_system
+from . import FORMAT
 from .read import ANNOTATION_TOOLS, JsonlinesDocument, decode_text, parse_jsonlines
 
 
@@ -15,11 +19,6 @@ def parse_side(data: Union[bytes, bytearray, str], path: Path, options: ReadOpti
     the sentences it shares with a jsonlines key. A file whose members are
     a system's output is read in that system's format
     (:func:`~..sysout.detect.system_of`)."""
-    from ..registry import get_format
-    from ..sysout.detect import system_of
-    from ..sysout.read import read_system
-    from . import FORMAT
-
     text = data if isinstance(data, str) else decode_text(data, path)
     system = system_of(text, str(path))
     if system in ANNOTATION_TOOLS:

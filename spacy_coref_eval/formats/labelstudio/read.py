@@ -17,14 +17,13 @@ from ..annotation.records import (
 )
 from ..base import ReadOptions
 from ..document import Side
+from . import FORMAT
 
 NAMES = ("name", "document", "doc_id")
 
 
 def parse_labelstudio(data: Union[bytes, bytearray], path: Path, options: ReadOptions = ReadOptions()) -> Side:
     """A Label Studio JSON export's bytes as a :class:`Side` (the format's reader)."""
-    from . import FORMAT
-
     try:
         tasks = json.loads(export_text(data, path))
     except ValueError as err:

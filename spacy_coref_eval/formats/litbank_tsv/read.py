@@ -8,12 +8,11 @@ from ..annotation import AnnotatedDocument, annotated_side, close, read_text
 from ..base import ReadOptions
 from ..document import Side
 from ..inputs import input_text
+from . import FORMAT
 
 
 def read_litbank_tsv(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     """Every ``.ann`` TSV file of a folder (by name), or one file, with its ``.txt``."""
-    from . import FORMAT
-
     files = sorted(path.glob("*.ann")) if path.is_dir() else [path]
     if not files:
         raise CorefInputError(f"{path}: no .ann files in this folder")

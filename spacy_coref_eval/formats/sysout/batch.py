@@ -24,6 +24,7 @@ from ..alignment import (
     visible_words,
 )
 from ..document import AlignmentReport, Paired, Side, SideDocument
+from ..jsonlines.read import JsonlinesDocument
 
 if TYPE_CHECKING:
     from .document import SystemDocument
@@ -128,8 +129,6 @@ def key_words(keys: Sequence[SideDocument]) -> Tuple[Optional[VisibleWords], np.
     (read from the JSON text of jsonlines keys' ``sentences`` where it can
     be, so that their words are not decoded), and the first word of every
     key (and their number, last)."""
-    from ..jsonlines.read import JsonlinesDocument
-
     if all(isinstance(k, JsonlinesDocument) and k.subtoken_map is None and k.sentences_text is not None
            for k in keys):
         documents = cast(Sequence[JsonlinesDocument], keys)  # checked just above

@@ -4,6 +4,7 @@ import json
 from typing import Any, Dict, List, Optional
 
 from ...errors import CorefInputError
+from .strings import STRING_MEMBERS
 
 _MARKERS = ('"text"', '"tokens"', '"clusters_token_offsets"', '"clusters_char_offsets"', '"cased_words"')
 _OFFSETS = ("clusters", "predicted_clusters", "clusters_token_offsets", "clusters_char_offsets", "span_clusters",
@@ -22,8 +23,6 @@ def candidates(obj: Dict[str, Any]) -> List[str]:
     if "cased_words" in obj:
         found.append("wl-coref")
     if ("text" in obj or "tokens" in obj) and not any(obj.get(m) is not None for m in _OFFSETS):
-        from .strings import STRING_MEMBERS
-
         if any(obj.get(m) is not None for m in STRING_MEMBERS):
             found.append("mention-strings")
     if "text" in obj and "spans" in obj and "sentences" not in obj:

@@ -10,7 +10,9 @@ import numpy as np
 
 from ...arrays import NO_INTEGERS, NO_SPANS
 from ...model.clusters import Clusters
+from ..alignment import KeyText, align_text, fold_characters, place_units, placed_report, same_characters, visible_characters
 from ..document import AlignmentReport, Paired, SideDocument
+from .batch import key_words
 
 if TYPE_CHECKING:
     from .batch import CharacterBatch
@@ -78,9 +80,6 @@ class SystemDocument(SideDocument):
         the key's words, else through the non-space characters of both
         (:func:`~..alignment.align_text`, :func:`~..alignment.place_units`),
         with what that changed (:class:`~..document.AlignmentReport`)."""
-        from ..alignment import KeyText, align_text, fold_characters, place_units, placed_report, same_characters
-        from .batch import key_words
-
         if self.batch is not None:
             paired = self.batch.paired(self, key)
             if paired is not None:
@@ -134,8 +133,6 @@ def from_text(name: Optional[str], text: str, spans: np.ndarray, *, labels: np.n
 def cut_words(text: str, spans: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """The words of ``text``: runs of visible characters, also cut at every
     start and end of ``spans``; their first characters and ends."""
-    from ..alignment import visible_characters
-
     visible = visible_characters(text)
     n = len(visible)
     cuts = np.zeros(n + 1, dtype=bool)

@@ -14,8 +14,10 @@ from ...errors import CorefInputError
 from ..base import Format, ReadOptions
 from ..document import Side
 from ..jsonlines.read import SpanText, decode_text, line_members, parsed_spans
+from . import SYSTEMS
 from .batch import CharacterBatch
 from .document import SystemDocument, cluster_words, from_text, from_words
+from .strings import STRING_MEMBERS, place_strings, string_clusters
 
 _LISTS = frozenset((list,))
 _INTS = frozenset((int,))
@@ -246,8 +248,6 @@ def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
         char_spans = np.stack([token_starts[spans[:, 0]], token_ends[spans[:, 1] - 1]], axis=1)
         return from_text(name, text, char_spans, labels=labels, dropped=0)
     if obj.get("text") is not None or obj.get("tokens") is not None:
-        from .strings import string_clusters
-
         if string_clusters(obj, where)[0] is not None:
             return parse_strings(obj, where)
     raise CorefInputError(f"{where}: a maverick line holds 'tokens' and 'clusters_token_offsets', 'text' and "
@@ -317,8 +317,6 @@ def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
 def parse_strings(obj: Dict[str, Any], where: str) -> SystemDocument:
     """``text`` (or ``tokens``, joined by spaces) and mentions as strings
     (:data:`.strings.STRING_MEMBERS`), placed by :func:`.strings.place_strings`."""
-    from .strings import STRING_MEMBERS, place_strings, string_clusters
-
     name = _name(obj, "doc_key", where)
     where = where if name is None else f"{where}: document {name!r}"
     member, clusters = string_clusters(obj, where)
@@ -369,7 +367,5 @@ def read_system(text: str, path: Path, fmt: Format, *, key: Optional[Side] = Non
 def system_side(name: str, data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
     """The bytes of an output of the system ``name`` (a format of
     :data:`~.SYSTEMS`) as a :class:`Side` (the formats' reader)."""
-    from . import SYSTEMS
-
     fmt = next(fmt for fmt in SYSTEMS if fmt.name == name)
     return read_system(decode_text(data, path), path, fmt, key=options.paired_with)

@@ -13,9 +13,13 @@ import numpy as np
 from ...errors import CorefInputError
 from ...model.clusters import Clusters, NodeSets
 from ..base import ReadOptions
+from ..conllu.parse import ids_per_document
+from ..conllu.side import ConlluSideDocument
 from ..document import AlignmentReport, Paired, Side, SideDocument
 from ..inputs import check_utf8, read_input
+from . import FORMAT
 from .align import align_words
+from .heads import Trees
 from .tags import TagCounts, count_openings, sentence_mentions, split_token
 
 _HEADER = re.compile(rb"^# global\.Entity\s*=\s*(\S*)", re.MULTILINE)
@@ -64,8 +68,6 @@ def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) 
     """The bytes of a text2text file as a :class:`Side`, ``path`` naming it
     (the format's reader): every line is a document, an empty line an
     empty one."""
-    from . import FORMAT
-
     data = bytes(data)
     check_utf8(data, path)
     text = data.decode("utf8")
@@ -99,9 +101,6 @@ def place(response: TextDocument, key: SideDocument) -> Paired:
     """``response`` on ``key``'s words: aligned (:func:`~.align.align_words`),
     tags repaired per key sentence (:func:`~.tags.sentence_mentions`),
     heads from the key's trees where it gives heads."""
-    from ..conllu.parse import ids_per_document
-    from ..conllu.side import ConlluSideDocument
-
     conllu = key.document if isinstance(key, ConlluSideDocument) else None
     gold = [word.replace(" ", "_") for word in (conllu.words if conllu is not None else key.words)]
     if conllu is not None:
@@ -149,8 +148,6 @@ def _heads(key: SideDocument, conllu, found: Sequence[Tuple[str, int, int]]) -> 
     the first word, as text2text-coref's output is read back."""
     if conllu is None or not found or "head" not in _header(*_identity(conllu.source)):
         return [first for _, first, _ in found]
-    from .heads import Trees
-
     trees = Trees(conllu)
     return [trees.head(first, last) for _, first, last in found]
 

@@ -8,6 +8,7 @@ from typing import Dict, List, Sequence, Tuple
 import numpy as np
 
 from ...files import open_output
+from ..conllu.side import ConlluSideDocument
 from ..document import SideDocument
 
 _NOT_A_WORD = -1
@@ -48,8 +49,6 @@ def tagged_line(document: SideDocument) -> str:
 def _words(document: SideDocument) -> Tuple[List[str], np.ndarray]:
     """The document's words and, for every token, its word index
     (:data:`_NOT_A_WORD` for an empty node of a CoNLL-U document)."""
-    from ..conllu.side import ConlluSideDocument
-
     if not isinstance(document, ConlluSideDocument):
         return list(document.words), np.arange(document.n_tokens, dtype=np.int64)
     word_at = np.full(document.n_tokens, _NOT_A_WORD, dtype=np.int64)

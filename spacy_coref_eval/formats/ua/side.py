@@ -14,6 +14,7 @@ from ...model.ua.view import ua_clusters_of, unmerged_clusters
 from ..base import Format, ReadOptions
 from ..document import Side, SideDocument
 from ..inputs import check_utf8
+from . import FORMAT
 from .parse import UADocument, parse_ua
 from .vectorised import parse_simple
 
@@ -58,8 +59,6 @@ class UASideDocument(SideDocument):
         """What only CoNLL-UA holds: split antecedents (which CoNLL-U
         holds as ``SplitAnte=``), non-referring entities, minimum spans,
         bridging, discourse deixis, a span in two entities."""
-        from . import FORMAT
-
         if target is FORMAT:
             return None
         identity, deixis = self.document.identity, self.document.deixis
@@ -85,8 +84,6 @@ def _repeats_a_span(layer) -> bool:
 def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
     """The bytes of a CoNLL-UA file as a :class:`Side`, ``path`` naming it
     (the format's reader)."""
-    from . import FORMAT
-
     data = bytes(data)
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]

@@ -9,6 +9,7 @@ from ..annotation.records import text_document
 from ..base import ReadOptions
 from ..document import Side
 from ..inputs import InputLimits, input_text
+from . import FORMAT
 
 _LINK = re.compile(r"^(.*)->(\d+)-(\d+)$")
 _ESCAPES = {"\\t": "\t", "\\n": "\n", "\\r": "\r", "\\\\": "\\"}
@@ -16,8 +17,6 @@ _ESCAPES = {"\\t": "\t", "\\n": "\n", "\\r": "\r", "\\\\": "\\"}
 
 def read_webanno(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     """One ``.tsv`` file, or every ``.tsv`` file of a folder (by name)."""
-    from . import FORMAT
-
     files = sorted(path.glob("*.tsv")) if path.is_dir() else [path]
     if not files:
         raise CorefInputError(f"{path}: no .tsv files in this folder")
