@@ -33,7 +33,7 @@ def cpu_best_of(repeat: int, work: Callable[[], object]) -> float:
 
 
 def text2text_rows(repeat: int) -> List[Row]:
-    from tests.text2text_data import GUM, variant_text
+    from tests.support.text2text_data import GUM, variant_text
 
     rows = []
     with tempfile.TemporaryDirectory() as folder:

@@ -1,7 +1,7 @@
 """Record what Hugging Face's ``coval`` module (huggingface/evaluate,
 metrics/coval/coval.py, calling ns-moosavi/coval) returns on seeded random
 single documents and on the cases of issue 31, as the fixture
-tests/data/hf_coval/outputs.json.gz that tests/test_huggingface.py compares
+tests/data/hf_coval/outputs.json.gz that tests/integrations/test_huggingface.py compares
 the ``coreference`` module with. Neither project's code is copied here:
 this script only imports and calls it, from copies outside the repository.
 

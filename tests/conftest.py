@@ -4,13 +4,13 @@ Every file a test reads is in ``tests/data`` (sources and licences in
 ``tests/data/README.md``), so the suite runs from a bare checkout. The
 folder ``../shared`` beside the checkout (or the one named by
 ``SPACY_COREF_EVAL_SHARED``) is an optional, larger source: only
-``tests/test_data.py`` reads it, to check the copies against it."""
+``tests/meta/test_data.py`` reads it, to check the copies against it."""
 import os
 from pathlib import Path
 
 import pytest
 
-from .profiles import register
+from tests.profiles import register
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data"
@@ -44,7 +44,7 @@ def stream_files_of_any_size():
     asked for (pairs under ``InputLimits.stream_from`` bytes are otherwise
     read whole, under ``parallel_from`` in one process)."""
 
-    from .strategies import limits_env
+    from tests.support.strategies import limits_env
 
     with limits_env(stream_from=0, parallel_from=0):
         yield

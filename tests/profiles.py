@@ -12,7 +12,7 @@
     example database under ``.hypothesis/`` and replayed first.
 
 A test sets its number of examples with
-:func:`tests.strategies.deterministic`, which scales it by the profile's
+:func:`tests.support.strategies.deterministic`, which scales it by the profile's
 :data:`FACTOR`; a test that sets none gets the profile's default (100,
 scaled alike)."""
 import os

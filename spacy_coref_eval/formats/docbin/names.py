@@ -7,4 +7,4 @@ NAME_KEY = "coref_doc_name"
 
 ORTH, POS, TAG, DEP, HEAD, SENT_START, MORPH = 65, 74, 75, 76, 79, 80, 453
 """``spacy.attrs`` ids (an enum fixed since spaCy 3.0, as serialised
-pipelines depend on it); tests/test_docbin_fast.py checks them."""
+pipelines depend on it); tests/formats/docbin/test_docbin_fast.py checks them."""
