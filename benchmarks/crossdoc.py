@@ -4,12 +4,12 @@ one document (``score --cross-document``) with every default metric and
 the links within and across documents; time and peak resident memory of a
 fresh process. ``python -m benchmarks.crossdoc [N_MENTIONS N_ENTITIES]``
 prints one row; :func:`crossdoc_rows` gives the rows of benchmarks/run.py."""
+
 import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import List, Tuple
 
 import numpy as np
 
@@ -48,13 +48,11 @@ def synthetic_corpus(n_mentions: int, n_entities: int, seed: int = 0):
     response = perturb(key, 2 * n_mentions, rng, writable=False)
     n_tokens = 2 * n_mentions
     offsets = np.r_[np.arange(n_docs) * 2 * MENTIONS_PER_DOCUMENT, n_tokens].astype(np.int64)
-    document = TopicDocument(
-        "corpus", key, n_tokens, "synthetic", line=0, parts=tuple(f"doc{i}" for i in range(n_docs)), offsets=offsets
-    )
+    document = TopicDocument("corpus", key, n_tokens, "synthetic", line=0, parts=tuple(f"doc{i}" for i in range(n_docs)), offsets=offsets)
     return key, response, n_tokens, document
 
 
-def case(n_mentions: int, n_entities: int) -> Tuple[float, float, float, float]:
+def case(n_mentions: int, n_entities: int) -> tuple[float, float, float, float]:
     """Seconds to score the synthetic corpus (every default metric), seconds
     for the links within and across documents, the CPU seconds of both
     (the machine is shared: wall time waits for other jobs) and the
@@ -74,7 +72,7 @@ def case(n_mentions: int, n_entities: int) -> Tuple[float, float, float, float]:
     return scored - start, done - scored, time.process_time() - cpu, peak
 
 
-def crossdoc_rows(large: bool = False) -> List[Tuple[str, str, str, str]]:
+def crossdoc_rows(large: bool = False) -> list[tuple[str, str, str, str]]:
     """One row per size, each case in a fresh process: 4 M mentions in
     300 k entities, and 40 M in 3 M with ``large``."""
     sizes = [(4_000_000, 300_000)] + ([(40_000_000, 3_000_000)] if large else [])
@@ -83,11 +81,14 @@ def crossdoc_rows(large: bool = False) -> List[Tuple[str, str, str, str]]:
         code = f"from benchmarks.crossdoc import case; print(*case({n_mentions}, {n_entities}))"
         out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
         scoring, links, cpu, peak = map(float, out.stdout.split())
-        rows.append((
-            f"Cross-document: {n_mentions:,} mentions, {n_entities:,} entities as one document",
-            f"{scoring:.1f} s", f"links within/across {links:.1f} s; {cpu:.1f} CPU s; peak {peak:,.0f} MB resident",
-            f"{(scoring + links) / n_mentions * 1e6:.2f} us/mention",
-        ))
+        rows.append(
+            (
+                f"Cross-document: {n_mentions:,} mentions, {n_entities:,} entities as one document",
+                f"{scoring:.1f} s",
+                f"links within/across {links:.1f} s; {cpu:.1f} CPU s; peak {peak:,.0f} MB resident",
+                f"{(scoring + links) / n_mentions * 1e6:.2f} us/mention",
+            )
+        )
     return rows
 
 

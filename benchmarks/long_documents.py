@@ -6,12 +6,12 @@ turns (:func:`.startup.process_times`).
 
     python -m benchmarks.long_documents
 """
+
 import sys
 import tempfile
 from pathlib import Path
-from typing import List, Tuple
 
-Row = Tuple[str, str, str, str]
+Row = tuple[str, str, str, str]
 
 
 def concatenate(source: Path, target: Path, name: str = "litbank/all") -> None:
@@ -45,7 +45,7 @@ def concatenate(source: Path, target: Path, name: str = "litbank/all") -> None:
     target.write_text("".join(out), encoding="utf8")
 
 
-def long_document_rows(folder: Path, key_path: Path, response_path: Path, repeat: int) -> List[Row]:
+def long_document_rows(folder: Path, key_path: Path, response_path: Path, repeat: int) -> list[Row]:
     """``score --by spread --links --window 2000`` against plain ``score``
     on one 200k-token document."""
     from .startup import process_times
@@ -54,12 +54,16 @@ def long_document_rows(folder: Path, key_path: Path, response_path: Path, repeat
     concatenate(key_path, key)
     concatenate(response_path, response)
     score = (sys.executable, "-m", "spacy_coref_eval", "score", str(key), str(response), "-f", "json")
-    times = process_times(max(repeat, 3), {
-        "plain": score, "long": (*score, "--by", "spread", "--links", "--window", "2000"),
-    })
+    times = process_times(max(repeat, 3), {"plain": score, "long": (*score, "--by", "spread", "--links", "--window", "2000")})
     ratio = times["long"] / times["plain"]
-    return [("one 200k-token document: --by spread --links --window 2000 vs plain score, whole process",
-             f"{times['long'] * 1000:.0f} ms", f"plain {times['plain'] * 1000:.0f} ms", f"{ratio:.2f}x (target < 3x)")]
+    return [
+        (
+            "one 200k-token document: --by spread --links --window 2000 vs plain score, whole process",
+            f"{times['long'] * 1000:.0f} ms",
+            f"plain {times['plain'] * 1000:.0f} ms",
+            f"{ratio:.2f}x (target < 3x)",
+        )
+    ]
 
 
 def main() -> None:

@@ -5,8 +5,9 @@ dropped, spurious mentions added, boundaries shifted by a token, entities
 split in two and pairs of entities merged. The same seed gives the same
 response.
 """
+
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Dict, Mapping
 
 import numpy as np
 
@@ -25,9 +26,7 @@ class Errors:
     merge: float = 0.05
 
 
-def perturb(
-    clusters: Clusters, n_tokens: int, rng: np.random.Generator, errors: Errors = Errors(), writable: bool = True
-) -> Clusters:
+def perturb(clusters: Clusters, n_tokens: int, rng: np.random.Generator, errors: Errors = Errors(), writable: bool = True) -> Clusters:
     """A response for ``clusters`` (on a document of ``n_tokens`` tokens).
     ``writable`` drops mentions that cross another mention of their entity,
     which CoNLL-2012 brackets cannot express (as no system's CoNLL output
@@ -62,22 +61,16 @@ def perturb(
     add_starts = rng.integers(0, max(n_tokens, 1), size=n_added)
     add_ends = np.minimum(add_starts + rng.integers(1, 4, size=n_added), n_tokens)
     singleton = rng.random(n_added) < 0.5
-    add_labels = np.where(
-        singleton,
-        2 * n_entities + np.arange(n_added),
-        rng.integers(0, max(2 * n_entities, 1), size=n_added),
-    )
+    add_labels = np.where(singleton, 2 * n_entities + np.arange(n_added), rng.integers(0, max(2 * n_entities, 1), size=n_added))
     response = Clusters.from_arrays(
-        np.concatenate([starts, add_starts]),
-        np.concatenate([ends, add_ends]),
-        np.concatenate([labels, add_labels]),
+        np.concatenate([starts, add_starts]), np.concatenate([ends, add_ends]), np.concatenate([labels, add_labels])
     )
     return response.subset(~crossing_mentions(response)) if writable else response
 
 
 def perturb_corpus(
     key: Mapping[str, Clusters], n_tokens: Mapping[str, int], seed: int = 0, errors: Errors = Errors()
-) -> Dict[str, Clusters]:
+) -> dict[str, Clusters]:
     """A response for every document, from one seed."""
     rng = np.random.default_rng(seed)
     return {name: perturb(clusters, n_tokens[name], rng, errors) for name, clusters in key.items()}

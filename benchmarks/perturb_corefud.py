@@ -4,12 +4,14 @@ dropped or split off into entities of their own, some multi-word mentions
 started one word later or ended one word earlier. ``Bridge=`` and
 ``SplitAnte=`` are dropped (they would point at entities that changed).
 The file stays valid CorefUD, so the official scorer reads it too."""
+
 import random
 import re
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Optional
 
 CHUNK = re.compile(r"\(([^()]+)\)|\(([^()]+)|([^()]+)\)")
-Row = Optional[Tuple[List[str], List[str]]]
+Row = Optional[tuple[list[str], list[str]]]
 
 
 def perturb_corefud(text: str, seed: int) -> str:
@@ -34,11 +36,11 @@ def _read_row(line: str, merge: dict, rng: random.Random) -> Row:
     if line.startswith("#") or "\t" not in line:
         return None
     columns = line.split("\t")
-    chunks: List[str] = []
+    chunks: list[str] = []
     for item in columns[9].split("|"):
         if not item.startswith("Entity="):
             continue
-        for match in CHUNK.finditer(item[len("Entity="):]):
+        for match in CHUNK.finditer(item[len("Entity=") :]):
             single, opening, closing = match.groups()
             if single is not None:
                 fields = single.split("-")
@@ -49,11 +51,11 @@ def _read_row(line: str, merge: dict, rng: random.Random) -> Row:
             elif opening is not None:
                 fields = opening.split("-")
                 eid = fields[0].split("[")[0]
-                fields[0] = merge.get(eid, eid) + fields[0][len(eid):]
+                fields[0] = merge.get(eid, eid) + fields[0][len(eid) :]
                 chunks.append("(" + "-".join(fields))
             else:
                 eid = closing.split("[")[0]
-                chunks.append(merge.get(eid, eid) + closing[len(eid):] + ")")
+                chunks.append(merge.get(eid, eid) + closing[len(eid) :] + ")")
     return columns, chunks
 
 
@@ -61,12 +63,12 @@ def _is_word(row: Row) -> bool:
     return row is not None and "-" not in row[0][0] and "." not in row[0][0]
 
 
-def _move(rows: List[Row], rng: random.Random, opening: bool) -> None:
+def _move(rows: list[Row], rng: random.Random, opening: bool) -> None:
     """Move some openings to the next word, or some closings to the word
     before, of the same sentence, where the file stays unambiguous."""
     words = [i for i, row in enumerate(rows) if _is_word(row)]
     moved = []
-    for here, there in (zip(words, words[1:]) if opening else zip(words[1:], words)):
+    for here, there in zip(words, words[1:]) if opening else zip(words[1:], words):
         if int(rows[max(here, there)][0][0]) == 1:
             continue
         for chunk in list(rows[here][1]):

@@ -11,6 +11,7 @@ built for large ambiguous blocks, and the CEAF chain with fixed targets.
 Each growth case and the chain run in a fresh process. LitBank is read from
 ``../shared`` beside the checkout, or from ``$SPACY_COREF_EVAL_SHARED``.
 """
+
 import argparse
 import gzip
 import json
@@ -23,7 +24,7 @@ import time
 import tracemalloc
 import zlib
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Callable
 
 import numpy as np
 
@@ -50,7 +51,7 @@ LITBANK = REPO / "tests" / "data" / "corpora" / "litbank.key.conll.gz"
 GUM = REPO / "tests" / "data" / "corpora" / "gum-corefud.40docs.conllu.gz"
 ALL = Settings(metrics=DEFAULT_METRICS)
 """The six metrics of the CoNLL reference scorer (MOR is computed only when asked for)."""
-Row = Tuple[str, str, str, str]
+Row = tuple[str, str, str, str]
 
 
 def best_of(repeat: int, work: Callable[[], object]) -> float:
@@ -58,7 +59,7 @@ def best_of(repeat: int, work: Callable[[], object]) -> float:
     return best_of_each(repeat, {"work": work})["work"]
 
 
-def best_of_each(repeat: int, works: Dict[str, Callable[[], object]]) -> Dict[str, float]:
+def best_of_each(repeat: int, works: dict[str, Callable[[], object]]) -> dict[str, float]:
     """Fastest of ``repeat`` timed calls of each work, in seconds, after
     one untimed call of each (which pays for lazy imports and first-use
     caches, as a floor does not; start-up has rows of its own); the works
@@ -74,7 +75,7 @@ def best_of_each(repeat: int, works: Dict[str, Callable[[], object]]) -> Dict[st
     return best
 
 
-def litbank_files(folder: Path) -> Tuple[Path, Path, Dict]:
+def litbank_files(folder: Path) -> tuple[Path, Path, dict]:
     """LitBank decompressed and a perturbed response (dropped, added, shifted,
     split and merged mentions; seed 0), as CoNLL files."""
     key_path, response_path = folder / "litbank.key.conll", folder / "litbank.response.conll"
@@ -95,19 +96,23 @@ def read_floor(*paths: Path) -> None:
                 line.rsplit(None, 1)
 
 
-def conll_path(key_path: Path, response_path: Path, repeat: int) -> List[Row]:
+def conll_path(key_path: Path, response_path: Path, repeat: int) -> list[Row]:
     def run() -> None:
         score_json(evaluate_corpus(key_path, response_path, Options(ALL)).result, per_doc=True)
 
     times = best_of_each(repeat, {"floor": lambda: read_floor(key_path, response_path), "ours": run})
     floor, ours = times["floor"], times["ours"]
     return [
-        ("CoNLL path: read both files + all metrics", f"{ours * 1000:.1f} ms",
-         f"floor {floor * 1000:.1f} ms (read lines, split last column)", f"{ours / floor:.2f}x (target <= 2x)"),
+        (
+            "CoNLL path: read both files + all metrics",
+            f"{ours * 1000:.1f} ms",
+            f"floor {floor * 1000:.1f} ms (read lines, split last column)",
+            f"{ours / floor:.2f}x (target <= 2x)",
+        )
     ]
 
 
-def spacy_examples(documents: Dict, seed: int = 0):
+def spacy_examples(documents: dict, seed: int = 0):
     """Reference and predicted ``Doc`` pairs with ``coref_clusters_N`` span groups."""
     from spacy.training import Example
     from spacy.vocab import Vocab
@@ -136,14 +141,10 @@ def span_floor(examples) -> None:
     pattern = re.compile(r"coref_clusters_(\d+)")
     for example in examples:
         for doc in (example.reference, example.predicted):
-            [
-                [(span.start, span.end) for span in doc.spans[name]]
-                for name in doc.spans
-                if pattern.fullmatch(name)
-            ]
+            [[(span.start, span.end) for span in doc.spans[name]] for name in doc.spans if pattern.fullmatch(name)]
 
 
-def spacy_path(documents: Dict, repeat: int) -> List[Row]:
+def spacy_path(documents: dict, repeat: int) -> list[Row]:
     from spacy_coref_eval.pipeline.scorers import make_coref_scorer
 
     examples = spacy_examples(documents)
@@ -151,12 +152,16 @@ def spacy_path(documents: Dict, repeat: int) -> List[Row]:
     times = best_of_each(repeat, {"floor": lambda: span_floor(examples), "ours": lambda: scorer(examples)})
     floor, ours = times["floor"], times["ours"]
     return [
-        ("spaCy path: coref_scorer.v1, all metrics", f"{ours * 1000:.1f} ms",
-         f"floor {floor * 1000:.1f} ms (collect span offsets)", f"{ours / floor:.2f}x (target <= 2x)"),
+        (
+            "spaCy path: coref_scorer.v1, all metrics",
+            f"{ours * 1000:.1f} ms",
+            f"floor {floor * 1000:.1f} ms (collect span offsets)",
+            f"{ours / floor:.2f}x (target <= 2x)",
+        )
     ]
 
 
-def growth_case(n: int) -> Tuple[float, float]:
+def growth_case(n: int) -> tuple[float, float]:
     """Seconds for all metrics on one synthetic document of ``n`` mentions
     in n/4 entities with realistic errors, and the peak memory the scoring
     allocates (tracemalloc, which sees numpy's buffers), in MB."""
@@ -168,7 +173,7 @@ def growth_case(n: int) -> Tuple[float, float]:
     return time_and_peak(lambda: count_document(key, response, ALL))
 
 
-def time_and_peak(work: Callable[[], object]) -> Tuple[float, float]:
+def time_and_peak(work: Callable[[], object]) -> tuple[float, float]:
     """Seconds of one call of ``work``, and the peak memory a second call
     allocates (tracemalloc, which sees numpy's buffers), in MB."""
     start = time.perf_counter()
@@ -181,7 +186,7 @@ def time_and_peak(work: Callable[[], object]) -> Tuple[float, float]:
     return seconds, peak_mb
 
 
-def growth(sizes: List[int]) -> List[Row]:
+def growth(sizes: list[int]) -> list[Row]:
     rows = []
     per_mention = []
     for n in sizes:
@@ -189,14 +194,20 @@ def growth(sizes: List[int]) -> List[Row]:
         out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
         seconds, peak = map(float, out.stdout.split())
         per_mention.append(seconds / n)
-        rows.append((f"Growth: one document, N = {n:,} mentions", f"{seconds:.2f} s",
-                     f"{seconds / n * 1e6:.2f} us/mention, peak {peak:,.0f} MB allocated", ""))
+        rows.append(
+            (
+                f"Growth: one document, N = {n:,} mentions",
+                f"{seconds:.2f} s",
+                f"{seconds / n * 1e6:.2f} us/mention, peak {peak:,.0f} MB allocated",
+                "",
+            )
+        )
     spread = max(per_mention) / min(per_mention)
     rows.append(("Growth: time per mention, largest / smallest", "", "", f"{spread:.2f}x (target <= 2x)"))
     return rows
 
 
-def dense_block(n_entities: int = 2000) -> List[Row]:
+def dense_block(n_entities: int = 2000) -> list[Row]:
     """Every key entity meets every response entity: one block of
     ``n_entities`` x ``n_entities`` for CEAF (n_entities² mentions)."""
     i, j = np.divmod(np.arange(n_entities * n_entities), n_entities)
@@ -205,8 +216,7 @@ def dense_block(n_entities: int = 2000) -> List[Row]:
     start = time.perf_counter()
     count_document(key, response, Settings(metrics=("ceafm", "ceafe")))
     seconds = time.perf_counter() - start
-    return [(f"CEAF worst case: one {n_entities:,} x {n_entities:,} block", f"{seconds:.2f} s",
-             f"{i.size:,} mentions", "finishes")]
+    return [(f"CEAF worst case: one {n_entities:,} x {n_entities:,} block", f"{seconds:.2f} s", f"{i.size:,} mentions", "finishes")]
 
 
 def with_last_token_heads(clusters: Clusters) -> Clusters:
@@ -214,7 +224,7 @@ def with_last_token_heads(clusters: Clusters) -> Clusters:
     return Clusters(clusters.starts, clusters.ends, clusters.entity, clusters.n_entities, heads=clusters.ends - 1)
 
 
-def shifted(documents: Dict) -> Tuple[Dict[str, Clusters], Dict[str, Clusters]]:
+def shifted(documents: dict) -> tuple[dict[str, Clusters], dict[str, Clusters]]:
     """LitBank's key and a response with 30% of boundaries shifted (seed 5),
     each mention's last token its head."""
     key = {name: with_last_token_heads(doc.clusters) for name, doc in documents.items()}
@@ -224,7 +234,7 @@ def shifted(documents: Dict) -> Tuple[Dict[str, Clusters], Dict[str, Clusters]]:
     return key, response
 
 
-def matchers(documents: Dict, folder: Path, key_path: Path, repeat: int) -> List[Row]:
+def matchers(documents: dict, folder: Path, key_path: Path, repeat: int) -> list[Row]:
     """Overlap and head matching against exact matching on LitBank with 30%
     of boundaries shifted: scoring alone (about 10 ms, so the best of ten
     times as many runs), and the whole ``score`` (reading both files too)
@@ -237,15 +247,27 @@ def matchers(documents: Dict, folder: Path, key_path: Path, repeat: int) -> List
     rows = []
     for match in ("overlap", "head"):
         seconds = times[match]
-        rows.append((f"Matcher {match} vs exact, scoring (30% shifted)", f"{seconds * 1000:.1f} ms",
-                     f"exact {exact * 1000:.1f} ms", f"{seconds / exact:.2f}x (target <= 1.5x)"))
+        rows.append(
+            (
+                f"Matcher {match} vs exact, scoring (30% shifted)",
+                f"{seconds * 1000:.1f} ms",
+                f"exact {exact * 1000:.1f} ms",
+                f"{seconds / exact:.2f}x (target <= 1.5x)",
+            )
+        )
     response_path = folder / "litbank.shifted.conll"
     write_conll(response_path, [(n, d.words, response[n], d.sentence_starts) for n, d in documents.items()])
-    whole = best_of_each(repeat, {
-        m: (lambda s=settings[m]: score_pairs(read_corpus(key_path, response_path).pairs, s)) for m in ("exact", "overlap")
-    })
-    rows.append(("Matcher overlap vs exact, whole score", f"{whole['overlap'] * 1000:.1f} ms",
-                 f"exact {whole['exact'] * 1000:.1f} ms", f"{whole['overlap'] / whole['exact']:.2f}x (target <= 1.5x)"))
+    whole = best_of_each(
+        repeat, {m: (lambda s=settings[m]: score_pairs(read_corpus(key_path, response_path).pairs, s)) for m in ("exact", "overlap")}
+    )
+    rows.append(
+        (
+            "Matcher overlap vs exact, whole score",
+            f"{whole['overlap'] * 1000:.1f} ms",
+            f"exact {whole['exact'] * 1000:.1f} ms",
+            f"{whole['overlap'] / whole['exact']:.2f}x (target <= 1.5x)",
+        )
+    )
     return rows
 
 
@@ -259,7 +281,7 @@ def ambiguous_side(n_tokens: int, rng: np.random.Generator) -> Clusters:
     return clusters.subset(~crossing_mentions(clusters))
 
 
-def largest_block(key: Clusters, response: Clusters) -> Tuple[int, int]:
+def largest_block(key: Clusters, response: Clusters) -> tuple[int, int]:
     """Key and response mentions of the largest block of overlap matching's
     candidate graph (after exact twins)."""
     from spacy_coref_eval.assignment.blocks import connected_blocks
@@ -269,15 +291,19 @@ def largest_block(key: Clusters, response: Clusters) -> Tuple[int, int]:
     twins = exact_twins(key, response)
     free_keys = np.setdiff1d(np.arange(len(key)), twins[twins >= 0])
     free_responses = np.flatnonzero(twins < 0)
-    i, j = overlapping_pairs(key.starts[free_keys], key.ends[free_keys],
-                             response_starts=response.starts[free_responses], response_ends=response.ends[free_responses])
+    i, j = overlapping_pairs(
+        key.starts[free_keys],
+        key.ends[free_keys],
+        response_starts=response.starts[free_responses],
+        response_ends=response.ends[free_responses],
+    )
     positive = OverlapMatcher().score(key, response, free_keys[i], free_responses[j]) > 0
     blocks = connected_blocks(i[positive], j[positive], n_rows=len(free_keys), n_cols=len(free_responses))
     biggest = int(np.argmax(blocks.n_rows + blocks.n_cols))
     return int(blocks.n_rows[biggest]), int(blocks.n_cols[biggest])
 
 
-def ambiguous_blocks(folder: Path, repeat: int, n_tokens: int = 2000) -> List[Row]:
+def ambiguous_blocks(folder: Path, repeat: int, n_tokens: int = 2000) -> list[Row]:
     """Overlap against exact matching, whole ``score`` (reading both files
     too), on a seeded key and response of dense overlapping spans; each
     takes tens of milliseconds, so the best of five times as many runs."""
@@ -287,17 +313,20 @@ def ambiguous_blocks(folder: Path, repeat: int, n_tokens: int = 2000) -> List[Ro
     for path, clusters in zip(paths, (key, response)):
         write_conll(path, [("ambiguous", ["w"] * n_tokens, clusters, [0])])
     settings = {match: Settings.from_options(DEFAULT_METRICS, match) for match in ("exact", "overlap")}
-    times = best_of_each(5 * repeat, {
-        m: (lambda s=settings[m]: score_pairs(read_corpus(*paths).pairs, s)) for m in ("exact", "overlap")
-    })
+    times = best_of_each(5 * repeat, {m: (lambda s=settings[m]: score_pairs(read_corpus(*paths).pairs, s)) for m in ("exact", "overlap")})
     kilobytes = paths[0].stat().st_size / 1024
     rows, cols = largest_block(key, response)
-    return [(f"Matcher overlap vs exact, ambiguous blocks up to {rows} x {cols} ({kilobytes:.0f} KB files)",
-             f"{times['overlap'] * 1000:.1f} ms", f"exact {times['exact'] * 1000:.1f} ms",
-             f"{times['overlap'] / times['exact']:.2f}x (target <= 1.5x)")]
+    return [
+        (
+            f"Matcher overlap vs exact, ambiguous blocks up to {rows} x {cols} ({kilobytes:.0f} KB files)",
+            f"{times['overlap'] * 1000:.1f} ms",
+            f"exact {times['exact'] * 1000:.1f} ms",
+            f"{times['overlap'] / times['exact']:.2f}x (target <= 1.5x)",
+        )
+    ]
 
 
-def matching_processes(folder: Path, key_path: Path, documents: Dict, repeat: int) -> List[Row]:
+def matching_processes(folder: Path, key_path: Path, documents: dict, repeat: int) -> list[Row]:
     """Whole ``score`` processes, non-exact matching against exact matching
     on the same files: the CorefUD preset's head matching on the 40 GUM
     documents against a perturbed copy (:func:`gum_response`), and overlap
@@ -311,19 +340,26 @@ def matching_processes(folder: Path, key_path: Path, documents: Dict, repeat: in
     score = (sys.executable, "-m", "spacy_coref_eval", "score")
     gum = (*score, str(GUM), str(gum_copy), "--preset", "corefud", "-f", "json", "--match")
     litbank = (*score, str(key_path), str(shifted_path), "-f", "json", "--match")
-    times = process_times(max(repeat, 7), {
-        "gum exact": (*gum, "exact"), "gum head": (*gum, "head"),
-        "litbank exact": (*litbank, "exact"), "litbank overlap": (*litbank, "overlap"),
-    })
+    times = process_times(
+        max(repeat, 7),
+        {
+            "gum exact": (*gum, "exact"),
+            "gum head": (*gum, "head"),
+            "litbank exact": (*litbank, "exact"),
+            "litbank overlap": (*litbank, "overlap"),
+        },
+    )
     rows = []
-    for label, side, match in (("CorefUD head vs exact (GUM 40 docs, whole process)", "gum", "head"),
-                               ("overlap vs exact on LitBank, 30% shifted (whole process)", "litbank", "overlap")):
+    for label, side, match in (
+        ("CorefUD head vs exact (GUM 40 docs, whole process)", "gum", "head"),
+        ("overlap vs exact on LitBank, 30% shifted (whole process)", "litbank", "overlap"),
+    ):
         ours, exact = times[f"{side} {match}"], times[f"{side} exact"]
         rows.append((label, f"{ours * 1000:.0f} ms", f"exact {exact * 1000:.0f} ms", f"{ours / exact:.2f}x (target <= 1.25x)"))
     return rows
 
 
-def chain_entities(n_mentions: int, sizes: List[int], offset: int) -> np.ndarray:
+def chain_entities(n_mentions: int, sizes: list[int], offset: int) -> np.ndarray:
     """Entity of each of ``n_mentions`` consecutive mentions: a first
     entity of ``offset`` mentions (if any), then entities of ``sizes``
     mentions in turn."""
@@ -333,7 +369,7 @@ def chain_entities(n_mentions: int, sizes: List[int], offset: int) -> np.ndarray
     return np.searchsorted(bounds, np.arange(n_mentions), side="right")
 
 
-def chain_case(n_mentions: int, varied: bool) -> Tuple[float, float, int, int]:
+def chain_case(n_mentions: int, varied: bool) -> tuple[float, float, int, int]:
     """Seconds for CEAFm and CEAFe on a chain of ``n_mentions`` one-word
     mentions whose key and response entities interleave, so that they form
     one block, and the peak memory the scoring allocates (tracemalloc), in
@@ -349,7 +385,7 @@ def chain_case(n_mentions: int, varied: bool) -> Tuple[float, float, int, int]:
     return seconds, peak_mb, key.n_entities, response.n_entities
 
 
-def ceaf_chain(n_mentions: int = 40_000) -> List[Row]:
+def ceaf_chain(n_mentions: int = 40_000) -> list[Row]:
     """The chains of :func:`chain_case`, each in a fresh process, against
     fixed targets of 5 s and 1 GB."""
     rows = []
@@ -358,14 +394,18 @@ def ceaf_chain(n_mentions: int = 40_000) -> List[Row]:
         out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
         seconds, peak, keys, responses = map(float, out.stdout.split())
         sizes = "2 and 3" if varied else "2"
-        rows.append((f"CEAF chain of {n_mentions:,} mentions, entities of {sizes}: "
-                     f"one {keys:,.0f} x {responses:,.0f} block",
-                     f"{seconds:.2f} s", f"peak {peak:,.0f} MB allocated",
-                     f"{seconds / 5:.2f}x of 5 s, {peak / 1024:.3f}x of 1 GB (target <= 1x)"))
+        rows.append(
+            (
+                f"CEAF chain of {n_mentions:,} mentions, entities of {sizes}: one {keys:,.0f} x {responses:,.0f} block",
+                f"{seconds:.2f} s",
+                f"peak {peak:,.0f} MB allocated",
+                f"{seconds / 5:.2f}x of 5 s, {peak / 1024:.3f}x of 1 GB (target <= 1x)",
+            )
+        )
     return rows
 
 
-def parallel(documents: Dict, repeat: int) -> List[Row]:
+def parallel(documents: dict, repeat: int) -> list[Row]:
     """The LitBank pair 40 times over (4,000 documents), overlap matching."""
     key = {f"{copy}/{name}": doc.clusters for copy in range(40) for name, doc in documents.items()}
     n_tokens = {f"{copy}/{name}": doc.n_tokens for copy in range(40) for name, doc in documents.items()}
@@ -374,8 +414,14 @@ def parallel(documents: Dict, repeat: int) -> List[Row]:
     settings = Settings.from_options(DEFAULT_METRICS, "overlap")
     times = best_of_each(repeat, {n: (lambda n=n: score_pairs(pairs, settings, n_process=n, keep_twinned=False)) for n in (1, 2)})
     one, two = times[1], times[2]
-    return [("--n-process 2 vs 1 (4,000 documents, overlap), in process", f"{two * 1000:.0f} ms",
-             f"1 process {one * 1000:.0f} ms", f"{one / two:.2f}x speed-up")]
+    return [
+        (
+            "--n-process 2 vs 1 (4,000 documents, overlap), in process",
+            f"{two * 1000:.0f} ms",
+            f"1 process {one * 1000:.0f} ms",
+            f"{one / two:.2f}x speed-up",
+        )
+    ]
 
 
 def machine() -> str:
@@ -393,12 +439,11 @@ def machine() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
-        "--large", action="store_true",
-        help="add N = 10^6, the 2,000 x 2,000 CEAF block and the 40 M-mention cross-document corpus",
+        "--large", action="store_true", help="add N = 10^6, the 2,000 x 2,000 CEAF block and the 40 M-mention cross-document corpus"
     )
     parser.add_argument("--repeat", type=int, default=5, help="runs per timing (best is kept)")
     args = parser.parse_args()
-    rows: List[Row] = []
+    rows: list[Row] = []
     with tempfile.TemporaryDirectory() as folder:
         key_path, response_path, documents = litbank_files(Path(folder))
         rows += conll_path(key_path, response_path, args.repeat)
@@ -434,7 +479,7 @@ def main() -> None:
     print(table(rows, header=header, divider=True, widths=widths))
 
 
-def coval_preset(folder: Path, repeat: int) -> List[Row]:
+def coval_preset(folder: Path, repeat: int) -> list[Row]:
     """``--preset coval`` with MINA, NP_only and remove_nested on a
     LitBank-sized parsed pair (tests/data/coval/gen_parsed.py, seed 424242,
     100 documents of 160 sentences), against exact scoring of the same
@@ -448,17 +493,25 @@ def coval_preset(folder: Path, repeat: int) -> List[Row]:
     key, response = folder / "parsed.key.conll", folder / "parsed.response.conll"
     key.write_text(pair["key"], encoding="utf8")
     response.write_text(pair["response"], encoding="utf8")
-    times = best_of_each(repeat, {
-        "coval": lambda: evaluate_corpus(key, response, mina=True, np_only=True, remove_nested=True),
-        "exact": lambda: evaluate_corpus(key, response),
-    })
+    times = best_of_each(
+        repeat,
+        {
+            "coval": lambda: evaluate_corpus(key, response, mina=True, np_only=True, remove_nested=True),
+            "exact": lambda: evaluate_corpus(key, response),
+        },
+    )
     tokens = pair["stats"]["tokens"]
-    return [(f"--preset coval --mina --np-only --remove-nested, parsed pair of {tokens:,} tokens",
-             f"{times['coval']:.1f} s", f"exact {times['exact']:.2f} s (coval: 86.6 s)",
-             f"{times['coval'] / times['exact']:.0f}x exact")]
+    return [
+        (
+            f"--preset coval --mina --np-only --remove-nested, parsed pair of {tokens:,} tokens",
+            f"{times['coval']:.1f} s",
+            f"exact {times['exact']:.2f} s (coval: 86.6 s)",
+            f"{times['coval'] / times['exact']:.0f}x exact",
+        )
+    ]
 
 
-def docbin_files(folder: Path, key_path: Path, response_path: Path) -> Tuple[Path, Path]:
+def docbin_files(folder: Path, key_path: Path, response_path: Path) -> tuple[Path, Path]:
     """LitBank key and perturbed response converted to ``.spacy`` files."""
     from spacy.vocab import Vocab
 
@@ -473,7 +526,7 @@ def docbin_files(folder: Path, key_path: Path, response_path: Path) -> Tuple[Pat
     return spacy_paths[0], spacy_paths[1]
 
 
-def docbin_path(spacy_paths: Tuple[Path, Path], key_path: Path, response_path: Path, repeat: int) -> List[Row]:
+def docbin_path(spacy_paths: tuple[Path, Path], key_path: Path, response_path: Path, repeat: int) -> list[Row]:
     """LitBank key and perturbed response as ``.spacy`` files read, paired
     (by stored name) and scored as ``score`` does, against the same pair as
     CoNLL files."""
@@ -487,12 +540,16 @@ def docbin_path(spacy_paths: Tuple[Path, Path], key_path: Path, response_path: P
     times = best_of_each(repeat, {"conll": from_conll, "docbin": from_docbins})
     conll, docbin = times["conll"], times["docbin"]
     return [
-        (".spacy path vs CoNLL path: read both files + all metrics", f"{docbin * 1000:.1f} ms",
-         f"CoNLL files {conll * 1000:.1f} ms", f"{docbin / conll:.2f}x (target <= 3x)"),
+        (
+            ".spacy path vs CoNLL path: read both files + all metrics",
+            f"{docbin * 1000:.1f} ms",
+            f"CoNLL files {conll * 1000:.1f} ms",
+            f"{docbin / conll:.2f}x (target <= 3x)",
+        )
     ]
 
 
-def docbin_msgpack(spacy_path: Path, repeat: int, n_docs: int = 10) -> List[Row]:
+def docbin_msgpack(spacy_path: Path, repeat: int, n_docs: int = 10) -> list[Row]:
     """The msgpack parts of the first ``n_docs`` docs of a ``.spacy`` file
     (user data, span group map, every span group) decoded as the reader
     does, srsly's decoders chained once, against ``srsly.msgpack_loads``,
@@ -522,9 +579,12 @@ def docbin_msgpack(spacy_path: Path, repeat: int, n_docs: int = 10) -> List[Row]
 
     times = best_of_each(repeat, {"chained": chained, "loads": loads})
     return [
-        (f".spacy msgpack: {2 * n_docs + len(groups)} parts of {n_docs} docs, decoders chained once",
-         f"{times['chained'] * 1000:.1f} ms", f"srsly.msgpack_loads {times['loads'] * 1000:.1f} ms",
-         f"{times['loads'] / times['chained']:.0f}x faster"),
+        (
+            f".spacy msgpack: {2 * n_docs + len(groups)} parts of {n_docs} docs, decoders chained once",
+            f"{times['chained'] * 1000:.1f} ms",
+            f"srsly.msgpack_loads {times['loads'] * 1000:.1f} ms",
+            f"{times['loads'] / times['chained']:.0f}x faster",
+        )
     ]
 
 
@@ -539,7 +599,7 @@ def gum_response(folder: Path) -> Path:
     return path
 
 
-def other_formats(folder: Path, key_path: Path, response_path: Path, repeat: int) -> List[Row]:
+def other_formats(folder: Path, key_path: Path, response_path: Path, repeat: int) -> list[Row]:
     """CorefUD CoNLL-U (the 40 GUM documents against a perturbed copy)
     against reading the lines of both files, and jsonlines (LitBank key and
     perturbed response) against ``json.loads`` of every line of both
@@ -577,29 +637,53 @@ def other_formats(folder: Path, key_path: Path, response_path: Path, repeat: int
 
     gum_key = folder / "gum.key.conllu"
     gum_key.write_bytes(gzip.decompress(GUM.read_bytes()))
-    times = best_of_each(repeat, {
-        "lines": gum_lines, "gum": gum_score, "json": json_floor, "jsonlines": json_score,
-        "read floor": lambda: read_floor(gum_key), "reader": lambda: read_conllu(gum_key),
-    })
-    processes = process_times(max(repeat, 7), {
-        "floor": (sys.executable, "-c", READ_LINES, str(gum_key), str(gum_copy)),
-        "score": (sys.executable, "-m", "spacy_coref_eval", "score", str(gum_key), str(gum_copy), "-f", "json"),
-    })
+    times = best_of_each(
+        repeat,
+        {
+            "lines": gum_lines,
+            "gum": gum_score,
+            "json": json_floor,
+            "jsonlines": json_score,
+            "read floor": lambda: read_floor(gum_key),
+            "reader": lambda: read_conllu(gum_key),
+        },
+    )
+    processes = process_times(
+        max(repeat, 7),
+        {
+            "floor": (sys.executable, "-c", READ_LINES, str(gum_key), str(gum_copy)),
+            "score": (sys.executable, "-m", "spacy_coref_eval", "score", str(gum_key), str(gum_copy), "-f", "json"),
+        },
+    )
     return [
-        ("CoNLL-U path: GUM 40 docs vs perturbed copy, read both + all metrics", f"{times['gum'] * 1000:.1f} ms",
-         f"read both files' lines {times['lines'] * 1000:.1f} ms", f"{times['gum'] / times['lines']:.2f}x (target <= 3x)"),
-        ("CoNLL-U reader: GUM 40 docs, read_conllu in process", f"{times['reader'] * 1000:.1f} ms",
-         f"floor {times['read floor'] * 1000:.1f} ms (read lines, split last column)",
-         f"{times['reader'] / times['read floor']:.2f}x (target <= 2x)"),
-        ("GUM score, whole process (CoNLL-U)", f"{processes['score'] * 1000:.0f} ms",
-         f"read both files' lines {processes['floor'] * 1000:.0f} ms",
-         f"{processes['score'] / processes['floor']:.2f}x (target <= 4x)"),
-        ("jsonlines path: LitBank, read both + all metrics", f"{times['jsonlines'] * 1000:.1f} ms",
-         f"json.loads every line {times['json'] * 1000:.1f} ms", f"{times['jsonlines'] / times['json']:.2f}x (target <= 2x)"),
+        (
+            "CoNLL-U path: GUM 40 docs vs perturbed copy, read both + all metrics",
+            f"{times['gum'] * 1000:.1f} ms",
+            f"read both files' lines {times['lines'] * 1000:.1f} ms",
+            f"{times['gum'] / times['lines']:.2f}x (target <= 3x)",
+        ),
+        (
+            "CoNLL-U reader: GUM 40 docs, read_conllu in process",
+            f"{times['reader'] * 1000:.1f} ms",
+            f"floor {times['read floor'] * 1000:.1f} ms (read lines, split last column)",
+            f"{times['reader'] / times['read floor']:.2f}x (target <= 2x)",
+        ),
+        (
+            "GUM score, whole process (CoNLL-U)",
+            f"{processes['score'] * 1000:.0f} ms",
+            f"read both files' lines {processes['floor'] * 1000:.0f} ms",
+            f"{processes['score'] / processes['floor']:.2f}x (target <= 4x)",
+        ),
+        (
+            "jsonlines path: LitBank, read both + all metrics",
+            f"{times['jsonlines'] * 1000:.1f} ms",
+            f"json.loads every line {times['json'] * 1000:.1f} ms",
+            f"{times['jsonlines'] / times['json']:.2f}x (target <= 2x)",
+        ),
     ]
 
 
-def nested_classes(folder: Path, repeat: int, n_tokens: int = 10_000) -> List[Row]:
+def nested_classes(folder: Path, repeat: int, n_tokens: int = 10_000) -> list[Row]:
     """``score --classes`` of one CoNLL document of ``n_tokens`` tokens and
     ``n_tokens / 2`` mentions nested one inside the next ((i, n - i), two
     entities taking turns), against itself, as ``score`` without classes."""
@@ -626,10 +710,12 @@ def nested_classes(folder: Path, repeat: int, n_tokens: int = 10_000) -> List[Ro
     _, peak = time_and_peak(with_classes)
     kilobytes = path.stat().st_size / 1024
     return [
-        (f"Resolution classes: {n_tokens:,} tokens, {depth:,} nested mentions ({kilobytes:.0f} KB), score --classes",
-         f"{times['classes'] * 1000:.1f} ms",
-         f"score without classes {times['plain'] * 1000:.1f} ms; peak {peak:,.0f} MB allocated",
-         f"{times['classes'] / times['plain']:.2f}x (target <= 3x)"),
+        (
+            f"Resolution classes: {n_tokens:,} tokens, {depth:,} nested mentions ({kilobytes:.0f} KB), score --classes",
+            f"{times['classes'] * 1000:.1f} ms",
+            f"score without classes {times['plain'] * 1000:.1f} ms; peak {peak:,.0f} MB allocated",
+            f"{times['classes'] / times['plain']:.2f}x (target <= 3x)",
+        )
     ]
 
 

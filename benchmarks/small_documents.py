@@ -3,14 +3,14 @@ against LitBank (300k against 210k tokens), both scored in whole
 processes that take turns (:func:`.startup.process_times`). Every
 document marks tokens 0 and 2 as one entity (90% of them) and token 1
 as another (half of them), drawn by a seeded generator per side."""
+
 import random
 import sys
 from pathlib import Path
-from typing import List, Tuple
 
 from .startup import process_times
 
-Row = Tuple[str, str, str, str]
+Row = tuple[str, str, str, str]
 N_DOCUMENTS = 100_000
 
 
@@ -32,20 +32,29 @@ def write_small(path: Path, seed: int, n: int = N_DOCUMENTS) -> None:
     path.write_text("".join(out), encoding="utf8")
 
 
-def small_documents_rows(folder: Path, key_path: Path, response_path: Path, repeat: int) -> List[Row]:
+def small_documents_rows(folder: Path, key_path: Path, response_path: Path, repeat: int) -> list[Row]:
     """10⁵ three-token documents against LitBank, ``score -f json``, whole processes."""
     small_key, small_response = folder / "small.key.conll", folder / "small.response.conll"
     write_small(small_key, 1)
     write_small(small_response, 2)
     score = (sys.executable, "-m", "spacy_coref_eval", "score")
-    times = process_times(max(repeat, 5), {
-        "litbank": (*score, str(key_path), str(response_path), "-f", "json"),
-        "small": (*score, str(small_key), str(small_response), "-f", "json"),
-    })
+    times = process_times(
+        max(repeat, 5),
+        {
+            "litbank": (*score, str(key_path), str(response_path), "-f", "json"),
+            "small": (*score, str(small_key), str(small_response), "-f", "json"),
+        },
+    )
     ratio = times["small"] / times["litbank"]
-    return [(f"{N_DOCUMENTS:,} three-token documents vs LitBank, whole process", f"{times['small'] * 1000:.0f} ms",
-             f"LitBank {times['litbank'] * 1000:.0f} ms", f"{ratio:.2f}x (target <= 3x)"),
-            report_row(small_key, small_response, times["small"])]
+    return [
+        (
+            f"{N_DOCUMENTS:,} three-token documents vs LitBank, whole process",
+            f"{times['small'] * 1000:.0f} ms",
+            f"LitBank {times['litbank'] * 1000:.0f} ms",
+            f"{ratio:.2f}x (target <= 3x)",
+        ),
+        report_row(small_key, small_response, times["small"]),
+    ]
 
 
 def report_row(key: Path, response: Path, scored: float) -> Row:
@@ -60,9 +69,16 @@ def report_row(key: Path, response: Path, scored: float) -> Row:
 
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "spacy_coref_eval", "report", str(key), str(response), "-o",
-                        str(Path(folder) / "report.html")], check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "spacy_coref_eval", "report", str(key), str(response), "-o", str(Path(folder) / "report.html")],
+            check=True,
+            capture_output=True,
+        )
         seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return (f"report of {N_DOCUMENTS:,} three-token documents, whole process", f"{seconds:.1f} s",
-            f"peak RSS {peak:,.0f} MB (the largest child so far)", f"{seconds / scored:.1f}x score's time")
+    return (
+        f"report of {N_DOCUMENTS:,} three-token documents, whole process",
+        f"{seconds:.1f} s",
+        f"peak RSS {peak:,.0f} MB (the largest child so far)",
+        f"{seconds / scored:.1f}x score's time",
+    )

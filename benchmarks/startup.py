@@ -3,14 +3,15 @@ LitBank ``score`` from the shell (CoNLL and .spacy files) against a process that
 files line by line, and what ``--classes`` adds to it. Each time is the best of ``repeat`` runs (at least
 seven: a process takes under half a second, and on a shared machine fewer turns often miss a quiet one), the
 two sides of a row taking turns."""
+
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
 
-Row = Tuple[str, str, str, str]
+Row = tuple[str, str, str, str]
 READ_LINES = (
     "import sys\n"
     "for path in sys.argv[1:]:\n"
@@ -31,7 +32,7 @@ def installation() -> str:
     return "installed (pip install .)"
 
 
-def process_times(repeat: int, commands: Dict[str, Sequence[str]]) -> Dict[str, float]:
+def process_times(repeat: int, commands: dict[str, Sequence[str]]) -> dict[str, float]:
     """Fastest wall time of each command over ``repeat`` turns, in seconds,
     after one untimed turn. Byte code is written and read as on an installed
     package (``PYTHONDONTWRITEBYTECODE`` is dropped for these runs)."""
@@ -46,36 +47,58 @@ def process_times(repeat: int, commands: Dict[str, Sequence[str]]) -> Dict[str, 
     return best
 
 
-def startup(key_path: Path, response_path: Path, repeat: int) -> List[Row]:
+def startup(key_path: Path, response_path: Path, repeat: int) -> list[Row]:
     python = sys.executable
-    times = process_times(max(repeat, 7), {
-        "numpy": (python, "-c", "import numpy"),
-        "help": (python, "-m", "spacy_coref_eval", "--help"),
-        "floor": (python, "-c", READ_LINES, str(key_path), str(response_path)),
-        "score": (python, "-m", "spacy_coref_eval", "score", str(key_path), str(response_path), "-f", "json"),
-        "classes": (python, "-m", "spacy_coref_eval", "score", str(key_path), str(response_path), "-f", "json", "--classes"),
-    })
+    times = process_times(
+        max(repeat, 7),
+        {
+            "numpy": (python, "-c", "import numpy"),
+            "help": (python, "-m", "spacy_coref_eval", "--help"),
+            "floor": (python, "-c", READ_LINES, str(key_path), str(response_path)),
+            "score": (python, "-m", "spacy_coref_eval", "score", str(key_path), str(response_path), "-f", "json"),
+            "classes": (python, "-m", "spacy_coref_eval", "score", str(key_path), str(response_path), "-f", "json", "--classes"),
+        },
+    )
     help_ratio = times["help"] / times["numpy"]
     score_ratio = times["score"] / times["floor"]
     return [
-        ("Start-up: spacy-coref-eval --help (process)", f"{times['help'] * 1000:.0f} ms",
-         f"python -c 'import numpy' {times['numpy'] * 1000:.0f} ms", f"{help_ratio:.2f}x (target <= 3x)"),
-        ("LitBank score, whole process (CoNLL)", f"{times['score'] * 1000:.0f} ms",
-         f"read both files' lines {times['floor'] * 1000:.0f} ms", f"{score_ratio:.2f}x (target <= 3x)"),
-        ("LitBank score --classes, whole process", f"{times['classes'] * 1000:.0f} ms",
-         f"score {times['score'] * 1000:.0f} ms", f"+{100 * (times['classes'] / times['score'] - 1):.0f}% (target <= +50%)"),
+        (
+            "Start-up: spacy-coref-eval --help (process)",
+            f"{times['help'] * 1000:.0f} ms",
+            f"python -c 'import numpy' {times['numpy'] * 1000:.0f} ms",
+            f"{help_ratio:.2f}x (target <= 3x)",
+        ),
+        (
+            "LitBank score, whole process (CoNLL)",
+            f"{times['score'] * 1000:.0f} ms",
+            f"read both files' lines {times['floor'] * 1000:.0f} ms",
+            f"{score_ratio:.2f}x (target <= 3x)",
+        ),
+        (
+            "LitBank score --classes, whole process",
+            f"{times['classes'] * 1000:.0f} ms",
+            f"score {times['score'] * 1000:.0f} ms",
+            f"+{100 * (times['classes'] / times['score'] - 1):.0f}% (target <= +50%)",
+        ),
     ]
 
 
-def docbin_startup(conll_paths: Sequence[Path], spacy_paths: Sequence[Path], repeat: int) -> List[Row]:
+def docbin_startup(conll_paths: Sequence[Path], spacy_paths: Sequence[Path], repeat: int) -> list[Row]:
     """LitBank ``score`` from the shell on the ``.spacy`` files against the
     same corpus as CoNLL files, the two taking turns."""
     python = sys.executable
-    times = process_times(max(repeat, 7), {
-        kind: (python, "-m", "spacy_coref_eval", "score", *map(str, paths), "-f", "json")
-        for kind, paths in (("conll", conll_paths), ("spacy", spacy_paths))
-    })
+    times = process_times(
+        max(repeat, 7),
+        {
+            kind: (python, "-m", "spacy_coref_eval", "score", *map(str, paths), "-f", "json")
+            for kind, paths in (("conll", conll_paths), ("spacy", spacy_paths))
+        },
+    )
     return [
-        ("LitBank score .spacy, whole process", f"{times['spacy'] * 1000:.0f} ms",
-         f"CoNLL files {times['conll'] * 1000:.0f} ms", f"{times['spacy'] / times['conll']:.2f}x (target <= 1.5x)"),
+        (
+            "LitBank score .spacy, whole process",
+            f"{times['spacy'] * 1000:.0f} ms",
+            f"CoNLL files {times['conll'] * 1000:.0f} ms",
+            f"{times['spacy'] / times['conll']:.2f}x (target <= 1.5x)",
+        )
     ]

@@ -4,16 +4,18 @@ pair copied 16 times, scored by ``score`` in a fresh process whose peak
 resident memory is read from ``getrusage(RUSAGE_CHILDREN)`` by a wrapper
 process that runs nothing else. ``python -m benchmarks.streaming`` prints
 the rows alone."""
+
 import argparse
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Optional
 
-Row = Tuple[str, str, str, str]
+Row = tuple[str, str, str, str]
 REPO = Path(__file__).resolve().parent.parent
 _WRAPPER = (
     "import resource, subprocess, sys, time\n"
@@ -35,9 +37,8 @@ def copies(source: Path, target: Path, n: int, start: bytes = b"#begin document 
 
 
 def run_score(
-    key: Path, response: Path, extra: Sequence[str] = (), batch_bytes: Optional[int] = None,
-    parallel_from: Optional[int] = None,
-) -> Tuple[float, float]:
+    key: Path, response: Path, extra: Sequence[str] = (), batch_bytes: Optional[int] = None, parallel_from: Optional[int] = None
+) -> tuple[float, float]:
     """Seconds and peak resident MB of ``score KEY RESPONSE -f json`` in a
     fresh process (``batch_bytes`` 0: the files read whole; ``parallel_from``
     0: worker processes whatever the size)."""
@@ -70,36 +71,57 @@ def parallel_floor(repeat: int) -> Row:
         if any(process.wait() for process in running):
             raise RuntimeError("the parallel floor's loop failed")
         best["two"] = min(best["two"], time.perf_counter() - start)
-    return ("Two cores: a pure-Python loop in 2 processes vs twice in 1", f"{best['two']:.2f} s",
-            f"1 process {best['one']:.2f} s", f"{best['two'] / best['one']:.2f}x the time (0.5x: two free cores)")
+    return (
+        "Two cores: a pure-Python loop in 2 processes vs twice in 1",
+        f"{best['two']:.2f} s",
+        f"1 process {best['one']:.2f} s",
+        f"{best['two'] / best['one']:.2f}x the time (0.5x: two free cores)",
+    )
 
 
-def streaming_rows(key_path: Path, response_path: Path, folder: Path, large: bool = True, repeat: int = 3) -> List[Row]:
+def streaming_rows(key_path: Path, response_path: Path, folder: Path, large: bool = True, repeat: int = 3) -> list[Row]:
     """Peak memory at 8x LitBank streamed and read whole, at 64x streamed
     (with ``large``); ``--n-process 2`` against 1 at 8x and 16x, the best
     of ``repeat`` runs taking turns; the CoNLL-U rows (:func:`conllu_rows`)."""
-    rows: List[Row] = []
+    rows: list[Row] = []
     for n in (8, 16, 64) if large else (8, 16):
         key = copies(key_path, folder / f"key{n}.conll", n)
         response = copies(response_path, folder / f"response{n}.conll", n)
         mb = (key.stat().st_size + response.stat().st_size) / 2**20
         if n != 16:
             seconds, peak = run_score(key, response)
-            rows.append((f"Streaming: {n}x LitBank ({n * 100:,} docs, both files {mb:,.0f} MB), score, whole process",
-                         f"{seconds:.2f} s", f"peak RSS {peak:,.0f} MB", f"{peak / mb:.2f}x the input bytes (target <= 0.5x)"))
+            rows.append(
+                (
+                    f"Streaming: {n}x LitBank ({n * 100:,} docs, both files {mb:,.0f} MB), score, whole process",
+                    f"{seconds:.2f} s",
+                    f"peak RSS {peak:,.0f} MB",
+                    f"{peak / mb:.2f}x the input bytes (target <= 0.5x)",
+                )
+            )
         if n == 8:
             seconds, peak = run_score(key, response, batch_bytes=0)
-            rows.append((f"Read whole: {n}x LitBank (SPACY_COREF_EVAL_BATCH_BYTES=0), score, whole process",
-                         f"{seconds:.2f} s", f"peak RSS {peak:,.0f} MB", f"{peak / mb:.2f}x the input bytes"))
+            rows.append(
+                (
+                    f"Read whole: {n}x LitBank (SPACY_COREF_EVAL_BATCH_BYTES=0), score, whole process",
+                    f"{seconds:.2f} s",
+                    f"peak RSS {peak:,.0f} MB",
+                    f"{peak / mb:.2f}x the input bytes",
+                )
+            )
             rows.append(cross_document_row(key, response, n, mb))
         if n in (8, 16):
             best = {1: float("inf"), 2: float("inf")}
             for _ in range(repeat):
                 for processes in best:
                     best[processes] = min(best[processes], run_score(key, response, ("--n-process", str(processes)))[0])
-            rows.append((f"--n-process 2 vs 1: {n}x LitBank ({mb:,.0f} MB), score, whole process",
-                         f"{best[2]:.2f} s", f"1 process {best[1]:.2f} s",
-                         f"{best[2] / best[1]:.2f}x the time (target <= 0.75x)"))
+            rows.append(
+                (
+                    f"--n-process 2 vs 1: {n}x LitBank ({mb:,.0f} MB), score, whole process",
+                    f"{best[2]:.2f} s",
+                    f"1 process {best[1]:.2f} s",
+                    f"{best[2] / best[1]:.2f}x the time (target <= 0.75x)",
+                )
+            )
             if n == 16:
                 rows.append(parallel_floor(repeat))
         key.unlink()
@@ -107,12 +129,12 @@ def streaming_rows(key_path: Path, response_path: Path, folder: Path, large: boo
     return small_parallel_rows(key_path, response_path, folder, repeat) + rows + conllu_rows(folder, repeat=repeat)
 
 
-def small_parallel_rows(key_path: Path, response_path: Path, folder: Path, repeat: int = 3) -> List[Row]:
+def small_parallel_rows(key_path: Path, response_path: Path, folder: Path, repeat: int = 3) -> list[Row]:
     """``--n-process 2`` against 1 below ``InputLimits.parallel_from``
     (1x, 2x and 4x LitBank, where it runs one process), and with a pool
     forced (``SPACY_COREF_EVAL_PARALLEL_FROM=0``), the best of ``repeat``
     runs taking turns (issue 34 item 13: never slower than one process)."""
-    rows: List[Row] = []
+    rows: list[Row] = []
     for n in (1, 2, 4):
         key = copies(key_path, folder / f"key{n}.conll", n)
         response = copies(response_path, folder / f"response{n}.conll", n)
@@ -122,9 +144,14 @@ def small_parallel_rows(key_path: Path, response_path: Path, folder: Path, repea
         for _ in range(repeat):
             for label, (extra, parallel_from) in runs.items():
                 best[label] = min(best[label], run_score(key, response, extra, parallel_from=parallel_from)[0])
-        rows.append((f"--n-process 2 vs 1: {n}x LitBank ({mb:,.0f} MB), score, whole process",
-                     f"{best['two']:.2f} s", f"1 process {best['one']:.2f} s; a pool forced {best['pool']:.2f} s",
-                     f"{best['two'] / best['one']:.2f}x the time (target <= 1.0x)"))
+        rows.append(
+            (
+                f"--n-process 2 vs 1: {n}x LitBank ({mb:,.0f} MB), score, whole process",
+                f"{best['two']:.2f} s",
+                f"1 process {best['one']:.2f} s; a pool forced {best['pool']:.2f} s",
+                f"{best['two'] / best['one']:.2f}x the time (target <= 1.0x)",
+            )
+        )
         key.unlink()
         response.unlink()
     return rows
@@ -135,12 +162,15 @@ def cross_document_row(key: Path, response: Path, n: int, mb: float) -> Row:
     kept as its mentions) and read whole."""
     extra = ("--cross-document", "--topic-pattern", r"^c(\d+)_")
     (streamed, peak), (_, whole_peak) = run_score(key, response, extra), run_score(key, response, extra, batch_bytes=0)
-    return (f"Cross-document: {n}x LitBank, one topic a copy, score --cross-document, whole process",
-            f"{streamed:.2f} s", f"peak RSS {peak:,.0f} MB; read whole {whole_peak:,.0f} MB",
-            f"{peak / mb:.2f}x the input bytes ({whole_peak / mb:.2f}x read whole)")
+    return (
+        f"Cross-document: {n}x LitBank, one topic a copy, score --cross-document, whole process",
+        f"{streamed:.2f} s",
+        f"peak RSS {peak:,.0f} MB; read whole {whole_peak:,.0f} MB",
+        f"{peak / mb:.2f}x the input bytes ({whole_peak / mb:.2f}x read whole)",
+    )
 
 
-def conllu_rows(folder: Path, n: int = 16, repeat: int = 3) -> List[Row]:
+def conllu_rows(folder: Path, n: int = 16, repeat: int = 3) -> list[Row]:
     """GUM's 40 documents and their perturbed response copied ``n`` times,
     ``score --preset corefud`` streamed and read whole, as released
     (``GRP`` ids) and with ``eid`` ids (batches read in order), the best of
@@ -152,7 +182,7 @@ def conllu_rows(folder: Path, n: int = 16, repeat: int = 3) -> List[Row]:
     plain = folder / "gum.key.conllu"
     plain.write_bytes(gzip.decompress(GUM.read_bytes()))
     sources = plain, gum_response(folder)
-    rows: List[Row] = []
+    rows: list[Row] = []
     for ids in ("GRP", "eid"):
         paths = []
         for source, role in zip(sources, ("key", "response")):
@@ -167,9 +197,14 @@ def conllu_rows(folder: Path, n: int = 16, repeat: int = 3) -> List[Row]:
                 seconds, peak = run_score(*paths, ("--preset", "corefud"), batch_bytes=budget)
                 best[budget] = min(best[budget][0], seconds), max(best[budget][1], peak)
         (streamed, peak), (whole, whole_peak) = best[8 << 20], best[0]
-        rows.append((f"Streaming CoNLL-U: {n}x GUM ({n * 40:,} docs, {ids} ids, {mb:,.0f} MB), score --preset corefud",
-                     f"{streamed:.2f} s", f"read whole {whole:.2f} s; peak RSS {peak:,.0f} vs {whole_peak:,.0f} MB",
-                     f"{streamed / whole:.2f}x the time, {peak / whole_peak:.2f}x the memory"))
+        rows.append(
+            (
+                f"Streaming CoNLL-U: {n}x GUM ({n * 40:,} docs, {ids} ids, {mb:,.0f} MB), score --preset corefud",
+                f"{streamed:.2f} s",
+                f"read whole {whole:.2f} s; peak RSS {peak:,.0f} vs {whole_peak:,.0f} MB",
+                f"{streamed / whole:.2f}x the time, {peak / whole_peak:.2f}x the memory",
+            )
+        )
         for path in paths:
             path.unlink()
     return rows

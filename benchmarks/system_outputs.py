@@ -4,9 +4,9 @@ text, put on the key's words through the text), maverick (token offsets,
 and character offsets with inclusive ends on the same text) and mention
 strings (placed in the text) against the same response as jsonlines, each
 scored against the key as jsonlines."""
+
 import json
 from pathlib import Path
-from typing import List, Tuple
 
 from spacy_coref_eval import read_conll
 from spacy_coref_eval.formats.document import WordsDocument
@@ -15,10 +15,10 @@ from spacy_coref_eval.formats.sysout.write import write_fastcoref, write_maveric
 from spacy_coref_eval.report.json import score_json
 from spacy_coref_eval.scoring import Options, evaluate_corpus
 
-Row = Tuple[str, str, str, str]
+Row = tuple[str, str, str, str]
 
 
-def system_outputs(folder: Path, key_path: Path, response_path: Path, repeat: int, settings) -> List[Row]:
+def system_outputs(folder: Path, key_path: Path, response_path: Path, repeat: int, settings) -> list[Row]:
     """Rows: fastcoref and maverick responses against the jsonlines path."""
     from .run import best_of_each
 
@@ -26,8 +26,7 @@ def system_outputs(folder: Path, key_path: Path, response_path: Path, repeat: in
     for role, path in (("key", key_path), ("response", response_path)):
         documents = read_conll(path, with_words=True)
         target = folder / f"system.{role}.jsonlines"
-        write_jsonlines(target, [(name, split_sentences(d.words, d.sentence_starts), d.clusters)
-                                 for name, d in documents.items()])
+        write_jsonlines(target, [(name, split_sentences(d.words, d.sentence_starts), d.clusters) for name, d in documents.items()])
         paths[role] = target
         if role == "response":
             words = [WordsDocument(name, d.clusters, list(d.words), d.sentence_starts) for name, d in documents.items()]
@@ -47,9 +46,12 @@ def system_outputs(folder: Path, key_path: Path, response_path: Path, repeat: in
     times = best_of_each(repeat, {name: scored(paths[name], formats.get(name)) for name in names})
     base = times["response"]
     return [
-        (f"{name} response: LitBank, read both + all metrics", f"{times[name] * 1000:.1f} ms",
-         f"jsonlines path {base * 1000:.1f} ms",
-         f"{times[name] / base:.2f}x" + (" (target <= 2x)" if name != "mention strings" else " (strings placed)"))
+        (
+            f"{name} response: LitBank, read both + all metrics",
+            f"{times[name] * 1000:.1f} ms",
+            f"jsonlines path {base * 1000:.1f} ms",
+            f"{times[name] / base:.2f}x" + (" (target <= 2x)" if name != "mention strings" else " (strings placed)"),
+        )
         for name in names[1:]
     ]
 

@@ -3,10 +3,11 @@ against the official pipeline's CPU time (text2text-coref ``clean`` +
 ``text2conllu`` + the CorefUD scorer on the same 40 GUM documents:
 63.4 CPU-s, measured for tests/data/text2text), and alignment of one
 book-length document."""
+
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, List, Tuple
+from typing import Callable
 
 import numpy as np
 
@@ -14,7 +15,7 @@ from spacy_coref_eval.counting import DEFAULT_METRICS
 from spacy_coref_eval.formats.text2text.align import align_words
 from spacy_coref_eval.scoring import Options, evaluate_corpus
 
-Row = Tuple[str, str, str, str]
+Row = tuple[str, str, str, str]
 OFFICIAL_CPU_SECONDS = 63.4
 """clean 31.3 + text2conllu 6.1 + corefud-scorer 26.0 CPU-s (user + sys),
 each a separate process, on the unchanged text of the 40 GUM documents."""
@@ -32,7 +33,7 @@ def cpu_best_of(repeat: int, work: Callable[[], object]) -> float:
     return best
 
 
-def text2text_rows(repeat: int) -> List[Row]:
+def text2text_rows(repeat: int) -> list[Row]:
     from tests.support.text2text_data import GUM, variant_text
 
     rows = []
@@ -42,10 +43,14 @@ def text2text_rows(repeat: int) -> List[Row]:
             response.write_text(variant_text(name), encoding="utf-8")
             options = Options.from_names(DEFAULT_METRICS + ("mor",), preset="corefud")
             seconds = cpu_best_of(repeat, lambda: evaluate_corpus(GUM, response, options).metrics())
-            rows.append((
-                f"LLM text (text2text): 40 GUM docs, {name}, read + align + score (corefud)", f"{seconds:.2f} s CPU",
-                f"official pipeline {OFFICIAL_CPU_SECONDS} s CPU", f"{OFFICIAL_CPU_SECONDS / seconds:.0f}x faster (target >= 10x)",
-            ))
+            rows.append(
+                (
+                    f"LLM text (text2text): 40 GUM docs, {name}, read + align + score (corefud)",
+                    f"{seconds:.2f} s CPU",
+                    f"official pipeline {OFFICIAL_CPU_SECONDS} s CPU",
+                    f"{OFFICIAL_CPU_SECONDS / seconds:.0f}x faster (target >= 10x)",
+                )
+            )
     rows.append(book_row())
     return rows
 
@@ -70,7 +75,8 @@ def book_row(n_words: int = 200_000, rate: float = 0.01, seed: int = 0) -> Row:
     seconds = time.process_time() - start
     return (
         f"LLM text alignment: one {n_words:,}-word document, {rate:.0%} words inserted, deleted, replaced each",
-        f"{seconds:.2f} s CPU", f"{aligned.inserted + aligned.deleted + aligned.replaced:,} edits found",
+        f"{seconds:.2f} s CPU",
+        f"{aligned.inserted + aligned.deleted + aligned.replaced:,} edits found",
         "finishes in seconds",
     )
 

@@ -5,6 +5,7 @@
 
 Commits up to :data:`SINCE` were written before the rule and are not checked.
 Outside a git checkout (an unpacked archive) there is nothing to check."""
+
 import subprocess
 import sys
 from pathlib import Path

@@ -6,6 +6,7 @@
 The baseline lists each error without its line number (``path: message
 [code]``), sorted, so that a diff shows which errors went or came; the
 check compares counts, so moving code around does not fail it."""
+
 import re
 import subprocess
 import sys

@@ -11,13 +11,14 @@ Usage (both checkouts outside the repository; coval's on the path)::
         /path/to/evaluate/metrics/coval/coval.py tests/data/hf_coval/outputs.json.gz \\
         --evaluate-commit SHA --coval-commit SHA
 """
+
 import argparse
 import gzip
 import importlib.util
 import json
 import random
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 from spacy_coref_eval import Clusters
 from spacy_coref_eval.formats.conll.write import format_conll
@@ -26,7 +27,7 @@ N_DOCUMENTS = 300
 SEED = 31
 
 
-def random_document(rng: random.Random, name: str) -> Tuple[List[List[str]], List[List[str]]]:
+def random_document(rng: random.Random, name: str) -> tuple[list[list[str]], list[list[str]]]:
     """A key and a response of one document as sentences of CoNLL word
     lines: mentions within one sentence, those of one entity apart."""
     lengths = [rng.randint(3, 12) for _ in range(rng.randint(1, 6))]
@@ -38,11 +39,11 @@ def random_document(rng: random.Random, name: str) -> Tuple[List[List[str]], Lis
     return tuple(_sentences(name, words, entities, starts) for entities in (key, response))  # type: ignore[return-value]
 
 
-def _entities(rng: random.Random, lengths: List[int], starts: List[int], n: int) -> List[List[Tuple[int, int]]]:
-    entities: List[List[Tuple[int, int]]] = []
+def _entities(rng: random.Random, lengths: list[int], starts: list[int], n: int) -> list[list[tuple[int, int]]]:
+    entities: list[list[tuple[int, int]]] = []
     used = set()
     for _ in range(n):
-        entity: List[Tuple[int, int]] = []
+        entity: list[tuple[int, int]] = []
         for _ in range(rng.randint(1, 4)):
             span = _span(rng, lengths, starts)
             if span not in used and not any(s < span[1] and span[0] < e for s, e in entity):
@@ -53,19 +54,19 @@ def _entities(rng: random.Random, lengths: List[int], starts: List[int], n: int)
     return entities
 
 
-def _span(rng: random.Random, lengths: List[int], starts: List[int]) -> Tuple[int, int]:
+def _span(rng: random.Random, lengths: list[int], starts: list[int]) -> tuple[int, int]:
     sentence = rng.randrange(len(lengths))
     start = rng.randrange(lengths[sentence])
     end = rng.randint(start + 1, min(lengths[sentence], start + 3))
     return starts[sentence] + start, starts[sentence] + end
 
 
-def _perturbed(rng: random.Random, key: List[List[Tuple[int, int]]], lengths: List[int], starts: List[int]):
+def _perturbed(rng: random.Random, key: list[list[tuple[int, int]]], lengths: list[int], starts: list[int]):
     mentions = [(span, e) for e, entity in enumerate(key) for span in entity if rng.random() > 0.2]
     mentions = [(span, e if rng.random() > 0.2 else rng.randrange(len(key) + 2)) for span, e in mentions]
     for _ in range(rng.randint(0, 3)):
         mentions.append((_span(rng, lengths, starts), rng.randrange(len(key) + 2)))
-    entities: Dict[int, List[Tuple[int, int]]] = {}
+    entities: dict[int, list[tuple[int, int]]] = {}
     seen = set()
     for span, e in mentions:
         entity = entities.setdefault(e, [])
@@ -75,9 +76,9 @@ def _perturbed(rng: random.Random, key: List[List[Tuple[int, int]]], lengths: Li
     return [entity for entity in entities.values() if entity]
 
 
-def _sentences(name: str, words: List[str], entities, starts: List[int]) -> List[List[str]]:
+def _sentences(name: str, words: list[str], entities, starts: list[int]) -> list[list[str]]:
     lines = list(format_conll(name, words, Clusters.from_entities(entities), sentence_starts=starts))[1:-1]
-    sentences: List[List[str]] = [[]]
+    sentences: list[list[str]] = [[]]
     for line in lines:
         if line:
             sentences[-1].append(" ".join(line.split("\t")))
@@ -86,7 +87,7 @@ def _sentences(name: str, words: List[str], entities, starts: List[int]) -> List
     return [sentence for sentence in sentences if sentence]
 
 
-def issue_cases() -> Dict[str, Dict[str, Any]]:
+def issue_cases() -> dict[str, dict[str, Any]]:
     """The two-document id collision of issue 31: a response perfect in each
     document, whose entity ids differ from the key's in the second (coval's
     module reads both documents as one, where key entity 0 spans both)."""
@@ -96,7 +97,7 @@ def issue_cases() -> Dict[str, Dict[str, Any]]:
     return {"id-collision": {"references": [first, second], "predictions": [first, second_response]}}
 
 
-def run(metric: Any, case: Dict[str, Any], **options: Any) -> Dict[str, Any]:
+def run(metric: Any, case: dict[str, Any], **options: Any) -> dict[str, Any]:
     try:
         return {"output": metric.compute(predictions=case["predictions"], references=case["references"], **options)}
     except Exception as err:  # noqa: BLE001 - what coval raises is recorded
@@ -125,11 +126,14 @@ def main() -> None:
     recorded["min_span"] = {**single, "options": {"min_span": True}, "coval": run(coval, single, min_span=True)}
     provenance = {
         "what": "outputs of Hugging Face's coval module (evaluate.load('coval')'s code) on the inputs beside them",
-        "evaluate": {"repository": "https://github.com/huggingface/evaluate", "commit": args.evaluate_commit,
-                     "file": "metrics/coval/coval.py"},
+        "evaluate": {
+            "repository": "https://github.com/huggingface/evaluate",
+            "commit": args.evaluate_commit,
+            "file": "metrics/coval/coval.py",
+        },
         "coval": {"repository": "https://github.com/ns-moosavi/coval", "commit": args.coval_commit},
         "command": "PYTHONPATH=$PWD:<coval checkout> python scripts/record_hf_coval.py <evaluate checkout>/metrics/coval/coval.py "
-                   f"tests/data/hf_coval/outputs.json.gz --evaluate-commit {args.evaluate_commit} --coval-commit {args.coval_commit}",
+        f"tests/data/hf_coval/outputs.json.gz --evaluate-commit {args.evaluate_commit} --coval-commit {args.coval_commit}",
         "seed": SEED,
         "n_random_documents": N_DOCUMENTS,
     }

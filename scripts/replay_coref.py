@@ -5,7 +5,6 @@ file onto every doc with the same text, matching spans by character offsets,
 so that ``spacy evaluate`` with ``coref_evaluator`` scores the same
 predictions as ``spacy-coref-eval score``. Load it with ``--code``.
 """
-from typing import Dict, List, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -13,13 +12,13 @@ from spacy.tokens import Doc
 from spacy_coref_eval.formats.docbin.docs import CLUSTER_PREFIX, read_docbin
 from spacy_coref_eval.formats.docbin.spans import PrefixedSpanGroups
 
-CharEntities = List[List[Tuple[int, int]]]
+CharEntities = list[list[tuple[int, int]]]
 
 
 class ReplayCoref:
     """Sets the predicted clusters stored for a doc's text."""
 
-    def __init__(self, predictions: Dict[str, CharEntities]) -> None:
+    def __init__(self, predictions: dict[str, CharEntities]) -> None:
         self.predictions = predictions
 
     def __call__(self, doc: Doc) -> Doc:
@@ -34,7 +33,6 @@ def make_replay_coref(nlp: Language, name: str, predictions: str) -> ReplayCoref
     """``predictions``: a ``.spacy`` file with span groups ``coref_clusters_N``."""
     reader = PrefixedSpanGroups(CLUSTER_PREFIX)
     by_text = {
-        doc.text: [[(span.start_char, span.end_char) for span in entity] for entity in reader(doc)]
-        for doc in read_docbin(predictions)
+        doc.text: [[(span.start_char, span.end_char) for span in entity] for entity in reader(doc)] for doc in read_docbin(predictions)
     }
     return ReplayCoref(by_text)

@@ -11,6 +11,7 @@ outside that table) → :mod:`.scoring` (documents to corpus, presets) →
 ``docs/`` holds the definitions. Names load when first used, so that the
 command line's help starts without numpy.
 """
+
 from importlib import import_module
 from typing import Any
 

@@ -1,7 +1,8 @@
 """Array routines that several stages use: the values of many ranges,
 ranks of distinct integers and a linear-time stable order of small
 integer keys."""
-from typing import Sequence, Tuple
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -23,12 +24,12 @@ def range_values(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return np.repeat(lo - (np.cumsum(sizes) - sizes), sizes) + np.arange(int(sizes.sum()))
 
 
-def expand_ranges(lo: np.ndarray, hi: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def expand_ranges(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(owner, value)`` for every ``value`` in ``range(lo[owner], hi[owner])``."""
     return np.repeat(np.arange(len(lo)), hi - lo), range_values(lo, hi)
 
 
-def pair_brackets(group: np.ndarray, rank: np.ndarray, opening: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def pair_brackets(group: np.ndarray, rank: np.ndarray, opening: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each opening bracket with its closing: within each ``group``, in
     ``rank`` order, a closing pairs with the latest unclosed opening. An
     opening at depth d and the closing that returns to depth d are
@@ -55,7 +56,7 @@ def pair_brackets(group: np.ndarray, rank: np.ndarray, opening: np.ndarray) -> T
     return nested[0::2], nested[1::2], balanced
 
 
-def compact(values: np.ndarray, size: int) -> Tuple[np.ndarray, np.ndarray]:
+def compact(values: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """The distinct ``values`` (integers in ``[0, size)``), ascending, and
     the rank of every integer among them (a lookup table of ``size``):
     ``np.unique`` with its inverse, in O(n + size) without sorting."""

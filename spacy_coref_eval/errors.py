@@ -1,9 +1,11 @@
 """Errors and warnings about the input, named after where it went wrong."""
+
 import os
 import sys
 import warnings
+from collections.abc import Sequence
 from types import FrameType
-from typing import Optional, Sequence
+from typing import Optional
 
 
 class CorefInputError(ValueError):

@@ -6,6 +6,7 @@ atomically (a temporary file in the same folder, then :func:`os.replace`),
 so that an interrupted or failed run leaves the previous file intact, and
 turns every failure into one :class:`CorefInputError` naming the file.
 """
+
 import glob
 import gzip
 import io
@@ -14,9 +15,10 @@ import signal
 import stat
 import tempfile
 import threading
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterable, Iterator, List, Optional, Union, cast
+from typing import IO, Optional, Union, cast
 
 from .errors import CorefInputError
 
@@ -41,23 +43,19 @@ def check_not_input(output: PathLike, inputs: Iterable[PathLike]) -> None:
 def check_distinct(outputs: Iterable[Optional[PathLike]]) -> None:
     """Refuse two outputs that name one file (the second would replace the
     first)."""
-    seen: List[Path] = []
+    seen: list[Path] = []
     for output in outputs:
         if output is None:
             continue
         path = Path(output)
         for other in seen:
-            if os.path.abspath(path) == os.path.abspath(other) or (
-                path.exists() and other.exists() and os.path.samefile(path, other)
-            ):
+            if os.path.abspath(path) == os.path.abspath(other) or (path.exists() and other.exists() and os.path.samefile(path, other)):
                 raise CorefInputError(f"{path}: two outputs name this file ({other} too); give each its own file")
         seen.append(path)
 
 
 @contextmanager
-def open_output(
-    path: PathLike, mode: str = "w", inputs: Iterable[PathLike] = (), *, make_parents: bool = False
-) -> Iterator[IO]:
+def open_output(path: PathLike, mode: str = "w", inputs: Iterable[PathLike] = (), *, make_parents: bool = False) -> Iterator[IO]:
     """A file to write ``path`` through (``mode`` ``"w"`` or ``"wb"``),
     creating its folder first with ``make_parents``.
 
@@ -88,8 +86,11 @@ def open_output(
     except OSError as err:
         raise CorefInputError(f"{path}: cannot write file: {_reason(path, err)}") from None
     try:
-        with _terminated_as_interrupt(), os.fdopen(handle, raw_mode, encoding=encoding) as out, \
-                _compressing(out, mode, compressed) as written:
+        with (
+            _terminated_as_interrupt(),
+            os.fdopen(handle, raw_mode, encoding=encoding) as out,
+            _compressing(out, mode, compressed) as written,
+        ):
             yield written
         if path.exists():
             os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
@@ -113,7 +114,7 @@ def _remove_stale(path: Path) -> None:
     processes that no longer run."""
     prefix = _temporary_prefix(path)
     for stale in path.parent.glob(f"{glob.escape(prefix)}*.tmp"):
-        pid = stale.name[len(prefix):].split(".", 1)[0]
+        pid = stale.name[len(prefix) :].split(".", 1)[0]
         if pid.isdigit() and not _running(int(pid)):
             _remove(str(stale))
 

@@ -2,8 +2,9 @@
 ``--preset NAME`` gives that scorer's numbers. A preset sets concrete
 values (its matcher, singletons, counting conventions); no stage below
 asks for a preset by name. docs/presets.md describes each."""
+
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Optional
 
 from .counting import Conventions
 from .twinning import MATCHERS, Matcher, get_matcher
@@ -25,7 +26,7 @@ class Preset:
     description: str
     build: Callable[..., Matcher]
     match: str = "exact"
-    matches: Optional[Tuple[str, ...]] = None
+    matches: Optional[tuple[str, ...]] = None
     """The matchings the preset allows (``None``: every registered matcher)."""
     singletons: str = "keep"
     conventions: Conventions = field(default_factory=Conventions)
@@ -55,12 +56,10 @@ class Preset:
             return self.matcher()
         kind = getattr(matcher, "name", None)
         if self.matches is not None and (kind not in self.matches or type(matcher) is not MATCHERS[kind]):
-            raise ValueError(
-                f"under preset {self.name!r} the match is a registered {_either(self.matches)} matcher, not {matcher!r}"
-            )
+            raise ValueError(f"under preset {self.name!r} the match is a registered {_either(self.matches)} matcher, not {matcher!r}")
         return self.build(kind, matcher, **self._zeros(None))
 
-    def _zeros(self, zero_match: Optional[str]) -> Dict[str, str]:
+    def _zeros(self, zero_match: Optional[str]) -> dict[str, str]:
         if self.zero_match is None:
             if zero_match not in (None, LINEAR):
                 apart = " or ".join(preset.name for preset in PRESETS.values() if preset.zero_match is not None)
@@ -69,7 +68,7 @@ class Preset:
         return {"zero_match": zero_match or self.zero_match}
 
 
-def _either(names: Tuple[str, ...]) -> str:
+def _either(names: tuple[str, ...]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
 
@@ -83,11 +82,7 @@ def _corefud_matcher(match: str, given: Optional[Matcher], zero_match: str = "de
     return CorefUDMatcher(match, zero_match)
 
 
-REFERENCE = Preset(
-    "reference",
-    "the CoNLL reference scorer (v8.01 with LEA): exact matching, singletons kept",
-    _reference_matcher,
-)
+REFERENCE = Preset("reference", "the CoNLL reference scorer (v8.01 with LEA): exact matching, singletons kept", _reference_matcher)
 COREFUD = Preset(
     "corefud",
     "the official CorefUD scorer's numbers, with its conventions (head matching and no singletons by default, "
@@ -101,8 +96,7 @@ COREFUD = Preset(
 )
 UA = Preset(
     "ua",
-    "the Universal Anaphora scorer's numbers (CODI-CRAC): exact matching, singletons kept, its BLANC rule "
-    "(docs/ua.md)",
+    "the Universal Anaphora scorer's numbers (CODI-CRAC): exact matching, singletons kept, its BLANC rule (docs/ua.md)",
     _reference_matcher,
     matches=("exact",),
     conventions=Conventions(blanc_either_side=True),
@@ -116,7 +110,7 @@ COVAL = Preset(
     matches=("exact",),
     reads_itself=True,
 )
-PRESETS: Dict[str, Preset] = {preset.name: preset for preset in (REFERENCE, COREFUD, UA, COVAL)}
+PRESETS: dict[str, Preset] = {preset.name: preset for preset in (REFERENCE, COREFUD, UA, COVAL)}
 """Every preset by name; ``reference`` is what no preset means."""
 
 

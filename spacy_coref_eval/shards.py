@@ -11,9 +11,11 @@ merged scores equal the scores of the whole to the last bit. Version 2 added
 ``split_antecedents``; files of version 1 are still read, with the checks
 that need it left out.
 """
+
 import json
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 import numpy as np
 
@@ -29,7 +31,7 @@ SLACK = 1e-9
 """Float noise allowed when checking that a numerator is at most its denominator."""
 
 
-def counts_data(result: CorpusResult) -> Dict[str, Any]:
+def counts_data(result: CorpusResult) -> dict[str, Any]:
     """The serialisable form of a result's counts."""
     return {
         "format": FORMAT,
@@ -76,9 +78,7 @@ def load_counts(path: PathLike) -> CorpusResult:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CorefInputError(f"{path}: not a counts file written by spacy-coref-eval --save-counts")
     if data.get("version") not in VERSIONS:
-        raise CorefInputError(
-            f"{path}: counts file version {data.get('version')}, expected one of {', '.join(map(str, VERSIONS))}"
-        )
+        raise CorefInputError(f"{path}: counts file version {data.get('version')}, expected one of {', '.join(map(str, VERSIONS))}")
     try:
         settings = Settings.from_dict(data["settings"])
         names = tuple(str(name) for name in data["documents"])
@@ -109,9 +109,7 @@ def _document_counts(path: Path, name: str, doc: Any, *, metrics: Sequence[str])
         raise CorefInputError(f"{path}: document {name!r}: {err}") from None
 
 
-def _check_counts(
-    path: Path, names: Sequence[str], array: np.ndarray, *, settings: Settings, splits: Optional[np.ndarray] = None
-) -> None:
+def _check_counts(path: Path, names: Sequence[str], array: np.ndarray, *, settings: Settings, splits: Optional[np.ndarray] = None) -> None:
     """Refuse counts no scoring run can give: not finite, negative, a
     numerator above its denominator, a fraction where a metric counts
     (:attr:`~.counting.metrics.Metric.fractional`, and
@@ -140,12 +138,11 @@ def _check_counts(
         if mask.any():
             doc, row, column = (int(i) for i in np.argwhere(mask)[0])
             raise CorefInputError(
-                f"{path}: document {names[doc]!r}: {BLOCKS[row]} {FIELDS[column]} "
-                f"({float(array[doc, row, column])!r}) {what}"
+                f"{path}: document {names[doc]!r}: {BLOCKS[row]} {FIELDS[column]} ({float(array[doc, row, column])!r}) {what}"
             )
 
 
-def _whole_counts(shape: Tuple[int, ...], settings: Settings, splits: Optional[np.ndarray]) -> np.ndarray:
+def _whole_counts(shape: tuple[int, ...], settings: Settings, splits: Optional[np.ndarray]) -> np.ndarray:
     """Which counts must be whole numbers (:func:`_check_counts`)."""
     whole = np.zeros(shape, dtype=bool)
     scored = settings.anaphora.split_antecedents != "remove"
@@ -200,7 +197,7 @@ def merge_results(results: Iterable[CorpusResult], names: Iterable[str] = ()) ->
     if len(labels) != len(results):
         raise ValueError(f"{len(labels)} names for {len(results)} results")
     first = results[0].settings.to_dict()
-    origin: Dict[str, str] = {}
+    origin: dict[str, str] = {}
     for label, result in zip(labels, results):
         if result.settings.to_dict() != first:
             raise CorefInputError(

@@ -5,6 +5,7 @@ Every file a test reads is in ``tests/data`` (sources and licences in
 folder ``../shared`` beside the checkout (or the one named by
 ``SPACY_COREF_EVAL_SHARED``) is an optional, larger source: only
 ``tests/meta/test_data.py`` reads it, to check the copies against it."""
+
 import os
 from pathlib import Path
 

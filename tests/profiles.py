@@ -15,6 +15,7 @@ A test sets its number of examples with
 :func:`tests.support.strategies.deterministic`, which scales it by the profile's
 :data:`FACTOR`; a test that sets none gets the profile's default (100,
 scaled alike)."""
+
 import os
 
 from hypothesis import HealthCheck, settings

@@ -4,6 +4,7 @@ averages, bootstrap confidence intervals, paired significance tests
 every analysis of :data:`.registry.REGISTRY`.
 Each module loads when one of its names is first used, so that resolution
 classes (:mod:`.resolution`) load neither."""
+
 from importlib import import_module
 from typing import Any
 

@@ -5,7 +5,8 @@ distance is the tokens from the antecedent's start to the mention's. Per
 distance range, the share of those links the response also makes: found
 when the mention's twin and the antecedent's twin lie in one response
 entity."""
-from typing import Any, Dict, Tuple
+
+from typing import Any
 
 import numpy as np
 
@@ -19,7 +20,7 @@ DEFAULT_DISTANCES = "0-9,10-49,50-199,200-999,1000+"
 chapter, and beyond."""
 
 
-def antecedent_links(twinned: TwinnedCorpus) -> Tuple[np.ndarray, np.ndarray]:
+def antecedent_links(twinned: TwinnedCorpus) -> tuple[np.ndarray, np.ndarray]:
     """The distance of every key mention to its antecedent and whether the
     response links the two, for the mentions that have one."""
     key = twinned.key
@@ -37,7 +38,7 @@ def antecedent_links(twinned: TwinnedCorpus) -> Tuple[np.ndarray, np.ndarray]:
     return distance, linked
 
 
-def compute(context: Context) -> Dict[str, Any]:
+def compute(context: Context) -> dict[str, Any]:
     """The ``antecedent_distance`` block: per distance range (``--distances``)
     the key links, those found, and their recall; then the total."""
     twinned = context.result.twinned
@@ -49,13 +50,13 @@ def compute(context: Context) -> Dict[str, Any]:
     links = np.bincount(bucket, minlength=len(ranges.names))
     found = np.bincount(bucket, weights=linked, minlength=len(ranges.names)).astype(np.int64)
 
-    def entry(n: int, k: int) -> Dict[str, Any]:
+    def entry(n: int, k: int) -> dict[str, Any]:
         return {"links": int(n), "found": int(k), "recall": k / n if n else 0.0}
 
     buckets = {name: entry(links[i], found[i]) for i, name in enumerate(ranges.names)}
     return {"unit": "tokens", "buckets": buckets, "total": entry(len(distance), int(linked.sum()))}
 
 
-def check(values: Dict[str, Any], scoring: Any = None) -> None:
+def check(values: dict[str, Any], scoring: Any = None) -> None:
     """The ``--distances`` ranges readable."""
     ChainLengths.parse(values.get("distances") or DEFAULT_DISTANCES, first=0)

@@ -3,7 +3,9 @@ value of one attribute for every mention of a run's twinning, the key's
 mentions by their own value and the response's by theirs. Chain length
 comes from the clusters, mention type from the key's tokens, entity type
 and ``attr:KEY`` from what the input format keeps (CorefUD CoNLL-U)."""
-from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
+
+from collections.abc import Sequence
+from typing import Any, Optional, cast
 
 import numpy as np
 
@@ -22,9 +24,9 @@ from .strata import StratumValues
 
 CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE, ATTR = "chain-length", "mention-type", "entity-type", "attr:"
 SPREAD, SPREAD_SENTENCES = "spread", "spread-sentences"
-ATTRIBUTES: Tuple[str, ...] = (CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE, ATTR + "KEY", SPREAD, SPREAD_SENTENCES)
+ATTRIBUTES: tuple[str, ...] = (CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE, ATTR + "KEY", SPREAD, SPREAD_SENTENCES)
 DEFAULT_CHAIN_LENGTHS = "1,2-5,6+"
-MENTION_TYPES: Tuple[str, ...] = ("pronoun", "proper", "nominal", "other")
+MENTION_TYPES: tuple[str, ...] = ("pronoun", "proper", "nominal", "other")
 """The mention types, by the kind of the mention's head (docs/analyses.md §3)."""
 UNKNOWN = "_"
 """The stratum of mentions whose input states no value."""
@@ -34,9 +36,7 @@ _COLUMNS = ("pos", "tag", "person", "gender")
 def chain_length_values(twinned: TwinnedCorpus, lengths: ChainLengths) -> StratumValues:
     """Every mention's stratum by the size of its entity on its own side
     (after the run's singleton and zero handling)."""
-    return StratumValues(
-        CHAIN_LENGTH, lengths.names, lengths.of(_entity_sizes(twinned.key)), lengths.of(_entity_sizes(twinned.response))
-    )
+    return StratumValues(CHAIN_LENGTH, lengths.names, lengths.of(_entity_sizes(twinned.key)), lengths.of(_entity_sizes(twinned.response)))
 
 
 def _entity_sizes(clusters: Clusters) -> np.ndarray:
@@ -50,15 +50,14 @@ def mention_type_values(twinned: TwinnedCorpus, tokens: Sequence[Tokens]) -> Str
     read on the key's tokens too."""
     if len(tokens) != twinned.n_docs:
         raise CorefInputError(f"mention types: {len(tokens)} token sequences for {twinned.n_docs} documents")
-    columns: List[Optional[list]] = [[] if all(getattr(part, name) is not None for part in tokens) else None for name in _COLUMNS]
+    columns: list[Optional[list]] = [[] if all(getattr(part, name) is not None for part in tokens) else None for name in _COLUMNS]
     padded = [*tokens, Tokens([], [0], *columns)]
     stacked = Tokens.stack(padded, np.append(twinned.offsets, twinned.size))
     stratum = np.zeros(max(PROPER, COMMON, PRONOUN, OTHER) + 1, dtype=np.int64)
     for index, kind in enumerate((PRONOUN, PROPER, COMMON, OTHER)):
         stratum[kind] = index
     return StratumValues(
-        MENTION_TYPE, MENTION_TYPES,
-        stratum[mention_kinds(twinned.key, stacked)], stratum[mention_kinds(twinned.response, stacked)],
+        MENTION_TYPE, MENTION_TYPES, stratum[mention_kinds(twinned.key, stacked)], stratum[mention_kinds(twinned.response, stacked)]
     )
 
 
@@ -79,8 +78,8 @@ def document_values(
     twinned = result.twinned
     if twinned is None:
         raise CorefInputError("strata need the twinned mentions; results merged from saved counts have none")
-    key_values: List[str] = []
-    response_values: List[str] = []
+    key_values: list[str] = []
+    response_values: list[str] = []
     for pair, key_document, response_document in zip(pairs, key_documents, response_documents):
         given = mention_values(key_document, attribute)
         if given is None:
@@ -94,13 +93,15 @@ def document_values(
     names = sorted(set(key_values) | set(response_values), key=lambda value: (value == UNKNOWN, value))
     index = {name: i for i, name in enumerate(names)}
     return StratumValues(
-        attribute, tuple(names),
-        np.array([index[v] for v in key_values], dtype=np.int64), np.array([index[v] for v in response_values], dtype=np.int64),
+        attribute,
+        tuple(names),
+        np.array([index[v] for v in key_values], dtype=np.int64),
+        np.array([index[v] for v in response_values], dtype=np.int64),
     )
 
 
 def _not_kept(attribute: str, document: Any) -> str:
-    what = "entity types (the etype of CorefUD's Entity=)" if attribute == ENTITY_TYPE else f"mention attribute {attribute[len(ATTR):]!r}"
+    what = "entity types (the etype of CorefUD's Entity=)" if attribute == ENTITY_TYPE else f"mention attribute {attribute[len(ATTR) :]!r}"
     return (
         f"--by {attribute} needs {what}, which only CorefUD CoNLL-U input keeps today; the key is read as "
         f"{type(document).__name__} (spaCy span labels and attributes, jsonlines and CoNLL-2012 carry none the "
@@ -108,7 +109,7 @@ def _not_kept(attribute: str, document: Any) -> str:
     )
 
 
-def _run_mentions(values: Sequence[str], clusters: Clusters, settings: Settings, *, name: str, side: str) -> List[str]:
+def _run_mentions(values: Sequence[str], clusters: Clusters, settings: Settings, *, name: str, side: str) -> list[str]:
     """``values`` (one per mention of ``clusters``) of the mentions a run
     with ``settings`` scores: singletons and zeros dropped as
     :func:`~spacy_coref_eval.twinning.twin_corpus` drops them."""
@@ -123,7 +124,7 @@ def _run_mentions(values: Sequence[str], clusters: Clusters, settings: Settings,
     return [values[i] for i in kept.tolist()]
 
 
-def mention_values(document: Any, attribute: str) -> Optional[List[str]]:
+def mention_values(document: Any, attribute: str) -> Optional[list[str]]:
     """The value of ``attribute`` for every mention of a side document's
     clusters, or ``None`` when its format keeps none: for a CorefUD
     CoNLL-U document, ``entity-type`` is the etype its entity states (on
@@ -136,15 +137,15 @@ def mention_values(document: Any, attribute: str) -> Optional[List[str]]:
     corefud = document.document
     kept = _kept_mentions(corefud)
     if attribute == ENTITY_TYPE:
-        stated: Dict[int, str] = {}
+        stated: dict[int, str] = {}
         for label, etype in zip(corefud.mention_entity.tolist(), corefud.mention_etype):
             if etype and etype not in ("_", "-"):
                 stated.setdefault(label, etype)
         return [stated.get(int(corefud.mention_entity[m]), UNKNOWN) for m in kept]
-    if not attribute.startswith(ATTR) or not attribute[len(ATTR):]:
+    if not attribute.startswith(ATTR) or not attribute[len(ATTR) :]:
         raise ValueError(f"unknown attribute {attribute!r}; choose from {', '.join(ATTRIBUTES)}")
     misc = corefud.token_columns.get(9)
-    wanted = attribute[len(ATTR):]
+    wanted = attribute[len(ATTR) :]
     out = []
     for m in kept:
         if corefud.mention_zero[m] or not misc:
@@ -155,7 +156,7 @@ def mention_values(document: Any, attribute: str) -> Optional[List[str]]:
     return out
 
 
-def _kept_mentions(corefud: Any) -> List[int]:
+def _kept_mentions(corefud: Any) -> list[int]:
     """The mention of a CorefUD document behind every mention of its
     clusters: ordered by entity (stably), the first of each set of nodes
     kept, as :meth:`Clusters.from_arrays` builds them."""
@@ -198,7 +199,7 @@ def stratum_values(
         if tokens is None:
             raise CorefInputError("--by mention-type needs the key's tokens")
         return mention_type_values(twinned, tokens)
-    if attribute == ENTITY_TYPE or (attribute.startswith(ATTR) and attribute[len(ATTR):]):
+    if attribute == ENTITY_TYPE or (attribute.startswith(ATTR) and attribute[len(ATTR) :]):
         response_documents = list(response_documents) or [None] * len(pairs)
         return document_values(attribute, result, pairs, key_documents=key_documents, response_documents=response_documents)
     raise ValueError(f"unknown stratum attribute {attribute!r}; choose from {', '.join(ATTRIBUTES)}")
@@ -207,20 +208,19 @@ def stratum_values(
 def check_attribute(attribute: str) -> str:
     """``attribute`` if it names strata (:data:`ATTRIBUTES`), else :class:`ValueError`."""
     if attribute in (CHAIN_LENGTH, MENTION_TYPE, ENTITY_TYPE, SPREAD, SPREAD_SENTENCES) or (
-        attribute.startswith(ATTR) and attribute[len(ATTR):]
+        attribute.startswith(ATTR) and attribute[len(ATTR) :]
     ):
         return attribute
     raise ValueError(f"unknown stratum attribute {attribute!r}; choose from {', '.join(ATTRIBUTES)}")
 
 
-def paired_response_documents(path: Any, options: Any, names: Sequence[str]) -> List[Optional[Any]]:
+def paired_response_documents(path: Any, options: Any, names: Sequence[str]) -> list[Optional[Any]]:
     """The response documents of the pairs ``names`` (a run's document
     names, in order), read again from ``path`` with the reading
     ``options`` of the run (:class:`~spacy_coref_eval.scoring.Options`):
     by name where the response's documents are named, else by order."""
     given = options.formats[1]
-    side = read_side(path, get_format(given) if given else None,
-                     ReadOptions("response", options.spans[1], True, False, entity_ids=True))
+    side = read_side(path, get_format(given) if given else None, ReadOptions("response", options.spans[1], True, False, entity_ids=True))
     documents = side.documents
     if options.pair_by != "order" and side.named:
         by_name = {cast(str, document.name): document for document in documents}  # side.named

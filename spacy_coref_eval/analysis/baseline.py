@@ -5,7 +5,9 @@ the same head word, lowercased (``head``); the lemma baseline every ECB+
 paper reports (Ahmed et al. 2023), computed one way. ``spacy-coref-eval
 baseline`` writes it as a response; ``score --baseline`` scores it beside
 the system."""
-from typing import Any, Dict, List, Sequence
+
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +31,7 @@ def baseline_clusters(key: Clusters, words: Sequence[str], by: str = "string") -
     else:
         forms = [" ".join(lowered[s:e]) for s, e in zip(starts, ends)]
     position = np.lexsort((key.ends, key.starts))
-    label: Dict[str, int] = {}
+    label: dict[str, int] = {}
     entity = np.zeros(len(forms), dtype=np.int64)
     for m in position.tolist():
         entity[m] = label.setdefault(forms[m], len(label))
@@ -39,12 +41,12 @@ def baseline_clusters(key: Clusters, words: Sequence[str], by: str = "string") -
     return Clusters(key.starts[order], key.ends[order], entity[order], len(label), heads=heads, repeated=0, nodes=nodes)
 
 
-def variants_of(key_has_heads: bool) -> List[str]:
+def variants_of(key_has_heads: bool) -> list[str]:
     """The baselines a key allows: ``string``, and ``head`` where it marks heads."""
     return list(VARIANTS) if key_has_heads else ["string"]
 
 
-def compute(context: Context) -> Dict[str, Any]:
+def compute(context: Context) -> dict[str, Any]:
     """The ``baseline`` block: each variant's scores, with the run's settings."""
     corpus = context.corpus
     if corpus is None or not corpus.pairs:
@@ -52,11 +54,8 @@ def compute(context: Context) -> Dict[str, Any]:
     words = corpus.words()
     pairs = list(corpus.pairs)
     keys = [pair.key if isinstance(pair.key, Clusters) else Clusters.from_entities(pair.key) for pair in pairs]
-    out: Dict[str, Any] = {}
+    out: dict[str, Any] = {}
     for variant in variants_of(all(key.heads is not None for key in keys) and bool(keys)):
-        scored = [
-            Pair(pair.name, key, baseline_clusters(key, words[pair.name], variant), pair.n_tokens)
-            for pair, key in zip(pairs, keys)
-        ]
+        scored = [Pair(pair.name, key, baseline_clusters(key, words[pair.name], variant), pair.n_tokens) for pair, key in zip(pairs, keys)]
         out[variant] = {"metrics": score_pairs(scored, context.result.settings, keep_twinned=False).metrics()}
     return out

@@ -1,18 +1,20 @@
 """How the registry (:mod:`.registry`) computes the analyses built in and
 writes them as JSON: each a thin call of the module that holds it."""
-from typing import Any, Dict, Mapping, Optional, Sequence
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
 
 from .registry import Context
 
 
-def errors(context: Context) -> Dict[str, Dict[str, int]]:
+def errors(context: Context) -> dict[str, dict[str, int]]:
     """Counts of every error kind by document and in total (:mod:`.error_types`)."""
     from .error_types import corpus_error_counts
 
     return corpus_error_counts(context.result)
 
 
-def errors_json(value: Mapping[str, Any], per_doc: bool) -> Dict[str, Any]:
+def errors_json(value: Mapping[str, Any], per_doc: bool) -> dict[str, Any]:
     from .error_types import TOTAL
 
     return {TOTAL: value[TOTAL]}
@@ -55,11 +57,12 @@ def errors_list(context: Context) -> Any:
     from .error_list import error_list
 
     key_documents = getattr(context.corpus, "key_documents", None) or None
-    return error_list(context.result, words(context.corpus), key_documents=key_documents,
-        response_documents=context.response_documents or None)
+    return error_list(
+        context.result, words(context.corpus), key_documents=key_documents, response_documents=context.response_documents or None
+    )
 
 
-def words(corpus: Any) -> Optional[Dict[str, Sequence[str]]]:
+def words(corpus: Any) -> Optional[dict[str, Sequence[str]]]:
     """The key's words by document name, where the corpus read them."""
     if corpus is None:
         return None
@@ -85,31 +88,31 @@ def check_strata(values: Mapping[str, Any], scoring: Any = None) -> None:
                 spreads_of(attribute, values.get("spreads"))
 
 
-def strata(context: Context) -> Dict[str, Any]:
+def strata(context: Context) -> dict[str, Any]:
     """The JSON blocks of the strata of every ``--by`` attribute (:mod:`.strata`)."""
-    return {
-        attribute: stratum_block(context, attribute)
-        for attribute in dict.fromkeys(context.values.get("by") or ())
-    }
+    return {attribute: stratum_block(context, attribute) for attribute in dict.fromkeys(context.values.get("by") or ())}
 
 
-def stratum_block(context: Context, attribute: str) -> Dict[str, Any]:
+def stratum_block(context: Context, attribute: str) -> dict[str, Any]:
     """The JSON block of one attribute's strata, with intervals at the run's level."""
     from .attributes import DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, SPREAD_SENTENCES, stratum_values
     from .strata import score_strata
 
     corpus, result = context.corpus, context.result
     values = stratum_values(
-        attribute, result, context.values.get("chain_lengths") or DEFAULT_CHAIN_LENGTHS,
+        attribute,
+        result,
+        context.values.get("chain_lengths") or DEFAULT_CHAIN_LENGTHS,
         tokens=corpus.tokens() if corpus is not None and attribute in (MENTION_TYPE, SPREAD_SENTENCES) else None,
         pairs=corpus.pairs if corpus is not None else (),
         key_documents=corpus.key_documents if corpus is not None else (),
-        response_documents=context.response_documents, spreads=context.values.get("spreads"),
+        response_documents=context.response_documents,
+        spreads=context.values.get("spreads"),
     )
     return strata_json(result, score_strata(result, values), context)
 
 
-def strata_json(result: Any, strata: Any, context: Context) -> Dict[str, Any]:
+def strata_json(result: Any, strata: Any, context: Context) -> dict[str, Any]:
     """A :class:`~.strata.Strata` as its JSON block, with bootstrap
     intervals per stratum when the run asks for them."""
     intervals = None

@@ -7,8 +7,10 @@ BLANC's and LEA's within and across counts add up to the topic's counts;
 MUC's within part is MUC on every document alone and its across part MUC
 on the documents' pieces of every entity, which do not add up (MUC counts
 a spanning tree of each entity, not its links)."""
+
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any
 
 import numpy as np
 
@@ -33,20 +35,20 @@ class CrossDocument:
     of shape ``(topics, 2, len(BLOCKS), len(FIELDS))`` (``PARTS`` order),
     the topics' ``names`` and the ``metrics`` computed."""
 
-    names: Tuple[str, ...]
+    names: tuple[str, ...]
     counts: np.ndarray
-    metrics: Tuple[str, ...]
+    metrics: tuple[str, ...]
     conventions: Any
 
-    def rates(self, index: Any = None) -> Dict[str, Dict[str, Dict]]:
+    def rates(self, index: Any = None) -> dict[str, dict[str, dict]]:
         """``{"within": metrics block, "across": ...}`` of the corpus, or of
         topic ``index``."""
         counts = order_free_sum(self.counts) if index is None else self.counts[index]
         stacked = stack_rates(counts, self.metrics, self.conventions)
         return {part: {m: block[m] for m in self.metrics} for part, block in zip(PARTS, stacked)}
 
-    def to_dict(self, per_doc: bool = False) -> Dict[str, Any]:
-        out: Dict[str, Any] = dict(self.rates())
+    def to_dict(self, per_doc: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = dict(self.rates())
         if per_doc:
             out["documents"] = {name: self.rates(index) for index, name in enumerate(self.names)}
         return out
@@ -78,14 +80,13 @@ def cross_document(result: CorpusResult, documents: Sequence[Any]) -> CrossDocum
     return CrossDocument(tuple(result.names), counts, metrics, result.settings.conventions)
 
 
-def mention_parts(twinned: TwinnedCorpus, documents: Sequence[Any]) -> Tuple[np.ndarray, np.ndarray]:
+def mention_parts(twinned: TwinnedCorpus, documents: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
     """The document (numbered over the corpus) of every mention id of
     :meth:`~..twinning.twinned.TwinnedCorpus.partitions`, and the topic of
     every document."""
-    starts = np.concatenate([
-        int(twinned.offsets[index]) + np.asarray(document.offsets[:-1], dtype=np.int64)
-        for index, document in enumerate(documents)
-    ])
+    starts = np.concatenate(
+        [int(twinned.offsets[index]) + np.asarray(document.offsets[:-1], dtype=np.int64) for index, document in enumerate(documents)]
+    )
     topic_of_part = np.repeat(np.arange(len(documents)), [len(d.offsets) - 1 for d in documents])
     n_key = len(twinned.key)
     twinless = twinned.twins < 0
@@ -98,8 +99,8 @@ def mention_parts(twinned: TwinnedCorpus, documents: Sequence[Any]) -> Tuple[np.
 
 
 def link_quads(
-    pair: Twinned, part: np.ndarray, topic_of_part: np.ndarray, *, metrics: Sequence[str], importance: LeaImportance = SIZE,
-) -> Dict[str, Tuple[Quad, Quad, Any]]:
+    pair: Twinned, part: np.ndarray, topic_of_part: np.ndarray, *, metrics: Sequence[str], importance: LeaImportance = SIZE
+) -> dict[str, tuple[Quad, Quad, Any]]:
     """For every count block of ``metrics``: the within quad, the total
     quad and the across quad where it is not the difference (MUC), each
     an array over topics; LEA weighs entities by ``importance``."""
@@ -110,7 +111,7 @@ def link_quads(
     def by_topic(quad: Quad) -> Quad:
         return tuple(np.bincount(topic_of_part, weights=q, minlength=n_topics) for q in quad)  # type: ignore[return-value]
 
-    out: Dict[str, Tuple[Quad, Quad, Any]] = {}
+    out: dict[str, tuple[Quad, Quad, Any]] = {}
     if "muc" in metrics:
         across = _muc_across(pair, part) + _muc_across(_swapped(pair), part)
         out["muc"] = (by_topic(muc(within)), muc(whole), across)
@@ -119,9 +120,7 @@ def link_quads(
         out["blanc_coref"] = (by_topic(coref), coref_all, None)
         out["blanc_noncoref"] = (by_topic(noncoref), noncoref_all, None)
     if "lea" in metrics:
-        out["lea"] = (
-            _lea_within(pair, part, importance) + _lea_within(_swapped(pair), part, importance), lea(whole, importance), None,
-        )
+        out["lea"] = (_lea_within(pair, part, importance) + _lea_within(_swapped(pair), part, importance), lea(whole, importance), None)
     return out
 
 
@@ -138,7 +137,7 @@ def _refined(labels: np.ndarray, part: np.ndarray) -> np.ndarray:
     return out
 
 
-def _groups(*columns: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _groups(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct rows of nonnegative integer ``columns``: every row's
     group, one row of each group and the group sizes. The columns are
     coded as one integer (made dense first where it would overflow), then
@@ -163,7 +162,7 @@ def _pairs(n: np.ndarray) -> np.ndarray:
     return n * (n - 1) / 2
 
 
-def _entities(labels: np.ndarray, doc: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _entities(labels: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The present mentions, their dense entity, every entity's size and
     topic."""
     present = np.flatnonzero(labels >= 0)
@@ -171,7 +170,7 @@ def _entities(labels: np.ndarray, doc: np.ndarray) -> Tuple[np.ndarray, np.ndarr
     return present, entity, sizes, doc[present][first]
 
 
-def _muc_across(pair: Twinned, part: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def _muc_across(pair: Twinned, part: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """MUC recall counts over the documents' pieces of every key entity:
     Σ_i (pieces(k_i) − |pieces(k_i) joined by the response|) ÷
     Σ_i (pieces(k_i) − 1), joined where one response entity holds mentions
@@ -195,7 +194,7 @@ def _muc_across(pair: Twinned, part: np.ndarray) -> Tuple[np.ndarray, np.ndarray
     return total_pieces - joined_per_topic, den
 
 
-def _lea_within(pair: Twinned, part: np.ndarray, importance: LeaImportance = SIZE) -> Tuple[np.ndarray, np.ndarray]:
+def _lea_within(pair: Twinned, part: np.ndarray, importance: LeaImportance = SIZE) -> tuple[np.ndarray, np.ndarray]:
     """LEA recall counts of the links within documents: Σ_i w(k_i) ·
     Σ_jd link(k_id ∩ r_j) / link(k_i) ÷ Σ_i w(k_i) · Σ_d link(k_id) /
     link(k_i) (d the documents; a singleton's self-link within; w the
@@ -224,7 +223,7 @@ def _lea_within(pair: Twinned, part: np.ndarray, importance: LeaImportance = SIZ
     )
 
 
-def topic_documents(corpus: Any) -> List[Any]:
+def topic_documents(corpus: Any) -> list[Any]:
     """The key topic documents of a corpus paired with ``--cross-document``."""
     documents = list(getattr(corpus, "key_documents", ()))
     if not documents or not all(hasattr(d, "offsets") for d in documents):

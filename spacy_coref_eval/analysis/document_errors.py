@@ -2,9 +2,9 @@
 :mod:`.error_types` (Kummerfeld & Klein 2013), as the waterfall
 (:mod:`.waterfall`) transforms them and the error list (:mod:`.error_list`)
 lists them. docs/analyses.md §1 defines every kind and its fix."""
+
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Dict, List, Tuple
 
 import numpy as np
 
@@ -48,7 +48,7 @@ class DocumentErrors:
         return found[~same]
 
     @cached_property
-    def cells(self) -> Tuple[np.ndarray, np.ndarray]:
+    def cells(self) -> tuple[np.ndarray, np.ndarray]:
         """Key entity and response entity of every twinned response mention."""
         found = self.twinned
         return self.key.entity[self.twins[found]], self.response.entity[found]
@@ -132,7 +132,7 @@ class DocumentErrors:
                 e = parent[e]
             return e
 
-        first: Dict[int, int] = {}
+        first: dict[int, int] = {}
         for g, e in zip(*(side.tolist() for side in self.cells)):
             if g in first:
                 a, b = root(first[g]), root(e)
@@ -142,7 +142,7 @@ class DocumentErrors:
                 first[g] = e
         return np.array([root(e) for e in range(self.response.n_entities)], dtype=np.int64)
 
-    def counts(self) -> Dict[str, int]:
+    def counts(self) -> dict[str, int]:
         """How many errors of each kind the waterfall fixes (mentions for
         span errors, missing and extra mentions; entities for the others)."""
         return {
@@ -180,7 +180,7 @@ def _main(mine: np.ndarray, theirs: np.ndarray, n_entities: int) -> np.ndarray:
     return out
 
 
-def entity_members(clusters: Clusters) -> List[np.ndarray]:
+def entity_members(clusters: Clusters) -> list[np.ndarray]:
     """The mention indices of every entity, in mention order."""
     order = np.argsort(clusters.entity, kind="stable")
     bounds = np.searchsorted(clusters.entity[order], np.arange(clusters.n_entities + 1))

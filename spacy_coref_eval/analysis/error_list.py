@@ -2,7 +2,9 @@
 each missing and extra mention, each span error with its twin, each
 missing, extra, divided and conflated entity with its members, read off
 the run's own twinning in a fixed order, for grepping and diffing."""
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
 
 import numpy as np
 
@@ -12,7 +14,7 @@ from ..scoring import CorpusResult
 from .document_errors import DocumentErrors, entity_members
 from .error_types import ERROR_KINDS
 
-Entry = Dict[str, Any]
+Entry = dict[str, Any]
 
 
 def error_list(
@@ -21,7 +23,7 @@ def error_list(
     *,
     key_documents: Optional[Sequence[Any]] = None,
     response_documents: Optional[Sequence[Any]] = None,
-) -> Dict[str, Dict[str, List[Entry]]]:
+) -> dict[str, dict[str, list[Entry]]]:
     """Per document name, in corpus order, per error kind
     (:data:`~.error_types.ERROR_KINDS`, the kinds ``--errors`` counts),
     the errors themselves; with the key's ``words`` by document name, each
@@ -38,7 +40,7 @@ def error_list(
     return out
 
 
-def document_ids(documents: Optional[Sequence[Any]], index: int) -> Optional[Dict[Tuple[int, int], str]]:
+def document_ids(documents: Optional[Sequence[Any]], index: int) -> Optional[dict[tuple[int, int], str]]:
     """The entity id of every mention span of document ``index``, where it has ids."""
     document = documents[index] if documents is not None and index < len(documents) else None
     given = document.mention_ids() if document is not None else None
@@ -51,8 +53,8 @@ def document_ids(documents: Optional[Sequence[Any]], index: int) -> Optional[Dic
 def document_error_list(
     doc: DocumentErrors,
     words: Optional[Sequence[str]] = None,
-    ids: Tuple[Optional[Mapping[Tuple[int, int], str]], Optional[Mapping[Tuple[int, int], str]]] = (None, None),
-) -> Dict[str, List[Entry]]:
+    ids: tuple[Optional[Mapping[tuple[int, int], str]], Optional[Mapping[tuple[int, int], str]]] = (None, None),
+) -> dict[str, list[Entry]]:
     """The errors of one document (docs/analyses.md §2). Mentions are
     ``{"span": [start, end], "entity": n}`` (tokens from 0, end exclusive;
     entities numbered from 1 in the order of the scored mentions of their
@@ -63,7 +65,7 @@ def document_error_list(
     key_view, response_view = _Side(key, words, ids[0]), _Side(response, words, ids[1])
     missing_whole = ~doc.found_key_entities
     extra_whole = ~doc.found_response_entities
-    out: Dict[str, List[Entry]] = {kind: [] for kind in ERROR_KINDS}
+    out: dict[str, list[Entry]] = {kind: [] for kind in ERROR_KINDS}
     for r in _by_position(key, doc.twins[doc.span_errors], doc.span_errors):
         out["span_errors"].append({"key": key_view.mention(int(doc.twins[r])), "response": response_view.mention(r)})
     for k in _by_position(key, doc.twinless_key):
@@ -79,25 +81,28 @@ def document_error_list(
     for g in doc.divided_entities.tolist():
         members = key_members[g][key_twin[key_members[g]] >= 0]
         parts = _parts(response.entity[key_twin[members]], members)
-        out["divided_entities"].append({
-            **key_view.entity(g),
-            "parts": [{**response_view.entity(e, "response_"), "mentions": key_view.members(part)} for e, part in parts],
-        })
+        out["divided_entities"].append(
+            {
+                **key_view.entity(g),
+                "parts": [{**response_view.entity(e, "response_"), "mentions": key_view.members(part)} for e, part in parts],
+            }
+        )
     for e in doc.conflated_entities.tolist():
         members = response_members[e][doc.twins[response_members[e]] >= 0]
         parts = _parts(key.entity[doc.twins[members]], members)
-        out["conflated_entities"].append({
-            **response_view.entity(e),
-            "parts": [{**key_view.entity(g, "key_"), "mentions": response_view.members(part)} for g, part in parts],
-        })
+        out["conflated_entities"].append(
+            {
+                **response_view.entity(e),
+                "parts": [{**key_view.entity(g, "key_"), "mentions": response_view.members(part)} for g, part in parts],
+            }
+        )
     return out
 
 
 class _Side:
     """How the mentions of one side are written in the list."""
 
-    def __init__(self, clusters: Clusters, words: Optional[Sequence[str]],
-                 ids: Optional[Mapping[Tuple[int, int], str]] = None) -> None:
+    def __init__(self, clusters: Clusters, words: Optional[Sequence[str]], ids: Optional[Mapping[tuple[int, int], str]] = None) -> None:
         self.clusters = clusters
         self.words = words
         self.sets = clusters.node_sets() if clusters.nodes is not None else None
@@ -122,21 +127,20 @@ class _Side:
     def mention(self, m: int) -> Entry:
         return {**self.span(m), **self.entity(int(self.clusters.entity[m]))}
 
-    def members(self, mentions: np.ndarray) -> List[Entry]:
+    def members(self, mentions: np.ndarray) -> list[Entry]:
         return [self.span(m) for m in _by_position(self.clusters, mentions)]
 
 
-def entity_ids(clusters: Clusters, ids: Optional[Mapping[Tuple[int, int], str]]) -> List[Optional[str]]:
+def entity_ids(clusters: Clusters, ids: Optional[Mapping[tuple[int, int], str]]) -> list[Optional[str]]:
     """Every entity's id as its file writes it: that of its first mention's
     span in ``ids`` (:func:`document_ids`; ``None`` where it has none)."""
     if not ids:
         return []
     starts, ends = clusters.starts.tolist(), clusters.ends.tolist()
-    return [ids.get((starts[members[0]], ends[members[0]])) if len(members) else None
-            for members in entity_members(clusters)]
+    return [ids.get((starts[members[0]], ends[members[0]])) if len(members) else None for members in entity_members(clusters)]
 
 
-def _by_position(clusters: Clusters, mentions: np.ndarray, carried: Optional[np.ndarray] = None) -> List[int]:
+def _by_position(clusters: Clusters, mentions: np.ndarray, carried: Optional[np.ndarray] = None) -> list[int]:
     """``carried`` (default ``mentions``) ordered by the position of
     ``mentions`` of ``clusters``: start, then end."""
     carried = mentions if carried is None else carried
@@ -144,6 +148,6 @@ def _by_position(clusters: Clusters, mentions: np.ndarray, carried: Optional[np.
     return carried[order].tolist()
 
 
-def _parts(entities: np.ndarray, members: np.ndarray) -> List[tuple]:
+def _parts(entities: np.ndarray, members: np.ndarray) -> list[tuple]:
     """``members`` grouped by their entity on the other side, by entity number."""
     return [(int(e), members[entities == e]) for e in np.unique(entities).tolist()]

@@ -7,8 +7,8 @@ HTML report read) overlap where the definitions do: the mentions of a
 missing entity are missing mentions too. Every count takes linear time
 (bincounts over the twinned label arrays), all documents at once.
 """
+
 from dataclasses import dataclass
-from typing import Dict, Tuple
 
 import numpy as np
 
@@ -29,7 +29,7 @@ class ErrorKind:
     description: str
 
 
-ERROR_KIND_INFO: Tuple[ErrorKind, ...] = (
+ERROR_KIND_INFO: tuple[ErrorKind, ...] = (
     ErrorKind("span_errors", "Span", "Span errors", "twinned mentions whose spans differ (non-exact matching only)"),
     ErrorKind("missing_mentions", "Missing m.", "Missing mentions", "gold mentions with no predicted twin"),
     ErrorKind("extra_mentions", "Extra m.", "Extra mentions", "predicted mentions with no gold twin"),
@@ -38,16 +38,16 @@ ERROR_KIND_INFO: Tuple[ErrorKind, ...] = (
     ErrorKind("divided_entities", "Divided e.", "Divided entities", "gold entities split over two or more predicted entities"),
     ErrorKind("conflated_entities", "Conflated e.", "Conflated entities", "predicted entities joining two or more gold entities"),
 )
-ERROR_KINDS: Tuple[str, ...] = tuple(kind.name for kind in ERROR_KIND_INFO)
+ERROR_KINDS: tuple[str, ...] = tuple(kind.name for kind in ERROR_KIND_INFO)
 TOTAL = "total"
 
 
-def error_counts(key: ClustersLike, response: ClustersLike, settings: Settings) -> Dict[str, int]:
+def error_counts(key: ClustersLike, response: ClustersLike, settings: Settings) -> dict[str, int]:
     """The count of every error kind (:data:`ERROR_KINDS`) in one document."""
     return corpus_error_counts(score_pairs([("document", key, response)], settings))["document"]
 
 
-def corpus_error_counts(result: CorpusResult) -> Dict[str, Dict[str, int]]:
+def corpus_error_counts(result: CorpusResult) -> dict[str, dict[str, int]]:
     """Error counts of every document of a scoring run, by name, and their
     sums under ``"total"`` (so no document may be named so)."""
     if TOTAL in result.names:
@@ -104,9 +104,7 @@ def _unfound_entities(labels: np.ndarray, found: np.ndarray, doc: np.ndarray, *,
     return _per_doc(entity_doc[(sizes > 0) & (twinned == 0)], n_docs)
 
 
-def _spread_entities(
-    labels: np.ndarray, other: np.ndarray, found: np.ndarray, *, doc: np.ndarray, n_docs: int
-) -> np.ndarray:
+def _spread_entities(labels: np.ndarray, other: np.ndarray, found: np.ndarray, *, doc: np.ndarray, n_docs: int) -> np.ndarray:
     """Per document, entities of one side whose twinned mentions lie in two
     or more entities of the other side: some twinned mention's entity on the
     other side differs from the one recorded for its entity."""

@@ -1,11 +1,12 @@
 """Krippendorff's alpha of set-valued annotations with the MASI distance
 (Passonneau 2006), in the coincidence-matrix formulation of Krippendorff
 (2004, *Content Analysis*, 2nd ed., §11.3)."""
-from typing import AbstractSet, Dict, Hashable, Iterable, List, Mapping, Sequence, Tuple
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence, Set
 
 import numpy as np
 
-Value = AbstractSet[Hashable]
+Value = Set[Hashable]
 
 
 def masi_distance(a: Value, b: Value) -> float:
@@ -41,10 +42,10 @@ def alpha(units: Iterable[Sequence[Value]]) -> float:
     ----------
     units : every unit's values, one per coder who coded it.
     """
-    index: Dict[Value, int] = {}
-    rows: List[int] = []
-    cols: List[int] = []
-    weights: List[float] = []
+    index: dict[Value, int] = {}
+    rows: list[int] = []
+    cols: list[int] = []
+    weights: list[float] = []
     for values in units:
         if len(values) < 2:
             continue
@@ -80,12 +81,12 @@ def _expected(totals: np.ndarray, values: Sequence[Value]) -> float:
     """Σ_{c,k} n_c n_k δ_ck: every pair at distance 1 less what the pairs of
     values sharing an element save (only they are nearer than 1), so that
     values of different documents are never compared one by one."""
-    everything = float(totals.sum() ** 2 - (totals ** 2).sum())
-    holders: Dict[Hashable, List[int]] = {}
+    everything = float(totals.sum() ** 2 - (totals**2).sum())
+    holders: dict[Hashable, list[int]] = {}
     for c, value in enumerate(values):
         for element in value:
             holders.setdefault(element, []).append(c)
-    near: Dict[Tuple[int, int], None] = {}
+    near: dict[tuple[int, int], None] = {}
     for codes in holders.values():
         for c in codes:
             for k in codes:
@@ -95,7 +96,7 @@ def _expected(totals: np.ndarray, values: Sequence[Value]) -> float:
     return everything - float(saved)
 
 
-def triples(units: Mapping[str, Mapping[str, Value]]) -> List[Tuple[str, str, Value]]:
+def triples(units: Mapping[str, Mapping[str, Value]]) -> list[tuple[str, str, Value]]:
     """``(coder, unit, value)`` triples of ``units`` (unit id → coder →
     value), as NLTK's ``AnnotationTask`` takes them.
 

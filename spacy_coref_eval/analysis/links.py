@@ -10,8 +10,10 @@ one entity of the other side. Counts are sums over groups of mentions
 (``n (n - 1) / 2`` per group), never pair by pair.
 
 A mention's head word is the head its input marks, else its last word."""
+
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 import numpy as np
 
@@ -32,11 +34,11 @@ def stacked_words(twinned: TwinnedCorpus, names: Sequence[str], words: Mapping[s
     for d, name in enumerate(names):
         given = [word.lower() for word in words.get(name, ())]
         start = int(twinned.offsets[d])
-        out[start: start + len(given)] = given[: max(0, len(out) - start)]
+        out[start : start + len(given)] = given[: max(0, len(out) - start)]
     return out
 
 
-def mention_forms(clusters: Clusters, words: np.ndarray) -> Tuple[List[str], List[str]]:
+def mention_forms(clusters: Clusters, words: np.ndarray) -> tuple[list[str], list[str]]:
     """Every mention's text (lowercased words joined by one space) and head form."""
     starts, ends = clusters.starts.tolist(), clusters.ends.tolist()
     texts = [" ".join(words[s:e]) for s, e in zip(starts, ends)]
@@ -74,7 +76,7 @@ class Side:
     def __init__(self, entity: np.ndarray, other: np.ndarray, text: np.ndarray, *, head: np.ndarray, doc: np.ndarray):
         self.entity, self.other, self.text, self.head, self.doc = entity, other, text, head, doc
 
-    def surface(self, n_docs: int, found: bool) -> Tuple[np.ndarray, np.ndarray]:
+    def surface(self, n_docs: int, found: bool) -> tuple[np.ndarray, np.ndarray]:
         """Per document, every link and the surface links (of the found
         links only with ``found``)."""
         keep = self.other >= 0 if found else np.ones(len(self.entity), dtype=bool)
@@ -83,7 +85,8 @@ class Side:
         text, head = self.text[keep], self.head[keep]
         every = _pairs_by_doc(_codes(*base), doc, n_docs)
         surface = (
-            _pairs_by_doc(_codes(*base, text), doc, n_docs) + _pairs_by_doc(_codes(*base, head), doc, n_docs)
+            _pairs_by_doc(_codes(*base, text), doc, n_docs)
+            + _pairs_by_doc(_codes(*base, head), doc, n_docs)
             - _pairs_by_doc(_codes(*base, text, head), doc, n_docs)
         )
         return every, surface
@@ -115,9 +118,7 @@ class Side:
         return out
 
 
-def link_counts(
-    twinned: TwinnedCorpus, words: np.ndarray, train: Optional[Sequence[Sequence[str]]] = None
-) -> Dict[str, np.ndarray]:
+def link_counts(twinned: TwinnedCorpus, words: np.ndarray, train: Optional[Sequence[Sequence[str]]] = None) -> dict[str, np.ndarray]:
     """Per class, the ``(n_docs, 4)`` counts of :data:`FIELDS`; ``train``
     is the head forms of every entity of a training file."""
     key_texts, key_heads = mention_forms(twinned.key, words)
@@ -127,7 +128,7 @@ def link_counts(
     vocabulary = {form: i for i, form in enumerate(vocabulary_list)}
     texts = {text: i for i, text in enumerate(sorted(set(key_texts) | set(response_texts)))}
 
-    def coded(values: List[str], table: Dict[str, int]) -> np.ndarray:
+    def coded(values: list[str], table: dict[str, int]) -> np.ndarray:
         return np.array([table[v] for v in values], dtype=np.int64)
 
     key_other = np.full(len(twinned.key), -1, dtype=np.int64)
@@ -137,7 +138,10 @@ def link_counts(
     response_other[found] = twinned.key.entity[twinned.twins[found]]
     key = Side(twinned.key.entity, key_other, coded(key_texts, texts), head=coded(key_heads, vocabulary), doc=twinned.key_doc)
     response = Side(
-        twinned.response.entity, response_other, coded(response_texts, texts), head=coded(response_heads, vocabulary),
+        twinned.response.entity,
+        response_other,
+        coded(response_texts, texts),
+        head=coded(response_heads, vocabulary),
         doc=twinned.response_doc,
     )
     n = twinned.n_docs
@@ -152,16 +156,17 @@ def link_counts(
     out = {
         "surface": stack(key_found_surface, key_surface, response_found_surface, response_surface),
         "other": stack(
-            key_found - key_found_surface, key_all - key_surface,
-            response_found - response_found_surface, response_all - response_surface,
+            key_found - key_found_surface, key_all - key_surface, response_found - response_found_surface, response_all - response_surface
         ),
     }
     if train is not None:
         seen_pairs = train_pairs(train, vocabulary)
         V = len(vocabulary)
         seen = stack(
-            key.seen(n, True, seen_pairs, vocabulary=V), key.seen(n, False, seen_pairs, vocabulary=V),
-            response.seen(n, True, seen_pairs, vocabulary=V), response.seen(n, False, seen_pairs, vocabulary=V),
+            key.seen(n, True, seen_pairs, vocabulary=V),
+            key.seen(n, False, seen_pairs, vocabulary=V),
+            response.seen(n, True, seen_pairs, vocabulary=V),
+            response.seen(n, False, seen_pairs, vocabulary=V),
         )
         out["seen"] = seen
         out["unseen"] = stack(key_found, key_all, response_found, response_all) - seen
@@ -181,13 +186,13 @@ def train_pairs(entities: Sequence[Sequence[str]], vocabulary: Mapping[str, int]
     return np.array(sorted(codes), dtype=np.int64)
 
 
-def train_entities(path: Any, options: Any = None) -> List[List[str]]:
+def train_entities(path: Any, options: Any = None) -> list[list[str]]:
     """The head forms (lowercased; the last word where no head is marked)
     of every entity of every document of a training file."""
     if Path(path).stat().st_size == 0:
         return []
     side = read_side(path, format_of(path), ReadOptions("key", None, True, False))
-    out: List[List[str]] = []
+    out: list[list[str]] = []
     for document in side.documents:
         clusters, words = document.clusters, [w.lower() for w in document.words or ()]
         if clusters.heads is not None:
@@ -195,14 +200,14 @@ def train_entities(path: Any, options: Any = None) -> List[List[str]]:
         else:
             heads = [e - 1 for e in clusters.ends.tolist()]
         forms = [words[h] if 0 <= h < len(words) else "" for h in heads]
-        entities: Dict[int, List[str]] = {}
+        entities: dict[int, list[str]] = {}
         for entity, form in zip(clusters.entity.tolist(), forms):
             entities.setdefault(entity, []).append(form)
         out.extend(entities[e] for e in sorted(entities))
     return out
 
 
-def rates(counts: np.ndarray) -> Dict[str, float]:
+def rates(counts: np.ndarray) -> dict[str, float]:
     """Recall, precision and F1 of summed :data:`FIELDS` counts."""
     recall = counts[0] / counts[1] if counts[1] else 0.0
     precision = counts[2] / counts[3] if counts[3] else 0.0
@@ -210,7 +215,7 @@ def rates(counts: np.ndarray) -> Dict[str, float]:
     return {"recall": float(recall), "precision": float(precision), "f1": float(f1)}
 
 
-def intervals(counts: np.ndarray, level: float, n_resamples: int, *, seed: int) -> Dict[str, List[float]]:
+def intervals(counts: np.ndarray, level: float, n_resamples: int, *, seed: int) -> dict[str, list[float]]:
     """Percentile bootstrap intervals of the rates, documents resampled
     (Efron & Tibshirani 1993), drawn as :mod:`.statistics` draws them."""
     rng = np.random.default_rng(seed)
@@ -229,7 +234,7 @@ def intervals(counts: np.ndarray, level: float, n_resamples: int, *, seed: int) 
     }
 
 
-def compute(context: Context) -> Dict[str, Any]:
+def compute(context: Context) -> dict[str, Any]:
     """The ``links`` block: per class its counts, rates and, when the run
     asks for intervals, their bootstrap intervals."""
     twinned = context.result.twinned
@@ -245,10 +250,10 @@ def compute(context: Context) -> Dict[str, Any]:
     train = context.values.get("train")
     entities = train_entities(train) if train is not None else None
     counts = link_counts(twinned, stacked_words(twinned, context.result.names, words), entities)
-    out: Dict[str, Any] = {}
+    out: dict[str, Any] = {}
     for name, per_doc in counts.items():
         total = per_doc.sum(axis=0)
-        entry: Dict[str, Any] = {field: float(value) for field, value in zip(FIELDS, total.tolist())}
+        entry: dict[str, Any] = {field: float(value) for field, value in zip(FIELDS, total.tolist())}
         entry.update(rates(total))
         if context.level is not None:
             entry["intervals"] = intervals(per_doc, context.level, context.n_resamples, seed=context.seed)

@@ -5,8 +5,10 @@ listed, not scored as precision errors — and the run rescored without
 it; everything else as usual. With ``--key-types``, only such entities
 whose type is not one the key annotates are set aside (where the input
 carries entity types)."""
+
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Optional
 
 import numpy as np
 
@@ -20,7 +22,7 @@ from .registry import Context
 from .waterfall import rescoring_settings
 
 
-def key_types(values: Mapping[str, Any]) -> Optional[List[str]]:
+def key_types(values: Mapping[str, Any]) -> Optional[list[str]]:
     """The entity types of ``--key-types``, or ``None``."""
     given = values.get("key_types")
     if not given:
@@ -59,7 +61,7 @@ def adjust(context: Context) -> CorpusResult:
     return replace(rescored, settings=result.settings, warnings=list(result.warnings))
 
 
-def compute(context: Context) -> Dict[str, Any]:
+def compute(context: Context) -> dict[str, Any]:
     """The ``partial_gold`` block, read off the run as scored before
     (``context.result`` is the original run): how many response entities
     and mentions were set aside, and per document the entities with their
@@ -68,7 +70,7 @@ def compute(context: Context) -> Dict[str, Any]:
     assert twinned is not None
     types = key_types(context.values)
     every = words(context.corpus) or {}
-    documents: Dict[str, List[Dict[str, Any]]] = {}
+    documents: dict[str, list[dict[str, Any]]] = {}
     n_entities = n_mentions = 0
     for d, name in enumerate(context.result.names):
         doc = DocumentErrors.of(twinned, d)

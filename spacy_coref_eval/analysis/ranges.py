@@ -1,8 +1,9 @@
 """Ranges of sizes written as ``--chain-lengths`` writes them (``1,2-5,6+``):
 the strata of chain lengths, spreads and antecedent distances."""
+
 import re
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Optional
 
 import numpy as np
 
@@ -15,13 +16,13 @@ class ChainLengths:
     (``high`` ``None``: no upper bound) covering 1, 2, 3, ... once each,
     named as written (``1``, ``2-5``, ``6+``)."""
 
-    ranges: Tuple[Tuple[int, Optional[int]], ...]
+    ranges: tuple[tuple[int, Optional[int]], ...]
 
     @classmethod
     def parse(cls, spec: str, first: int = 1) -> "ChainLengths":
         """``"1,2-5,6+"``: comma-separated sizes ``N``, ranges ``N-M`` and a
         last open range ``N+``, from ``first`` on, without gaps or overlaps."""
-        ranges: List[Tuple[int, Optional[int]]] = []
+        ranges: list[tuple[int, Optional[int]]] = []
         for part in spec.split(","):
             match = _RANGE.match(part)
             if match is None:
@@ -41,10 +42,8 @@ class ChainLengths:
         return cls(tuple(ranges))
 
     @property
-    def names(self) -> Tuple[str, ...]:
-        return tuple(
-            f"{low}+" if high is None else (str(low) if low == high else f"{low}-{high}") for low, high in self.ranges
-        )
+    def names(self) -> tuple[str, ...]:
+        return tuple(f"{low}+" if high is None else (str(low) if low == high else f"{low}-{high}") for low, high in self.ranges)
 
     def of(self, sizes: np.ndarray) -> np.ndarray:
         """The stratum of every entity size."""

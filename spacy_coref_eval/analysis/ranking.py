@@ -1,8 +1,9 @@
 """Many systems scored on one key, ranked, with paired significance between
 neighbours and between every pair (docs/analyses.md §5)."""
+
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Dict, List, Sequence, Tuple
 
 from ..errors import CorefInputError
 from ..scoring import CorpusResult
@@ -19,12 +20,12 @@ class Ranking:
     ``i``)."""
 
     metric: str
-    order: List[int]
-    f1: List[Dict[str, float]]
-    intervals: List[Interval]
-    pairs: Dict[Tuple[int, int], Dict[str, Dict[str, float]]]
+    order: list[int]
+    f1: list[dict[str, float]]
+    intervals: list[Interval]
+    pairs: dict[tuple[int, int], dict[str, dict[str, float]]]
 
-    def against_next(self, rank: int) -> Dict[str, float]:
+    def against_next(self, rank: int) -> dict[str, float]:
         """The ranking metric's comparison of the system at ``rank`` (0:
         the best) with the one below it, oriented so that ``"a"`` is the
         higher ranked."""

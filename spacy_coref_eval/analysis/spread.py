@@ -5,7 +5,9 @@ sentence starts), cut by ranges written as chain lengths are
 (:class:`~.attributes.ChainLengths`, from 0 on). CRAC 2026 (Novák et al.)
 asks for long-range entities, those spanning many words and sentences; a
 singleton spreads 0."""
-from typing import Optional, Sequence
+
+from collections.abc import Sequence
+from typing import Optional
 
 import numpy as np
 
@@ -70,5 +72,5 @@ def sentence_index(twinned: TwinnedCorpus, tokens: Sequence) -> np.ndarray:
         starts = np.asarray(part.sentence_starts, dtype=np.int64)
         if not len(starts):
             starts = np.zeros(1, dtype=np.int64)
-        out[ends[d]: ends[d + 1]] = np.maximum(np.searchsorted(starts, local, side="right") - 1, 0)
+        out[ends[d] : ends[d + 1]] = np.maximum(np.searchsorted(starts, local, side="right") - 1, 0)
     return out

@@ -11,7 +11,9 @@ processed in chunks of bounded memory; random numbers come from
 ``numpy.random.default_rng(seed).random``, consumed row by row, so chunking
 never changes a result.
 """
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Optional
 
 import numpy as np
 
@@ -23,8 +25,8 @@ from ..scoring import CorpusResult, order_free_sum
 if TYPE_CHECKING:
     from .resolution import ResolutionClassResult
 
-Interval = Tuple[float, float]
-Key = Tuple[str, str]
+Interval = tuple[float, float]
+Key = tuple[str, str]
 
 CHUNK_CELLS = 1 << 20
 """Random draws per chunk of rounds (8 MB of doubles)."""
@@ -37,7 +39,7 @@ FEW_DOCUMENTS = 10
 with a warning that they are unreliable."""
 
 
-def macro_average(result: CorpusResult) -> Dict[str, Dict[str, float]]:
+def macro_average(result: CorpusResult) -> dict[str, dict[str, float]]:
     """Per metric, the mean over documents of per-document recall, precision
     and F1, and ``"n_documents"``, the number of documents averaged.
 
@@ -58,7 +60,7 @@ def macro_average(result: CorpusResult) -> Dict[str, Dict[str, float]]:
     """
     stack = result.stack()
     _warn_if_few(len(stack), "macro averages")
-    out: Dict[str, Dict[str, float]] = {}
+    out: dict[str, dict[str, float]] = {}
     for metric, scores in score_arrays(stack, result.settings.metrics, result.settings.conventions).items():
         defined = defined_where(stack, metric)
         n = int(defined.sum())
@@ -77,7 +79,7 @@ def defined_where(stack: np.ndarray, metric: str) -> np.ndarray:
 
 def bootstrap_intervals(
     result: CorpusResult, level: float = 0.95, n_resamples: int = 1000, *, seed: int = 0
-) -> Dict[str, Dict[str, Interval]]:
+) -> dict[str, dict[str, Interval]]:
     """Percentile bootstrap intervals (Efron & Tibshirani 1993, ch. 13) of
     the micro-averaged recall, precision and F1 of every metric (CoNLL: F1
     only), keyed as :func:`~spacy_coref_eval.counting.rates.rates`.
@@ -98,7 +100,7 @@ def bootstrap_intervals(
     metrics, conventions = result.settings.metrics, result.settings.conventions
     parts = [_scores(_totals(weights, stack), metrics, conventions) for weights in _bootstrap_weights(len(stack), n_resamples, seed)]
     quantiles = 50 * np.array([1 - level, 1 + level])
-    out: Dict[str, Dict[str, Interval]] = {}
+    out: dict[str, dict[str, Interval]] = {}
     for metric, rate in parts[0]:
         low, high = np.percentile(np.concatenate([part[metric, rate] for part in parts]), quantiles)
         out.setdefault(metric, {})[rate] = (float(low), float(high))
@@ -112,8 +114,8 @@ def compare(
     n_rounds: int = 10000,
     n_resamples: int = 1000,
     seed: int = 0,
-    classes: Optional[Tuple["ResolutionClassResult", "ResolutionClassResult"]] = None,
-) -> Dict[str, Dict[str, float]]:
+    classes: Optional[tuple["ResolutionClassResult", "ResolutionClassResult"]] = None,
+) -> dict[str, dict[str, float]]:
     """Paired comparison of two systems scored on the same documents.
 
     Per metric (keyed as :func:`~spacy_coref_eval.counting.rates.rates`):
@@ -159,23 +161,32 @@ def compare(
     observed = _difference(observed_a, observed_b)
     randomization = _randomization_p(a, b, total_a=total_a, total_b=total_b, observed=observed, n_rounds=n_rounds, seed=seed, score=score)
     bootstrap = _bootstrap_p(a, b, observed, n_resamples=n_resamples, seed=seed, score=score)
-    out: Dict[str, Dict[str, float]] = {}
+    out: dict[str, dict[str, float]] = {}
     for key in sorted(observed, key=lambda key: key[1] != "f1"):
         prefix = "" if key[1] == "f1" else f"{key[1]}_"
-        out.setdefault(key[0], {}).update({
-            f"{prefix}a": float(observed_a[key]),
-            f"{prefix}b": float(observed_b[key]),
-            f"{prefix}difference": float(observed[key]),
-            f"{prefix}p_value_randomization": randomization[key],
-            f"{prefix}p_value_bootstrap": bootstrap[key],
-        })
+        out.setdefault(key[0], {}).update(
+            {
+                f"{prefix}a": float(observed_a[key]),
+                f"{prefix}b": float(observed_b[key]),
+                f"{prefix}difference": float(observed[key]),
+                f"{prefix}p_value_randomization": randomization[key],
+                f"{prefix}p_value_bootstrap": bootstrap[key],
+            }
+        )
     return out
 
 
 def _randomization_p(
-    a: np.ndarray, b: np.ndarray, *, total_a: np.ndarray, total_b: np.ndarray,
-    observed: Dict[Key, np.ndarray], n_rounds: int, seed: int, score: "Scorer",
-) -> Dict[Key, float]:
+    a: np.ndarray,
+    b: np.ndarray,
+    *,
+    total_a: np.ndarray,
+    total_b: np.ndarray,
+    observed: dict[Key, np.ndarray],
+    n_rounds: int,
+    seed: int,
+    score: "Scorer",
+) -> dict[Key, float]:
     """Approximate randomization p-values (see :func:`compare`): swapping
     the documents of a set S moves Σ_S (b_d − a_d) from B's total to A's."""
     rng = np.random.default_rng(seed)
@@ -191,8 +202,8 @@ def _randomization_p(
 
 
 def _bootstrap_p(
-    a: np.ndarray, b: np.ndarray, observed: Dict[Key, np.ndarray], *, n_resamples: int, seed: int, score: "Scorer"
-) -> Dict[Key, float]:
+    a: np.ndarray, b: np.ndarray, observed: dict[Key, np.ndarray], *, n_resamples: int, seed: int, score: "Scorer"
+) -> dict[Key, float]:
     """Paired bootstrap p-values (see :func:`compare`)."""
     disagree = dict.fromkeys(observed, 0)
     for weights in _bootstrap_weights(len(a), n_resamples, seed):
@@ -219,7 +230,7 @@ def _bootstrap_weights(n_docs: int, n_resamples: int, seed: int) -> Iterator[np.
         yield counts.reshape(size, n_docs).astype(np.float64)
 
 
-def _chunks(n_rounds: int, n_docs: int) -> List[int]:
+def _chunks(n_rounds: int, n_docs: int) -> list[int]:
     step = max(1, CHUNK_CELLS // max(n_docs, 1))
     return [min(step, n_rounds - start) for start in range(0, n_rounds, step)]
 
@@ -230,13 +241,13 @@ def _totals(weights: np.ndarray, stack: np.ndarray) -> np.ndarray:
     return (weights @ stack.reshape(len(stack), -1)).reshape(len(weights), *stack.shape[1:])
 
 
-def _scores(totals: np.ndarray, metrics: Sequence[str], conventions: Conventions) -> Dict[Key, np.ndarray]:
+def _scores(totals: np.ndarray, metrics: Sequence[str], conventions: Conventions) -> dict[Key, np.ndarray]:
     """Every (metric, rate) score of count totals."""
     scored = score_arrays(totals, metrics, conventions)
     return {(metric, rate): values for metric, scores in scored.items() for rate, values in scores.items()}
 
 
-Scorer = Callable[[np.ndarray], Dict[Key, np.ndarray]]
+Scorer = Callable[[np.ndarray], dict[Key, np.ndarray]]
 
 
 def _scorer(metrics: Sequence[str], conventions: Conventions, n_blocks: int) -> Scorer:
@@ -245,7 +256,7 @@ def _scorer(metrics: Sequence[str], conventions: Conventions, n_blocks: int) -> 
     MUC-RC counts of the resolution classes (keyed ``rc:CLASS``)."""
     from .resolution import RESOLUTION_CLASSES
 
-    def score(totals: np.ndarray) -> Dict[Key, np.ndarray]:
+    def score(totals: np.ndarray) -> dict[Key, np.ndarray]:
         out = _scores(totals[..., :n_blocks, :], metrics, conventions)
         for index, name in enumerate(RESOLUTION_CLASSES[: totals.shape[-2] - n_blocks]):
             for rate, values in prf_arrays(totals[..., n_blocks + index, :]).items():
@@ -255,16 +266,15 @@ def _scorer(metrics: Sequence[str], conventions: Conventions, n_blocks: int) -> 
     return score
 
 
-def _difference(a: Dict[Key, np.ndarray], b: Dict[Key, np.ndarray]) -> Dict[Key, np.ndarray]:
+def _difference(a: dict[Key, np.ndarray], b: dict[Key, np.ndarray]) -> dict[Key, np.ndarray]:
     return {key: b[key] - a[key] for key in a}
 
 
-def _paired_counts(result_a: CorpusResult, result_b: CorpusResult) -> Tuple[np.ndarray, np.ndarray]:
+def _paired_counts(result_a: CorpusResult, result_b: CorpusResult) -> tuple[np.ndarray, np.ndarray]:
     """Both stacks of per-document counts, in the order of ``result_a``."""
     if result_a.settings.to_dict() != result_b.settings.to_dict():
         raise CorefInputError(
-            f"cannot compare results scored with different settings: "
-            f"{result_a.settings.to_dict()} and {result_b.settings.to_dict()}"
+            f"cannot compare results scored with different settings: {result_a.settings.to_dict()} and {result_b.settings.to_dict()}"
         )
     check_same_documents(result_a.documents, result_b.documents, "cannot compare: the systems were scored on different documents")
     if not result_a.documents:
@@ -272,7 +282,7 @@ def _paired_counts(result_a: CorpusResult, result_b: CorpusResult) -> Tuple[np.n
     return result_a.stack(), result_b.stack(result_a.documents)
 
 
-def check_same_documents(a: Iterable[str], b: Iterable[str], message: str, *, labels: Tuple[str, str] = ("A", "B")) -> None:
+def check_same_documents(a: Iterable[str], b: Iterable[str], message: str, *, labels: tuple[str, str] = ("A", "B")) -> None:
     """Raise :class:`CorefInputError` with ``message`` and what differs
     unless the document names ``a`` and ``b`` are the same set."""
     a, b = list(a), list(b)
@@ -291,5 +301,6 @@ def _check_rounds(name: str, value: int) -> None:
 
 def _warn_if_few(n_docs: int, what: str) -> None:
     if 0 < n_docs < FEW_DOCUMENTS:
-        warn(f"{what} over {n_docs} document(s) are unreliable: resampling and averaging need "
-             f"at least {FEW_DOCUMENTS} documents to say much")
+        warn(
+            f"{what} over {n_docs} document(s) are unreliable: resampling and averaging need at least {FEW_DOCUMENTS} documents to say much"
+        )

@@ -4,8 +4,10 @@ of every document cut into the mentions of each value of one attribute
 carrying their key mention's value, and each stratum scored as a corpus
 of its own from the run's twinning (recall over the key's stratum,
 precision over the response's)."""
+
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Optional
 
 import numpy as np
 
@@ -26,7 +28,7 @@ class StratumValues:
     its twin's stratum whatever it holds here)."""
 
     attribute: str
-    names: Tuple[str, ...]
+    names: tuple[str, ...]
     key: np.ndarray
     response: np.ndarray
 
@@ -37,9 +39,9 @@ class Strata:
     (blocks × fields), and the key and response mentions of each."""
 
     attribute: str
-    names: Tuple[str, ...]
+    names: tuple[str, ...]
     settings: Settings
-    documents: Tuple[str, ...]
+    documents: tuple[str, ...]
     counts: np.ndarray
     key_mentions: np.ndarray
     response_mentions: np.ndarray
@@ -49,18 +51,18 @@ class Strata:
         for :meth:`CorpusResult.metrics` and the bootstrap."""
         return CorpusResult(self.settings, self.documents, self.counts[:, stratum], [])
 
-    def to_dict(self, intervals: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+    def to_dict(self, intervals: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
         """The block of one attribute in the JSON ``strata``: per stratum its
         key and response mentions, its ``metrics``, the metrics
         ``undefined`` on it (its key gives them nothing to find, as under
         ``--macro``: MUC and CoNLL on singletons; their numbers are 0 and
         mean nothing) and, when given, its ``intervals`` (keyed by stratum
         name)."""
-        out: Dict[str, Any] = {}
+        out: dict[str, Any] = {}
         for s, name in enumerate(self.names):
             metrics = self.result(s).metrics()
             total = self.counts[:, s].sum(axis=0)[None]
-            entry: Dict[str, Any] = {
+            entry: dict[str, Any] = {
                 "key_mentions": int(self.key_mentions[:, s].sum()),
                 "response_mentions": int(self.response_mentions[:, s].sum()),
                 "metrics": metrics,
@@ -91,15 +93,17 @@ def score_strata(result: CorpusResult, values: StratumValues) -> Strata:
     shape = (twinned.n_docs, n_strata)
     counts = count_corpus(split, recall, precision, metrics=result.settings.metrics, options=result.settings.count_options)
     return Strata(
-        values.attribute, values.names, result.settings, result.names, counts=counts.reshape(shape + counts.shape[1:]),
+        values.attribute,
+        values.names,
+        result.settings,
+        result.names,
+        counts=counts.reshape(shape + counts.shape[1:]),
         key_mentions=np.bincount(split.key_doc, minlength=shape[0] * shape[1]).reshape(shape),
         response_mentions=np.bincount(split.response_doc, minlength=shape[0] * shape[1]).reshape(shape),
     )
 
 
-def split_by_stratum(
-    twinned: TwinnedCorpus, key_stratum: np.ndarray, response_stratum: np.ndarray, *, n_strata: int
-) -> TwinnedCorpus:
+def split_by_stratum(twinned: TwinnedCorpus, key_stratum: np.ndarray, response_stratum: np.ndarray, *, n_strata: int) -> TwinnedCorpus:
     """The twinning with document ``d``'s mentions of stratum ``s`` as
     document ``d * n_strata + s`` (on a token range of its own, entities
     cut at the stratum's edge), twins kept."""
@@ -113,16 +117,25 @@ def split_by_stratum(
     response_order = np.argsort(response_doc, kind="stable")
     key = _moved(twinned.key, key_order, key_stratum, shift=starts[key_doc] - twinned.offsets[twinned.key_doc], n_strata=n_strata)
     response = _moved(
-        twinned.response, response_order, response_stratum,
-        shift=starts[response_doc] - twinned.offsets[twinned.response_doc], n_strata=n_strata,
+        twinned.response,
+        response_order,
+        response_stratum,
+        shift=starts[response_doc] - twinned.offsets[twinned.response_doc],
+        n_strata=n_strata,
     )
     position = np.empty(len(key_order), dtype=np.int64)
     position[key_order] = np.arange(len(key_order))
     twins = twinned.twins[response_order].copy()
     twins[twins >= 0] = position[twins[twins >= 0]]
     return TwinnedCorpus(
-        key, response, key_doc[key_order], response_doc[response_order], offsets=starts, twins=twins,
-        n_docs=twinned.n_docs * n_strata, size=int(extents.sum()) * n_strata,
+        key,
+        response,
+        key_doc[key_order],
+        response_doc[response_order],
+        offsets=starts,
+        twins=twins,
+        n_docs=twinned.n_docs * n_strata,
+        size=int(extents.sum()) * n_strata,
     )
 
 
@@ -138,6 +151,12 @@ def _moved(clusters: Clusters, order: np.ndarray, stratum: np.ndarray, *, shift:
     parts, entity = np.unique(clusters.entity[order] * n_strata + stratum[order], return_inverse=True)
     etypes = None if clusters.etypes is None else clusters.etypes[parts // n_strata]
     return Clusters(
-        clusters.starts[order] + shift, clusters.ends[order] + shift, entity.ravel().astype(np.int64), len(parts),
-        heads=heads, repeated=0, nodes=nodes, etypes=etypes,
+        clusters.starts[order] + shift,
+        clusters.ends[order] + shift,
+        entity.ravel().astype(np.int64),
+        len(parts),
+        heads=heads,
+        repeated=0,
+        nodes=nodes,
+        etypes=etypes,
     )

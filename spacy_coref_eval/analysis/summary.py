@@ -2,8 +2,10 @@
 (:func:`analyse`) and carried to the report as one value (:class:`Analyses`):
 the bootstrap intervals and macro averages of the scores, and every
 registered analysis asked for (:mod:`.registry`)."""
+
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Dict, FrozenSet, Mapping, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 from ..scoring import CorpusResult
 from .registry import Context, get_analysis, registered_analyses, resolve
@@ -18,11 +20,11 @@ class Analyses:
     registered analysis asked for (``results``, by name, in registry
     order; also read as attributes, ``analyses.waterfall``)."""
 
-    intervals: Optional[Dict[str, Dict[str, Tuple[float, float]]]] = None
+    intervals: Optional[dict[str, dict[str, tuple[float, float]]]] = None
     level: Optional[float] = None
     n_resamples: int = 1000
     seed: int = 0
-    macro: Optional[Dict[str, Dict[str, float]]] = None
+    macro: Optional[dict[str, dict[str, float]]] = None
     alignment: Optional[Mapping[str, Any]] = None
     """What aligning the response onto the key changed, by document
     (:class:`~spacy_coref_eval.formats.document.AlignmentReport`), when a
@@ -43,7 +45,7 @@ class Analyses:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}") from None
         return self.results.get(aliases.get(name, name))
 
-    def blocks(self, per_doc: bool = False) -> Dict[str, Any]:
+    def blocks(self, per_doc: bool = False) -> dict[str, Any]:
         """The JSON block of every analysis computed, by name, in registry order."""
         out = {}
         for analysis in registered_analyses():
@@ -59,7 +61,7 @@ class Breakdowns:
     and what they need of the run."""
 
     def __init__(self, values: Optional[Mapping[str, Any]] = None, **given: Any) -> None:
-        self.values: Dict[str, Any] = {**(values or {}), **given}
+        self.values: dict[str, Any] = {**(values or {}), **given}
         if "by" in self.values:
             self.values["by"] = tuple(self.values["by"] or ())
 
@@ -70,14 +72,14 @@ class Breakdowns:
         return isinstance(other, Breakdowns) and self.values == other.values
 
     @property
-    def asked(self) -> Tuple[str, ...]:
+    def asked(self) -> tuple[str, ...]:
         """The names of the analyses asked for, in registry order."""
         return tuple(analysis.name for analysis in registered_analyses() if analysis.asked(self.values))
 
     @property
-    def needs(self) -> FrozenSet[str]:
+    def needs(self) -> frozenset[str]:
         """What the analyses asked for need of the run (:data:`~.registry.NEEDS`)."""
-        out: FrozenSet[str] = frozenset()
+        out: frozenset[str] = frozenset()
         for name in self.asked:
             out |= get_analysis(name).needed(self.values)
         return out
@@ -140,20 +142,22 @@ def analyse(
     intervals, the averages and the other analyses read the adjusted run,
     held in :attr:`Analyses.result`. Each module loads only when its
     analysis is asked for."""
-    out: Dict[str, Any] = {"level": level, "n_resamples": n_resamples, "seed": seed}
+    out: dict[str, Any] = {"level": level, "n_resamples": n_resamples, "seed": seed}
     if errors:
         breakdowns = Breakdowns(breakdowns.values, errors=True)
-    context = Context(result, breakdowns.values, corpus, response_documents, level=level, n_resamples=n_resamples, seed=seed,
-        n_process=n_process)
-    results: Dict[str, Any] = {}
+    context = Context(
+        result, breakdowns.values, corpus, response_documents, level=level, n_resamples=n_resamples, seed=seed, n_process=n_process
+    )
+    results: dict[str, Any] = {}
     for name in breakdowns.asked:
         analysis = get_analysis(name)
         if analysis.adjust:
             results[name] = resolve(analysis.compute)(context)
             result = resolve(analysis.adjust)(context)
             out["result"] = result
-            context = Context(result, breakdowns.values, corpus, response_documents, level=level, n_resamples=n_resamples, seed=seed,
-                n_process=n_process)
+            context = Context(
+                result, breakdowns.values, corpus, response_documents, level=level, n_resamples=n_resamples, seed=seed, n_process=n_process
+            )
     if level is not None or macro:
         from .statistics import bootstrap_intervals, macro_average
 

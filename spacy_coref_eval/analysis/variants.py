@@ -3,14 +3,16 @@ under the reference setting and under every matching (exact, head,
 partial) with singletons kept and removed under the CorefUD scorer's
 conventions (``--preset corefud``), the table the CRAC shared tasks
 report; each row is what ``score`` gives with that setting alone."""
+
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 from ..errors import CorefInputError
 from ..model.clusters import Pair
 from ..scoring import Settings, score_pairs
 
-VARIANTS: Tuple[Tuple[Optional[str], str, str], ...] = (
+VARIANTS: tuple[tuple[Optional[str], str, str], ...] = (
     (None, "exact", "keep"),
     ("corefud", "exact", "keep"),
     ("corefud", "exact", "remove"),
@@ -32,7 +34,7 @@ class Variant:
     match: str
     singletons: str
     settings: Optional[Settings] = None
-    metrics: Optional[Dict[str, Dict]] = None
+    metrics: Optional[dict[str, dict]] = None
     reason: Optional[str] = None
 
     @property
@@ -40,10 +42,12 @@ class Variant:
         """``reference`` or ``corefud``, the matching and the singletons."""
         return f"{self.preset or 'reference'} {self.match} {'singletons kept' if self.singletons == 'keep' else 'singletons removed'}"
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """A row of the JSON ``variants``."""
-        out: Dict[str, Any] = {
-            "preset": self.preset or "reference", "match": self.match, "singletons": self.singletons,
+        out: dict[str, Any] = {
+            "preset": self.preset or "reference",
+            "match": self.match,
+            "singletons": self.singletons,
             "available": self.metrics is not None,
         }
         if self.metrics is not None and self.settings is not None:
@@ -55,12 +59,8 @@ class Variant:
 
 
 def score_variants(
-    pairs: Sequence[Pair],
-    settings: Settings,
-    n_process: int = 1,
-    *,
-    variants: Sequence[Tuple[Optional[str], str, str]] = VARIANTS,
-) -> List[Variant]:
+    pairs: Sequence[Pair], settings: Settings, n_process: int = 1, *, variants: Sequence[tuple[Optional[str], str, str]] = VARIANTS
+) -> list[Variant]:
     """Every row of ``variants`` scored on the same ``pairs`` (one read of
     the input), with the metrics, twinless policy and zero handling of
     ``settings``. A row whose matching needs heads the input lacks is not
@@ -68,7 +68,12 @@ def score_variants(
     out = []
     for preset, match, singletons in variants:
         chosen = Settings.from_options(
-            settings.metrics, match, settings.twinless, singletons=singletons, preset=preset, zeros=settings.zeros,
+            settings.metrics,
+            match,
+            settings.twinless,
+            singletons=singletons,
+            preset=preset,
+            zeros=settings.zeros,
             lea_importance=settings.lea_importance,
         )
         try:

@@ -4,8 +4,10 @@ them on the run's twinning) and rescored after every step, cumulatively
 and each kind alone. The response after a set of fixes depends on the set
 only, not on the order they were applied in, and the response with every
 kind fixed is the key."""
+
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 import numpy as np
 
@@ -15,9 +17,14 @@ from ..model.clusters import Clusters, NodeSets, Pair
 from ..scoring import CorpusResult, Settings, order_free_sum, score_pairs
 from .document_errors import DocumentErrors
 
-WATERFALL_ORDER: Tuple[str, ...] = (
-    "span_errors", "missing_mentions", "extra_mentions", "conflated_entities", "divided_entities",
-    "missing_entities", "extra_entities",
+WATERFALL_ORDER: tuple[str, ...] = (
+    "span_errors",
+    "missing_mentions",
+    "extra_mentions",
+    "conflated_entities",
+    "divided_entities",
+    "missing_entities",
+    "extra_entities",
 )
 """The kinds in the order the waterfall fixes them (docs/analyses.md §1):
 conflated entities are split before divided ones are merged, as in
@@ -64,7 +71,10 @@ def fixed_response(doc: DocumentErrors, kinds: Iterable[str]) -> Clusters:
         response_parts.append(whole)
         response_codes.append(group.response_entity(response.entity[whole]))
     return _gathered(
-        key, response, from_key=np.concatenate(key_parts), from_response=np.concatenate(response_parts),
+        key,
+        response,
+        from_key=np.concatenate(key_parts),
+        from_response=np.concatenate(response_parts),
         codes=np.concatenate(key_codes + response_codes),
     )
 
@@ -96,8 +106,7 @@ class _Groups:
         return self.response_entity(e)
 
 
-def _gathered(key: Clusters, response: Clusters, *, from_key: np.ndarray, from_response: np.ndarray,
-              codes: np.ndarray) -> Clusters:
+def _gathered(key: Clusters, response: Clusters, *, from_key: np.ndarray, from_response: np.ndarray, codes: np.ndarray) -> Clusters:
     """Clusters of the key mentions ``from_key`` and the response mentions
     ``from_response``, entity code ``codes[i]`` for the i-th of them;
     entities in order of first appearance by position, mentions by
@@ -135,12 +144,12 @@ class Waterfall:
     memory grows with the distinct states, not the steps."""
 
     settings: Settings
-    names: Tuple[str, ...]
-    order: Tuple[str, ...]
+    names: tuple[str, ...]
+    order: tuple[str, ...]
     fixed: np.ndarray
-    states: Tuple[np.ndarray, ...]
-    cumulative_states: Tuple[int, ...]
-    alone_states: Tuple[int, ...]
+    states: tuple[np.ndarray, ...]
+    cumulative_states: tuple[int, ...]
+    alone_states: tuple[int, ...]
 
     @property
     def cumulative(self) -> np.ndarray:
@@ -150,7 +159,7 @@ class Waterfall:
     def alone(self) -> np.ndarray:
         return np.stack([self.states[i] for i in self.alone_states])
 
-    def to_dict(self, index: Optional[int] = None) -> Dict[str, Any]:
+    def to_dict(self, index: Optional[int] = None) -> dict[str, Any]:
         """The ``waterfall`` block of the JSON (docs/analyses.md §1), of
         the corpus or of document ``index``: the scores of the response,
         then per step the kind, the errors it fixes, the scores after it and
@@ -163,14 +172,11 @@ class Waterfall:
         n = len(self.order)
         fixed = self.fixed[pick].sum(axis=0).tolist()
 
-        def at(state: int) -> Dict[str, Dict[str, float]]:
+        def at(state: int) -> dict[str, dict[str, float]]:
             return {name: {rate: float(values[state]) for rate, values in block.items()} for name, block in scores.items()}
 
-        def gain(after: int, before: int) -> Dict[str, Dict[str, float]]:
-            return {
-                name: {rate: float(values[after] - values[before]) for rate, values in block.items()}
-                for name, block in scores.items()
-            }
+        def gain(after: int, before: int) -> dict[str, dict[str, float]]:
+            return {name: {rate: float(values[after] - values[before]) for rate, values in block.items()} for name, block in scores.items()}
 
         steps = [
             {
@@ -200,9 +206,9 @@ def waterfall(result: CorpusResult, order: Sequence[str] = WATERFALL_ORDER) -> W
     fixed = np.array([[doc.counts()[kind] for kind in order] for doc in documents], dtype=np.int64).reshape(-1, len(order))
     present = {kind for kind, total in zip(order, fixed.sum(axis=0).tolist()) if total}
     in_document = [frozenset(kind for kind, n in zip(order, row) if n) for row in fixed.tolist()]
-    responses: List[Dict[FrozenSet[str], Clusters]] = [{} for _ in documents]
-    states: List[np.ndarray] = []
-    cache: Dict[FrozenSet[str], int] = {}
+    responses: list[dict[frozenset[str], Clusters]] = [{} for _ in documents]
+    states: list[np.ndarray] = []
+    cache: dict[frozenset[str], int] = {}
 
     def state(kinds: Iterable[str]) -> int:
         effective = frozenset(kinds) & present
@@ -217,10 +223,12 @@ def waterfall(result: CorpusResult, order: Sequence[str] = WATERFALL_ORDER) -> W
 
 
 def rescore(
-    result: CorpusResult, documents: Sequence[DocumentErrors], kinds: Iterable[str],
+    result: CorpusResult,
+    documents: Sequence[DocumentErrors],
+    kinds: Iterable[str],
     *,
-    in_document: Optional[Sequence[FrozenSet[str]]] = None,
-    responses: Optional[Sequence[Dict[FrozenSet[str], Clusters]]] = None,
+    in_document: Optional[Sequence[frozenset[str]]] = None,
+    responses: Optional[Sequence[dict[frozenset[str], Clusters]]] = None,
 ) -> CorpusResult:
     """Every document's response with ``kinds`` fixed, scored against its
     key with the run's settings in one :func:`score_pairs` call. The

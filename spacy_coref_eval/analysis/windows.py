@@ -5,7 +5,9 @@ document cut into consecutive windows of ``--window N`` tokens or
 every window scored as a document of its own from the run's twinning, as
 BookCoref (Martinelli et al. 2025) scores books split into windows; the
 report shows the windowed scores beside the whole documents'."""
-from typing import Any, Dict, Mapping
+
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -30,6 +32,7 @@ def window_values(context: Context) -> StratumValues:
         def window(clusters: Any, doc: np.ndarray) -> np.ndarray:
             return position[np.minimum(clusters.starts, max(len(position) - 1, 0))] // size if len(position) else doc * 0
     else:
+
         def window(clusters: Any, doc: np.ndarray) -> np.ndarray:
             return (clusters.starts - twinned.offsets[doc]) // size
 
@@ -54,13 +57,13 @@ def check(values: Mapping[str, Any], scoring: Any = None) -> None:
     window_size(values)
 
 
-def compute(context: Context) -> Dict[str, Any]:
+def compute(context: Context) -> dict[str, Any]:
     """The windows' counts: the strata of :func:`window_values` scored at once."""
     size, unit = window_size(context.values)
     return {"size": size, "unit": unit, "strata": score_strata(context.result, window_values(context))}
 
 
-def to_json(value: Mapping[str, Any], per_doc: bool) -> Dict[str, Any]:
+def to_json(value: Mapping[str, Any], per_doc: bool) -> dict[str, Any]:
     """The ``windows`` block: ``size``, ``unit``, ``n_windows`` (holding a
     mention), the windowed ``metrics`` (every window's counts summed, in
     the shape of the top-level ``metrics``) and, with ``per_doc``, every
@@ -68,14 +71,16 @@ def to_json(value: Mapping[str, Any], per_doc: bool) -> Dict[str, Any]:
     strata = value["strata"]
     counts = strata.counts
     occupied = (strata.key_mentions + strata.response_mentions) > 0
-    out: Dict[str, Any] = {
-        "size": value["size"], "unit": value["unit"], "n_windows": int(occupied.sum()),
+    out: dict[str, Any] = {
+        "size": value["size"],
+        "unit": value["unit"],
+        "n_windows": int(occupied.sum()),
         "metrics": CorpusResult(strata.settings, strata.documents, counts.sum(axis=1), []).metrics(),
     }
     if per_doc:
         out["documents"] = {
             name: {
-                strata.names[w]: CorpusResult(strata.settings, (name,), counts[d: d + 1, w], []).metrics()
+                strata.names[w]: CorpusResult(strata.settings, (name,), counts[d : d + 1, w], []).metrics()
                 for w in np.flatnonzero(occupied[d]).tolist()
             }
             for d, name in enumerate(strata.documents)

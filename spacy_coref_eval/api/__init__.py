@@ -1,6 +1,7 @@
 """One call from Python (docs/python.md): :func:`score` reads, pairs and
 scores as the command line's ``score`` does, with its options as keyword
 arguments, and returns :class:`Scores`."""
+
 from dataclasses import replace
 from inspect import signature
 from types import SimpleNamespace
@@ -18,10 +19,14 @@ from .scores import Scores
 
 __all__ = ["ANALYSIS_OPTIONS", "OPTIONS", "SPAN_ENDS", "Scores", "score"]
 _SET_BY_SCORE = ("words", "tokens", "n_process", "twinning", "cross_document", "topic_pattern", "stream")
-OPTIONS = tuple(dict.fromkeys(
-    name for function in (Options.from_names, Settings.from_options) for name in signature(function).parameters
-    if name not in ("cls", "settings", *_SET_BY_SCORE)
-))
+OPTIONS = tuple(
+    dict.fromkeys(
+        name
+        for function in (Options.from_names, Settings.from_options)
+        for name in signature(function).parameters
+        if name not in ("cls", "settings", *_SET_BY_SCORE)
+    )
+)
 """The scoring options :func:`score` takes by keyword besides its own."""
 ANALYSIS_OPTIONS = dests()
 """The options of the registered analyses (docs/analyses.md), by keyword too."""
@@ -96,8 +101,15 @@ def score(
     run = _run(key, response, chosen, span_end=span_end)
     documents = _response_documents(response, chosen, run, breakdowns=breakdowns)
     analyses = analyse(
-        run.result, level=ci, n_resamples=n_resamples, seed=seed, macro=macro, breakdowns=breakdowns,
-        corpus=run.corpus, response_documents=documents, n_process=n_process,
+        run.result,
+        level=ci,
+        n_resamples=n_resamples,
+        seed=seed,
+        macro=macro,
+        breakdowns=breakdowns,
+        corpus=run.corpus,
+        response_documents=documents,
+        n_process=n_process,
     )
     result = run.result if analyses.result is None else analyses.result
     return Scores(result, replace(analyses, alignment=run.corpus.alignment), per_doc)
@@ -117,22 +129,20 @@ def _run(key: Any, response: Any, options: Options, *, span_end: str) -> Run:
     if _read(key) and _read(response):
         return evaluate_corpus(_docs(key, "reference"), _docs(response, "predicted"), options=options)
     if _read(key) or _read(response):
-        raise CorefInputError(
-            "give key and response as files, spaCy docs or system records, or both as Python lists/dicts of clusters"
-        )
+        raise CorefInputError("give key and response as files, spaCy docs or system records, or both as Python lists/dicts of clusters")
     needs_files = [
-        what for what, asked in (
+        what
+        for what, asked in (
             ("resolution classes and mention-type strata read the key's words and tags", options.tokens),
             ("cross_document reads entity ids shared across documents", options.cross_document),
             ("the coval preset (mina, np_only, remove_nested) reads CoNLL-2012 files as coval does", options.settings.coval),
-        ) if asked
+        )
+        if asked
     ]
     if needs_files:
         raise CorefInputError(f"{needs_files[0]}: give the key and response as files (or spaCy docs), not Python lists")
     pairs, notes = paired_lists(key, response, span_end)
-    result = score_pairs(
-        pairs, options.settings, warnings=notes, n_process=options.n_process, keep_twinned=options.twinning
-    )
+    result = score_pairs(pairs, options.settings, warnings=notes, n_process=options.n_process, keep_twinned=options.twinning)
     return Run(result, Corpus(pairs=pairs, key_documents=[], warnings=list(notes), response_names=[p.name for p in pairs]))
 
 
@@ -148,8 +158,7 @@ def _docs(values: Any, side: str) -> Any:
     return [getattr(value, side) if hasattr(value, "predicted") else value for value in values]
 
 
-def _options(given: dict, n_process: int, cross_document: bool, *, topic_pattern: Optional[str],
-             breakdowns: Breakdowns) -> Options:
+def _options(given: dict, n_process: int, cross_document: bool, *, topic_pattern: Optional[str], breakdowns: Breakdowns) -> Options:
     """The run's :class:`Options`, as the command line's ``score`` builds them."""
     unknown = [name for name in given if name not in OPTIONS]
     if unknown:
@@ -161,8 +170,13 @@ def _options(given: dict, n_process: int, cross_document: bool, *, topic_pattern
     if isinstance(given.get("metrics"), str):
         given["metrics"] = [name.strip() for name in given["metrics"].split(",") if name.strip()]
     return Options.from_names(
-        **given, tokens=breakdowns.tokens, words=breakdowns.words, n_process=n_process,
-        twinning=breakdowns.twinning, cross_document=cross_document, topic_pattern=topic_pattern,
+        **given,
+        tokens=breakdowns.tokens,
+        words=breakdowns.words,
+        n_process=n_process,
+        twinning=breakdowns.twinning,
+        cross_document=cross_document,
+        topic_pattern=topic_pattern,
         stream=not breakdowns.whole,
     )
 

@@ -3,9 +3,11 @@
 clusters, a cluster a list of ``(start, end)`` token spans or of mention
 ids, or a row of the coref-data collection (``coref_chains``,
 :mod:`~spacy_coref_eval.formats.indiscrim`; docs/python.md)."""
+
+from collections.abc import Hashable, Mapping, Sequence
 from operator import index
 from os import PathLike
-from typing import Any, Dict, Hashable, List, Mapping, Sequence, Tuple
+from typing import Any
 
 from ..errors import CorefInputError
 from ..formats.corpus import pair_documents
@@ -25,13 +27,10 @@ def is_path(value: Any) -> bool:
 def is_spacy(value: Any) -> bool:
     """Whether ``value`` is a list of spaCy ``Doc`` or ``Example`` objects
     (told apart without importing spaCy)."""
-    return (
-        isinstance(value, (list, tuple)) and bool(value)
-        and type(value[0]).__module__.split(".")[0] == "spacy"
-    )
+    return isinstance(value, (list, tuple)) and bool(value) and type(value[0]).__module__.split(".")[0] == "spacy"
 
 
-def paired_lists(key: Any, response: Any, span_end: str = "exclusive") -> Tuple[List[Pair], List[str]]:
+def paired_lists(key: Any, response: Any, span_end: str = "exclusive") -> tuple[list[Pair], list[str]]:
     """The documents of ``key`` and ``response`` paired, with warnings:
     two dicts by name (key order; a missing response scores as empty, as
     in files), two lists by position (of the same length; named ``"0"``,
@@ -66,7 +65,7 @@ def document_pair(name: str, key: Any, response: Any, *, span_end: str = "exclus
     if len(kinds) > 1:
         raise CorefInputError(f"document {name!r}: one side gives (start, end) spans and the other mention ids")
     if kinds == {"ids"}:
-        numbers: Dict[Hashable, int] = {}
+        numbers: dict[Hashable, int] = {}
         for _, entities in sides:
             for entity in entities:
                 for mention in entity:
@@ -82,15 +81,17 @@ def document_pair(name: str, key: Any, response: Any, *, span_end: str = "exclus
         for number, entity in enumerate(entities):
             for start, end in entity:
                 if start < 0 or end + shift <= start:
-                    what = "before the first token" if start < 0 else (
-                        "ends before it starts" if end < start else "is empty (end is exclusive: pass span_end='inclusive')"
+                    what = (
+                        "before the first token"
+                        if start < 0
+                        else ("ends before it starts" if end < start else "is empty (end is exclusive: pass span_end='inclusive')")
                     )
                     raise CorefInputError(f"document {name!r}, {role} cluster {number}: span ({start}, {end}) {what}")
         built.append(Clusters.from_entities([[(s, e + shift) for s, e in entity] for entity in entities]))
     return Pair(name, built[0], built[1])
 
 
-def _mentions(name: str, role: str, document: Any) -> Tuple[Any, Any]:
+def _mentions(name: str, role: str, document: Any) -> tuple[Any, Any]:
     """``("spans", entities)``, ``("ids", entities)`` or ``(None, ...)`` for
     a document with no mention or given as :class:`Clusters`."""
     if isinstance(document, Clusters):
@@ -98,9 +99,7 @@ def _mentions(name: str, role: str, document: Any) -> Tuple[Any, Any]:
     if is_row(document):
         return None, row_document(document, f"the {role}").clusters
     if not _is_list(document):
-        raise CorefInputError(
-            f"document {name!r}: the {role} must be a list of clusters, not {type(document).__name__}"
-        )
+        raise CorefInputError(f"document {name!r}: the {role} must be a list of clusters, not {type(document).__name__}")
     kind, entities = None, []
     for number, cluster in enumerate(document):
         where = f"document {name!r}, {role} cluster {number}"
@@ -117,7 +116,7 @@ def _mentions(name: str, role: str, document: Any) -> Tuple[Any, Any]:
     return kind, entities
 
 
-def _mention(mention: Any, where: str) -> Tuple[str, Any]:
+def _mention(mention: Any, where: str) -> tuple[str, Any]:
     if isinstance(mention, (str, int)) and not isinstance(mention, bool):
         return "ids", mention
     if _is_list(mention):
@@ -159,6 +158,6 @@ def _check_names(documents: Mapping[Any, Any], role: str) -> None:
 
 def _is_list(value: Any) -> bool:
     """A list, tuple or array (anything sized and indexable but a string or mapping)."""
-    return (
-        isinstance(value, Sequence) or (hasattr(value, "__len__") and hasattr(value, "__getitem__"))
-    ) and not isinstance(value, (str, bytes, Mapping))
+    return (isinstance(value, Sequence) or (hasattr(value, "__len__") and hasattr(value, "__getitem__"))) and not isinstance(
+        value, (str, bytes, Mapping)
+    )

@@ -3,11 +3,13 @@ jsonlines dicts: docs/formats.md §6 and §9) scored as the same records in a
 file are: written as JSON lines to a temporary folder and read by the
 format's own reader, so that detection, character offsets and alignment
 follow the system-output rules, and messages name the records."""
+
 import json
 import tempfile
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from ..errors import CorefInputError
 from .inputs import is_row
@@ -15,10 +17,7 @@ from .inputs import is_row
 
 def is_records(value: Any) -> bool:
     """Whether ``value`` is a list of system records (dicts, not indiscrim rows)."""
-    return (
-        isinstance(value, (list, tuple)) and bool(value)
-        and all(isinstance(record, Mapping) and not is_row(record) for record in value)
-    )
+    return isinstance(value, (list, tuple)) and bool(value) and all(isinstance(record, Mapping) and not is_row(record) for record in value)
 
 
 @contextmanager
@@ -52,5 +51,3 @@ def renamed(text: str, paths: Mapping[str, str]) -> str:
     for path, name in paths.items():
         text = text.replace(f"{path}:", f"{name}, line ").replace(path, name)
     return text
-
-

@@ -1,9 +1,10 @@
 """The result of :func:`~spacy_coref_eval.score`: the scores, the command
 line's JSON document, a table for the terminal and the notebook, a pandas
 DataFrame."""
+
 import json
 from html import escape
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 from ..analysis.summary import Analyses
 from ..report.json import json_text, score_json
@@ -28,12 +29,12 @@ class Scores:
         self._json: Optional[str] = None
 
     @property
-    def metrics(self) -> Dict[str, Dict[str, Any]]:
+    def metrics(self) -> dict[str, dict[str, Any]]:
         """Recall, precision, F1 and counts of every metric, micro-averaged."""
         return self.result.metrics()
 
     @property
-    def documents(self) -> Dict[str, Dict[str, Dict[str, Any]]]:
+    def documents(self) -> dict[str, dict[str, dict[str, Any]]]:
         """:attr:`metrics` of every document, by name in key order."""
         return self.result.document_metrics()
 
@@ -44,7 +45,7 @@ class Scores:
         return self.metrics.get("conll", {}).get("f1")
 
     @property
-    def warnings(self) -> List[str]:
+    def warnings(self) -> list[str]:
         return list(self.result.warnings)
 
     def to_json(self) -> str:
@@ -54,7 +55,7 @@ class Scores:
             self._json = json_text(score_json(self.result, self.per_doc, self.analyses))
         return self._json
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The command line's JSON document, as Python values."""
         return json.loads(self.to_json())
 
@@ -88,14 +89,15 @@ class Scores:
         head = "".join(f"<th>{title}</th>" for title in ("metric", "recall", "precision", "F1"))
         body = "".join(
             f"<tr><th>{escape(METRIC_NAMES.get(name, name))}</th>"
-            + "".join(f"<td>{'' if v is None else f'{100 * v:.2f}'}</td>" for v in values) + "</tr>"
+            + "".join(f"<td>{'' if v is None else f'{100 * v:.2f}'}</td>" for v in values)
+            + "</tr>"
             for name, *values in _rows(self.metrics)
         )
         caption = escape(f"Scores ({self._summary()}; percent)")
         return f"<table><caption>{caption}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _rows(metrics: Dict[str, Dict[str, Any]]) -> List[tuple]:
+def _rows(metrics: dict[str, dict[str, Any]]) -> list[tuple]:
     """``(metric, recall, precision, f1)`` in report order (``None`` where
     a metric has no such rate: CoNLL has F1 alone)."""
     return [(name, *(metrics[name].get(rate) for rate in RATES)) for name in METRIC_ORDER if name in metrics]

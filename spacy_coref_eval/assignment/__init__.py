@@ -2,6 +2,7 @@
 the connected blocks of a bipartite graph, for twinning (the earliest
 optimal assignment, or SciPy's choice under ``--preset corefud``) and for
 the totals of CEAF and MOR (docs/metrics.md §7)."""
+
 from .blocks import Blocks, connected_blocks
 from .by_block import solve_blocks
 from .earliest import best_assignment, earliest_optimal

@@ -1,7 +1,8 @@
 """The connected blocks of a bipartite graph, in O(n + e) array passes, and
 the groups of blocks a solver is called on (docs/metrics.md §7)."""
+
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, List, Tuple
 
 import numpy as np
 
@@ -110,9 +111,7 @@ def components(n_nodes: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return parent
 
 
-def relabel(
-    rows: np.ndarray, cols: np.ndarray, *, n_rows: int, n_cols: int
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def relabel(rows: np.ndarray, cols: np.ndarray, *, n_rows: int, n_cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The rows and columns that have edges, and every edge's row and
     column numbered among them, in order
     (:func:`~spacy_coref_eval.arrays.compact`)."""
@@ -139,7 +138,7 @@ def strong_components(n_nodes: int, sources: np.ndarray, targets: np.ndarray, *,
     return connected_components(arcs, directed=True, connection="strong")[1]
 
 
-def _tarjan(starts: List[int], targets: List[int]) -> List[int]:
+def _tarjan(starts: list[int], targets: list[int]) -> list[int]:
     """Tarjan's strongly connected components of the graph whose node a has
     the arcs to ``targets[starts[a]:starts[a + 1]]``, numbered as they
     complete; the depth-first search keeps its own stack of (node, next
@@ -147,7 +146,7 @@ def _tarjan(starts: List[int], targets: List[int]) -> List[int]:
     n_nodes = len(starts) - 1
     index, low, label = [-1] * n_nodes, [0] * n_nodes, [-1] * n_nodes
     on_stack = [False] * n_nodes
-    stack: List[int] = []
+    stack: list[int] = []
     visited = found = 0
     for root in range(n_nodes):
         if index[root] >= 0:

@@ -1,7 +1,8 @@
 """Twinning's assignment on a whole candidate graph: the stars and the
 2 × 2 blocks solved for all at once, the other blocks by
 :func:`~.earliest.earliest_optimal` (docs/metrics.md §7)."""
-from typing import Optional, Tuple
+
+from typing import Optional
 
 import numpy as np
 
@@ -16,9 +17,7 @@ of token counts lie much further apart. Larger blocks compare totals of
 exact ratios (:func:`as_ratios`), which decides the same on such scores."""
 
 
-def solve_blocks(
-    rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, *, n_rows: int, n_cols: int
-) -> Tuple[np.ndarray, np.ndarray]:
+def solve_blocks(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, *, n_rows: int, n_cols: int) -> tuple[np.ndarray, np.ndarray]:
     """:func:`earliest_optimal` on each connected block of the candidate
     graph. Nearly all blocks are stars (one row or one column), told apart
     by node degrees alone and solved for all at once with the same result;
@@ -39,9 +38,7 @@ def solve_blocks(
     return np.concatenate([r for r, _ in picked]), np.concatenate([c for _, c in picked])
 
 
-def _solve_entangled(
-    rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, *, n_rows: int, n_cols: int
-) -> Tuple[np.ndarray, np.ndarray]:
+def _solve_entangled(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, *, n_rows: int, n_cols: int) -> tuple[np.ndarray, np.ndarray]:
     """Blocks of two rows and two columns or more: the 2 × 2 ones all at
     once, the rest by :func:`earliest_optimal` together, on gains exact for
     all of them; if no common scale is exact, in groups of blocks, each on
@@ -54,9 +51,7 @@ def _solve_entangled(
     if not square.all():
         ratios = as_ratios(scores)
         rest = np.flatnonzero(~square[blocks.of_edge])
-        rest_row_labels, rest_rows, rest_col_labels, rest_cols = relabel(
-            row_index[rest], col_index[rest], n_rows=n_rows, n_cols=n_cols
-        )
+        rest_row_labels, rest_rows, rest_col_labels, rest_cols = relabel(row_index[rest], col_index[rest], n_rows=n_rows, n_cols=n_cols)
         shape = len(rest_row_labels), len(rest_col_labels)
         gains = Gains.of(scores[rest], _part(ratios, rest), sum(shape))
         if gains.exact:
@@ -67,10 +62,18 @@ def _solve_entangled(
                 group_rows, group_row_index, group_cols, group_col_index = relabel(
                     row_index[members], col_index[members], n_rows=n_rows, n_cols=n_cols
                 )
-                chosen.append(members[earliest_optimal(
-                    group_row_index, group_col_index, scores[members], n_rows=len(group_rows), n_cols=len(group_cols),
-                    ratios=_part(ratios, members),
-                )])
+                chosen.append(
+                    members[
+                        earliest_optimal(
+                            group_row_index,
+                            group_col_index,
+                            scores[members],
+                            n_rows=len(group_rows),
+                            n_cols=len(group_cols),
+                            ratios=_part(ratios, members),
+                        )
+                    ]
+                )
         picked.extend((row_index[edges], col_index[edges]) for edges in chosen)
     return local_rows[np.concatenate([r for r, _ in picked])], local_cols[np.concatenate([c for _, c in picked])]
 
@@ -81,7 +84,7 @@ def _part(ratios: Optional[Ratios], edges: np.ndarray) -> Optional[Ratios]:
 
 def _solve_stars(
     cells: np.ndarray, rows: np.ndarray, cols: np.ndarray, *, scores: np.ndarray, block: np.ndarray
-) -> Tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray]:
     """Blocks with one row or one column take their best cell, the earliest
     column and row among equals."""
     cells = cells[np.lexsort((rows[cells], cols[cells], -scores[cells], block[cells]))]
@@ -91,7 +94,7 @@ def _solve_stars(
 
 def _solve_squares(
     cells: np.ndarray, rows: np.ndarray, cols: np.ndarray, *, scores: np.ndarray, block: np.ndarray
-) -> Tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray]:
     """Blocks of two rows and two columns, :func:`best_assignment`'s rule
     written out: column 0 takes row 0 if that still allows the best total,
     else row 1 if that does; column 1 then takes a row left, by the same
@@ -114,13 +117,13 @@ def _solve_squares(
     first_row1 = ~first_row0 & (s[:, 1, 0] > 0) & (s[:, 1, 0] + s[:, 0, 1] >= best)
     first_none = ~first_row0 & ~first_row1
     second_row0 = (first_row1 & (s[:, 0, 1] > 0)) | (first_none & (s[:, 0, 1] > 0) & (s[:, 0, 1] >= best))
-    second_row1 = (first_row0 & (s[:, 1, 1] > 0)) | (
-        first_none & ~second_row0 & (s[:, 1, 1] > 0) & (s[:, 1, 1] >= best)
-    )
+    second_row1 = (first_row0 & (s[:, 1, 1] > 0)) | (first_none & ~second_row0 & (s[:, 1, 1] > 0) & (s[:, 1, 1] >= best))
     pick_rows, pick_cols = [], []
     for taken, row, col in (
-        (first_row0, low_row, low_col), (first_row1, high_row, low_col),
-        (second_row0, low_row, high_col), (second_row1, high_row, high_col),
+        (first_row0, low_row, low_col),
+        (first_row1, high_row, low_col),
+        (second_row0, low_row, high_col),
+        (second_row1, high_row, high_col),
     ):
         pick_rows.append(row[taken])
         pick_cols.append(col[taken])

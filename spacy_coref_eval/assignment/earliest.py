@@ -1,7 +1,8 @@
 """The earliest optimal assignment: among maximum-score assignments, the
 one that gives each column in turn the earliest row that still allows the
 optimum (docs/metrics.md §3, §7)."""
-from typing import List, NamedTuple, Optional, Tuple
+
+from typing import NamedTuple, Optional
 
 import numpy as np
 
@@ -93,8 +94,7 @@ def earliest_on_gains(rows: np.ndarray, cols: np.ndarray, gains: Gains, *, n_row
 
 
 def _optimal_by_block(
-    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, *, free_rows: np.ndarray, free_cols: np.ndarray,
-    blocks: Blocks,
+    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, *, free_rows: np.ndarray, free_cols: np.ndarray, blocks: Blocks
 ) -> np.ndarray:
     """Edge indices of a maximum-gain assignment, by one
     :func:`~.sparse.max_gain_matching` per group of the connected
@@ -114,13 +114,23 @@ def _optimal_by_block(
         by_cols = n_group_cols * (n_group_rows + int(may_miss_cols.sum()))
         if by_cols < by_rows:
             found = max_gain_matching(
-                col_index, row_index, gains[members], n_rows=n_group_cols, n_cols=n_group_rows, may_miss=may_miss_cols,
-                small_cells=SMALL_CELLS
+                col_index,
+                row_index,
+                gains[members],
+                n_rows=n_group_cols,
+                n_cols=n_group_rows,
+                may_miss=may_miss_cols,
+                small_cells=SMALL_CELLS,
             )
         else:
             found = max_gain_matching(
-                row_index, col_index, gains[members], n_rows=n_group_rows, n_cols=n_group_cols, may_miss=may_miss_rows,
-                small_cells=SMALL_CELLS
+                row_index,
+                col_index,
+                gains[members],
+                n_rows=n_group_rows,
+                n_cols=n_group_cols,
+                may_miss=may_miss_rows,
+                small_cells=SMALL_CELLS,
             )
         matched.append(members[found])
     return np.concatenate(matched)
@@ -128,7 +138,7 @@ def _optimal_by_block(
 
 def _padded(
     rows: np.ndarray, cols: np.ndarray, *, n_rows: int, n_cols: int, matched: np.ndarray
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The padded graph of :func:`earliest_optimal` as ``(left, right)`` per
     edge (the real edges, then (i, C + i), (R + j, j) and (R + j, C + i)),
     and the edge of the perfect matching M at each left node, M extending
@@ -144,8 +154,7 @@ def _padded(
 
 
 def _tight_edges(
-    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, *, n_rows: int, n_cols: int, matched: np.ndarray,
-    gains: Gains,
+    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, *, n_rows: int, n_cols: int, matched: np.ndarray, gains: Gains
 ) -> np.ndarray:
     """Mask of the edges of :func:`_padded` that are tight under optimal
     dual values (step 2 of :func:`earliest_optimal`). Those of the
@@ -183,23 +192,29 @@ def _tight_edges(
     unmatched_cols[cols[matched]] = False
     if (u < -gains.tolerance).any() or (v[unmatched_cols] > gains.tolerance).any():
         raise AssertionError("gaining alternating path: the assignment was not optimal")
-    return np.concatenate([
-        u[rows] + v[cols] - values <= gains.tolerance, u <= gains.tolerance, v <= gains.tolerance,
-        np.ones(len(rows), dtype=bool),
-    ])
+    return np.concatenate(
+        [u[rows] + v[cols] - values <= gains.tolerance, u <= gains.tolerance, v <= gains.tolerance, np.ones(len(rows), dtype=bool)]
+    )
 
 
 class Adjacency(NamedTuple):
     """Neighbours of node a: ``targets[starts[a]:starts[a + 1]]``, as lists
     for the node-by-node searches."""
 
-    starts: List[int]
-    targets: List[int]
+    starts: list[int]
+    targets: list[int]
 
 
 def _fix_columns(
-    left: np.ndarray, right: np.ndarray, tight: np.ndarray, *, mate_edge: np.ndarray, n_rows: int, n_cols: int,
-    by_component: bool, python: bool,
+    left: np.ndarray,
+    right: np.ndarray,
+    tight: np.ndarray,
+    *,
+    mate_edge: np.ndarray,
+    n_rows: int,
+    n_cols: int,
+    by_component: bool,
+    python: bool,
 ) -> np.ndarray:
     """Step 3 of :func:`earliest_optimal` on the padded graph and its
     ``tight`` edges: the padded edge indices of the chosen real edges. With
@@ -231,16 +246,19 @@ def _fix_columns(
     candidates = candidates[np.lexsort((left[candidates], right[candidates]))]
     columns, first = np.unique(right[candidates], return_index=True)
     chosen = _fix_in_order(
-        graph, Adjacency(np.r_[first, len(candidates)].tolist(), left[candidates].tolist()), columns.tolist(),
-        right_of=right_of.tolist(), left_of=left_of.tolist(), n_rows=n_rows,
+        graph,
+        Adjacency(np.r_[first, len(candidates)].tolist(), left[candidates].tolist()),
+        columns.tolist(),
+        right_of=right_of.tolist(),
+        left_of=left_of.tolist(),
+        n_rows=n_rows,
     )
     edge_of = dict(zip(zip(left[candidates].tolist(), right[candidates].tolist()), candidates.tolist()))
     return np.r_[alone, np.array([edge_of[pair] for pair in chosen], dtype=np.int64)]
 
 
 def _strong_components(
-    left: np.ndarray, mate_of_right: np.ndarray, tight: np.ndarray, *, mate_edge: np.ndarray, size: int,
-    python: bool,
+    left: np.ndarray, mate_of_right: np.ndarray, tight: np.ndarray, *, mate_edge: np.ndarray, size: int, python: bool
 ) -> np.ndarray:
     """The strongly connected component of every left node of the tight
     graph directed left → right off M and right → left on M, each right
@@ -253,9 +271,8 @@ def _strong_components(
 
 
 def _fix_in_order(
-    graph: Adjacency, candidates: Adjacency, columns: List[int], *, right_of: List[int], left_of: List[int],
-    n_rows: int,
-) -> List[Tuple[int, int]]:
+    graph: Adjacency, candidates: Adjacency, columns: list[int], *, right_of: list[int], left_of: list[int], n_rows: int
+) -> list[tuple[int, int]]:
     """The sequential part of step 3: ``graph`` holds the tight neighbours
     of each padded row within its component, ``candidates`` the real rows
     so tight with each of ``columns`` in turn, ``right_of`` and ``left_of``
@@ -263,12 +280,12 @@ def _fix_in_order(
     (row, column) pairs fixed."""
     size = len(right_of)
     fixed_left, fixed_right = [False] * size, [False] * size
-    chosen: List[Tuple[int, int]] = []
+    chosen: list[tuple[int, int]] = []
     starts, rows = candidates
     for k, j in enumerate(columns):
         best = mate = left_of[j]
         wanted = []
-        for row in rows[starts[k]:starts[k + 1]]:
+        for row in rows[starts[k] : starts[k + 1]]:
             if row == mate:
                 break
             if not fixed_left[row]:
@@ -282,7 +299,7 @@ def _fix_in_order(
 
 
 def _switch_to_earliest(
-    graph: Adjacency, right_of: List[int], left_of: List[int], *, fixed_right: List[bool], j: int, wanted: List[int]
+    graph: Adjacency, right_of: list[int], left_of: list[int], *, fixed_right: list[bool], j: int, wanted: list[int]
 ) -> int:
     """The earliest of the ``wanted`` rows (unfixed candidates of column j
     before M(j), in order) reachable from M(j) by an alternating path
@@ -296,7 +313,7 @@ def _switch_to_earliest(
     found = []
     starts, targets = graph
     for a in queue:
-        for b in targets[starts[a]:starts[a + 1]]:
+        for b in targets[starts[a] : starts[a + 1]]:
             if b in seen_right or fixed_right[b] or b == right_of[a]:
                 continue
             seen_right.add(b)
@@ -323,7 +340,7 @@ def _switch_to_earliest(
     return best
 
 
-def best_assignment(scores: np.ndarray) -> List[Tuple[int, int]]:
+def best_assignment(scores: np.ndarray) -> list[tuple[int, int]]:
     """:func:`earliest_optimal` on a dense matrix of scores (cells > 0 are
     the candidates): ``(row, column)`` pairs, by column."""
     rows, cols = np.nonzero(scores > 0)

@@ -1,9 +1,10 @@
 """Scores as a solver sees them: exact integers when every score is a
 small fraction p/q, so that ties are decided exactly, else floats with a
 tolerance (docs/metrics.md §7)."""
+
 import math
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Optional
 
 import numpy as np
 
@@ -24,7 +25,7 @@ answer is the exact one when distinct totals of a block of n mentions lie
 more than n times this apart."""
 
 
-Ratios = Tuple[np.ndarray, np.ndarray]
+Ratios = tuple[np.ndarray, np.ndarray]
 
 
 def as_ratios(scores: np.ndarray) -> Optional[Ratios]:
@@ -45,10 +46,10 @@ def as_ratios(scores: np.ndarray) -> Optional[Ratios]:
     denominators = np.zeros(len(values), dtype=np.int64)
     quick = np.arange(1, QUICK_DENOMINATOR + 1)
     for chunk in range(0, len(values), 1024):
-        part = values[chunk:chunk + 1024, None]
+        part = values[chunk : chunk + 1024, None]
         hit = np.rint(part * quick) / quick == part
         found = hit.any(axis=1)
-        denominators[chunk:chunk + 1024][found] = quick[hit.argmax(axis=1)[found]]
+        denominators[chunk : chunk + 1024][found] = quick[hit.argmax(axis=1)[found]]
     slow = np.flatnonzero(denominators == 0).tolist()
     if slow:
         from fractions import Fraction
@@ -86,7 +87,7 @@ class Gains:
         0 or at least 1. Without ``ratios``, or if L is too large, the
         scores themselves (scaled to at most 1) with
         :data:`REDUCED_COST_TOLERANCE`."""
-        budget = 2.0 ** 50 / (4 * (n_nodes + 1))
+        budget = 2.0**50 / (4 * (n_nodes + 1))
         if ratios is not None:
             numerators, denominators = ratios
             common = 1

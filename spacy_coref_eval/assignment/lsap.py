@@ -7,8 +7,10 @@ have at most :data:`PYTHON_CELLS` cells each and that needs at most
 :data:`PYTHON_SCANS` reduced costs in all, SciPy the others
 (docs/metrics.md §7): which one depends on that problem alone, never on
 what the process solved before."""
+
 import math
-from typing import Iterator, List, Optional, Sequence, Tuple
+from collections.abc import Iterator, Sequence
+from typing import Optional
 
 import numpy as np
 
@@ -26,7 +28,7 @@ ROW_SCANS = 10
 """What each row of a block costs in Python besides its reduced costs
 (about 2 µs: its lists, duals and path), counted as this many of them."""
 
-Pairs = Tuple[np.ndarray, np.ndarray]
+Pairs = tuple[np.ndarray, np.ndarray]
 
 
 def dense_assignment(scores: np.ndarray) -> Pairs:
@@ -69,7 +71,7 @@ def shortest_path_assignment(cost: np.ndarray) -> Pairs:
     return found
 
 
-def _solve(cost: np.ndarray, max_scans: float) -> Tuple[Optional[Pairs], int]:
+def _solve(cost: np.ndarray, max_scans: float) -> tuple[Optional[Pairs], int]:
     """:func:`shortest_path_assignment`, or None if it would compute more
     than ``max_scans`` reduced costs, and the number it computed."""
     cost = np.asarray(cost, dtype=np.float64)
@@ -87,9 +89,7 @@ def _solve(cost: np.ndarray, max_scans: float) -> Tuple[Optional[Pairs], int]:
     return (np.arange(n_rows, dtype=np.int64), np.array(col_of, dtype=np.int64)), scans
 
 
-def _augment_rows(
-    matrix: List[List[float]], n_rows: int, n_cols: int, *, max_scans: float
-) -> Tuple[Optional[List[int]], int]:
+def _augment_rows(matrix: list[list[float]], n_rows: int, n_cols: int, *, max_scans: float) -> tuple[Optional[list[int]], int]:
     """The column of every row (``n_rows <= n_cols``) of
     :func:`shortest_path_assignment`, or None past ``max_scans`` reduced
     costs, and the number computed."""
@@ -141,7 +141,7 @@ def _augment_rows(
 
 def matchings_by_group(
     blocks: Blocks, rows: np.ndarray, cols: np.ndarray, *, selected: np.ndarray, gains: Sequence[np.ndarray]
-) -> Iterator[List[np.ndarray]]:
+) -> Iterator[list[np.ndarray]]:
     """The edge indices of a maximum-gain matching of the ``selected``
     blocks of the graph with edges ``(rows[e], cols[e])`` under each of
     ``gains`` (arrays over the edges): all at once by
@@ -163,7 +163,7 @@ def matchings_by_group(
 
 def python_matchings(
     blocks: Blocks, rows: np.ndarray, cols: np.ndarray, *, selected: np.ndarray, gains: Sequence[np.ndarray]
-) -> Optional[List[np.ndarray]]:
+) -> Optional[list[np.ndarray]]:
     """The edge indices of a maximum-gain matching of the ``selected``
     blocks under each of ``gains`` (positive, over the edges), as
     :func:`~.sparse.max_gain_matching` finds them, in Python: each block is
@@ -199,9 +199,9 @@ def python_matchings(
         flat = np.zeros(int(sizes.sum()))
         flat[code] = -np.asarray(gain, dtype=np.float64)[cells]
         costs = flat.tolist()
-        picked: List[int] = []
+        picked: list[int] = []
         for offset, height, width in shapes:
-            matrix = [costs[start:start + width] for start in range(offset, offset + height * width, width)]
+            matrix = [costs[start : start + width] for start in range(offset, offset + height * width, width)]
             col_of, used = _augment_rows(matrix, height, width, max_scans=PYTHON_SCANS - scans)
             scans += used
             if col_of is None:

@@ -1,14 +1,13 @@
 """SciPy's solvers behind one call: a maximum-gain matching, sparse or dense
 by the problem's shape, imported only when a problem needs them
 (docs/metrics.md §7)."""
+
 from typing import Optional
 
 import numpy as np
 
 
-def edge_index(
-    rows: np.ndarray, cols: np.ndarray, n_cols: int, *, find_rows: np.ndarray, find_cols: np.ndarray
-) -> np.ndarray:
+def edge_index(rows: np.ndarray, cols: np.ndarray, n_cols: int, *, find_rows: np.ndarray, find_cols: np.ndarray) -> np.ndarray:
     """The index ``e`` with ``(rows[e], cols[e]) == (find_rows[k], find_cols[k])``
     for every k (each pair must be an edge; edges are distinct)."""
     codes = rows.astype(np.int64) * n_cols + cols
@@ -28,8 +27,14 @@ fixed costs, however sparse the problem (``small_cells`` of
 
 
 def max_gain_matching(
-    rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, *, n_rows: int, n_cols: int,
-    may_miss: Optional[np.ndarray] = None, small_cells: int = 0,
+    rows: np.ndarray,
+    cols: np.ndarray,
+    gains: np.ndarray,
+    *,
+    n_rows: int,
+    n_cols: int,
+    may_miss: Optional[np.ndarray] = None,
+    small_cells: int = 0,
 ) -> np.ndarray:
     """Indices of the edges ``(rows[e], cols[e])`` (distinct, gains > 0) of a
     one-to-one matching of maximum total gain.
@@ -95,4 +100,3 @@ def max_gain_matching(
         real = matched_cols < n_cols
         matched_rows, matched_cols = matched_rows[real], matched_cols[real]
     return edge_index(rows, cols, n_cols, find_rows=matched_rows, find_cols=matched_cols)
-

@@ -1,6 +1,7 @@
 """The ``spacy-coref-eval`` command line (also ``python -m spacy_coref_eval``):
 one module per command, each reading, scoring and reporting through
 :func:`~spacy_coref_eval.scoring.evaluate_corpus`."""
+
 import gc
 
 from ._app import app

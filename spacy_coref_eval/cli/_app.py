@@ -1,6 +1,5 @@
 """The ``spacy-coref-eval`` command group (click), its commands listed in
 the order they are registered, from the commonest on."""
-from typing import List
 
 import click
 
@@ -14,7 +13,7 @@ class CommandGroup(click.Group):
 
     command_class = SectionedCommand
 
-    def list_commands(self, ctx: click.Context) -> List[str]:
+    def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.commands)
 
 

@@ -1,21 +1,14 @@
 """``agree``: the agreement of two or more annotators' files
 (docs/agreement.md)."""
+
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Optional
 
 import click
 
 from ._app import app
-from .options import (
-    FORMAT,
-    INPUT_HELP,
-    N_RESAMPLES,
-    PER_DOC,
-    SEED,
-    ScoringOptions,
-    existing_path,
-    scoring_options,
-)
+from .options import FORMAT, INPUT_HELP, N_RESAMPLES, PER_DOC, SEED, ScoringOptions, existing_path, scoring_options
 from .output import output_format, reported_errors, say, say_warnings, write
 
 
@@ -30,14 +23,28 @@ def _level(ctx: click.Context, param: click.Parameter, value: float) -> Optional
 @app.command(epilog=INPUT_HELP, short_help="Agreement among annotators")
 @click.argument("files", nargs=-1, required=True, type=existing_path())
 @click.option("--names", default=None, help="Comma-separated annotator names, one per file (default: the file names)")
-@click.option("--formats", "file_formats", default=None,
-              help="Comma-separated format names, one per file (empty: --input-format, else by the file's name)")
+@click.option(
+    "--formats",
+    "file_formats",
+    default=None,
+    help="Comma-separated format names, one per file (empty: --input-format, else by the file's name)",
+)
 @click.option("--system", type=existing_path(), default=None, help="Score this system against every annotator (the human ceiling)")
-@click.option("--consensus", type=click.Path(path_type=Path), default=None,
-              help="Write the majority-link consensus here as a draft gold (the format by its suffix)")
+@click.option(
+    "--consensus",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write the majority-link consensus here as a draft gold (the format by its suffix)",
+)
 @click.option("--html", "html_path", type=click.Path(path_type=Path), default=None, help="Also write an HTML page here")
-@click.option("--ci", type=float, default=0.95, show_default=True, callback=_level,
-              help="Level of the bootstrap intervals over documents of every cell (0: none)")
+@click.option(
+    "--ci",
+    type=float,
+    default=0.95,
+    show_default=True,
+    callback=_level,
+    help="Level of the bootstrap intervals over documents of every cell (0: none)",
+)
 @PER_DOC
 @SEED
 @N_RESAMPLES
@@ -45,9 +52,20 @@ def _level(ctx: click.Context, param: click.Parameter, value: float) -> Optional
 @click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write the report to this file")
 @scoring_options
 def agree(
-    scoring: ScoringOptions, files: Sequence[Path], names: Optional[str], *, file_formats: Optional[str], system: Optional[Path],
-    consensus: Optional[Path], html_path: Optional[Path], ci: Optional[float], per_doc: bool, seed: int, n_resamples: int,
-    fmt: Optional[str], output: Optional[Path],
+    scoring: ScoringOptions,
+    files: Sequence[Path],
+    names: Optional[str],
+    *,
+    file_formats: Optional[str],
+    system: Optional[Path],
+    consensus: Optional[Path],
+    html_path: Optional[Path],
+    ci: Optional[float],
+    per_doc: bool,
+    seed: int,
+    n_resamples: int,
+    fmt: Optional[str],
+    output: Optional[Path],
 ) -> None:
     """Agreement of FILES, one per annotator (two or more, any format the
     package reads): every pair scored as 'score A B' scores it, mention
@@ -68,9 +86,7 @@ def agree(
         given = file_formats.split(",") if file_formats else [""] * len(files)
         if len(given) != len(files):
             raise click.UsageError(f"--formats names {len(given)} format(s) for {len(files)} files; give one each (empty: by name)")
-        annotations = [
-            read_annotation(path, label, options, fmt=fmt or None) for path, label, fmt in zip(files, labels, given)
-        ]
+        annotations = [read_annotation(path, label, options, fmt=fmt or None) for path, label, fmt in zip(files, labels, given)]
         machine = read_annotation(system, system.stem, options) if system is not None else None
         result = agreement(annotations, options, level=ci, n_resamples=n_resamples, seed=seed, system=machine)
         data = result.to_dict()

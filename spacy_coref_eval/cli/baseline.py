@@ -1,5 +1,6 @@
 """``baseline``: write the string-match baseline of a key as a response
 (:mod:`~spacy_coref_eval.analysis.baseline`; docs/long-documents.md §6)."""
+
 from pathlib import Path
 from typing import Optional
 
@@ -13,11 +14,18 @@ from .output import reported_errors, say, write
 @app.command(epilog=INPUT_HELP, short_help="Write a string-match baseline response for a key")
 @key_argument()
 @click.option(
-    "--output", "-o", type=click.Path(path_type=Path), default=None,
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path),
+    default=None,
     help="Write the response here, in the format its name says (default: CoNLL-2012 on standard output)",
 )
 @click.option(
-    "--match", "by", type=click.Choice(["string", "head"]), default="string", show_default=True,
+    "--match",
+    "by",
+    type=click.Choice(["string", "head"]),
+    default="string",
+    show_default=True,
     help="Put mentions with the same text (lowercased words joined by one space) or the same head word in one entity",
 )
 @INPUT_FORMAT
@@ -37,13 +45,18 @@ def baseline(key: Path, output: Optional[Path], by: str, *, input_format: Option
         if not side.documents:
             raise CorefInputError(f"{key}: no documents")
         documents = [
-            WordsDocument(document.name, baseline_clusters(document.clusters, document.words, by), list(document.words),
-                          list(document.sentence_starts))
+            WordsDocument(
+                document.name,
+                baseline_clusters(document.clusters, document.words, by),
+                list(document.words),
+                list(document.sentence_starts),
+            )
             for document in side.documents
         ]
         if output is None:
             lines = [
-                line for name, document in zip(document_names(documents), documents)
+                line
+                for name, document in zip(document_names(documents), documents)
                 for line in format_conll(name, document.words, document.clusters, sentence_starts=document.sentence_starts)
             ]
             write("\n".join(lines) + "\n", None, "the baseline", inputs=(key,))

@@ -3,8 +3,10 @@ scores, their difference and p-values of two paired significance tests
 (:func:`~spacy_coref_eval.analysis.statistics.compare`); more: ranked, with
 those tests between neighbours and every pair
 (:func:`~spacy_coref_eval.analysis.ranking.rank_systems`)."""
+
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Optional, Sequence, Tuple, cast
+from typing import Any, Optional, cast
 
 import click
 
@@ -35,9 +37,7 @@ MAX_ROUNDS = 10_000_000
 @click.argument("systems", nargs=-1, required=True, type=input_path())
 @section(
     "Analyses",
-    click.option(
-        "--rounds", default=10000, type=click.IntRange(1, MAX_ROUNDS), help="Rounds of the approximate randomization test"
-    ),
+    click.option("--rounds", default=10000, type=click.IntRange(1, MAX_ROUNDS), help="Rounds of the approximate randomization test"),
 )
 @N_RESAMPLES
 @SEED
@@ -45,18 +45,17 @@ MAX_ROUNDS = 10_000_000
     "Analyses",
     click.option("--classes", is_flag=True, help="Also test every resolution class's MUC-RC (Stoyanov et al. 2009)"),
     click.option(
-        "--rank-by", default="conll", type=click.Choice(RANK_BY),
-        help="With three or more systems: the metric whose F1 ranks them",
+        "--rank-by", default="conll", type=click.Choice(RANK_BY), help="With three or more systems: the metric whose F1 ranks them"
     ),
-    click.option(
-        "--ci", "level", default=0.95, type=float, callback=check_level,
-        help="With three or more systems: interval level",
-    ),
+    click.option("--ci", "level", default=0.95, type=float, callback=check_level, help="With three or more systems: interval level"),
 )
 @section(
     "Output",
     click.option(
-        "--html", "html_path", type=output_path(), default=None,
+        "--html",
+        "html_path",
+        type=output_path(),
+        default=None,
         help="With three or more systems: also write the ranking as an HTML page with its interval plot",
     ),
 )
@@ -64,14 +63,24 @@ MAX_ROUNDS = 10_000_000
 @section(
     "Output",
     click.option(
-        "--output", "-o", type=output_path(), default=None,
-        help="Write the comparison to this file (.json: JSON; -: standard output)",
+        "--output", "-o", type=output_path(), default=None, help="Write the comparison to this file (.json: JSON; -: standard output)"
     ),
 )
 @scoring_options
 def compare_command(
-    scoring: ScoringOptions, key: Path, systems: Sequence[Path], *, rounds: int, n_resamples: int, seed: int,
-    classes: bool, rank_by: str, level: float, html_path: Optional[Path], fmt: Optional[str], output: Optional[Path],
+    scoring: ScoringOptions,
+    key: Path,
+    systems: Sequence[Path],
+    *,
+    rounds: int,
+    n_resamples: int,
+    seed: int,
+    classes: bool,
+    rank_by: str,
+    level: float,
+    html_path: Optional[Path],
+    fmt: Optional[str],
+    output: Optional[Path],
 ) -> None:
     """Compare SYSTEMS on KEY. Two systems A and B: per metric both F1,
     B − A and p-values of approximate randomization (two-sided) and of a
@@ -81,13 +90,36 @@ def compare_command(
     given = scoring.formats()
     labels = ("KEY", *(f"SYSTEM {index + 1}" for index in range(len(systems))))
     with standard_input((key, *systems), labels, (given[0], *(given[1],) * len(systems))) as paths:
-        compared(scoring, paths[0], paths[1:], rounds=rounds, n_resamples=n_resamples, seed=seed, classes=classes, rank_by=rank_by,
-            level=level, html_path=html_path, fmt=fmt, output=output)
+        compared(
+            scoring,
+            paths[0],
+            paths[1:],
+            rounds=rounds,
+            n_resamples=n_resamples,
+            seed=seed,
+            classes=classes,
+            rank_by=rank_by,
+            level=level,
+            html_path=html_path,
+            fmt=fmt,
+            output=output,
+        )
 
 
 def compared(
-    scoring: ScoringOptions, key: Path, systems: Sequence[Path], *, rounds: int, n_resamples: int, seed: int,
-    classes: bool, rank_by: str, level: float, html_path: Optional[Path], fmt: Optional[str], output: Optional[Path],
+    scoring: ScoringOptions,
+    key: Path,
+    systems: Sequence[Path],
+    *,
+    rounds: int,
+    n_resamples: int,
+    seed: int,
+    classes: bool,
+    rank_by: str,
+    level: float,
+    html_path: Optional[Path],
+    fmt: Optional[str],
+    output: Optional[Path],
 ) -> None:
     """``compare`` of files (standard input already in one)."""
     if len(systems) < 2:
@@ -95,8 +127,19 @@ def compared(
     if len(systems) > 2:
         if classes:
             raise click.UsageError("--classes compares two systems")
-        return rank_command(scoring, key, systems, rounds=rounds, n_resamples=n_resamples, seed=seed, rank_by=rank_by, level=level,
-            html_path=html_path, fmt=fmt, output=output)
+        return rank_command(
+            scoring,
+            key,
+            systems,
+            rounds=rounds,
+            n_resamples=n_resamples,
+            seed=seed,
+            rank_by=rank_by,
+            level=level,
+            html_path=html_path,
+            fmt=fmt,
+            output=output,
+        )
     if html_path is not None:
         raise click.UsageError("--html writes the ranking of three or more systems ('report' writes one system's page)")
     system_a, system_b = systems
@@ -115,21 +158,26 @@ def compared(
         per_class = None
         if classes:
             # two systems: more are ranked above
-            per_class = cast(Tuple[Any, Any], tuple(score_resolution_classes(run.result, run.corpus.tokens()) for run in runs))
+            per_class = cast(tuple[Any, Any], tuple(score_resolution_classes(run.result, run.corpus.tokens()) for run in runs))
         comparison = compare(runs[0].result, runs[1].result, n_rounds=rounds, n_resamples=n_resamples, seed=seed, classes=per_class)
     warnings = [f"{named(path)}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
     say_warnings(warnings)
     if fmt == "json":
         data = comparison_json(
-            named(key), [named(path) for path in systems], runs[0].result, comparison=comparison, rounds=rounds,
-            n_resamples=n_resamples, seed=seed, warnings=warnings
+            named(key),
+            [named(path) for path in systems],
+            runs[0].result,
+            comparison=comparison,
+            rounds=rounds,
+            n_resamples=n_resamples,
+            seed=seed,
+            warnings=warnings,
         )
         text = json_text(data)
     else:
         text = (
             f"A = {named(system_a)}, B = {named(system_b)}; {len(runs[0].result.names)} documents; p-values: approximate "
-            f"randomization ({rounds} rounds), paired bootstrap ({n_resamples} resamples), seed {seed}\n"
-            + comparison_table(comparison)
+            f"randomization ({rounds} rounds), paired bootstrap ({n_resamples} resamples), seed {seed}\n" + comparison_table(comparison)
         )
         if classes:
             text += "\nResolution classes, MUC-RC (Stoyanov et al. 2009)\n" + comparison_table(comparison, "Class")
@@ -138,8 +186,18 @@ def compared(
 
 
 def rank_command(
-    scoring: ScoringOptions, key: Path, systems: Sequence[Path], *, rounds: int, n_resamples: int, seed: int,
-    rank_by: str, level: float, html_path: Optional[Path], fmt: Optional[str], output: Optional[Path],
+    scoring: ScoringOptions,
+    key: Path,
+    systems: Sequence[Path],
+    *,
+    rounds: int,
+    n_resamples: int,
+    seed: int,
+    rank_by: str,
+    level: float,
+    html_path: Optional[Path],
+    fmt: Optional[str],
+    output: Optional[Path],
 ) -> None:
     """``compare`` of three or more systems: the ranking (and its page)."""
     from ..analysis.ranking import rank_systems
@@ -158,20 +216,34 @@ def rank_command(
         options = scoring.options(twinning=False)
         runs = [evaluate_corpus(key, path, options) for path in systems]
         check_systems(systems, runs)
-        ranking = rank_systems([run.result for run in runs], labels, rank_by, n_rounds=rounds, n_resamples=n_resamples, seed=seed,
-            level=level)
+        ranking = rank_systems(
+            [run.result for run in runs], labels, rank_by, n_rounds=rounds, n_resamples=n_resamples, seed=seed, level=level
+        )
     warnings = [f"{named(path)}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
     say_warnings(warnings)
     result = runs[0].result
     if fmt == "json":
-        text = json_text(ranking_json(named(key), labels, result, ranking=ranking, rounds=rounds, n_resamples=n_resamples, seed=seed,
-            level=level, warnings=warnings))
+        text = json_text(
+            ranking_json(
+                named(key),
+                labels,
+                result,
+                ranking=ranking,
+                rounds=rounds,
+                n_resamples=n_resamples,
+                seed=seed,
+                level=level,
+                warnings=warnings,
+            )
+        )
     else:
         text = (
             f"{len(systems)} systems on {named(key)}; {len(result.names)} documents; ranked by {rank_by} F1, "
             f"{level:.0%} bootstrap intervals; p against the next: approximate randomization ({rounds} rounds), "
-            f"paired bootstrap ({n_resamples} resamples), seed {seed}\n" + ranking_table(ranking, labels)
-            + "\n" + settings_line(result.settings.to_dict())
+            f"paired bootstrap ({n_resamples} resamples), seed {seed}\n"
+            + ranking_table(ranking, labels)
+            + "\n"
+            + settings_line(result.settings.to_dict())
         )
     write(text, output, "the ranking", inputs=(key, *systems))
     if html_path is not None:
@@ -188,7 +260,8 @@ def check_systems(systems: Sequence[Path], runs: Sequence) -> None:
 
     for path, run in zip(systems[1:], runs[1:]):
         check_same_documents(
-            runs[0].corpus.response_names, run.corpus.response_names,
+            runs[0].corpus.response_names,
+            run.corpus.response_names,
             f"cannot compare {named(systems[0])} with {named(path)}: they hold different documents",
             labels=(Path(named(systems[0])).name, Path(named(path)).name),
         )

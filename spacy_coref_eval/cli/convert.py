@@ -1,12 +1,13 @@
 """``convert`` (any format to any other), ``export`` (the same, from a
 spaCy DocBin) and ``formats`` (the registry); the formats' readers and
 writers load when a conversion needs them."""
+
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence as SequenceABC
+from collections.abc import Iterable, Iterator, Sequence, Sequence as SequenceABC
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Sequence, TypeVar
+from typing import Optional, TypeVar
 
 import click
 
@@ -18,9 +19,9 @@ from .stdin import is_dash, standard_input
 
 PROGRESS_MIN_BYTES = 1 << 20
 T = TypeVar("T")
-OUTPUT_FORMAT = section("Output", click.option(
-    "--output-format", default=None, type=FormatName(), help="Format to write, by name (default: from OUT's name)"
-))
+OUTPUT_FORMAT = section(
+    "Output", click.option("--output-format", default=None, type=FormatName(), help="Format to write, by name (default: from OUT's name)")
+)
 
 
 def input_size(path: Path) -> int:
@@ -66,8 +67,13 @@ class Progressed(SequenceABC):  # type: ignore[type-arg]
 @SPANS
 @HEAD_PREFIX
 def convert(
-    input_path: Path, output_path: Path, input_format: Optional[str], *, output_format: Optional[str],
-    spans: Optional[str], head_prefix: Optional[str],
+    input_path: Path,
+    output_path: Path,
+    input_format: Optional[str],
+    *,
+    output_format: Optional[str],
+    spans: Optional[str],
+    head_prefix: Optional[str],
 ) -> None:
     """Convert coreference between formats, keeping every score. IN and
     OUT: files in any format the package reads and writes ('formats' lists
@@ -97,9 +103,7 @@ def convert(
 @OUTPUT_FORMAT
 @SPANS
 @HEAD_PREFIX
-def export(
-    input_path: Path, output_path: Path, output_format: Optional[str], *, spans: Optional[str], head_prefix: Optional[str]
-) -> None:
+def export(input_path: Path, output_path: Path, output_format: Optional[str], *, spans: Optional[str], head_prefix: Optional[str]) -> None:
     """Export the coreference of a spaCy DocBin (IN, .spacy) to OUT, in the
     format OUT's name says (CoNLL-2012 for *conll), as 'convert' does.
 
@@ -119,8 +123,13 @@ def export(
 
 
 def converted(
-    input_path: Path, output_path: Path, input_format: Optional[str], *, output_format: Optional[str],
-    spans: Optional[str], head_prefix: Optional[str],
+    input_path: Path,
+    output_path: Path,
+    input_format: Optional[str],
+    *,
+    output_format: Optional[str],
+    spans: Optional[str],
+    head_prefix: Optional[str],
 ) -> None:
     """Read ``input_path`` in its format and write it in ``output_path``'s
     (``-``: standard output, through a temporary file)."""
@@ -139,8 +148,13 @@ def converted(
 
 
 def _converted(
-    input_path: Path, output_path: Path, input_format: Optional[str], *, output_format: Optional[str],
-    spans: Optional[str], head_prefix: Optional[str],
+    input_path: Path,
+    output_path: Path,
+    input_format: Optional[str],
+    *,
+    output_format: Optional[str],
+    spans: Optional[str],
+    head_prefix: Optional[str],
 ) -> None:
     from ..errors import CorefInputError
     from ..files import check_not_input
@@ -169,9 +183,11 @@ def _converted(
                 raise CorefInputError(f"{input_path}: document {name!r} has {lost}, which {target.title} cannot hold")
             change = document.changed_in(target)
             if change and source is target:
-                raise CorefInputError(f"{input_path}: document {name!r}: converting {target.title} to "
-                                      f"{target.title} would change it ({change}); (de)compress the file with "
-                                      "gzip instead")
+                raise CorefInputError(
+                    f"{input_path}: document {name!r}: converting {target.title} to "
+                    f"{target.title} would change it ({change}); (de)compress the file with "
+                    "gzip instead"
+                )
             if change:
                 changed.append(f"document {name!r}: {change}")
         if changed:
@@ -196,8 +212,5 @@ def formats_command() -> None:
     register (entry point group spacy_coref_eval.formats)."""
     from ..formats import registered_formats
 
-    lines = [
-        f"{fmt.name:<12} {fmt.describe()}{'' if fmt.write is not None else ' (read only)'}"
-        for fmt in registered_formats()
-    ]
+    lines = [f"{fmt.name:<12} {fmt.describe()}{'' if fmt.write is not None else ' (read only)'}" for fmt in registered_formats()]
     write("\n".join(lines) + "\n", None, "the formats")

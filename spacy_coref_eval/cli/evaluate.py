@@ -1,6 +1,7 @@
 """``evaluate``: run a spaCy pipeline on a corpus's texts, as ``spacy
 evaluate`` does, and print the whole coreference table (``spacy
 evaluate`` prints only spaCy's own columns)."""
+
 import json
 from pathlib import Path
 from typing import Optional
@@ -20,7 +21,10 @@ from .stdin import is_dash, standard_input
 @section(
     "Other",
     click.option(
-        "--code", "-c", type=existing_path(), default=None,
+        "--code",
+        "-c",
+        type=existing_path(),
+        default=None,
         help="Python file with your registered functions (components), as spacy evaluate's --code",
     ),
     click.option("--gpu-id", "-g", default=-1, type=int, help="GPU to run the pipeline on (-1: CPU)"),
@@ -28,19 +32,28 @@ from .stdin import is_dash, standard_input
 @section(
     "Output",
     click.option(
-        "--output", "-o", type=output_path(), default=None,
+        "--output",
+        "-o",
+        type=output_path(),
+        default=None,
         help="Write the scores as JSON to this file (-: to standard output, in place of the table)",
     ),
-    click.option(
-        "--report", "report_path", type=click.Path(path_type=Path), default=None, help="Also write the HTML report to this file"
-    ),
+    click.option("--report", "report_path", type=click.Path(path_type=Path), default=None, help="Also write the HTML report to this file"),
 )
 @PER_DOC
 @format_option(REPORT_FORMATS)
 @scoring_options_without("response_format", "pair_by")
 def evaluate(
-    scoring: ScoringOptions, model: str, data: Path, *, code: Optional[Path], gpu_id: int, output: Optional[Path],
-    report_path: Optional[Path], per_doc: bool, fmt: Optional[str],
+    scoring: ScoringOptions,
+    model: str,
+    data: Path,
+    *,
+    code: Optional[Path],
+    gpu_id: int,
+    output: Optional[Path],
+    report_path: Optional[Path],
+    per_doc: bool,
+    fmt: Optional[str],
 ) -> None:
     """Run MODEL (an installed pipeline package or a path) on the texts of
     DATA (gold coreference in any format the package reads) and score its
@@ -73,8 +86,9 @@ def evaluate(
             run = evaluate_corpus(key, predicted, options)
             page = None
             if report_path is not None:
-                page = report_page(run.result, run.corpus.words(), key=named(data), response=f"{model} on {named(data)}",
-                    tokens=run.corpus.tokens())
+                page = report_page(
+                    run.result, run.corpus.words(), key=named(data), response=f"{model} on {named(data)}", tokens=run.corpus.tokens()
+                )
         say_warnings(run.result.warnings)
         say("info", f"Settings ({origin}): {json.dumps(run.result.settings.to_dict(), ensure_ascii=False)}")
         if not is_dash(output):
@@ -123,12 +137,10 @@ def _pipeline_options(nlp, scoring: ScoringOptions, tokens: bool):
     from .options import SETTINGS_OPTIONS, parse_metrics
 
     given = {
-        name for name in vars(scoring)
-        if click.get_current_context().get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+        name for name in vars(scoring) if click.get_current_context().get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
     }
     scorer = next(
-        (proc.scorer for _, proc in nlp.pipeline if isinstance(getattr(getattr(proc, "scorer", None), "settings", None), Settings)),
-        None,
+        (proc.scorer for _, proc in nlp.pipeline if isinstance(getattr(getattr(proc, "scorer", None), "settings", None), Settings)), None
     )
     if scorer is None:
         return scoring.options(tokens=tokens), "command-line options"

@@ -4,11 +4,12 @@ files, what and how to score (:func:`scoring_options`, turned into the
 The help texts of formats come from the format registry. Importing this
 module imports neither numpy, spaCy nor SciPy, so that ``--help`` starts
 fast."""
+
 import json
 from dataclasses import dataclass, fields
 from functools import wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import click
 
@@ -128,52 +129,72 @@ def check_level(ctx: click.Context, param: click.Parameter, value: Optional[floa
 
 def compose(*decorators: Decorator) -> Decorator:
     """Decorators applied as if written one above the other, first on top."""
+
     def apply(command: Callable[..., Any]) -> Callable[..., Any]:
         for decorator in reversed(decorators):
             command = decorator(command)
         return command
+
     return apply
 
 
-def format_option(choices: Tuple[str, ...] = ("table", "json")) -> Decorator:
+def format_option(choices: tuple[str, ...] = ("table", "json")) -> Decorator:
     """``--format``: one of ``choices``; by default JSON when ``--output``
     ends in ``.json``, else the table."""
     suffixes = ".json, .csv, .tsv, .md or .tex" if len(choices) > 2 else ".json"
-    return section("Output", click.option(
-        "--format", "-f", "fmt", default=None, type=click.Choice(choices),
-        help=f"Report format (default: the one --output's suffix says, {suffixes}; else table)",
-    ))
+    return section(
+        "Output",
+        click.option(
+            "--format",
+            "-f",
+            "fmt",
+            default=None,
+            type=click.Choice(choices),
+            help=f"Report format (default: the one --output's suffix says, {suffixes}; else table)",
+        ),
+    )
 
 
 FORMAT = format_option()
 PER_DOC = section("Output", click.option("--per-doc", is_flag=True, help="Also report every document"))
 MACRO = section("Analyses", click.option("--macro", is_flag=True, help="Add macro averages over documents"))
-SEED = section("Analyses", click.option(
-    "--seed", default=0, type=click.IntRange(0, MAX_SEED), help="Random seed of the resampling statistics"
-))
-N_RESAMPLES = section("Analyses", click.option(
-    "--n-resamples", default=1000, type=click.IntRange(1, MAX_RESAMPLES), help="Bootstrap resamples of the documents"
-))
-CI = section("Analyses", click.option(
-    "--ci", type=float, default=None, callback=check_level, help="Add bootstrap confidence intervals at this level, e.g. 0.95"
-))
-N_PROCESS = section("Other", click.option(
-    "--n-process", "-n", default=1, type=click.IntRange(1, 256), help="Score documents in this many processes"
-))
+SEED = section(
+    "Analyses", click.option("--seed", default=0, type=click.IntRange(0, MAX_SEED), help="Random seed of the resampling statistics")
+)
+N_RESAMPLES = section(
+    "Analyses",
+    click.option("--n-resamples", default=1000, type=click.IntRange(1, MAX_RESAMPLES), help="Bootstrap resamples of the documents"),
+)
+CI = section(
+    "Analyses",
+    click.option(
+        "--ci", type=float, default=None, callback=check_level, help="Add bootstrap confidence intervals at this level, e.g. 0.95"
+    ),
+)
+N_PROCESS = section(
+    "Other", click.option("--n-process", "-n", default=1, type=click.IntRange(1, 256), help="Score documents in this many processes")
+)
 SPANS_HELP = (
     "Span groups holding the clusters in .spacy input: PREFIX_* (one group per entity, the default "
     "coref_clusters_*) or KEY[:ATTR] (one group KEY whose spans with the same ATTR, id_ (default), "
     "label_ or kb_id_, form an entity)"
 )
 SPANS = section("Input", click.option("--spans", default=None, help=SPANS_HELP))
-HEAD_PREFIX = section("Input", click.option(
-    "--head-prefix", default=None,
-    help="With PREFIX_* span groups: span i of HEAD_PREFIX_<n> is the head of span i of PREFIX_<n>",
-))
-INPUT_FORMAT = section("Input", click.option(
-    "--input-format", default=None, type=FormatName(),
-    help="Format of the input files, by name (default: from each file's name, or standard input's content)",
-))
+HEAD_PREFIX = section(
+    "Input",
+    click.option(
+        "--head-prefix", default=None, help="With PREFIX_* span groups: span i of HEAD_PREFIX_<n> is the head of span i of PREFIX_<n>"
+    ),
+)
+INPUT_FORMAT = section(
+    "Input",
+    click.option(
+        "--input-format",
+        default=None,
+        type=FormatName(),
+        help="Format of the input files, by name (default: from each file's name, or standard input's content)",
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -197,7 +218,7 @@ class ScoringOptions:
     discourse_deixis: bool = False
     min_spans: bool = False
     lea_importance: str = "size"
-    lea_weights: Optional[Dict[str, float]] = None
+    lea_weights: Optional[dict[str, float]] = None
     lea_default_weight: Optional[float] = None
     mina: bool = False
     np_only: bool = False
@@ -211,7 +232,7 @@ class ScoringOptions:
     response_format: Optional[str] = None
     pair_by: Optional[str] = None
 
-    def formats(self) -> Tuple[Optional[str], Optional[str]]:
+    def formats(self) -> tuple[Optional[str], Optional[str]]:
         """The formats named for the key and the response (``None``: from
         the file's name, or standard input's content)."""
         return self.key_format or self.input_format, self.response_format or self.input_format
@@ -227,15 +248,31 @@ class ScoringOptions:
 
 
 SETTINGS_OPTIONS = (
-    "metrics", "twinless", "singletons", "match", "min_overlap", "overlap_measure", "preset", "zeros", "zero_match",
-    "split_antecedents", "non_referring", "bridging", "discourse_deixis", "min_spans",
-    "lea_importance", "lea_weights", "lea_default_weight",
-    "mina", "np_only", "remove_nested",
+    "metrics",
+    "twinless",
+    "singletons",
+    "match",
+    "min_overlap",
+    "overlap_measure",
+    "preset",
+    "zeros",
+    "zero_match",
+    "split_antecedents",
+    "non_referring",
+    "bridging",
+    "discourse_deixis",
+    "min_spans",
+    "lea_importance",
+    "lea_weights",
+    "lea_default_weight",
+    "mina",
+    "np_only",
+    "remove_nested",
 )
 """The fields of :class:`ScoringOptions` that make the run's ``Settings``."""
 
 
-def read_weights(ctx: click.Context, param: click.Parameter, value: Optional[Path]) -> Optional[Dict[str, float]]:
+def read_weights(ctx: click.Context, param: click.Parameter, value: Optional[Path]) -> Optional[dict[str, float]]:
     """A JSON object of entity type → weight, read from the file ``value``."""
     if value is None:
         return None
@@ -246,7 +283,7 @@ def read_weights(ctx: click.Context, param: click.Parameter, value: Optional[Pat
     if not isinstance(table, dict) or not all(
         isinstance(weight, (int, float)) and not isinstance(weight, bool) for weight in table.values()
     ):
-        raise click.BadParameter(f"{value}: must hold one JSON object of entity type → weight, e.g. {{\"person\": 2.0}}")
+        raise click.BadParameter(f'{value}: must hold one JSON object of entity type → weight, e.g. {{"person": 2.0}}')
     return table
 
 
@@ -269,67 +306,88 @@ _SCORING = (
         click.option("--metrics", "-m", default=METRIC_NAMES, type=MetricList(), help=f"Comma-separated metrics, from {ALL_METRICS}"),
         click.option("--twinless", default="conll", type=click.Choice(TWINLESS), help="Twinless policy"),
         click.option(
-            "--singletons", default=None, type=click.Choice(SINGLETONS),
+            "--singletons",
+            default=None,
+            type=click.Choice(SINGLETONS),
             help="Keep or remove singleton entities (default: the preset's; keep)",
         ),
         click.option(
-            "--match", default=None, type=click.Choice(MATCHES),
+            "--match",
+            default=None,
+            type=click.Choice(MATCHES),
             help="Mention matching (head and partial need heads; default: the preset's; exact)",
         ),
         click.option(
-            "--min-overlap", type=click.FloatRange(0, 1, min_open=True), default=None,
+            "--min-overlap",
+            type=click.FloatRange(0, 1, min_open=True),
+            default=None,
             help="--match overlap: least overlap θ in (0, 1] (default: 0.5)",
         ),
+        click.option("--overlap-measure", default=None, type=click.Choice(OVERLAP_MEASURES), help="--match overlap (default: dice)"),
         click.option(
-            "--overlap-measure", default=None, type=click.Choice(OVERLAP_MEASURES), help="--match overlap (default: dice)"
-        ),
-        click.option(
-            "--preset", default=None, type=click.Choice(PRESETS),
+            "--preset",
+            default=None,
+            type=click.Choice(PRESETS),
             help="Another scorer's conventions (default: reference): corefud (the official CorefUD scorer's numbers: "
             "head matching and no singletons by default, its alignment and BLANC rule), ua (the Universal Anaphora "
             "scorer's numbers), coval (coval's numbers on CoNLL-2012 files)",
         ),
         click.option(
-            "--mina", is_flag=True, default=False,
-            help="coval's minimum spans (MINA) from the key's parse column; implies --preset coval",
+            "--mina", is_flag=True, default=False, help="coval's minimum spans (MINA) from the key's parse column; implies --preset coval"
         ),
         click.option("--np-only", is_flag=True, default=False, help="coval's NP_only: drop VP-rooted mentions; implies --preset coval"),
         click.option(
-            "--remove-nested", is_flag=True, default=False,
+            "--remove-nested",
+            is_flag=True,
+            default=False,
             help="coval's remove_nested: drop a mention nested in another of its entity; implies --preset coval",
         ),
         click.option(
-            "--zeros", default="keep", type=click.Choice(ZEROS),
+            "--zeros",
+            default="keep",
+            type=click.Choice(ZEROS),
             help="Keep or exclude zero mentions (CoNLL-U empty-node heads), after singletons",
         ),
         click.option(
-            "--zero-match", default=None, type=click.Choice(ZERO_MATCHES),
+            "--zero-match",
+            default=None,
+            type=click.Choice(ZERO_MATCHES),
             help="--preset corefud: match zeros as nodes (linear) or by their dependencies (default: dependent)",
         ),
         click.option(
-            "--split-antecedents", default="keep", type=click.Choice(["keep", "remove", "only"]),
+            "--split-antecedents",
+            default="keep",
+            type=click.Choice(["keep", "remove", "only"]),
             help="CoNLL-UA plurals (ElementOf=): score their split antecedents (keep), drop them, or score them alone",
         ),
         click.option("--non-referring", is_flag=True, help="CoNLL-UA: add the score of non-referring (-Pseudo) markables"),
         click.option("--bridging", is_flag=True, help="CoNLL-UA: add the three bridging scores of the BRIDGING column"),
         click.option(
-            "--discourse-deixis", is_flag=True,
+            "--discourse-deixis",
+            is_flag=True,
             help="CoNLL-UA: score the DISCOURSE_DEIXIS column instead of IDENTITY (split antecedents and singletons kept)",
         ),
         click.option(
             "--min-spans", is_flag=True, help="CoNLL-UA: match key markables by their Min= spans in CEAF, non-referring, bridging"
         ),
         click.option(
-            "--lea-importance", default="size", type=click.Choice(LEA_IMPORTANCES),
+            "--lea-importance",
+            default="size",
+            type=click.Choice(LEA_IMPORTANCES),
             help="LEA's importance of an entity: size (its mentions; Moosavi & Strube 2016), uniform (1 each) "
             "or entity-type (a weight per entity type, from --lea-weights)",
         ),
         click.option(
-            "--lea-weights", type=existing_path(dir_okay=False), default=None, callback=read_weights,
-            help="--lea-importance entity-type: a JSON file of entity type → weight, e.g. {\"person\": 2, \"place\": 1}",
+            "--lea-weights",
+            type=existing_path(dir_okay=False),
+            default=None,
+            callback=read_weights,
+            help='--lea-importance entity-type: a JSON file of entity type → weight, e.g. {"person": 2, "place": 1}',
         ),
         click.option(
-            "--lea-default-weight", type=float, default=None,
+            "--lea-default-weight",
+            type=float,
+            default=None,
             help="--lea-importance entity-type: the weight of a type the table lacks, or of no type (default: 1)",
         ),
     ),
@@ -344,20 +402,28 @@ _SCORING = (
     section(
         "Input",
         click.option(
-            "--key-format", default=None, type=FormatName(),
+            "--key-format",
+            default=None,
+            type=FormatName(),
             help="Format of the key, by name (default: --input-format, else from its name or content)",
         ),
         click.option(
-            "--response-format", default=None, type=FormatName(),
+            "--response-format",
+            default=None,
+            type=FormatName(),
             help="Format of the response(s), by name (default: --input-format, else from its name or content)",
         ),
         click.option(
-            "--pair-by", default=None, type=click.Choice(["name", "order"]),
+            "--pair-by",
+            default=None,
+            type=click.Choice(["name", "order"]),
             help="Pair documents by name or by order (default: by name where both sides store names, else by order)",
         ),
     ),
 )
-def scoring_options(command: Callable[..., Any], without: Tuple[str, ...] = ()) -> Callable[..., Any]:
+
+
+def scoring_options(command: Callable[..., Any], without: tuple[str, ...] = ()) -> Callable[..., Any]:
     """A command taking ``scoring: ScoringOptions``, offered on the command
     line with every :class:`ScoringOptions` field as an option of its own
     but those ``without`` names (the command has no use for them: they keep
@@ -383,7 +449,7 @@ def scoring_options_without(*names: str) -> Decorator:
 def _analysis_option(option: Any) -> Decorator:
     """The click option of an analysis option declared as data
     (:class:`~spacy_coref_eval.analysis.registry.Option`)."""
-    settings: Dict[str, Any] = {"help": option.help}
+    settings: dict[str, Any] = {"help": option.help}
     if option.show_default:
         settings["show_default"] = True
     if option.metavar:

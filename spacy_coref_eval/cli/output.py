@@ -1,10 +1,12 @@
 """What the commands print: the report on standard output (or a file),
 messages on standard error, bad input as one line and exit code 1."""
+
 import sys
 import warnings
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, NoReturn, Optional, Sequence
+from typing import NoReturn, Optional
 
 import click
 
@@ -17,7 +19,7 @@ SUFFIX_FORMATS = {".json": "json", ".csv": "csv", ".tsv": "tsv", ".md": "markdow
 """The report format an ``--output`` name says when ``--format`` is not given."""
 QUIET = False
 """``--quiet``: :func:`say` writes errors only, and no progress is shown."""
-_ALIASES: Dict[str, str] = {}
+_ALIASES: dict[str, str] = {}
 """Temporary paths that stand for something without a name (standard
 input), and how messages name it instead (:func:`aliased`)."""
 
@@ -103,7 +105,10 @@ def _strict_end() -> None:
 
 
 STRICT = click.option(
-    "--strict", is_flag=True, expose_value=False, callback=_strict,
+    "--strict",
+    is_flag=True,
+    expose_value=False,
+    callback=_strict,
     help="Exit with code 1 when the run printed any warning (for CI and sweeps); the output is still written",
 )
 

@@ -1,5 +1,6 @@
 """``profile``: a corpus's resolution-class mix (Stoyanov et al. 2009,
 Table 4's # and % columns) and its CPP prediction of a system's MUC score."""
+
 from pathlib import Path
 from typing import Optional
 
@@ -14,21 +15,35 @@ from .stdin import standard_input
 
 @app.command(short_help="Print a key's resolution classes")
 @key_argument()
-@section("Analyses", click.option(
-    "--scores", type=existing_path(dir_okay=False), default=None,
-    help="Per-class MUC-RC F1 as JSON ({\"PN-e\": 0.9, ...}, or the output of 'score --classes -f json' "
-    "on another corpus); default: the average column of Stoyanov et al.'s Table 4",
-))
+@section(
+    "Analyses",
+    click.option(
+        "--scores",
+        type=existing_path(dir_okay=False),
+        default=None,
+        help="Per-class MUC-RC F1 as JSON ({\"PN-e\": 0.9, ...}, or the output of 'score --classes -f json' "
+        "on another corpus); default: the average column of Stoyanov et al.'s Table 4",
+    ),
+)
 @SPANS
 @HEAD_PREFIX
 @INPUT_FORMAT
 @FORMAT
-@section("Output", click.option(
-    "--output", "-o", type=output_path(), default=None, help="Write the profile to this file (.json: JSON; -: standard output)"
-))
+@section(
+    "Output",
+    click.option(
+        "--output", "-o", type=output_path(), default=None, help="Write the profile to this file (.json: JSON; -: standard output)"
+    ),
+)
 def profile(
-    key: Path, scores: Optional[Path], spans: Optional[str], *, head_prefix: Optional[str], input_format: Optional[str],
-    fmt: Optional[str], output: Optional[Path],
+    key: Path,
+    scores: Optional[Path],
+    spans: Optional[str],
+    *,
+    head_prefix: Optional[str],
+    input_format: Optional[str],
+    fmt: Optional[str],
+    output: Optional[Path],
 ) -> None:
     """Print KEY's resolution classes: how many anaphoric mentions fall in
     each class, their shares, and the CPP prediction Σ share(C) · score(C)."""
@@ -53,7 +68,6 @@ def profile(
         else:
             text = (
                 f"{named(key)}: {n_documents} documents, {mix['anaphoric']} anaphoric mentions; "
-                f"CPP prediction of MUC F1 {100 * mix['cpp']:.2f} (scores: {source})\n"
-                + profile_table(mix, class_scores or TABLE4_AVERAGE)
+                f"CPP prediction of MUC F1 {100 * mix['cpp']:.2f} (scores: {source})\n" + profile_table(mix, class_scores or TABLE4_AVERAGE)
             )
         write(text, output, "the profile", inputs=(key,))

@@ -1,9 +1,11 @@
 """``score``, ``merge`` and ``demo``: score a response against a key, merge
 scores of shards, and report them. The scoring machinery is imported when a
 command runs, not when the command line starts."""
+
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional, Sequence
+from typing import Any, Optional
 
 import click
 
@@ -31,26 +33,41 @@ from .sections import section
 from .stdin import standard_input
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-OUTPUT = section("Output", click.option(
-    "--output", "-o", type=output_path(), default=None,
-    help="Write the report to this file (.json: JSON unless --format says otherwise; -: standard output)",
-))
-SAVE_COUNTS = section("Output", click.option(
-    "--save-counts", "save_counts_to", type=click.Path(path_type=Path), default=None,
-    help="Also save every document's counts here (.json, else msgpack), for 'merge'",
-))
+OUTPUT = section(
+    "Output",
+    click.option(
+        "--output",
+        "-o",
+        type=output_path(),
+        default=None,
+        help="Write the report to this file (.json: JSON unless --format says otherwise; -: standard output)",
+    ),
+)
+SAVE_COUNTS = section(
+    "Output",
+    click.option(
+        "--save-counts",
+        "save_counts_to",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="Also save every document's counts here (.json, else msgpack), for 'merge'",
+    ),
+)
 REPORTING = compose(PER_DOC, CI, MACRO, SEED, N_RESAMPLES, format_option(REPORT_FORMATS), OUTPUT)
 
 
 CROSS_DOCUMENT = section(
     "Scoring",
     click.option(
-        "--cross-document", is_flag=True,
+        "--cross-document",
+        is_flag=True,
         help="Entity ids are shared across the documents of a file (ECB+): score all documents as one, or one per "
         "topic with --topic-pattern (CoNLL-2012 input)",
     ),
     click.option(
-        "--topic-pattern", default=None, metavar="REGEX",
+        "--topic-pattern",
+        default=None,
+        metavar="REGEX",
         help="--cross-document: documents whose names give the same first group of REGEX form one topic, "
         "scored as one document (implies --cross-document)",
     ),
@@ -68,9 +85,22 @@ CROSS_DOCUMENT = section(
 @N_PROCESS
 @scoring_options
 def score(
-    scoring: ScoringOptions, key: Path, response: Path, *, per_doc: bool, ci: Optional[float], macro: bool, seed: int,
-    n_resamples: int, fmt: Optional[str], output: Optional[Path], analyses: Dict[str, Any],
-    cross_document: bool, topic_pattern: Optional[str], save_counts_to: Optional[Path], n_process: int,
+    scoring: ScoringOptions,
+    key: Path,
+    response: Path,
+    *,
+    per_doc: bool,
+    ci: Optional[float],
+    macro: bool,
+    seed: int,
+    n_resamples: int,
+    fmt: Optional[str],
+    output: Optional[Path],
+    analyses: dict[str, Any],
+    cross_document: bool,
+    topic_pattern: Optional[str],
+    save_counts_to: Optional[Path],
+    n_process: int,
 ) -> None:
     """Score RESPONSE against KEY with every chosen metric (KEY and RESPONSE:
     files in any format the package reads, see 'formats')."""
@@ -87,8 +117,13 @@ def score(
         with reported_errors():
             check_distinct([output, save_counts_to])
             options = scoring.options(
-                tokens=breakdowns.tokens, words=breakdowns.words, n_process=n_process, twinning=breakdowns.twinning,
-                cross_document=cross_document, topic_pattern=topic_pattern, stream=not breakdowns.whole,
+                tokens=breakdowns.tokens,
+                words=breakdowns.words,
+                n_process=n_process,
+                twinning=breakdowns.twinning,
+                cross_document=cross_document,
+                topic_pattern=topic_pattern,
+                stream=not breakdowns.whole,
             )
             run = evaluate_corpus(key, response, options)
             if save_counts_to is not None:
@@ -96,8 +131,14 @@ def score(
 
                 save_counts(run.result, save_counts_to, inputs)
             computed = analyse(
-                run.result, level=ci, n_resamples=n_resamples, seed=seed, macro=macro, breakdowns=breakdowns,
-                corpus=run.corpus, response_documents=response_documents(response, options, run, breakdowns=breakdowns),
+                run.result,
+                level=ci,
+                n_resamples=n_resamples,
+                seed=seed,
+                macro=macro,
+                breakdowns=breakdowns,
+                corpus=run.corpus,
+                response_documents=response_documents(response, options, run, breakdowns=breakdowns),
                 n_process=n_process,
             )
             computed = replace(computed, alignment=run.corpus.alignment, closure=run.corpus.closure or None)
@@ -112,8 +153,7 @@ def check_paper_format(fmt: str, breakdowns) -> None:
 
         flags = [get_analysis(name).options[0].flags.split("/")[0] for name in breakdowns.asked]
         raise click.UsageError(
-            f"--format {fmt} writes the scores tables (with --ci, --macro, --per-doc); "
-            f"{', '.join(flags)} need --format table or json"
+            f"--format {fmt} writes the scores tables (with --ci, --macro, --per-doc); {', '.join(flags)} need --format table or json"
         )
 
 
@@ -144,12 +184,21 @@ def response_documents(response: Path, options, run, *, breakdowns) -> list:
 @app.command(short_help="Merge counts of shards scored apart")
 @click.argument("counts", nargs=-1, required=True, type=existing_path(dir_okay=False))
 @REPORTING
-@section("Output", click.option(
-    "--save-counts", "save_counts_to", type=click.Path(path_type=Path), default=None, help="Also save the merged counts here"
-))
+@section(
+    "Output",
+    click.option("--save-counts", "save_counts_to", type=click.Path(path_type=Path), default=None, help="Also save the merged counts here"),
+)
 def merge(
-    counts: Sequence[Path], per_doc: bool, ci: Optional[float], *, macro: bool, seed: int, n_resamples: int,
-    fmt: Optional[str], output: Optional[Path], save_counts_to: Optional[Path],
+    counts: Sequence[Path],
+    per_doc: bool,
+    ci: Optional[float],
+    *,
+    macro: bool,
+    seed: int,
+    n_resamples: int,
+    fmt: Optional[str],
+    output: Optional[Path],
+    save_counts_to: Optional[Path],
 ) -> None:
     """Merge the counts of shards scored separately into one corpus score
     (the same as scoring all documents at once), with intervals and macro

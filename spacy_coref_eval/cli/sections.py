@@ -2,11 +2,12 @@
 (:func:`section`), and :class:`SectionedCommand` lists the options
 section by section, in :data:`SECTIONS` order (click has no option
 groups). Every command also takes ``--quiet``."""
-from typing import Any, Callable, Dict, List, Tuple
+
+from typing import Any, Callable
 
 import click
 
-SECTIONS: Tuple[str, ...] = ("Scoring", "Input", "Analyses", "Output", "Other")
+SECTIONS: tuple[str, ...] = ("Scoring", "Input", "Analyses", "Output", "Other")
 """The sections of ``--help``, in order; an option without one is in Other."""
 ATTRIBUTE = "help_section"
 
@@ -37,7 +38,11 @@ def set_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
 
 def quiet_option() -> click.Option:
     option = click.Option(
-        ["--quiet", "-q"], is_flag=True, expose_value=False, is_eager=True, callback=set_quiet,
+        ["--quiet", "-q"],
+        is_flag=True,
+        expose_value=False,
+        is_eager=True,
+        callback=set_quiet,
         help="No warnings, notes or progress on standard error (errors still)",
     )
     setattr(option, ATTRIBUTE, "Output")
@@ -53,7 +58,7 @@ class SectionedCommand(click.Command):
         self.params.append(quiet_option())
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows: Dict[str, List[Tuple[str, str]]] = {name: [] for name in SECTIONS}
+        rows: dict[str, list[tuple[str, str]]] = {name: [] for name in SECTIONS}
         for param in self.get_params(ctx):
             if not isinstance(param, click.Option):
                 continue

@@ -2,11 +2,13 @@
 temporary file, its format from ``--*-format`` or from its content
 (:func:`~spacy_coref_eval.formats.sniff.sniff_format`), then read through
 the same API as any file; messages name it ``<stdin>``."""
+
 import sys
 import tempfile
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, List, Optional, Sequence
+from typing import Optional
 
 import click
 
@@ -22,7 +24,7 @@ def is_dash(path: Optional[Path]) -> bool:
 
 
 @contextmanager
-def standard_input(paths: Sequence[Path], labels: Sequence[str], given: Sequence[Optional[str]]) -> Iterator[List[Path]]:
+def standard_input(paths: Sequence[Path], labels: Sequence[str], given: Sequence[Optional[str]]) -> Iterator[list[Path]]:
     """``paths`` with the one that is ``-`` replaced by a temporary file of
     standard input, removed afterwards; ``labels`` name the arguments in the
     usage error that refuses two ``-``, ``given`` the formats named on the
@@ -32,9 +34,7 @@ def standard_input(paths: Sequence[Path], labels: Sequence[str], given: Sequence
         yield list(paths)
         return
     if len(dashes) > 1:
-        raise click.UsageError(
-            f"standard input ('-') can be one input only, not {' and '.join(labels[index] for index in dashes)}"
-        )
+        raise click.UsageError(f"standard input ('-') can be one input only, not {' and '.join(labels[index] for index in dashes)}")
     index = dashes[0]
     data = sys.stdin.buffer.read()
     with tempfile.TemporaryDirectory(prefix="spacy-coref-eval-") as folder:
@@ -56,8 +56,6 @@ def _suffix(data: bytes, label: str) -> str:
     name, gzipped = sniff_format(data)
     if name is None:
         option = "--key-format" if label == "KEY" else "--response-format" if label != "IN" else "--input-format"
-        fail(CorefInputError(
-            f"{STDIN}: cannot tell the format of standard input ({label}) from its content; name it with {option}"
-        ))
+        fail(CorefInputError(f"{STDIN}: cannot tell the format of standard input ({label}) from its content; name it with {option}"))
     suffix = get_format(name).suffixes[0]
     return ("" if suffix.startswith(".") else ".") + suffix + (".gz" if gzipped else "")

@@ -3,7 +3,9 @@ table each (recall and precision), and every metric of
 :data:`~.metrics.REGISTRY` reads its counts off them, for all documents of a
 corpus in one pass: an array of ``(documents, blocks, fields)``
 (:mod:`.counts`). :mod:`.rates` turns counts into recall, precision and F1."""
-from typing import Any, Mapping, Optional, Sequence, Tuple
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
 
 import numpy as np
 
@@ -15,16 +17,36 @@ from .importance import SIZE, LeaImportance
 from .metrics import CONLL_PARTS, DEFAULT_METRICS, METRIC_INFO, METRICS, REGISTRY, Conventions, Metric, check_metrics
 
 __all__ = [
-    "BLOCK_INDEX", "BLOCKS", "CONLL_PARTS", "DEFAULT_METRICS", "FIELDS", "METRICS", "METRIC_INFO", "REGISTRY",
-    "Contingency", "Conventions", "Counts", "LeaImportance", "SIZE", "Metric", "check_metrics", "count_corpus", "empty_counts", "reported",
+    "BLOCK_INDEX",
+    "BLOCKS",
+    "CONLL_PARTS",
+    "DEFAULT_METRICS",
+    "FIELDS",
+    "METRICS",
+    "METRIC_INFO",
+    "REGISTRY",
+    "Contingency",
+    "Conventions",
+    "Counts",
+    "LeaImportance",
+    "SIZE",
+    "Metric",
+    "check_metrics",
+    "count_corpus",
+    "empty_counts",
+    "reported",
 ]
 
 
-Types = Tuple[np.ndarray, np.ndarray]
+Types = tuple[np.ndarray, np.ndarray]
 
 
 def count_corpus(
-    twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, *, metrics: Sequence[str],
+    twinned: TwinnedCorpus,
+    recall_pair: Twinned,
+    precision_pair: Twinned,
+    *,
+    metrics: Sequence[str],
     memberships: bool = False,
     options: Mapping[str, Any] = {},
 ) -> np.ndarray:
@@ -59,9 +81,7 @@ def count_corpus(
     return array
 
 
-def _tables(
-    twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, *, memberships: bool, types: Optional[Types],
-) -> Tables:
+def _tables(twinned: TwinnedCorpus, recall_pair: Twinned, precision_pair: Twinned, *, memberships: bool, types: Optional[Types]) -> Tables:
     if memberships and twinned.memberships is not None:
         return membership_tables(twinned.memberships, types)
     by_mention = None

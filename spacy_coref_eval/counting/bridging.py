@@ -2,18 +2,20 @@
 anaphor → anchor pairs of the BRIDGING column: anaphora recognition (the
 anaphor found), markable level (also the same anchor) and entity level
 (an anchor in the anchor's key entity)."""
-from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Optional
 
 from .non_referring import QuadArrays, quad_arrays, same_markable
 
 if TYPE_CHECKING:
     from ..model.ua.layer import Layer, Markable, Span
 
-Quad = Tuple[float, float, float, float]
+Quad = tuple[float, float, float, float]
 PARTS = ("anaphora_recognition", "markable_level", "entity_level")
 
 
-def _pairs(layer: Optional["Layer"]) -> Dict["Span", "Markable"]:
+def _pairs(layer: Optional["Layer"]) -> dict["Span", "Markable"]:
     """Anaphor span → anchor markable (a later pair of the same anaphor
     span wins)."""
     if layer is None:
@@ -22,9 +24,7 @@ def _pairs(layer: Optional["Layer"]) -> Dict["Span", "Markable"]:
     return {(markables[a].start, markables[a].end): markables[b] for a, b in layer.bridging}
 
 
-def bridging_quads(
-    key: Optional["Layer"], response: Optional["Layer"], key_entity: Dict["Span", int], *, use_min: bool
-) -> Sequence[Quad]:
+def bridging_quads(key: Optional["Layer"], response: Optional["Layer"], key_entity: dict["Span", int], *, use_min: bool) -> Sequence[Quad]:
     """``(tp, tp + fn, tp, tp + fp)`` of each of :data:`PARTS`;
     ``key_entity`` maps the key's scored spans to their entities."""
     gold, found = _pairs(key), _pairs(response)
@@ -64,9 +64,7 @@ def bridging_quads(
     return [(float(t), float(t + n), float(t), float(t + p)) for t, n, p in zip(tp, fn, fp)]
 
 
-def bridging_counts(
-    documents: Sequence[Tuple[Any, Any]], use_min: bool = False, remove_singletons: bool = False
-) -> Tuple[QuadArrays, ...]:
+def bridging_counts(documents: Sequence[tuple[Any, Any]], use_min: bool = False, remove_singletons: bool = False) -> tuple[QuadArrays, ...]:
     """:func:`bridging_quads` of every document (``(key, response)``
     clusters), as count arrays, one per part; the key's entities are
     those scored (``entity_spans`` after singletons were removed)."""

@@ -6,8 +6,9 @@ One table may hold many documents (entity labels never shared between
 documents); every entity and cell then knows its document, and metrics sum
 per document with :meth:`Contingency.per_doc`.
 """
+
 from dataclasses import dataclass, field, replace
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Optional
 
 import numpy as np
 
@@ -29,7 +30,7 @@ class Contingency:
     key_doc: np.ndarray
     response_doc: np.ndarray
     n_docs: int = 1
-    cache: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """Results that several metrics share (CEAF's alignment), per table."""
     key_types: Optional[np.ndarray] = field(default=None, compare=False, repr=False)
     """The type of every key entity (an object array, ``None`` where
@@ -37,7 +38,7 @@ class Contingency:
     response_types: Optional[np.ndarray] = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def from_twinned(cls, twinned: Twinned, types: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> "Contingency":
+    def from_twinned(cls, twinned: Twinned, types: Optional[tuple[np.ndarray, np.ndarray]] = None) -> "Contingency":
         """The table of a twinned pair; with ``types``, the type of every
         mention id on the key and on the response side (``None`` for none),
         every entity taking the type of its first mention: a twinless
@@ -49,26 +50,45 @@ class Contingency:
         both = (key >= 0) & (response >= 0)
         width = max(len(response_sizes), 1)
         codes, counts = np.unique(key[both] * width + response[both], return_counts=True)
-        typed: Dict[str, Any] = {}
+        typed: dict[str, Any] = {}
         if types is not None:
             typed = {"key_types": _first_types(types[0], key), "response_types": _first_types(types[1], response)}
         return cls(
-            key_sizes, response_sizes, codes // width, codes % width, counts=counts.astype(np.int64),
-            key_doc=key_doc, response_doc=response_doc, n_docs=twinned.n_docs, **typed,
+            key_sizes,
+            response_sizes,
+            codes // width,
+            codes % width,
+            counts=counts.astype(np.int64),
+            key_doc=key_doc,
+            response_doc=response_doc,
+            n_docs=twinned.n_docs,
+            **typed,
         )
 
     @classmethod
     def from_cells(
-        cls, key_sizes: np.ndarray, key_doc: np.ndarray, *, response_sizes: np.ndarray, response_doc: np.ndarray,
-        cells: Tuple[np.ndarray, np.ndarray], n_docs: int,
+        cls,
+        key_sizes: np.ndarray,
+        key_doc: np.ndarray,
+        *,
+        response_sizes: np.ndarray,
+        response_doc: np.ndarray,
+        cells: tuple[np.ndarray, np.ndarray],
+        n_docs: int,
     ) -> "Contingency":
         """The table of entities of the given sizes (0 allowed) and one
         ``(key entity, response entity)`` pair per counted mention."""
         width = max(len(response_sizes), 1)
         codes, counts = np.unique(cells[0] * width + cells[1], return_counts=True)
         return cls(
-            np.asarray(key_sizes, dtype=np.int64), np.asarray(response_sizes, dtype=np.int64),
-            codes // width, codes % width, counts=counts.astype(np.int64), key_doc=key_doc, response_doc=response_doc, n_docs=n_docs,
+            np.asarray(key_sizes, dtype=np.int64),
+            np.asarray(response_sizes, dtype=np.int64),
+            codes // width,
+            codes % width,
+            counts=counts.astype(np.int64),
+            key_doc=key_doc,
+            response_doc=response_doc,
+            n_docs=n_docs,
         )
 
     @property
@@ -93,14 +113,20 @@ class Contingency:
         """The table with key and response swapped."""
         order = np.lexsort((self.rows, self.cols))
         return Contingency(
-            self.response_sizes, self.key_sizes,
-            self.cols[order], self.rows[order], counts=self.counts[order],
-            key_doc=self.response_doc, response_doc=self.key_doc, n_docs=self.n_docs,
-            key_types=self.response_types, response_types=self.key_types,
+            self.response_sizes,
+            self.key_sizes,
+            self.cols[order],
+            self.rows[order],
+            counts=self.counts[order],
+            key_doc=self.response_doc,
+            response_doc=self.key_doc,
+            n_docs=self.n_docs,
+            key_types=self.response_types,
+            response_types=self.key_types,
         )
 
 
-def _dense(labels: np.ndarray, doc: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _dense(labels: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Labels renumbered over the nonempty entities (-1 stays -1), entity
     sizes, and each entity's document."""
     present = labels >= 0
@@ -140,11 +166,11 @@ def label_types(types: Optional[np.ndarray], labels: np.ndarray) -> np.ndarray:
     return out
 
 
-Tables = Dict[str, Tuple[Contingency, Contingency]]
+Tables = dict[str, tuple[Contingency, Contingency]]
 """The (recall, precision) tables of each metric; ``""``: of the others."""
 
 
-def membership_tables(memberships: Memberships, types: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> Tables:
+def membership_tables(memberships: Memberships, types: Optional[tuple[np.ndarray, np.ndarray]] = None) -> Tables:
     """The tables the CorefUD scorer's metrics read (docs/corefud.md §10):
     recall from the key memberships found in their response entities,
     precision from the response memberships found in their key entities,
@@ -153,12 +179,12 @@ def membership_tables(memberships: Memberships, types: Optional[Tuple[np.ndarray
     entity holding them."""
     m = memberships
 
-    def table(cells: Tuple[np.ndarray, np.ndarray]) -> Contingency:
+    def table(cells: tuple[np.ndarray, np.ndarray]) -> Contingency:
         return Contingency.from_cells(
             m.key_sizes, m.key_doc, response_sizes=m.response_sizes, response_doc=m.response_doc, cells=cells, n_docs=m.n_docs
         )
 
-    typed: Dict[str, Any] = {}
+    typed: dict[str, Any] = {}
     if types is not None:
         typed = {
             "key_types": label_types(types[0], np.arange(len(m.key_sizes))),

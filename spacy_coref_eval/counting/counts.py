@@ -8,23 +8,23 @@ denominators as columns. Counts of documents add up to the counts of the
 corpus (docs/metrics.md §1), so they can be merged across shards and saved.
 A :class:`Counts` is one document's (or one total's) row of that array.
 """
+
 import json
-from typing import Dict, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Optional
 
 import numpy as np
 
 from .metrics import ANAPHORA_METRICS, DEFAULT_METRICS, METRIC_INFO, METRICS, REGISTRY, check_metrics
 
-FIELDS: Tuple[str, ...] = ("recall_num", "recall_den", "precision_num", "precision_den")
-BLOCKS: Tuple[str, ...] = tuple(block for metric in REGISTRY for block in metric.count_blocks)
-BLOCK_INDEX: Dict[str, int] = {name: i for i, name in enumerate(BLOCKS)}
-ALWAYS: Tuple[str, ...] = tuple(
-    metric.name for metric in REGISTRY if not metric.selectable and metric.kind != "anaphora"
-)
+FIELDS: tuple[str, ...] = ("recall_num", "recall_den", "precision_num", "precision_den")
+BLOCKS: tuple[str, ...] = tuple(block for metric in REGISTRY for block in metric.count_blocks)
+BLOCK_INDEX: dict[str, int] = {name: i for i, name in enumerate(BLOCKS)}
+ALWAYS: tuple[str, ...] = tuple(metric.name for metric in REGISTRY if not metric.selectable and metric.kind != "anaphora")
 """The metrics reported whatever is chosen (mention identification)."""
 
 
-def reported(metrics: Sequence[str]) -> Tuple[str, ...]:
+def reported(metrics: Sequence[str]) -> tuple[str, ...]:
     """Every metric reported when ``metrics`` are chosen, in report order."""
     return tuple(metric.name for metric in REGISTRY if metric.name in ALWAYS or metric.name in metrics)
 
@@ -45,25 +45,21 @@ class Counts:
         self.metrics = check_metrics(metrics)
         self.array = np.zeros((len(BLOCKS), len(FIELDS))) if array is None else array
 
-    def block(self, name: str) -> Tuple[float, float, float, float]:
+    def block(self, name: str) -> tuple[float, float, float, float]:
         """``(recall_num, recall_den, precision_num, precision_den)`` of a block."""
         return tuple(float(x) for x in self.array[BLOCK_INDEX[name]])  # type: ignore[return-value]
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Counts)
-            and other.metrics == self.metrics
-            and bool(np.array_equal(other.array, self.array))
-        )
+        return isinstance(other, Counts) and other.metrics == self.metrics and bool(np.array_equal(other.array, self.array))
 
     def __repr__(self) -> str:
         return f"Counts({self.as_dict()!r})"
 
-    def as_dict(self) -> Dict[str, Dict]:
+    def as_dict(self) -> dict[str, dict]:
         """``{"mentions": {field: value}, "muc": {...}, ..., "blanc":
         {"coref_links": {...}, "noncoref_links": {...}}}`` for the metrics
         reported."""
-        out: Dict[str, Dict] = {}
+        out: dict[str, dict] = {}
         for name in reported(self.metrics):
             metric = METRIC_INFO[name]
             if metric.parts:
@@ -92,7 +88,7 @@ class Counts:
                 counts.array[BLOCK_INDEX[name]] = _numbers(data[name], name)
         return counts
 
-    def _fields(self, block: str) -> Dict[str, float]:
+    def _fields(self, block: str) -> dict[str, float]:
         return dict(zip(FIELDS, self.block(block)))
 
 

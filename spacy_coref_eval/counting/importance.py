@@ -1,13 +1,15 @@
 """LEA's importance of an entity (Moosavi & Strube 2016, §4), held as a
 value: its size (the definition and every implementation), 1 for every
 entity, or a weight by entity type from a table (docs/metrics.md, LEA)."""
+
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
-KINDS: Tuple[str, ...] = ("size", "uniform", "entity-type")
+KINDS: tuple[str, ...] = ("size", "uniform", "entity-type")
 
 
 @dataclass(frozen=True)
@@ -19,7 +21,7 @@ class LeaImportance:
     pickle equal; build one from a mapping with :meth:`of`."""
 
     kind: str = "size"
-    weights: Tuple[Tuple[str, float], ...] = ()
+    weights: tuple[tuple[str, float], ...] = ()
     default: float = 1.0
 
     def __post_init__(self) -> None:
@@ -28,15 +30,14 @@ class LeaImportance:
         if self.kind != "entity-type" and (self.weights or self.default != 1.0):
             raise ValueError(f"LEA weights and a default weight go with importance entity-type, not {self.kind!r}")
         if self.kind == "entity-type" and not self.weights:
-            raise ValueError("LEA importance entity-type needs a weight table (type: weight), e.g. {\"person\": 2.0}")
+            raise ValueError('LEA importance entity-type needs a weight table (type: weight), e.g. {"person": 2.0}')
         weights = tuple(sorted((str(etype), _weight(value, f"the weight of {etype!r}")) for etype, value in self.weights))
         object.__setattr__(self, "weights", weights)
         object.__setattr__(self, "default", _weight(self.default, "the default weight"))
 
     @classmethod
     def of(
-        cls, value: Union[str, "LeaImportance"] = "size", weights: Optional[Mapping[str, Any]] = None,
-        default: Optional[float] = None,
+        cls, value: Union[str, "LeaImportance"] = "size", weights: Optional[Mapping[str, Any]] = None, default: Optional[float] = None
     ) -> "LeaImportance":
         """The importance named ``value`` with its weight table (a mapping
         type → weight) and default weight; a :class:`LeaImportance` as is."""
@@ -66,7 +67,7 @@ class LeaImportance:
             return np.full(len(sizes), self.default)
         return np.fromiter((table.get(etype, self.default) for etype in types), dtype=np.float64, count=len(types))
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The settings members that echo it (none for ``size``)."""
         if self.kind == "size":
             return {}

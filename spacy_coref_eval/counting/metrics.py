@@ -9,8 +9,10 @@ for non-coreference links. All run in time linear in the number of nonzero
 cells, except CEAF, which solves one assignment problem per connected block
 of the key/response entity graph.
 """
+
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -25,8 +27,8 @@ from .importance import SIZE, LeaImportance
 from .non_referring import non_referring_counts
 from .zeros import zero_counts
 
-Quad = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-Scores = Dict[str, np.ndarray]
+Quad = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Scores = dict[str, np.ndarray]
 
 
 def _pairs(n: np.ndarray) -> np.ndarray:
@@ -55,20 +57,12 @@ def muc(table: Contingency) -> Quad:
     [9.0, 9.0, 9.0, 10.0]
     """
     common = table.per_doc(table.cell_doc, table.counts - 1)
-    return (
-        common,
-        table.per_doc(table.key_doc, table.key_sizes - 1),
-        common,
-        table.per_doc(table.response_doc, table.response_sizes - 1),
-    )
+    return (common, table.per_doc(table.key_doc, table.key_sizes - 1), common, table.per_doc(table.response_doc, table.response_sizes - 1))
 
 
-def _bcub_recall(table: Contingency) -> Tuple[np.ndarray, np.ndarray]:
+def _bcub_recall(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
     n = table.counts.astype(np.float64)
-    return (
-        table.per_doc(table.cell_doc, n * n / table.key_sizes[table.rows]),
-        table.per_doc(table.key_doc, table.key_sizes),
-    )
+    return (table.per_doc(table.cell_doc, n * n / table.key_sizes[table.rows]), table.per_doc(table.key_doc, table.key_sizes))
 
 
 def bcub(table: Contingency) -> Quad:
@@ -90,17 +84,14 @@ def bcub(table: Contingency) -> Quad:
     return _bcub_recall(table) + _bcub_recall(table.transpose())
 
 
-def _lea_recall(table: Contingency, importance: LeaImportance = SIZE) -> Tuple[np.ndarray, np.ndarray]:
+def _lea_recall(table: Contingency, importance: LeaImportance = SIZE) -> tuple[np.ndarray, np.ndarray]:
     key_sizes = table.key_sizes.astype(np.float64)
     common = np.bincount(table.rows, weights=_pairs(table.counts), minlength=len(key_sizes))
     singleton_cell = (table.key_sizes[table.rows] == 1) & (table.response_sizes[table.cols] == 1)
     common[table.rows[singleton_cell]] = 1.0
     links = np.where(key_sizes > 1, _pairs(key_sizes), 1.0)
     weights = importance(table.key_sizes, table.key_types)
-    return (
-        table.per_doc(table.key_doc, weights * common / links),
-        table.per_doc(table.key_doc, weights),
-    )
+    return (table.per_doc(table.key_doc, weights * common / links), table.per_doc(table.key_doc, weights))
 
 
 def lea(table: Contingency, importance: LeaImportance = SIZE) -> Quad:
@@ -127,7 +118,7 @@ def lea(table: Contingency, importance: LeaImportance = SIZE) -> Quad:
     return _lea_recall(table, importance) + _lea_recall(table.transpose(), importance)
 
 
-def blanc(table: Contingency) -> Tuple[Quad, Quad]:
+def blanc(table: Contingency) -> tuple[Quad, Quad]:
     """BLANC link counts (Recasens & Hovy 2011; Luo et al. 2014).
 
     Coreference links: |C_K ∩ C_R| = Σ_ij C(n_ij, 2) against C_K = Σ_i
@@ -164,7 +155,7 @@ def blanc(table: Contingency) -> Tuple[Quad, Quad]:
     return (both, key_links, both, response_links), (split_both, key_split, split_both, response_split)
 
 
-def ceaf(table: Contingency) -> Tuple[Quad, Quad]:
+def ceaf(table: Contingency) -> tuple[Quad, Quad]:
     """CEAFm and CEAFe (Luo 2005): Φ* is the best one-to-one alignment of key
     to response entities under φ3 = |k ∩ r| and φ4 = 2|k ∩ r| / (|k| + |r|);
     recall Φ* / Σ_i φ(k_i, k_i), precision Φ* / Σ_j φ(r_j, r_j).
@@ -196,19 +187,13 @@ def ceaf(table: Contingency) -> Tuple[Quad, Quad]:
     phi4 = 2 * n / (table.key_sizes[table.rows] + table.response_sizes[table.cols])
     total3, total4 = _best_alignment(table, (phi3, phi4))
     ones = np.ones(len(table.key_sizes)), np.ones(len(table.response_sizes))
-    mentions = (
-        total3, table.per_doc(table.key_doc, table.key_sizes),
-        total3, table.per_doc(table.response_doc, table.response_sizes),
-    )
-    entities = (
-        total4, table.per_doc(table.key_doc, ones[0]),
-        total4, table.per_doc(table.response_doc, ones[1]),
-    )
+    mentions = (total3, table.per_doc(table.key_doc, table.key_sizes), total3, table.per_doc(table.response_doc, table.response_sizes))
+    entities = (total4, table.per_doc(table.key_doc, ones[0]), total4, table.per_doc(table.response_doc, ones[1]))
     table.cache["ceaf"] = mentions, entities
     return mentions, entities
 
 
-def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) -> List[np.ndarray]:
+def _best_alignment(table: Contingency, similarities: tuple[np.ndarray, ...]) -> list[np.ndarray]:
     """Φ* per document for each similarity (given per cell), summed over the
     connected blocks of each document.
 
@@ -224,8 +209,8 @@ def _best_alignment(table: Contingency, similarities: Tuple[np.ndarray, ...]) ->
         return [np.zeros(table.n_docs) for _ in similarities]
     blocks = connected_blocks(table.rows, table.cols, n_rows=len(table.key_sizes), n_cols=len(table.response_sizes))
     star = (blocks.n_rows == 1) | (blocks.n_cols == 1)
-    cells: List[List[np.ndarray]] = [[blocks.first_edges[star]] for _ in similarities]
-    values: List[List[np.ndarray]] = [
+    cells: list[list[np.ndarray]] = [[blocks.first_edges[star]] for _ in similarities]
+    values: list[list[np.ndarray]] = [
         [np.maximum.reduceat(similarity[blocks.edges], blocks.bounds[:-1])[star]] for similarity in similarities
     ]
     for matched in matchings_by_group(blocks, table.rows, table.cols, selected=~star, gains=similarities):
@@ -244,7 +229,7 @@ def _canonical_sums(table: Contingency, cells: np.ndarray, values: np.ndarray) -
     return table.per_doc(table.cell_doc[cells[order]], values[order])
 
 
-def mention_counts(twinned: TwinnedCorpus) -> Tuple[Quad]:
+def mention_counts(twinned: TwinnedCorpus) -> tuple[Quad]:
     """Mention identification: twin pairs against key mentions (recall) and
     against response mentions (precision), read off the twinning itself.
 
@@ -269,7 +254,7 @@ def mention_counts(twinned: TwinnedCorpus) -> Tuple[Quad]:
     return ((found, keys, found, responses),)
 
 
-def mor(twinned: TwinnedCorpus) -> Tuple[Quad]:
+def mor(twinned: TwinnedCorpus) -> tuple[Quad]:
     """MOR, the mention overlap ratio (Žabokrtský et al. 2022, CRAC): key and
     response mentions are aligned one-to-one, whatever the twinning, so as to
     share the most tokens, Σ |k ∩ r|; recall divides that by the tokens of
@@ -334,7 +319,7 @@ def blanc_rates(counts: Sequence[np.ndarray], rates: Sequence[Scores], conventio
     return out
 
 
-RATES: Tuple[str, ...] = ("recall", "precision", "f1")
+RATES: tuple[str, ...] = ("recall", "precision", "f1")
 
 
 def markable_level(counts: Sequence[np.ndarray], rates: Sequence[Scores], conventions: Conventions = Conventions()) -> Scores:
@@ -371,78 +356,91 @@ class Metric:
     name: str
     label: str
     source: str
-    count: Callable[..., Tuple[Quad, ...]]
+    count: Callable[..., tuple[Quad, ...]]
     kind: str = "partitions"
-    blocks: Tuple[str, ...] = ()
-    parts: Tuple[str, ...] = ()
-    part_labels: Tuple[str, ...] = ()
+    blocks: tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()
+    part_labels: tuple[str, ...] = ()
     combine: Optional[Callable[..., Scores]] = None
     in_conll: bool = False
     selectable: bool = True
     default: bool = True
-    fractional: Tuple[str, ...] = ()
-    partial_credit: Tuple[str, ...] = ()
-    weighted: Tuple[str, ...] = ()
-    options: Tuple[str, ...] = ()
+    fractional: tuple[str, ...] = ()
+    partial_credit: tuple[str, ...] = ()
+    weighted: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
 
     @property
-    def count_blocks(self) -> Tuple[str, ...]:
+    def count_blocks(self) -> tuple[str, ...]:
         """The rows this metric fills in a counts array."""
         return self.blocks or (self.name,)
 
 
-REGISTRY: Tuple[Metric, ...] = (
-    Metric(
-        "mentions", "Mentions", "mention identification", mention_counts, kind="mentions", selectable=False,
-    ),
+REGISTRY: tuple[Metric, ...] = (
+    Metric("mentions", "Mentions", "mention identification", mention_counts, kind="mentions", selectable=False),
     Metric("muc", "MUC", "Vilain et al. 1995", lambda table: (muc(table),), in_conll=True, partial_credit=("recall_num", "precision_num")),
+    Metric("bcub", "B³", "Bagga & Baldwin 1998", lambda table: (bcub(table),), in_conll=True, fractional=("recall_num", "precision_num")),
+    Metric("ceafm", "CEAFm", "Luo 2005", lambda table: (ceaf(table)[0],), partial_credit=("recall_num", "precision_num")),
+    Metric("ceafe", "CEAFe", "Luo 2005", lambda table: (ceaf(table)[1],), in_conll=True, fractional=("recall_num", "precision_num")),
     Metric(
-        "bcub", "B³", "Bagga & Baldwin 1998", lambda table: (bcub(table),), in_conll=True,
+        "blanc",
+        "BLANC",
+        "Recasens & Hovy 2011; Luo et al. 2014",
+        blanc,
+        blocks=("blanc_coref", "blanc_noncoref"),
+        parts=("coref_links", "noncoref_links"),
+        part_labels=("coref links", "non-coref links"),
+        combine=blanc_rates,
+        partial_credit=("recall_num", "precision_num"),
+    ),
+    Metric(
+        "lea",
+        "LEA",
+        "Moosavi & Strube 2016",
+        lambda table, lea_importance=SIZE: (lea(table, lea_importance),),
         fractional=("recall_num", "precision_num"),
+        weighted=("recall_den", "precision_den"),
+        options=("lea_importance",),
     ),
     Metric(
-        "ceafm", "CEAFm", "Luo 2005", lambda table: (ceaf(table)[0],), partial_credit=("recall_num", "precision_num"),
+        "non_referring",
+        "Non-referring",
+        "Yu et al. 2022 (the UA scorer)",
+        non_referring_counts,
+        kind="anaphora",
+        selectable=False,
+        default=False,
     ),
     Metric(
-        "ceafe", "CEAFe", "Luo 2005", lambda table: (ceaf(table)[1],), in_conll=True, fractional=("recall_num", "precision_num"),
-    ),
-    Metric(
-        "blanc", "BLANC", "Recasens & Hovy 2011; Luo et al. 2014", blanc,
-        blocks=("blanc_coref", "blanc_noncoref"), parts=("coref_links", "noncoref_links"),
-        part_labels=("coref links", "non-coref links"), combine=blanc_rates, partial_credit=("recall_num", "precision_num"),
-    ),
-    Metric(
-        "lea", "LEA", "Moosavi & Strube 2016", lambda table, lea_importance=SIZE: (lea(table, lea_importance),),
-        fractional=("recall_num", "precision_num"), weighted=("recall_den", "precision_den"), options=("lea_importance",),
-    ),
-    Metric(
-        "non_referring", "Non-referring", "Yu et al. 2022 (the UA scorer)", non_referring_counts,
-        kind="anaphora", selectable=False, default=False,
-    ),
-    Metric(
-        "bridging", "Bridging", "Yu et al. 2022 (the UA scorer)", bridging_counts, kind="anaphora",
+        "bridging",
+        "Bridging",
+        "Yu et al. 2022 (the UA scorer)",
+        bridging_counts,
+        kind="anaphora",
         blocks=("bridging_recognition", "bridging_markable", "bridging_entity"),
         parts=("anaphora_recognition", "markable_level", "entity_level"),
         part_labels=("anaphora recognition", "markable level", "entity level"),
-        combine=markable_level, selectable=False, default=False,
+        combine=markable_level,
+        selectable=False,
+        default=False,
     ),
     Metric("mor", "MOR", "Žabokrtský et al. 2022", mor, kind="mentions", default=False),
     Metric("zero", "Zero", "Žabokrtský et al. 2022 (zero anaphors)", zero_counts, kind="mentions", default=False),
 )
 """Every metric, in report order."""
-METRIC_INFO: Dict[str, Metric] = {metric.name: metric for metric in REGISTRY}
-METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.selectable)
+METRIC_INFO: dict[str, Metric] = {metric.name: metric for metric in REGISTRY}
+METRICS: tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.selectable)
 """The metrics ``--metrics`` chooses from, in report order."""
-ANAPHORA_METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.kind == "anaphora")
+ANAPHORA_METRICS: tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.kind == "anaphora")
 """The UA scorer's extra scores, counted from the UA layers
 (:mod:`~spacy_coref_eval.compat.ua.anaphora`) and chosen by its modes (docs/ua.md)."""
-DEFAULT_METRICS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.selectable and metric.default)
+DEFAULT_METRICS: tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.selectable and metric.default)
 """The metrics computed unless others are chosen: the six of the CoNLL reference scorer."""
-CONLL_PARTS: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.in_conll)
+CONLL_PARTS: tuple[str, ...] = tuple(metric.name for metric in REGISTRY if metric.in_conll)
 """The metrics whose F1 the CoNLL score averages (Pradhan et al. 2014)."""
 
 
-def check_metrics(metrics: Iterable[str]) -> Tuple[str, ...]:
+def check_metrics(metrics: Iterable[str]) -> tuple[str, ...]:
     """Validated metric names, in report order."""
     chosen = set(metrics)
     unknown = chosen - set(METRICS) - set(ANAPHORA_METRICS)

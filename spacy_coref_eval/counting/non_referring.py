@@ -1,18 +1,20 @@
 """Non-referring markables (docs/ua.md, Non-referring): the UA scorer's
 identification score of the entities whose id ends in ``-Pseudo``, each
 represented by its first markable."""
-from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
 if TYPE_CHECKING:
     from ..model.ua.layer import Layer, Span
 
-Quad = Tuple[float, float, float, float]
-QuadArrays = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Quad = tuple[float, float, float, float]
+QuadArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def first_markables(layer: Optional["Layer"], use_min: bool = False) -> List[Tuple["Span", Optional["Span"]]]:
+def first_markables(layer: Optional["Layer"], use_min: bool = False) -> list[tuple["Span", Optional["Span"]]]:
     """The first markable of every non-referring entity, with its minimum
     span where ``use_min``."""
     if layer is None:
@@ -45,9 +47,7 @@ def non_referring_quad(key: Optional["Layer"], response: Optional["Layer"], use_
     return float(found), float(found + missed), float(found), float(found + extra)
 
 
-def non_referring_counts(
-    documents: Sequence[Tuple[Any, Any]], use_min: bool = False, remove_singletons: bool = False
-) -> Tuple[QuadArrays]:
+def non_referring_counts(documents: Sequence[tuple[Any, Any]], use_min: bool = False, remove_singletons: bool = False) -> tuple[QuadArrays]:
     """:func:`non_referring_quad` of every document (``(key, response)``
     clusters; those not read from CoNLL-UA have no layer), as count arrays."""
     quads = [non_referring_quad(getattr(k, "layer", None), getattr(r, "layer", None), use_min) for k, r in documents]

@@ -7,7 +7,9 @@ elementwise on stacks of count arrays, so the statistics of
 one call; :func:`rates` applies it to one :class:`Counts` and
 :func:`stack_rates` to every document at once.
 """
-from typing import Dict, List, Sequence, Union, cast
+
+from collections.abc import Sequence
+from typing import Union, cast
 
 import numpy as np
 
@@ -36,13 +38,13 @@ def prf_arrays(block: np.ndarray) -> Scores:
     return {"recall": recall, "precision": precision, "f1": f1(precision, recall)}
 
 
-def score_arrays(array: np.ndarray, metrics: Sequence[str], conventions: Conventions = Conventions()) -> Dict[str, Scores]:
+def score_arrays(array: np.ndarray, metrics: Sequence[str], conventions: Conventions = Conventions()) -> dict[str, Scores]:
     """Recall, precision and F1 of every metric reported (in report order)
     and the CoNLL F1, the mean of the MUC, B³ and CEAFe F1 (Pradhan et al.
     2014), when those three were computed. ``array`` holds counts of shape
     ``(..., len(BLOCKS), len(FIELDS))``; every score has the leading shape.
     ``conventions`` are the scorer's rules (``Settings.conventions``)."""
-    out: Dict[str, Scores] = {}
+    out: dict[str, Scores] = {}
     for name in reported(metrics):
         metric = METRIC_INFO[name]
         blocks = [array[..., BLOCK_INDEX[block], :] for block in metric.count_blocks]
@@ -53,13 +55,13 @@ def score_arrays(array: np.ndarray, metrics: Sequence[str], conventions: Convent
     return out
 
 
-def rates(counts: Counts, conventions: Conventions = Conventions()) -> Dict[str, Dict]:
+def rates(counts: Counts, conventions: Conventions = Conventions()) -> dict[str, dict]:
     """The ``metrics`` block of the JSON output for ``counts``
     (:func:`stack_rates` of one document)."""
     return stack_rates(counts.array[None], counts.metrics, conventions)[0]
 
 
-def stack_rates(array: np.ndarray, metrics: Sequence[str], conventions: Conventions = Conventions()) -> List[Dict[str, Dict]]:
+def stack_rates(array: np.ndarray, metrics: Sequence[str], conventions: Conventions = Conventions()) -> list[dict[str, dict]]:
     """For every count array of a stack ``(n, len(BLOCKS), len(FIELDS))``:
     per metric reported its recall, precision and F1 with the counts behind
     them (a metric of several blocks, BLANC, lists each block's rates and
@@ -67,12 +69,13 @@ def stack_rates(array: np.ndarray, metrics: Sequence[str], conventions: Conventi
     columns = {name: _lists(scores) for name, scores in score_arrays(array, metrics, conventions).items()}
     parts = {
         block: _lists(prf_arrays(array[:, BLOCK_INDEX[block]]))
-        for name in columns if name in METRIC_INFO
+        for name in columns
+        if name in METRIC_INFO
         for block in METRIC_INFO[name].blocks
     }
     out = []
     for index, doc_counts in enumerate(array.tolist()):
-        doc: Dict[str, Dict] = {}
+        doc: dict[str, dict] = {}
         for name, scores in columns.items():
             doc[name] = {rate: values[index] for rate, values in scores.items()}
             metric = METRIC_INFO.get(name)
@@ -87,5 +90,5 @@ def stack_rates(array: np.ndarray, metrics: Sequence[str], conventions: Conventi
     return out
 
 
-def _lists(scores: Scores) -> Dict[str, List[float]]:
+def _lists(scores: Scores) -> dict[str, list[float]]:
     return {name: values.tolist() for name, values in scores.items()}

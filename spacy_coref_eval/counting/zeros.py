@@ -10,17 +10,16 @@ missed (fn) otherwise. Response zeros that are neither an entity's first
 mention nor the lookup of a key anaphor are spurious (fp). Recall is
 tp / (tp + fn + wl), precision tp / (tp + fp + wl).
 """
-from typing import Tuple
 
 import numpy as np
 
 from ..model.clusters import Clusters
 from ..twinning.twinned import TwinnedCorpus
 
-Quad = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Quad = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def zero_counts(twinned: TwinnedCorpus) -> Tuple[Quad]:
+def zero_counts(twinned: TwinnedCorpus) -> tuple[Quad]:
     """The zero score's counts per document: with the CorefUD preset's
     :class:`~.twinning.twinned.Memberships`, mentions are looked up as the
     scorer does (by class: its own, else its twin's); otherwise a key

@@ -1,10 +1,12 @@
 """What a format is (:class:`Format`) and what a reader is asked for
 (:class:`ReadOptions`). Importing this module imports no numpy, so that
 the command line can list the formats in its help at once."""
+
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 if TYPE_CHECKING:
     from .document import Side, SideDocument
@@ -12,7 +14,7 @@ if TYPE_CHECKING:
 
 Reader = Callable[[Path, "ReadOptions"], "Side"]
 BytesReader = Callable[[Union[bytes, bytearray], Path, "ReadOptions"], "Side"]
-Writer = Callable[[Path, Sequence["SideDocument"], Sequence[Path]], List[str]]
+Writer = Callable[[Path, Sequence["SideDocument"], Sequence[Path]], list[str]]
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ class Format:
 
     name: str
     title: str
-    suffixes: Tuple[str, ...]
+    suffixes: tuple[str, ...]
     read: Reader
     write: Optional[Writer] = None
     positional: bool = False

@@ -2,7 +2,9 @@
 mentions whose ``Entity=`` ids are equal form one entity across the
 ``# newdoc`` documents of a topic, scored as the concatenation of the
 topic's documents read as one document."""
-from typing import Any, List, Optional, Sequence, Tuple
+
+from collections.abc import Sequence
+from typing import Any, Optional
 
 import numpy as np
 
@@ -13,7 +15,7 @@ from .conllu.side import ConlluSideDocument
 from .document import Side
 from .topic_document import TopicDocument
 
-Part = Tuple[CorefUDDocument, np.ndarray]
+Part = tuple[CorefUDDocument, np.ndarray]
 
 
 def is_conllu(side: Side) -> bool:
@@ -21,7 +23,7 @@ def is_conllu(side: Side) -> bool:
     return bool(side.documents) and all(isinstance(d, ConlluSideDocument) for d in side.documents)
 
 
-def conllu_topic(topic: str, members: Sequence[Tuple[str, Any, Optional[Any]]]) -> Tuple[Clusters, Clusters, Any]:
+def conllu_topic(topic: str, members: Sequence[tuple[str, Any, Optional[Any]]]) -> tuple[Clusters, Clusters, Any]:
     """One topic's key and response clusters and its key document: every
     paired document on the union of both sides' nodes (as a pair alone is,
     :meth:`~.conllu.side.ConlluSideDocument.paired_with`; a missing
@@ -38,15 +40,23 @@ def conllu_topic(topic: str, members: Sequence[Tuple[str, Any, Optional[Any]]]) 
     response = stack_nodes(
         [(r.document, order) if r is not None else None for (_, _, r), order in zip(members, orders)], offsets, sentences
     )
-    words: List[str] = []
-    starts: List[int] = []
+    words: list[str] = []
+    starts: list[int] = []
     for (_, k, r), order, offset in zip(members, orders, offsets):
         words.extend(node_forms(k.document, order, r.document if r is not None else None))
         starts.extend((node_sentence_starts(k.document, order) + offset).tolist())
     first = members[0][1].document
     document = TopicDocument(
-        topic, key, int(offsets[-1]), first.source, line=first.line, words=words, sentence_starts=starts or [0], pos=None,
-        parts=tuple(k.name for _, k, _ in members), offsets=offsets,
+        topic,
+        key,
+        int(offsets[-1]),
+        first.source,
+        line=first.line,
+        words=words,
+        sentence_starts=starts or [0],
+        pos=None,
+        parts=tuple(k.name for _, k, _ in members),
+        offsets=offsets,
     )
     return key, response, document
 
@@ -70,11 +80,12 @@ def stack_nodes(parts: Sequence[Optional[Part]], offsets: np.ndarray, sentences:
     heads = np.where(heads >= 0, heads + shift, -1)
     nodes = None
     if any(column[3] is not None for column in columns):
-        nodes = NodeSets.concat([
-            _renumbered(column[3], int(sentences[index]))
-            if column[3] is not None else NodeSets.of_ranges(column[0], column[1])
-            for (index, _), column in zip(given, columns)
-        ]).shifted(shift)
+        nodes = NodeSets.concat(
+            [
+                _renumbered(column[3], int(sentences[index])) if column[3] is not None else NodeSets.of_ranges(column[0], column[1])
+                for (index, _), column in zip(given, columns)
+            ]
+        ).shifted(shift)
     ids = np.concatenate([np.asarray(document.entities, dtype=object)[document.mention_entity] for _, (document, _) in given])
     _, first, inverse = np.unique(ids.astype(str), return_index=True, return_inverse=True)
     rank = np.empty(len(first), dtype=np.int64)
@@ -91,7 +102,7 @@ def _renumbered(nodes: NodeSets, sentences: int) -> NodeSets:
     return NodeSets(nodes.indptr, nodes.tokens, nodes.zero, deps)
 
 
-def _first_types(given: Sequence[Tuple[int, Part]], labels: np.ndarray, n_entities: int) -> Optional[np.ndarray]:
+def _first_types(given: Sequence[tuple[int, Part]], labels: np.ndarray, n_entities: int) -> Optional[np.ndarray]:
     etypes = np.array([etype for _, (document, _) in given for etype in document.mention_etype], dtype=object)
     stated = np.flatnonzero((etypes != None) & (etypes != ""))  # noqa: E711 (elementwise)
     if not len(stated):

@@ -2,10 +2,12 @@
 Pairing): by name where both sides name their documents, else by order;
 each pair's response put on its key document's tokens by the key
 document's format (:meth:`~.document.SideDocument.paired_with`)."""
+
 import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Protocol, Sequence, Tuple, TypeVar, cast
+from typing import Any, NamedTuple, Optional, Protocol, TypeVar, cast
 
 import numpy as np
 
@@ -33,32 +35,32 @@ class Corpus:
     pairs so), the warnings of reading and pairing, and the names of the
     response's documents, paired or not."""
 
-    pairs: List[Pair]
+    pairs: list[Pair]
     """The pairs (:class:`StackedPairs` where both sides were read as
     columns: docs/formats.md, Columns)."""
-    key_documents: List[SideDocument]
-    warnings: List[str]
-    response_names: List[str]
-    alignment: Dict[str, AlignmentReport] = field(default_factory=dict)
+    key_documents: list[SideDocument]
+    warnings: list[str]
+    response_names: list[str]
+    alignment: dict[str, AlignmentReport] = field(default_factory=dict)
     """By pair name, what aligning the response onto the key changed, for
     the pairs whose format aligns (:class:`~.document.AlignmentReport`)."""
     streamed: bool = False
     """Read and scored a batch at a time (docs/streaming.md): ``pairs``
     and ``key_documents`` are then empty."""
-    closure: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    closure: dict[str, dict[str, Any]] = field(default_factory=dict)
     """By side (``"key"``, ``"response"``), what closing an annotation
     tool's links into entities did (:class:`~.annotation.Closure`), for
     the sides read from such exports."""
 
     @property
-    def names(self) -> List[str]:
+    def names(self) -> list[str]:
         return [pair.name for pair in self.pairs]
 
-    def words(self) -> Dict[str, List[str]]:
+    def words(self) -> dict[str, list[str]]:
         """The words of every pair's key document, by pair name."""
         return {pair.name: list(document.words) for pair, document in zip(self.pairs, self.key_documents)}
 
-    def tokens(self) -> List[Tokens]:
+    def tokens(self) -> list[Tokens]:
         """The token information of every pair's key document, in pair order."""
         return [document.tokens() for document in self.key_documents]
 
@@ -80,9 +82,7 @@ def read_side(path: PathLike, fmt: Optional[Format] = None, options: ReadOptions
                     "('word|[e1]'): name it *.t2t.txt or give its format, --response-format text2text "
                     "(convert: --input-format text2text)"
                 ) from None
-            raise CorefInputError(
-                f"{err} (read as {fmt.title}; for another format use its suffix or --input-format {names})"
-            ) from None
+            raise CorefInputError(f"{err} (read as {fmt.title}; for another format use its suffix or --input-format {names})") from None
         raise
 
 
@@ -98,9 +98,9 @@ def _looks_tagged(path: Path) -> bool:
 def read_corpus(
     key_path: PathLike,
     response_path: PathLike,
-    formats: Tuple[Optional[str], Optional[str]] = (None, None),
+    formats: tuple[Optional[str], Optional[str]] = (None, None),
     *,
-    spans: Tuple[Any, Any] = (None, None),
+    spans: tuple[Any, Any] = (None, None),
     words: bool = False,
     tokens: bool = False,
     pair_by: Optional[str] = None,
@@ -122,13 +122,12 @@ def read_corpus(
     limits = InputLimits.from_environ() if limits is None else limits
     key_format, response_format = format_of(key_path, formats[0]), format_of(response_path, formats[1])
     positional = key_format.positional and response_format.positional
-    key_options = ReadOptions(
-        "key", spans[0], words or tokens or not positional, tokens, entity_ids=cross_document or words, limits=limits
-    )
+    key_options = ReadOptions("key", spans[0], words or tokens or not positional, tokens, entity_ids=cross_document or words, limits=limits)
     key = read_side(key_path, key_format, key_options)
     response = read_side(
-        response_path, response_format, ReadOptions("response", spans[1], not positional, False, paired_with=key,
-            entity_ids=cross_document, limits=limits)
+        response_path,
+        response_format,
+        ReadOptions("response", spans[1], not positional, False, paired_with=key, entity_ids=cross_document, limits=limits),
     )
     if not key.documents:
         raise CorefInputError(f"{key_path}: no {key.format.documents}, nothing to score against")
@@ -150,20 +149,24 @@ def pair_sides(key: Side, response: Side, positional: bool = False, *, pair_by: 
     how = "name" if pair_by != "order" and key.named and response.named else "order"
     paired = pair_triples(triples, key.path, response.path, positional=positional, how=how)
     return Corpus(
-        paired.pairs, paired.key_documents, notes + warnings + paired.warnings(), response_names, alignment=paired.alignment,
+        paired.pairs,
+        paired.key_documents,
+        notes + warnings + paired.warnings(),
+        response_names,
+        alignment=paired.alignment,
         closure=side_closures(key, response),
     )
 
 
-def side_closures(key: Side, response: Side) -> Dict[str, Dict[str, Any]]:
+def side_closures(key: Side, response: Side) -> dict[str, dict[str, Any]]:
     """The closure reports of the sides read from annotation tools' exports, by role."""
-    out: Dict[str, Dict[str, Any]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for role, side in (("key", key), ("response", response)):
         if side.documents and getattr(side.documents[0], "closure", None) is not None:
             from .annotation import closure_report
 
             # not None: the first document has a closure
-            out[role] = cast(Dict[str, Any], closure_report(side.documents))
+            out[role] = cast(dict[str, Any], closure_report(side.documents))
     return out
 
 
@@ -186,18 +189,16 @@ class StackedPairs(Sequence[Pair]):
     documents; a :class:`Pair` is built for whoever asks for one."""
 
     def __init__(
-        self, names: List[str], key: ClustersBatch, response: ClustersBatch, *, key_tokens: np.ndarray, response_tokens: np.ndarray
+        self, names: list[str], key: ClustersBatch, response: ClustersBatch, *, key_tokens: np.ndarray, response_tokens: np.ndarray
     ) -> None:
         self.names = names
         self.key, self.response = key, response
         self.n_tokens, self.response_tokens = key_tokens, response_tokens
-        self._pairs: Optional[List[Pair]] = None
+        self._pairs: Optional[list[Pair]] = None
 
-    def pairs(self) -> List[Pair]:
+    def pairs(self) -> list[Pair]:
         if self._pairs is None:
-            self._pairs = [
-                Pair(*pair) for pair in zip(self.names, self.key.split(), self.response.split(), self.n_tokens.tolist())
-            ]
+            self._pairs = [Pair(*pair) for pair in zip(self.names, self.key.split(), self.response.split(), self.n_tokens.tolist())]
         return self._pairs
 
     def __len__(self) -> int:
@@ -209,11 +210,11 @@ class StackedPairs(Sequence[Pair]):
     def __iter__(self) -> Iterator[Pair]:
         return iter(self.pairs())
 
-    def repeated(self) -> List[Pair]:
+    def repeated(self) -> list[Pair]:
         """The pairs with a repeated mention on either side."""
         return [self[d] for d in np.flatnonzero(self.key.repeated + self.response.repeated).tolist()]
 
-    def lengths(self) -> List[Tuple[str, "_Length", "_Length"]]:
+    def lengths(self) -> list[tuple[str, "_Length", "_Length"]]:
         """The pairs whose key and response have different numbers of
         tokens, as :func:`length_warnings` reads them."""
         return [
@@ -222,7 +223,7 @@ class StackedPairs(Sequence[Pair]):
         ]
 
 
-def repeated_pairs(pairs: Sequence[Pair]) -> List[Pair]:
+def repeated_pairs(pairs: Sequence[Pair]) -> list[Pair]:
     """The pairs with a repeated mention on either side (of
     :class:`StackedPairs`, found from its columns)."""
     if isinstance(pairs, StackedPairs):
@@ -230,9 +231,7 @@ def repeated_pairs(pairs: Sequence[Pair]) -> List[Pair]:
     return [pair for pair in pairs if cast(Clusters, pair.key).repeated or cast(Clusters, pair.response).repeated]
 
 
-def pair_columns(
-    triples: Sequence[Tuple[str, Any, Any]], key: Side, response: Side, *, positional: bool
-) -> Optional["PairedDocuments"]:
+def pair_columns(triples: Sequence[tuple[str, Any, Any]], key: Side, response: Side, *, positional: bool) -> Optional["PairedDocuments"]:
     """The documents of two sides read as columns paired by position,
     document ``i`` of each under the name of ``triples[i]`` (``(name, key,
     response)``, none without a response), as :func:`pair_triples` pairs
@@ -244,8 +243,9 @@ def pair_columns(
     names = [name for name, _, _ in triples]
     if not (len(names) == len(key_columns.names) == len(response_columns.names)):
         return None
-    pairs = StackedPairs(names, key_columns.clusters, response_columns.clusters, key_tokens=key_columns.n_tokens,
-        response_tokens=response_columns.n_tokens)
+    pairs = StackedPairs(
+        names, key_columns.clusters, response_columns.clusters, key_tokens=key_columns.n_tokens, response_tokens=response_columns.n_tokens
+    )
     return PairedDocuments(pairs, key.documents, True, pairs.lengths())  # type: ignore[arg-type]
 
 
@@ -272,7 +272,7 @@ def _pair_columns(key: Side, response: Side, pair_by: Optional[str]) -> Optional
     return StackedPairs(names, key_columns.clusters, response_clusters, key_tokens=key_columns.n_tokens, response_tokens=response_tokens)
 
 
-def _columns(key: Side, response: Side) -> Optional[Tuple[Any, Any]]:
+def _columns(key: Side, response: Side) -> Optional[tuple[Any, Any]]:
     """The columns both sides were read as (``documents.simple``), else ``None``."""
     key_columns, response_columns = (getattr(side.documents, "simple", None) for side in (key, response))
     return None if key_columns is None or response_columns is None else (key_columns, response_columns)
@@ -285,12 +285,12 @@ class PairedDocuments:
     positional pairs, unmapped response mentions and alignments by name).
     Those of consecutive batches :meth:`extend` one another."""
 
-    pairs: List[Pair] = field(default_factory=list)
-    key_documents: List[SideDocument] = field(default_factory=list)
+    pairs: list[Pair] = field(default_factory=list)
+    key_documents: list[SideDocument] = field(default_factory=list)
     positional: bool = False
-    lengths: List[Tuple[str, "_Length", "_Length"]] = field(default_factory=list)
-    unmapped: Dict[str, int] = field(default_factory=dict)
-    alignment: Dict[str, AlignmentReport] = field(default_factory=dict)
+    lengths: list[tuple[str, "_Length", "_Length"]] = field(default_factory=list)
+    unmapped: dict[str, int] = field(default_factory=dict)
+    alignment: dict[str, AlignmentReport] = field(default_factory=dict)
 
     def extend(self, other: "PairedDocuments") -> None:
         self.pairs += other.pairs
@@ -299,11 +299,11 @@ class PairedDocuments:
         self.unmapped.update(other.unmapped)
         self.alignment.update(other.alignment)
 
-    def repeated(self) -> List[Pair]:
+    def repeated(self) -> list[Pair]:
         """The pairs with a repeated mention on either side."""
         return repeated_pairs(self.pairs)
 
-    def warnings(self) -> List[str]:
+    def warnings(self) -> list[str]:
         """Token counts that differ (positional pairs), response mentions
         left unmapped, alignments that changed words."""
         lengths = length_warnings(self.lengths) if self.positional else []
@@ -319,9 +319,13 @@ class _Length(NamedTuple):
 
 
 def pair_triples(
-    triples: Sequence[Tuple[str, SideDocument, Optional[SideDocument]]], key_path: Path, response_path: Path,
+    triples: Sequence[tuple[str, SideDocument, Optional[SideDocument]]],
+    key_path: Path,
+    response_path: Path,
     *,
-    positional: bool = False, first: int = 0, how: str = "order",
+    positional: bool = False,
+    first: int = 0,
+    how: str = "order",
 ) -> PairedDocuments:
     """Every ``(name, key document, response document or None)`` paired: by
     token position with ``positional``, else the response put on the key
@@ -338,9 +342,7 @@ def pair_triples(
             try:
                 on_key = key_doc.paired_with(response_doc)
             except WordMismatch as err:
-                raise CorefInputError(
-                    f"cannot pair {key_path} with {response_path}: document index {index} ({name!r}) has {err}"
-                ) from None
+                raise CorefInputError(f"cannot pair {key_path} with {response_path}: document index {index} ({name!r}) has {err}") from None
             key_doc, clusters = on_key.key, on_key.response
             if on_key.unmapped:
                 paired.unmapped[name] = on_key.unmapped
@@ -353,7 +355,7 @@ def pair_triples(
 
 def pair_by_name_or_order(
     key: Side, response: Side, pair_by: Optional[str] = None
-) -> Tuple[List[Tuple[str, SideDocument, Optional[SideDocument]]], List[str], List[str]]:
+) -> tuple[list[tuple[str, SideDocument, Optional[SideDocument]]], list[str], list[str]]:
     """``(name, key document, response document or None)`` in key order,
     warnings and the response's document names. ``pair_by`` ``"name"``
     pairs by name (:func:`match_names`), ``"order"`` by order; by default
@@ -382,9 +384,7 @@ def pair_by_name_or_order(
     return list(zip(names, key.documents, response.documents)), notes, names
 
 
-def _pair_by_name(
-    key: Side, response: Side
-) -> Tuple[List[Tuple[str, SideDocument, Optional[SideDocument]]], List[str], List[str]]:
+def _pair_by_name(key: Side, response: Side) -> tuple[list[tuple[str, SideDocument, Optional[SideDocument]]], list[str], list[str]]:
     # both sides named (pair_by_name_or_order): no name is None
     key_names = [cast(str, d.name) for d in key.documents]
     response_names = [cast(str, d.name) for d in response.documents]
@@ -400,7 +400,7 @@ def _pair_by_name(
             f"the response {listed(list(by_name), 3)}){_hint(key.documents, list(by_name))}"
         )
     paired, warnings = pair_documents(dict(zip(key_names, key.documents)), by_name, None)
-    triples = cast(List[Tuple[str, SideDocument, Optional[SideDocument]]], paired)  # key documents are never None
+    triples = cast(list[tuple[str, SideDocument, Optional[SideDocument]]], paired)  # key documents are never None
     return triples, warnings + _name_hints(key.documents, by_name), list(by_name)
 
 
@@ -421,7 +421,7 @@ def _hint(key: Sequence[SideDocument], response_names: Sequence[str]) -> str:
     return ""
 
 
-def _name_hints(key: Sequence[SideDocument], by_name: Mapping[str, SideDocument]) -> List[str]:
+def _name_hints(key: Sequence[SideDocument], by_name: Mapping[str, SideDocument]) -> list[str]:
     """A hint when key documents without a response have namesakes that
     differ only in white space or a part number's zeros."""
     unpaired = [document for document in key if document.name not in by_name]
@@ -432,7 +432,7 @@ def _name_hints(key: Sequence[SideDocument], by_name: Mapping[str, SideDocument]
     return [f"some document names differ only in formatting{hint}"] if hint else []
 
 
-def match_names(key_names: Sequence[str], response_names: Sequence[str]) -> Dict[str, str]:
+def match_names(key_names: Sequence[str], response_names: Sequence[str]) -> dict[str, str]:
     """For every key name, the response name it pairs with (names without a
     partner left out): the same name, or under the OntoNotes convention of
     neural models' jsonlines the doc_key ``NAME_N`` for the CoNLL-2012
@@ -448,8 +448,8 @@ def match_names(key_names: Sequence[str], response_names: Sequence[str]) -> Dict
         if not any(PART_NAME.match(name) for name in key_names):
             bare = {document_keys(name)[-1]: name for name in response_names if PART_NAME.match(name)}
             return {name: bare[name] for name in key_names if name in bare}
-    out: Dict[str, str] = {}
-    claimed: Dict[str, str] = {}
+    out: dict[str, str] = {}
+    claimed: dict[str, str] = {}
     for name in key_names:
         matches = [other for other in document_keys(name) if other in available]
         if len(matches) > 1:
@@ -457,9 +457,7 @@ def match_names(key_names: Sequence[str], response_names: Sequence[str]) -> Dict
         if not matches:
             continue
         if matches[0] in claimed:
-            raise CorefInputError(
-                f"response document {matches[0]!r} pairs with two key documents: {claimed[matches[0]]!r} and {name!r}"
-            )
+            raise CorefInputError(f"response document {matches[0]!r} pairs with two key documents: {claimed[matches[0]]!r} and {name!r}")
         claimed[matches[0]] = name
         out[name] = matches[0]
     return out
@@ -469,7 +467,7 @@ _NUMBERED_KEY = re.compile(r"_[0-9]+$")
 """A name that could be the doc_key ``NAME_N`` of a CoNLL-2012 part."""
 
 
-def document_keys(name: str) -> Tuple[str, ...]:
+def document_keys(name: str) -> tuple[str, ...]:
     """The names a document name pairs with: the name itself, and for
     ``(NAME); part NNN`` also ``NAME_N`` with N = int(NNN), and ``NAME``
     alone for part 0 (a file named by its document, as annotation tools
@@ -481,7 +479,7 @@ def document_keys(name: str) -> Tuple[str, ...]:
     return (name, f"{match.group(1)}_{int(match.group(2))}", *bare)
 
 
-def pair_documents(key: Mapping[str, T], response: Mapping[str, T], empty: T) -> Tuple[List[Tuple[str, T, T]], List[str]]:
+def pair_documents(key: Mapping[str, T], response: Mapping[str, T], empty: T) -> tuple[list[tuple[str, T, T]], list[str]]:
     """``(name, key, response)`` triples for the key documents, in key order,
     with ``empty`` standing in for a missing response, and warnings."""
     pairs = [(name, value, response.get(name, empty)) for name, value in key.items()]
@@ -490,15 +488,14 @@ def pair_documents(key: Mapping[str, T], response: Mapping[str, T], empty: T) ->
     notes = [f"document {name!r}: no response document; scored as an empty response" for name in missing[:LISTED]]
     if len(missing) > LISTED:
         notes.append(
-            f"{len(missing) - LISTED} more key document(s) with no response document, scored as empty "
-            f"responses: {listed(missing[LISTED:])}"
+            f"{len(missing) - LISTED} more key document(s) with no response document, scored as empty responses: {listed(missing[LISTED:])}"
         )
     if extra:
         notes.append(f"{len(extra)} response document(s) not in the key, ignored: {listed(extra)}")
     return pairs, notes
 
 
-def pair_clusters(key: Mapping[str, ClustersLike], response: Mapping[str, ClustersLike]) -> Tuple[List[Pair], List[str]]:
+def pair_clusters(key: Mapping[str, ClustersLike], response: Mapping[str, ClustersLike]) -> tuple[list[Pair], list[str]]:
     """:func:`pair_documents` of clusters, an empty response standing in."""
     triples, notes = pair_documents(key, response, Clusters())
     return [Pair(*triple) for triple in triples], notes
@@ -509,7 +506,7 @@ class _Counted(Protocol):
     def n_tokens(self) -> int: ...
 
 
-def length_warnings(pairs: Sequence[Tuple[str, _Counted, Optional[_Counted]]]) -> List[str]:
+def length_warnings(pairs: Sequence[tuple[str, _Counted, Optional[_Counted]]]) -> list[str]:
     """One warning listing the documents whose key and response have
     different numbers of tokens (mentions are compared by token position,
     so such a response is likely misaligned)."""

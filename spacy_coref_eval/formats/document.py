@@ -1,10 +1,12 @@
 """What every reader gives: the documents of one file (:class:`Side`),
 each a :class:`SideDocument` of its format, which knows how to pair with
 a response document of its own or another format."""
+
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Union, cast
 
 import numpy as np
 
@@ -55,7 +57,7 @@ class SideDocument:
         def sentence_starts(self) -> Union[Sequence[int], np.ndarray]: ...
 
         @property
-        def words(self) -> List[str]: ...
+        def words(self) -> list[str]: ...
 
     def tokens(self) -> Tokens:
         """The words and sentences, and whatever token attributes the
@@ -83,7 +85,7 @@ class SideDocument:
         """The id of every sentence where the format gives them, else ``()``."""
         return ()
 
-    def mention_ids(self) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    def mention_ids(self) -> Optional[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """Every mention's ``[start, end)`` on this document's tokens and its
         entity id as the file writes it (strings), where the format has ids
         and they were read; else ``None`` (entities are then known by order)."""
@@ -153,12 +155,16 @@ class AlignmentReport:
     def changed(self) -> bool:
         return any((self.inserted, self.deleted, self.replaced, self.snapped, self.dropped, self.unplaced, self.repaired))
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The counts by name (``drift`` only when the texts differ,
         ``paired`` when known)."""
-        out: Dict[str, Any] = {name: getattr(self, name) for name in ALIGNMENT_COUNTS}
-        return {"unit": self.unit, **out, **({"drift": self.drift} if self.drift else {}),
-                **({"paired": self.paired} if self.paired else {})}
+        out: dict[str, Any] = {name: getattr(self, name) for name in ALIGNMENT_COUNTS}
+        return {
+            "unit": self.unit,
+            **out,
+            **({"drift": self.drift} if self.drift else {}),
+            **({"paired": self.paired} if self.paired else {}),
+        }
 
 
 ALIGNMENT_COUNTS = ("inserted", "deleted", "replaced", "snapped", "dropped", "unplaced", "repaired")
@@ -175,7 +181,7 @@ def total_alignment(reports: Mapping[str, AlignmentReport]) -> AlignmentReport:
 PAIRED_BY = ("name", "order")
 
 
-def pairing_counts(reports: Mapping[str, AlignmentReport]) -> Dict[str, int]:
+def pairing_counts(reports: Mapping[str, AlignmentReport]) -> dict[str, int]:
     """How many of the documents of ``reports`` were paired by name and by order."""
     return {how: sum(report.paired == how for report in reports.values()) for how in PAIRED_BY}
 
@@ -193,7 +199,7 @@ class Side:
     path: Path
     format: Format
     documents: Sequence[SideDocument]
-    warnings: List[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def named(self) -> bool:
@@ -207,7 +213,7 @@ class WordsDocument(SideDocument):
 
     name: Optional[str]
     clusters: Clusters
-    words: List[str]
+    words: list[str]
     sentence_starts: Sequence[int] = ()
 
     @property
@@ -225,7 +231,7 @@ def difference(key: Sequence[str], response: Sequence[str], unit: str, *, joiner
 
 
 def _excerpt(items: Sequence[str], at: int, joiner: str, *, width: int) -> str:
-    part = joiner.join(items[at: at + width])
+    part = joiner.join(items[at : at + width])
     return repr(part) if part else "nothing (end of document)"
 
 
@@ -240,7 +246,7 @@ def bare_name(name: str) -> str:
     return name if match is None else match.group(1)
 
 
-def document_names(documents: Sequence[SideDocument]) -> List[str]:
+def document_names(documents: Sequence[SideDocument]) -> list[str]:
     """Every document's name, ``doc{index}`` where it has none."""
     return [d.name if d.name is not None else f"doc{index}" for index, d in enumerate(documents)]
 
@@ -258,8 +264,7 @@ def check_written_name(name: str, title: str, *, unicode_lines: bool = False) ->
     broken = name.splitlines() != [name] if unicode_lines else "\r" in name or "\n" in name
     if not name.strip() or name != name.strip() or broken:
         raise CorefInputError(
-            f"document {name!r}: {title} cannot hold this name (it must be one line without white space around it); "
-            "rename the document"
+            f"document {name!r}: {title} cannot hold this name (it must be one line without white space around it); rename the document"
         )
 
 

@@ -2,8 +2,8 @@
 documents by byte range (:class:`Entry`), found by each format's
 :class:`~.base.DocumentIndex`; :class:`Fallback` where a file cannot be
 read a batch at a time, and is read whole instead."""
+
 from dataclasses import dataclass
-from typing import List, Tuple
 
 
 class Fallback(Exception):
@@ -19,11 +19,11 @@ class Entry:
     end: int
 
 
-Entries = Tuple[List[Entry], bytes, bool]
+Entries = tuple[list[Entry], bytes, bool]
 """A file's documents, its header, and whether a document's entity order
 depends on the documents before it."""
 
 
-def entries(names: List[str], bounds: List[int]) -> List[Entry]:
+def entries(names: list[str], bounds: list[int]) -> list[Entry]:
     """Document ``i`` named ``names[i]`` from ``bounds[i]`` to ``bounds[i + 1]``."""
     return [Entry(name, bounds[i], bounds[i + 1]) for i, name in enumerate(names)]

@@ -3,16 +3,18 @@ within the size limits of :class:`InputLimits`, read once from the
 environment. Readers take the bytes this module returns (or a part of a
 file the streamed path hands them) with a source name for messages; no
 reader opens a file."""
+
 import gzip
 import os
 import stat
 import struct
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
 from pathlib import Path
-from typing import Mapping, Optional, Union
+from typing import Optional, Union
 
 import numpy as np
 
@@ -66,9 +68,7 @@ def _bytes(variable: str, given: str, least: int) -> int:
     number = text[: len(text) - len(unit)]
     if not number.isdigit() or int(number) * _UNITS[unit] < least:
         allowed = "a positive" if least else "a non-negative"
-        raise CorefInputError(
-            f"environment variable {variable}={given!r}: expected {allowed} number of bytes (e.g. 8388608 or 8M)"
-        )
+        raise CorefInputError(f"environment variable {variable}={given!r}: expected {allowed} number of bytes (e.g. 8388608 or 8M)")
     return int(number) * _UNITS[unit]
 
 
@@ -91,7 +91,7 @@ def open_input(path: Path, limits: Optional[InputLimits] = None, max_line: Optio
     chunk_size = min(_CHUNK_BYTES, max_line)
     try:
         claimed = gzip_size(path) if compressed else 0
-        with (gzip.open(path, "rb") if compressed else open(path, "rb")) as stream:
+        with gzip.open(path, "rb") if compressed else open(path, "rb") as stream:
             status = None if compressed else os.fstat(stream.fileno())
             chunks = iter(partial(stream.read, chunk_size), b"")
             if status is not None and stat.S_ISREG(status.st_mode) and status.st_size <= min(max_line, max_input):
@@ -145,7 +145,7 @@ def input_head(path: Path, size: int) -> bytes:
     ``.gz``, any case), for a guess at what a file holds; ``b""`` where it
     cannot be read."""
     try:
-        with (gzip.open(path, "rb") if path.name.lower().endswith(".gz") else open(path, "rb")) as handle:
+        with gzip.open(path, "rb") if path.name.lower().endswith(".gz") else open(path, "rb") as handle:
             return handle.read(size)
     except (OSError, EOFError, zlib.error):
         return b""

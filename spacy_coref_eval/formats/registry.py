@@ -2,8 +2,9 @@
 :func:`register_format`, and those of installed packages' entry points in
 the group :data:`ENTRY_POINTS`, each a :class:`~.base.Format`. One rule
 names the format of a file for reading and writing (:func:`format_of`)."""
+
 from pathlib import Path
-from typing import Dict, Optional, Tuple, Union
+from typing import Optional, Union
 
 from ..errors import CorefInputError
 from .base import Format
@@ -32,7 +33,7 @@ such an output is refused instead, since writing would have to guess."""
 
 _BUILT_IN = (CONLL, CONLLU, JSONLINES, DOCBIN, UA, *SYSTEMS, TEXT2TEXT, INDISCRIM)
 _ANNOTATION_TOOLS = (BRAT, LITBANK_TSV, WEBANNO, LABELSTUDIO, PRODIGY, DOCCANO)
-_REGISTERED: Dict[str, Format] = {fmt.name: fmt for fmt in (*_BUILT_IN, *_ANNOTATION_TOOLS)}
+_REGISTERED: dict[str, Format] = {fmt.name: fmt for fmt in (*_BUILT_IN, *_ANNOTATION_TOOLS)}
 _PLUGINS_LOADED = False
 
 
@@ -47,7 +48,7 @@ def register_format(fmt: Format, replace: bool = False) -> Format:
     return fmt
 
 
-def registered_formats(plugins: bool = True) -> Tuple[Format, ...]:
+def registered_formats(plugins: bool = True) -> tuple[Format, ...]:
     """Every format, built-in ones first; with ``plugins`` those of
     installed packages too (their entry points are read once)."""
     if plugins:

@@ -1,14 +1,15 @@
 """The format of an input that has no name (standard input), told from its
 first bytes: the one place formats are recognised by content rather than
 by suffix (:func:`~.registry.format_of`)."""
+
 import zlib
-from typing import Optional, Tuple
+from typing import Optional
 
 HEAD_BYTES = 1 << 16
 """How much of the input (decompressed) the rules read."""
 
 
-def sniff_format(data: bytes) -> Tuple[Optional[str], bool]:
+def sniff_format(data: bytes) -> tuple[Optional[str], bool]:
     """The name of the format ``data`` looks like (``None``: none) and
     whether it is gzip-compressed. A DocBin is zlib-compressed msgpack;
     jsonlines begins with a JSON object; CoNLL-2012 has ``#begin

@@ -5,14 +5,16 @@ batches of pairs within a byte budget, each read from its ranges by the
 format's own reader and checked against the index. Whatever the index
 cannot promise to read as the whole file reads raises :class:`Fallback`,
 and the caller reads the whole files instead."""
+
 import gzip
 import os
 import re
 import zlib
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from tempfile import TemporaryDirectory, mkstemp
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, cast
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, cast
 
 import numpy as np
 
@@ -47,9 +49,9 @@ class FileIndex:
     path: Path
     file: Path
     format: Format
-    entries: List[Entry]
+    entries: list[Entry]
     header: bytes = b""
-    seen: Optional[Dict[str, int]] = None
+    seen: Optional[dict[str, int]] = None
 
     def read(self, ids: Sequence[int]) -> bytes:
         """The bytes of the documents ``ids``, in that order."""
@@ -69,7 +71,7 @@ class FileIndex:
 
 def _scan(
     path: Path, pattern: "re.Pattern[bytes]", first: Optional[bytes], *, copy: Optional[Path], max_input: int, max_line: int
-) -> Iterator[Tuple[int, Optional["re.Match[bytes]"]]]:
+) -> Iterator[tuple[int, Optional["re.Match[bytes]"]]]:
     """``(offset in the file, match)`` of every line that ``pattern``
     matches at its start, among the lines starting with the byte ``first``
     (``None``: every line), reading ``_CHUNK`` bytes at a time
@@ -85,7 +87,7 @@ def _scan(
         if copy is not None and gzip_size(path) > max_input:
             raise Fallback(f"{path}: larger than the maximum input size")
         out = open(copy, "wb") if copy is not None else None
-        with (gzip.open(path, "rb") if copy is not None else open(path, "rb")) as stream:
+        with gzip.open(path, "rb") if copy is not None else open(path, "rb") as stream:
             while True:
                 chunk = stream.read(_CHUNK)
                 size += len(chunk)
@@ -165,8 +167,8 @@ class Batch:
 
     paired: PairedDocuments
     counts: Any = None
-    repeated: List[Tuple[str, Repeats, Repeats]] = field(default_factory=list)
-    notes: Tuple[Optional[Tuple[int, int]], ...] = (None, None)
+    repeated: list[tuple[str, Repeats, Repeats]] = field(default_factory=list)
+    notes: tuple[Optional[tuple[int, int]], ...] = (None, None)
 
 
 @dataclass
@@ -178,13 +180,13 @@ class StreamPlan:
 
     key: FileIndex
     response: FileIndex
-    triples: List[Tuple[str, int, Optional[int]]]
-    warnings: List[str]
-    response_names: List[str]
-    options: Tuple[ReadOptions, ReadOptions]
+    triples: list[tuple[str, int, Optional[int]]]
+    warnings: list[str]
+    response_names: list[str]
+    options: tuple[ReadOptions, ReadOptions]
     positional: bool
     limits: InputLimits = field(default_factory=InputLimits)
-    batches: List[Tuple[int, int]] = field(default_factory=list)
+    batches: list[tuple[int, int]] = field(default_factory=list)
     folder: Optional["TemporaryDirectory"] = None
     following: int = 0
     """The batch an ordered file (:attr:`FileIndex.seen`) is read at next."""
@@ -196,7 +198,7 @@ class StreamPlan:
         if self.folder is not None:
             self.folder.cleanup()
 
-    def sizes(self) -> List[int]:
+    def sizes(self) -> list[int]:
         """The bytes of every triple, key and response."""
         key, response = self.key.entries, self.response.entries
         return [_size(key[k]) + (0 if r is None else _size(response[r])) for _, k, r in self.triples]
@@ -207,7 +209,7 @@ class StreamPlan:
         (CoNLL-U whose entity order depends on the documents before)."""
         return self.key.seen is not None or self.response.seen is not None
 
-    def read(self, batch: int) -> Tuple[PairedDocuments, Tuple[Optional[Tuple[int, int]], ...]]:
+    def read(self, batch: int) -> tuple[PairedDocuments, tuple[Optional[tuple[int, int]], ...]]:
         """The documents of one batch read and paired (:func:`.corpus.pair_triples`),
         and what each side's reader notes (:attr:`Batch.notes`)."""
         triples, key, response, notes = self._sides(batch)
@@ -215,19 +217,24 @@ class StreamPlan:
         if columns is not None:
             return columns, notes
         try:
-            return pair_triples(_documents(triples, key, response), self.key.path, self.response.path, positional=self.positional,
-                                first=self.batches[batch][0]), notes
+            return pair_triples(
+                _documents(triples, key, response),
+                self.key.path,
+                self.response.path,
+                positional=self.positional,
+                first=self.batches[batch][0],
+            ), notes
         except CorefInputError as err:
             raise Fallback(str(err)) from None
 
-    def documents(self, batch: int) -> List[Tuple[str, SideDocument, Optional[SideDocument]]]:
+    def documents(self, batch: int) -> list[tuple[str, SideDocument, Optional[SideDocument]]]:
         """The documents of one batch read, ``(name, key, response or
         None)``, not yet paired (cross-document pairing pairs them by topic,
         :mod:`.topics`)."""
         triples, key, response, _ = self._sides(batch)
         return _documents(triples, key, response)
 
-    def _sides(self, batch: int) -> Tuple[List[Tuple[str, int, Optional[int]]], Side, Side, Tuple[Optional[Tuple[int, int]], ...]]:
+    def _sides(self, batch: int) -> tuple[list[tuple[str, int, Optional[int]]], Side, Side, tuple[Optional[tuple[int, int]], ...]]:
         """One batch's triples, both sides' documents read, and their notes."""
         if self.ordered:
             if batch != self.following:
@@ -240,7 +247,7 @@ class StreamPlan:
         response, response_notes = self._side(self.response, response_ids, replace(self.options[1], paired_with=key))
         return triples, key, response, (key_notes, response_notes)
 
-    def count(self, batch: int, count: Callable[[List[Pair]], Any]) -> Batch:
+    def count(self, batch: int, count: Callable[[list[Pair]], Any]) -> Batch:
         """One batch read and counted by ``count`` (the pairs' counts);
         its documents dropped."""
         paired, notes = self.read(batch)
@@ -249,16 +256,22 @@ class StreamPlan:
         except CorefInputError as err:
             raise Fallback(str(err)) from None
         repeated = [
-            cast(Tuple[str, Repeats, Repeats], (pair.name, *(
-                Repeats(c.repeated, True if c.memberships is not None else None)
-                for c in cast(Tuple[Clusters, Clusters], (pair.key, pair.response))
-            )))
+            cast(
+                tuple[str, Repeats, Repeats],
+                (
+                    pair.name,
+                    *(
+                        Repeats(c.repeated, True if c.memberships is not None else None)
+                        for c in cast(tuple[Clusters, Clusters], (pair.key, pair.response))
+                    ),
+                ),
+            )
             for pair in paired.repeated()
         ]
         paired.pairs, paired.key_documents = [], []
         return Batch(paired, counts, repeated, notes)
 
-    def _side(self, index: FileIndex, ids: List[int], options: ReadOptions) -> Tuple[Side, Optional[Tuple[int, int]]]:
+    def _side(self, index: FileIndex, ids: list[int], options: ReadOptions) -> tuple[Side, Optional[tuple[int, int]]]:
         """The documents ``ids`` of one file read by its format's reader,
         checked against the index; by the index's own ``read_batch`` where
         it has one, with what that notes for the file's warning."""
@@ -285,7 +298,7 @@ class StreamPlan:
             raise Fallback(f"{index.path}: the reader's warnings name lines of the whole file")
         return side, notes
 
-    def map(self, count: Callable[[List[Pair]], Any], n_process: int = 1) -> List[Batch]:
+    def map(self, count: Callable[[list[Pair]], Any], n_process: int = 1) -> list[Batch]:
         """Every batch counted (:meth:`count`), in order; with ``n_process``
         > 1 in that many forked processes, each reading and counting
         consecutive batches of about equal bytes (one process where a
@@ -309,7 +322,7 @@ class StreamPlan:
         finally:
             _FORKED = None
 
-    def read_unpaired(self) -> Optional[Tuple[int, int]]:
+    def read_unpaired(self) -> Optional[tuple[int, int]]:
         """The response documents the key lacks read, a batch at a time, as
         the whole file reads them: an error or a reader's warning in one
         raises :class:`Fallback` (the whole files' reading reports it), so
@@ -318,21 +331,21 @@ class StreamPlan:
         paired = {r for _, _, r in self.triples if r is not None}
         unpaired = [r for r in range(len(self.response.entries)) if r not in paired]
         sizes = [_size(self.response.entries[r]) for r in unpaired]
-        total: Optional[Tuple[int, int]] = None
+        total: Optional[tuple[int, int]] = None
         for start, stop in batches(sizes, self.limits.batch_bytes):
             _, notes = self._side(self.response, unpaired[start:stop], self.options[1])
             if notes is not None:
                 total = notes if total is None else (total[0] + notes[0], total[1] + notes[1])
         return total
 
-    def corpus(self, batches: Sequence[Batch], unpaired: Optional[Tuple[int, int]] = None) -> Corpus:
+    def corpus(self, batches: Sequence[Batch], unpaired: Optional[tuple[int, int]] = None) -> Corpus:
         """The paired corpus's warnings and response names (no documents:
         they were read and dropped batch by batch); ``unpaired`` is what
         :meth:`read_unpaired` returned."""
         paired = PairedDocuments(positional=self.positional)
         for batch in batches:
             paired.extend(batch.paired)
-        notes: List[str] = []
+        notes: list[str] = []
         for side, index in enumerate((self.key, self.response)):
             batch_warnings = cast(DocumentIndex, index.format.index).batch_warnings
             if batch_warnings is not None:
@@ -344,7 +357,7 @@ class StreamPlan:
         return Corpus([], [], notes + self.warnings + paired.warnings(), self.response_names, alignment=paired.alignment, streamed=True)
 
 
-def _documents(triples: Sequence[Tuple[str, int, Optional[int]]], key: Side, response: Side) -> List[Tuple[str, Any, Any]]:
+def _documents(triples: Sequence[tuple[str, int, Optional[int]]], key: Side, response: Side) -> list[tuple[str, Any, Any]]:
     """The triples with the documents read for them."""
     documents = iter(response.documents)
     return [(name, document, None if r is None else next(documents)) for (name, _, r), document in zip(triples, key.documents)]
@@ -360,25 +373,25 @@ def _size(entry: Entry) -> int:
     return entry.end - entry.start
 
 
-_FORKED: Optional[Tuple[StreamPlan, Callable[[List[Pair]], Any]]] = None
+_FORKED: Optional[tuple[StreamPlan, Callable[[list[Pair]], Any]]] = None
 """The plan and work of :meth:`StreamPlan.map`, for the processes it forks."""
 
 
-def _forked_group(batches: Sequence[int]) -> List[Any]:
+def _forked_group(batches: Sequence[int]) -> list[Any]:
     assert _FORKED is not None, "set before the workers were forked"
     plan, count = _FORKED
     return _each(plan, count, batches)
 
 
-def _each(plan: StreamPlan, count: Callable[[List[Pair]], Any], batches: Iterable[int]) -> List[Batch]:
+def _each(plan: StreamPlan, count: Callable[[list[Pair]], Any], batches: Iterable[int]) -> list[Batch]:
     """Every batch counted in turn."""
     return [plan.count(batch, count) for batch in batches]
 
 
-def _balanced(sizes: Sequence[int], n: int) -> List[List[int]]:
+def _balanced(sizes: Sequence[int], n: int) -> list[list[int]]:
     """Consecutive batches in at most ``n`` groups of about equal bytes."""
     total = sum(sizes) or 1
-    groups: List[List[int]] = [[] for _ in range(max(1, n))]
+    groups: list[list[int]] = [[] for _ in range(max(1, n))]
     before = 0
     for batch, size in enumerate(sizes):
         groups[min(len(groups) - 1, (before + size // 2) * len(groups) // total)].append(batch)
@@ -387,9 +400,14 @@ def _balanced(sizes: Sequence[int], n: int) -> List[List[int]]:
 
 
 def plan_stream(
-    key_path: PathLike, response_path: PathLike, formats: Tuple[Optional[str], Optional[str]] = (None, None),
+    key_path: PathLike,
+    response_path: PathLike,
+    formats: tuple[Optional[str], Optional[str]] = (None, None),
     *,
-    pair_by: Optional[str] = None, n_process: int = 1, limits: Optional[InputLimits] = None, entity_ids: bool = False,
+    pair_by: Optional[str] = None,
+    n_process: int = 1,
+    limits: Optional[InputLimits] = None,
+    entity_ids: bool = False,
 ) -> StreamPlan:
     """Both files indexed (:func:`index_file`) and paired as
     :func:`.corpus.read_corpus` pairs them without words or tokens, in
@@ -428,9 +446,15 @@ def plan_stream(
             ReadOptions("response", None, not positional, entity_ids=entity_ids, limits=limits),
         )
         plan = StreamPlan(
-            key, response,
+            key,
+            response,
             [(name, key_ids[id(k)], None if r is None else response_ids[id(r)]) for name, k, r in triples],
-            warnings, response_names=response_names, options=options, positional=positional, limits=limits, folder=folder,
+            warnings,
+            response_names=response_names,
+            options=options,
+            positional=positional,
+            limits=limits,
+            folder=folder,
         )
         for index, ids in ((key, [k for _, k, _ in plan.triples]), (response, [r for _, _, r in plan.triples if r is not None])):
             if index.seen is not None and ids != list(range(len(index.entries))):
@@ -444,7 +468,7 @@ def plan_stream(
 
 def _index_pair(
     paths: Sequence[Path], formats: Sequence[Format], folder: Path, *, n_process: int, limits: InputLimits
-) -> Tuple[FileIndex, FileIndex]:
+) -> tuple[FileIndex, FileIndex]:
     """Both files indexed (:func:`index_file`); with ``n_process`` > 1 the
     response in a forked process while this one indexes the key."""
     if n_process < 2 or not _can_fork():
@@ -465,13 +489,13 @@ def _index_apart(path: Path, name: str, folder: Path, *, limits: InputLimits) ->
     return replace(index_file(path, get_format(name), folder, limits=limits), format=None)  # type: ignore[arg-type]
 
 
-def batches(sizes: Sequence[int], budget: int, n_process: int = 1) -> List[Tuple[int, int]]:
+def batches(sizes: Sequence[int], budget: int, n_process: int = 1) -> list[tuple[int, int]]:
     """Consecutive ``[start, stop)`` whose sizes add up to at most
     ``budget`` (one larger item a batch of its own); with ``n_process`` > 1
     the budget is at most a quarter of each process's share."""
     if n_process > 1:
         budget = max(1, min(budget, sum(sizes) // (4 * n_process)))
-    out: List[Tuple[int, int]] = []
+    out: list[tuple[int, int]] = []
     start, total = 0, 0
     for i, size in enumerate(sizes):
         if i > start and total + size > budget:
@@ -484,8 +508,13 @@ def batches(sizes: Sequence[int], budget: int, n_process: int = 1) -> List[Tuple
 
 
 def stream_topic_sides(
-    key_path: Path, response_path: Path, *, formats: Tuple[Optional[str], Optional[str]] = (None, None),
-    pattern: Optional[str] = None, pair_by: Optional[str] = None, limits: Optional[InputLimits] = None,
+    key_path: Path,
+    response_path: Path,
+    *,
+    formats: tuple[Optional[str], Optional[str]] = (None, None),
+    pattern: Optional[str] = None,
+    pair_by: Optional[str] = None,
+    limits: Optional[InputLimits] = None,
 ) -> Optional["Corpus"]:
     """:func:`~.corpus.pair_topic_sides` of two CoNLL-2012 files read a batch of
     documents at a time (docs/streaming.md), each document kept as its
@@ -498,7 +527,8 @@ def stream_topic_sides(
         with plan_stream(key_path, response_path, formats, pair_by=pair_by, limits=limits, entity_ids=True) as plan:
             triples = [
                 (name, _mentions_only(key), None if response is None else _mentions_only(response))
-                for batch in range(len(plan.batches)) for name, key, response in plan.documents(batch)
+                for batch in range(len(plan.batches))
+                for name, key, response in plan.documents(batch)
             ]
             plan.read_unpaired()
             warnings, response_names = plan.warnings, plan.response_names

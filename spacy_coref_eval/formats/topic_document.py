@@ -1,7 +1,7 @@
 """The documents of one topic stacked into one document (docs/crossdoc.md),
 as :mod:`.topics` and :mod:`.conllu_topics` build it."""
+
 from dataclasses import dataclass, field
-from typing import Tuple
 
 import numpy as np
 
@@ -14,7 +14,7 @@ class TopicDocument(ConllDocument):
     ``offsets[i]`` the first token of part ``i`` (``offsets[-1]`` the
     token count)."""
 
-    parts: Tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()
     offsets: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
 
     def part_of(self, tokens: np.ndarray) -> np.ndarray:

@@ -4,8 +4,10 @@ as the reference scorer sees a file with one ``#begin document`` per
 topic (or one for the whole corpus); CoNLL-2012 files by the mentions
 their reader keeps with ids, CorefUD CoNLL-U files by their ``Entity=``
 ids (:mod:`.conllu_topics`)."""
+
 import re
-from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
+from collections.abc import Sequence
+from typing import Any, Optional, cast
 
 import numpy as np
 
@@ -68,8 +70,8 @@ def stack_topic(parts: Sequence[Optional[RawMentions]], offsets: np.ndarray) -> 
 
 
 def pair_topics(
-    triples: Sequence[Tuple[str, SideDocument, Optional[SideDocument]]], pattern: Optional[str], sides: Tuple[Side, Side]
-) -> Tuple[List[Pair], List[TopicDocument]]:
+    triples: Sequence[tuple[str, SideDocument, Optional[SideDocument]]], pattern: Optional[str], sides: tuple[Side, Side]
+) -> tuple[list[Pair], list[TopicDocument]]:
     """The paired documents ``(name, key, response or None)`` grouped into
     topics (:func:`topic_of`, in order of first appearance), each topic one
     pair whose documents lie at their key document's token offsets (a
@@ -88,7 +90,7 @@ def pair_topics(
             f"{sides[1].path}: --cross-document pairs a CoNLL-U key with a CoNLL-U response and a CoNLL-2012 key "
             f"with a CoNLL-2012 response, not {sides[0].format.title} with {sides[1].format.title}"
         )
-    topics: Dict[str, List[Tuple[str, SideDocument, Optional[SideDocument]]]] = {}
+    topics: dict[str, list[tuple[str, SideDocument, Optional[SideDocument]]]] = {}
     for triple in triples:
         topics.setdefault(topic_of(triple[0], compiled), []).append(triple)
     pairs, documents = [], []
@@ -115,11 +117,16 @@ def _topic_document(topic: str, members: Sequence[SideDocument], clusters: Clust
         words = [word for m in members for word in m.words]
     if all(getattr(m, "pos", None) is not None for m in members):
         pos = [tag for m in members for tag in cast(Any, m).pos]  # every member has pos, checked above
-    starts = list(dict.fromkeys(
-        int(start) + int(offset) for m, offset in zip(members, offsets) for start in (m.sentence_starts or [0])
-    ))
+    starts = list(dict.fromkeys(int(start) + int(offset) for m, offset in zip(members, offsets) for start in (m.sentence_starts or [0])))
     return TopicDocument(
-        topic, clusters, int(offsets[-1]), getattr(members[0], "source", ""), line=getattr(members[0], "line", 0), words=words,
-        sentence_starts=starts, pos=pos,
-        parts=tuple(m.name for m in members), offsets=offsets,
+        topic,
+        clusters,
+        int(offsets[-1]),
+        getattr(members[0], "source", ""),
+        line=getattr(members[0], "line", 0),
+        words=words,
+        sentence_starts=starts,
+        pos=pos,
+        parts=tuple(m.name for m in members),
+        offsets=offsets,
     )

@@ -6,16 +6,18 @@ on it. A mention is a token range, or, where a reader has mentions that are
 not ranges (discontinuous CorefUD mentions, empty nodes), a set of tokens
 (:class:`NodeSets`).
 """
+
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import NamedTuple, Optional, Union
 
 import numpy as np
 
 from ..arrays import NO_INTEGERS, range_values
 from ..errors import LISTED, CorefInputError, listed
 
-Span = Tuple[int, int]
+Span = tuple[int, int]
 Entities = Sequence[Sequence[Span]]
 
 
@@ -50,7 +52,7 @@ class NodeSets:
 
     def of(self, m: int) -> np.ndarray:
         """The tokens of mention ``m``."""
-        return self.tokens[self.indptr[m]:self.indptr[m + 1]]
+        return self.tokens[self.indptr[m] : self.indptr[m + 1]]
 
     def take(self, index: np.ndarray) -> "NodeSets":
         """The sets of the mentions ``index`` (positions), in that order."""
@@ -68,10 +70,10 @@ class NodeSets:
         bases = np.cumsum([0] + [int(part.indptr[-1]) for part in parts[:-1]])
         deps = None
         if any(part.zero_deps is not None for part in parts):
-            deps = np.concatenate([np.empty(0, dtype=object)] + [
-                part.zero_deps if part.zero_deps is not None else np.full(len(part), None, dtype=object)
-                for part in parts
-            ])
+            deps = np.concatenate(
+                [np.empty(0, dtype=object)]
+                + [part.zero_deps if part.zero_deps is not None else np.full(len(part), None, dtype=object) for part in parts]
+            )
         return cls(
             np.concatenate([[0]] + [part.indptr[1:] + base for part, base in zip(parts, bases)]).astype(np.int64),
             np.concatenate([NO_INTEGERS] + [part.tokens for part in parts]),
@@ -115,11 +117,7 @@ class Clusters:
         return len(self.starts)
 
     @classmethod
-    def from_entities(
-        cls,
-        entities: Iterable[Iterable[Span]],
-        heads: Optional[Iterable[Iterable[int]]] = None,
-    ) -> "Clusters":
+    def from_entities(cls, entities: Iterable[Iterable[Span]], heads: Optional[Iterable[Iterable[int]]] = None) -> "Clusters":
         """Build from entities given as lists of ``(start, end)`` spans.
 
         A span given twice keeps its first occurrence in the order given and
@@ -133,12 +131,7 @@ class Clusters:
 
     @classmethod
     def from_sized(
-        cls,
-        starts: np.ndarray,
-        ends: np.ndarray,
-        sizes: Sequence[int],
-        *,
-        heads: Optional[Iterable[Iterable[int]]] = None,
+        cls, starts: np.ndarray, ends: np.ndarray, sizes: Sequence[int], *, heads: Optional[Iterable[Iterable[int]]] = None
     ) -> "Clusters":
         """:meth:`from_entities` on spans given entity after entity: entity
         ``i`` holds the next ``sizes[i]`` of ``starts`` and ``ends``."""
@@ -187,8 +180,13 @@ class Clusters:
             if len(within) > len(keep):
                 entity, n_entities = _dense_labels(labels[within])
                 memberships = cls(
-                    starts[within], ends[within], entity, n_entities,
-                    heads=heads[within] if heads is not None else None, repeated=0, nodes=nodes.take(within) if nodes is not None else None,
+                    starts[within],
+                    ends[within],
+                    entity,
+                    n_entities,
+                    heads=heads[within] if heads is not None else None,
+                    repeated=0,
+                    nodes=nodes.take(within) if nodes is not None else None,
                     etypes=_types_of(etypes, labels[within]),
                 )
             starts, ends, labels = starts[keep], ends[keep], labels[keep]
@@ -199,18 +197,16 @@ class Clusters:
         return cls(starts, ends, entity, n_entities, heads=heads, repeated=repeated, nodes=nodes, etypes=types, memberships=memberships)
 
     @classmethod
-    def per_document(
-        cls, doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, *, labels: np.ndarray, n_docs: int
-    ) -> List["Clusters"]:
+    def per_document(cls, doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, *, labels: np.ndarray, n_docs: int) -> list["Clusters"]:
         """:meth:`from_arrays` of ``n_docs`` documents at once, without
         heads: document ``d`` has the mentions with ``doc == d`` (``doc``
         nondecreasing), in array order (a document with repeats is built
         by :meth:`from_arrays` itself, for its :attr:`memberships`)."""
         return ClustersBatch.build(doc, starts, ends, labels=labels, n_docs=n_docs).split()
 
-    def entities(self) -> Tuple[Tuple[Span, ...], ...]:
+    def entities(self) -> tuple[tuple[Span, ...], ...]:
         """The entities as tuples of ``(start, end)`` spans, in stored order."""
-        out: List[List[Span]] = [[] for _ in range(self.n_entities)]
+        out: list[list[Span]] = [[] for _ in range(self.n_entities)]
         for s, e, k in zip(self.starts.tolist(), self.ends.tolist(), self.entity.tolist()):
             out[k].append((s, e))
         return tuple(tuple(entity) for entity in out)
@@ -226,8 +222,9 @@ class Clusters:
             nodes = self.nodes.take(index)
         entity, n_entities, kept = _dense_labels(self.entity[mask], with_values=True)
         etypes = None if self.etypes is None else self.etypes[kept]
-        return Clusters(self.starts[mask], self.ends[mask], entity, n_entities, heads=heads, repeated=self.repeated, nodes=nodes,
-            etypes=etypes)
+        return Clusters(
+            self.starts[mask], self.ends[mask], entity, n_entities, heads=heads, repeated=self.repeated, nodes=nodes, etypes=etypes
+        )
 
     @property
     def sizes(self) -> np.ndarray:
@@ -280,7 +277,7 @@ class Clusters:
         return out
 
     @classmethod
-    def stack(cls, parts: Sequence["Clusters"], offsets: Union[Sequence[int], np.ndarray]) -> Tuple["Clusters", np.ndarray]:
+    def stack(cls, parts: Sequence["Clusters"], offsets: Union[Sequence[int], np.ndarray]) -> tuple["Clusters", np.ndarray]:
         """Several documents as one: part ``d`` shifted by ``offsets[d]``
         tokens (offsets must keep the parts apart) and its entities
         renumbered after those of the parts before. Returns the stacked
@@ -302,9 +299,9 @@ class Clusters:
             nodes = NodeSets.concat([part.node_sets() for part in parts]).shifted(shift)
         etypes = None
         if any(part.etypes is not None for part in parts):
-            etypes = np.concatenate([
-                part.etypes if part.etypes is not None else np.full(part.n_entities, None, dtype=object) for part in parts
-            ])
+            etypes = np.concatenate(
+                [part.etypes if part.etypes is not None else np.full(part.n_entities, None, dtype=object) for part in parts]
+            )
         stacked = cls(
             np.concatenate([part.starts for part in parts]) + shift,
             np.concatenate([part.ends for part in parts]) + shift,
@@ -345,7 +342,7 @@ class ClustersBatch:
     entity: np.ndarray
     n_entities: np.ndarray
     repeated: np.ndarray
-    given: Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+    given: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
     @classmethod
     def build(cls, doc: np.ndarray, starts: np.ndarray, ends: np.ndarray, *, labels: np.ndarray, n_docs: int) -> "ClustersBatch":
@@ -369,14 +366,21 @@ class ClustersBatch:
         first_entity = np.r_[0, np.cumsum(np.bincount(kept_doc[new], minlength=n_docs))]
         entity = np.cumsum(new) - 1 - first_entity[kept_doc]
         repeated = given - np.bincount(kept_doc, minlength=n_docs)
-        return cls(kept_doc, starts[keep], ends[keep], entity, n_entities=np.diff(first_entity), repeated=repeated, given=(doc, starts,
-            ends, labels))
+        return cls(
+            kept_doc,
+            starts[keep],
+            ends[keep],
+            entity,
+            n_entities=np.diff(first_entity),
+            repeated=repeated,
+            given=(doc, starts, ends, labels),
+        )
 
     @property
     def n_docs(self) -> int:
         return len(self.n_entities)
 
-    def split(self) -> List[Clusters]:
+    def split(self) -> list[Clusters]:
         """Every document's :class:`Clusters`."""
         bounds = np.searchsorted(self.doc, np.arange(self.n_docs + 1)).tolist()
         out = [
@@ -406,7 +410,12 @@ class ClustersBatch:
         renumbered = np.repeat(np.arange(len(ids), dtype=np.int64), np.bincount(self.doc, minlength=self.n_docs)[ids])
         given_doc = np.repeat(np.arange(len(ids), dtype=np.int64), np.bincount(given[0], minlength=self.n_docs)[ids])
         return ClustersBatch(
-            renumbered, self.starts[rows], self.ends[rows], self.entity[rows], n_entities=self.n_entities[ids], repeated=self.repeated[ids],
+            renumbered,
+            self.starts[rows],
+            self.ends[rows],
+            self.entity[rows],
+            n_entities=self.n_entities[ids],
+            repeated=self.repeated[ids],
             given=(given_doc, *(column[given_rows] for column in given[1:])),
         )
 
@@ -416,7 +425,7 @@ class ClustersBatch:
         np.maximum.at(out, self.doc, self.ends)
         return out
 
-    def stack(self, offsets: np.ndarray) -> Tuple[Clusters, np.ndarray]:
+    def stack(self, offsets: np.ndarray) -> tuple[Clusters, np.ndarray]:
         """:meth:`Clusters.stack` of the documents at ``offsets``."""
         if self.n_docs == 0:
             return Clusters(), NO_INTEGERS
@@ -424,8 +433,12 @@ class ClustersBatch:
         shift = offsets[self.doc]
         heads = None if len(self.doc) else NO_INTEGERS
         stacked = Clusters(
-            self.starts + shift, self.ends + shift, self.entity + first_entity[self.doc], int(self.n_entities.sum()),
-            heads=heads, repeated=int(self.repeated.sum()),
+            self.starts + shift,
+            self.ends + shift,
+            self.entity + first_entity[self.doc],
+            int(self.n_entities.sum()),
+            heads=heads,
+            repeated=int(self.repeated.sum()),
         )
         return stacked, self.doc
 
@@ -456,16 +469,16 @@ def first_occurrences(*keys: np.ndarray) -> np.ndarray:
     return np.sort(order[first])
 
 
-def set_codes(*sides: NodeSets) -> Tuple[np.ndarray, ...]:
+def set_codes(*sides: NodeSets) -> tuple[np.ndarray, ...]:
     """One integer per token set, equal for equal sets across all ``sides``
     (the same code in every side's array)."""
-    interned: Dict[bytes, int] = {}
+    interned: dict[bytes, int] = {}
     out = []
     for side in sides:
         codes = np.empty(len(side), dtype=np.int64)
         tokens, indptr = side.tokens, side.indptr.tolist()
         for m in range(len(side)):
-            codes[m] = interned.setdefault(tokens[indptr[m]:indptr[m + 1]].tobytes(), len(interned))
+            codes[m] = interned.setdefault(tokens[indptr[m] : indptr[m + 1]].tobytes(), len(interned))
         out.append(codes)
     return tuple(out)
 
@@ -547,7 +560,7 @@ DROPPED = "dropped (first copy kept)"
 EACH = "counted in each of their entities (repeats within one entity dropped)"
 
 
-def repeated_warnings(repeated: Sequence[Tuple[str, Clusters, Clusters]], each: bool = False) -> List[str]:
+def repeated_warnings(repeated: Sequence[tuple[str, Clusters, Clusters]], each: bool = False) -> list[str]:
     """Warnings for repeated mentions (with ``each``, those given in
     several entities count in each where the clusters kept every copy):
     one line for each of the first documents, then one line for the rest."""
@@ -567,7 +580,5 @@ def repeated_warnings(repeated: Sequence[Tuple[str, Clusters, Clusters]], each: 
     notes = [line for name, line in lines if name in shown]
     if rest:
         total = sum(key.repeated + response.repeated for name, key, response in repeated if name in set(rest))
-        notes.append(
-            f"{len(rest)} more document(s) with {total} repeated mention(s) {EACH if each else DROPPED}: {listed(rest)}"
-        )
+        notes.append(f"{len(rest)} more document(s) with {total} repeated mention(s) {EACH if each else DROPPED}: {listed(rest)}")
     return notes

@@ -5,7 +5,9 @@ Coreference Evaluation from Boundary Detection"; docs/coval.md §2).
 
 Read only when minimum spans or the NP-only filter ask for it: the common
 reading path never looks at this column."""
-from typing import List, Optional, Sequence
+
+from collections.abc import Sequence
+from typing import Optional
 
 PARSE_FIELD = 5
 NO_PARSE = "-"
@@ -19,18 +21,18 @@ class ParseNode:
 
     __slots__ = ("label", "tags", "index", "terminal", "children")
 
-    def __init__(self, label: str, tags: Optional[List[str]], index: int, *, terminal: bool) -> None:
+    def __init__(self, label: str, tags: Optional[list[str]], index: int, *, terminal: bool) -> None:
         self.label = label
         self.tags = tags
         self.index = index
         self.terminal = terminal
-        self.children: List[ParseNode] = []
+        self.children: list[ParseNode] = []
 
     def __repr__(self) -> str:
         return render(self) or ""
 
 
-def parse_bits(body: Sequence[str]) -> List[str]:
+def parse_bits(body: Sequence[str]) -> list[str]:
     """The parse bit of every token line of a document's body (``-`` for
     a line with no parse field)."""
     out = []
@@ -48,13 +50,13 @@ def _has_plain_word(words: Sequence[str]) -> bool:
 
 class _Builder:
     def __init__(self) -> None:
-        self.stack: List[ParseNode] = []
-        self.roots: List[ParseNode] = []
+        self.stack: list[ParseNode] = []
+        self.roots: list[ParseNode] = []
         self.last: Optional[ParseNode] = None
         self.label = ""
         self.label_open = False
-        self.words: List[str] = []
-        self.tags: List[str] = []
+        self.words: list[str] = []
+        self.tags: list[str] = []
 
     def place(self, node: ParseNode) -> None:
         if self.stack:

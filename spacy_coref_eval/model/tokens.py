@@ -2,8 +2,10 @@
 words, sentence starts and, where the input has them, parts of speech and
 the Person and Gender morphology (spaCy docs, CoNLL-U columns), numbered
 like the spans of :class:`~spacy_coref_eval.model.clusters.Clusters`."""
+
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -64,9 +66,7 @@ class Tokens:
         """Words and sentences of a :class:`~spacy_coref_eval.formats.conll.read.ConllDocument`
         read with ``with_words=True``."""
         if document.words is None:
-            raise CorefInputError(
-                f"document {document.name!r}: resolution classes need the words; read it with with_words=True"
-            )
+            raise CorefInputError(f"document {document.name!r}: resolution classes need the words; read it with with_words=True")
         return cls(document.words, document.sentence_starts or [0])
 
     @classmethod
@@ -119,11 +119,11 @@ class Tokens:
         if starts[0] != 0:
             raise CorefInputError("tokens: the first document must start at token 0")
 
-        def joined(name: str) -> Optional[List[str]]:
+        def joined(name: str) -> Optional[list[str]]:
             columns = [getattr(part, name) for part in parts]
             if any(column is None for column in columns):
                 return None
-            out: List[str] = []
+            out: list[str] = []
             for column, gap in zip(columns, gaps):
                 out.extend(column)
                 out.extend([""] * gap)
@@ -136,7 +136,7 @@ class Tokens:
         return cls(words, sentences, joined("pos"), joined("tag"), person=joined("person"), gender=joined("gender"), document_starts=starts)
 
 
-def _features(value: str) -> Dict[str, str]:
+def _features(value: str) -> dict[str, str]:
     """``{"Person": "3", ...}`` from a FEATS string (``_`` for none)."""
     if value in MISSING:
         return {}

@@ -1,8 +1,10 @@
 """Agreement of several span-group families on the same spaCy ``Doc``
 objects (docs/agreement.md, In spaCy): each family one annotator, read by
 a cluster reader, scored as ``agree`` scores files."""
+
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ..analysis.agreement import Annotation, agreement
 from ..counting import DEFAULT_METRICS
@@ -15,9 +17,14 @@ if TYPE_CHECKING:
 
 
 def agreement_of(
-    families: Mapping[str, Union[str, ClusterReader]], *, metrics: Sequence[str] = DEFAULT_METRICS,
-    match: Any = None, level: Optional[float] = None, n_resamples: int = 1000, seed: int = 0,
-) -> Callable[[Iterable["Doc"]], Dict[str, Any]]:
+    families: Mapping[str, Union[str, ClusterReader]],
+    *,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    match: Any = None,
+    level: Optional[float] = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> Callable[[Iterable["Doc"]], dict[str, Any]]:
     """A function of ``Doc`` objects giving the agreement report (the JSON
     of ``agree``) of the span-group ``families``, one annotator each.
 
@@ -36,7 +43,7 @@ def agreement_of(
     settings = Settings.from_options(list(metrics))
     options = Options(settings if match is None else replace(settings, match=match))
 
-    def agree(docs: Iterable["Doc"]) -> Dict[str, Any]:
+    def agree(docs: Iterable["Doc"]) -> dict[str, Any]:
         docs = list(docs)
         names = [doc.user_data.get("name") or f"example {i}" for i, doc in enumerate(docs)]
         annotations = [

@@ -2,7 +2,9 @@
 docs of one scoring call share entity ids through a labelled span group,
 spans with the same attribute (``kb_id_``, ``id_`` or ``label_``) being
 one entity in whichever doc they lie, and the call's docs form one topic."""
-from typing import Any, Dict, Iterable, List, Mapping, Sequence, cast
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
 
 import numpy as np
 
@@ -37,8 +39,8 @@ def doc_mentions(doc: Any, reader: LabeledSpanGroup, index: int) -> RawMentions:
     """One doc's mentions in reading order, their entities numbered by
     first appearance in the group, each with its entity id (the reader's
     attribute; a span without one alone in its entity)."""
-    rows: List[tuple] = []
-    ids: List[str] = []
+    rows: list[tuple] = []
+    ids: list[str] = []
     for label, entity in enumerate(reader(doc)):
         value = getattr(entity[0], reader.attr)
         ids.append(value if value else f"{SINGLE}{index}.{label}")
@@ -55,15 +57,13 @@ def check_tokens(examples: Sequence[Any]) -> None:
     for index, example in enumerate(examples):
         reference, predicted = example.reference, example.predicted
         if len(reference) != len(predicted) or [t.text for t in reference] != [t.text for t in predicted]:
-            raise CorefInputError(
-                f"example {index}: cross-document scoring needs the predicted doc on the reference's tokens"
-            )
+            raise CorefInputError(f"example {index}: cross-document scoring needs the predicted doc on the reference's tokens")
 
 
-def link_keys(block: Mapping[str, Mapping[str, Mapping[str, float]]]) -> Dict[str, float]:
+def link_keys(block: Mapping[str, Mapping[str, Mapping[str, float]]]) -> dict[str, float]:
     """``coref_<metric>_within_{p,r,f}`` and ``coref_<metric>_across_{p,r,f}``
     of the link metrics (MUC, BLANC, LEA) of a ``cross_document`` block."""
-    out: Dict[str, float] = {}
+    out: dict[str, float] = {}
     for part in ("within", "across"):
         for metric, scores in block[part].items():
             out.update(prf_keys(f"coref_{metric}_{part}", scores))

@@ -2,7 +2,9 @@
 ``registry.misc``, so that a config can pick them, e.g. ``match = {"@misc":
 "spacy_coref_eval.overlap_matcher.v1", "min_overlap": 0.5}``. Loaded through
 the ``spacy_misc`` entry points."""
-from typing import Any, Callable, Dict, Iterable, Optional, Sequence
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Callable, Optional
 
 from spacy.util import registry
 
@@ -72,9 +74,7 @@ def coreferee_chains() -> ClusterReader:
 
 
 @registry.misc("spacy_coref_eval.lea_importance.v1")
-def lea_importance(
-    name: str = "size", weights: Optional[Dict[str, float]] = None, default_weight: Optional[float] = None
-) -> LeaImportance:
+def lea_importance(name: str = "size", weights: Optional[dict[str, float]] = None, default_weight: Optional[float] = None) -> LeaImportance:
     """LEA's importance of an entity (Moosavi & Strube 2016, §4), for a
     scorer's ``lea_importance``: ``size`` (its mentions, the definition),
     ``uniform`` (1 each) or ``entity-type`` (``weights[etype]``,
@@ -94,10 +94,14 @@ def make_resolution_classifier() -> Classifier:
 
 @registry.misc("spacy_coref_eval.agreement.v1")
 def make_agreement(
-    families: Dict[str, Any], metrics: Sequence[str] = DEFAULT_METRICS, match: Any = None,
+    families: dict[str, Any],
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    match: Any = None,
     *,
-    level: Optional[float] = None, n_resamples: int = 1000, seed: int = 0,
-) -> Callable[[Iterable[Any]], Dict[str, Any]]:
+    level: Optional[float] = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> Callable[[Iterable[Any]], dict[str, Any]]:
     """The agreement of several span-group ``families`` on the same docs
     (annotator name → cluster reader or ``--spans`` value), as ``agree``
     reports it (:func:`~.agreement.agreement_of`)."""

@@ -9,20 +9,15 @@ default to ``reader``), put on the reference's tokens through their text
 setting can use these scorers; :mod:`.component` adds one to pipelines
 whose coreference component has none.
 """
+
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Union
 
 from spacy.training import Example
 from spacy.util import registry
 
-from ..analysis.attributes import (
-    CHAIN_LENGTH,
-    DEFAULT_CHAIN_LENGTHS,
-    MENTION_TYPE,
-    SPREAD,
-    SPREAD_SENTENCES,
-    ChainLengths,
-)
+from ..analysis.attributes import CHAIN_LENGTH, DEFAULT_CHAIN_LENGTHS, MENTION_TYPE, SPREAD, SPREAD_SENTENCES, ChainLengths
 from ..analysis.registry import get_analysis, resolve
 from ..analysis.resolution import RESOLUTION_CLASSES, score_resolution_classes
 from ..analysis.summary import Breakdowns, analyse
@@ -57,7 +52,11 @@ def score_examples(
 
 
 def _run(
-    examples: Iterable[Example], settings: Optional[Settings], readers: Sequence[ClusterReader], *, tokens: bool = False,
+    examples: Iterable[Example],
+    settings: Optional[Settings],
+    readers: Sequence[ClusterReader],
+    *,
+    tokens: bool = False,
     cross_document: bool = False,
 ) -> Run:
     """:func:`score_examples`' run; with ``tokens`` the references' token
@@ -91,7 +90,7 @@ class CorefScorer:
     predicted_reader: ClusterReader
     headline: str = "lea"
     classes: bool = False
-    by: Tuple[str, ...] = ()
+    by: tuple[str, ...] = ()
     chain_lengths: str = DEFAULT_CHAIN_LENGTHS
     cross_document: bool = False
     spreads: Optional[str] = None
@@ -107,15 +106,20 @@ class CorefScorer:
             raise ValueError(f"the scorer's strata are {' and '.join(SCORER_STRATA)}, not {unknown}")
         ChainLengths.parse(self.chain_lengths)
 
-    def __call__(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
+    def __call__(self, examples: Iterable[Example], **kwargs: Any) -> dict[str, Any]:
         tokens = self.classes or MENTION_TYPE in self.by or SPREAD_SENTENCES in self.by
-        run = _run(examples, self.settings, (self.reference_reader, self.predicted_reader), tokens=tokens,
-            cross_document=self.cross_document)
-        scores: Dict[str, Any] = spacy_scores(run.metrics(), self.headline)
+        run = _run(
+            examples, self.settings, (self.reference_reader, self.predicted_reader), tokens=tokens, cross_document=self.cross_document
+        )
+        scores: dict[str, Any] = spacy_scores(run.metrics(), self.headline)
         if self.by or self.cross_document or self.links or self.window is not None:
             breakdowns = Breakdowns(
-                by=self.by, chain_lengths=self.chain_lengths, spreads=self.spreads, cross_document=self.cross_document,
-                links=self.links, window=self.window,
+                by=self.by,
+                chain_lengths=self.chain_lengths,
+                spreads=self.spreads,
+                cross_document=self.cross_document,
+                links=self.links,
+                window=self.window,
             ).check()
             analyses = analyse(run.result, breakdowns=breakdowns, corpus=run.corpus)
             for name, block in analyses.blocks().items():
@@ -181,14 +185,26 @@ def make_coref_scorer(
     ``coref_<metric>_windows_{p,r,f}`` (docs/long-documents.md)."""
     chosen = get_preset(preset)
     settings = Settings(
-        tuple(metrics), chosen.adopt(match), twinless, singletons or chosen.singletons, preset=chosen,
+        tuple(metrics),
+        chosen.adopt(match),
+        twinless,
+        singletons or chosen.singletons,
+        preset=chosen,
         lea_importance=LeaImportance.of(lea_importance),
     )
     reader = reader or PrefixedSpanGroups()
     return CorefScorer(
-        settings, reference_reader or reader, predicted_reader or reader, headline, classes=classes, by=tuple(by),
+        settings,
+        reference_reader or reader,
+        predicted_reader or reader,
+        headline,
+        classes=classes,
+        by=tuple(by),
         chain_lengths=chain_lengths,
-        cross_document=cross_document, spreads=spreads, links=links, window=window,
+        cross_document=cross_document,
+        spreads=spreads,
+        links=links,
+        window=window,
     )
 
 
@@ -207,8 +223,15 @@ def _one_metric(metric: str) -> Any:
         preset: Optional[str] = None,
     ) -> CorefScorer:
         return make_coref_scorer(
-            reader, reference_reader, predicted_reader, match=match, twinless=twinless, singletons=singletons, metrics=[metric],
-            headline=metric, preset=preset
+            reader,
+            reference_reader,
+            predicted_reader,
+            match=match,
+            twinless=twinless,
+            singletons=singletons,
+            metrics=[metric],
+            headline=metric,
+            preset=preset,
         )
 
     info = METRIC_INFO[metric]

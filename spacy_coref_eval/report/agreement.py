@@ -1,7 +1,9 @@
 """The ``agree`` report: tables, and one self-contained HTML page in the
 styles of the scoring report (:mod:`.html`), from the JSON of
 :meth:`~..analysis.agreement.Agreement.to_dict`."""
-from typing import Any, List, Mapping, Optional, Sequence
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
 
 from wasabi import table
 
@@ -42,29 +44,53 @@ def agreement_tables(data: Mapping[str, Any], *, shown: int = SHOWN, per_doc: bo
     per_doc : add alpha by document.
     """
     annotators = data["annotators"]
-    parts: List[str] = []
+    parts: list[str] = []
     system = data.get("system")
     rows = [
-        [_name(metric), _cell(mean), _cell(data["linking"]["mean_pairwise"].get(metric)),
-         *([_cell(system["mean"].get(metric))] if system else [])]
+        [
+            _name(metric),
+            _cell(mean),
+            _cell(data["linking"]["mean_pairwise"].get(metric)),
+            *([_cell(system["mean"].get(metric))] if system else []),
+        ]
         for metric, mean in data["mean_pairwise"].items()
     ]
     header = ("Metric", "Mean pairwise F1", "Linking (shared mentions)", *(["System vs annotators"] if system else []))
     parts.append(table(rows, header=header, divider=True, aligns=_aligns(len(header) - 1), max_col=WIDEST))
     alpha = data["alpha"]
-    parts.append(table(
-        [["MASI, all units", _cell_alpha(alpha["masi"]), str(alpha["units"])],
-         ["MASI, units every annotator marked", _cell_alpha(alpha["linking"]), str(alpha["linking_units"])]],
-        header=("Krippendorff's alpha", "Value", "Units"), divider=True, aligns=_aligns(2), max_col=WIDEST,
-    ))
+    parts.append(
+        table(
+            [
+                ["MASI, all units", _cell_alpha(alpha["masi"]), str(alpha["units"])],
+                ["MASI, units every annotator marked", _cell_alpha(alpha["linking"]), str(alpha["linking_units"])],
+            ],
+            header=("Krippendorff's alpha", "Value", "Units"),
+            divider=True,
+            aligns=_aligns(2),
+            max_col=WIDEST,
+        )
+    )
     if per_doc:
         rows = [
-            [printable(name), str(len(doc["annotators"])), str(doc["units"]), _cell_alpha(doc["masi"]),
-             str(doc["linking_units"]), _cell_alpha(doc["linking"])]
+            [
+                printable(name),
+                str(len(doc["annotators"])),
+                str(doc["units"]),
+                _cell_alpha(doc["masi"]),
+                str(doc["linking_units"]),
+                _cell_alpha(doc["linking"]),
+            ]
             for name, doc in alpha["documents"].items()
         ]
-        parts.append(table(rows, header=("Document", "Annotators", "Units", "Alpha", "Linking units", "Linking alpha"),
-                           divider=True, aligns=_aligns(5), max_col=WIDEST))
+        parts.append(
+            table(
+                rows,
+                header=("Document", "Annotators", "Units", "Alpha", "Linking units", "Linking alpha"),
+                divider=True,
+                aligns=_aligns(5),
+                max_col=WIDEST,
+            )
+        )
     for metric in ("conll", "mentions"):
         matrix = data["pairwise"].get(metric)
         if matrix is None:
@@ -76,26 +102,36 @@ def agreement_tables(data: Mapping[str, Any], *, shown: int = SHOWN, per_doc: bo
         ]
         if data.get("system"):
             system = data["system"]
-            rows.append([f"{printable(system['name'])} (system)", *(
-                _cell(v) + _interval(b) for v, b in zip(system["f1"][metric], system["intervals"][metric])
-            )])
-        parts.append(f"{_name(metric)} F1, key (rows) against response (columns)\n" + table(
-            rows, header=("", *map(printable, annotators)), divider=True, aligns=_aligns(len(annotators)),
-            max_col=WIDEST,
-        ))
+            rows.append(
+                [
+                    f"{printable(system['name'])} (system)",
+                    *(_cell(v) + _interval(b) for v, b in zip(system["f1"][metric], system["intervals"][metric])),
+                ]
+            )
+        parts.append(
+            f"{_name(metric)} F1, key (rows) against response (columns)\n"
+            + table(rows, header=("", *map(printable, annotators)), divider=True, aligns=_aligns(len(annotators)), max_col=WIDEST)
+        )
     if data.get("closure"):
         parts.append(closure_table(data["closure"]))
     listing = data["disagreements"]
     if listing:
         rows = [
-            [printable(entry["document"]), printable(entry["unit"]), printable(name),
-             "not marked" if entity is None else printable(", ".join(entity))]
-            for entry in listing[:shown] for name, entity in entry["entities"].items()
+            [
+                printable(entry["document"]),
+                printable(entry["unit"]),
+                printable(name),
+                "not marked" if entity is None else printable(", ".join(entity)),
+            ]
+            for entry in listing[:shown]
+            for name, entity in entry["entities"].items()
         ]
         more = f"\n... and {len(listing) - shown} more disagreements (-f json lists them all)" if len(listing) > shown else ""
-        parts.append(f"Disagreements ({len(listing)} units)\n" + table(
-            rows, header=("Document", "Unit", "Annotator", "Entity"), divider=True, max_col=WIDEST,
-        ) + more)
+        parts.append(
+            f"Disagreements ({len(listing)} units)\n"
+            + table(rows, header=("Document", "Unit", "Annotator", "Entity"), divider=True, max_col=WIDEST)
+            + more
+        )
     return "\n".join(parts) + "\n"
 
 
@@ -147,14 +183,13 @@ def agreement_page(data: Mapping[str, Any], *, title: str = "Agreement", views: 
     for metric, matrix in data["pairwise"].items():
         head = "".join(f"<th>{escape(name)}</th>" for name in annotators)
         body = "".join(
-            f"<tr><th>{escape(name)}</th>" + "".join(f"<td>{_cell(v)}</td>" for v in row) + "</tr>"
-            for name, row in zip(annotators, matrix)
+            f"<tr><th>{escape(name)}</th>" + "".join(f"<td>{_cell(v)}</td>" for v in row) + "</tr>" for name, row in zip(annotators, matrix)
         )
         if data.get("system"):
             system = data["system"]
-            body += f"<tr><th>{escape(system['name'])} (system)</th>" + "".join(
-                f"<td>{_cell(v)}</td>" for v in system["f1"][metric]
-            ) + "</tr>"
+            body += (
+                f"<tr><th>{escape(system['name'])} (system)</th>" + "".join(f"<td>{_cell(v)}</td>" for v in system["f1"][metric]) + "</tr>"
+            )
         sections.append(
             f"<section><h2>{escape(_name(metric))} F1</h2><table><thead><tr><th></th>{head}</tr></thead>"
             f"<tbody>{body}</tbody></table></section>"
@@ -164,12 +199,16 @@ def agreement_page(data: Mapping[str, Any], *, title: str = "Agreement", views: 
     listing = data["disagreements"]
     head = "".join(f"<th>{escape(name)}</th>" for name in annotators)
     body = "".join(
-        f"<tr><td>{escape(entry['document'])}</td><td>{escape(entry['unit'])}</td>" + "".join(
-            "<td></td>" if name not in entry["entities"] else
-            "<td><em>not marked</em></td>" if entry["entities"][name] is None else
-            f"<td>{escape(', '.join(entry['entities'][name]))}</td>"
+        f"<tr><td>{escape(entry['document'])}</td><td>{escape(entry['unit'])}</td>"
+        + "".join(
+            "<td></td>"
+            if name not in entry["entities"]
+            else "<td><em>not marked</em></td>"
+            if entry["entities"][name] is None
+            else f"<td>{escape(', '.join(entry['entities'][name]))}</td>"
             for name in annotators
-        ) + "</tr>"
+        )
+        + "</tr>"
         for entry in listing
     )
     sections.append(
@@ -195,13 +234,15 @@ def _document_view(view: Mapping[str, Any], rank: int) -> str:
             f'<div class="text">{_disputed(mention_markup(view["words"], view["first"], drawn))}</div></div>'
         )
     shown = len(view["words"])
-    note = (f"Whole document: {shown} tokens." if shown == view["n_tokens"]
-            else f"Tokens {view['first'] + 1}–{view['first'] + shown} of {view['n_tokens']}.")
+    note = (
+        f"Whole document: {shown} tokens."
+        if shown == view["n_tokens"]
+        else f"Tokens {view['first'] + 1}–{view['first'] + shown} of {view['n_tokens']}."
+    )
     return (
         f'<article class="doc" id="doc-{rank}">\n<h3>{rank}. {escape(view["document"])}</h3>\n'
         f'<p class="meta">{view["disagreements"]} disputed units. {note} Entities are coloured as the first '
-        f'annotator\'s entity sharing most of their units.</p>\n<div class="sides">\n' + "\n".join(columns)
-        + "\n</div>\n</article>"
+        f'annotator\'s entity sharing most of their units.</p>\n<div class="sides">\n' + "\n".join(columns) + "\n</div>\n</article>"
     )
 
 

@@ -1,7 +1,9 @@
 """The HTML report's section on aligning the response onto the key
 (docs/formats.md, Alignment onto the key), rendered from an
 :class:`~.views.AlignmentView`."""
-from typing import Any, Mapping, Optional
+
+from collections.abc import Mapping
+from typing import Any, Optional
 
 from .markup import escape
 from .views import ALIGNMENT_COLUMNS, AlignmentView
@@ -40,7 +42,8 @@ def closure_section(closure: Optional[Mapping[str, Any]]) -> str:
     names = list(next(iter(closure.values()))["counts"])
     head = "".join(f"<th>{escape(name.replace('_', ' '))}</th>" for name in names)
     rows = "".join(
-        f"<tr><th>{escape(side)}</th>" + "".join(f"<td>{report['counts'][name]}</td>" for name in names)
+        f"<tr><th>{escape(side)}</th>"
+        + "".join(f"<td>{report['counts'][name]}</td>" for name in names)
         + f"<td>{escape(', '.join(f'{k} {v}' for k, v in report.get('ignored_types', {}).items()))}</td></tr>"
         for side, report in closure.items()
     )

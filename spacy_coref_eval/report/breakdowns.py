@@ -1,7 +1,9 @@
 """The HTML report's sections that take a score apart (docs/analyses.md):
 the error-impact waterfall with its chart, the strata of each attribute
 and the variant matrix, rendered from their JSON blocks."""
-from typing import Any, List, Mapping, Optional, Sequence
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
 
 from ..analysis.error_types import ERROR_KIND_INFO
 from .labels import METRIC_NAMES, METRIC_ORDER, pct
@@ -12,7 +14,7 @@ GAIN, LOSS, BASE = "#59a14f", "#e15759", "#4e79a7"
 TITLES = {kind.name: kind.title for kind in ERROR_KIND_INFO}
 
 
-def _columns(scores: Mapping[str, Any]) -> List[str]:
+def _columns(scores: Mapping[str, Any]) -> list[str]:
     return [name for name in METRIC_ORDER if name in scores]
 
 
@@ -25,8 +27,7 @@ def waterfall_section(block: Optional[Mapping[str, Any]]) -> str:
     metric = headline(block["original"])
     head = "".join(f"<th>{METRIC_NAMES[name]}</th>" for name in names)
     rows = [
-        "<tr><th>Response as scored</th><td></td>"
-        + "".join(f'<td>{pct(block["original"][name]["f1"])}</td>' for name in names) + "</tr>"
+        "<tr><th>Response as scored</th><td></td>" + "".join(f"<td>{pct(block['original'][name]['f1'])}</td>" for name in names) + "</tr>"
     ]
     for step in block["steps"]:
         fixed = step["fixed"] or "none"
@@ -36,7 +37,7 @@ def waterfall_section(block: Optional[Mapping[str, Any]]) -> str:
             "</span></td>"
             for name in names
         )
-        rows.append(f'<tr><th>+ {escape(TITLES.get(step["kind"], step["kind"]).lower())}</th><td>{fixed}</td>{cells}</tr>')
+        rows.append(f"<tr><th>+ {escape(TITLES.get(step['kind'], step['kind']).lower())}</th><td>{fixed}</td>{cells}</tr>")
     caption = (
         "F1 (percent) after fixing each kind of error in turn, the last row being the key; under each score the "
         "points that step gains and, in brackets, the points the kind gains fixed alone (from the response as scored)."
@@ -96,8 +97,17 @@ def waterfall_chart(block: Mapping[str, Any], metric: str) -> str:
 
     label = METRIC_NAMES[metric]
     parts.append(_waterfall_legend(left, 14))
-    parts.append(_rect(left + slot / 2 - bar / 2, y(values[0]), bar, h=y(floor) - y(values[0]), colour=BASE,
-                       tip=f"{label} F1 of the response: {pct(values[0])}", kind="original"))
+    parts.append(
+        _rect(
+            left + slot / 2 - bar / 2,
+            y(values[0]),
+            bar,
+            h=y(floor) - y(values[0]),
+            colour=BASE,
+            tip=f"{label} F1 of the response: {pct(values[0])}",
+            kind="original",
+        )
+    )
     parts.append(_tick(left + slot / 2, top + plot_h + 14, "response"))
     for index, step in enumerate(steps):
         centre = left + slot * (index + 1.5)
@@ -145,14 +155,18 @@ def strata_section(strata: Optional[Mapping[str, Mapping[str, Any]]], level: flo
             empty = not entry["key_mentions"] and not entry["response_mentions"]
             for name in names:
                 bounds = entry.get("intervals", {}).get(name, {}).get("f1")
-                ci = (f'<span class="ci">{interval_text(tuple(bounds))}</span>'
-                      if bounds and not empty and name not in entry.get("undefined", ()) else "")
+                ci = (
+                    f'<span class="ci">{interval_text(tuple(bounds))}</span>'
+                    if bounds and not empty and name not in entry.get("undefined", ())
+                    else ""
+                )
                 undefined = name in entry.get("undefined", ())
                 shown = "–" if empty else "n/a" if undefined else pct(entry["metrics"][name]["f1"])
                 cells.append(f'<td data-stratum="{escape(stratum)}" data-metric="{name}">{shown}{ci}</td>')
             rows.append(
                 f"<tr><th>{escape(stratum)}</th><td>{entry['key_mentions']}</td><td>{entry['response_mentions']}</td>"
-                + "".join(cells) + "</tr>"
+                + "".join(cells)
+                + "</tr>"
             )
         tables.append(
             f'<h3>By {escape(attribute)}</h3>\n<table class="strata" data-attribute="{escape(attribute)}">'
@@ -161,7 +175,7 @@ def strata_section(strata: Optional[Mapping[str, Mapping[str, Any]]], level: flo
         )
     return (
         '<section id="strata">\n<h2>Scores by stratum</h2>\n'
-        "<p class=\"meta\">F1 (percent) of each stratum scored as a corpus of its own: recall over the key's "
+        '<p class="meta">F1 (percent) of each stratum scored as a corpus of its own: recall over the key\'s '
         f"mentions of the stratum, precision over the response's (docs/analyses.md §3); {level * 100:g}% intervals "
         "where computed; – for a stratum with no mention on either side.</p>\n" + "\n".join(tables) + "\n</section>"
     )
@@ -188,7 +202,8 @@ def variants_section(rows: Optional[Sequence[Mapping[str, Any]]]) -> str:
         '<p class="meta">F1 (percent) under the reference setting and under the CorefUD scorer\'s conventions '
         "with every matching, singletons kept and removed (docs/analyses.md §4).</p>\n"
         f'<table class="variants"><thead><tr><th>Setting</th>{head}</tr></thead>\n<tbody>\n'
-        + "\n".join(body) + "\n</tbody></table>\n</section>"
+        + "\n".join(body)
+        + "\n</tbody></table>\n</section>"
     )
 
 

@@ -3,7 +3,9 @@ rendered from its view (:class:`~.views.CrossDocumentView`): mention
 detection apart from linking, a chart of every link metric's F1 over all
 links, within one document and across documents, the scores with their
 counts, and the topics."""
-from typing import List, Optional, Sequence, Tuple
+
+from collections.abc import Sequence
+from typing import Optional
 
 from .labels import METRIC_NAMES, fraction, pct
 from .markup import escape, svg, y_axis
@@ -51,7 +53,7 @@ def _row(row: LinkRow) -> str:
 def link_chart(rows: Sequence[LinkRow]) -> str:
     """Grouped bars: F1 of every link metric over all links, within and
     across documents, and mention detection's F1 on its own."""
-    groups: List[Tuple[str, List[LinkRow]]] = []
+    groups: list[tuple[str, list[LinkRow]]] = []
     for row in rows:
         if not groups or groups[-1][0] != row.metric:
             groups.append((row.metric, []))
@@ -91,8 +93,7 @@ def _topics(view: CrossDocumentView) -> str:
     first = view.topics[0][1]
     columns = [(row.metric, row.part) for row in first if row.part in ("", "within", "across")]
     head = "".join(
-        f"<th>{'Mentions' if metric == 'mentions' else METRIC_NAMES[metric]}{' ' + part if part else ''}</th>"
-        for metric, part in columns
+        f"<th>{'Mentions' if metric == 'mentions' else METRIC_NAMES[metric]}{' ' + part if part else ''}</th>" for metric, part in columns
     )
     body = []
     for name, rows in view.topics:
@@ -103,9 +104,11 @@ def _topics(view: CrossDocumentView) -> str:
         body.append(f'<tr data-topic="{escape(name)}"><th>{escape(name)}</th>{cells}</tr>')
     more = f'<p class="meta">{view.more} more topics in the JSON output (score --per-doc).</p>\n' if view.more else ""
     return (
-        "<h3>By topic</h3>\n<p class=\"meta\">F1 (percent) of every topic.</p>\n"
+        '<h3>By topic</h3>\n<p class="meta">F1 (percent) of every topic.</p>\n'
         f'<table class="crossdoc-topics"><thead><tr><th>Topic</th>{head}</tr></thead>\n<tbody>\n'
-        + "\n".join(body) + "\n</tbody></table>\n" + more
+        + "\n".join(body)
+        + "\n</tbody></table>\n"
+        + more
     )
 
 

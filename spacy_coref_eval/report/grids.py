@@ -1,8 +1,10 @@
 """The scores tables before rendering: columns and rows with rates as
 fractions and counts as numbers, rendered as text (:mod:`.table`) or for
 papers (:mod:`.paper`)."""
+
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Mapping, Tuple, Union
+from typing import Callable, Union
 
 from ..counting import METRIC_INFO
 from .labels import METRIC_NAMES, METRIC_ORDER, SCORE_ORDER, number, pct
@@ -19,15 +21,15 @@ class Grid:
     holds (:data:`LABEL`, :data:`RATE` or :data:`COUNT`) and its rows."""
 
     title: str
-    header: Tuple[str, ...]
-    kinds: Tuple[str, ...]
-    rows: Tuple[Tuple[Cell, ...], ...]
+    header: tuple[str, ...]
+    kinds: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
 
 
-def scores_grid(metrics: Mapping[str, Dict]) -> Grid:
+def scores_grid(metrics: Mapping[str, dict]) -> Grid:
     """One row per metric (and per part of a metric, e.g. BLANC's links,
     indented): recall, precision, F1 and the counts behind them; CoNLL's F1."""
-    rows: List[Tuple[Cell, ...]] = []
+    rows: list[tuple[Cell, ...]] = []
     for name in SCORE_ORDER:
         if name not in metrics:
             continue
@@ -40,32 +42,31 @@ def scores_grid(metrics: Mapping[str, Dict]) -> Grid:
     return Grid("", header, SCORE_KINDS, tuple(rows))
 
 
-def score_row(label: str, scores: Mapping[str, float], counts: bool) -> Tuple[Cell, ...]:
+def score_row(label: str, scores: Mapping[str, float], counts: bool) -> tuple[Cell, ...]:
     """``label``, recall, precision, F1 and (with ``counts``) the
     numerators and denominators behind them, in :data:`SCORE_KINDS`."""
-    rates: Tuple[Cell, ...] = (label, scores["recall"], scores["precision"], scores["f1"])
+    rates: tuple[Cell, ...] = (label, scores["recall"], scores["precision"], scores["f1"])
     if not counts:
         return rates + (None, None, None, None)
     return rates + tuple(scores[name] for name in ("recall_num", "recall_den", "precision_num", "precision_den"))
 
 
-def documents_grid(documents: Mapping[str, Mapping[str, Dict]]) -> Grid:
+def documents_grid(documents: Mapping[str, Mapping[str, dict]]) -> Grid:
     """F1 of every metric, one row per document."""
     names = [m for m in METRIC_ORDER if any(m in d for d in documents.values())]
-    rows = tuple(
-        (doc, *(d[m]["f1"] if m in d else None for m in names)) for doc, d in documents.items()
-    )
+    rows = tuple((doc, *(d[m]["f1"] if m in d else None for m in names)) for doc, d in documents.items())
     header = ("Document", *(f"{METRIC_NAMES[m]} F1" for m in names))
     return Grid("Documents", header, (LABEL,) + (RATE,) * len(names), rows)
 
 
-def intervals_grid(intervals: Mapping[str, Mapping[str, Tuple[float, float]]], level: float) -> Grid:
+def intervals_grid(intervals: Mapping[str, Mapping[str, tuple[float, float]]], level: float) -> Grid:
     """Bootstrap intervals: per metric the low and high bound of recall,
     precision and F1."""
     rates = ("recall", "precision", "f1")
     rows = tuple(
         (METRIC_NAMES[name], *(bound for rate in rates for bound in (intervals[name].get(rate) or (None, None))))
-        for name in METRIC_ORDER if name in intervals
+        for name in METRIC_ORDER
+        if name in intervals
     )
     header = ("Metric", *(f"{label} {end}" for label in ("Recall", "Precision", "F1") for end in ("low", "high")))
     return Grid(f"Bootstrap {100 * level:g}% intervals", header, (LABEL,) + (RATE,) * 6, rows)
@@ -75,7 +76,8 @@ def macro_grid(macro: Mapping[str, Mapping[str, float]]) -> Grid:
     """Macro averages over documents: recall, precision, F1 and the number of documents."""
     rows = tuple(
         (METRIC_NAMES[name], macro[name].get("recall"), macro[name].get("precision"), macro[name]["f1"], macro[name]["n_documents"])
-        for name in METRIC_ORDER if name in macro
+        for name in METRIC_ORDER
+        if name in macro
     )
     header = ("Metric", "Recall", "Precision", "F1", "Documents")
     return Grid("Macro averages over documents", header, (LABEL, RATE, RATE, RATE, COUNT), rows)

@@ -7,8 +7,10 @@ types, a table of documents, and the worst documents' gold and predicted
 mentions side by side (see :mod:`.views`). The same data gives the same
 bytes.
 """
+
+from collections.abc import Mapping, Sequence
 from math import ceil
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Optional
 
 from ..analysis.error_types import ERROR_KIND_INFO, ERROR_KINDS
 from ..analysis.registry import registered_analyses, resolve
@@ -19,10 +21,20 @@ from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct, setti
 from .markup import escape, interval_text, svg, y_axis
 from .views import DocumentView, Intervals, Mention, Rates, ReportData, headline, worst_documents
 
-RATE_COLOURS: Dict[str, str] = {"recall": "#4e79a7", "precision": "#f28e2b", "f1": "#59a14f"}
-PALETTE: Tuple[str, ...] = (
-    "#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#b07aa1", "#76b7b2",
-    "#edc948", "#ff9da7", "#9c755f", "#17becf", "#bcbd22", "#d37295",
+RATE_COLOURS: dict[str, str] = {"recall": "#4e79a7", "precision": "#f28e2b", "f1": "#59a14f"}
+PALETTE: tuple[str, ...] = (
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#59a14f",
+    "#b07aa1",
+    "#76b7b2",
+    "#edc948",
+    "#ff9da7",
+    "#9c755f",
+    "#17becf",
+    "#bcbd22",
+    "#d37295",
 )
 UNALIGNED = "#8a8a8a"
 MAX_NESTING_STYLE = 3
@@ -32,19 +44,18 @@ BINS = 40
 def render_report(data: ReportData) -> str:
     """The whole page: the section of every registered analysis, in
     registry order, between the scores and the documents."""
-    sections = [
-        resolve(analysis.html)(data.sections.get(analysis.name), data)
-        for analysis in registered_analyses() if analysis.html
-    ]
-    body = "\n".join([
-        header_section(data),
-        *filter(None, [alignment_section(data.alignment), closure_section(data.closure)]),
-        metrics_section(data),
-        *(part for part in sections if part),
-        documents_section(data),
-        worst_section(data.views),
-        footer(data.settings),
-    ])
+    sections = [resolve(analysis.html)(data.sections.get(analysis.name), data) for analysis in registered_analyses() if analysis.html]
+    body = "\n".join(
+        [
+            header_section(data),
+            *filter(None, [alignment_section(data.alignment), closure_section(data.closure)]),
+            metrics_section(data),
+            *(part for part in sections if part),
+            documents_section(data),
+            worst_section(data.views),
+            footer(data.settings),
+        ]
+    )
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -60,9 +71,7 @@ def footer(settings: Mapping[str, object]) -> str:
 
 def header_section(data: ReportData) -> str:
     """Title, inputs, settings, headline scores and warnings."""
-    settings = " · ".join(
-        f"{escape(str(k))} <b>{escape(str(v))}</b>" for k, v in data.settings.items() if k != "metrics"
-    )
+    settings = " · ".join(f"{escape(str(k))} <b>{escape(str(v))}</b>" for k, v in data.settings.items() if k != "metrics")
     parts = [
         f"<header>\n<h1>{escape(data.title)}</h1>",
         f'<p class="meta">key <code>{escape(data.key)}</code> · response <code>{escape(data.response)}</code></p>',
@@ -120,7 +129,7 @@ def metrics_table(metrics: Rates, intervals: Intervals, macro: Rates, *, level: 
     return f'<table class="metrics"><caption>{caption}</caption>\n{header}\n<tbody>\n{body}\n</tbody></table>'
 
 
-def _metric_row(name: str, scores: Mapping[str, float], bounds: Mapping[str, Tuple[float, float]], *, macro: Rates) -> str:
+def _metric_row(name: str, scores: Mapping[str, float], bounds: Mapping[str, tuple[float, float]], *, macro: Rates) -> str:
     """Scores of one metric: a cell per rate, then its macro-averaged F1."""
     cells = [f"<th>{METRIC_NAMES[name]}</th>"]
     for rate, _ in RATE_NAMES:
@@ -138,9 +147,7 @@ def _counts(scores: Mapping[str, float], rate: str) -> Optional[str]:
     return None if num is None or den is None else fraction(num, den)
 
 
-def _score_cell(
-    metric: str, rate: str, value: Optional[float], *, bounds: Optional[Tuple[float, float]], tip: Optional[str]
-) -> str:
+def _score_cell(metric: str, rate: str, value: Optional[float], *, bounds: Optional[tuple[float, float]], tip: Optional[str]) -> str:
     if value is None:
         return "<td></td>"
     ci = f'<span class="ci">{interval_text(bounds)}</span>' if bounds else ""
@@ -164,15 +171,11 @@ def prf_chart(metrics: Rates, intervals: Intervals) -> str:
             x = centre + (slot - len(rates) / 2) * bar
             bounds = intervals.get(name, {}).get(rate)
             parts.append(_bar(x, bar - 2, metrics[name][rate], bounds=bounds, top=top, plot_h=plot_h, metric=name, rate=rate))
-        parts.append(
-            f'<text x="{centre:.1f}" y="{top + plot_h + 18}" class="tick" text-anchor="middle">{METRIC_NAMES[name]}</text>'
-        )
+        parts.append(f'<text x="{centre:.1f}" y="{top + plot_h + 18}" class="tick" text-anchor="middle">{METRIC_NAMES[name]}</text>')
     return svg("chart-prf", width, height, label="Recall, precision and F1 per metric", parts=parts)
 
 
-def _bar(
-    x: float, w: float, value: float, *, bounds: Optional[Tuple[float, float]], top: int, plot_h: int, metric: str, rate: str
-) -> str:
+def _bar(x: float, w: float, value: float, *, bounds: Optional[tuple[float, float]], top: int, plot_h: int, metric: str, rate: str) -> str:
     """One bar with its tooltip and interval whisker."""
     y = top + plot_h * (1 - value)
     tip = f"{METRIC_NAMES[metric]} {dict(RATE_NAMES)[rate]} {pct(value)}" + (f" ({interval_text(bounds)})" if bounds else "")
@@ -182,10 +185,7 @@ def _bar(
     )
     if bounds:
         mid, lo, hi = x + w / 2, top + plot_h * (1 - bounds[0]), top + plot_h * (1 - bounds[1])
-        out += (
-            f'<path d="M{mid:.1f} {lo:.1f}V{hi:.1f}M{mid - 3:.1f} {lo:.1f}h6M{mid - 3:.1f} {hi:.1f}h6" '
-            f'class="whisker"/>'
-        )
+        out += f'<path d="M{mid:.1f} {lo:.1f}V{hi:.1f}M{mid - 3:.1f} {lo:.1f}h6M{mid - 3:.1f} {hi:.1f}h6" class="whisker"/>'
     return out
 
 
@@ -222,8 +222,7 @@ def f1_histogram(values: Sequence[float], micro: float, macro: Optional[float], 
         x = left + plot_w * value / 100
         parts.append(f'<text x="{x:.1f}" y="{top + plot_h + 16}" class="tick" text-anchor="middle">{value}</text>')
     parts.append(
-        f'<text x="{left + plot_w / 2:.1f}" y="{height - 2}" class="tick" text-anchor="middle">'
-        f"{metric} F1 of each document (%)</text>"
+        f'<text x="{left + plot_w / 2:.1f}" y="{height - 2}" class="tick" text-anchor="middle">{metric} F1 of each document (%)</text>'
     )
     averages = [("micro", f"corpus (micro) {pct(micro)}", micro)]
     if macro is not None:
@@ -235,7 +234,7 @@ def f1_histogram(values: Sequence[float], micro: float, macro: Optional[float], 
     return svg("chart-f1", width, height, label=f"Distribution of per-document {metric} F1", parts=parts)
 
 
-def histogram_counts(values: Sequence[float]) -> List[int]:
+def histogram_counts(values: Sequence[float]) -> list[int]:
     """How many of ``values`` (fractions) fall in each of the :data:`BINS`
     bins; 1.0 counts in the last."""
     counts = [0] * BINS
@@ -338,7 +337,7 @@ def documents_table(
         doc = documents[name]
         label = f'<a href="#{anchors[name]}">{escape(name)}</a>' if name in anchors else escape(name)
         counts = "".join(f"<td>{errors.get(name, {}).get(key, '')}</td>" for key in ERROR_KINDS)
-        scores = f'<td>{pct(doc[metric]["f1"])}</td><td>{pct(doc["mentions"]["f1"])}</td>'
+        scores = f"<td>{pct(doc[metric]['f1'])}</td><td>{pct(doc['mentions']['f1'])}</td>"
         rows.append(f"<tr><th>{label}</th>{scores}{counts}</tr>")
     table = f'<table class="documents">\n{header}\n<tbody>\n' + "\n".join(rows) + "\n</tbody></table>"
     return f'<div class="scroll">{table}</div>'
@@ -357,17 +356,17 @@ def document_view_html(view: DocumentView, rank: int) -> str:
     metric = headline(view.metrics)
     scores = " · ".join(
         f"{METRIC_NAMES[name]} F1 <b>{pct(view.metrics[name]['f1'])}</b>"
-        for name in dict.fromkeys((metric, "lea", "mentions")) if name in view.metrics
+        for name in dict.fromkeys((metric, "lea", "mentions"))
+        if name in view.metrics
     )
-    errors = " · ".join(
-        f"{kind.title.lower()} <b>{view.errors[kind.name]}</b>" for kind in ERROR_KIND_INFO if view.errors.get(kind.name)
-    )
+    errors = " · ".join(f"{kind.title.lower()} <b>{view.errors[kind.name]}</b>" for kind in ERROR_KIND_INFO if view.errors.get(kind.name))
     return (
         f'<article class="doc" id="doc-{rank}">\n<h3>{rank}. {escape(view.name)}</h3>\n'
-        f'<p class="meta">{scores}</p>\n' + (f'<p class="meta">{errors}</p>\n' if errors else "")
+        f'<p class="meta">{scores}</p>\n'
+        + (f'<p class="meta">{errors}</p>\n' if errors else "")
         + f'<p class="note">{window_note(view)}</p>\n<div class="sides">\n'
-        f'{side_html("gold", "Gold", view.words, first=view.first, mentions=view.key)}\n'
-        f'{side_html("pred", "Predicted", view.words, first=view.first, mentions=view.response)}\n'
+        f"{side_html('gold', 'Gold', view.words, first=view.first, mentions=view.key)}\n"
+        f"{side_html('pred', 'Predicted', view.words, first=view.first, mentions=view.response)}\n"
         "</div>\n</article>"
     )
 
@@ -409,11 +408,11 @@ class _MarkupWriter:
     def __init__(self, mentions: Sequence[Mention]) -> None:
         self.mentions = mentions
         self.heights = nesting_heights(mentions)
-        self.parts: List[str] = []
-        self.stack: List[Tuple[int, int, bool]] = []
+        self.parts: list[str] = []
+        self.stack: list[tuple[int, int, bool]] = []
 
     def write(self, words: Sequence[str], first: int) -> str:
-        starting: Dict[int, List[int]] = {}
+        starting: dict[int, list[int]] = {}
         for index, mention in enumerate(self.mentions):
             starting.setdefault(mention.start, []).append(index)
         stop = first + len(words)
@@ -434,14 +433,14 @@ class _MarkupWriter:
         self.stack.append((index, len(self.parts), continued))
         self.parts.append(_open_tag(self.mentions[index], self.heights[index], continued, cut=False))
 
-    def close_at(self, token: int) -> List[int]:
+    def close_at(self, token: int) -> list[int]:
         """Close the mentions ending at ``token`` and the spans opened inside
         them; returns those to reopen (the ones not ending here)."""
         ending = [depth for depth, (index, _, _) in enumerate(self.stack) if self.mentions[index].end == token]
         if not ending:
             return []
-        closing = self.stack[ending[0]:]
-        del self.stack[ending[0]:]
+        closing = self.stack[ending[0] :]
+        del self.stack[ending[0] :]
         for index, at, continued in reversed(closing):
             mention = self.mentions[index]
             final = mention.end == token
@@ -467,16 +466,13 @@ def _mention_title(mention: Mention) -> str:
     return f"entity {mention.label}{twin}"
 
 
-def nesting_heights(mentions: Sequence[Mention]) -> List[int]:
+def nesting_heights(mentions: Sequence[Mention]) -> list[int]:
     """For every mention, how deep the mentions inside it nest (0: none)."""
     order = sorted(range(len(mentions)), key=lambda i: mentions[i].end - mentions[i].start)
     heights = [0] * len(mentions)
     for position, outer in enumerate(order):
         o = mentions[outer]
-        inside = [
-            heights[inner] + 1 for inner in order[:position]
-            if o.start <= mentions[inner].start and mentions[inner].end <= o.end
-        ]
+        inside = [heights[inner] + 1 for inner in order[:position] if o.start <= mentions[inner].start and mentions[inner].end <= o.end]
         heights[outer] = max(inside, default=0)
     return heights
 
@@ -485,15 +481,13 @@ LEGEND = (
     '<p class="legend">Each box is a mention, its number the entity. A predicted entity takes the colour '
     "and number of the gold entity it shares most mentions with; <b>b</b>, <b>c</b>, … mark further "
     'pieces of a divided gold entity and <span class="m px h0">grey<sub class="l">x1</sub></span> a '
-    'predicted entity sharing no mention with the gold. '
+    "predicted entity sharing no mention with the gold. "
     '<span class="m p0 h0 t">Dashed<sub class="l">1</sub></span> '
     "mentions have no twin on the other side: missing from the prediction (gold column) or not in the "
     "gold (predicted column).</p>"
 )
 
-_PALETTE_CSS = (
-    "".join(f".p{i}{{--c:{c};--b:{c}2e}}" for i, c in enumerate(PALETTE)) + f".px{{--c:{UNALIGNED};--b:{UNALIGNED}24}}"
-)
+_PALETTE_CSS = "".join(f".p{i}{{--c:{c};--b:{c}2e}}" for i, c in enumerate(PALETTE)) + f".px{{--c:{UNALIGNED};--b:{UNALIGNED}24}}"
 
 PRINT_STYLE = (
     "@media print{"
@@ -554,7 +548,5 @@ STYLE = (
     ".m.o{border-right:0;border-top-right-radius:0;border-bottom-right-radius:0}"
     ".m.c{border-left:0;border-top-left-radius:0;border-bottom-left-radius:0}"
     ".l{font-size:10px;font-weight:700;color:var(--c);color:color-mix(in srgb,var(--c) 65%,#000);"
-    "margin-left:2px;vertical-align:-.35em;line-height:1}"
-    + PRINT_STYLE
-    + _PALETTE_CSS
+    "margin-left:2px;vertical-align:-.35em;line-height:1}" + PRINT_STYLE + _PALETTE_CSS
 )

@@ -1,7 +1,9 @@
 """The JSON documents of ``score``, ``merge`` and ``compare``, built once
 here from a result and its analyses."""
+
 import json
-from typing import Any, Dict, List, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..about import __version__
 from ..analysis.registry import get_analysis, resolve
@@ -15,20 +17,20 @@ describes that of ``score`` and ``merge``): raised when a member changes
 meaning or goes, not when one is added."""
 
 
-def stamped(document: Dict[str, Any]) -> Dict[str, Any]:
+def stamped(document: dict[str, Any]) -> dict[str, Any]:
     """``document`` after ``schema_version`` and the package's ``version``,
     the two members every JSON document of the command line begins with."""
     return {"schema_version": SCHEMA_VERSION, "version": __version__, **document}
 
 
-def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses = Analyses()) -> Dict[str, Any]:
+def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses = Analyses()) -> dict[str, Any]:
     """The JSON document of ``score`` and ``merge``: ``schema_version``,
     ``version`` (:func:`stamped`), ``settings``, ``metrics``, ``intervals``
     and ``macro`` when computed, the block of every registered analysis
     computed (docs/analyses.md), ``documents`` with ``per_doc`` (with each
     analysis's block per document, where it has one), ``alignment`` when
     the response was aligned onto the key, and ``warnings``."""
-    out: Dict[str, Any] = {"settings": result.settings.to_dict(), "metrics": result.metrics()}
+    out: dict[str, Any] = {"settings": result.settings.to_dict(), "metrics": result.metrics()}
     if analyses.intervals is not None:
         bounds = {name: {rate: list(pair) for rate, pair in rates.items()} for name, rates in analyses.intervals.items()}
         out["intervals"] = {**bounds, "level": analyses.level, "n_resamples": analyses.n_resamples, "seed": analyses.seed}
@@ -50,7 +52,7 @@ def score_json(result: CorpusResult, per_doc: bool = False, analyses: Analyses =
     return stamped(out)
 
 
-def alignment_json(reports: Mapping[str, Any]) -> Dict[str, Any]:
+def alignment_json(reports: Mapping[str, Any]) -> dict[str, Any]:
     """The ``alignment`` member: what aligning the response onto the key
     changed, in ``total`` and by document (docs/formats.md)."""
     total = {**total_alignment(reports).to_dict(), "paired": pairing_counts(reports)}
@@ -62,27 +64,29 @@ def comparison_json(
     systems: Sequence[str],
     result: CorpusResult,
     *,
-    comparison: Dict[str, Dict[str, float]],
+    comparison: dict[str, dict[str, float]],
     rounds: int,
     n_resamples: int,
     seed: int,
-    warnings: List[str],
-) -> Dict[str, Any]:
+    warnings: list[str],
+) -> dict[str, Any]:
     """The JSON document of ``compare --format json``; resolution classes
     (``rc:CLASS`` entries of ``comparison``) under ``resolution_classes``."""
     classes = {name[3:]: entry for name, entry in comparison.items() if name.startswith("rc:")}
-    return stamped({
-        "settings": result.settings.to_dict(),
-        "key": key,
-        "systems": {"a": systems[0], "b": systems[1]},
-        "n_documents": len(result.names),
-        "rounds": rounds,
-        "n_resamples": n_resamples,
-        "seed": seed,
-        "metrics": {name: entry for name, entry in comparison.items() if not name.startswith("rc:")},
-        **({"resolution_classes": classes} if classes else {}),
-        "warnings": warnings,
-    })
+    return stamped(
+        {
+            "settings": result.settings.to_dict(),
+            "key": key,
+            "systems": {"a": systems[0], "b": systems[1]},
+            "n_documents": len(result.names),
+            "rounds": rounds,
+            "n_resamples": n_resamples,
+            "seed": seed,
+            "metrics": {name: entry for name, entry in comparison.items() if not name.startswith("rc:")},
+            **({"resolution_classes": classes} if classes else {}),
+            "warnings": warnings,
+        }
+    )
 
 
 def ranking_json(
@@ -95,37 +99,34 @@ def ranking_json(
     n_resamples: int,
     seed: int,
     level: float,
-    warnings: List[str],
-) -> Dict[str, Any]:
+    warnings: list[str],
+) -> dict[str, Any]:
     """The JSON document of ``compare`` with three or more systems
     (docs/analyses.md §5): the ``ranking``, best first, each system with
     its F1 per metric, the interval of the ranking metric and the tests
     against the next; and every pair's comparison under ``pairs``."""
     ranked = []
     for rank, index in enumerate(ranking.order):
-        entry = {
-            "rank": rank + 1, "system": systems[index], "f1": ranking.f1[index],
-            "interval": list(ranking.intervals[index]),
-        }
+        entry = {"rank": rank + 1, "system": systems[index], "f1": ranking.f1[index], "interval": list(ranking.intervals[index])}
         if rank + 1 < len(ranking.order):
             entry["against_next"] = ranking.against_next(rank)
         ranked.append(entry)
-    return stamped({
-        "settings": result.settings.to_dict(),
-        "key": key,
-        "systems": list(systems),
-        "n_documents": len(result.names),
-        "rank_by": ranking.metric,
-        "level": level,
-        "rounds": rounds,
-        "n_resamples": n_resamples,
-        "seed": seed,
-        "ranking": ranked,
-        "pairs": [
-            {"a": systems[i], "b": systems[j], "metrics": comparison} for (i, j), comparison in ranking.pairs.items()
-        ],
-        "warnings": warnings,
-    })
+    return stamped(
+        {
+            "settings": result.settings.to_dict(),
+            "key": key,
+            "systems": list(systems),
+            "n_documents": len(result.names),
+            "rank_by": ranking.metric,
+            "level": level,
+            "rounds": rounds,
+            "n_resamples": n_resamples,
+            "seed": seed,
+            "ranking": ranked,
+            "pairs": [{"a": systems[i], "b": systems[j], "metrics": comparison} for (i, j), comparison in ranking.pairs.items()],
+            "warnings": warnings,
+        }
+    )
 
 
 def json_text(data: Any) -> str:

@@ -1,15 +1,17 @@
 """Names and number formats shared by the text tables and the HTML report;
 metric names come from the metric registry."""
-from typing import Any, Dict, Mapping, Tuple
+
+from collections.abc import Mapping
+from typing import Any
 
 from ..about import __version__
 from ..counting import REGISTRY
 
-SCORE_ORDER: Tuple[str, ...] = tuple(metric.name for metric in REGISTRY)
+SCORE_ORDER: tuple[str, ...] = tuple(metric.name for metric in REGISTRY)
 """Report order of everything with recall and precision."""
-METRIC_ORDER: Tuple[str, ...] = SCORE_ORDER + ("conll",)
-METRIC_NAMES: Dict[str, str] = {**{metric.name: metric.label for metric in REGISTRY}, "conll": "CoNLL"}
-RATE_NAMES: Tuple[Tuple[str, str], ...] = (("recall", "Recall"), ("precision", "Precision"), ("f1", "F1"))
+METRIC_ORDER: tuple[str, ...] = SCORE_ORDER + ("conll",)
+METRIC_NAMES: dict[str, str] = {**{metric.name: metric.label for metric in REGISTRY}, "conll": "CoNLL"}
+RATE_NAMES: tuple[tuple[str, str], ...] = (("recall", "Recall"), ("precision", "Precision"), ("f1", "F1"))
 
 
 def pct(value: float) -> str:

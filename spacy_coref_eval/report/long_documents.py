@@ -1,7 +1,9 @@
 """How the table and the HTML report render the analyses of long
 documents (docs/long-documents.md): antecedent distance, link difficulty,
 windows, partial gold and the string-match baseline."""
-from typing import Any, List, Mapping, Optional
+
+from collections.abc import Mapping
+from typing import Any, Optional
 
 from wasabi import table
 
@@ -10,7 +12,7 @@ from .labels import METRIC_NAMES, METRIC_ORDER, fraction, pct, printable
 from .markup import escape, interval_text
 
 
-def antecedents_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:
+def antecedents_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> list[str]:
     rows = [
         [printable(name), str(entry["links"]), str(entry["found"]), pct(entry["recall"])]
         for name, entry in [*value["buckets"].items(), ("all", value["total"])]
@@ -26,7 +28,7 @@ def antecedents_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
     if not block:
         return ""
     rows = "\n".join(
-        f'<tr><th>{escape(name)}</th><td>{entry["links"]}</td><td>{entry["found"]}</td>'
+        f"<tr><th>{escape(name)}</th><td>{entry['links']}</td><td>{entry['found']}</td>"
         f'<td data-distance="{escape(name)}">{pct(entry["recall"])}</td></tr>'
         for name, entry in [*block["buckets"].items(), ("all", block["total"])]
     )
@@ -39,17 +41,16 @@ def antecedents_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
     )
 
 
-def _f1_columns(scores: Mapping[str, Any]) -> List[str]:
+def _f1_columns(scores: Mapping[str, Any]) -> list[str]:
     return [name for name in METRIC_ORDER if name in scores]
 
 
-def windows_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:
+def windows_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> list[str]:
     block = to_json(value, False)
     whole, windowed = result.metrics(), block["metrics"]
     names = _f1_columns(whole)
     rows = [
-        [METRIC_NAMES[name], pct(whole[name]["f1"]), pct(windowed[name]["f1"]),
-         f"{100 * (windowed[name]['f1'] - whole[name]['f1']):+.2f}"]
+        [METRIC_NAMES[name], pct(whole[name]["f1"]), pct(windowed[name]["f1"]), f"{100 * (windowed[name]['f1'] - whole[name]['f1']):+.2f}"]
         for name in names
     ]
     header = ("Metric", "Whole F1", "Windows F1", "Windows − whole")
@@ -77,16 +78,21 @@ def windows_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
     )
 
 
-def links_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:
+def links_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> list[str]:
     rows = [
-        [name, pct(entry["recall"]), pct(entry["precision"]), pct(entry["f1"]),
-         fraction(entry["recall_num"], entry["recall_den"]), fraction(entry["precision_num"], entry["precision_den"])]
+        [
+            name,
+            pct(entry["recall"]),
+            pct(entry["precision"]),
+            pct(entry["f1"]),
+            fraction(entry["recall_num"], entry["recall_den"]),
+            fraction(entry["precision_num"], entry["precision_den"]),
+        ]
         for name, entry in value.items()
     ]
     header = ("Links", "Recall", "Precision", "F1", "Recall num / den", "Precision num / den")
-    out = (
-        "Coreference links by difficulty (surface: same text or head word; seen: head words together in a "
-        "training entity)\n" + table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r", "r"))
+    out = "Coreference links by difficulty (surface: same text or head word; seen: head words together in a training entity)\n" + table(
+        rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r", "r")
     )
     bounded = [(name, entry["intervals"]) for name, entry in value.items() if "intervals" in entry]
     if bounded:
@@ -112,8 +118,7 @@ def links_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
             ci = f'<span class="ci">{interval_text(tuple(bounds))}</span>' if bounds else ""
             cells.append(f'<td data-links="{escape(name)}" data-rate="{rate}">{pct(entry[rate])}{ci}</td>')
         rows.append(
-            f"<tr><th>{escape(name)}</th><td>{entry['recall_den']:g}</td><td>{entry['precision_den']:g}</td>"
-            + "".join(cells) + "</tr>"
+            f"<tr><th>{escape(name)}</th><td>{entry['recall_den']:g}</td><td>{entry['precision_den']:g}</td>" + "".join(cells) + "</tr>"
         )
     return (
         '<section id="links">\n<h2>Easy and hard links</h2>\n'
@@ -124,7 +129,7 @@ def links_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
     )
 
 
-def partial_gold_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:
+def partial_gold_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> list[str]:
     types = f" (key types: {', '.join(value['key_types'])})" if value["key_types"] else ""
     lines = [
         f"Partial gold{types}: {value['entities']} response entities ({value['mentions']} mentions) twinning no key "
@@ -148,7 +153,8 @@ def partial_gold_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
         return ""
     items = "\n".join(
         f"<li>{escape(document)} e{entry['entity']}: " + escape(", ".join(_span(m) for m in entry["mentions"])) + "</li>"
-        for document, entries in block["documents"].items() for entry in entries
+        for document, entries in block["documents"].items()
+        for entry in entries
     )
     return (
         '<section id="partial-gold">\n<h2>Set aside (partial gold)</h2>\n'
@@ -158,12 +164,11 @@ def partial_gold_html(block: Optional[Mapping[str, Any]], data: Any) -> str:
     )
 
 
-def baseline_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> List[str]:
+def baseline_text(value: Mapping[str, Any], result: Any, per_doc: bool, analyses: Any) -> list[str]:
     system = result.metrics()
     names = _f1_columns(system)
     rows = [
-        [METRIC_NAMES[name], pct(system[name]["f1"])] + [pct(block["metrics"][name]["f1"]) for block in value.values()]
-        for name in names
+        [METRIC_NAMES[name], pct(system[name]["f1"])] + [pct(block["metrics"][name]["f1"]) for block in value.values()] for name in names
     ]
     header = ["Metric", "System F1"] + [f"{variant.capitalize()}-match baseline F1" for variant in value]
     aligns: Any = ("l",) + ("r",) * (len(header) - 1)

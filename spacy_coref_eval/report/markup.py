@@ -1,7 +1,8 @@
 """What the sections of the HTML report share: escaped text, intervals,
 an SVG chart and its horizontal grid."""
+
 import html
-from typing import List, Sequence, Tuple
+from collections.abc import Sequence
 
 from .labels import pct, printable
 
@@ -12,7 +13,7 @@ def escape(text: str) -> str:
     return html.escape(printable(text))
 
 
-def interval_text(bounds: Tuple[float, float]) -> str:
+def interval_text(bounds: tuple[float, float]) -> str:
     """An interval as shown under a score."""
     return f"{pct(bounds[0])}–{pct(bounds[1])}"
 
@@ -25,9 +26,7 @@ def svg(ident: str, width: int, height: int, *, label: str, parts: Sequence[str]
     )
 
 
-def y_axis(
-    left: int, top: int, *, plot_w: float, plot_h: int, ticks: Sequence[Tuple[float, str]], top_value: float
-) -> List[str]:
+def y_axis(left: int, top: int, *, plot_w: float, plot_h: int, ticks: Sequence[tuple[float, str]], top_value: float) -> list[str]:
     """Horizontal grid lines with their labels."""
     parts = []
     for value, label in ticks:

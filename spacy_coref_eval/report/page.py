@@ -1,8 +1,10 @@
 """The HTML report of a scoring run: its analyses computed, its views
 built from the run's own twinning (:mod:`.views`), then rendered
 (:mod:`.html`)."""
+
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Optional
 
 from ..analysis.resolution import score_resolution_classes
 from ..analysis.summary import Breakdowns, analyse
@@ -43,8 +45,16 @@ def report_page(
     :func:`~..analysis.summary.analyse` computes it from the run's
     ``corpus`` (docs/analyses.md)."""
     analyses = analyse(
-        result, level=level, n_resamples=n_resamples, seed=seed, macro=True, errors=True, breakdowns=breakdowns,
-        corpus=corpus, response_documents=response_documents, n_process=n_process,
+        result,
+        level=level,
+        n_resamples=n_resamples,
+        seed=seed,
+        macro=True,
+        errors=True,
+        breakdowns=breakdowns,
+        corpus=corpus,
+        response_documents=response_documents,
+        n_process=n_process,
     )
     result = result if analyses.result is None else analyses.result
     sections = analyses.blocks(per_doc=True)
@@ -56,10 +66,21 @@ def report_page(
             warn(note)
             result = replace(result, warnings=[*result.warnings, note])
     data = build_report(
-        result, words,
-        intervals=analyses.intervals, macro=analyses.macro, errors=analyses.results["errors"],
-        key=key, response=response, level=level, n_resamples=n_resamples, seed=seed,
-        worst=worst, max_tokens=max_tokens, sections=sections, alignment=alignment, closure=closure,
+        result,
+        words,
+        intervals=analyses.intervals,
+        macro=analyses.macro,
+        errors=analyses.results["errors"],
+        key=key,
+        response=response,
+        level=level,
+        n_resamples=n_resamples,
+        seed=seed,
+        worst=worst,
+        max_tokens=max_tokens,
+        sections=sections,
+        alignment=alignment,
+        closure=closure,
         key_documents=getattr(corpus, "key_documents", None) or None,
     )
     return render_report(data)

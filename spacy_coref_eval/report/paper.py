@@ -4,25 +4,34 @@ text table (:mod:`.grids`). Rates are percentages with two decimals, as
 in the text table; counts are plain numbers. Markdown and LaTeX end with
 the settings line (LaTeX as a comment); CSV and TSV hold only the tables,
 separated by one empty line."""
+
 import csv
 import io
-from typing import Any, Callable, Dict, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable
 
 from .grids import LABEL, Grid, cell_text
 from .labels import settings_line
 
 PAPER_FORMATS = ("csv", "tsv", "markdown", "latex")
 LATEX_SPECIALS = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "³": r"$^3$",
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "³": r"$^3$",
 }
 
 
 def render_paper(grids: Sequence[Grid], fmt: str, settings: Mapping[str, Any]) -> str:
     """``grids`` in ``fmt``, one of :data:`PAPER_FORMATS`."""
     return _RENDERERS[fmt](grids, settings_line(settings).strip())
-
-
 
 
 def _cells(grid: Grid):
@@ -39,6 +48,7 @@ def _delimited(delimiter: str) -> Callable[[Sequence[Grid], str], str]:
             writer.writerows(_cells(grid))
             blocks.append(out.getvalue())
         return "\n".join(blocks)
+
     return render
 
 
@@ -78,6 +88,9 @@ def _tex(text: str) -> str:
     return "".join(LATEX_SPECIALS.get(char, char) for char in text)
 
 
-_RENDERERS: Dict[str, Callable[[Sequence[Grid], str], str]] = {
-    "csv": _delimited(","), "tsv": _delimited("\t"), "markdown": _markdown, "latex": _latex,
+_RENDERERS: dict[str, Callable[[Sequence[Grid], str], str]] = {
+    "csv": _delimited(","),
+    "tsv": _delimited("\t"),
+    "markdown": _markdown,
+    "latex": _latex,
 }

@@ -2,8 +2,10 @@
 system's F1 of the ranking metric with its bootstrap interval as a plot,
 and the table of ``compare`` (docs/analyses.md §5). It only renders what
 :func:`~spacy_coref_eval.analysis.ranking.rank_systems` computed."""
+
+from collections.abc import Mapping, Sequence
 from math import ceil
-from typing import Any, List, Mapping, Optional, Sequence
+from typing import Any, Optional
 
 from .html import STYLE, footer, nice_step
 from .labels import METRIC_NAMES, pct
@@ -16,22 +18,22 @@ RANKING_STYLE = ".ranking td:nth-child(2),.ranking th:nth-child(2){text-align:le
 
 
 def ranking_page(
-    ranking: Any, labels: Sequence[str], key: str, *, n_documents: int, level: float,
-    settings: Optional[Mapping[str, Any]] = None,
+    ranking: Any, labels: Sequence[str], key: str, *, n_documents: int, level: float, settings: Optional[Mapping[str, Any]] = None
 ) -> str:
     """The page: a title naming the ``key``, the interval plot and the
     table, best first; the scoring ``settings`` and the version in the footer."""
     name = METRIC_NAMES[ranking.metric]
-    body = "\n".join([
-        f"<h1>{len(labels)} systems ranked by {escape(name)} F1</h1>",
-        f'<p class="meta">Key <code>{escape(key)}</code>, {n_documents} documents; '
-        f"{level:.0%} bootstrap intervals.</p>",
-        "<h2>F1 with its interval</h2>",
-        ranking_plot(ranking, labels, level),
-        "<h2>Ranking</h2>",
-        ranking_table_html(ranking, labels),
-        *([footer(settings)] if settings is not None else []),
-    ])
+    body = "\n".join(
+        [
+            f"<h1>{len(labels)} systems ranked by {escape(name)} F1</h1>",
+            f'<p class="meta">Key <code>{escape(key)}</code>, {n_documents} documents; {level:.0%} bootstrap intervals.</p>',
+            "<h2>F1 with its interval</h2>",
+            ranking_plot(ranking, labels, level),
+            "<h2>Ranking</h2>",
+            ranking_table_html(ranking, labels),
+            *([footer(settings)] if settings is not None else []),
+        ]
+    )
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>Ranking by {escape(name)} F1</title>\n<style>{STYLE}{RANKING_STYLE}</style>\n</head>\n"
@@ -50,7 +52,7 @@ def ranking_plot(ranking: Any, labels: Sequence[str], level: float) -> str:
     def x(value: float) -> float:
         return LEFT + PLOT * (value - start) / span
 
-    parts: List[str] = []
+    parts: list[str] = []
     top = 24
     step = nice_step(100 * span / 10)
     for percent in range(ceil(100 * start / step - 1e-9) * step, 101, step):
@@ -77,16 +79,25 @@ def ranking_plot(ranking: Any, labels: Sequence[str], level: float) -> str:
 
 def ranking_table_html(ranking: Any, labels: Sequence[str]) -> str:
     """The ranking as ``compare`` prints it, best first."""
-    head = "".join(f"<th>{text}</th>" for text in (
-        "Rank", "System", f"{escape(METRIC_NAMES[ranking.metric])} F1", "Interval",
-        "p randomization vs next", "p bootstrap vs next",
-    ))
+    head = "".join(
+        f"<th>{text}</th>"
+        for text in (
+            "Rank",
+            "System",
+            f"{escape(METRIC_NAMES[ranking.metric])} F1",
+            "Interval",
+            "p randomization vs next",
+            "p bootstrap vs next",
+        )
+    )
     rows = []
     for rank, index in enumerate(ranking.order):
         low, high = ranking.intervals[index]
         against = ranking.against_next(rank) if rank + 1 < len(ranking.order) else None
         cells = [
-            str(rank + 1), f"<code>{escape(labels[index])}</code>", pct(ranking.f1[index][ranking.metric]),
+            str(rank + 1),
+            f"<code>{escape(labels[index])}</code>",
+            pct(ranking.f1[index][ranking.metric]),
             f"{pct(low)}–{pct(high)}",
             f"{against['p_value_randomization']:.4f}" if against else "",
             f"{against['p_value_bootstrap']:.4f}" if against else "",
@@ -97,4 +108,4 @@ def ranking_table_html(ranking: Any, labels: Sequence[str]) -> str:
 
 def _short(label: str, width: int = 36) -> str:
     """A system's label cut from the left to ``width`` characters."""
-    return label if len(label) <= width else "…" + label[-(width - 1):]
+    return label if len(label) <= width else "…" + label[-(width - 1) :]

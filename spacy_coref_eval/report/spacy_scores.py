@@ -11,12 +11,14 @@ With ``headline="conll"``, ``coref_f`` is the CoNLL score and ``coref_p`` /
 recalls (the averages papers print next to the CoNLL F1); ``coref_f`` is then
 not the harmonic mean of ``coref_p`` and ``coref_r``.
 """
+
+from collections.abc import Mapping, Sequence
 from statistics import fmean
-from typing import Any, Dict, Mapping, Sequence, Tuple
+from typing import Any
 
 from ..counting import CONLL_PARTS, METRICS, REGISTRY
 
-HEADLINES: Tuple[str, ...] = METRICS + ("conll",)
+HEADLINES: tuple[str, ...] = METRICS + ("conll",)
 _RATES = (("p", "precision"), ("r", "recall"), ("f", "f1"))
 
 Metrics = Mapping[str, Mapping[str, float]]
@@ -34,12 +36,12 @@ def check_headline(headline: str, metrics: Sequence[str]) -> str:
     return headline
 
 
-def prf_keys(prefix: str, block: Mapping[str, float]) -> Dict[str, float]:
+def prf_keys(prefix: str, block: Mapping[str, float]) -> dict[str, float]:
     """``{prefix}_p``, ``{prefix}_r`` and ``{prefix}_f`` of one metric."""
     return {f"{prefix}_{short}": float(block[name]) for short, name in _RATES}
 
 
-def headline_keys(metrics: Metrics, headline: str) -> Dict[str, float]:
+def headline_keys(metrics: Metrics, headline: str) -> dict[str, float]:
     """``coref_p``, ``coref_r`` and ``coref_f`` of the headline metric."""
     if headline != "conll":
         return prf_keys("coref", metrics[headline])
@@ -51,9 +53,9 @@ def headline_keys(metrics: Metrics, headline: str) -> Dict[str, float]:
     }
 
 
-def spacy_scores(metrics: Metrics, headline: str = "lea") -> Dict[str, float]:
+def spacy_scores(metrics: Metrics, headline: str = "lea") -> dict[str, float]:
     """spaCy score keys of a ``metrics`` block (:func:`~.rates.rates`)."""
-    out: Dict[str, float] = {}
+    out: dict[str, float] = {}
     for name in (metric.name for metric in REGISTRY):
         if name in metrics:
             out.update(prf_keys(f"coref_{name}", metrics[name]))
@@ -63,11 +65,11 @@ def spacy_scores(metrics: Metrics, headline: str = "lea") -> Dict[str, float]:
     return out
 
 
-def strata_keys(strata: Mapping[str, Mapping[str, Mapping]]) -> Dict[str, float]:
+def strata_keys(strata: Mapping[str, Mapping[str, Mapping]]) -> dict[str, float]:
     """``coref_<metric>_<stratum>_f`` of every metric (and the CoNLL score)
     in every stratum of the ``strata`` block (docs/analyses.md §3); two
     attributes with a stratum of the same name are an error."""
-    out: Dict[str, float] = {}
+    out: dict[str, float] = {}
     for attribute, block in strata.items():
         for stratum, entry in block.items():
             for name, scores in entry["metrics"].items():
@@ -78,19 +80,19 @@ def strata_keys(strata: Mapping[str, Mapping[str, Mapping]]) -> Dict[str, float]
     return out
 
 
-def links_keys(links: Mapping[str, Mapping[str, float]]) -> Dict[str, float]:
+def links_keys(links: Mapping[str, Mapping[str, float]]) -> dict[str, float]:
     """``coref_links_<class>_{p,r,f}`` of every link class of the ``links``
     block (docs/long-documents.md §5)."""
-    out: Dict[str, float] = {}
+    out: dict[str, float] = {}
     for name, entry in links.items():
         out.update(prf_keys(f"coref_links_{name}", entry))
     return out
 
 
-def windows_keys(windows: Mapping[str, Any]) -> Dict[str, float]:
+def windows_keys(windows: Mapping[str, Any]) -> dict[str, float]:
     """``coref_<metric>_windows_{p,r,f}`` (``coref_conll_windows_f``) of the
     windowed scores of the ``windows`` block (docs/long-documents.md §3)."""
-    out: Dict[str, float] = {}
+    out: dict[str, float] = {}
     for name, block in windows["metrics"].items():
         if name == "conll":
             out["coref_conll_windows_f"] = float(block["f1"])

@@ -1,5 +1,7 @@
 """Plain-text tables of scores (wasabi, as spaCy's own command line)."""
-from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, Optional
 
 from wasabi import table
 
@@ -11,19 +13,19 @@ from .labels import METRIC_NAMES, METRIC_ORDER, RATE_NAMES, fraction, pct, print
 Align = Literal["l", "r", "c"]
 
 
-def _aligns(lead: Sequence[Align], n_right: int) -> List[Align]:
+def _aligns(lead: Sequence[Align], n_right: int) -> list[Align]:
     """Column alignments: ``lead``, then ``n_right`` columns aligned right."""
-    right: List[Align] = ["r"] * n_right
+    right: list[Align] = ["r"] * n_right
     return [*lead, *right]
 
 
-def metrics_table(metrics: Mapping[str, Dict]) -> str:
+def metrics_table(metrics: Mapping[str, dict]) -> str:
     """One row per metric: recall, precision, F1 (percent) and the counts
     behind them, like the reference scorer's report in one table."""
     return _text(scores_grid(metrics), pair_counts=True)
 
 
-def documents_table(documents: Mapping[str, Mapping[str, Dict]]) -> str:
+def documents_table(documents: Mapping[str, Mapping[str, dict]]) -> str:
     """F1 (percent) of every metric, one row per document."""
     return _text(documents_grid(documents))
 
@@ -37,35 +39,32 @@ def _text(grid: Grid, pair_counts: bool = False) -> str:
     if pair_counts:
         pairs = [index for index, kind in enumerate(kinds) if kind == COUNT][::2]
         for index in reversed(pairs):
-            header[index:index + 2] = [f"{header[index].rsplit(' ', 1)[0]} num / den"]
-            kinds[index:index + 2] = [COUNT]
+            header[index : index + 2] = [f"{header[index].rsplit(' ', 1)[0]} num / den"]
+            kinds[index : index + 2] = [COUNT]
             for row, cells in zip(rows, grid.rows):
                 num, den = cells[index], cells[index + 1]
-                row[index:index + 2] = ["" if num is None else fraction(float(num), float(den or 0))]
-    aligns: List[Align] = ["l" if kind == LABEL else "r" for kind in kinds]
+                row[index : index + 2] = ["" if num is None else fraction(float(num), float(den or 0))]
+    aligns: list[Align] = ["l" if kind == LABEL else "r" for kind in kinds]
     return table(rows, header=header, divider=True, aligns=aligns, max_col=_widest(rows))
 
 
-def _row(label: str, scores: Mapping[str, float], counts: bool) -> List[str]:
+def _row(label: str, scores: Mapping[str, float], counts: bool) -> list[str]:
     """A text row of recall, precision, F1 and (with ``counts``) the counts."""
     cells = [cell_text(cell, kind, printable) for cell, kind in zip(score_row(label, scores, counts), SCORE_KINDS)]
     if not counts:
         return cells[:4] + ["", ""]
-    return cells[:4] + [
-        fraction(scores["recall_num"], scores["recall_den"]), fraction(scores["precision_num"], scores["precision_den"]),
-    ]
+    return cells[:4] + [fraction(scores["recall_num"], scores["recall_den"]), fraction(scores["precision_num"], scores["precision_den"])]
 
 
-
-
-def _ordered(scores: Mapping[str, Mapping]) -> List[str]:
+def _ordered(scores: Mapping[str, Mapping]) -> list[str]:
     return [name for name in METRIC_ORDER if name in scores]
 
 
 def intervals_table(intervals: Mapping[str, Mapping[str, Sequence[float]]]) -> str:
     """Recall, precision and F1 intervals (percent) of every metric."""
     rows = [
-        [METRIC_NAMES[name]] + [
+        [METRIC_NAMES[name]]
+        + [
             f"{pct(intervals[name][rate][0])} – {pct(intervals[name][rate][1])}" if rate in intervals[name] else ""
             for rate, _ in RATE_NAMES
         ]
@@ -101,8 +100,7 @@ def classes_table(classes: Mapping[str, Mapping]) -> str:
     count, share of the anaphoric mentions and MUC-RC recall, precision and
     F1 (percent); then the mentions in no class."""
     rows = [
-        [name, str(block["count"]), pct(block["share"])]
-        + [pct(block["muc_rc"][rate]) for rate, _ in RATE_NAMES]
+        [name, str(block["count"]), pct(block["share"])] + [pct(block["muc_rc"][rate]) for rate, _ in RATE_NAMES]
         for name, block in classes.items()
         if isinstance(block, Mapping) and "muc_rc" in block
     ]
@@ -141,10 +139,14 @@ def comparison_table(comparison: Mapping[str, Mapping[str, float]], first: str =
     return table(rows, header=header, divider=True, aligns=("l", "r", "r", "r", "r", "r"))
 
 
-def _comparison_row(label: str, entry: Mapping[str, float]) -> List[str]:
+def _comparison_row(label: str, entry: Mapping[str, float]) -> list[str]:
     return [
-        label, pct(entry["a"]), pct(entry["b"]), f"{100 * entry['difference']:+.2f}",
-        f"{entry['p_value_randomization']:.4f}", f"{entry['p_value_bootstrap']:.4f}",
+        label,
+        pct(entry["a"]),
+        pct(entry["b"]),
+        f"{100 * entry['difference']:+.2f}",
+        f"{entry['p_value_randomization']:.4f}",
+        f"{entry['p_value_bootstrap']:.4f}",
     ]
 
 
@@ -155,7 +157,7 @@ def _widest(rows: Sequence[Sequence[str]]) -> int:
     return max([30] + [len(cell) for row in rows for cell in row])
 
 
-def _f1_columns(scores: Mapping[str, Mapping]) -> List[str]:
+def _f1_columns(scores: Mapping[str, Mapping]) -> list[str]:
     return [name for name in METRIC_ORDER if name in scores]
 
 
@@ -176,12 +178,14 @@ def waterfall_tables(block: Mapping[str, Any]) -> str:
         gains.append([label, fixed] + [_points(step["gain"][name]["f1"]) for name in names])
         alone.append([label, fixed] + [_points(step["alone"]["gain"][name]["f1"]) for name in names])
     kinds = ["Kind"] + header[1:]
-    return "\n".join([
-        "F1 after fixing each kind of error in turn (the last row is the key)\n"
-        + table(rows, header=header, divider=True, aligns=aligns),
-        "Points each kind gains, fixed in turn\n" + table(gains, header=kinds, divider=True, aligns=aligns),
-        "Points each kind gains, fixed alone\n" + table(alone, header=kinds, divider=True, aligns=aligns),
-    ])
+    return "\n".join(
+        [
+            "F1 after fixing each kind of error in turn (the last row is the key)\n"
+            + table(rows, header=header, divider=True, aligns=aligns),
+            "Points each kind gains, fixed in turn\n" + table(gains, header=kinds, divider=True, aligns=aligns),
+            "Points each kind gains, fixed alone\n" + table(alone, header=kinds, divider=True, aligns=aligns),
+        ]
+    )
 
 
 def _points(value: float) -> str:
@@ -206,22 +210,25 @@ def strata_table(attribute: str, block: Mapping[str, Mapping[str, Any]], level: 
         + [UNDEFINED if name in entry.get("undefined", ()) else pct(entry["metrics"][name]["f1"]) for name in names]
         for stratum, entry in block.items()
     ]
-    note = f"; {UNDEFINED} = undefined: the stratum's key gives the metric nothing to find" if any(
-        entry.get("undefined") for entry in block.values()) else ""
+    note = (
+        f"; {UNDEFINED} = undefined: the stratum's key gives the metric nothing to find"
+        if any(entry.get("undefined") for entry in block.values())
+        else ""
+    )
     body = table(rows, header=header, divider=True, aligns=aligns, max_col=_widest(rows))
     out = f"F1 by {printable(attribute)} (m. = mentions{note})\n" + body
     if first and "intervals" in first:
         bounds = [
-            [printable(stratum)] + [
-                f"{pct(entry['intervals'][name]['f1'][0])}–{pct(entry['intervals'][name]['f1'][1])}"
-                if name in entry["intervals"] else "" for name in names
+            [printable(stratum)]
+            + [
+                f"{pct(entry['intervals'][name]['f1'][0])}–{pct(entry['intervals'][name]['f1'][1])}" if name in entry["intervals"] else ""
+                for name in names
             ]
             for stratum, entry in block.items()
         ]
         level_text = f"{100 * level:g}% " if level is not None else ""
-        out += (
-            f"\nBootstrap {level_text}intervals of F1 by {printable(attribute)}\n"
-            + table(bounds, header=["Stratum"] + header[3:], divider=True, aligns=_aligns(["l"], len(aligns) - 3), max_col=_widest(bounds))
+        out += f"\nBootstrap {level_text}intervals of F1 by {printable(attribute)}\n" + table(
+            bounds, header=["Stratum"] + header[3:], divider=True, aligns=_aligns(["l"], len(aligns) - 3), max_col=_widest(bounds)
         )
     return out
 
@@ -229,16 +236,14 @@ def strata_table(attribute: str, block: Mapping[str, Mapping[str, Any]], level: 
 def crossdoc_table(block: Mapping[str, Any]) -> str:
     """The ``cross_document`` block (docs/crossdoc.md §3): the link metrics
     within and across documents, for the corpus and every topic listed."""
-    rows: List[List[str]] = []
+    rows: list[list[str]] = []
     for title, parts in [("", block)] + [(f"{printable(name)}: ", topic) for name, topic in block.get("documents", {}).items()]:
         for name in parts["within"]:
             for part in ("within", "across"):
                 scores = parts[part][name]
                 rows.append(_row(f"{title}{METRIC_NAMES[name]} {part}", scores, counts="recall_num" in scores))
                 metric = METRIC_INFO[name]
-                rows.extend(
-                    _row(f"  {label}", scores[key], counts=True) for key, label in zip(metric.parts, metric.part_labels)
-                )
+                rows.extend(_row(f"  {label}", scores[key], counts=True) for key, label in zip(metric.parts, metric.part_labels))
     header = ("Links", "Recall", "Precision", "F1", "Recall num / den", "Precision num / den")
     note = (
         "Links within one document and across documents (docs/crossdoc.md §3: BLANC and LEA add up, MUC does not)\n"
@@ -271,7 +276,7 @@ def errors_list_table(listing: Mapping[str, Mapping[str, Sequence[Mapping[str, A
     the document, the kind, and what the key and the response hold
     (``[start, end)`` token spans; entities by their file's id, ``#ID``,
     else by number, ``e<n>``)."""
-    rows: List[List[str]] = []
+    rows: list[list[str]] = []
     titles = {kind.name: _SINGULAR.get(kind.name, kind.title.lower()) for kind in ERROR_KIND_INFO}
     for document, kinds in listing.items():
         name = printable(document)
@@ -321,8 +326,12 @@ def _fitted(items: Sequence[str], separator: str) -> str:
 
 
 _SINGULAR = {
-    "span_errors": "span error", "missing_mentions": "missing mention", "extra_mentions": "extra mention",
-    "missing_entities": "missing entity", "extra_entities": "extra entity", "divided_entities": "divided entity",
+    "span_errors": "span error",
+    "missing_mentions": "missing mention",
+    "extra_mentions": "extra mention",
+    "missing_entities": "missing entity",
+    "extra_entities": "extra entity",
+    "divided_entities": "divided entity",
     "conflated_entities": "conflated entities",
 }
 
@@ -331,7 +340,7 @@ def _span(entry: Mapping[str, Any]) -> str:
     start, end = entry["span"]
     words = printable(entry["text"]) if "text" in entry else None
     if words is not None and len(words) > _TEXT:
-        words = words[:_TEXT - 1] + "…"
+        words = words[: _TEXT - 1] + "…"
     text = f' "{words}"' if words is not None else ""
     return f"[{start}, {end}){text}"
 
@@ -360,15 +369,25 @@ def ranking_table(ranking: Any, labels: Sequence[str]) -> str:
         scores = ranking.f1[index]
         low, high = ranking.intervals[index]
         against = ranking.against_next(rank) if rank + 1 < len(ranking.order) else None
-        rows.append([
-            str(rank + 1), printable(labels[index]), pct(scores[ranking.metric]), f"{pct(low)}–{pct(high)}",
-            *(pct(scores[name]) for name in others),
-            f"{against['p_value_randomization']:.4f}" if against else "",
-            f"{against['p_value_bootstrap']:.4f}" if against else "",
-        ])
+        rows.append(
+            [
+                str(rank + 1),
+                printable(labels[index]),
+                pct(scores[ranking.metric]),
+                f"{pct(low)}–{pct(high)}",
+                *(pct(scores[name]) for name in others),
+                f"{against['p_value_randomization']:.4f}" if against else "",
+                f"{against['p_value_bootstrap']:.4f}" if against else "",
+            ]
+        )
     header = (
-        "Rank", "System", f"{METRIC_NAMES[ranking.metric]} F1", "interval", *(METRIC_NAMES[name] for name in others),
-        "p rand. vs next", "p boot. vs next",
+        "Rank",
+        "System",
+        f"{METRIC_NAMES[ranking.metric]} F1",
+        "interval",
+        *(METRIC_NAMES[name] for name in others),
+        "p rand. vs next",
+        "p boot. vs next",
     )
     aligns = _aligns(["r", "l"], len(header) - 2)
     return table(rows, header=header, divider=True, aligns=aligns, max_col=_widest([header, *rows]))

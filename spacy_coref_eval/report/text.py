@@ -1,5 +1,6 @@
 """The text report of ``score`` and ``merge`` (tables), and the one choice
 between it and the JSON (:func:`render`)."""
+
 from ..analysis.registry import resolve, table_order
 from ..analysis.summary import Analyses
 from ..scoring import CorpusResult

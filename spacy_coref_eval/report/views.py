@@ -10,9 +10,11 @@ one gold entity (a divided entity), the one sharing most keeps the plain
 label and the others add ``b``, ``c``, ...; a predicted entity sharing no
 mention with the gold is labelled ``x1``, ``x2``, ... with slot -1.
 """
+
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from string import ascii_lowercase
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -25,10 +27,10 @@ from ..formats.document import pairing_counts, total_alignment
 from ..scoring import CorpusResult
 
 Rates = Mapping[str, Mapping[str, float]]
-Intervals = Mapping[str, Mapping[str, Tuple[float, float]]]
+Intervals = Mapping[str, Mapping[str, tuple[float, float]]]
 ErrorCounts = Mapping[str, Mapping[str, int]]
 
-HEADLINE_ORDER: Tuple[str, ...] = ("conll", "lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "mentions")
+HEADLINE_ORDER: tuple[str, ...] = ("conll", "lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "mentions")
 NO_KEY = -1
 
 
@@ -50,11 +52,11 @@ class DocumentView:
     """A window of one document with the gold and predicted mentions inside it."""
 
     name: str
-    words: Tuple[str, ...]
+    words: tuple[str, ...]
     first: int
     n_tokens: int
-    key: Tuple[Mention, ...]
-    response: Tuple[Mention, ...]
+    key: tuple[Mention, ...]
+    response: tuple[Mention, ...]
     n_key: int
     n_response: int
     metrics: Rates
@@ -91,7 +93,7 @@ class ReportData:
     """By side, what closing an annotation tool's links did."""
 
 
-CROSS_PARTS: Tuple[str, ...] = ("all", "within", "across")
+CROSS_PARTS: tuple[str, ...] = ("all", "within", "across")
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,7 @@ class LinkRow:
     recall: float
     precision: float
     f1: float
-    counts: Optional[Tuple[float, float, float, float]] = None
+    counts: Optional[tuple[float, float, float, float]] = None
 
 
 @dataclass(frozen=True)
@@ -117,8 +119,8 @@ class CrossDocumentView:
     documents (Upadhyay et al. 2016) for the corpus (``rows``) and every
     topic (``topics``, at most ``shown``; ``more`` left out)."""
 
-    rows: Tuple[LinkRow, ...]
-    topics: Tuple[Tuple[str, Tuple[LinkRow, ...]], ...]
+    rows: tuple[LinkRow, ...]
+    topics: tuple[tuple[str, tuple[LinkRow, ...]], ...]
     more: int = 0
 
 
@@ -129,7 +131,7 @@ def _link_row(metric: str, part: str, scores: Mapping[str, Any]) -> LinkRow:
     return LinkRow(metric, part, float(scores["recall"]), float(scores["precision"]), f1=float(scores["f1"]), counts=counts)  # type: ignore[arg-type]
 
 
-def _link_rows(block: Mapping[str, Any], totals: Optional[Rates]) -> Tuple[LinkRow, ...]:
+def _link_rows(block: Mapping[str, Any], totals: Optional[Rates]) -> tuple[LinkRow, ...]:
     rows = []
     for metric in block["within"]:
         if totals is not None:
@@ -165,7 +167,7 @@ class AlignmentView:
 
     unit: str
     total: Mapping[str, int]
-    documents: Sequence[Tuple[str, Mapping[str, int], str]]
+    documents: Sequence[tuple[str, Mapping[str, int], str]]
     n_aligned: int
     more: int = 0
     paired: Mapping[str, int] = field(default_factory=dict)
@@ -178,10 +180,15 @@ def alignment_view(reports: Mapping[str, "AlignmentReport"], shown: int = 50) ->
     if not reports:
         return None
     total = total_alignment(reports)
-    changed = [(name, {c: getattr(r, c) for c in ALIGNMENT_COLUMNS}, r.drift)
-               for name, r in reports.items() if r.changed() or r.drift]
-    return AlignmentView(total.unit, {c: getattr(total, c) for c in ALIGNMENT_COLUMNS}, changed[:shown],
-                         len(reports), more=max(0, len(changed) - shown), paired=pairing_counts(reports))
+    changed = [(name, {c: getattr(r, c) for c in ALIGNMENT_COLUMNS}, r.drift) for name, r in reports.items() if r.changed() or r.drift]
+    return AlignmentView(
+        total.unit,
+        {c: getattr(total, c) for c in ALIGNMENT_COLUMNS},
+        changed[:shown],
+        len(reports),
+        more=max(0, len(changed) - shown),
+        paired=pairing_counts(reports),
+    )
 
 
 def headline(metrics: Mapping[str, object]) -> str:
@@ -190,7 +197,7 @@ def headline(metrics: Mapping[str, object]) -> str:
     return next(name for name in HEADLINE_ORDER if name in metrics)
 
 
-def worst_documents(documents: Mapping[str, Rates], n: int) -> List[str]:
+def worst_documents(documents: Mapping[str, Rates], n: int) -> list[str]:
     """Names of the ``n`` documents with the lowest headline F1, ties by name."""
     if not documents or n <= 0:
         return []
@@ -199,7 +206,7 @@ def worst_documents(documents: Mapping[str, Rates], n: int) -> List[str]:
     return ranked[:n]
 
 
-def entity_alignment(key: Clusters, response: Clusters, twins: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def entity_alignment(key: Clusters, response: Clusters, twins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For every response entity, the key entity it shares most twinned
     mentions with (ties: the lower index; :data:`NO_KEY` when none) and how
     many it shares."""
@@ -218,11 +225,11 @@ def entity_alignment(key: Clusters, response: Clusters, twins: np.ndarray) -> Tu
     return aligned, shared
 
 
-def response_labels(aligned: np.ndarray, shared: np.ndarray, key_labels: Optional[Sequence[str]] = None) -> List[str]:
+def response_labels(aligned: np.ndarray, shared: np.ndarray, key_labels: Optional[Sequence[str]] = None) -> list[str]:
     """Label of every response entity (see the module docstring), after
     the ``key_labels`` of the key entities (default: their numbers)."""
     labels = [""] * len(aligned)
-    by_key: Dict[int, List[int]] = {}
+    by_key: dict[int, list[int]] = {}
     extra = 0
     for entity, key_entity in enumerate(aligned.tolist()):
         if key_entity == NO_KEY:
@@ -256,7 +263,7 @@ def error_positions(key: Clusters, response: Clusters, twins: np.ndarray, *, ali
     return np.concatenate([key.starts[~key_twinned], response.starts[~twinned], response.starts[wrong]])
 
 
-def error_window(n_tokens: int, positions: np.ndarray, size: int) -> Tuple[int, int]:
+def error_window(n_tokens: int, positions: np.ndarray, size: int) -> tuple[int, int]:
     """``(first, stop)`` of the ``size``-token window holding most of
     ``positions`` (the earliest such window); the whole document when it fits."""
     if n_tokens <= size:
@@ -270,16 +277,14 @@ def error_window(n_tokens: int, positions: np.ndarray, size: int) -> Tuple[int, 
 
 
 def side_mentions(
-    clusters: Clusters, labels: Sequence[str], colours: Sequence[int], *, twinless: np.ndarray, window: Tuple[int, int]
-) -> Tuple[Mention, ...]:
+    clusters: Clusters, labels: Sequence[str], colours: Sequence[int], *, twinless: np.ndarray, window: tuple[int, int]
+) -> tuple[Mention, ...]:
     """The mentions of one side lying wholly inside ``window``, by position
     (longer first at one start)."""
     first, stop = window
     mentions = [
         Mention(start, end, labels[entity], colours[entity], twinless=bool(alone))
-        for start, end, entity, alone in zip(
-            clusters.starts.tolist(), clusters.ends.tolist(), clusters.entity.tolist(), twinless.tolist()
-        )
+        for start, end, entity, alone in zip(clusters.starts.tolist(), clusters.ends.tolist(), clusters.entity.tolist(), twinless.tolist())
         if first <= start and end <= stop
     ]
     return tuple(sorted(mentions, key=lambda m: (m.start, -m.end, m.label)))
@@ -309,12 +314,20 @@ def document_view(
     key_side = side_mentions(key, labels, list(range(key.n_entities)), twinless=key_twinless, window=window)
     response_side = side_mentions(response, response_labels(aligned, shared, labels), aligned.tolist(), twinless=twins < 0, window=window)
     return DocumentView(
-        name, tuple(words[window[0]:window[1]]), window[0], len(words), key=key_side, response=response_side,
-        n_key=len(key), n_response=len(response), metrics=metrics, errors=dict(errors or {}),
+        name,
+        tuple(words[window[0] : window[1]]),
+        window[0],
+        len(words),
+        key=key_side,
+        response=response_side,
+        n_key=len(key),
+        n_response=len(response),
+        metrics=metrics,
+        errors=dict(errors or {}),
     )
 
 
-def _file_labels(key: Clusters, documents: Optional[Sequence[Any]], index: int) -> Optional[List[str]]:
+def _file_labels(key: Clusters, documents: Optional[Sequence[Any]], index: int) -> Optional[list[str]]:
     """The file's id of every key entity where it has one for each, else ``None``."""
     ids = entity_ids(key, document_ids(documents, index))
     return [str(i) for i in ids] if ids and all(i is not None for i in ids) else None
@@ -356,12 +369,34 @@ def build_report(
         if name not in words:
             continue
         key_clusters, response_clusters, twins = result.twinned.document(index[name])
-        views.append(document_view(
-            name, words[name], key=key_clusters, response=response_clusters, twins=twins, metrics=documents[name],
-            errors=errors.get(name), max_tokens=max_tokens, key_labels=_file_labels(key_clusters, key_documents, index[name]),
-        ))
+        views.append(
+            document_view(
+                name,
+                words[name],
+                key=key_clusters,
+                response=response_clusters,
+                twins=twins,
+                metrics=documents[name],
+                errors=errors.get(name),
+                max_tokens=max_tokens,
+                key_labels=_file_labels(key_clusters, key_documents, index[name]),
+            )
+        )
     return ReportData(
-        key, response, result.settings.to_dict(), result.metrics(), intervals=intervals, level=level, n_resamples=n_resamples, seed=seed,
-        documents=documents, errors=errors, views=views, macro=macro or {}, warnings=list(result.warnings), sections=dict(sections or {}),
-        alignment=alignment_view(alignment or {}), closure=closure,
+        key,
+        response,
+        result.settings.to_dict(),
+        result.metrics(),
+        intervals=intervals,
+        level=level,
+        n_resamples=n_resamples,
+        seed=seed,
+        documents=documents,
+        errors=errors,
+        views=views,
+        macro=macro or {},
+        warnings=list(result.warnings),
+        sections=dict(sections or {}),
+        alignment=alignment_view(alignment or {}),
+        closure=closure,
     )

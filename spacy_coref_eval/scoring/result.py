@@ -1,9 +1,11 @@
 """Stage 5: the counts of every document of a run, and the scores they
 aggregate to."""
+
 import math
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
+from typing import Optional
 
 import numpy as np
 
@@ -58,9 +60,9 @@ class CorpusResult:
     counts came from (``None`` for results merged from saved counts)."""
 
     settings: Settings
-    names: Tuple[str, ...]
+    names: tuple[str, ...]
     counts: np.ndarray
-    warnings: List[str]
+    warnings: list[str]
     twinned: Optional[TwinnedCorpus] = None
     splits: Optional[np.ndarray] = None
     """Whether each document has split antecedents (the only source of
@@ -86,10 +88,10 @@ class CorpusResult:
         """The sum of the documents' counts."""
         return Counts(self.settings.metrics, order_free_sum(self.counts))
 
-    def metrics(self) -> Dict[str, Dict]:
+    def metrics(self) -> dict[str, dict]:
         """Recall, precision, F1 and counts per metric, micro-averaged."""
         return rates(self.total, self.settings.conventions)
 
-    def document_metrics(self) -> Dict[str, Dict[str, Dict]]:
+    def document_metrics(self) -> dict[str, dict[str, dict]]:
         """:meth:`metrics` of every document, by name in corpus order."""
         return dict(zip(self.names, stack_rates(self.counts, self.settings.metrics, self.settings.conventions)))

@@ -1,10 +1,12 @@
 """One run: read and pair two inputs, score them (a batch at a time where
 nothing needs every document), the one entry point :func:`evaluate_corpus`."""
+
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from os import PathLike
-from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, cast
+from typing import Any, Optional, cast
 
 import numpy as np
 
@@ -37,8 +39,8 @@ class Options:
     from the names the command line and :func:`evaluate_corpus` take."""
 
     settings: Settings = field(default_factory=Settings)
-    formats: Tuple[Optional[str], Optional[str]] = (None, None)
-    spans: Tuple[Any, Any] = (None, None)
+    formats: tuple[Optional[str], Optional[str]] = (None, None)
+    spans: tuple[Any, Any] = (None, None)
     words: bool = False
     tokens: bool = False
     n_process: int = 1
@@ -87,8 +89,17 @@ class Options:
         readers = parse_reader(key_spans or default, head_prefix), parse_reader(response_spans or default, head_prefix)
         formats = key_format or input_format, response_format or input_format
         return cls(
-            chosen, formats, readers, words, tokens=tokens, n_process=n_process, twinning=twinning, pair_by=pair_by,
-            cross_document=cross_document, topic_pattern=topic_pattern, stream=stream
+            chosen,
+            formats,
+            readers,
+            words,
+            tokens=tokens,
+            n_process=n_process,
+            twinning=twinning,
+            pair_by=pair_by,
+            cross_document=cross_document,
+            topic_pattern=topic_pattern,
+            stream=stream,
         )
 
 
@@ -102,7 +113,7 @@ class Run:
     result: CorpusResult
     corpus: Corpus
 
-    def metrics(self) -> Dict[str, Dict]:
+    def metrics(self) -> dict[str, dict]:
         """The corpus scores (:meth:`CorpusResult.metrics`)."""
         return self.result.metrics()
 
@@ -147,8 +158,9 @@ def _streamed(key: Any, response: Any, options: Options) -> Optional[Run]:
     ):
         return None
     try:
-        with plan_stream(key, response, options.formats, pair_by=options.pair_by, n_process=options.n_process,
-            limits=options.limits) as plan:
+        with plan_stream(
+            key, response, options.formats, pair_by=options.pair_by, n_process=options.n_process, limits=options.limits
+        ) as plan:
             batches = plan.map(partial(_counts, settings=options.settings), options.n_process)
             corpus = plan.corpus(batches, plan.read_unpaired())
     except Fallback:
@@ -160,7 +172,7 @@ def _streamed(key: Any, response: Any, options: Options) -> Optional[Run]:
     return Run(CorpusResult(options.settings, names, counts, [*corpus.warnings, *repeated], twinned=None, splits=splits), corpus)
 
 
-def _counts(pairs: Sequence[Pair], settings: Settings) -> Tuple[np.ndarray, np.ndarray]:
+def _counts(pairs: Sequence[Pair], settings: Settings) -> tuple[np.ndarray, np.ndarray]:
     return score_shard(pairs, settings, False)[0], document_splits(pairs)
 
 
@@ -182,14 +194,21 @@ def read_pairs(key: Any, response: Any, options: Options) -> Corpus:
     if _is_path(key) and _is_path(response):
         if options.cross_document and options.stream and not (options.words or options.tokens):
             streamed = streaming.stream_topic_sides(  # looked up when called: tests record the calls
-                key, response, formats=options.formats, pattern=options.topic_pattern, pair_by=options.pair_by,
-                limits=options.limits,
+                key, response, formats=options.formats, pattern=options.topic_pattern, pair_by=options.pair_by, limits=options.limits
             )
             if streamed is not None:
                 return streamed
         return read_corpus(
-            key, response, options.formats, spans=options.spans, words=options.words, tokens=options.tokens, pair_by=options.pair_by,
-            cross_document=options.cross_document, topic_pattern=options.topic_pattern, limits=options.limits,
+            key,
+            response,
+            options.formats,
+            spans=options.spans,
+            words=options.words,
+            tokens=options.tokens,
+            pair_by=options.pair_by,
+            cross_document=options.cross_document,
+            topic_pattern=options.topic_pattern,
+            limits=options.limits,
         )
     sides = []
     for role, value, given, reader in zip(("key", "response"), (key, response), options.formats, options.spans):

@@ -1,6 +1,8 @@
 """Documents already read, scored: twin every document at once, apply the
 twinless policy, count, in one process or several."""
-from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Optional, Union, cast
 
 import numpy as np
 
@@ -35,7 +37,7 @@ def score_documents(
 
 
 def score_pairs(
-    pairs: Iterable[Union[Pair, Tuple[str, ClustersLike, ClustersLike]]],
+    pairs: Iterable[Union[Pair, tuple[str, ClustersLike, ClustersLike]]],
     settings: Optional[Settings] = None,
     warnings: Iterable[str] = (),
     *,
@@ -58,7 +60,7 @@ def score_pairs(
     settings = settings or Settings()
     if settings.coval is not None:
         raise ValueError("the coval preset scores CoNLL-2012 files as coval reads them: use evaluate_corpus or the command line")
-    paired: Union[List[Pair], StackedPairs]
+    paired: Union[list[Pair], StackedPairs]
     if isinstance(pairs, StackedPairs) and n_process == 1:
         paired = pairs
     else:
@@ -68,7 +70,7 @@ def score_pairs(
         twice = next(name for name in names if names.count(name) > 1)
         raise CorefInputError(f"document {twice!r} is given more than once")
     if n_process > 1 and len(paired) > 1:
-        shards = _score_in_processes(cast(List[Pair], paired), settings, n_process, keep_twinned=keep_twinned)  # a list with n_process > 1
+        shards = _score_in_processes(cast(list[Pair], paired), settings, n_process, keep_twinned=keep_twinned)  # a list with n_process > 1
     else:
         shards = [score_shard(paired, settings)]
     counts = np.concatenate([shard[0] for shard in shards])
@@ -88,7 +90,7 @@ def document_splits(pairs: Union[Sequence[Pair], StackedPairs]) -> np.ndarray:
     return np.fromiter((has_splits(pair.key) or has_splits(pair.response) for pair in pairs), dtype=bool, count=len(pairs))
 
 
-Shard = Tuple[np.ndarray, Optional[TwinnedCorpus]]
+Shard = tuple[np.ndarray, Optional[TwinnedCorpus]]
 
 
 def score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = True) -> Shard:
@@ -96,11 +98,17 @@ def score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = 
     documents read as columns twinned at once where nothing is asked of
     them one by one (:func:`_in_columns`)."""
     modes, remove = settings.anaphora, settings.singletons == "remove" and not settings.anaphora.keeps_singletons
-    documents: Optional[List[Tuple[Clusters, Clusters, int]]] = None
+    documents: Optional[list[tuple[Clusters, Clusters, int]]] = None
     if _in_columns(pairs, settings):
         stacked = cast(StackedPairs, pairs)  # _in_columns: read as columns
-        twinned = twin_batches(stacked.key, stacked.response, stacked.n_tokens, matcher=settings.match, remove_singletons=remove,
-            remove_zeros=settings.zeros == "exclude")
+        twinned = twin_batches(
+            stacked.key,
+            stacked.response,
+            stacked.n_tokens,
+            matcher=settings.match,
+            remove_singletons=remove,
+            remove_zeros=settings.zeros == "exclude",
+        )
     else:
         from ..compat.ua.anaphora import anaphora_counts, check_modes
         from ..model.ua.view import in_modes
@@ -115,17 +123,29 @@ def score_shard(pairs: Sequence[Pair], settings: Settings, keep_twinned: bool = 
             documents.append((key, response, n_tokens))
         exact = getattr(settings.match, "name", None) == "exact"
         check_modes(
-            [(pair.name, *document[:2]) for pair, document in zip(pairs, documents)], modes, settings.singletons,
+            [(pair.name, *document[:2]) for pair, document in zip(pairs, documents)],
+            modes,
+            settings.singletons,
             match="exact" if exact else getattr(settings.match, "name", "another"),
         )
         twinned = twin_corpus(documents, settings.match, remove, remove_zeros=settings.zeros == "exclude")
     recall_pair, precision_pair = apply_policy(settings.twinless, twinned.partitions())
-    counts = count_corpus(twinned, recall_pair, precision_pair, metrics=settings.metrics, memberships=settings.twinless == "conll",
-        options=settings.count_options)
+    counts = count_corpus(
+        twinned,
+        recall_pair,
+        precision_pair,
+        metrics=settings.metrics,
+        memberships=settings.twinless == "conll",
+        options=settings.count_options,
+    )
     if documents is not None:
         counts = anaphora_counts(
-            counts, [document[:2] for document in documents], metrics=settings.metrics, modes=modes,
-            remove_singletons=settings.singletons == "remove", exact=exact,
+            counts,
+            [document[:2] for document in documents],
+            metrics=settings.metrics,
+            modes=modes,
+            remove_singletons=settings.singletons == "remove",
+            exact=exact,
         )
     return counts, twinned if keep_twinned else None
 
@@ -135,16 +155,18 @@ def _in_columns(pairs: Sequence[Pair], settings: Settings) -> bool:
     scored as such: by a matcher that checks nothing of spans without
     heads, with no metric or mode that reads the documents one by one."""
     match = settings.match
-    return isinstance(pairs, StackedPairs) and (
-        isinstance(match, ExactMatcher) or (isinstance(match, ScoredMatcher) and not match.heads_of)
-    ) and not reads_documents(settings.metrics, settings.anaphora)
+    return (
+        isinstance(pairs, StackedPairs)
+        and (isinstance(match, ExactMatcher) or (isinstance(match, ScoredMatcher) and not match.heads_of))
+        and not reads_documents(settings.metrics, settings.anaphora)
+    )
 
 
-_SHARED: Optional[Tuple[List[Pair], Settings, bool]] = None
+_SHARED: Optional[tuple[list[Pair], Settings, bool]] = None
 """The documents being scored, for worker processes forked from this one."""
 
 
-def _score_in_processes(pairs: List[Pair], settings: Settings, n_process: int, *, keep_twinned: bool) -> List[Shard]:
+def _score_in_processes(pairs: list[Pair], settings: Settings, n_process: int, *, keep_twinned: bool) -> list[Shard]:
     """:func:`score_shard` on ``n_process`` consecutive shards in parallel.
     Forked workers find the documents in memory; elsewhere each shard is
     sent to its worker."""
@@ -181,13 +203,13 @@ def _load_solvers(settings: Settings) -> None:
     import scipy.sparse.csgraph  # noqa: F401
 
 
-def _score_forked_shard(bounds: Tuple[int, int]) -> Shard:
+def _score_forked_shard(bounds: tuple[int, int]) -> Shard:
     assert _SHARED is not None, "set before the workers were forked"
     pairs, settings, keep_twinned = _SHARED
     start, end = bounds
     return score_shard(pairs[start:end], settings, keep_twinned)
 
 
-def repeated_notes(repeated: Sequence[Tuple[str, Any, Any]], settings: Settings) -> List[str]:
+def repeated_notes(repeated: Sequence[tuple[str, Any, Any]], settings: Settings) -> list[str]:
     """The warnings about mentions given twice, as ``settings`` score them."""
     return repeated_warnings(repeated, hasattr(settings.match, "twin_corpus") and settings.twinless == "conll")

@@ -1,6 +1,8 @@
 """How to score, as one value: :class:`Settings`."""
+
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ..counting import DEFAULT_METRICS, Conventions, check_metrics
 from ..counting.importance import SIZE, LeaImportance
@@ -29,7 +31,7 @@ class Settings:
     :meth:`from_options` or from the JSON ``settings`` with
     :meth:`from_dict`."""
 
-    metrics: Tuple[str, ...] = DEFAULT_METRICS
+    metrics: tuple[str, ...] = DEFAULT_METRICS
     match: Matcher = ExactMatcher()
     twinless: str = "conll"
     singletons: str = "keep"
@@ -44,8 +46,7 @@ class Settings:
         object.__setattr__(self, "metrics", check_metrics(self.metrics))
         if isinstance(self.match, str) or not callable(self.match):
             raise TypeError(
-                f"match must be a matcher object, not {self.match!r} "
-                "(use Settings.from_options(match=...) for a matcher by name)"
+                f"match must be a matcher object, not {self.match!r} (use Settings.from_options(match=...) for a matcher by name)"
             )
         get_policy(self.twinless)
         if self.singletons not in SINGLETON_MODES:
@@ -70,7 +71,7 @@ class Settings:
             _check_coval(self)
 
     @property
-    def count_options(self) -> Dict[str, Any]:
+    def count_options(self) -> dict[str, Any]:
         """The settings metrics count with (:attr:`~.counting.metrics.Metric.options`)."""
         return {"lea_importance": self.lea_importance}
 
@@ -133,23 +134,41 @@ class Settings:
         modes = Modes(split_antecedents, non_referring, bridging, discourse_deixis, min_spans=min_spans, as_scorer=chosen.ua_scorer)
         metrics = tuple(metrics) + tuple(name for name in modes.metrics if name not in metrics)
         importance = LeaImportance.of(lea_importance, lea_weights, lea_default_weight)
-        return cls(metrics, matcher, twinless, singletons or chosen.singletons, preset=chosen, zeros=zeros, lea_importance=importance,
-            anaphora=modes, coval=coval)
+        return cls(
+            metrics,
+            matcher,
+            twinless,
+            singletons or chosen.singletons,
+            preset=chosen,
+            zeros=zeros,
+            lea_importance=importance,
+            anaphora=modes,
+            coval=coval,
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Settings":
         """Inverse of :meth:`to_dict`."""
         return cls.from_options(
-            data["metrics"], data.get("match"), data.get("twinless", "conll"),
-            singletons=data.get("singletons"), min_overlap=data.get("min_overlap"), overlap_measure=data.get("overlap_measure"),
-            preset=data.get("preset"), zeros=data.get("zeros", "keep"), zero_match=data.get("zero_match"),
+            data["metrics"],
+            data.get("match"),
+            data.get("twinless", "conll"),
+            singletons=data.get("singletons"),
+            min_overlap=data.get("min_overlap"),
+            overlap_measure=data.get("overlap_measure"),
+            preset=data.get("preset"),
+            zeros=data.get("zeros", "keep"),
+            zero_match=data.get("zero_match"),
             lea_importance=data.get("lea_importance", "size"),
-            lea_weights=data.get("lea_weights"), lea_default_weight=data.get("lea_default_weight"),
+            lea_weights=data.get("lea_weights"),
+            lea_default_weight=data.get("lea_default_weight"),
             **{name: data[name] for name in Modes.__dataclass_fields__ if name in data},
-            mina=data.get("mina", False), np_only=data.get("np_only", False), remove_nested=data.get("remove_nested", False),
+            mina=data.get("mina", False),
+            np_only=data.get("np_only", False),
+            remove_nested=data.get("remove_nested", False),
         )
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The settings as echoed in JSON output."""
         return {
             "metrics": list(self.metrics),
@@ -164,7 +183,7 @@ class Settings:
         }
 
 
-def _coval_settings(coval: "CovalOptions") -> Dict[str, bool]:
+def _coval_settings(coval: "CovalOptions") -> dict[str, bool]:
     return {"mina": coval.min_spans, "np_only": coval.np_only, "remove_nested": coval.remove_nested}
 
 

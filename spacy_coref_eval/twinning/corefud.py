@@ -16,8 +16,10 @@ document; :func:`~spacy_coref_eval.assignment.earliest_optimal` would
 decide such a tie by position alone. Reproducing the scorer means
 reproducing that too.
 """
+
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Dict, FrozenSet, Hashable, Sequence, Tuple
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -28,7 +30,7 @@ from .matchers import ExactMatcher, HeadMatcher, PartialMatcher
 from .spans import exact_twins, overlapping_pairs
 from .twinned import Memberships, Stacked, TwinnedCorpus, kept, stack_documents, twin_each
 
-MODES: Dict[str, Any] = {"exact": ExactMatcher(), "head": HeadMatcher(), "partial": PartialMatcher()}
+MODES: dict[str, Any] = {"exact": ExactMatcher(), "head": HeadMatcher(), "partial": PartialMatcher()}
 """The CorefUD scorer's matching modes, and the matcher whose score s(k, r) each uses."""
 ZERO_MATCHES = ("linear", "dependent")
 """How zero mentions are matched: as node sets like any mention (``linear``),
@@ -90,7 +92,7 @@ class CorefUDMatcher:
         return twins
 
     def twin_corpus(
-        self, documents: Sequence[Tuple[Clusters, Clusters, int]], remove_singletons: bool, remove_zeros: bool
+        self, documents: Sequence[tuple[Clusters, Clusters, int]], remove_singletons: bool, remove_zeros: bool
     ) -> TwinnedCorpus:
         """Every document twinned as the CorefUD scorer reads and aligns it
         (docs/corefud.md §2, §10): every copy of a mention given in several
@@ -117,20 +119,19 @@ class CorefUDMatcher:
         response_first = first_occurrences(response_codes)
         first_key, first_key_doc = _masked(key, key_codes, _mask(len(key_codes), key_first))[0]
         first_response, first_response_doc = _masked(response, response_codes, _mask(len(response_codes), response_first))[0]
-        first_twins = twin_each(
-            self, first_key, first_key_doc, response=first_response, response_doc=first_response_doc, n_docs=n_docs
-        )
+        first_twins = twin_each(self, first_key, first_key_doc, response=first_response, response_doc=first_response_doc, n_docs=n_docs)
         twins = np.full(len(response_codes), -1, dtype=np.int64)
         paired = first_twins >= 0
         twins[response_first[paired]] = key_first[first_twins[paired]]
         memberships = _memberships(key, key_codes, response, response_codes=response_codes, twins=twins, emptied=emptied, n_docs=n_docs)
-        return TwinnedCorpus(key[0], response[0], key[1], response[1], offsets=offsets, twins=twins, n_docs=n_docs, size=size,
-            memberships=memberships)
+        return TwinnedCorpus(
+            key[0], response[0], key[1], response[1], offsets=offsets, twins=twins, n_docs=n_docs, size=size, memberships=memberships
+        )
 
     def check(self, key: Clusters, response: Clusters) -> None:
         MODES[self.mode].check(key, response)
 
-    def config(self) -> Dict[str, Any]:
+    def config(self) -> dict[str, Any]:
         return {"match": self.mode, "zero_match": self.zero_match}
 
 
@@ -152,7 +153,7 @@ def _twin_zeros(key: Clusters, response: Clusters) -> np.ndarray:
     return twins
 
 
-def _dependency_score(key: Tuple[int, Tuple], response: Tuple[int, Tuple]) -> float:
+def _dependency_score(key: tuple[int, tuple], response: tuple[int, tuple]) -> float:
     """The CorefUD scorer's similarity of two zeros' heads: 0 in different
     sentences, else 10 F1 of their (parent, relation) sets plus F1 of their
     parent sets."""
@@ -162,7 +163,7 @@ def _dependency_score(key: Tuple[int, Tuple], response: Tuple[int, Tuple]) -> fl
     return relations + _f1(frozenset(p for p, _ in key[1]), frozenset(p for p, _ in response[1]))
 
 
-def _f1(key: FrozenSet[Hashable], response: FrozenSet[Hashable]) -> float:
+def _f1(key: frozenset[Hashable], response: frozenset[Hashable]) -> float:
     """2pr / (p + r) of two sets, 0 when they share nothing or one is empty
     (the official scorer divides by zero on an empty one)."""
     common = len(key & response)
@@ -188,7 +189,7 @@ def _mask(size: int, index: np.ndarray) -> np.ndarray:
     return mask
 
 
-def _class_codes(key: Clusters, response: Clusters, with_heads: bool) -> Tuple[np.ndarray, np.ndarray]:
+def _class_codes(key: Clusters, response: Clusters, with_heads: bool) -> tuple[np.ndarray, np.ndarray]:
     """One code per mention of both sides, equal where the CorefUD scorer
     takes two mentions for the same: the same tokens (and, under head
     matching, the same head)."""
@@ -207,20 +208,20 @@ def _class_codes(key: Clusters, response: Clusters, with_heads: bool) -> Tuple[n
             code = np.unique(np.stack([code, column], axis=1), axis=0, return_inverse=True)[1].ravel()
         code = code * width + column
     codes = np.unique(code, return_inverse=True)[1].ravel().astype(np.int64)
-    return codes[:len(key)], codes[len(key):]
+    return codes[: len(key)], codes[len(key) :]
 
 
 def _heads(clusters: Clusters) -> np.ndarray:
     return clusters.heads if clusters.heads is not None else np.full(len(clusters), -1, dtype=np.int64)
 
 
-def _masked(side: Stacked, codes: np.ndarray, mask: np.ndarray) -> Tuple[Stacked, np.ndarray]:
+def _masked(side: Stacked, codes: np.ndarray, mask: np.ndarray) -> tuple[Stacked, np.ndarray]:
     if mask.all():
         return side, codes
     return kept(side[0], side[1], mask), codes[mask]
 
 
-def _within_entities(side: Stacked, codes: np.ndarray) -> Tuple[Stacked, np.ndarray]:
+def _within_entities(side: Stacked, codes: np.ndarray) -> tuple[Stacked, np.ndarray]:
     """A side without the later copies of a mention within one entity."""
     return _masked(side, codes, _mask(len(codes), first_occurrences(codes, side[0].entity)))
 
@@ -241,8 +242,14 @@ def _emptied(side: Stacked, mask: np.ndarray) -> np.ndarray:
 
 
 def _memberships(
-    key: Stacked, key_codes: np.ndarray, response: Stacked, *, response_codes: np.ndarray, twins: np.ndarray,
-    emptied: Tuple[np.ndarray, np.ndarray], n_docs: int,
+    key: Stacked,
+    key_codes: np.ndarray,
+    response: Stacked,
+    *,
+    response_codes: np.ndarray,
+    twins: np.ndarray,
+    emptied: tuple[np.ndarray, np.ndarray],
+    n_docs: int,
 ) -> Memberships:
     """What the CorefUD scorer's metrics count (docs/corefud.md §10): a
     membership is looked up by the class its alignment dict gives (the
@@ -270,7 +277,10 @@ def _memberships(
     found_cols = pairs[range_values(lo, hi), 1]
     (key_sizes, key_doc), (response_sizes, response_doc) = _sizes(key, emptied[0]), _sizes(response, emptied[1])
     return Memberships(
-        key_sizes, key_doc, response_sizes, response_doc,
+        key_sizes,
+        key_doc,
+        response_sizes,
+        response_doc,
         recall=(key_entity[sigma >= 0], sigma[sigma >= 0]),
         precision=(kappa[kappa >= 0], response_entity[kappa >= 0]),
         found=(found_rows, found_cols),
@@ -280,11 +290,8 @@ def _memberships(
     )
 
 
-def _sizes(side: Stacked, emptied: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def _sizes(side: Stacked, emptied: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Memberships of every entity, emptied ones last (size 0), and each
     entity's document."""
     sizes = np.bincount(side[0].entity, minlength=side[0].n_entities)
-    return (
-        np.concatenate([sizes, np.zeros(len(emptied), dtype=np.int64)]),
-        np.concatenate([_entity_docs(side), emptied]),
-    )
+    return (np.concatenate([sizes, np.zeros(len(emptied), dtype=np.int64)]), np.concatenate([_entity_docs(side), emptied]))

@@ -8,9 +8,10 @@ Every matcher first twins the mentions with identical spans
 total score, one-to-one (:func:`twin_by_score`), and differ only in their
 score function s(k, r), as in the CorefUD / Universal Anaphora scorers.
 """
+
 from dataclasses import dataclass
 from numbers import Real
-from typing import Any, Callable, ClassVar, Dict, Protocol, Tuple, Union, runtime_checkable
+from typing import Any, Callable, ClassVar, Protocol, Union, runtime_checkable
 
 import numpy as np
 
@@ -38,7 +39,7 @@ class Matcher(Protocol):
 
     def check(self, key: Clusters, response: Clusters) -> None: ...
 
-    def config(self) -> Dict[str, Any]: ...
+    def config(self) -> dict[str, Any]: ...
 
 
 def twin_by_score(key: Clusters, response: Clusters, score: ScoreFunction) -> np.ndarray:
@@ -53,8 +54,10 @@ def twin_by_score(key: Clusters, response: Clusters, score: ScoreFunction) -> np
     """
     twins, free_keys, free_responses = twinless_by_span(key, response)
     i, j = overlaps_by_start(
-        key.starts[free_keys], key.ends[free_keys], response_starts=response.starts[free_responses],
-        response_ends=response.ends[free_responses]
+        key.starts[free_keys],
+        key.ends[free_keys],
+        response_starts=response.starts[free_responses],
+        response_ends=response.ends[free_responses],
     )
     if len(i) == 0:
         return twins
@@ -89,7 +92,7 @@ class ExactMatcher:
     def check(self, key: Clusters, response: Clusters) -> None:
         """Nothing to check: spans are all this matcher reads."""
 
-    def config(self) -> Dict[str, Any]:
+    def config(self) -> dict[str, Any]:
         return {"match": self.name}
 
 
@@ -99,7 +102,7 @@ class ScoredMatcher:
     whose heads the score reads."""
 
     name: ClassVar[str]
-    heads_of: ClassVar[Tuple[str, ...]] = ()
+    heads_of: ClassVar[tuple[str, ...]] = ()
 
     def __call__(self, key: Clusters, response: Clusters) -> np.ndarray:
         self.check(key, response)
@@ -113,7 +116,7 @@ class ScoredMatcher:
     def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
-    def config(self) -> Dict[str, Any]:
+    def config(self) -> dict[str, Any]:
         return {"match": self.name}
 
 
@@ -123,7 +126,7 @@ class HeadMatcher(ScoredMatcher):
     the reader; a head of -1 (unknown) matches nothing."""
 
     name: ClassVar[str] = "head"
-    heads_of: ClassVar[Tuple[str, ...]] = ("key", "response")
+    heads_of: ClassVar[tuple[str, ...]] = ("key", "response")
 
     def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
         assert key.heads is not None and response.heads is not None, "checked by require_heads"
@@ -155,7 +158,7 @@ class OverlapMatcher(ScoredMatcher):
         ratio = 2 * common / sizes if self.overlap_measure == "dice" else common / (sizes - common)
         return np.where(ratio >= self.min_overlap, ratio, 0.0)
 
-    def config(self) -> Dict[str, Any]:
+    def config(self) -> dict[str, Any]:
         return {"match": self.name, "min_overlap": self.min_overlap, "overlap_measure": self.overlap_measure}
 
 
@@ -166,7 +169,7 @@ class PartialMatcher(ScoredMatcher):
     key needs heads."""
 
     name: ClassVar[str] = "partial"
-    heads_of: ClassVar[Tuple[str, ...]] = ("key",)
+    heads_of: ClassVar[tuple[str, ...]] = ("key",)
 
     def score(self, key: Clusters, response: Clusters, k: np.ndarray, r: np.ndarray) -> np.ndarray:
         assert key.heads is not None, "checked by require_heads"
@@ -175,12 +178,7 @@ class PartialMatcher(ScoredMatcher):
         return np.where(inside & holds(response, r, key.heads[k]), sizes / key.sizes[k], 0.0)
 
 
-MATCHERS: Dict[str, type] = {
-    "exact": ExactMatcher,
-    "head": HeadMatcher,
-    "overlap": OverlapMatcher,
-    "partial": PartialMatcher,
-}
+MATCHERS: dict[str, type] = {"exact": ExactMatcher, "head": HeadMatcher, "overlap": OverlapMatcher, "partial": PartialMatcher}
 
 
 def get_matcher(matcher: Union[str, Matcher, None] = None, **options: Any) -> Matcher:

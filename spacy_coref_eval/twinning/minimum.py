@@ -2,12 +2,14 @@
 computes them (Moosavi, Born, Poesio & Strube 2019, "Using Automatically
 Extracted Minimum Spans to Disentangle Coreference Evaluation from Boundary
 Detection"); docs/coval.md §3 gives the rules and coval's quirks kept."""
+
 import math
-from typing import FrozenSet, List, Optional, Sequence, Set, Tuple
+from collections.abc import Sequence
+from typing import Optional
 
 from ..model.parse_tree import ParseNode
 
-MinSpan = FrozenSet[Tuple[str, int]]
+MinSpan = frozenset[tuple[str, int]]
 """A minimum span: (terminal group words, group index) pairs."""
 
 NOUN_FAMILY = ("NP", "NM", "QP", "NX")
@@ -30,7 +32,7 @@ def valid_terminal(node: ParseNode) -> bool:
     return any(_valid_word(w, tags[i] if i < len(tags) else "") for i, w in enumerate(words))
 
 
-def family(root: ParseNode) -> Optional[Tuple[str, ...]]:
+def family(root: ParseNode) -> Optional[tuple[str, ...]]:
     """The labels a search may descend through, from the root's label or
     else its children's (nominal unless only verbal phrases are there)."""
     head = root.label[:2]
@@ -46,7 +48,7 @@ def family(root: ParseNode) -> Optional[Tuple[str, ...]]:
     return VERB_FAMILY if "VP" in heads else NOUN_FAMILY
 
 
-def _shallowest(start: ParseNode, labels: Optional[Tuple[str, ...]], out: Set[Tuple[str, int]], *, dynamic: bool) -> None:
+def _shallowest(start: ParseNode, labels: Optional[tuple[str, ...]], out: set[tuple[str, int]], *, dynamic: bool) -> None:
     best = math.inf
     queue = [(start, 0)]
     for node, depth in queue:
@@ -72,8 +74,8 @@ def minimum_span(root: Optional[ParseNode], words: Sequence[str]) -> Optional[Mi
     if root is None:
         return None
     labels = family(root)
-    out: Set[Tuple[str, int]] = set()
-    tops: List[ParseNode] = []
+    out: set[tuple[str, int]] = set()
+    tops: list[ParseNode] = []
     if root.terminal and valid_terminal(root):
         out.add((root.label, root.index))
     elif root.children:

@@ -1,7 +1,8 @@
 """Stage 3, twinless policies (docs/metrics.md §4): each rewrites the twinned (key, response)
 pair into one pair for recall and one for precision, so that every metric
 works under every policy with no special case of its own."""
-from typing import Callable, Dict, Tuple
+
+from typing import Callable
 
 import numpy as np
 
@@ -31,7 +32,7 @@ def _singleton_members(labels: np.ndarray) -> np.ndarray:
     return out
 
 
-Rewrite = Tuple[Twinned, Twinned]
+Rewrite = tuple[Twinned, Twinned]
 
 
 def conll(t: Twinned) -> Rewrite:
@@ -60,19 +61,11 @@ def sys_(t: Twinned) -> Rewrite:
     t_key, t_response = t.twinless_key, t.twinless_response
     t_response_1 = t_response & _singleton_members(t.response)
     recall = t.with_sides(t.key, _as_singletons(_without(t.response, t_response), t_key))
-    precision = t.with_sides(
-        _as_singletons(t.key, t_response & ~t_response_1),
-        _as_singletons(_without(t.response, t_response_1), t_key),
-    )
+    precision = t.with_sides(_as_singletons(t.key, t_response & ~t_response_1), _as_singletons(_without(t.response, t_response_1), t_key))
     return recall, precision
 
 
-POLICIES: Dict[str, Callable[[Twinned], Rewrite]] = {
-    "conll": conll,
-    "b3all": b3all,
-    "b30": b30,
-    "sys": sys_,
-}
+POLICIES: dict[str, Callable[[Twinned], Rewrite]] = {"conll": conll, "b3all": b3all, "b30": b30, "sys": sys_}
 
 
 def get_policy(name: str) -> Callable[[Twinned], Rewrite]:

@@ -2,7 +2,6 @@
 same tokens (:func:`exact_twins`) and which overlap
 (:func:`overlapping_pairs`), by sorting and binary search on spans, never
 by comparing all pairs."""
-from typing import Tuple
 
 import numpy as np
 
@@ -39,7 +38,7 @@ def exact_twins(key: Clusters, response: Clusters) -> np.ndarray:
     return twins
 
 
-def twinless_by_span(key: Clusters, response: Clusters) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def twinless_by_span(key: Clusters, response: Clusters) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`exact_twins`, and the mentions left without a twin on each
     side, ordered by (start, end): both sides sorted by span once, then
     merged (two sorted runs, so the stable sort of their concatenation is a
@@ -63,7 +62,7 @@ def twinless_by_span(key: Clusters, response: Clusters) -> Tuple[np.ndarray, np.
     return twins, key_order[key_free], response_order[response_free]
 
 
-def _twinless_of_sets(key: Clusters, response: Clusters) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _twinless_of_sets(key: Clusters, response: Clusters) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`twinless_by_span` where some mentions are token sets."""
     twins = exact_twins(key, response)
     taken = np.zeros(len(key), dtype=bool)
@@ -76,7 +75,7 @@ def _twinless_of_sets(key: Clusters, response: Clusters) -> Tuple[np.ndarray, np
     )
 
 
-def _sorted_spans(clusters: Clusters, width: int) -> Tuple[np.ndarray, np.ndarray]:
+def _sorted_spans(clusters: Clusters, width: int) -> tuple[np.ndarray, np.ndarray]:
     """The mentions ordered by (start, end), and their spans as sorted codes
     start · width + end."""
     codes = clusters.starts * width + clusters.ends
@@ -86,7 +85,7 @@ def _sorted_spans(clusters: Clusters, width: int) -> Tuple[np.ndarray, np.ndarra
 
 def overlapping_pairs(
     key_starts: np.ndarray, key_ends: np.ndarray, *, response_starts: np.ndarray, response_ends: np.ndarray
-) -> Tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray]:
     """Indices ``(i, j)`` of every key span i that shares a token with
     response span j, each pair once.
 
@@ -98,15 +97,17 @@ def overlapping_pairs(
     key_order = np.argsort(key_starts, kind="stable")
     response_order = np.argsort(response_starts, kind="stable")
     keys, responses = overlaps_by_start(
-        key_starts[key_order], key_ends[key_order], response_starts=response_starts[response_order],
-        response_ends=response_ends[response_order]
+        key_starts[key_order],
+        key_ends[key_order],
+        response_starts=response_starts[response_order],
+        response_ends=response_ends[response_order],
     )
     return key_order[keys], response_order[responses]
 
 
 def overlaps_by_start(
     key_starts: np.ndarray, key_ends: np.ndarray, *, response_starts: np.ndarray, response_ends: np.ndarray
-) -> Tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray]:
     """:func:`overlapping_pairs` of spans already sorted by start on both
     sides. Where each range begins (the responses starting before each key,
     the keys starting at or before each response) comes from one merge of
@@ -116,11 +117,8 @@ def overlaps_by_start(
     merged = np.argsort(np.concatenate([key_starts, response_starts]), kind="stable")
     position = np.empty(len(merged), dtype=np.int64)
     position[merged] = np.arange(len(merged))
-    keys_a, responses_a = expand_ranges(
-        position[:n_keys] - np.arange(n_keys), np.searchsorted(response_starts, key_ends, "left")
-    )
+    keys_a, responses_a = expand_ranges(position[:n_keys] - np.arange(n_keys), np.searchsorted(response_starts, key_ends, "left"))
     responses_b, keys_b = expand_ranges(
         position[n_keys:] - np.arange(len(response_starts)), np.searchsorted(key_starts, response_ends, "left")
     )
     return np.concatenate([keys_a, keys_b]), np.concatenate([responses_a, responses_b])
-

@@ -7,8 +7,10 @@ span of another. Everything after twinning reads this one object: the
 twinless policies and the counts (through :meth:`TwinnedCorpus.partitions`),
 mention identification, the error kinds and the report's document views.
 """
+
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Optional, Sequence, Tuple
+from typing import Optional
 
 import numpy as np
 
@@ -66,9 +68,9 @@ class Memberships:
     key_doc: np.ndarray
     response_sizes: np.ndarray
     response_doc: np.ndarray
-    recall: Tuple[np.ndarray, np.ndarray]
-    precision: Tuple[np.ndarray, np.ndarray]
-    found: Tuple[np.ndarray, np.ndarray]
+    recall: tuple[np.ndarray, np.ndarray]
+    precision: tuple[np.ndarray, np.ndarray]
+    found: tuple[np.ndarray, np.ndarray]
     n_docs: int
     response_codes: np.ndarray = field(default_factory=lambda: NO_INTEGERS)
     """The class of every response mention (equal for copies)."""
@@ -114,9 +116,7 @@ class TwinnedCorpus:
         found = self.twins >= 0
         out = np.zeros(len(self.twins), dtype=bool)
         twins = self.twins[found]
-        out[found] = (self.key.starts[twins] == self.response.starts[found]) & (
-            self.key.ends[twins] == self.response.ends[found]
-        )
+        out[found] = (self.key.starts[twins] == self.response.starts[found]) & (self.key.ends[twins] == self.response.ends[found])
         if self.key.nodes is not None or self.response.nodes is not None:
             out[found] &= same_sets(self.key, self.response, k=twins, r=np.flatnonzero(found))
         return out
@@ -136,7 +136,7 @@ class TwinnedCorpus:
         doc[ids] = self.response_doc
         return Twinned(key_labels, response_labels, doc, self.n_docs)
 
-    def document(self, index: int) -> Tuple[Clusters, Clusters, np.ndarray]:
+    def document(self, index: int) -> tuple[Clusters, Clusters, np.ndarray]:
         """Key and response clusters of one document on its own token
         offsets, and the twins as indices into that document's key."""
         key_range = _range(self.key_doc, index)
@@ -144,7 +144,7 @@ class TwinnedCorpus:
         shift = int(self.offsets[index])
         key = self.key.subset(slice(*key_range)).shifted(-shift)
         response = self.response.subset(slice(*response_range)).shifted(-shift)
-        twins = self.twins[response_range[0]:response_range[1]]
+        twins = self.twins[response_range[0] : response_range[1]]
         return key, response, np.where(twins >= 0, twins - key_range[0], -1)
 
     @classmethod
@@ -171,11 +171,7 @@ class TwinnedCorpus:
 
 
 def twin_corpus(
-    documents: Sequence[Tuple[Clusters, Clusters, int]],
-    matcher: Matcher,
-    remove_singletons: bool = False,
-    *,
-    remove_zeros: bool = False,
+    documents: Sequence[tuple[Clusters, Clusters, int]], matcher: Matcher, remove_singletons: bool = False, *, remove_zeros: bool = False
 ) -> TwinnedCorpus:
     """Twin the response of every ``(key, response, n_tokens)`` document
     with its key in one call of ``matcher`` (one per document if it is
@@ -188,13 +184,19 @@ def twin_corpus(
     custom = getattr(matcher, "twin_corpus", None)
     if custom is not None:
         return custom(documents, remove_singletons, remove_zeros)
-    return _twin_stacked(stack_documents(documents), len(documents), matcher, remove_singletons=remove_singletons,
-        remove_zeros=remove_zeros)
+    return _twin_stacked(
+        stack_documents(documents), len(documents), matcher, remove_singletons=remove_singletons, remove_zeros=remove_zeros
+    )
 
 
 def twin_batches(
-    key: ClustersBatch, response: ClustersBatch, n_tokens: np.ndarray, *, matcher: Matcher,
-    remove_singletons: bool = False, remove_zeros: bool = False,
+    key: ClustersBatch,
+    response: ClustersBatch,
+    n_tokens: np.ndarray,
+    *,
+    matcher: Matcher,
+    remove_singletons: bool = False,
+    remove_zeros: bool = False,
 ) -> TwinnedCorpus:
     """:func:`twin_corpus` of documents given as columns (document ``d``
     of ``key`` and of ``response``, with ``n_tokens[d]`` tokens), stacked
@@ -208,19 +210,16 @@ def twin_batches(
 
 
 def _twin_stacked(
-    stacked: Tuple[np.ndarray, "Stacked", "Stacked", int], n_docs: int, matcher: Matcher,
-    *,
-    remove_singletons: bool, remove_zeros: bool,
+    stacked: tuple[np.ndarray, "Stacked", "Stacked", int], n_docs: int, matcher: Matcher, *, remove_singletons: bool, remove_zeros: bool
 ) -> TwinnedCorpus:
     offsets, (key, key_doc), (response, response_doc), size = stacked
     if remove_singletons:
-        (key, key_doc), (response, response_doc) = kept(key, key_doc, key.non_singletons()), kept(
-            response, response_doc, response.non_singletons()
+        (key, key_doc), (response, response_doc) = (
+            kept(key, key_doc, key.non_singletons()),
+            kept(response, response_doc, response.non_singletons()),
         )
     if remove_zeros:
-        (key, key_doc), (response, response_doc) = kept(key, key_doc, ~key.zeros()), kept(
-            response, response_doc, ~response.zeros()
-        )
+        (key, key_doc), (response, response_doc) = kept(key, key_doc, ~key.zeros()), kept(response, response_doc, ~response.zeros())
     if getattr(matcher, "per_document", False):
         twins = twin_each(matcher, key, key_doc, response=response, response_doc=response_doc, n_docs=n_docs)
     else:
@@ -228,10 +227,10 @@ def _twin_stacked(
     return TwinnedCorpus(key, response, key_doc, response_doc, offsets=offsets, twins=twins, n_docs=n_docs, size=size)
 
 
-Stacked = Tuple[Clusters, np.ndarray]
+Stacked = tuple[Clusters, np.ndarray]
 
 
-def stack_documents(documents: Sequence[Tuple[Clusters, Clusters, int]]) -> Tuple[np.ndarray, Stacked, Stacked, int]:
+def stack_documents(documents: Sequence[tuple[Clusters, Clusters, int]]) -> tuple[np.ndarray, Stacked, Stacked, int]:
     """The documents' offsets, their keys and responses stacked (with each
     mention's document) and the tokens they take."""
     keys = [key for key, _, _ in documents]
@@ -241,7 +240,7 @@ def stack_documents(documents: Sequence[Tuple[Clusters, Clusters, int]]) -> Tupl
     return offsets, Clusters.stack(keys, offsets), Clusters.stack(responses, offsets), size
 
 
-def _offsets(key_extents: np.ndarray, response_extents: np.ndarray, n_tokens: np.ndarray) -> Tuple[np.ndarray, int]:
+def _offsets(key_extents: np.ndarray, response_extents: np.ndarray, n_tokens: np.ndarray) -> tuple[np.ndarray, int]:
     """Where every document starts when stacked, and the tokens they take:
     each takes its tokens or its mentions' extent, whichever is more, and
     one more token."""
@@ -250,7 +249,7 @@ def _offsets(key_extents: np.ndarray, response_extents: np.ndarray, n_tokens: np
     return offsets, int(extents.sum())
 
 
-def kept(clusters: Clusters, doc: np.ndarray, mask: np.ndarray) -> Tuple[Clusters, np.ndarray]:
+def kept(clusters: Clusters, doc: np.ndarray, mask: np.ndarray) -> tuple[Clusters, np.ndarray]:
     """The mentions of one stacked side where ``mask`` holds, and their documents."""
     return clusters.subset(mask), doc[mask]
 
@@ -265,10 +264,10 @@ def twin_each(
         if key_range[0] == key_range[1] or response_range[0] == response_range[1]:
             continue
         found = matcher(key.subset(slice(*key_range)), response.subset(slice(*response_range)))
-        twins[response_range[0]:response_range[1]] = np.where(found >= 0, found + key_range[0], -1)
+        twins[response_range[0] : response_range[1]] = np.where(found >= 0, found + key_range[0], -1)
     return twins
 
 
-def _range(doc: np.ndarray, index: int) -> Tuple[int, int]:
+def _range(doc: np.ndarray, index: int) -> tuple[int, int]:
     """Where document ``index``'s mentions lie in a stacked side."""
     return int(np.searchsorted(doc, index, "left")), int(np.searchsorted(doc, index, "right"))

@@ -3,9 +3,11 @@ numbers on the concatenated file, one ``#begin document`` per topic or
 for the whole corpus: the oracle here writes that file and scores it the
 package's usual way (whose default settings reproduce the reference
 scorer, tests/conformance/test_conformance.py)."""
+
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Optional
 
 import pytest
 from click.testing import CliRunner
@@ -21,16 +23,16 @@ from tests.support.strategies import deterministic
 DATA = REPO / "spacy_coref_eval" / "data"
 KEY, RESPONSE = DATA / "ecb.key.conll", DATA / "ecb.response.conll"
 TOPICS = r"^(\d+)_"
-Mention = Tuple[int, int, str]
+Mention = tuple[int, int, str]
 
 
-def blocks(text: str) -> Dict[str, List[str]]:
+def blocks(text: str) -> dict[str, list[str]]:
     """The token lines (blank lines kept) of every document of a CoNLL file."""
-    out: Dict[str, List[str]] = {}
+    out: dict[str, list[str]] = {}
     name = None
     for line in text.split("\n"):
         if line.startswith("#begin document "):
-            name = line[len("#begin document "):]
+            name = line[len("#begin document ") :]
             out[name] = []
         elif line.startswith("#end document"):
             name = None
@@ -43,7 +45,7 @@ def concatenated(text: str, order: Sequence[str], pattern: Optional[str]) -> str
     """The documents of ``text`` in ``order``, each topic's one after the
     other in one ``#begin document`` block (one block without a pattern)."""
     documents = blocks(text)
-    topics: Dict[str, List[str]] = {}
+    topics: dict[str, list[str]] = {}
     for name in order:
         topic = re.search(pattern, name).group(1) if pattern else CORPUS_TOPIC
         lines = [line for line in documents.get(name, []) if line.strip()] or []
@@ -51,7 +53,7 @@ def concatenated(text: str, order: Sequence[str], pattern: Optional[str]) -> str
     return "".join(f"#begin document {topic}\n" + "\n".join(lines) + "\n#end document\n" for topic, lines in topics.items())
 
 
-def oracle(key: Path, response: Path, pattern: Optional[str], tmp: Path, **names) -> Dict:
+def oracle(key: Path, response: Path, pattern: Optional[str], tmp: Path, **names) -> dict:
     order = list(blocks(key.read_text()))
     paths = []
     for side, path in (("key", key), ("response", response)):
@@ -61,7 +63,7 @@ def oracle(key: Path, response: Path, pattern: Optional[str], tmp: Path, **names
     return {"corpus": run.metrics(), "documents": run.result.document_metrics()}
 
 
-def crossdoc(key: Path, response: Path, pattern: Optional[str], **names) -> Dict:
+def crossdoc(key: Path, response: Path, pattern: Optional[str], **names) -> dict:
     run = evaluate_corpus(key, response, cross_document=True, topic_pattern=pattern, **names)
     return {"corpus": run.metrics(), "documents": run.result.document_metrics()}
 
@@ -91,11 +93,11 @@ def test_shared_ids_link_documents():
     assert (alone["recall_den"], together["recall_den"]) == (5, 9)
 
 
-def write_conll(path: Path, documents: Sequence[Tuple[str, int, Sequence[Mention]]]) -> None:
+def write_conll(path: Path, documents: Sequence[tuple[str, int, Sequence[Mention]]]) -> None:
     """Documents ``(name, n_tokens, mentions)`` with their entity ids as given."""
     out = []
     for name, n_tokens, mentions in documents:
-        marks: List[List[str]] = [[] for _ in range(n_tokens)]
+        marks: list[list[str]] = [[] for _ in range(n_tokens)]
         for start, end, ident in sorted(mentions, key=lambda m: (m[0], -m[1])):
             if end - start == 1:
                 marks[start].append(f"({ident})")
@@ -110,7 +112,7 @@ def write_conll(path: Path, documents: Sequence[Tuple[str, int, Sequence[Mention
     path.write_text("\n".join(out) + "\n")
 
 
-def written(folder: Path, corpus) -> Tuple[Path, Path]:
+def written(folder: Path, corpus) -> tuple[Path, Path]:
     """A drawn corpus's key and response as CoNLL files in ``folder``."""
     key, response = folder / "key.conll", folder / "response.conll"
     write_conll(key, corpus[0])

@@ -1,6 +1,7 @@
 """Error kinds (Kummerfeld & Klein 2013): each kind on a document written
 out by hand, exact against overlap matching, the vectorised counts against
 a naive set-based count, and corpus totals against the counting stage."""
+
 import pytest
 
 from spacy_coref_eval import Clusters, CorefInputError, Settings, score_documents, score_pairs
@@ -18,21 +19,24 @@ def errors(key, response, settings=EXACT, **expected):
     return found, {kind: expected.get(kind, 0) for kind in ERROR_KINDS}
 
 
-@pytest.mark.parametrize("key, response, expected", [
-    pytest.param([[A, B, C]], [[A, B, C]], {}, id="perfect"),
-    pytest.param([[A, B, C]], [[A, B]], {"missing_mentions": 1}, id="missing mention"),
-    pytest.param([[A, B]], [[A, B, C]], {"extra_mentions": 1}, id="extra mention"),
-    pytest.param([[A, B], [C, D]], [[A, B]], {"missing_mentions": 2, "missing_entities": 1}, id="missing entity"),
-    pytest.param([[A, B]], [[A, B], [C, D]], {"extra_mentions": 2, "extra_entities": 1}, id="extra entity"),
-    pytest.param([[A, B, C, D]], [[A, B], [C, D]], {"divided_entities": 1}, id="divided"),
-    pytest.param([[A, B, C, D, E]], [[A, B], [C, D], [E]], {"divided_entities": 1}, id="divided in three"),
-    pytest.param([[A, B], [C, D]], [[A, B, C, D]], {"conflated_entities": 1}, id="conflated"),
-    pytest.param([[A, B], [C, D]], [[A, C], [B, D]], {"divided_entities": 2, "conflated_entities": 2}, id="crossed"),
-    pytest.param([[A], [B]], [[A, B]], {"conflated_entities": 1}, id="singletons joined"),
-    pytest.param([[A, B]], [[A], [C]], {"missing_mentions": 1, "extra_mentions": 1, "extra_entities": 1}, id="half found"),
-    pytest.param([], [[A, B]], {"extra_mentions": 2, "extra_entities": 1}, id="empty key"),
-    pytest.param([[A, B]], [], {"missing_mentions": 2, "missing_entities": 1}, id="empty response"),
-])
+@pytest.mark.parametrize(
+    "key, response, expected",
+    [
+        pytest.param([[A, B, C]], [[A, B, C]], {}, id="perfect"),
+        pytest.param([[A, B, C]], [[A, B]], {"missing_mentions": 1}, id="missing mention"),
+        pytest.param([[A, B]], [[A, B, C]], {"extra_mentions": 1}, id="extra mention"),
+        pytest.param([[A, B], [C, D]], [[A, B]], {"missing_mentions": 2, "missing_entities": 1}, id="missing entity"),
+        pytest.param([[A, B]], [[A, B], [C, D]], {"extra_mentions": 2, "extra_entities": 1}, id="extra entity"),
+        pytest.param([[A, B, C, D]], [[A, B], [C, D]], {"divided_entities": 1}, id="divided"),
+        pytest.param([[A, B, C, D, E]], [[A, B], [C, D], [E]], {"divided_entities": 1}, id="divided in three"),
+        pytest.param([[A, B], [C, D]], [[A, B, C, D]], {"conflated_entities": 1}, id="conflated"),
+        pytest.param([[A, B], [C, D]], [[A, C], [B, D]], {"divided_entities": 2, "conflated_entities": 2}, id="crossed"),
+        pytest.param([[A], [B]], [[A, B]], {"conflated_entities": 1}, id="singletons joined"),
+        pytest.param([[A, B]], [[A], [C]], {"missing_mentions": 1, "extra_mentions": 1, "extra_entities": 1}, id="half found"),
+        pytest.param([], [[A, B]], {"extra_mentions": 2, "extra_entities": 1}, id="empty key"),
+        pytest.param([[A, B]], [], {"missing_mentions": 2, "missing_entities": 1}, id="empty response"),
+    ],
+)
 def test_each_error_kind(key, response, expected):
     found, wanted = errors(key, response, **expected)
     assert found == wanted
@@ -50,13 +54,28 @@ def test_all_kinds_in_one_document():
     key = [[(0, 2), (5, 6), (8, 9)], [(10, 11), (12, 13)], [(20, 21)], [(30, 31), (32, 33)]]
     response = [[(0, 2), (5, 6)], [(8, 9), (10, 11), (12, 13)], [(40, 41)], [(50, 51), (52, 53)], [(30, 32)]]
     found, wanted = errors(
-        key, response, EXACT, missing_mentions=3, extra_mentions=4, missing_entities=2, extra_entities=3,
-        divided_entities=1, conflated_entities=1,
+        key,
+        response,
+        EXACT,
+        missing_mentions=3,
+        extra_mentions=4,
+        missing_entities=2,
+        extra_entities=3,
+        divided_entities=1,
+        conflated_entities=1,
     )
     assert found == wanted
     found, wanted = errors(
-        key, response, OVERLAP, span_errors=1, missing_mentions=2, extra_mentions=3, missing_entities=1,
-        extra_entities=2, divided_entities=1, conflated_entities=1,
+        key,
+        response,
+        OVERLAP,
+        span_errors=1,
+        missing_mentions=2,
+        extra_mentions=3,
+        missing_entities=1,
+        extra_entities=2,
+        divided_entities=1,
+        conflated_entities=1,
     )
     assert found == wanted
 

@@ -2,6 +2,7 @@
 strata by spread, link recall by antecedent distance, windows, partial
 gold, link difficulty and the string-match baseline, each checked against
 the corpus scores it must add up to or equal."""
+
 import gzip
 import json
 from collections import defaultdict
@@ -86,9 +87,7 @@ def test_antecedent_distance_on_a_hand_made_document(tmp_path):
     write_conll(key, [("d", words, Clusters.from_entities([[(0, 1), (5, 6), (30, 31)]]), [0])])
     write_conll(response, [("d", words, Clusters.from_entities([[(0, 1), (5, 6)], [(30, 31)]]), [0])])
     block = score(key, response, "--antecedents", "--distances", "0-9,10+")["antecedent_distance"]
-    assert block["buckets"] == {
-        "0-9": {"links": 1, "found": 1, "recall": 1.0}, "10+": {"links": 1, "found": 0, "recall": 0.0},
-    }
+    assert block["buckets"] == {"0-9": {"links": 1, "found": 1, "recall": 1.0}, "10+": {"links": 1, "found": 0, "recall": 0.0}}
 
 
 def test_a_window_longer_than_every_document_equals_the_whole(pair):
@@ -115,7 +114,8 @@ def sentence_bound_pair(folder: Path):
     )
     response = Clusters.from_entities(
         [[(6 * s, 6 * s + 1), (6 * s + 3, 6 * s + 5), (6 * s + 2, 6 * s + 3)] for s in range(0, 10, 2)]
-        + [[(6 * s, 6 * s + 1)] for s in range(1, 10, 2)] + [[(6 * s + 3, 6 * s + 4)] for s in range(1, 10, 2)]
+        + [[(6 * s, 6 * s + 1)] for s in range(1, 10, 2)]
+        + [[(6 * s + 3, 6 * s + 4)] for s in range(1, 10, 2)]
     )
     sentences = list(range(0, 60, 6))
     paths = folder / "s.key.conll", folder / "s.response.conll"
@@ -148,8 +148,10 @@ def partial_files(folder: Path):
         clusters = document.clusters
         used = {t for s, e in zip(clusters.starts.tolist(), clusters.ends.tolist()) for t in range(s, e)}
         free = [t for t in range(document.n_tokens) if t not in used]
-        spans = [[(s, e) for s, e in zip(clusters.starts[clusters.entity == g].tolist(), clusters.ends[clusters.entity == g].tolist())]
-                 for g in range(clusters.n_entities)]
+        spans = [
+            [(s, e) for s, e in zip(clusters.starts[clusters.entity == g].tolist(), clusters.ends[clusters.entity == g].tolist())]
+            for g in range(clusters.n_entities)
+        ]
         added = [[(free[0], free[0] + 1), (free[1], free[1] + 1)]] if len(free) >= 2 else []
         if len(free) >= 3:
             added.append([(free[2], free[2] + 1)])
@@ -218,7 +220,7 @@ def reference_baseline(path: Path):
     with gzip.open(path, "rt", encoding="utf8") as handle:
         for line in handle:
             if line.startswith("#begin"):
-                name, words, open_spans, spans = line[len("#begin document "):].strip(), [], defaultdict(list), []
+                name, words, open_spans, spans = line[len("#begin document ") :].strip(), [], defaultdict(list), []
             elif line.startswith("#end"):
                 groups = defaultdict(set)
                 for start, end in spans:
@@ -263,22 +265,42 @@ def test_score_baseline_equals_scoring_the_written_baseline(pair, tmp_path):
 
 
 def test_the_table_shows_every_long_document_analysis(pair):
-    result = runner.invoke(app, [
-        "score", *map(str, pair), "--by", "spread", "--antecedents", "--window", "2000", "--links", "--baseline",
-        "--partial-gold",
-    ])
+    result = runner.invoke(
+        app, ["score", *map(str, pair), "--by", "spread", "--antecedents", "--window", "2000", "--links", "--baseline", "--partial-gold"]
+    )
     assert result.exit_code == 0, result.output
-    for title in ("F1 by spread", "antecedent distance", "Windows of 2000 tokens", "Coreference links by difficulty",
-                  "string-match baseline", "Partial gold"):
+    for title in (
+        "F1 by spread",
+        "antecedent distance",
+        "Windows of 2000 tokens",
+        "Coreference links by difficulty",
+        "string-match baseline",
+        "Partial gold",
+    ):
         assert title in result.stdout
 
 
 def test_the_html_report_shows_every_long_document_analysis(pair, tmp_path):
     page = tmp_path / "r.html"
-    result = runner.invoke(app, [
-        "report", *map(str, pair), "-o", str(page), "--n-resamples", "20", "--no-waterfall", "--by", "spread",
-        "--antecedents", "--window", "2000", "--links", "--baseline",
-    ])
+    result = runner.invoke(
+        app,
+        [
+            "report",
+            *map(str, pair),
+            "-o",
+            str(page),
+            "--n-resamples",
+            "20",
+            "--no-waterfall",
+            "--by",
+            "spread",
+            "--antecedents",
+            "--window",
+            "2000",
+            "--links",
+            "--baseline",
+        ],
+    )
     assert result.exit_code == 0, result.output
     html = page.read_text(encoding="utf8")
     for section in ("strata", "antecedent-distance", "windows", "links", "baseline"):
@@ -287,8 +309,16 @@ def test_the_html_report_shows_every_long_document_analysis(pair, tmp_path):
 
 def test_every_registered_path_resolves():
     for analysis in registered_analyses():
-        for path in (analysis.compute, analysis.check, analysis.json, analysis.document_json, analysis.table,
-                     analysis.html, analysis.spacy_keys, analysis.adjust):
+        for path in (
+            analysis.compute,
+            analysis.check,
+            analysis.json,
+            analysis.document_json,
+            analysis.table,
+            analysis.html,
+            analysis.spacy_keys,
+            analysis.adjust,
+        ):
             if path:
                 assert callable(resolve(path)), (analysis.name, path)
 
@@ -435,8 +465,7 @@ def test_antecedent_links_equal_a_naive_walk(seed):
 
     rng = np.random.default_rng(seed)
     pairs = [
-        Pair(f"d{d}", Clusters.from_entities(random_entities(rng, 40, 14, 4)),
-             Clusters.from_entities(random_entities(rng, 40, 14, 4)), 40)
+        Pair(f"d{d}", Clusters.from_entities(random_entities(rng, 40, 14, 4)), Clusters.from_entities(random_entities(rng, 40, 14, 4)), 40)
         for d in range(int(rng.integers(1, 4)))
     ]
     twinned = score_pairs(pairs, Settings()).twinned
@@ -446,8 +475,7 @@ def test_antecedent_links_equal_a_naive_walk(seed):
     expected = []
     for m in range(len(key)):
         before = [
-            a for a in range(len(key))
-            if key.entity[a] == key.entity[m] and (key.starts[a], key.ends[a]) < (key.starts[m], key.ends[m])
+            a for a in range(len(key)) if key.entity[a] == key.entity[m] and (key.starts[a], key.ends[a]) < (key.starts[m], key.ends[m])
         ]
         if not before:
             continue
@@ -467,10 +495,14 @@ def test_an_analysis_registered_once_reaches_the_json_and_the_table(pair, monkey
 
     monkeypatch.setattr(registry, "REGISTRY", registry.REGISTRY)
     monkeypatch.setattr(registry, "_BY_NAME", dict(registry._BY_NAME))
-    registry.register_analysis(registry.Analysis(
-        "n_mentions", "tests.analysis.test_long_documents:count_mentions", table="tests.analysis.test_long_documents:mentions_text",
-        needs=frozenset({"twinning"}),
-    ))
+    registry.register_analysis(
+        registry.Analysis(
+            "n_mentions",
+            "tests.analysis.test_long_documents:count_mentions",
+            table="tests.analysis.test_long_documents:mentions_text",
+            needs=frozenset({"twinning"}),
+        )
+    )
     with pytest.raises(ValueError, match="already registered"):
         registry.register_analysis(registry.Analysis("n_mentions", "tests.analysis.test_long_documents:count_mentions"))
     run = evaluate_corpus(*pair)

@@ -1,5 +1,6 @@
 """compare with three or more systems: a ranking whose every pair equals
 the two-system comparison, and whose scores equal each system's score."""
+
 import json
 
 import pytest
@@ -95,7 +96,7 @@ def test_a_system_missing_documents_is_refused_as_compare_refuses_it(systems, tm
     would otherwise be ranked as an empty response."""
     fewer = tmp_path / "fewer.conll"
     text = open(systems["system"], encoding="utf8").read()
-    fewer.write_text(text[text.index("#begin document", 1):], encoding="utf8")
+    fewer.write_text(text[text.index("#begin document", 1) :], encoding="utf8")
     result = runner.invoke(app, ["compare", systems["key"], systems["system"], systems["perfect"], str(fewer), *OPTIONS])
     assert result.exit_code == 1
     assert "they hold different documents (1 only in system.conll" in result.output

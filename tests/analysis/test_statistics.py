@@ -1,6 +1,7 @@
 """Macro averages, bootstrap intervals and paired significance tests:
 edge cases by hand, the vectorised statistics against naive loops, and the
 tests' behaviour on LitBank with seeded systems."""
+
 import numpy as np
 import pytest
 
@@ -46,6 +47,7 @@ def ends(intervals):
 
 # --- rates of stacks -------------------------------------------------------
 
+
 def test_scores_of_a_stack_are_the_rates_of_each_document(system):
     stack = np.stack([c.array for c in system.documents.values()])
     scored = score_arrays(stack, system.settings.metrics)
@@ -55,6 +57,7 @@ def test_scores_of_a_stack_are_the_rates_of_each_document(system):
 
 
 # --- macro average ----------------------------------------------------------
+
 
 def few(analysis, result):
     """``analysis(result)`` on a corpus of a few documents, which warns
@@ -120,6 +123,7 @@ def test_macro_average_is_the_mean_of_the_per_document_rates(system):
 
 # --- bootstrap intervals ----------------------------------------------------
 
+
 def test_bootstrap_is_seeded(system):
     first = bootstrap_intervals(system, n_resamples=300, seed=7)
     assert bootstrap_intervals(system, n_resamples=300, seed=7) == first
@@ -182,6 +186,7 @@ def test_no_resamples_is_refused(system):
 
 
 # --- paired comparison ------------------------------------------------------
+
 
 def test_identical_systems_are_not_significantly_different(system):
     for metric, entry in compare(system, system).items():

@@ -3,6 +3,7 @@ cuts the key and the response of each document to the stratum's mentions
 and scores them with the reference formulas; what adds up over strata
 adds up; chain lengths, mention types, entity types and mention
 attributes give the strata they should."""
+
 import json
 import zlib
 
@@ -54,9 +55,9 @@ def oracle_strata(keys, responses, stratum_of_key, stratum_of_response, policy):
         key_spans = {span for entity in key for span in entity}
         for s in range(N_STRATA):
             restricted_key = cut(key, lambda span: stratum_of_key(name, span) == s)
-            restricted_response = cut(response, lambda span: (
-                stratum_of_key(name, span) if span in key_spans else stratum_of_response(name, span)
-            ) == s)
+            restricted_response = cut(
+                response, lambda span: (stratum_of_key(name, span) if span in key_spans else stratum_of_response(name, span)) == s
+            )
             out[name, s] = naive_policy_counts(restricted_key, restricted_response, policy)
     return out
 
@@ -94,6 +95,7 @@ def test_chain_length_strata_equal_the_oracle(corpus):
         def stratum(name, span):
             entity = next(entity for entity in side[name] if span in entity)
             return min(len(entity), 3) - 1
+
         return stratum
 
     expected = oracle_strata(keys, responses, size_stratum(keys), size_stratum(responses), "conll")
@@ -140,9 +142,7 @@ def test_the_ceafm_numerator_can_exceed_the_corpus_s():
     assert block(summed, "ceafm", "recall_num") == 5 > block(result.counts[0], "ceafm", "recall_num") == 3
 
 
-@pytest.mark.parametrize("spec, names", [
-    ("1,2-5,6+", ("1", "2-5", "6+")), ("1-2, 3+", ("1-2", "3+")), ("1+", ("1+",)),
-])
+@pytest.mark.parametrize("spec, names", [("1,2-5,6+", ("1", "2-5", "6+")), ("1-2, 3+", ("1-2", "3+")), ("1+", ("1+",))])
 def test_chain_lengths_are_read_as_written(spec, names):
     lengths = ChainLengths.parse(spec)
     assert lengths.names == names
@@ -164,13 +164,41 @@ def test_mention_types_by_the_head_of_each_mention():
     kinds = [values.names[i] for i in values.key]
     spans = list(zip(result.twinned.key.starts.tolist(), result.twinned.key.ends.tolist()))
     assert dict(zip(spans, kinds)) == {
-        (1, 2): "proper", (7, 8): "pronoun", (3, 6): "nominal", (9, 10): "pronoun", (13, 15): "nominal",
-        (10, 12): "nominal", (15, 16): "nominal",
+        (1, 2): "proper",
+        (7, 8): "pronoun",
+        (3, 6): "nominal",
+        (9, 10): "pronoun",
+        (13, 15): "nominal",
+        (10, 12): "nominal",
+        (15, 16): "nominal",
     }
     response_spans = list(zip(result.twinned.response.starts.tolist(), result.twinned.response.ends.tolist()))
     assert dict(zip(response_spans, [values.names[i] for i in values.response]))[(17, 18)] == "nominal"
-    tagged = Tokens(words, [0, 7], pos=["ADV", "PROPN", "VERB", "DET", "ADJ", "NOUN", "PUNCT", "PRON", "VERB", "PRON",
-                                       "DET", "NOUN", "CCONJ", "DET", "NOUN", "VERB", "ADP", "VERB", "PUNCT"])
+    tagged = Tokens(
+        words,
+        [0, 7],
+        pos=[
+            "ADV",
+            "PROPN",
+            "VERB",
+            "DET",
+            "ADJ",
+            "NOUN",
+            "PUNCT",
+            "PRON",
+            "VERB",
+            "PRON",
+            "DET",
+            "NOUN",
+            "CCONJ",
+            "DET",
+            "NOUN",
+            "VERB",
+            "ADP",
+            "VERB",
+            "PUNCT",
+        ],
+    )
     tagged_values = mention_type_values(result.twinned, [tagged])
     assert dict(zip(spans, (tagged_values.names[i] for i in tagged_values.key)))[(15, 16)] == "other"
 
@@ -184,10 +212,23 @@ def gum(tmp_path_factory):
 
 def test_entity_types_and_mention_attributes_of_corefud_input(gum, tmp_path):
     out = tmp_path / "strata.json"
-    result = CliRunner().invoke(app, [
-        "score", *map(str, gum), "--preset", "corefud", "--by", "entity-type", "--by", "attr:MSeg",
-        "--by", "mention-type", "-o", str(out),
-    ])
+    result = CliRunner().invoke(
+        app,
+        [
+            "score",
+            *map(str, gum),
+            "--preset",
+            "corefud",
+            "--by",
+            "entity-type",
+            "--by",
+            "attr:MSeg",
+            "--by",
+            "mention-type",
+            "-o",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     types = data["strata"]["entity-type"]
@@ -204,10 +245,10 @@ def test_entity_types_need_input_that_states_them():
     assert "needs entity types" in result.output and "CoNLL-U" in result.output
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--by", "colour"], "unknown stratum attribute"),
-    (["--by", "chain-length", "--chain-lengths", "2+"], "chain lengths"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [(["--by", "colour"], "unknown stratum attribute"), (["--by", "chain-length", "--chain-lengths", "2+"], "chain lengths")],
+)
 def test_bad_strata_options_are_one_line(args, message):
     result = CliRunner().invoke(app, ["score", str(KEY), str(RESPONSE), *args])
     assert result.exit_code == 2
@@ -215,9 +256,9 @@ def test_bad_strata_options_are_one_line(args, message):
 
 
 def test_strata_with_intervals_in_json_and_tables():
-    result = CliRunner().invoke(app, [
-        "score", str(KEY), str(RESPONSE), "--by", "chain-length", "--ci", "0.9", "--n-resamples", "50", "-f", "json",
-    ])
+    result = CliRunner().invoke(
+        app, ["score", str(KEY), str(RESPONSE), "--by", "chain-length", "--ci", "0.9", "--n-resamples", "50", "-f", "json"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     strata = data["strata"]["chain-length"]

@@ -1,6 +1,7 @@
 """The variant matrix (docs/analyses.md §4): every row equals the separate
 ``score`` run of its setting; rows whose matching needs heads the input
 lacks are not available, the others are scored."""
+
 import json
 
 import pytest

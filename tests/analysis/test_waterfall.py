@@ -3,6 +3,7 @@ on random key/response pairs: the cumulative steps end at the key, in any
 order; a step with no errors changes nothing and one with errors changes
 the response; the first step is the run; the list holds what --errors
 counts."""
+
 import json
 from itertools import permutations
 
@@ -38,6 +39,7 @@ def documents(result):
 
 def same_clusters(a: Clusters, b: Clusters) -> bool:
     """The same mentions (spans and token sets) in the same entities."""
+
     def entities(clusters):
         return sorted(sorted(entity) for entity in clusters.entities())
 
@@ -145,20 +147,22 @@ def test_the_error_list_of_the_demo():
     result = score_documents(*_demo_clusters())
     alice = error_list(result)["(demo/alice); part 000"]
     assert alice["missing_mentions"] == [{"span": [10, 12], "entity": 4, "entity_missing": False}]
-    assert alice["divided_entities"] == [{
-        "entity": 2,
-        "parts": [{"response_entity": 1, "mentions": [{"span": [9, 10]}]},
-                  {"response_entity": 2, "mentions": [{"span": [2, 3]}, {"span": [23, 24]}]}],
-    }]
+    assert alice["divided_entities"] == [
+        {
+            "entity": 2,
+            "parts": [
+                {"response_entity": 1, "mentions": [{"span": [9, 10]}]},
+                {"response_entity": 2, "mentions": [{"span": [2, 3]}, {"span": [23, 24]}]},
+            ],
+        }
+    ]
     assert [part["key_entity"] for part in alice["conflated_entities"][0]["parts"]] == [1, 2]
 
 
 def _demo_clusters():
     from spacy_coref_eval import read_conll
 
-    return tuple(
-        {name: doc.clusters for name, doc in read_conll(path).items()} for path in (KEY, RESPONSE)
-    )
+    return tuple({name: doc.clusters for name, doc in read_conll(path).items()} for path in (KEY, RESPONSE))
 
 
 def test_span_errors_take_their_twins_tokens():
@@ -185,9 +189,7 @@ def test_fixes_commute():
 
 def test_cli_waterfall_and_errors_list_in_json(tmp_path):
     out = tmp_path / "w.json"
-    result = CliRunner().invoke(
-        app, ["score", str(KEY), str(RESPONSE), "--waterfall", "--errors-list", "--per-doc", "-o", str(out)]
-    )
+    result = CliRunner().invoke(app, ["score", str(KEY), str(RESPONSE), "--waterfall", "--errors-list", "--per-doc", "-o", str(out)])
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     assert data["waterfall"]["order"] == list(WATERFALL_ORDER)
@@ -215,9 +217,9 @@ def gum(tmp_path_factory):
     return write_gum_pair(tmp_path_factory.mktemp("gum"))
 
 
-@pytest.mark.parametrize("match, singletons, zeros", [
-    ("head", "remove", "keep"), ("partial", "keep", "keep"), ("exact", "remove", "exclude"),
-])
+@pytest.mark.parametrize(
+    "match, singletons, zeros", [("head", "remove", "keep"), ("partial", "keep", "keep"), ("exact", "remove", "exclude")]
+)
 def test_corefud_documents_reach_the_key(gum, match, singletons, zeros):
     """Token sets, zero mentions and heads: under the CorefUD conventions
     the first step is the run, the last the key (every metric 1)."""

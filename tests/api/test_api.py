@@ -1,10 +1,11 @@
 """``spacy_coref_eval.score``: Python lists, dicts, spaCy docs and paths
 give the command line's JSON document; malformed input is one
 ``CorefInputError`` naming the document and cluster."""
+
 import json
 import math
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -19,16 +20,16 @@ from tests.support.litbank import litbank, litbank_files as written_litbank
 TOLERANCE = 1e-12
 
 
-def as_lists(clusters: Clusters) -> List[List[tuple]]:
+def as_lists(clusters: Clusters) -> list[list[tuple]]:
     return [[(int(s), int(e)) for s, e in entity] for entity in clusters.entities()]
 
 
 @pytest.fixture(scope="module")
-def files(tmp_path_factory) -> Dict[str, Path]:
+def files(tmp_path_factory) -> dict[str, Path]:
     return written_litbank(tmp_path_factory.mktemp("api"))
 
 
-def cli_json(files: Dict[str, Path], *extra: str) -> Dict[str, Any]:
+def cli_json(files: dict[str, Path], *extra: str) -> dict[str, Any]:
     run = CliRunner().invoke(app, ["score", str(files["key"]), str(files["response"]), "-f", "json", *extra])
     assert run.exit_code == 0, run.output
     return json.loads(run.stdout)
@@ -51,7 +52,7 @@ def assert_close(ours: Any, theirs: Any, where: str = "") -> None:
 
 
 @pytest.fixture(scope="module")
-def cli_litbank(files) -> Dict[str, Any]:
+def cli_litbank(files) -> dict[str, Any]:
     return cli_json(files, "--per-doc")
 
 
@@ -98,8 +99,8 @@ def test_spacy_docs_give_the_command_lines_json(cli_litbank):
     corpus, vocab = litbank(), Vocab()
     key = [conll_to_doc(document, vocab) for document in corpus.documents.values()]
     response = [
-        words_to_doc(d.name, d.words, corpus.system[d.name], sentence_starts=d.sentence_starts,
-            vocab=vocab) for d in corpus.documents.values()
+        words_to_doc(d.name, d.words, corpus.system[d.name], sentence_starts=d.sentence_starts, vocab=vocab)
+        for d in corpus.documents.values()
     ]
     ours = score(key, response).to_dict()
     assert_close(ours["metrics"], cli_litbank["metrics"])
@@ -130,6 +131,7 @@ def test_quick_access_and_package_exports():
 
 def test_to_frame():
     import pandas as pd
+
     key = {"a": [[(0, 2), (5, 6)], [(8, 9), (11, 12)]], "b": [[(0, 1), (3, 4)]]}
     response = {"a": [[(0, 2), (5, 6), (8, 9)]], "b": [[(0, 1), (3, 4)]]}
     scores = score(key, response)
@@ -169,27 +171,39 @@ def test_mention_ids_pair_across_sides():
     assert scores.metrics == expected.metrics
 
 
-@pytest.mark.parametrize("key, response, options, message", [
-    ([[[(0, 2)]]], [[[(3, 1)]]], {}, "document '0', response cluster 0: span (3, 1) ends before it starts"),
-    ([[[(0, 2)]]], [[[(3, 3)]]], {},
-     "document '0', response cluster 0: span (3, 3) is empty (end is exclusive: pass span_end='inclusive')"),
-    ([[[(-1, 2)]]], [[]], {}, "document '0', key cluster 0: span (-1, 2) before the first token"),
-    ({"x": [[(0, 2)], [(1, 2, 3)]]}, {"x": []}, {}, "document 'x', key cluster 1: a span is (start, end), not [1, 2, 3]"),
-    ({"x": [[(0, 2)], [(1.5, 2)]]}, {"x": []}, {}, "document 'x', key cluster 1: span (1.5, 2) must hold two integers"),
-    ({"x": [[(0, 2), "m1"]]}, {"x": []}, {}, "document 'x', key cluster 0: mixes (start, end) spans and mention ids"),
-    ({"x": [[(0, 2)]]}, {"x": [["m"]]}, {}, "document 'x': one side gives (start, end) spans and the other mention ids"),
-    ({"x": [[0.5]]}, {"x": []}, {}, "document 'x', key cluster 0: a mention is a (start, end) span or an id (int or str), not float"),
-    ({"x": "abc"}, {"x": []}, {}, "document 'x': the key must be a list of clusters, not str"),
-    ({"x": [[None]]}, {"x": []}, {}, "key cluster 0: a mention is a (start, end) span or an id (int or str), not NoneType"),
-    ({"x": [7]}, {"x": []}, {}, "document 'x', key cluster 0: a cluster is a list of mentions, not int 7"),
-    ([[], []], [[]], {}, "the key has 2 document(s) and the response 1: lists pair by position"),
-    ([[]], {"a": []}, {}, "key and response must both be lists of documents or both dicts"),
-    ({1: []}, {"a": []}, {}, "the key's document names must be strings, not int 1"),
-    ([[[(0, 1)]]], [[]], {"classes": True}, "resolution classes and mention-type strata read the key's words and tags: give"),
-    ([[[(0, 1)]]], [[]], {"cross_document": True}, "cross_document reads entity ids shared across documents: give the key"),
-    ([[[(0, 1)]]], [[]], {"np_only": True}, "the coval preset (mina, np_only, remove_nested) reads CoNLL-2012 files as coval does: give"),
-    ([[]], "response.conll", {}, "give key and response as files, spaCy docs or system records, or both as Python lists"),
-])
+@pytest.mark.parametrize(
+    "key, response, options, message",
+    [
+        ([[[(0, 2)]]], [[[(3, 1)]]], {}, "document '0', response cluster 0: span (3, 1) ends before it starts"),
+        (
+            [[[(0, 2)]]],
+            [[[(3, 3)]]],
+            {},
+            "document '0', response cluster 0: span (3, 3) is empty (end is exclusive: pass span_end='inclusive')",
+        ),
+        ([[[(-1, 2)]]], [[]], {}, "document '0', key cluster 0: span (-1, 2) before the first token"),
+        ({"x": [[(0, 2)], [(1, 2, 3)]]}, {"x": []}, {}, "document 'x', key cluster 1: a span is (start, end), not [1, 2, 3]"),
+        ({"x": [[(0, 2)], [(1.5, 2)]]}, {"x": []}, {}, "document 'x', key cluster 1: span (1.5, 2) must hold two integers"),
+        ({"x": [[(0, 2), "m1"]]}, {"x": []}, {}, "document 'x', key cluster 0: mixes (start, end) spans and mention ids"),
+        ({"x": [[(0, 2)]]}, {"x": [["m"]]}, {}, "document 'x': one side gives (start, end) spans and the other mention ids"),
+        ({"x": [[0.5]]}, {"x": []}, {}, "document 'x', key cluster 0: a mention is a (start, end) span or an id (int or str), not float"),
+        ({"x": "abc"}, {"x": []}, {}, "document 'x': the key must be a list of clusters, not str"),
+        ({"x": [[None]]}, {"x": []}, {}, "key cluster 0: a mention is a (start, end) span or an id (int or str), not NoneType"),
+        ({"x": [7]}, {"x": []}, {}, "document 'x', key cluster 0: a cluster is a list of mentions, not int 7"),
+        ([[], []], [[]], {}, "the key has 2 document(s) and the response 1: lists pair by position"),
+        ([[]], {"a": []}, {}, "key and response must both be lists of documents or both dicts"),
+        ({1: []}, {"a": []}, {}, "the key's document names must be strings, not int 1"),
+        ([[[(0, 1)]]], [[]], {"classes": True}, "resolution classes and mention-type strata read the key's words and tags: give"),
+        ([[[(0, 1)]]], [[]], {"cross_document": True}, "cross_document reads entity ids shared across documents: give the key"),
+        (
+            [[[(0, 1)]]],
+            [[]],
+            {"np_only": True},
+            "the coval preset (mina, np_only, remove_nested) reads CoNLL-2012 files as coval does: give",
+        ),
+        ([[]], "response.conll", {}, "give key and response as files, spaCy docs or system records, or both as Python lists"),
+    ],
+)
 def test_malformed_input_is_one_error_naming_document_and_cluster(key, response, options, message):
     with pytest.raises(CorefInputError) as raised:
         score(key, response, **options)
@@ -220,8 +234,7 @@ def test_lists_score_as_clusters_do(documents, twinless):
     response = {f"d{i}": r for i, (_, r) in enumerate(documents)}
     settings = Settings.from_options(twinless=twinless, metrics=["muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor"])
     expected = score_documents(
-        {n: Clusters.from_entities(d) for n, d in key.items()}, {n: Clusters.from_entities(d) for n, d in response.items()},
-        settings,
+        {n: Clusters.from_entities(d) for n, d in key.items()}, {n: Clusters.from_entities(d) for n, d in response.items()}, settings
     )
     ours = score(key, response, twinless=twinless, metrics="muc,bcub,ceafm,ceafe,blanc,lea,mor")
     assert ours.metrics == expected.metrics()
@@ -265,16 +278,19 @@ def test_bad_records_name_the_records_not_a_temporary_file(files, fastcoref):
 DEMO = DATA
 
 
-@pytest.mark.parametrize("options, extra", [
-    ({"waterfall": True}, ["--waterfall"]),
-    ({"errors_list": True}, ["--errors-list"]),
-    ({"by": ["chain-length"], "chain_lengths": "1,2+"}, ["--by", "chain-length", "--chain-lengths", "1,2+"]),
-    ({"by": "mention-type"}, ["--by", "mention-type"]),
-    ({"variants": True}, ["--variants"]),
-    ({"classes": True}, ["--classes"]),
-    ({"match": "overlap", "min_overlap": 0.4}, ["--match", "overlap", "--min-overlap", "0.4"]),
-    ({"lea_importance": "uniform", "metrics": ["lea", "muc"]}, ["--lea-importance", "uniform", "--metrics", "lea,muc"]),
-])
+@pytest.mark.parametrize(
+    "options, extra",
+    [
+        ({"waterfall": True}, ["--waterfall"]),
+        ({"errors_list": True}, ["--errors-list"]),
+        ({"by": ["chain-length"], "chain_lengths": "1,2+"}, ["--by", "chain-length", "--chain-lengths", "1,2+"]),
+        ({"by": "mention-type"}, ["--by", "mention-type"]),
+        ({"variants": True}, ["--variants"]),
+        ({"classes": True}, ["--classes"]),
+        ({"match": "overlap", "min_overlap": 0.4}, ["--match", "overlap", "--min-overlap", "0.4"]),
+        ({"lea_importance": "uniform", "metrics": ["lea", "muc"]}, ["--lea-importance", "uniform", "--metrics", "lea,muc"]),
+    ],
+)
 def test_analyses_and_options_give_the_command_lines_json(options, extra):
     key, response = DEMO / "demo.key.conll", DEMO / "demo.response.conll"
     expected = cli_json({"key": key, "response": response}, "--per-doc", *extra)

@@ -2,6 +2,7 @@
 matchings of CEAF and MOR totals and of twinning, block by block, against
 the dense optimum and SciPy's sparse solver, and when it is used; strongly
 connected components."""
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, strategies as st
@@ -65,7 +66,7 @@ def test_long_augmenting_paths_are_solved_in_python_up_to_the_scan_limit():
 def test_blocks_of_more_than_python_cells_go_to_scipy():
     """A block of more than ``PYTHON_CELLS`` cells is never tried in Python,
     whatever the scan limit; as many cells in small blocks are."""
-    side = int(lsap.PYTHON_CELLS ** 0.5) + 1
+    side = int(lsap.PYTHON_CELLS**0.5) + 1
     rows, cols, gains, blocks = chain_graph(side)
     with patched(lsap, "PYTHON_SCANS", np.inf):
         assert python_matchings(blocks, rows, cols, selected=np.ones(len(blocks), dtype=bool), gains=[gains]) is None
@@ -77,12 +78,11 @@ def test_blocks_of_more_than_python_cells_go_to_scipy():
 
 # --- strongly connected components: Tarjan in Python against SciPy ------------------------
 
+
 @st.composite
 def directed_graphs(draw, max_nodes=14, max_arcs=40):
     n_nodes = draw(st.integers(1, max_nodes))
-    arcs = draw(st.lists(
-        st.tuples(st.integers(0, n_nodes - 1), st.integers(0, n_nodes - 1)), max_size=max_arcs, unique=True
-    ))
+    arcs = draw(st.lists(st.tuples(st.integers(0, n_nodes - 1), st.integers(0, n_nodes - 1)), max_size=max_arcs, unique=True))
     sources = np.array([a for a, _ in arcs], dtype=np.int64)
     targets = np.array([b for _, b in arcs], dtype=np.int64)
     return n_nodes, sources, targets

@@ -106,9 +106,9 @@ def matrices():
     return [*small, chain, rng.random((120, 120))]
 
 
-@pytest.mark.parametrize("max_scans, in_python", [
-    (lsap.PYTHON_SCANS, [True, True, True, True, False]), (5000, [True, True, True, False, False]),
-])
+@pytest.mark.parametrize(
+    "max_scans, in_python", [(lsap.PYTHON_SCANS, [True, True, True, True, False]), (5000, [True, True, True, False, False])]
+)
 def test_the_solver_of_a_matrix_depends_on_that_matrix_alone(max_scans, in_python):
     """Python for a matrix of at most ``PYTHON_CELLS`` cells that needs at
     most ``PYTHON_SCANS`` reduced costs, SciPy for the others, whatever

@@ -1,12 +1,12 @@
 """The assignment solvers: connected blocks, the sparse maximum-gain
 matching, twinning's earliest optimal assignment against the per-cell
 solver it replaced, and CEAF on blocks solved sparse."""
+
 import subprocess
 import sys
 import tracemalloc
 from fractions import Fraction
 from itertools import combinations
-from typing import List, Set, Tuple
 
 import numpy as np
 import pytest
@@ -43,13 +43,13 @@ def python_matching(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray, n_row
     return chosen
 
 
-def per_cell_assignment(scores: np.ndarray) -> List[Tuple[int, int]]:
+def per_cell_assignment(scores: np.ndarray) -> list[tuple[int, int]]:
     """Among assignments within TIE_TOLERANCE of the best total, each column
     in turn takes the earliest row that still allows it, by one dense
     assignment per tried cell (O(c · b³))."""
     best = _assignment_value(scores)
     free = np.ones(scores.shape[0], dtype=bool)
-    chosen: List[Tuple[int, int]] = []
+    chosen: list[tuple[int, int]] = []
     total = 0.0
     for col in range(scores.shape[1]):
         for row in np.flatnonzero(free & (scores[:, col] > 0)).tolist():
@@ -74,9 +74,7 @@ def score_matrices(draw, max_rows=6, max_cols=6, zero_weight=2):
     counts (so most totals tie), zero cells common."""
     n_rows, n_cols = draw(st.integers(1, max_rows)), draw(st.integers(1, max_cols))
     palette = draw(st.lists(st.sampled_from(RATIOS), min_size=1, max_size=4))
-    cells = draw(st.lists(
-        st.sampled_from([0.0] * zero_weight + palette), min_size=n_rows * n_cols, max_size=n_rows * n_cols
-    ))
+    cells = draw(st.lists(st.sampled_from([0.0] * zero_weight + palette), min_size=n_rows * n_cols, max_size=n_rows * n_cols))
     return np.array(cells).reshape(n_rows, n_cols)
 
 
@@ -85,7 +83,7 @@ def edges_of(scores: np.ndarray):
     return rows, cols, scores[rows, cols]
 
 
-def solved(scores: np.ndarray, ratios) -> List[Tuple[int, int]]:
+def solved(scores: np.ndarray, ratios) -> list[tuple[int, int]]:
     rows, cols, values = edges_of(scores)
     chosen = earliest_optimal(rows, cols, values, n_rows=scores.shape[0], n_cols=scores.shape[1], ratios=ratios)
     return list(zip(rows[chosen].tolist(), cols[chosen].tolist()))
@@ -98,8 +96,10 @@ def test_earliest_optimal_equals_the_per_cell_solver(scores, dense_cells, python
     """Whichever solver (SciPy's sparse or dense, or Python's) gives the
     first optimal assignment (0 cells: sparse even for small problems; 0
     scans: never Python)."""
-    with patched(sparse, "DENSE_CELLS", dense_cells), patched(earliest, "SMALL_CELLS", dense_cells), patched(
-        lsap, "PYTHON_SCANS", python_scans
+    with (
+        patched(sparse, "DENSE_CELLS", dense_cells),
+        patched(earliest, "SMALL_CELLS", dense_cells),
+        patched(lsap, "PYTHON_SCANS", python_scans),
     ):
         assert best_assignment(scores) == per_cell_assignment(scores)
 
@@ -125,9 +125,7 @@ def test_same_scores_in_any_cell_order(scores, seed):
     rows, cols, values = edges_of(scores)
     order = np.random.default_rng(seed).permutation(len(rows))
     ratios = as_ratios(values[order])
-    chosen = earliest_optimal(
-        rows[order], cols[order], values[order], n_rows=scores.shape[0], n_cols=scores.shape[1], ratios=ratios
-    )
+    chosen = earliest_optimal(rows[order], cols[order], values[order], n_rows=scores.shape[0], n_cols=scores.shape[1], ratios=ratios)
     got = list(zip(rows[order][chosen].tolist(), cols[order][chosen].tolist()))
     assert got == per_cell_assignment(scores)
 
@@ -146,6 +144,7 @@ def test_a_column_goes_without_only_if_no_row_allows_the_optimum():
 
 
 # --- exact ratios ------------------------------------------------------------------------
+
 
 @deterministic(max_examples=200)
 @given(st.lists(st.tuples(st.integers(1, 300), st.integers(1, 300)), min_size=1, max_size=20))
@@ -191,18 +190,17 @@ def test_ties_are_decided_on_exact_ratios():
 
 # --- blocks and groups --------------------------------------------------------------------
 
+
 @st.composite
 def bipartite_graphs(draw, max_nodes=12, max_edges=30):
     n_rows, n_cols = draw(st.integers(1, max_nodes)), draw(st.integers(1, max_nodes))
-    edges = draw(st.lists(
-        st.tuples(st.integers(0, n_rows - 1), st.integers(0, n_cols - 1)), max_size=max_edges, unique=True
-    ))
+    edges = draw(st.lists(st.tuples(st.integers(0, n_rows - 1), st.integers(0, n_cols - 1)), max_size=max_edges, unique=True))
     rows = np.array([r for r, _ in edges], dtype=np.int64)
     cols = np.array([c for _, c in edges], dtype=np.int64)
     return rows, cols, n_rows, n_cols
 
 
-def components(rows, cols) -> List[set]:
+def components(rows, cols) -> list[set]:
     """Edge sets of the connected components, by union-find."""
     parent = {}
 
@@ -228,8 +226,8 @@ def test_blocks_are_the_connected_components(graph, max_nodes, pick, large_alone
     assert sorted(map(sorted, found)) == sorted(map(sorted, components(rows, cols)))
     for b, edges in enumerate(found):
         assert set(np.flatnonzero(blocks.of_edge == b).tolist()) == edges
-        assert sorted(blocks.edges[blocks.bounds[b]:blocks.bounds[b + 1]].tolist()) == list(
-            blocks.edges[blocks.bounds[b]:blocks.bounds[b + 1]]
+        assert sorted(blocks.edges[blocks.bounds[b] : blocks.bounds[b + 1]].tolist()) == list(
+            blocks.edges[blocks.bounds[b] : blocks.bounds[b + 1]]
         )
         assert blocks.n_rows[b] == len({rows[e] for e in edges})
         assert blocks.n_cols[b] == len({cols[e] for e in edges})
@@ -257,6 +255,7 @@ def test_no_edges_no_blocks():
 
 
 # --- the sparse maximum-gain matching -----------------------------------------------------
+
 
 @st.composite
 def gain_graphs(draw):
@@ -338,10 +337,11 @@ def test_compact_and_stable_order_are_numpy_s_unique_and_stable_argsort(values, 
 
 # --- what the earliest optimal assignment builds on: reductions and duals ----------------
 
-def optimal_matchings(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray) -> List[Set[int]]:
+
+def optimal_matchings(rows: np.ndarray, cols: np.ndarray, gains: np.ndarray) -> list[set[int]]:
     """Every matching of maximum total gain (exact integer gains), as sets of
     edge indices, by trying every set of edges that is one-to-one."""
-    matchings: List[Set[int]] = []
+    matchings: list[set[int]] = []
     for size in range(min(len(set(rows.tolist())), len(set(cols.tolist()))) + 1):
         for edges in combinations(range(len(rows)), size):
             if len({rows[e] for e in edges}) == len({cols[e] for e in edges}) == size:
@@ -387,7 +387,7 @@ def test_tight_edges_describe_exactly_the_optimal_assignments(graph, solve):
     matched = solve(rows, cols, gains.values, n_rows=n_rows, n_cols=n_cols)
     tight = _tight_edges(rows, cols, gains.values, n_rows=n_rows, n_cols=n_cols, matched=matched, gains=gains)
     n_edges = len(rows)
-    real, row_pad, col_pad = tight[:n_edges], tight[n_edges:n_edges + n_rows], tight[n_edges + n_rows:][:n_cols]
+    real, row_pad, col_pad = tight[:n_edges], tight[n_edges : n_edges + n_rows], tight[n_edges + n_rows :][:n_cols]
     optimal = optimal_matchings(rows, cols, gains.values)
     for size in range(n_edges + 1):
         for edges in combinations(range(n_edges), size):
@@ -396,9 +396,7 @@ def test_tight_edges_describe_exactly_the_optimal_assignments(graph, solve):
                 continue
             unmatched_rows = set(range(n_rows)) - {int(rows[e]) for e in edges}
             unmatched_cols = set(range(n_cols)) - {int(cols[e]) for e in edges}
-            allowed = all(real[e] for e in edges) and all(row_pad[i] for i in unmatched_rows) and all(
-                col_pad[j] for j in unmatched_cols
-            )
+            allowed = all(real[e] for e in edges) and all(row_pad[i] for i in unmatched_rows) and all(col_pad[j] for j in unmatched_cols)
             assert allowed == (set(edges) in optimal)
 
 
@@ -432,6 +430,7 @@ def test_reduced_and_by_component_path_equals_the_per_cell_solver(scores, with_r
 
 
 # --- whole candidate graphs: stars, squares and grouped blocks -------------------------
+
 
 @st.composite
 def candidate_graphs(draw):
@@ -492,6 +491,7 @@ def test_large_ambiguous_blocks_are_solved_once_not_per_cell(monkeypatch):
 
 # --- CEAF ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("group_nodes, python_scans", [(2, 0), (4096, 0), (4096, lsap.PYTHON_SCANS)])
 @deterministic(max_examples=40, shrink=False)
 @given(pair=key_response_pairs(min_mentions=15, max_mentions=30, max_entities=8))
@@ -500,12 +500,10 @@ def test_ceaf_with_blocks_grouped_or_not_equals_the_oracle(pair, group_nodes, py
     with patched(lsap, "GROUP_NODES", group_nodes), patched(lsap, "PYTHON_SCANS", python_scans):
         engine = count_document(*pair, settings=Settings(metrics=("ceafm", "ceafe"))).as_dict()
     expected = naive_counts(*pair)
-    assert_counts_close(
-        {name: engine[name] for name in ("ceafm", "ceafe")}, {name: expected[name] for name in ("ceafm", "ceafe")}
-    )
+    assert_counts_close({name: engine[name] for name in ("ceafm", "ceafe")}, {name: expected[name] for name in ("ceafm", "ceafe")})
 
 
-def chain(n_mentions: int, key_sizes: List[int], response_sizes: List[int]) -> Tuple[Clusters, Clusters]:
+def chain(n_mentions: int, key_sizes: list[int], response_sizes: list[int]) -> tuple[Clusters, Clusters]:
     """One-word mentions; key entities of ``key_sizes`` mentions in turn,
     response entities of ``response_sizes`` after a first one of a single
     mention, so that the boundaries interleave: one block whose graph is a
@@ -518,13 +516,11 @@ def chain(n_mentions: int, key_sizes: List[int], response_sizes: List[int]) -> T
     return key, response
 
 
-def path_alignment(key: Clusters, response: Clusters) -> Tuple[Fraction, Fraction]:
+def path_alignment(key: Clusters, response: Clusters) -> tuple[Fraction, Fraction]:
     """Φ* for φ3 and φ4 when consecutive mentions' (key, response) entity
     pairs form a path: the best set of pairwise non-adjacent edges, by
     dynamic programming over the path, in exact fractions."""
-    pairs, first, counts = np.unique(
-        np.stack([key.entity, response.entity], 1), axis=0, return_index=True, return_counts=True
-    )
+    pairs, first, counts = np.unique(np.stack([key.entity, response.entity], 1), axis=0, return_index=True, return_counts=True)
     order = np.argsort(first)
     key_sizes, response_sizes = np.bincount(key.entity), np.bincount(response.entity)
     totals = []

@@ -1,16 +1,12 @@
 """Resolution classes where users see them: ``score --classes`` (JSON,
 table, per document), ``profile``, ``compare --classes`` and the HTML
 report's class chart, all against the analysis module's own numbers."""
+
 import json
 
 from click.testing import CliRunner
 
-from spacy_coref_eval.analysis.resolution import (
-    RESOLUTION_CLASSES,
-    TABLE4_AVERAGE,
-    class_profile,
-    score_resolution_classes,
-)
+from spacy_coref_eval.analysis.resolution import RESOLUTION_CLASSES, TABLE4_AVERAGE, class_profile, score_resolution_classes
 from spacy_coref_eval.cli import app
 from spacy_coref_eval.cli.score import DATA
 from spacy_coref_eval.formats.corpus import Corpus, read_corpus
@@ -39,9 +35,7 @@ def test_score_classes_json_equals_the_api_and_has_every_class():
     assert set(RESOLUTION_CLASSES) <= set(block) and block["none"]["count"] >= 0
     for name in RESOLUTION_CLASSES:
         assert set(block[name]) == {"count", "share", "muc_rc"}
-        assert set(block[name]["muc_rc"]) == {
-            "recall", "precision", "f1", "recall_num", "recall_den", "precision_num", "precision_den",
-        }
+        assert set(block[name]["muc_rc"]) == {"recall", "precision", "f1", "recall_num", "recall_den", "precision_num", "precision_den"}
     per_doc = [doc["resolution_classes"] for doc in data["documents"].values()]
     for name in RESOLUTION_CLASSES:
         assert sum(doc[name]["count"] for doc in per_doc) == block[name]["count"]
@@ -88,9 +82,9 @@ def test_profile_gives_the_class_mix_and_the_cpp_prediction(tmp_path):
 
 
 def test_compare_tests_every_class(tmp_path):
-    result = runner.invoke(app, [
-        "compare", str(KEY), str(RESPONSE), str(KEY), "--classes", "--rounds", "200", "--n-resamples", "100", "-f", "json",
-    ])
+    result = runner.invoke(
+        app, ["compare", str(KEY), str(RESPONSE), str(KEY), "--classes", "--rounds", "200", "--n-resamples", "100", "-f", "json"]
+    )
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert set(data["resolution_classes"]) == set(RESOLUTION_CLASSES)
@@ -127,8 +121,7 @@ def test_report_goes_on_without_classes_when_a_document_cannot_be_classified(tmp
     assert not tree.find_all(tagged("section", id="classes"))
     notes = [item.all_text() for item in tree.find(tagged("details", "warnings")).find_all(tagged("li"))]
     assert [note for note in notes if note.startswith("resolution classes left out")] == [
-        "resolution classes left out: document '(demo/alice); part 000': a mention or head reaches token 7, "
-        "beyond the 1 tokens given"
+        "resolution classes left out: document '(demo/alice); part 000': a mention or head reaches token 7, beyond the 1 tokens given"
     ]
 
 
@@ -141,9 +134,9 @@ def test_the_pos_column_of_ontonotes_files_decides_the_head_kind(tmp_path):
     tagged = tmp_path / "tagged.conll"
     tagged.write_text("#begin document (d); part 000\n" + body + "#end document\n")
     plain = tmp_path / "plain.conll"
-    plain.write_text("#begin document (d); part 000\n" + "".join(
-        f"d 0 {i} {w} {c}\n" for i, (w, _, c) in enumerate(tokens)
-    ) + "#end document\n")
+    plain.write_text(
+        "#begin document (d); part 000\n" + "".join(f"d 0 {i} {w} {c}\n" for i, (w, _, c) in enumerate(tokens)) + "#end document\n"
+    )
     counts = {}
     for name, path in (("tagged", tagged), ("plain", plain)):
         result = runner.invoke(app, ["score", str(path), str(path), "--classes", "-f", "json"])

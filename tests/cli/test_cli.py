@@ -1,4 +1,5 @@
 """The command line: score, demo, output formats and error messages."""
+
 import json
 import subprocess
 import sys
@@ -30,16 +31,16 @@ def test_json_output_matches_the_api():
     assert set(data["metrics"]["blanc"]) == {"recall", "precision", "f1", "coref_links", "noncoref_links"}
     assert data["settings"] == {
         "metrics": ["muc", "bcub", "ceafm", "ceafe", "blanc", "lea"],
-        "match": "exact", "twinless": "conll", "singletons": "keep",
+        "match": "exact",
+        "twinless": "conll",
+        "singletons": "keep",
     }
     assert "documents" not in data
 
 
 def test_per_doc_json_and_metric_selection(tmp_path):
     out = tmp_path / "scores.json"
-    result = runner.invoke(
-        app, ["score", str(KEY), str(RESPONSE), "-f", "json", "--per-doc", "-m", "muc,bcub", "-o", str(out)]
-    )
+    result = runner.invoke(app, ["score", str(KEY), str(RESPONSE), "-f", "json", "--per-doc", "-m", "muc,bcub", "-o", str(out)])
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     assert list(data["documents"]) == ["(demo/alice); part 000", "(demo/storm); part 000"]
@@ -145,8 +146,10 @@ def test_the_conll_path_does_not_import_spacy():
 
 
 UA_MODULES = (
-    "spacy_coref_eval.model.ua.view", "spacy_coref_eval.model.ua.layer",
-    "spacy_coref_eval.compat.ua.anaphora", "spacy_coref_eval.compat.ua.split_antecedents",
+    "spacy_coref_eval.model.ua.view",
+    "spacy_coref_eval.model.ua.layer",
+    "spacy_coref_eval.compat.ua.anaphora",
+    "spacy_coref_eval.compat.ua.split_antecedents",
 )
 
 

@@ -3,6 +3,7 @@ schema_version in every JSON document (checked against the JSON Schema
 shipped in the package), the settings line under tables, '-' for standard
 input and output, closed choices, grouped help, --quiet, NO_COLOR, tables
 for papers."""
+
 import json
 from importlib.resources import files
 
@@ -32,19 +33,23 @@ def ok(*args, input=None, env=None):
 
 # --- version, schema ------------------------------------------------------------
 
+
 def test_version_option_prints_the_program_and_its_version():
     assert ok("--version").stdout == f"spacy-coref-eval {__version__}\n"
     assert ok("-V").stdout == f"spacy-coref-eval {__version__}\n"
 
 
-@pytest.mark.parametrize("extra", [
-    [],
-    ["--per-doc"],
-    ["--per-doc", "--ci", "0.9", "--n-resamples", "50", "--macro", "--errors", "--classes"],
-    ["--per-doc", "--waterfall", "--errors-list", "--by", "chain-length", "--by", "mention-type"],
-    ["--match", "overlap", "--singletons", "remove", "--twinless", "b3all", "--lea-importance", "uniform", "-m", "muc,mor"],
-    ["--variants"],
-])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        ["--per-doc"],
+        ["--per-doc", "--ci", "0.9", "--n-resamples", "50", "--macro", "--errors", "--classes"],
+        ["--per-doc", "--waterfall", "--errors-list", "--by", "chain-length", "--by", "mention-type"],
+        ["--match", "overlap", "--singletons", "remove", "--twinless", "b3all", "--lea-importance", "uniform", "-m", "muc,mor"],
+        ["--variants"],
+    ],
+)
 def test_score_json_follows_the_schema(extra):
     data = json.loads(ok("score", KEY, RESPONSE, "-f", "json", *extra).stdout)
     assert list(data)[:2] == ["schema_version", "version"]
@@ -74,14 +79,17 @@ def test_schema_rejects_what_it_should():
 
 
 def test_every_json_document_carries_the_versions(tmp_path):
-    for args in (["compare", KEY, RESPONSE, KEY, "-f", "json", "--rounds", "10", "--n-resamples", "10"],
-                 ["compare", KEY, RESPONSE, KEY, KEY, "-f", "json", "--rounds", "10", "--n-resamples", "10"],
-                 ["profile", KEY, "-f", "json"]):
+    for args in (
+        ["compare", KEY, RESPONSE, KEY, "-f", "json", "--rounds", "10", "--n-resamples", "10"],
+        ["compare", KEY, RESPONSE, KEY, KEY, "-f", "json", "--rounds", "10", "--n-resamples", "10"],
+        ["profile", KEY, "-f", "json"],
+    ):
         data = json.loads(ok(*args).stdout)
         assert (data["schema_version"], data["version"]) == ("1", __version__), args[0]
 
 
 # --- the settings line ----------------------------------------------------------
+
 
 def test_settings_line_under_every_table():
     line = f"Settings: matching exact, twinless conll, singletons keep, preset none; spacy-coref-eval {__version__}"
@@ -108,6 +116,7 @@ def test_html_report_footer_names_the_version_and_settings(tmp_path):
 
 
 # --- '-' for standard input and output --------------------------------------------
+
 
 def test_response_or_key_from_standard_input_scores_as_the_file():
     expected = json.loads(ok("score", KEY, RESPONSE, "-f", "json", "--per-doc").stdout)
@@ -168,8 +177,9 @@ def test_output_dash_writes_standard_output(tmp_path, monkeypatch):
 
 
 def test_compare_profile_and_report_name_standard_input():
-    data = json.loads(ok("compare", KEY, "-", KEY, "-f", "json", "--rounds", "10", "--n-resamples", "10",
-                         input=RESPONSE.read_bytes()).stdout)
+    data = json.loads(
+        ok("compare", KEY, "-", KEY, "-f", "json", "--rounds", "10", "--n-resamples", "10", input=RESPONSE.read_bytes()).stdout
+    )
     assert data["systems"] == {"a": "<stdin>", "b": str(KEY)}
     assert json.loads(ok("profile", "-", "-f", "json", input=KEY.read_bytes()).stdout)["key"] == "<stdin>"
     page = ok("report", KEY, "-", "-o", "-", "--n-resamples", "20", input=RESPONSE.read_bytes()).stdout
@@ -185,28 +195,35 @@ def test_convert_between_standard_input_and_output(tmp_path):
 
 # --- closed choices, help, --quiet, colour ----------------------------------------------
 
-@pytest.mark.parametrize("option,value,choices", [
-    ("--twinless", "none", "'conll', 'b3all', 'b30', 'sys'"),
-    ("--match", "fuzzy", "'exact', 'head', 'overlap', 'partial'"),
-    ("--format", "xml", "'table', 'json'"),
-    ("--preset", "conll2012", "'reference', 'corefud', 'ua', 'coval'"),
-    ("--lea-importance", "entity", "'size', 'uniform', 'entity-type'"),
-    ("--singletons", "drop", "'keep', 'remove'"),
-    ("--overlap-measure", "cosine", "'dice', 'jaccard'"),
-    ("--zeros", "drop", "'keep', 'exclude'"),
-])
+
+@pytest.mark.parametrize(
+    "option,value,choices",
+    [
+        ("--twinless", "none", "'conll', 'b3all', 'b30', 'sys'"),
+        ("--match", "fuzzy", "'exact', 'head', 'overlap', 'partial'"),
+        ("--format", "xml", "'table', 'json'"),
+        ("--preset", "conll2012", "'reference', 'corefud', 'ua', 'coval'"),
+        ("--lea-importance", "entity", "'size', 'uniform', 'entity-type'"),
+        ("--singletons", "drop", "'keep', 'remove'"),
+        ("--overlap-measure", "cosine", "'dice', 'jaccard'"),
+        ("--zeros", "drop", "'keep', 'exclude'"),
+    ],
+)
 def test_a_bad_choice_is_a_usage_error_naming_the_choices(option, value, choices):
     result = invoke("score", KEY, RESPONSE, option, value)
     assert result.exit_code == 2
     assert f"Invalid value for '{option}'" in result.stderr and choices in result.stderr
 
 
-@pytest.mark.parametrize("args,message", [
-    (["-m", "muc,ceaf"], "'ceaf' is not a metric; choose from muc,bcub,ceafm,ceafe,blanc,lea,mor,zero,non_referring,bridging"),
-    (["--response-format", "xml"], "'xml' is not a format; choose from conll, conllu, jsonlines, spacy"),
-    (["--by", "length"], "unknown stratum attribute 'length'; choose from"),
-    (["--min-overlap", "0"], "0<x<=1"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["-m", "muc,ceaf"], "'ceaf' is not a metric; choose from muc,bcub,ceafm,ceafe,blanc,lea,mor,zero,non_referring,bridging"),
+        (["--response-format", "xml"], "'xml' is not a format; choose from conll, conllu, jsonlines, spacy"),
+        (["--by", "length"], "unknown stratum attribute 'length'; choose from"),
+        (["--min-overlap", "0"], "0<x<=1"),
+    ],
+)
 def test_other_closed_sets_are_usage_errors_too(args, message):
     result = invoke("score", KEY, RESPONSE, *args)
     assert result.exit_code == 2 and message in result.stderr, result.stderr
@@ -235,10 +252,10 @@ def test_help_is_grouped_with_defaults_shown():
     text = ok("score", "--help").stdout
     headings = [line for line in text.splitlines() if line.endswith("options:")]
     assert headings == ["Scoring options:", "Input options:", "Analyses options:", "Output options:", "Other options:"]
-    scoring = text[text.index("Scoring options:"):text.index("Input options:")]
+    scoring = text[text.index("Scoring options:") : text.index("Input options:")]
     assert "--twinless [conll|b3all|b30|sys]" in scoring and "[default: conll]" in scoring
-    assert "--errors " in text[text.index("Analyses options:"):text.index("Output options:")]
-    assert "-q, --quiet" in text[text.index("Output options:"):text.index("Other options:")]
+    assert "--errors " in text[text.index("Analyses options:") : text.index("Output options:")]
+    assert "-q, --quiet" in text[text.index("Output options:") : text.index("Other options:")]
     for command in ("merge", "demo", "report", "compare", "evaluate", "profile", "convert", "export", "formats"):
         assert "Other options:" in ok(command, "--help").stdout, command
 
@@ -275,6 +292,7 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch):
 
 
 # --- tables for papers, printable report -------------------------------------------------
+
 
 def _percent(value):
     return f"{100 * value:.2f}"
@@ -343,21 +361,22 @@ def test_html_report_prints_every_document_and_explains_its_charts(tmp_path):
     page = tmp_path / "report.html"
     ok("report", KEY, RESPONSE, "-o", page, "--n-resamples", "20")
     html = page.read_text(encoding="utf-8")
-    style = html[html.index("@media print{"):]
+    style = html[html.index("@media print{") :]
     assert ".scroll{max-height:none;overflow:visible" in style
     assert "print-color-adjust:exact" in style
-    table = html[html.index('<table class="documents">'):]
-    body = table[table.index("<tbody>"):table.index("</tbody>")]
+    table = html[html.index('<table class="documents">') :]
+    body = table[table.index("<tbody>") : table.index("</tbody>")]
     assert body.count("<tr>") == 2
     assert "(demo/alice); part 000" in body and "(demo/storm); part 000" in body
-    waterfall = html[html.index('id="chart-waterfall"'):]
-    waterfall = waterfall[:waterfall.index("</svg>")]
+    waterfall = html[html.index('id="chart-waterfall"') :]
+    waterfall = waterfall[: waterfall.index("</svg>")]
     assert all(f">{label}</text>" in waterfall for label in ("response", "gain", "loss", "fixed alone"))
-    prf = html[html.index('id="chart-prf"'):]
-    assert all(f">{label}</text>" in prf[:prf.index("</svg>")] for label in ("Recall", "Precision", "F1"))
+    prf = html[html.index('id="chart-prf"') :]
+    assert all(f">{label}</text>" in prf[: prf.index("</svg>")] for label in ("Recall", "Precision", "F1"))
 
 
 # --- convert: progress, a lean DocBin ------------------------------------------------------
+
 
 def test_convert_shows_progress_of_the_write_unless_quiet(tmp_path, monkeypatch):
     from spacy_coref_eval.cli import convert, output
@@ -418,12 +437,16 @@ def test_converted_docbin_holds_the_same_docs_as_a_full_one(tmp_path):
 
 # --- shell completion ----------------------------------------------------------------
 
-@pytest.mark.parametrize("words,expected", [
-    ("spacy-coref-eval score --twinless b", ["b3all", "b30"]),
-    ("spacy-coref-eval score -m muc,c", ["muc,ceafm", "muc,ceafe"]),
-    ("spacy-coref-eval score --response-format con", ["conll", "conllu"]),
-    ("spacy-coref-eval score --pre", ["--preset"]),
-])
+
+@pytest.mark.parametrize(
+    "words,expected",
+    [
+        ("spacy-coref-eval score --twinless b", ["b3all", "b30"]),
+        ("spacy-coref-eval score -m muc,c", ["muc,ceafm", "muc,ceafe"]),
+        ("spacy-coref-eval score --response-format con", ["conll", "conllu"]),
+        ("spacy-coref-eval score --pre", ["--preset"]),
+    ],
+)
 def test_shell_completion_offers_the_choices(words, expected):
     env = {"_SPACY_COREF_EVAL_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1)}
     result = runner.invoke(app, [], env=env, prog_name="spacy-coref-eval")

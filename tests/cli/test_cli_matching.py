@@ -1,6 +1,7 @@
 """``score --match/--min-overlap/--overlap-measure/--twinless/--singletons``:
 options reach the scorer, are echoed in the JSON settings, and a matcher
 that needs heads says which input lacks them."""
+
 import json
 
 import pytest
@@ -100,10 +101,7 @@ def test_partial_needs_heads_of_the_key_only(tmp_path, files):
     assert data["metrics"]["mentions"]["recall"] == 1.0
 
 
-@pytest.mark.parametrize(
-    "match, key_parsed, lacking",
-    [("head", False, "key"), ("partial", False, "key"), ("head", True, "response")],
-)
+@pytest.mark.parametrize("match, key_parsed, lacking", [("head", False, "key"), ("partial", False, "key"), ("head", True, "response")])
 def test_missing_heads_name_the_input_and_the_fix(tmp_path, files, match, key_parsed, lacking):
     if key_parsed:
         key, response = parsed_docbin(tmp_path / "key.spacy", KEY_SPANS), files[1]

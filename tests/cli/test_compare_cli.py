@@ -1,5 +1,6 @@
 """The command line of the statistics: ``score --ci/--macro/--errors`` and
 ``compare``, their JSON and tables, their determinism and their errors."""
+
 import json
 
 import pytest
@@ -30,8 +31,10 @@ def files(tmp_path_factory):
     names = list(corpus.documents)
     out = {}
     for label, clusters, chosen in (
-        ("key", corpus.key, names), ("system", corpus.system, names),
-        ("damaged", corpus.damaged, names), ("partial", corpus.system, names[:60]),
+        ("key", corpus.key, names),
+        ("system", corpus.system, names),
+        ("damaged", corpus.damaged, names),
+        ("partial", corpus.system, names[:60]),
     ):
         out[label] = folder / f"{label}.conll"
         documents = corpus.documents
@@ -40,6 +43,7 @@ def files(tmp_path_factory):
 
 
 # --- score --------------------------------------------------------------------
+
 
 def test_score_json_adds_analyses_and_keeps_the_rest():
     plain = json.loads(run("score", KEY, RESPONSE, "-f", "json", "--per-doc").stdout)
@@ -100,10 +104,21 @@ def test_bad_level_is_a_usage_error(level):
 
 # --- compare ------------------------------------------------------------------
 
+
 def test_compare_json_has_every_metric_and_both_p_values(files):
     data = json.loads(run("compare", files["key"], files["system"], files["damaged"], "-f", "json").stdout)
     assert list(data) == [
-        "schema_version", "version", "settings", "key", "systems", "n_documents", "rounds", "n_resamples", "seed", "metrics", "warnings",
+        "schema_version",
+        "version",
+        "settings",
+        "key",
+        "systems",
+        "n_documents",
+        "rounds",
+        "n_resamples",
+        "seed",
+        "metrics",
+        "warnings",
     ]
     assert (data["n_documents"], data["rounds"], data["n_resamples"], data["seed"]) == (100, 10000, 1000, 0)
     assert data["systems"] == {"a": str(files["system"]), "b": str(files["damaged"])}
@@ -143,10 +158,24 @@ def test_compare_identical_systems(files):
 
 def test_compare_with_matching_options(files):
     exact = json.loads(run("compare", files["key"], files["system"], files["damaged"], "-f", "json", "--rounds", "100").stdout)
-    overlap = json.loads(run(
-        "compare", files["key"], files["system"], files["damaged"], "-f", "json", "--rounds", "100",
-        "--match", "overlap", "--min-overlap", "0.6", "--singletons", "remove",
-    ).stdout)
+    overlap = json.loads(
+        run(
+            "compare",
+            files["key"],
+            files["system"],
+            files["damaged"],
+            "-f",
+            "json",
+            "--rounds",
+            "100",
+            "--match",
+            "overlap",
+            "--min-overlap",
+            "0.6",
+            "--singletons",
+            "remove",
+        ).stdout
+    )
     assert overlap["settings"]["match"] == "overlap" and overlap["settings"]["min_overlap"] == 0.6
     assert overlap["metrics"]["mentions"]["a"] > exact["metrics"]["mentions"]["a"]
 

@@ -2,6 +2,7 @@
 users meet them (missing span groups, texts that differ, reader options per
 side, outputs that would replace an input, bad counts files, option ranges,
 few documents, names that would drive the terminal)."""
+
 import json
 import os
 import warnings
@@ -50,6 +51,7 @@ def plain(tmp_path, gold) -> Path:
 
 
 # --- missing or misnamed span groups -------------------------------------------------
+
 
 def test_a_response_without_span_groups_is_scored_with_a_warning(gold, plain):
     result = run("score", gold, plain, "-f", "json")
@@ -122,12 +124,13 @@ def test_examples_without_span_groups_warn_in_python():
 
 # --- texts that differ -----------------------------------------------------------------
 
+
 def shifted_example(nlp, reference_text="a b c d", predicted_text="  a b c d"):
     reference = nlp.make_doc(reference_text)
     reference.spans["coref_clusters_1"] = [reference[1:2], reference[3:4]]
     predicted = nlp.make_doc(predicted_text)
     tokens = [token for token in predicted if not token.is_space]
-    predicted.spans["coref_clusters_1"] = [predicted[tokens[0].i:tokens[0].i + 1], predicted[tokens[2].i:tokens[2].i + 1]]
+    predicted.spans["coref_clusters_1"] = [predicted[tokens[0].i : tokens[0].i + 1], predicted[tokens[2].i : tokens[2].i + 1]]
     return Example(predicted, reference)
 
 
@@ -150,12 +153,13 @@ def test_identical_spans_under_other_white_space_are_twins():
     reference.spans["coref_clusters_1"] = [reference[0:1], reference[4:5]]
     predicted = nlp.make_doc("Anna  met\nBob .  She left .")
     she = next(token.i for token in predicted if token.text == "She")
-    predicted.spans["coref_clusters_1"] = [predicted[0:1], predicted[she:she + 1]]
+    predicted.spans["coref_clusters_1"] = [predicted[0:1], predicted[she : she + 1]]
     result = score_examples([Example(predicted, reference)])
     assert result.metrics()["lea"]["f1"] == 1.0
 
 
 # --- reader options per side ---------------------------------------------------------
+
 
 def test_a_model_writing_one_labelled_group_scores_against_converted_gold(tmp_path, gold):
     docs = list(conll_to_docs(read_conll(RESPONSE, with_words=True).values(), Vocab()))
@@ -179,10 +183,12 @@ def test_registered_scorer_takes_a_reader_per_side():
     reference.spans["coref_clusters_1"] = [reference[0:1], reference[4:5]]
     predicted = nlp.make_doc("Anna met Bob . She left .")
     predicted.spans["mentions"] = [predicted.char_span(0, 4, label="A"), predicted.char_span(15, 18, label="A")]
-    config = {"s": {
-        "@scorers": "spacy_coref_eval.coref_scorer.v1",
-        "predicted_reader": {"@misc": "spacy_coref_eval.labeled_span_group.v1", "key": "mentions", "attr": "label_"},
-    }}
+    config = {
+        "s": {
+            "@scorers": "spacy_coref_eval.coref_scorer.v1",
+            "predicted_reader": {"@misc": "spacy_coref_eval.labeled_span_group.v1", "key": "mentions", "attr": "label_"},
+        }
+    }
     scorer = spacy.registry.resolve(config)["s"]
     assert scorer([Example(predicted, reference)])["coref_lea_f"] == 1.0
 
@@ -195,6 +201,7 @@ def test_bad_span_group_options_are_one_line(gold, spec, message):
 
 
 # --- outputs never replace an input, and are written whole ----------------------------
+
 
 @pytest.mark.parametrize("option", ["--output", "--save-counts"])
 def test_output_onto_an_input_is_refused_and_the_input_kept(tmp_path, option):
@@ -264,10 +271,17 @@ def test_writing_to_a_full_device_is_one_line():
 
 # --- counts files and option ranges ---------------------------------------------------
 
-@pytest.mark.parametrize("value, message", [
-    ("NaN", "is not a finite number"), ("null", "(null) is not a number"), ("-1", "is negative"),
-    ("1e400", "is not a finite number"), ("99", "is larger than its denominator"),
-])
+
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("NaN", "is not a finite number"),
+        ("null", "(null) is not a number"),
+        ("-1", "is negative"),
+        ("1e400", "is not a finite number"),
+        ("99", "is larger than its denominator"),
+    ],
+)
 def test_edited_counts_files_are_refused_naming_document_and_field(tmp_path, value, message):
     counts = tmp_path / "c.json"
     assert run("score", KEY, RESPONSE, "--save-counts", counts).exit_code == 0
@@ -283,11 +297,14 @@ def test_edited_counts_files_are_refused_naming_document_and_field(tmp_path, val
     assert "document '(demo/alice); part 000': mentions recall_num" in result.stderr
 
 
-@pytest.mark.parametrize("args", [
-    ("score", KEY, RESPONSE, "--ci", "0.9", "--n-resamples", "100000000"),
-    ("score", KEY, RESPONSE, "--seed", "-1"),
-    ("compare", KEY, RESPONSE, RESPONSE, "--rounds", "1000000000"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("score", KEY, RESPONSE, "--ci", "0.9", "--n-resamples", "100000000"),
+        ("score", KEY, RESPONSE, "--seed", "-1"),
+        ("compare", KEY, RESPONSE, RESPONSE, "--rounds", "1000000000"),
+    ],
+)
 def test_options_out_of_range_are_refused_before_work(args):
     result = run(*args)
     assert result.exit_code == 2
@@ -303,13 +320,17 @@ def test_merge_seed_must_not_be_negative(tmp_path):
 
 # --- few documents, many missing, names that drive terminals ----------------------------
 
+
 def test_statistics_on_few_documents_warn():
     key = {name: doc.clusters for name, doc in read_conll(KEY).items()}
     result = score_documents(key, key)
     from spacy_coref_eval.analysis import bootstrap_intervals, compare, macro_average
 
-    for call in (lambda: bootstrap_intervals(result, n_resamples=10), lambda: macro_average(result),
-                 lambda: compare(result, result, n_rounds=10, n_resamples=10)):
+    for call in (
+        lambda: bootstrap_intervals(result, n_resamples=10),
+        lambda: macro_average(result),
+        lambda: compare(result, result, n_rounds=10, n_resamples=10),
+    ):
         with pytest.warns(CorefEvalWarning, match="over 2 document\\(s\\) are unreliable"):
             call()
     cli = run("score", KEY, RESPONSE, "--ci", "0.95", "--n-resamples", "50")

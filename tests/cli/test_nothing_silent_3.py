@@ -1,6 +1,7 @@
 """Issue "Nothing silent, round three": each finding of this part (items
 1, 5, 6, 7, 13 and the SIGHUP and ``report`` parts of 11) as a test that
 fails before its fix."""
+
 import gzip
 import json
 import re
@@ -30,6 +31,7 @@ LITBANK = data_path("corpora", "litbank.key.conll.gz")
 GUM = data_path("corpora", "gum-corefud.40docs.conllu.gz")
 DEMO_KEY = DATA / "demo.key.conll"
 
+
 def test_a_hung_up_write_leaves_the_old_file_and_no_temporary(tmp_path):
     target = tmp_path / "out.txt"
     target.write_text("old")
@@ -58,8 +60,10 @@ def test_shards_merged_in_any_partition_and_order_give_the_whole_bytes(litbank_r
     order = data.draw(st.permutations(range(n)))
     cuts = sorted(data.draw(st.sets(st.integers(1, n - 1), max_size=6)))
     parts = [order[a:b] for a, b in zip([0, *cuts], [*cuts, n])]
-    shards = [CorpusResult(whole.settings, tuple(whole.names[i] for i in part), whole.counts[list(part)], whole.warnings if not at else [])
-              for at, part in enumerate(parts)]
+    shards = [
+        CorpusResult(whole.settings, tuple(whole.names[i] for i in part), whole.counts[list(part)], whole.warnings if not at else [])
+        for at, part in enumerate(parts)
+    ]
     merged = merge_results(shards)
     assert json.dumps(result_json(merged)) == json.dumps(result_json(whole))
 
@@ -89,8 +93,13 @@ def run_cli(args, environment):
 
 
 @deterministic(60)
-@given(key=conll_documents(""), shared=st.lists(st.booleans(), min_size=4, max_size=4), extra=conll_documents("x"),
-       budget=st.integers(1, 400), form=st.sampled_from(["table", "json"]))
+@given(
+    key=conll_documents(""),
+    shared=st.lists(st.booleans(), min_size=4, max_size=4),
+    extra=conll_documents("x"),
+    budget=st.integers(1, 400),
+    form=st.sampled_from(["table", "json"]),
+)
 def test_output_does_not_depend_on_file_size(tmp_path_factory, key, shared, extra, budget, form):
     """Item 1: the same stdout bytes, exit status and warnings whether the
     files are read whole or streamed with any batch budget, response
@@ -115,7 +124,7 @@ def gum_pair(folder, broken):
     extra = text[first:second]
     if broken:
         at = extra.index("Entity=(")
-        extra = extra[:at] + "Entity=(((" + extra[at + 8:]
+        extra = extra[:at] + "Entity=(((" + extra[at + 8 :]
     (folder / "r.conllu").write_text(text[:first] + extra, encoding="utf8")
     return folder / "k.conllu", folder / "r.conllu"
 
@@ -124,8 +133,9 @@ def run_process(args, environment):
     """A true end-to-end run: a new process reads the environment."""
     import os
 
-    done = subprocess.run([sys.executable, "-m", "spacy_coref_eval", *map(str, args)], capture_output=True, text=True,
-                          env={**os.environ, **environment})
+    done = subprocess.run(
+        [sys.executable, "-m", "spacy_coref_eval", *map(str, args)], capture_output=True, text=True, env={**os.environ, **environment}
+    )
     return done.returncode, done.stdout, done.stderr
 
 
@@ -170,11 +180,16 @@ def test_a_run_streams_by_the_limits_it_is_given(tmp_path):
         assert run.corpus.streamed is streamed
 
 
-@pytest.mark.parametrize("variable, value", [
-    ("SPACY_COREF_EVAL_STREAM_FROM", "abc"), ("SPACY_COREF_EVAL_BATCH_BYTES", "8 MB"),
-    ("SPACY_COREF_EVAL_MAX_LINE_BYTES", "0"), ("SPACY_COREF_EVAL_MAX_LINE_BYTES", "-1"),
-    ("SPACY_COREF_EVAL_MAX_INPUT_BYTES", "1.5"),
-])
+@pytest.mark.parametrize(
+    "variable, value",
+    [
+        ("SPACY_COREF_EVAL_STREAM_FROM", "abc"),
+        ("SPACY_COREF_EVAL_BATCH_BYTES", "8 MB"),
+        ("SPACY_COREF_EVAL_MAX_LINE_BYTES", "0"),
+        ("SPACY_COREF_EVAL_MAX_LINE_BYTES", "-1"),
+        ("SPACY_COREF_EVAL_MAX_INPUT_BYTES", "1.5"),
+    ],
+)
 def test_a_bad_environment_value_is_one_line_naming_the_variable(variable, value):
     """Item 4 (its environment part): one line naming the variable, not
     ``invalid literal for int()`` or every file read as empty."""
@@ -209,10 +224,15 @@ def test_a_gzip_bomb_is_refused_before_it_is_inflated(tmp_path, stream_from):
 
     one_line_bomb(tmp_path / "zeros.conll.gz", 48 << 20)
     newline_bomb(tmp_path / "newlines.conll.gz", 48 << 20)
-    environment = {"SPACY_COREF_EVAL_STREAM_FROM": stream_from, "SPACY_COREF_EVAL_MAX_LINE_BYTES": str(1 << 20),
-                   "SPACY_COREF_EVAL_MAX_INPUT_BYTES": str(32 << 20)}
-    for name, says in (("zeros", r"zeros\.conll\.gz:1: line longer than the maximum line length \(1048576 bytes"),
-                       ("newlines", r"newlines\.conll\.gz: larger than the maximum input size \(33554432 bytes")):
+    environment = {
+        "SPACY_COREF_EVAL_STREAM_FROM": stream_from,
+        "SPACY_COREF_EVAL_MAX_LINE_BYTES": str(1 << 20),
+        "SPACY_COREF_EVAL_MAX_INPUT_BYTES": str(32 << 20),
+    }
+    for name, says in (
+        ("zeros", r"zeros\.conll\.gz:1: line longer than the maximum line length \(1048576 bytes"),
+        ("newlines", r"newlines\.conll\.gz: larger than the maximum input size \(33554432 bytes"),
+    ):
         tracemalloc.start()
         code, _, stderr = run_cli(["score", DEMO_KEY, tmp_path / f"{name}.conll.gz"], environment)
         peak = tracemalloc.get_traced_memory()[1]
@@ -238,8 +258,12 @@ def test_n_process_with_exact_matching_imports_no_scipy(litbank_files):
     when the settings cannot reach them (exact matching)."""
     import os
 
-    done = subprocess.run([sys.executable, "-c", LOADED, *map(str, litbank_files)], capture_output=True, text=True,
-                          env={**os.environ, "SPACY_COREF_EVAL_PARALLEL_FROM": "0"})
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED, *map(str, litbank_files)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SPACY_COREF_EVAL_PARALLEL_FROM": "0"},
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr.split()[-2:] == ["False", "False"]
 
@@ -274,11 +298,14 @@ def saved_counts(tmp_path, litbank_result):
     return path, json.loads(path.read_text())
 
 
-@pytest.mark.parametrize("metric, field, value, says", [
-    ("muc", "recall_num", 4.5, "muc recall_num (4.5) is not a whole number"),
-    ("bcub", "recall_den", 50_000.0, "bcub recall_den (50000.0) is more than the document's mentions allow"),
-    ("ceafe", "precision_den", 50_000.0, "ceafe precision_den (50000.0) is more than the document's mentions allow"),
-])
+@pytest.mark.parametrize(
+    "metric, field, value, says",
+    [
+        ("muc", "recall_num", 4.5, "muc recall_num (4.5) is not a whole number"),
+        ("bcub", "recall_den", 50_000.0, "bcub recall_den (50000.0) is more than the document's mentions allow"),
+        ("ceafe", "precision_den", 50_000.0, "ceafe precision_den (50000.0) is more than the document's mentions allow"),
+    ],
+)
 def test_merge_refuses_counts_a_document_cannot_give(tmp_path, litbank_result, metric, field, value, says):
     """Item 6: a MUC fraction in a document without split antecedents
     (default settings score them), a B3 or CEAF denominator above the

@@ -1,6 +1,7 @@
 """Nothing silent, round three (issue 34): inputs that gave a library's
 traceback or message, or a wrong file, get one line naming file, line or
 document; round trips close; messages and warnings use the files' names."""
+
 import json
 from pathlib import Path
 
@@ -32,9 +33,18 @@ def refused(result, *parts: str) -> str:
 
 # --- item 2: jsonlines words that are not strings ------------------------------------
 
-NOT_WORDS = {"5": "5", "1.5": "1.5", "null": "null", "true": "true", '["x"]': '["x"]', "NaN": "NaN",
-             "4294967297": "4294967297", "18446744073709551617": "18446744073709551617", "{}": "{}",
-             '""': "an empty string"}
+NOT_WORDS = {
+    "5": "5",
+    "1.5": "1.5",
+    "null": "null",
+    "true": "true",
+    '["x"]': '["x"]',
+    "NaN": "NaN",
+    "4294967297": "4294967297",
+    "18446744073709551617": "18446744073709551617",
+    "{}": "{}",
+    '""': "an empty string",
+}
 
 
 def _jsonlines(path: Path, word: str) -> Path:
@@ -44,49 +54,49 @@ def _jsonlines(path: Path, word: str) -> Path:
 
 
 def _ok(path: Path) -> Path:
-    path.write_text('{"doc_key": "a", "sentences": [["x", "y"]], "clusters": [[[0, 0], [1, 1]]]}\n'
-                    '{"doc_key": "d", "sentences": [["a"], ["b", "c"]], "clusters": [[[0, 0], [1, 1]]]}\n')
+    path.write_text(
+        '{"doc_key": "a", "sentences": [["x", "y"]], "clusters": [[[0, 0], [1, 1]]]}\n'
+        '{"doc_key": "d", "sentences": [["a"], ["b", "c"]], "clusters": [[[0, 0], [1, 1]]]}\n'
+    )
     return path
 
 
 @pytest.mark.parametrize("word", sorted(NOT_WORDS))
-@pytest.mark.parametrize("command", ["score", "score-self", "report", "profile", "conll", "conllu", "t2t.txt",
-                                     "spacy", "ua"])
+@pytest.mark.parametrize("command", ["score", "score-self", "report", "profile", "conll", "conllu", "t2t.txt", "spacy", "ua"])
 def test_a_jsonlines_word_that_is_no_string_is_refused_naming_file_line_and_field(tmp_path, word, command):
     bad = _jsonlines(tmp_path / "bad.jsonlines", word)
     ok = _ok(tmp_path / "ok.jsonlines")
-    args = {"score": ("score", ok, bad), "score-self": ("score", bad, bad),
-            "report": ("report", ok, bad, "-o", tmp_path / "r.html"), "profile": ("profile", bad)}.get(
-        command, ("convert", bad, tmp_path / f"out.{command}"))
-    refused(run(*args), f"{bad}:2: document 'd': 'sentences'[1][1] is {NOT_WORDS[word]}",
-            "every token must be a non-empty string")
+    args = {
+        "score": ("score", ok, bad),
+        "score-self": ("score", bad, bad),
+        "report": ("report", ok, bad, "-o", tmp_path / "r.html"),
+        "profile": ("profile", bad),
+    }.get(command, ("convert", bad, tmp_path / f"out.{command}"))
+    refused(run(*args), f"{bad}:2: document 'd': 'sentences'[1][1] is {NOT_WORDS[word]}", "every token must be a non-empty string")
     assert not (tmp_path / f"out.{command}").exists()
 
 
 def test_a_system_output_word_that_is_no_string_is_refused_by_index(tmp_path):
     path = tmp_path / "wl.jsonl"
-    path.write_text(json.dumps({"document_id": "d", "cased_words": ["a", ""], "span_clusters": [[[0, 1], [1, 2]]]})
-                    + "\n")
+    path.write_text(json.dumps({"document_id": "d", "cased_words": ["a", ""], "span_clusters": [[[0, 1], [1, 2]]]}) + "\n")
     refused(run("score", path, path), f"{path}:1: document 'd': cased_words[1] is an empty string")
-    path.write_text(json.dumps({"document_id": "d", "cased_words": ["a", 5], "span_clusters": [[[0, 1], [1, 2]]]})
-                    + "\n")
+    path.write_text(json.dumps({"document_id": "d", "cased_words": ["a", 5], "span_clusters": [[[0, 1], [1, 2]]]}) + "\n")
     refused(run("score", path, path), f"{path}:1: document 'd': cased_words[1] is 5")
 
 
 # --- item 4: messages in a library's words ----------------------------------------------
 
+
 def test_a_wl_coref_sent_id_holding_a_list_is_named(tmp_path):
     path = tmp_path / "wl.jsonl"
-    line = {"document_id": "d", "cased_words": ["a", "b", "c"], "sent_id": [0, [0, 1], 1],
-            "span_clusters": [[[0, 1], [2, 3]]]}
+    line = {"document_id": "d", "cased_words": ["a", "b", "c"], "sent_id": [0, [0, 1], 1], "span_clusters": [[[0, 1], [2, 3]]]}
     path.write_text(json.dumps(line) + "\n")
     refused(run("score", path, path), f"{path}:1: document 'd': sent_id[1] is [0, 1]", "'sent_id' must hold")
 
 
 def test_wl_coref_sent_ids_as_strings_still_cut_sentences(tmp_path):
     path = tmp_path / "wl.jsonl"
-    line = {"document_id": "d", "cased_words": ["a", "b", "c"], "sent_id": ["s1", "s1", "s2"],
-            "span_clusters": [[[0, 1], [2, 3]]]}
+    line = {"document_id": "d", "cased_words": ["a", "b", "c"], "sent_id": ["s1", "s1", "s2"], "span_clusters": [[[0, 1], [2, 3]]]}
     path.write_text(json.dumps(line) + "\n")
     result = run("convert", path, tmp_path / "o.conll")
     assert result.exit_code == 0, result.output
@@ -96,8 +106,10 @@ def test_wl_coref_sent_ids_as_strings_still_cut_sentences(tmp_path):
 
 # --- item 3: numbers past 64 bits; names a writer's own reader cannot pair ---------------
 
-CONLLU = ("# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = s1\n# text = a b\n"
-          "1\ta\ta\tX\t_\t_\t0\troot\t0:root\tEntity=(e1--{head})\n2\tb\tb\tX\t_\t_\t1\tdep\t1:dep\tEntity=(e1--1)\n\n")
+CONLLU = (
+    "# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = s1\n# text = a b\n"
+    "1\ta\ta\tX\t_\t_\t0\troot\t0:root\tEntity=(e1--{head})\n2\tb\tb\tX\t_\t_\t1\tdep\t1:dep\tEntity=(e1--1)\n\n"
+)
 
 
 @pytest.mark.parametrize("head", ["99999999999999999999", "9223372036854775808", "4611686018427387904"])
@@ -111,8 +123,7 @@ def test_a_conllu_head_number_past_64_bits_is_refused_naming_line_and_entity(tmp
 @pytest.mark.parametrize("brk", ["\u2028", "\u2029", "\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85"])
 def test_the_conllu_a_writer_refuses_a_name_its_reader_would_cut(tmp_path, brk):
     source = tmp_path / "n.jsonlines"
-    source.write_text(json.dumps({"doc_key": f"a{brk}b", "sentences": [["x", "y"]], "clusters": [[[0, 0], [1, 1]]]})
-                      + "\n")
+    source.write_text(json.dumps({"doc_key": f"a{brk}b", "sentences": [["x", "y"]], "clusters": [[[0, 0], [1, 1]]]}) + "\n")
     refused(run("convert", source, tmp_path / "o.ua"), "CoNLL-UA cannot hold this name", repr(f"a{brk}b"))
     assert not (tmp_path / "o.ua").exists()
 
@@ -122,8 +133,7 @@ def test_the_conllu_a_writer_refuses_a_name_its_reader_would_cut(tmp_path, brk):
 def test_the_other_writers_keep_a_name_with_a_unicode_line_break_pairable(tmp_path, brk, suffix):
     """Their readers end lines at \\n (and \\r) only, or escape the name."""
     source = tmp_path / "n.jsonlines"
-    source.write_text(json.dumps({"doc_key": f"a{brk}b", "sentences": [["x", "y"]], "clusters": [[[0, 0], [1, 1]]]})
-                      + "\n")
+    source.write_text(json.dumps({"doc_key": f"a{brk}b", "sentences": [["x", "y"]], "clusters": [[[0, 0], [1, 1]]]}) + "\n")
     if suffix == "jsonlines":
         source = tmp_path / "n.conll"
         assert run("convert", tmp_path / "n.jsonlines", source).exit_code == 0
@@ -136,6 +146,7 @@ def test_the_other_writers_keep_a_name_with_a_unicode_line_break_pairable(tmp_pa
 
 
 # --- item 10: --topic-pattern on the bare document name ----------------------------------
+
 
 def _standard_headers(source: Path, target: Path) -> Path:
     """The file with ``#begin document (NAME); part 000`` headers."""
@@ -151,8 +162,7 @@ def _standard_headers(source: Path, target: Path) -> Path:
 def test_topic_pattern_matches_the_bare_name_of_standard_headers(tmp_path):
     key = _standard_headers(DATA / "ecb.key.conll", tmp_path / "k.conll")
     response = _standard_headers(DATA / "ecb.response.conll", tmp_path / "r.conll")
-    bundled = run("score", DATA / "ecb.key.conll", DATA / "ecb.response.conll", "--topic-pattern", r"^(\d+)_",
-                  "-f", "json", "--per-doc")
+    bundled = run("score", DATA / "ecb.key.conll", DATA / "ecb.response.conll", "--topic-pattern", r"^(\d+)_", "-f", "json", "--per-doc")
     standard = run("score", key, response, "--topic-pattern", r"^(\d+)_", "-f", "json", "--per-doc")
     assert bundled.exit_code == standard.exit_code == 0, standard.output
     a, b = json.loads(bundled.stdout), json.loads(standard.stdout)
@@ -162,8 +172,10 @@ def test_topic_pattern_matches_the_bare_name_of_standard_headers(tmp_path):
 
 def test_a_bare_name_that_does_not_match_says_what_was_matched(tmp_path):
     key = _standard_headers(DATA / "ecb.key.conll", tmp_path / "k.conll")
-    refused(run("score", key, key, "--topic-pattern", r"^\((\d+)_"),
-            "document '(1_1ecb); part 000' (matched as '1_1ecb'): its name does not match --topic-pattern")
+    refused(
+        run("score", key, key, "--topic-pattern", r"^\((\d+)_"),
+        "document '(1_1ecb); part 000' (matched as '1_1ecb'): its name does not match --topic-pattern",
+    )
 
 
 # --- item 11: the shipped UA example shows a real plural -------------------------------
@@ -181,7 +193,8 @@ def test_the_shipped_ua_example_scores_100_against_itself(side, preset):
     assert result.exit_code == 0, result.output
     metrics = json.loads(result.stdout)["metrics"]
     assert {name: metrics[name]["f1"] for name in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")} == dict.fromkeys(
-        ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"), 1.0)
+        ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"), 1.0
+    )
 
 
 def test_a_plural_with_one_antecedent_scores_its_blanc_link_zero_as_documented(tmp_path):
@@ -197,6 +210,7 @@ def test_a_plural_with_one_antecedent_scores_its_blanc_link_zero_as_documented(t
 
 
 # --- item 9: round trips that close ------------------------------------------------------
+
 
 def test_a_corpus_without_mentions_converts_to_spacy_and_back(tmp_path):
     source = tmp_path / "none.conll"
@@ -249,14 +263,14 @@ def test_conllu_gz_to_conllu_keeps_sent_ids_or_is_refused_like_plain_to_plain(tm
     empty = tmp_path / "z.conllu"
     empty.write_text(_gum_document(0), encoding="utf8")
     packed.write_bytes(gzip.compress(empty.read_bytes()))
-    refused(run("convert", packed, tmp_path / "z2.conllu"), "empty node(s) written as words",
-            "(de)compress the file with gzip instead")
+    refused(run("convert", packed, tmp_path / "z2.conllu"), "empty node(s) written as words", "(de)compress the file with gzip instead")
     refused(run("convert", empty, tmp_path / "z2.conllu"), "nothing to convert")
     converted = run("convert", empty, tmp_path / "z.conll")
     assert converted.exit_code == 0 and "empty node(s) written as words" in converted.stderr
 
 
 # --- item 8: the --errors-list table -----------------------------------------------------
+
 
 def _long_entity_pair(tmp_path: Path, n: int = 300) -> tuple:
     """A key whose one entity has ``n`` mentions, and a response that
@@ -275,7 +289,7 @@ def test_the_errors_list_table_cuts_long_lists_and_pads_no_row(tmp_path):
     key, response = _long_entity_pair(tmp_path)
     result = run("score", key, response, "--errors-list")
     assert result.exit_code == 0, result.output
-    listing = result.stdout[result.stdout.index("Document"):]
+    listing = result.stdout[result.stdout.index("Document") :]
     lines = listing.splitlines()
     assert not [line for line in lines if line != line.rstrip()]
     divided = next(line for line in lines if "divided entity" in line)
@@ -286,6 +300,7 @@ def test_the_errors_list_table_cuts_long_lists_and_pads_no_row(tmp_path):
 
 
 # --- item 12a: one text per document, whatever the format --------------------------------
+
 
 def test_evaluate_gives_a_conll_key_the_text_convert_gives_its_docbin(tmp_path):
     import importlib.util
@@ -308,9 +323,24 @@ def test_evaluate_gives_a_conll_key_the_text_convert_gives_its_docbin(tmp_path):
     metrics = []
     for key in (tmp_path / "key.spacy", KEY):
         out = tmp_path / f"{key.suffix[1:]}.json"
-        done = subprocess.run([sys.executable, "-m", "spacy_coref_eval", "evaluate", str(tmp_path / "pipeline"),
-                               str(key), "--code", str(script), "--output", str(out)],
-                              capture_output=True, text=True, env=env, cwd=tmp_path)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "spacy_coref_eval",
+                "evaluate",
+                str(tmp_path / "pipeline"),
+                str(key),
+                "--code",
+                str(script),
+                "--output",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
         assert done.returncode == 0, done.stderr
         metrics.append(json.loads(out.read_text())["metrics"])
     assert metrics[0]["conll"]["f1"] > 0.5
@@ -319,10 +349,13 @@ def test_evaluate_gives_a_conll_key_the_text_convert_gives_its_docbin(tmp_path):
 
 # --- item 12c: metrics undefined on a stratum ---------------------------------------------
 
+
 def test_muc_and_conll_are_undefined_on_a_stratum_of_singletons(tmp_path):
     path = tmp_path / "s.conll"
-    path.write_text("#begin document d\nd\t0\t0\tAlice\t(1)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(2)\n"
-                    "d\t0\t3\tand\t-\nd\t0\t4\tshe\t(1)\nd\t0\t5\tleft\t(3)\n\n#end document\n")
+    path.write_text(
+        "#begin document d\nd\t0\t0\tAlice\t(1)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(2)\n"
+        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t(1)\nd\t0\t5\tleft\t(3)\n\n#end document\n"
+    )
     data = json.loads(run("score", path, path, "--by", "chain-length", "-f", "json").stdout)
     strata = data["strata"]["chain-length"]
     assert strata["1"]["undefined"] == ["muc", "conll"]
@@ -337,6 +370,7 @@ def test_muc_and_conll_are_undefined_on_a_stratum_of_singletons(tmp_path):
 
 
 # --- item 12d: an LLM text file named .txt -------------------------------------------------
+
 
 def test_a_tagged_text_file_named_txt_gets_the_text2text_hint(tmp_path):
     import gzip
@@ -353,11 +387,12 @@ def test_a_tagged_text_file_named_txt_gets_the_text2text_hint(tmp_path):
 
 # --- item 12e: --strict --------------------------------------------------------------------
 
+
 def _one_document(tmp_path: Path) -> Path:
     """The demo response without its second document (a warning: scored as empty)."""
     text = RESPONSE.read_text()
     path = tmp_path / "one.conll"
-    path.write_text(text[:text.index("#begin document", 10)])
+    path.write_text(text[: text.index("#begin document", 10)])
     return path
 
 
@@ -366,8 +401,11 @@ def test_strict_turns_any_warning_into_exit_code_1_and_still_writes(tmp_path, co
     """The demo pair warns: one document missing (score), two documents too
     few for resampling (report, compare)."""
     out = tmp_path / ("r.html" if command == "report" else "r.json")
-    args = {"score": ("score", KEY, _one_document(tmp_path), "-o", out), "report": ("report", KEY, RESPONSE, "-o", out),
-            "compare": ("compare", KEY, RESPONSE, RESPONSE, "-o", out, "--rounds", "100")}[command]
+    args = {
+        "score": ("score", KEY, _one_document(tmp_path), "-o", out),
+        "report": ("report", KEY, RESPONSE, "-o", out),
+        "compare": ("compare", KEY, RESPONSE, RESPONSE, "-o", out, "--rounds", "100"),
+    }[command]
     lenient = run(*args)
     assert lenient.exit_code == 0 and "⚠" in lenient.stderr, lenient.output
     out.unlink()
@@ -379,6 +417,7 @@ def test_strict_turns_any_warning_into_exit_code_1_and_still_writes(tmp_path, co
 
 
 # --- item 12f: warnings from Python name documents, one line each --------------------------
+
 
 def test_spacy_side_warnings_use_the_reference_docs_names():
     import warnings
@@ -423,16 +462,20 @@ def test_python_warnings_point_at_the_callers_line_and_print_one_line():
 
 # --- item 12b: entities by the file's ids ------------------------------------------------------
 
+
 def test_the_errors_list_names_entities_by_the_key_files_ids(tmp_path):
     key = tmp_path / "k.conll"
-    key.write_text("#begin document d\nd\t0\t0\tAlice\t(104)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(7)\n"
-                   "d\t0\t3\tand\t-\nd\t0\t4\tshe\t(104)\nd\t0\t5\tleft\t-\n\n#end document\n")
+    key.write_text(
+        "#begin document d\nd\t0\t0\tAlice\t(104)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(7)\n"
+        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t(104)\nd\t0\t5\tleft\t-\n\n#end document\n"
+    )
     response = tmp_path / "r.conll"
-    response.write_text("#begin document d\nd\t0\t0\tAlice\t(9)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(9)\n"
-                        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t-\nd\t0\t5\tleft\t-\n\n#end document\n")
+    response.write_text(
+        "#begin document d\nd\t0\t0\tAlice\t(9)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(9)\n"
+        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t-\nd\t0\t5\tleft\t-\n\n#end document\n"
+    )
     listing = json.loads(run("score", key, response, "--errors-list", "-f", "json").stdout)["errors_list"]["d"]
-    assert listing["missing_mentions"] == [{"span": [4, 5], "text": "she", "entity": 1, "entity_id": "104",
-                                            "entity_missing": False}]
+    assert listing["missing_mentions"] == [{"span": [4, 5], "text": "she", "entity": 1, "entity_id": "104", "entity_missing": False}]
     conflated = listing["conflated_entities"][0]
     assert conflated["entity_id"] == "9"
     assert [part["key_entity_id"] for part in conflated["parts"]] == ["104", "7"]
@@ -456,11 +499,15 @@ def test_the_errors_list_names_conllu_entities_by_their_eids(tmp_path):
 
 def test_the_html_report_labels_key_entities_by_the_files_ids(tmp_path):
     key = tmp_path / "k.conll"
-    key.write_text("#begin document d\nd\t0\t0\tAlice\t(104)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(7)\n"
-                   "d\t0\t3\tand\t-\nd\t0\t4\tshe\t(104)\nd\t0\t5\tleft\t-\n\n#end document\n")
+    key.write_text(
+        "#begin document d\nd\t0\t0\tAlice\t(104)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(7)\n"
+        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t(104)\nd\t0\t5\tleft\t-\n\n#end document\n"
+    )
     response = tmp_path / "r.conll"
-    response.write_text("#begin document d\nd\t0\t0\tAlice\t(9)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(8)\n"
-                        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t-\nd\t0\t5\tleft\t(9)\n\n#end document\n")
+    response.write_text(
+        "#begin document d\nd\t0\t0\tAlice\t(9)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(8)\n"
+        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t-\nd\t0\t5\tleft\t(9)\n\n#end document\n"
+    )
     assert run("report", key, response, "-o", tmp_path / "r.html").exit_code == 0
     page = (tmp_path / "r.html").read_text()
     import re
@@ -475,13 +522,17 @@ def test_empty_nodes_turned_into_words_are_named_when_scored_against_the_source(
     source.write_text(_gum_document(0), encoding="utf8")
     assert run("convert", source, tmp_path / "z.conll").exit_code == 0
     assert run("convert", tmp_path / "z.conll", tmp_path / "back.conllu").exit_code == 0
-    refused(run("score", source, tmp_path / "back.conllu"), "the response has a word for each of the key's empty nodes",
-            "convert wrote them as words")
+    refused(
+        run("score", source, tmp_path / "back.conllu"),
+        "the response has a word for each of the key's empty nodes",
+        "convert wrote them as words",
+    )
 
 
 def test_the_errors_list_names_ua_entities_by_their_entity_ids():
-    listing = json.loads(run("score", UA_EXAMPLE / "example.key.ua", UA_EXAMPLE / "example.response.ua",
-                             "--errors-list", "-f", "json").stdout)["errors_list"]["example"]
+    listing = json.loads(
+        run("score", UA_EXAMPLE / "example.key.ua", UA_EXAMPLE / "example.response.ua", "--errors-list", "-f", "json").stdout
+    )["errors_list"]["example"]
     assert {e["entity_id"] for e in listing["missing_entities"]} == {"5", "6"}
     conflated = listing["conflated_entities"][0]
     assert conflated["entity_id"] == "2" and [p["key_entity_id"] for p in conflated["parts"]] == ["1", "2"]

@@ -2,6 +2,7 @@
 report is written only to a name that says what it is, and a write that
 is interrupted (Ctrl-C, SIGTERM) or killed leaves no temporary file
 behind (the next write of the same file removes a killed one's)."""
+
 import signal
 import subprocess
 import sys
@@ -71,11 +72,19 @@ def test_a_killed_write_leaves_a_temporary_that_the_next_write_removes(tmp_path)
     assert target.read_text() == "old" and len(temporaries(tmp_path)) == 1
     other = tmp_path / "other.txt"
     (tmp_path / f".other.txt.{99999999}.abc.tmp").write_text("someone else's")
-    subprocess.run([sys.executable, "-c", textwrap.dedent("""
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent("""
         import sys
         from spacy_coref_eval.files import write_output
         write_output(sys.argv[1], "fresh")
-    """), str(target)], check=True)
+    """),
+            str(target),
+        ],
+        check=True,
+    )
     assert target.read_text() == "fresh"
     assert temporaries(tmp_path) == [".other.txt.99999999.abc.tmp"]
     assert not other.exists()

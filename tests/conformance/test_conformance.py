@@ -1,4 +1,5 @@
 """The reference scorer's own numbers (tests/data/conformance/expected.json)."""
+
 import json
 import math
 
@@ -9,10 +10,7 @@ from tests.conftest import data_path
 
 CONFORMANCE = data_path("conformance")
 CASES = json.loads((CONFORMANCE / "expected.json").read_text())["cases"]
-SETTINGS = {
-    "default": Settings(),
-    "explicit": Settings.from_options(match="exact", twinless="conll", singletons="keep"),
-}
+SETTINGS = {"default": Settings(), "explicit": Settings.from_options(match="exact", twinless="conll", singletons="keep")}
 
 
 def close(a: float, b: float) -> bool:
@@ -66,9 +64,7 @@ def test_published_scores(name):
 
 def test_repeated_mentions_are_reported():
     result = score_case(CASES["A9"], Settings())
-    assert result.warnings == [
-        "document '(LuoTestCase);': 10 repeated mention(s) in the response dropped (first copy kept)"
-    ]
+    assert result.warnings == ["document '(LuoTestCase);': 10 repeated mention(s) in the response dropped (first copy kept)"]
 
 
 def test_worked_examples_of_the_papers():

@@ -8,6 +8,7 @@ rerun, tests/data/corefud-rerun). Without the preset our own matchers give
 the same numbers on every row but those where the preset's conventions
 matter (its BLANC rule, super-exact head matching, zeros by dependencies).
 """
+
 import json
 import math
 
@@ -43,8 +44,12 @@ def score_row(row, settings: Settings):
 
 def preset_settings(row) -> Settings:
     return Settings.from_options(
-        [row["metric"]], MATCH[row["matching"]], singletons="keep", preset="corefud",
-        zeros="keep" if row["keep_zeros"] else "exclude", zero_match=row["zero_method"],
+        [row["metric"]],
+        MATCH[row["matching"]],
+        singletons="keep",
+        preset="corefud",
+        zeros="keep" if row["keep_zeros"] else "exclude",
+        zero_match=row["zero_method"],
     )
 
 
@@ -56,9 +61,7 @@ def test_the_cases_cover_every_metric_matching_and_zero_setting():
     assert (len(ROWS), len(OWN_SCOPE)) == (335, 267)
     assert {row["metric"] for row in ROWS} == {"muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor"}
     assert {row["matching"] for row in ROWS} == set(MATCH)
-    assert {(row["keep_zeros"], row["zero_method"]) for row in ROWS} == {
-        (False, "linear"), (True, "linear"), (True, "dependent")
-    }
+    assert {(row["keep_zeros"], row["zero_method"]) for row in ROWS} == {(False, "linear"), (True, "linear"), (True, "dependent")}
 
 
 @pytest.mark.parametrize("row", ROWS, ids=row_id)
@@ -67,10 +70,7 @@ def test_official_corefud_scores_under_the_preset(row):
     assert agrees(got, row["official"]), (got, row)
 
 
-OWN_SCOPE = [
-    row for row in ROWS
-    if row["metric"] != "blanc" and row["zero_method"] == "linear" and "exlcude_zeros" not in row["test"]
-]
+OWN_SCOPE = [row for row in ROWS if row["metric"] != "blanc" and row["zero_method"] == "linear" and "exlcude_zeros" not in row["test"]]
 """Rows whose setting our own options express: no BLANC rule, no zero
 exclusion, zeros matched as node sets."""
 

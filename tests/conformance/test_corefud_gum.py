@@ -7,6 +7,7 @@ they were made) on 31 documents, and on all 40 with another seed, whose
 response gives some node sets in two entities (counted in both, as the
 official scorer does; docs/corefud.md §10), with the zero score too
 (tests/data/corefud-rerun/gum_repeats.json)."""
+
 import gzip
 import json
 import math
@@ -45,14 +46,14 @@ def test_gum_scores_equal_the_official_scorer_s(pairs, setting):
     for metric in METRICS:
         ours = tuple(got[metric][rate] for rate in ("recall", "precision", "f1"))
         assert all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in zip(ours, OFFICIAL["scores"][setting][metric])), (
-            metric, ours, OFFICIAL["scores"][setting][metric]
+            metric,
+            ours,
+            OFFICIAL["scores"][setting][metric],
         )
 
 
 def test_the_perturbation_changes_what_each_matching_forgives(pairs):
-    f1 = {
-        setting: scores["muc"][2] for setting, scores in OFFICIAL["scores"].items()
-    }
+    f1 = {setting: scores["muc"][2] for setting, scores in OFFICIAL["scores"].items()}
     assert f1["exact-keep"] < f1["partial-keep"] < 1 and f1["exact-keep"] < f1["head-keep"]
 
 

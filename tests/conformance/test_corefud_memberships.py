@@ -6,6 +6,7 @@ each membership is looked up by its own span; the oracle walks the entity
 lists as the scorer does (the mention's entity on the other side is the
 last one holding it; CEAF counts it in every entity holding it; BLANC's
 numerators come from the key side)."""
+
 from itertools import combinations
 
 import pytest
@@ -88,8 +89,7 @@ def naive_corefud_counts(key, response):
         quads[name] = (num, key_den, num, side(response_sets, response_sets)[1])
     coref = sum(1 for found in sigma for a, b in combinations(found, 2) if a is not None and a == b)
     noncoref = sum(
-        1 for i, j in combinations(range(len(key)), 2) for a in sigma[i] for b in sigma[j]
-        if a is not None and b is not None and a != b
+        1 for i, j in combinations(range(len(key)), 2) for a in sigma[i] for b in sigma[j] if a is not None and b is not None and a != b
     )
     n_key, n_response = sum(map(len, key)), sum(map(len, response))
     key_links = sum(len(e) * (len(e) - 1) // 2 for e in key)

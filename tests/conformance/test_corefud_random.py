@@ -6,6 +6,7 @@ eids reused across documents. The official output is in
 tests/data/corefud-rerun/random_fixtures.json.gz (provenance in its ``about``). Where the official
 scorer raises on a metric, that metric is not compared (docs/corefud.md §10).
 A fixed sample of 15 cases runs in the fast loop, all 120 under ``slow``."""
+
 import gzip
 import json
 import math
@@ -25,10 +26,7 @@ FAST = {case["id"] for case in FIXTURES["cases"][::8]}
 """Every eighth case: 15 cases for the fast loop."""
 
 
-CASES = [
-    pytest.param(case, id=case["id"], marks=() if case["id"] in FAST else (pytest.mark.slow,))
-    for case in FIXTURES["cases"]
-]
+CASES = [pytest.param(case, id=case["id"], marks=() if case["id"] in FAST else (pytest.mark.slow,)) for case in FIXTURES["cases"]]
 
 
 def _pairs(case, tmp_path):
@@ -42,9 +40,7 @@ def _pairs(case, tmp_path):
 
 def _scores(pairs, mode):
     match, singletons, zeros, zero_match = mode.split("-")
-    settings = Settings.from_options(
-        METRICS, match, singletons=singletons, preset="corefud", zeros=zeros, zero_match=zero_match
-    )
+    settings = Settings.from_options(METRICS, match, singletons=singletons, preset="corefud", zeros=zeros, zero_match=zero_match)
     return score_pairs(pairs, settings).metrics()
 
 
@@ -60,9 +56,7 @@ def test_every_mode_equals_the_official_scorer(case, tmp_path):
                 continue
             ours = [got[metric][rate] for rate in ("recall", "precision", "f1")]
             expected = official["metrics"][metric]
-            assert all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in zip(ours, expected)), (
-                mode, metric, ours, expected,
-            )
+            assert all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in zip(ours, expected)), (mode, metric, ours, expected)
             compared += 1
     assert compared > 0
 
@@ -74,12 +68,7 @@ def test_the_sample_covers_what_the_preset_must_reproduce(tmp_path):
     sample = [case for case in FIXTURES["cases"] if case["id"] in FAST]
     assert len(sample) == 15
     assert any(
-        pair.key.memberships is not None or pair.response.memberships is not None
-        for case in sample
-        for pair in _pairs(case, tmp_path)
+        pair.key.memberships is not None or pair.response.memberships is not None for case in sample for pair in _pairs(case, tmp_path)
     )
     assert any(case["official"][mode]["errors"] for case in sample for mode in FIXTURES["modes"] if "exclude" in mode)
-    assert not any(
-        case["official"][mode]["errors"]
-        for case in FIXTURES["cases"] for mode in FIXTURES["modes"] if "exclude" not in mode
-    )
+    assert not any(case["official"][mode]["errors"] for case in FIXTURES["cases"] for mode in FIXTURES["modes"] if "exclude" not in mode)

@@ -1,6 +1,7 @@
 """LEA's importance as a value (docs/metrics.md, LEA): by entity type
 against a naive oracle, size equal to the definition, through spaCy's
 registry, the command line, the JSON settings and ``merge``."""
+
 import json
 import pickle
 from dataclasses import replace
@@ -32,11 +33,13 @@ def typed(entities, types):
 def type_of(side, types):
     """The type of an entity of a rewritten side: that of the given entity
     sharing a mention with it, ``None`` for a mention the side lacked."""
+
     def lookup(entity):
         for known, etype in zip(side.entities(), types):
             if set(known) & entity:
                 return etype
         return None
+
     return lookup
 
 
@@ -47,8 +50,10 @@ def oracle_lea(key, response, policy, importance):
     recall = lea_side(recall_key, recall_response, importance=lambda entity: importance(entity, "key"))
     precision = lea_side(precision_response, precision_key, importance=lambda entity: importance(entity, "response"))
     return {
-        "recall_num": float(recall[0]), "recall_den": float(recall[1]),
-        "precision_num": float(precision[0]), "precision_den": float(precision[1]),
+        "recall_num": float(recall[0]),
+        "recall_den": float(recall[1]),
+        "precision_num": float(precision[0]),
+        "precision_den": float(precision[1]),
     }
 
 
@@ -105,14 +110,17 @@ def test_the_value_is_immutable_comparable_and_picklable():
     assert Settings.from_options(lea_importance="uniform").to_dict()["lea_importance"] == "uniform"
 
 
-@pytest.mark.parametrize("args, message", [
-    (("weight",), "must be one of size, uniform, entity-type"),
-    (("entity-type",), "needs a weight table"),
-    (("uniform", {"person": 2}), "go with importance entity-type"),
-    (("entity-type", {"person": -1}), "finite number ≥ 0"),
-    (("entity-type", {"person": "heavy"}), "must be a number"),
-    (("entity-type", ["person"]), "must map entity types to weights"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("weight",), "must be one of size, uniform, entity-type"),
+        (("entity-type",), "needs a weight table"),
+        (("uniform", {"person": 2}), "go with importance entity-type"),
+        (("entity-type", {"person": -1}), "finite number ≥ 0"),
+        (("entity-type", {"person": "heavy"}), "must be a number"),
+        (("entity-type", ["person"]), "must map entity types to weights"),
+    ],
+)
 def test_bad_importances_are_refused(args, message):
     with pytest.raises(ValueError, match=message):
         LeaImportance.of(*args)
@@ -193,10 +201,24 @@ def _files(tmp_path):
 
 def test_the_command_line_scores_and_echoes_the_weights(tmp_path):
     key, response, weights = _files(tmp_path)
-    result = CliRunner().invoke(app, [
-        "score", str(key), str(response), "-m", "lea", "-f", "json",
-        "--lea-importance", "entity-type", "--lea-weights", str(weights), "--lea-default-weight", "0",
-    ])
+    result = CliRunner().invoke(
+        app,
+        [
+            "score",
+            str(key),
+            str(response),
+            "-m",
+            "lea",
+            "-f",
+            "json",
+            "--lea-importance",
+            "entity-type",
+            "--lea-weights",
+            str(weights),
+            "--lea-default-weight",
+            "0",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["settings"]["lea_importance"] == "entity-type"
@@ -234,10 +256,20 @@ def test_merge_refuses_runs_with_other_importances(tmp_path):
     heavier = tmp_path / "heavier.json"
     heavier.write_text(json.dumps({"person": 3}), encoding="utf-8")
     for name, table in (("a", weights), ("b", heavier)):
-        result = runner.invoke(app, [
-            "score", str(key), str(response), "--lea-importance", "entity-type", "--lea-weights", str(table),
-            "--save-counts", str(tmp_path / f"{name}.json"),
-        ])
+        result = runner.invoke(
+            app,
+            [
+                "score",
+                str(key),
+                str(response),
+                "--lea-importance",
+                "entity-type",
+                "--lea-weights",
+                str(table),
+                "--save-counts",
+                str(tmp_path / f"{name}.json"),
+            ],
+        )
         assert result.exit_code == 0, result.output
     alone = runner.invoke(app, ["merge", str(tmp_path / "a.json"), "-f", "json"])
     assert alone.exit_code == 0, alone.output
@@ -277,7 +309,7 @@ def test_equal_weights_are_uniform_on_corefud_files(preset, tmp_path):
     ones = evaluate_corpus(key, response, preset=preset, lea_importance="entity-type", lea_weights={"person": 1}).metrics()
     assert ones == uniform
     weighted = evaluate_corpus(
-        key, response, preset=preset, lea_importance="entity-type", lea_weights={"person": 5, "abstract": 0.1},
+        key, response, preset=preset, lea_importance="entity-type", lea_weights={"person": 5, "abstract": 0.1}
     ).metrics()
     assert weighted["lea"] != uniform["lea"]
     assert {name: block for name, block in weighted.items() if name != "lea"} == {

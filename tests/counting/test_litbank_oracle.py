@@ -1,5 +1,6 @@
 """LitBank scale: the command line's JSON on the whole corpus against a
 perturbed copy equals the naive oracle, document by document, summed."""
+
 import json
 
 import pytest

@@ -1,6 +1,7 @@
 """MOR, the mention overlap ratio (Žabokrtský et al. 2022), against a naive
 implementation (every one-to-one alignment tried), and where users see it:
 the metric registry, the command line and the spaCy score keys."""
+
 import configparser
 import itertools
 

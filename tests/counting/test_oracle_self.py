@@ -61,10 +61,8 @@ def test_blanc_counts_by_hand():
     sides is shared (d and e are twinless)."""
     a, b, c, d, e = (token(i) for i in range(5))
     blanc = naive_counts([[a, b, c], [d]], [[a, b], [c, e]])["blanc"]
-    assert blanc["coref_links"] == {
-        "recall_num": 1.0, "recall_den": 3.0, "precision_num": 1.0, "precision_den": 2.0}
-    assert blanc["noncoref_links"] == {
-        "recall_num": 0.0, "recall_den": 3.0, "precision_num": 0.0, "precision_den": 4.0}
+    assert blanc["coref_links"] == {"recall_num": 1.0, "recall_den": 3.0, "precision_num": 1.0, "precision_den": 2.0}
+    assert blanc["noncoref_links"] == {"recall_num": 0.0, "recall_den": 3.0, "precision_num": 0.0, "precision_den": 4.0}
 
 
 def test_muc_counts_missing_mentions_form_own_parts():
@@ -87,8 +85,7 @@ def test_mention_identification():
     """Twinned key mentions / key mentions and twinned response mentions /
     response mentions, with nested spans as distinct mentions."""
     counts = naive_counts([[(0, 3), (1, 2)], [(5, 6)]], [[(0, 3)], [(0, 2), (5, 6)]])
-    assert counts["mentions"] == {
-        "recall_num": 2.0, "recall_den": 3.0, "precision_num": 2.0, "precision_den": 3.0}
+    assert counts["mentions"] == {"recall_num": 2.0, "recall_den": 3.0, "precision_num": 2.0, "precision_den": 3.0}
 
 
 def test_empty_sides_count_nothing():
@@ -97,8 +94,7 @@ def test_empty_sides_count_nothing():
     both_empty = naive_counts([], [])
     assert all(value == 0.0 for value in _values(both_empty))
     only_key = naive_counts([[a, b]], [])
-    assert only_key["bcub"] == {
-        "recall_num": 0.0, "recall_den": 2.0, "precision_num": 0.0, "precision_den": 0.0}
+    assert only_key["bcub"] == {"recall_num": 0.0, "recall_den": 2.0, "precision_num": 0.0, "precision_den": 0.0}
     assert naive_rates(only_key)["conll"]["f1"] == 0.0
 
 
@@ -132,7 +128,11 @@ def test_twinless_policies_b3_by_hand(policy):
     assert (bcub["recall_num"], bcub["recall_den"]) == (recall_num, recall_den)
     assert (bcub["precision_num"], bcub["precision_den"]) == (precision_num, precision_den)
     assert naive_policy_counts([[A, B]], [[A, C]], policy)["mentions"] == {
-        "recall_num": 1.0, "recall_den": 2.0, "precision_num": 1.0, "precision_den": 2.0}
+        "recall_num": 1.0,
+        "recall_den": 2.0,
+        "precision_num": 1.0,
+        "precision_den": 2.0,
+    }
 
 
 def test_sys_drops_twinless_response_singletons():
@@ -178,8 +178,7 @@ def reference_cases():
     """Every case of expected.json but A8 and A9, whose repeated response
     mentions the oracle rejects."""
     cases = json.loads(data_path("conformance", "expected.json").read_text())["cases"]
-    return [pytest.param(case, id=name) for name, case in cases.items()
-            if name not in ("A8", "A9")]
+    return [pytest.param(case, id=name) for name, case in cases.items() if name not in ("A8", "A9")]
 
 
 def _pair(counts):
@@ -189,16 +188,14 @@ def _pair(counts):
 @pytest.mark.parametrize("case", reference_cases())
 def test_reference_scorer_counts(case):
     """Counts equal those of the CoNLL reference scorer v8.01 (Pradhan et al. 2014)."""
-    counts = naive_counts(read_conll(data_path("conformance", case["key"])),
-                          read_conll(data_path("conformance", case["response"])))
+    counts = naive_counts(read_conll(data_path("conformance", case["key"])), read_conll(data_path("conformance", case["response"])))
     scores = naive_rates(counts)
     for metric, expected in case["counts"].items():
         if metric == "blanc":
             for kind in ("coref_links", "noncoref_links"):
-                assert _pair(counts["blanc"][kind]) == pytest.approx(
-                    expected[kind]["recall"] + expected[kind]["precision"], rel=1e-9)
+                assert _pair(counts["blanc"][kind]) == pytest.approx(expected[kind]["recall"] + expected[kind]["precision"], rel=1e-9)
             assert [scores["blanc"]["recall"], scores["blanc"]["precision"]] == pytest.approx(
-                [expected["blanc"]["recall"][0], expected["blanc"]["precision"][0]], rel=1e-9)
+                [expected["blanc"]["recall"][0], expected["blanc"]["precision"][0]], rel=1e-9
+            )
         else:
-            assert _pair(counts[metric]) == pytest.approx(
-                expected["recall"] + expected["precision"], rel=1e-9), metric
+            assert _pair(counts[metric]) == pytest.approx(expected["recall"] + expected["precision"], rel=1e-9), metric

@@ -7,22 +7,8 @@ import numpy as np
 from hypothesis import given, strategies as st
 
 from spacy_coref_eval import Counts, Settings, count_document, score_documents
-from tests.support.oracle import (
-    POLICIES,
-    add_counts,
-    assert_counts_close,
-    flatten,
-    naive_counts,
-    naive_rates,
-)
-from tests.support.strategies import (
-    corpora,
-    deterministic,
-    key_response_pairs,
-    partitions,
-    same_mention_pairs,
-    shuffled,
-)
+from tests.support.oracle import POLICIES, add_counts, assert_counts_close, flatten, naive_counts, naive_rates
+from tests.support.strategies import corpora, deterministic, key_response_pairs, partitions, same_mention_pairs, shuffled
 
 RATES = ("recall", "precision", "f1")
 
@@ -73,9 +59,15 @@ def test_perfect_response_scores_one(key):
     scores = score_documents({"doc": key}, {"doc": key}).metrics()
     has_link = any(len(entity) > 1 for entity in key)
     mention_count = sum(len(entity) for entity in key)
-    expected = {"mentions": 1.0, "bcub": 1.0, "ceafm": 1.0, "ceafe": 1.0, "lea": 1.0,
-                "muc": 1.0 if has_link else 0.0,
-                "blanc": 1.0 if mention_count > 1 else 0.0}
+    expected = {
+        "mentions": 1.0,
+        "bcub": 1.0,
+        "ceafm": 1.0,
+        "ceafe": 1.0,
+        "lea": 1.0,
+        "muc": 1.0 if has_link else 0.0,
+        "blanc": 1.0 if mention_count > 1 else 0.0,
+    }
     for metric, value in expected.items():
         assert [scores[metric][rate] for rate in RATES] == [value] * 3, metric
     assert close(scores["conll"]["f1"], (expected["muc"] + 2.0) / 3)
@@ -87,10 +79,7 @@ def test_order_of_entities_and_mentions_is_irrelevant(pair, policy, data):
     """Partitions are sets of sets: reordering changes no count."""
     key, response = pair
     reordered_key, reordered_response = data.draw(shuffled(key)), data.draw(shuffled(response))
-    assert_counts_close(
-        engine_counts(reordered_key, reordered_response, policy),
-        engine_counts(key, response, policy),
-    )
+    assert_counts_close(engine_counts(reordered_key, reordered_response, policy), engine_counts(key, response, policy))
 
 
 @deterministic(max_examples=60)
@@ -103,8 +92,7 @@ def test_corpus_counts_are_the_sum_of_document_counts(corpus):
     singles = {name: count_document(keys[name], responses[name]) for name in keys}
     for name, counts in singles.items():
         assert_counts_close(result.documents[name].as_dict(), counts.as_dict(), f"{name}: ")
-    assert_counts_close(
-        result.total.as_dict(), total_counts(result.documents.values()).as_dict())
+    assert_counts_close(result.total.as_dict(), total_counts(result.documents.values()).as_dict())
     assert_counts_close(result.total.as_dict(), total_counts(singles.values()).as_dict())
     oracle_total = reduce(add_counts, (naive_counts(keys[n], responses[n]) for n in keys))
     assert_counts_close(result.total.as_dict(), oracle_total)
@@ -118,8 +106,7 @@ def test_swapping_key_and_response_swaps_recall_and_precision(pair, policy):
     is symmetric too: its recall and precision rewrites mirror each other
     (Stoyanov et al. 2009); b30 and sys are not."""
     key, response = pair
-    assert_counts_close(
-        engine_counts(response, key, policy), swap_sides(engine_counts(key, response, policy)))
+    assert_counts_close(engine_counts(response, key, policy), swap_sides(engine_counts(key, response, policy)))
 
 
 @deterministic(max_examples=100)
@@ -155,6 +142,5 @@ def test_metrics_equal_oracle_rates(corpus):
     oracle_counts = reduce(add_counts, (naive_counts(keys[n], responses[n]) for n in keys))
     expected = flatten(expected_metrics(oracle_counts))
     assert set(expected) <= set(metrics), sorted(set(expected) - set(metrics))
-    wrong = {path: (metrics[path], expected[path]) for path in expected
-             if not close(metrics[path], expected[path])}
+    wrong = {path: (metrics[path], expected[path]) for path in expected if not close(metrics[path], expected[path])}
     assert not wrong, wrong

@@ -2,6 +2,7 @@
 ``parse`` function on a file's bytes, and opening it (``.gz``, size
 limits, line lengths) lives in one place, :mod:`spacy_coref_eval.formats.inputs`
 through :class:`~spacy_coref_eval.formats.base.Opened`."""
+
 import ast
 import gzip
 
@@ -60,8 +61,19 @@ def files(tmp_path_factory):
 
 def test_every_single_file_format_but_conll_reads_through_the_opener():
     assert {fmt.name for fmt in PARSED} >= {
-        "conllu", "jsonlines", "spacy", "ua", "text2text", "indiscrim", "fastcoref", "maverick", "wl-coref",
-        "mention-strings", "labelstudio", "prodigy", "doccano",
+        "conllu",
+        "jsonlines",
+        "spacy",
+        "ua",
+        "text2text",
+        "indiscrim",
+        "fastcoref",
+        "maverick",
+        "wl-coref",
+        "mention-strings",
+        "labelstudio",
+        "prodigy",
+        "doccano",
     }
     for fmt in PARSED:
         # CoNLL-2012 reads a directory too; it opens a file with the same read_input

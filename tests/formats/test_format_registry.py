@@ -2,12 +2,13 @@
 writing, and a format registered from outside the package (here, from this
 test module, and from an installed package's entry point) reads, scores
 and converts through the command line like a built-in one."""
+
 import json
 import subprocess
 import sys
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
-from typing import List, Sequence
 
 import pytest
 from click.testing import CliRunner
@@ -36,7 +37,7 @@ def read_toy(path: Path, options: ReadOptions) -> Side:
     return Side(Path(path), TOY, documents)
 
 
-def write_toy(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+def write_toy(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> list[str]:
     with open_output(path, "w", inputs) as out:
         for name, document in zip(document_names(documents), documents):
             entities = ";".join(",".join(f"{s}-{e}" for s, e in entity) for entity in document.clusters.entities())
@@ -94,13 +95,15 @@ def test_a_format_from_an_installed_package_s_entry_point_is_found(tmp_path):
     """A package that declares ``[spacy_coref_eval.formats] toy2 =
     toyformat:FORMAT`` adds the format to a fresh process, reading and
     writing by its suffix."""
-    (tmp_path / "toyformat.py").write_text(textwrap.dedent(f"""
+    (tmp_path / "toyformat.py").write_text(
+        textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {str(REPO)!r})
         from spacy_coref_eval.formats import Format
         from tests.formats.test_format_registry import read_toy, write_toy
         FORMAT = Format("toy2", "Toy from a plugin", (".toy2",), read_toy, write_toy)
-    """))
+    """)
+    )
     info = tmp_path / "toyformat-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toyformat\nVersion: 0.1\n")
@@ -152,8 +155,15 @@ def toy_entries(scan):
 
 
 TOY_LINES = register_format(
-    Format("toy-lines", "Toy lines", (".toylines",), read_toy_lines, write=write_toy,
-           index=DocumentIndex(rb"([^\t\n]+)\t", None, toy_entries), parse=parse_toy_lines),
+    Format(
+        "toy-lines",
+        "Toy lines",
+        (".toylines",),
+        read_toy_lines,
+        write=write_toy,
+        index=DocumentIndex(rb"([^\t\n]+)\t", None, toy_entries),
+        parse=parse_toy_lines,
+    ),
     replace=True,
 )
 

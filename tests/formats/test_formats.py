@@ -1,6 +1,7 @@
 """Every format in every command: the format from the suffix or
 --input-format, jsonlines scoring exactly like its CoNLL copy, CoNLL-U
 read as word spans, and convert round trips that change no score."""
+
 import gzip
 import json
 from pathlib import Path
@@ -31,11 +32,20 @@ def scores(key, response, *options):
     return json.loads(result.stdout)["metrics"]
 
 
-@pytest.mark.parametrize("name, fmt", [
-    ("a.conll", "conll"), ("a.gold_conll", "conll"), ("a.v4_gold_conll.gz", "conll"), ("dir", "conll"),
-    ("a.conllu", "conllu"), ("a.conllu.gz", "conllu"), ("a.jsonlines", "jsonlines"), ("a.jsonl", "jsonlines"),
-    ("a.spacy", "spacy"),
-])
+@pytest.mark.parametrize(
+    "name, fmt",
+    [
+        ("a.conll", "conll"),
+        ("a.gold_conll", "conll"),
+        ("a.v4_gold_conll.gz", "conll"),
+        ("dir", "conll"),
+        ("a.conllu", "conllu"),
+        ("a.conllu.gz", "conllu"),
+        ("a.jsonlines", "jsonlines"),
+        ("a.jsonl", "jsonlines"),
+        ("a.spacy", "spacy"),
+    ],
+)
 def test_the_format_comes_from_the_suffix(name, fmt):
     assert format_of(Path(name)).name == fmt
     assert format_of(Path(name), "jsonlines").name == "jsonlines"

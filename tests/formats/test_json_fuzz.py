@@ -3,6 +3,7 @@ one (a number, a boolean, null, a list, an object, NaN, a huge number, an
 empty string, a line separator), reads it or refuses it with one line:
 ``score`` and ``convert`` end with exit 0 or 1, never an exception
 (issue 34: "no traceback in a re-run of these fuzz shapes")."""
+
 import copy
 import json
 
@@ -17,27 +18,43 @@ RECORDS = {
     "d.jsonlines": {"doc_key": "d", "sentences": [["A", "b", "c"]], "clusters": [[[0, 0], [2, 2]]]},
     "d.fastcoref.jsonl": {"doc_key": "d", "text": "A b c", "clusters": [[[0, 1], [4, 5]]]},
     "d.maverick.jsonl": {"doc_key": "d", "tokens": ["A", "b", "c"], "clusters_token_offsets": [[[0, 0], [2, 2]]]},
-    "d.wl.jsonl": {"document_id": "d", "cased_words": ["A", "b", "c"], "sent_id": [0, 0, 0],
-                   "span_clusters": [[[0, 1], [2, 3]]]},
+    "d.wl.jsonl": {"document_id": "d", "cased_words": ["A", "b", "c"], "sent_id": [0, 0, 0], "span_clusters": [[[0, 1], [2, 3]]]},
     "d.prodigy.jsonl": {
-        "text": "A b c", "answer": "accept",
+        "text": "A b c",
+        "answer": "accept",
         "spans": [{"start": 0, "end": 1, "label": "M"}, {"start": 4, "end": 5, "label": "M"}],
         "relations": [{"label": "COREF", "head_span": {"start": 0, "end": 1}, "child_span": {"start": 4, "end": 5}}],
     },
     "d.doccano.jsonl": {
-        "id": 1, "text": "A b c", "relations": [{"id": 1, "from_id": 1, "to_id": 2, "type": "coref"}],
-        "entities": [{"id": 1, "start_offset": 0, "end_offset": 1, "label": "M"},
-                     {"id": 2, "start_offset": 4, "end_offset": 5, "label": "M"}],
+        "id": 1,
+        "text": "A b c",
+        "relations": [{"id": 1, "from_id": 1, "to_id": 2, "type": "coref"}],
+        "entities": [
+            {"id": 1, "start_offset": 0, "end_offset": 1, "label": "M"},
+            {"id": 2, "start_offset": 4, "end_offset": 5, "label": "M"},
+        ],
     },
     "d.indiscrim.jsonl": {
-        "id": "d", "text": "A b c", "coref_chains": [[[0, 0, 0], [0, 2, 2]]],
+        "id": "d",
+        "text": "A b c",
+        "coref_chains": [[[0, 0, 0], [0, 2, 2]]],
         "sentences": [{"id": 0, "tokens": [{"id": 0, "text": "A"}, {"id": 1, "text": "b"}, {"id": 2, "text": "c"}]}],
     },
-    "d.labelstudio.json": [{"id": 1, "data": {"text": "A b c"}, "annotations": [{"result": [
-        {"id": "a", "type": "labels", "value": {"start": 0, "end": 1, "labels": ["M"]}},
-        {"id": "b", "type": "labels", "value": {"start": 4, "end": 5, "labels": ["M"]}},
-        {"type": "relation", "from_id": "a", "to_id": "b"},
-    ]}]}],
+    "d.labelstudio.json": [
+        {
+            "id": 1,
+            "data": {"text": "A b c"},
+            "annotations": [
+                {
+                    "result": [
+                        {"id": "a", "type": "labels", "value": {"start": 0, "end": 1, "labels": ["M"]}},
+                        {"id": "b", "type": "labels", "value": {"start": 4, "end": 5, "labels": ["M"]}},
+                        {"type": "relation", "from_id": "a", "to_id": "b"},
+                    ]
+                }
+            ],
+        }
+    ],
 }
 
 

@@ -1,6 +1,7 @@
 """Streaming (docs/streaming.md): the document index, batches within their
 budget, and runs read a batch at a time giving the bytes the whole-file
 path gives, on LitBank and on random corpora."""
+
 import gzip
 import json
 import re
@@ -161,21 +162,26 @@ def write(path, documents, fmt):
 
 
 @given(
-    corpora(max_documents=6), st.sampled_from(["conll", "jsonlines"]), st.randoms(use_true_random=False),
-    st.integers(1, 2000), st.integers(1, 2), st.sampled_from([None, "name", "order"]),
+    corpora(max_documents=6),
+    st.sampled_from(["conll", "jsonlines"]),
+    st.randoms(use_true_random=False),
+    st.integers(1, 2000),
+    st.integers(1, 2),
+    st.sampled_from([None, "name", "order"]),
 )
 @deterministic(40, shrink=False)
 def test_random_corpora_streamed_give_the_whole_file_bytes(tmp_path_factory, corpus, fmt, rng, budget, n_process, pair_by):
     keys, responses = corpus
     folder = tmp_path_factory.mktemp("random")
-    sizes = {name: max([end for entity in keys[name] for _, end in entity] +
-                       [end for entity in responses[name] for _, end in entity] + [1]) + rng.randint(0, 3)
-             for name in keys}
+    sizes = {
+        name: max([end for entity in keys[name] for _, end in entity] + [end for entity in responses[name] for _, end in entity] + [1])
+        + rng.randint(0, 3)
+        for name in keys
+    }
     key = {name: (Clusters.from_entities(keys[name]), sizes[name]) for name in keys}
     names = [name for name in keys if rng.random() < 0.8] + (["extra"] if rng.random() < 0.3 else [])
     rng.shuffle(names)
-    response = {name: (Clusters.from_entities(responses[name]) if name in responses else Clusters(), sizes.get(name, 2))
-                for name in names}
+    response = {name: (Clusters.from_entities(responses[name]) if name in responses else Clusters(), sizes.get(name, 2)) for name in names}
     if not response:
         return
     suffix = ".conll" if fmt == "conll" else ".jsonlines"
@@ -262,7 +268,9 @@ def test_parallel_streaming_forks_without_scipy(litbank_pair, monkeypatch):
 
 @given(
     st.lists(st.sampled_from(["\n", "\n\n", "", "# note\n", "stray\n"]), min_size=4, max_size=4),
-    st.booleans(), st.booleans(), st.integers(1, 3000),
+    st.booleans(),
+    st.booleans(),
+    st.integers(1, 3000),
 )
 @deterministic(30, shrink=False)
 def test_odd_layouts_stream_or_read_whole_alike(tmp_path_factory, gaps, crlf, last_newline, budget):

@@ -4,6 +4,7 @@ it, so that runs streamed at any budget give the whole-file bytes, on GUM
 (``GRP`` and ``eid`` headers, default and ``corefud`` presets), on the
 random CorefUD fixtures (eids reused across documents) and on random
 files read document by document."""
+
 import gzip
 import json
 import random
@@ -53,12 +54,16 @@ def without_seen(data, path, seen):
     return READ_BATCH(data, path, None if seen is None else {})
 
 
-@pytest.mark.parametrize("ids, preset", [
-    # about 2 CPU-s each: one (the order of eids depends on the documents
-    # before, the corefud preset keeps copies by that order) in the inner loop
-    pytest.param(ids, preset, id=f"{preset}-{ids}", marks=() if (ids, preset) == ("eid", "corefud") else (pytest.mark.slow,))
-    for ids in ("GRP", "eid") for preset in (None, "corefud")
-])
+@pytest.mark.parametrize(
+    "ids, preset",
+    [
+        # about 2 CPU-s each: one (the order of eids depends on the documents
+        # before, the corefud preset keeps copies by that order) in the inner loop
+        pytest.param(ids, preset, id=f"{preset}-{ids}", marks=() if (ids, preset) == ("eid", "corefud") else (pytest.mark.slow,))
+        for ids in ("GRP", "eid")
+        for preset in (None, "corefud")
+    ],
+)
 def test_gum_streamed_gives_the_whole_file_bytes(gum_pairs, ids, preset):
     for budget, n_process in ((1, 1), (150_000, 1), (150_000, 2), (16 << 20, 1)):
         assert assert_same(*gum_pairs[ids], budget, n_process=n_process, preset=preset)
@@ -195,7 +200,6 @@ def test_a_grp_file_reads_each_document_alone(tmp_path):
         assert side.documents[0].document.entities == whole[i].entities
     with pytest.raises(ValueError, match="GRP"):
         conllu_side.read_batch(index.read([3]), GUM, {})
-
 
 
 @pytest.mark.parametrize("ids", ["GRP", "eid"])

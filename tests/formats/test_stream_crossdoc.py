@@ -1,6 +1,7 @@
 """Cross-document scoring of two CoNLL-2012 files read a batch of documents
 at a time (docs/streaming.md §1): each document kept as its mentions with
 ids, the topics and every output the same as reading both files whole."""
+
 import json
 
 import pytest

@@ -2,6 +2,7 @@
 from what a writer wrote is the name written, whatever characters it
 holds (new lines and ``#end document`` included), and a writer that cannot
 hold a name stops with one line naming the document."""
+
 import string
 
 from hypothesis import given, strategies as st

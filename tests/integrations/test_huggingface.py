@@ -3,11 +3,12 @@ loaded and run through ``evaluate`` itself: the command line's numbers on
 LitBank, 100 where two documents reuse an entity id, and the numbers of
 Hugging Face's ``coval`` module on single documents (its outputs recorded
 in tests/data/hf_coval with their provenance)."""
+
 import gzip
 import json
 import math
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import evaluate
 import pytest
@@ -27,10 +28,10 @@ def metric():
     return evaluate.load(str(MODULE))
 
 
-def sentences_of(path: Path) -> List[List[str]]:
+def sentences_of(path: Path) -> list[list[str]]:
     """A CoNLL-2012 file as coval's module takes it: every sentence's word
     lines, columns joined with spaces."""
-    sentences: List[List[str]] = [[]]
+    sentences: list[list[str]] = [[]]
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("#") or not line.strip():
             if sentences[-1]:
@@ -40,13 +41,13 @@ def sentences_of(path: Path) -> List[List[str]]:
     return [sentence for sentence in sentences if sentence]
 
 
-def cli_metrics(key: Path, response: Path, *extra: str) -> Dict[str, Any]:
+def cli_metrics(key: Path, response: Path, *extra: str) -> dict[str, Any]:
     run = CliRunner().invoke(app, ["score", str(key), str(response), "-f", "json", *extra])
     assert run.exit_code == 0, run.output
     return json.loads(run.stdout)["metrics"]
 
 
-def assert_same_as_cli(ours: Dict[str, Any], metrics: Dict[str, Any]) -> None:
+def assert_same_as_cli(ours: dict[str, Any], metrics: dict[str, Any]) -> None:
     for name, rates in metrics.items():
         if name == "conll":
             assert math.isclose(ours["conll_score"], 100 * rates["f1"], rel_tol=0, abs_tol=1e-10)
@@ -57,14 +58,12 @@ def assert_same_as_cli(ours: Dict[str, Any], metrics: Dict[str, Any]) -> None:
 
 
 @pytest.fixture(scope="module")
-def litbank_files(tmp_path_factory) -> Dict[str, Path]:
+def litbank_files(tmp_path_factory) -> dict[str, Path]:
     return written_litbank(tmp_path_factory.mktemp("hf"))
 
 
 def test_litbank_sentences_score_as_the_command_line(metric, litbank_files):
-    ours = metric.compute(
-        predictions=sentences_of(litbank_files["response"]), references=sentences_of(litbank_files["key"])
-    )
+    ours = metric.compute(predictions=sentences_of(litbank_files["response"]), references=sentences_of(litbank_files["key"]))
     assert ours["n_documents"] == len(litbank().documents)
     assert_same_as_cli(ours, cli_metrics(litbank_files["key"], litbank_files["response"]))
 
@@ -76,9 +75,7 @@ def test_litbank_clusters_score_as_the_command_line(metric, litbank_files):
         return [[list(span) for span in entity] for entity in clusters.entities()]
 
     names = list(corpus.documents)
-    ours = metric.compute(
-        predictions=[lists(corpus.system[n]) for n in names], references=[lists(corpus.key[n]) for n in names]
-    )
+    ours = metric.compute(predictions=[lists(corpus.system[n]) for n in names], references=[lists(corpus.key[n]) for n in names])
     assert_same_as_cli(ours, cli_metrics(litbank_files["key"], litbank_files["response"]))
     inclusive = metric.compute(
         predictions=[[[[s, e - 1] for s, e in entity] for entity in lists(corpus.system[n])] for n in names],
@@ -88,15 +85,16 @@ def test_litbank_clusters_score_as_the_command_line(metric, litbank_files):
     assert inclusive == ours
 
 
-@pytest.mark.parametrize("options, extra", [
-    ({"keep_singletons": False}, ["--singletons", "remove"]),
-    ({"twinless": "b3all"}, ["--twinless", "b3all"]),
-    pytest.param({"preset": "coval"}, ["--preset", "coval"], marks=pytest.mark.slow),
-])
+@pytest.mark.parametrize(
+    "options, extra",
+    [
+        ({"keep_singletons": False}, ["--singletons", "remove"]),
+        ({"twinless": "b3all"}, ["--twinless", "b3all"]),
+        pytest.param({"preset": "coval"}, ["--preset", "coval"], marks=pytest.mark.slow),
+    ],
+)
 def test_options_are_the_command_lines(metric, litbank_files, options, extra):
-    ours = metric.compute(
-        predictions=sentences_of(litbank_files["response"]), references=sentences_of(litbank_files["key"]), **options
-    )
+    ours = metric.compute(predictions=sentences_of(litbank_files["response"]), references=sentences_of(litbank_files["key"]), **options)
     assert_same_as_cli(ours, cli_metrics(litbank_files["key"], litbank_files["response"], *extra))
 
 
@@ -109,7 +107,7 @@ def test_min_span_and_np_only_are_covals_on_parsed_files(metric):
 
 
 @pytest.fixture(scope="module")
-def recorded() -> Dict[str, Any]:
+def recorded() -> dict[str, Any]:
     return json.loads(gzip.decompress(data_path("hf_coval", "outputs.json.gz").read_bytes()))
 
 

@@ -1,4 +1,5 @@
 """scripts/check_commits.py: the commit-subject rule of CONTRIBUTING.md."""
+
 import importlib.util
 import subprocess
 

@@ -1,4 +1,5 @@
 """tests/data: complete, documented, and equal to where it was copied from."""
+
 import json
 import re
 
@@ -29,8 +30,7 @@ def test_every_data_folder_is_described_in_the_readme():
     readme = (DATA / "README.md").read_text(encoding="utf8")
     described = set(re.findall(r"^\| `([^`]+)`", readme, flags=re.MULTILINE))
     undescribed = [
-        name for name in data_files()
-        if not any(name == entry or name.startswith(entry.rstrip("/") + "/") for entry in described)
+        name for name in data_files() if not any(name == entry or name.startswith(entry.rstrip("/") + "/") for entry in described)
     ]
     assert undescribed == []
 
@@ -53,8 +53,5 @@ def test_copies_equal_the_shared_data():
     copies = [name for name in data_files() if name.split("/")[0] in COPIES]
     assert copies
     missing = [name for name in copies if not (SHARED / name).is_file()]
-    differ = [
-        name for name in copies
-        if name not in missing and (DATA / name).read_bytes() != (SHARED / name).read_bytes()
-    ]
+    differ = [name for name in copies if name not in missing and (DATA / name).read_bytes() != (SHARED / name).read_bytes()]
     assert (missing, differ) == ([], [])

@@ -1,4 +1,5 @@
 """The dependencies declared in setup.cfg are the ones the code imports."""
+
 import ast
 import configparser
 import re

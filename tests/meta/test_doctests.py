@@ -1,6 +1,7 @@
 """The worked examples in the docstrings of the counting stage and of the
 one-call API run as doctests (as scikit-learn's metrics do), so that a
 reader's example is checked like any test."""
+
 import doctest
 import importlib
 import pkgutil
@@ -12,8 +13,7 @@ import spacy_coref_eval.counting
 from spacy_coref_eval.counting import metrics
 
 MODULES = [
-    importlib.import_module(f"spacy_coref_eval.counting.{info.name}")
-    for info in pkgutil.iter_modules(spacy_coref_eval.counting.__path__)
+    importlib.import_module(f"spacy_coref_eval.counting.{info.name}") for info in pkgutil.iter_modules(spacy_coref_eval.counting.__path__)
 ]
 EXAMPLES = [
     test

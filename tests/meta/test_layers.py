@@ -5,11 +5,12 @@ functions; the core (what an annotation is, twinning, solving, counting)
 imports nothing from ``formats``; no module imports another's private
 name; and imports wait inside functions only at the command entry points
 and where :data:`DEFERRED` lists them, with the reason."""
+
 import ast
 import subprocess
 import sys
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Dict, Iterator, List, Mapping, Set, Tuple
 
 import pytest
 
@@ -49,7 +50,7 @@ def module_name(path: Path) -> str:
     return ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
 
 
-def imports(source: str, module: str, typing: bool = True) -> Iterator[Tuple[str, int]]:
+def imports(source: str, module: str, typing: bool = True) -> Iterator[tuple[str, int]]:
     """The package modules that the code ``source`` of ``module`` imports
     (relative or absolute, anywhere in the file), with line numbers; those
     under ``if TYPE_CHECKING:`` only with ``typing``."""
@@ -61,7 +62,7 @@ def imports(source: str, module: str, typing: bool = True) -> Iterator[Tuple[str
                 target = ".".join(base + ([node.module] if node.module else []))
                 names = [target] if node.module else [f"{target}.{alias.name}".strip(".") for alias in node.names]
             elif node.module and node.module.startswith("spacy_coref_eval"):
-                names = [node.module[len("spacy_coref_eval"):].lstrip(".")]
+                names = [node.module[len("spacy_coref_eval") :].lstrip(".")]
             else:
                 continue
             for name in names:
@@ -69,7 +70,7 @@ def imports(source: str, module: str, typing: bool = True) -> Iterator[Tuple[str
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.startswith("spacy_coref_eval."):
-                    yield alias.name[len("spacy_coref_eval."):], node.lineno
+                    yield alias.name[len("spacy_coref_eval.") :], node.lineno
 
 
 def modules() -> Iterator[Path]:
@@ -91,12 +92,10 @@ def _import_nodes(tree: ast.AST, typing: bool) -> Iterator[ast.AST]:
 
 
 def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def imported_names(source: str, module: str, typing: bool = True) -> Iterator[Tuple[str, str, int]]:
+def imported_names(source: str, module: str, typing: bool = True) -> Iterator[tuple[str, str, int]]:
     """``(module, name, line)`` for every ``from module import name`` of
     the code ``source`` of ``module`` that names a package module (under
     ``if TYPE_CHECKING:`` only with ``typing``)."""
@@ -108,19 +107,19 @@ def imported_names(source: str, module: str, typing: bool = True) -> Iterator[Tu
             base = package[: len(package) - node.level + 1]
             target = ".".join(base + ([node.module] if node.module else []))
         elif node.module and node.module.startswith("spacy_coref_eval"):
-            target = node.module[len("spacy_coref_eval"):].lstrip(".")
+            target = node.module[len("spacy_coref_eval") :].lstrip(".")
         else:
             continue
         for alias in node.names:
             yield target, alias.name, node.lineno
 
 
-def sources() -> Dict[str, str]:
+def sources() -> dict[str, str]:
     """The code of every module of the package by :func:`module_name`."""
     return {module_name(path): path.read_text(encoding="utf8") for path in modules()}
 
 
-def resolve(name: str, known: Set[str]) -> str:
+def resolve(name: str, known: set[str]) -> str:
     """The module of ``known`` that importing ``name`` runs last: the module
     itself, or the ``__init__`` of a package ('' for the package's own)."""
     if name in known:
@@ -129,14 +128,14 @@ def resolve(name: str, known: Set[str]) -> str:
     return init if init in known else ""
 
 
-def module_graph(code: Mapping[str, str]) -> Dict[str, Dict[str, int]]:
+def module_graph(code: Mapping[str, str]) -> dict[str, dict[str, int]]:
     """Which modules each module of ``code`` imports, with the line of the
     first such import: at the top or deferred into a function, a name of a
     module imported from it counting as that submodule (a package's own
     modules importing names of its ``__init__`` left out: it runs first),
     ``if TYPE_CHECKING:`` imports left out (they never run)."""
     known = set(code)
-    graph: Dict[str, Dict[str, int]] = {module: {} for module in code}
+    graph: dict[str, dict[str, int]] = {module: {} for module in code}
     for module, source in code.items():
         for target, line in imports(source, module, typing=False):
             node = resolve(target, known)
@@ -149,14 +148,14 @@ def module_graph(code: Mapping[str, str]) -> Dict[str, Dict[str, int]]:
     return graph
 
 
-def cycles(graph: Mapping[str, Mapping[str, int]]) -> List[List[str]]:
+def cycles(graph: Mapping[str, Mapping[str, int]]) -> list[list[str]]:
     """The strongly connected components of ``graph`` of more than one
     module (Tarjan 1972), each sorted, in sorted order."""
-    index: Dict[str, int] = {}
-    low: Dict[str, int] = {}
-    stack: List[str] = []
-    on_stack: Set[str] = set()
-    found: List[List[str]] = []
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
     for root in sorted(graph):
         if root in index:
             continue
@@ -194,7 +193,7 @@ def cycles(graph: Mapping[str, Mapping[str, int]]) -> List[List[str]]:
     return sorted(found)
 
 
-def describe(component: List[str], graph: Mapping[str, Mapping[str, int]]) -> List[str]:
+def describe(component: list[str], graph: Mapping[str, Mapping[str, int]]) -> list[str]:
     """The imports that close a cycle of ``component``, as ``a:line -> b``."""
     return [f"{a}:{line} -> {b}" for a in component for b, line in sorted(graph[a].items()) if b in component]
 
@@ -204,17 +203,19 @@ CORE = ("model", "assignment", "twinning", "counting")
 file format in it."""
 
 
-def core_imports_of_formats(code: Mapping[str, str]) -> List[str]:
+def core_imports_of_formats(code: Mapping[str, str]) -> list[str]:
     """Every import of ``formats`` by a module of :data:`CORE`, even under
     ``if TYPE_CHECKING:`` or inside a function."""
     return [
         f"{module}:{line} imports {target}"
-        for module, source in sorted(code.items()) if stage(module) in CORE
-        for target, line in imports(source, module) if stage(target) == "formats"
+        for module, source in sorted(code.items())
+        if stage(module) in CORE
+        for target, line in imports(source, module)
+        if stage(target) == "formats"
     ]
 
 
-def private_imports(code: Mapping[str, str]) -> List[str]:
+def private_imports(code: Mapping[str, str]) -> list[str]:
     """Every ``from other_module import _name`` (``_name`` not a module)."""
     known = set(code)
     return [
@@ -251,9 +252,7 @@ def test_the_checker_sees_every_kind_of_import():
         "import spacy_coref_eval.counting.rates\n"
         "def f():\n    from ..scoring import Settings\n"
     )
-    assert set(imports(code, "readers.corpus")) == {
-        ("errors", 1), ("readers.spans", 2), ("counting.rates", 3), ("scoring", 5),
-    }
+    assert set(imports(code, "readers.corpus")) == {("errors", 1), ("readers.spans", 2), ("counting.rates", 3), ("scoring", 5)}
 
 
 def test_no_import_cycles_even_through_deferred_imports():
@@ -299,9 +298,7 @@ def test_the_checker_finds_the_core_importing_formats_and_private_names():
         "formats._private_module": "",
         "formats.corpus": "from ..model.clusters import Clusters\n",
     }
-    assert core_imports_of_formats(code) == [
-        "counting.metrics:2 imports formats.ua.modes", "twinning.coval:3 imports formats",
-    ]
+    assert core_imports_of_formats(code) == ["counting.metrics:2 imports formats.ua.modes", "twinning.coval:3 imports formats"]
     assert private_imports(code) == ["formats.stream:1 imports _pair from formats.corpus"]
 
 
@@ -309,22 +306,22 @@ ENTRY_POINTS = ("cli", "__main__")
 """Command entry points: an import there may wait for the command that
 needs it (``--help`` loads every command's module)."""
 
-DEFERRED: Dict[str, Dict[str, Tuple[str, ...]]] = {
+DEFERRED: dict[str, dict[str, tuple[str, ...]]] = {
     "SciPy (some 0.2 s to import) only where a problem is solved with it: small problems are solved in Python "
     "(test_small_assignments_import_no_scipy), and scoring preloads it before forking workers only where a "
     "matcher other than exact matching reaches it": {
         "assignment.blocks": ("scipy.sparse.csr_matrix", "scipy.sparse.csgraph.connected_components"),
         "assignment.lsap": ("scipy.optimize.linear_sum_assignment",),
         "assignment.sparse": (
-            "scipy.sparse.csr_matrix", "scipy.sparse.csgraph.maximum_bipartite_matching",
-            "scipy.optimize.linear_sum_assignment", "scipy.sparse.csgraph.min_weight_full_bipartite_matching",
+            "scipy.sparse.csr_matrix",
+            "scipy.sparse.csgraph.maximum_bipartite_matching",
+            "scipy.optimize.linear_sum_assignment",
+            "scipy.sparse.csgraph.min_weight_full_bipartite_matching",
         ),
         "compat.coval.score": ("scipy.optimize.linear_sum_assignment",),
         "scoring.score": ("scipy.optimize", "scipy.sparse.csgraph"),
     },
-    "The small-problem path: exact fractions only for gains no small denominator fits": {
-        "assignment.gains": ("fractions.Fraction",),
-    },
+    "The small-problem path: exact fractions only for gains no small denominator fits": {"assignment.gains": ("fractions.Fraction",)},
     "Process pools only with several processes (test_score_imports_only_what_it_uses)": {
         "formats.stream": ("multiprocessing", "concurrent.futures.ProcessPoolExecutor"),
         "scoring.score": ("multiprocessing", "concurrent.futures.ProcessPoolExecutor"),
@@ -344,21 +341,29 @@ DEFERRED: Dict[str, Dict[str, Tuple[str, ...]]] = {
     "The analyses' dispatch: an analysis's module, and the statistics, load when it is asked for (the registry "
     "names them by path for the same reason; test_score_imports_only_what_it_uses with --classes)": {
         "analysis.builtin": (
-            "analysis.error_types.corpus_error_counts", "analysis.error_types.TOTAL",
-            "analysis.resolution.score_resolution_classes", "analysis.waterfall.waterfall", "analysis.error_list.error_list",
-            "analysis.attributes.check_attribute", "analysis.ranges.ChainLengths", "analysis.spread.spreads_of",
-            "analysis.attributes.DEFAULT_CHAIN_LENGTHS", "analysis.attributes.MENTION_TYPE",
-            "analysis.attributes.SPREAD_SENTENCES", "analysis.attributes.stratum_values", "analysis.strata.score_strata",
-            "analysis.statistics.bootstrap_intervals", "analysis.variants.score_variants",
-            "analysis.crossdoc.cross_document", "analysis.crossdoc.topic_documents",
+            "analysis.error_types.corpus_error_counts",
+            "analysis.error_types.TOTAL",
+            "analysis.resolution.score_resolution_classes",
+            "analysis.waterfall.waterfall",
+            "analysis.error_list.error_list",
+            "analysis.attributes.check_attribute",
+            "analysis.ranges.ChainLengths",
+            "analysis.spread.spreads_of",
+            "analysis.attributes.DEFAULT_CHAIN_LENGTHS",
+            "analysis.attributes.MENTION_TYPE",
+            "analysis.attributes.SPREAD_SENTENCES",
+            "analysis.attributes.stratum_values",
+            "analysis.strata.score_strata",
+            "analysis.statistics.bootstrap_intervals",
+            "analysis.variants.score_variants",
+            "analysis.crossdoc.cross_document",
+            "analysis.crossdoc.topic_documents",
         ),
         "analysis.summary": ("analysis.statistics.bootstrap_intervals", "analysis.statistics.macro_average"),
     },
-    "Optional extras, imported where they are used": {
-        "api.scores": ("pandas",),
-    },
+    "Optional extras, imported where they are used": {"api.scores": ("pandas",)},
     "Plugin formats: the installed packages' metadata is searched only for a name not built in": {
-        "formats.registry": ("importlib.metadata.entry_points",),
+        "formats.registry": ("importlib.metadata.entry_points",)
     },
     "A format's __init__ and formats.base are loaded by the registry, and so by --help, without numpy; the "
     "reader and the opener's formats.inputs load with the first file": {
@@ -367,9 +372,11 @@ DEFERRED: Dict[str, Dict[str, Tuple[str, ...]]] = {
     },
     "Tables (wasabi) only when a table is printed (test_score_imports_only_what_it_uses)": {
         "report.text": (
-            "report.table.documents_table", "report.table.intervals_table", "report.table.macro_table",
+            "report.table.documents_table",
+            "report.table.intervals_table",
+            "report.table.macro_table",
             "report.table.metrics_table",
-        ),
+        )
     },
     "What only some inputs or options need, off the path of a plain CoNLL-2012 score (some 10 ms of imports, "
     "30 modules): UA's split antecedents and modes, the coval preset, annotation tools' closure, topics, text "
@@ -377,13 +384,17 @@ DEFERRED: Dict[str, Dict[str, Tuple[str, ...]]] = {
         "analysis.attributes": ("formats.conllu.side.ConlluSideDocument",),
         "analysis.statistics": ("analysis.resolution.RESOLUTION_CLASSES",),
         "formats.corpus": (
-            "formats.annotation.closure_report", "formats.topics.pair_topics", "formats.alignment.alignment_warning",
+            "formats.annotation.closure_report",
+            "formats.topics.pair_topics",
+            "formats.alignment.alignment_warning",
             "formats.alignment.unmapped_warnings",
         ),
         "formats.stream": ("formats.topics.pair_topics",),
         "scoring.run": ("compat.coval.score.CovalOptions", "compat.coval.score.coval_corpus_counts"),
         "scoring.score": (
-            "compat.ua.anaphora.has_splits", "compat.ua.anaphora.anaphora_counts", "compat.ua.anaphora.check_modes",
+            "compat.ua.anaphora.has_splits",
+            "compat.ua.anaphora.anaphora_counts",
+            "compat.ua.anaphora.check_modes",
             "model.ua.view.in_modes",
         ),
         "scoring.settings": ("compat.coval.score.COVAL_METRICS", "compat.coval.score.CovalOptions"),
@@ -395,37 +406,37 @@ import is at the top of its module (docs/internals.md). Names are
 qualified, those of the package relative to it."""
 
 
-def deferred_imports(source: str, module: str) -> Iterator[Tuple[str, int]]:
+def deferred_imports(source: str, module: str) -> Iterator[tuple[str, int]]:
     """``(name, line)`` for every import inside a function of the code
     ``source`` of ``module``: ``import a.b`` as ``a.b``, ``from a import
     b`` as ``a.b``, names of the package relative to it."""
     package = module.split(".")[:-1]
-    stack: List[Tuple[ast.AST, bool]] = [(ast.parse(source), False)]
+    stack: list[tuple[ast.AST, bool]] = [(ast.parse(source), False)]
     while stack:
         node, inside = stack.pop()
         if inside and isinstance(node, ast.Import):
             for alias in node.names:
                 name = alias.name
-                yield name[len("spacy_coref_eval."):] if name.startswith("spacy_coref_eval.") else name, node.lineno
+                yield name[len("spacy_coref_eval.") :] if name.startswith("spacy_coref_eval.") else name, node.lineno
         elif inside and isinstance(node, ast.ImportFrom):
             if node.level:
                 target = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
                 if target == "spacy_coref_eval" or target.startswith("spacy_coref_eval."):
-                    target = target[len("spacy_coref_eval"):].lstrip(".")
+                    target = target[len("spacy_coref_eval") :].lstrip(".")
             for alias in node.names:
                 yield f"{target}.{alias.name}".strip("."), node.lineno
         inside = inside or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
         stack.extend((child, inside) for child in ast.iter_child_nodes(node))
 
 
-def unlisted_deferred_imports(code: Mapping[str, str], allowed: Mapping[str, Dict[str, Tuple[str, ...]]]) -> Tuple[List[str], List[str]]:
+def unlisted_deferred_imports(code: Mapping[str, str], allowed: Mapping[str, dict[str, tuple[str, ...]]]) -> tuple[list[str], list[str]]:
     """The deferred imports of ``code`` outside :data:`ENTRY_POINTS` that
     ``allowed`` does not list (as ``module:line imports name``), and the
     entries of ``allowed`` that no longer match one (as ``module: name``)."""
     listed = {(module, name) for group in allowed.values() for module, names in group.items() for name in names}
-    found: Set[Tuple[str, str]] = set()
+    found: set[tuple[str, str]] = set()
     unlisted = []
     for module, source in sorted(code.items()):
         if stage(module) in ENTRY_POINTS:
@@ -461,7 +472,10 @@ def test_the_checker_sees_deferred_imports():
         "cli.score": "def main():\n    from ..scoring import evaluate_corpus\n",
     }
     assert sorted(deferred_imports(code["formats.corpus"], "formats.corpus")) == [
-        ("errors.E", 8), ("formats.alignment.a", 5), ("formats.alignment.b", 5), ("srsly.msgpack", 4),
+        ("errors.E", 8),
+        ("formats.alignment.a", 5),
+        ("formats.alignment.b", 5),
+        ("srsly.msgpack", 4),
     ]
     allowed = {"why": {"formats.corpus": ("srsly.msgpack", "formats.alignment.a", "formats.gone")}}
     assert unlisted_deferred_imports(code, allowed) == (
@@ -485,10 +499,13 @@ def test_help_imports_neither_spacy_nor_scipy_nor_pydantic():
     assert run.stdout.strip() == ""
 
 
-@pytest.mark.parametrize("extra, unused", [
-    ((), ("spacy", "scipy", "srsly", "thinc", "pydantic", "multiprocessing", "concurrent", "wasabi", "rich")),
-    (("--classes",), ("scipy", "pydantic", "numpy.ma", "numpy.random")),
-])
+@pytest.mark.parametrize(
+    "extra, unused",
+    [
+        ((), ("spacy", "scipy", "srsly", "thinc", "pydantic", "multiprocessing", "concurrent", "wasabi", "rich")),
+        (("--classes",), ("scipy", "pydantic", "numpy.ma", "numpy.random")),
+    ],
+)
 def test_score_imports_only_what_it_uses(extra, unused):
     """``score`` of CoNLL files to JSON, the commonest process: no spaCy,
     SciPy (small CEAF blocks are solved in Python), pydantic (typer's
@@ -499,7 +516,7 @@ def test_score_imports_only_what_it_uses(extra, unused):
     assert loaded_after([argv], f"m in {unused!r}") == ""
 
 
-def loaded_after(runs: List[List[str]], which: str) -> str:
+def loaded_after(runs: list[list[str]], which: str) -> str:
     """The modules, among those for which the expression ``which`` of ``m``
     holds, that one fresh process has loaded after running the command line
     with each argument list of ``runs`` in turn."""
@@ -519,12 +536,39 @@ def loaded_after(runs: List[List[str]], which: str) -> str:
     return run.stderr.strip()
 
 
-@pytest.mark.parametrize("runs", [
-    [["score", str(CONFORMANCE / "TC-HMA.key"), str(CONFORMANCE / f"TC-HMA-{case}.response"), "--preset", "corefud",
-      "--match", "head", "--input-format", "conllu", "-f", "json"] for case in range(1, 6)],
-    [["score", str(PACKAGE / "data" / "demo.key.conll"), str(PACKAGE / "data" / "demo.response.conll"),
-      "--match", "overlap", "-f", "json"]],
-], ids=["corefud-head", "overlap"])
+@pytest.mark.parametrize(
+    "runs",
+    [
+        [
+            [
+                "score",
+                str(CONFORMANCE / "TC-HMA.key"),
+                str(CONFORMANCE / f"TC-HMA-{case}.response"),
+                "--preset",
+                "corefud",
+                "--match",
+                "head",
+                "--input-format",
+                "conllu",
+                "-f",
+                "json",
+            ]
+            for case in range(1, 6)
+        ],
+        [
+            [
+                "score",
+                str(PACKAGE / "data" / "demo.key.conll"),
+                str(PACKAGE / "data" / "demo.response.conll"),
+                "--match",
+                "overlap",
+                "-f",
+                "json",
+            ]
+        ],
+    ],
+    ids=["corefud-head", "overlap"],
+)
 def test_small_assignments_import_no_scipy(runs):
     """The CorefUD preset's head matching on the bundled conformance cases
     (its dense assignment, zeros by their dependencies included) and

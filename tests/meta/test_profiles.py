@@ -1,4 +1,5 @@
 """The hypothesis profiles scale every test's examples (tests/profiles.py)."""
+
 import pytest
 from hypothesis import settings
 
@@ -6,10 +7,9 @@ from tests import profiles
 from tests.support.strategies import deterministic
 
 
-@pytest.mark.parametrize("profile, given, expected", [
-    ("dev", 400, 40), ("dev", 60, 6), ("dev", 25, 5), ("dev", 3, 3),
-    ("ci", 400, 400), ("explore", 400, 400),
-])
+@pytest.mark.parametrize(
+    "profile, given, expected", [("dev", 400, 40), ("dev", 60, 6), ("dev", 25, 5), ("dev", 3, 3), ("ci", 400, 400), ("explore", 400, 400)]
+)
 def test_examples_are_scaled_by_the_profile(monkeypatch, profile, given, expected):
     monkeypatch.setattr(profiles, "PROFILE", profile)
     assert profiles.scaled(given) == expected

@@ -1,4 +1,5 @@
 """The weasel / spaCy project (project.yml) runs offline on the bundled sample."""
+
 import json
 import os
 import shutil
@@ -34,15 +35,11 @@ def copy_project(target: Path) -> None:
 def test_workflow_all_writes_the_demo_metrics(tmp_path):
     copy_project(tmp_path)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
-    run = subprocess.run(
-        [sys.executable, "-m", "weasel", "run", "all"], cwd=tmp_path, env=env, capture_output=True, text=True
-    )
+    run = subprocess.run([sys.executable, "-m", "weasel", "run", "all"], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     assert (tmp_path / "corpus" / "demo.key.spacy").exists()
     metrics = json.loads((tmp_path / "metrics" / "demo.json").read_text())
-    key, response = (
-        {name: doc.clusters for name, doc in read_conll(DATA / name).items()} for name in SAMPLE
-    )
+    key, response = ({name: doc.clusters for name, doc in read_conll(DATA / name).items()} for name in SAMPLE)
     expected = score_json(score_documents(key, response), per_doc=True)
     assert metrics == json.loads(json.dumps(expected))
     assert round(metrics["metrics"]["conll"]["f1"] * 100, 2) == 72.30

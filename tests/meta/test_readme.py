@@ -21,6 +21,7 @@ Every block names its language, one of:
   :data:`TRANSCRIPTS_NOT_RUN`; every option of a ``spacy-coref-eval`` usage
   line exists.
 """
+
 import json
 import os
 import re
@@ -30,8 +31,9 @@ import subprocess
 import sys
 import traceback
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Dict, Iterator, List, NamedTuple
+from typing import NamedTuple
 
 import pytest
 
@@ -42,7 +44,7 @@ PAGES = [README, *sorted((REPO / "docs").glob("*.md"))]
 LANGUAGES = {"bash", "python", "ini", "json", "text"}
 CLI = "spacy-coref-eval"
 
-NOT_RUN: Dict[str, str] = {
+NOT_RUN: dict[str, str] = {
     "pip install": "changes the running environment; .ci/run installs into a fresh virtual environment",
     "python -m pytest": "this test suite itself",
     "bash .ci/run": "CI itself, in a fresh virtual environment",
@@ -54,15 +56,14 @@ NOT_RUN: Dict[str, str] = {
         "project.yml (evaluate-pipeline), and the json block's scores are checked here"
     ),
 }
-TRANSCRIPTS_NOT_RUN: Dict[str, str] = {
+TRANSCRIPTS_NOT_RUN: dict[str, str] = {
     "spacy-coref-eval compare key.conll a.conll b.conll": (
         "LitBank against perturbed responses that are not in the repository; 10,000 rounds"
-    ),
+    )
 }
 ANYWHERE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
 AT_THE_TOP = shutil.ignore_patterns(
-    ".git", ".hypothesis", ".pytest_cache", "build", "dist", ".venv*",
-    "assets", "corpus", "metrics", "pipelines", "project.lock",
+    ".git", ".hypothesis", ".pytest_cache", "build", "dist", ".venv*", "assets", "corpus", "metrics", "pipelines", "project.lock"
 )
 
 
@@ -81,7 +82,7 @@ class Block(NamedTuple):
         return f"{self.page}:{self.line}"
 
 
-def page_blocks(path: Path) -> List[Block]:
+def page_blocks(path: Path) -> list[Block]:
     """The fenced blocks of one page, with the line of their opening fence."""
     page = path.relative_to(REPO).as_posix()
     blocks, language, start, body = [], None, 0, []
@@ -101,7 +102,7 @@ def page_blocks(path: Path) -> List[Block]:
 BLOCKS = [block for path in PAGES for block in page_blocks(path)]
 
 
-def of(language: str) -> List[Block]:
+def of(language: str) -> list[Block]:
     return [block for block in BLOCKS if block.language == language]
 
 
@@ -116,13 +117,13 @@ def logical_lines(code: str) -> Iterator[str]:
         pending = ""
 
 
-def commands(code: str) -> Iterator[List[str]]:
+def commands(code: str) -> Iterator[list[str]]:
     """The commands of a shell block: words without comments, split on ``&&``."""
     for line in logical_lines(code):
         words = shlex.split(line, comments=True)
         for operator in ("|", "||", ";", ">", ">>", "<", "&"):
             assert operator not in words, f"{line!r}: only plain commands and && are supported"
-        command: List[str] = []
+        command: list[str] = []
         for word in words + ["&&"]:
             if word == "&&":
                 if command:
@@ -134,6 +135,7 @@ def commands(code: str) -> Iterator[List[str]]:
 
 def scratch_checkout(tmp_path: Path) -> Path:
     """A copy of the checkout (no .git, no build output) to run blocks in."""
+
     def ignore(folder, names):
         ignored = ANYWHERE(folder, names)
         return ignored | AT_THE_TOP(folder, names) if Path(folder) == REPO else ignored
@@ -143,7 +145,7 @@ def scratch_checkout(tmp_path: Path) -> Path:
     return target
 
 
-def environment(checkout: Path) -> Dict[str, str]:
+def environment(checkout: Path) -> dict[str, str]:
     path = os.pathsep.join(filter(None, [str(checkout), os.environ.get("PYTHONPATH")]))
     return {**os.environ, "PYTHONPATH": path}
 
@@ -154,7 +156,7 @@ class Ran(NamedTuple):
     stderr: str
 
 
-def run_cli(arguments: List[str], checkout: Path) -> Ran:
+def run_cli(arguments: list[str], checkout: Path) -> Ran:
     """A ``spacy-coref-eval`` command run in this process (click's
     ``CliRunner``) from the scratch checkout, as a process would run it:
     warnings printed once to stderr, an exception the command lets
@@ -177,13 +179,13 @@ def run_cli(arguments: List[str], checkout: Path) -> Ran:
     return Ran(result.exit_code, result.stdout, stderr)
 
 
-def exemption(command: List[str]) -> str:
+def exemption(command: list[str]) -> str:
     """The prefix of :data:`NOT_RUN` that ``command`` starts with, or ''."""
     text = " ".join(command)
     return next((prefix for prefix in NOT_RUN if text == prefix or text.startswith(prefix + " ")), "")
 
 
-def shown(text: str) -> List[str]:
+def shown(text: str) -> list[str]:
     """Lines of output as shown: trailing spaces and surrounding blank lines dropped."""
     lines = [line.rstrip() for line in text.splitlines()]
     while lines and not lines[0]:
@@ -307,7 +309,7 @@ def test_shell_block_runs(block, tmp_path):
 # --- JSON ----------------------------------------------------------------------
 
 
-def demo_spacy_scores() -> Dict[str, float]:
+def demo_spacy_scores() -> dict[str, float]:
     """What ``spacy evaluate`` reports for the demo: coref_evaluator with its
     default scorer on the demo's key and response."""
     import spacy
@@ -336,10 +338,7 @@ def test_json_block_parses(block):
 # --- text: transcripts and usage lines -------------------------------------------
 
 
-TRANSCRIPTS = [
-    block for block in of("text")
-    if block.code.startswith(f"$ {CLI} ") and shown(block.code)[0][2:] not in TRANSCRIPTS_NOT_RUN
-]
+TRANSCRIPTS = [block for block in of("text") if block.code.startswith(f"$ {CLI} ") and shown(block.code)[0][2:] not in TRANSCRIPTS_NOT_RUN]
 
 
 @pytest.mark.parametrize("block", TRANSCRIPTS, ids=lambda block: block.id)
@@ -351,7 +350,7 @@ def test_transcript_prints_what_is_shown(block, tmp_path):
     assert shown(run.stdout) == shown("\n".join(output))
 
 
-def cli_options() -> Dict[str, set]:
+def cli_options() -> dict[str, set]:
     """Every command of the command line with the options it takes."""
     from spacy_coref_eval.cli import app as group
 
@@ -407,10 +406,10 @@ def test_the_readme_is_short():
     assert len(README.read_text(encoding="utf8").splitlines()) <= 400
 
 
-def nav_pages() -> List[str]:
+def nav_pages() -> list[str]:
     """The pages named in mkdocs.yml's ``nav``."""
     text = (REPO / "mkdocs.yml").read_text(encoding="utf8")
-    nav = text[text.index("\nnav:"):]
+    nav = text[text.index("\nnav:") :]
     return re.findall(r":\s*\"?([\w./-]+\.md)\"?\s*$", nav, flags=re.MULTILINE)
 
 

@@ -7,9 +7,9 @@ package dataclass. The few signatures that others call positionally are on
 :data:`ALLOWED`, each with its reason."""
 
 import ast
+from collections.abc import Iterator
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Dict, Iterator, List, Set, Tuple
 
 import spacy_coref_eval
 
@@ -17,7 +17,7 @@ PACKAGE = Path(spacy_coref_eval.__file__).parent
 MAX_POSITIONAL = 3
 MAX_DATACLASS_POSITIONAL = 4
 
-ALLOWED: Dict[str, str] = {
+ALLOWED: dict[str, str] = {
     # "path relative to the package:qualified name" (fnmatch patterns) -> reason
     "twinning/matchers.py:*.score": "the matcher protocol score(key, response, k, r) that custom matchers implement, "
     "called positionally per mention pair",
@@ -25,16 +25,15 @@ ALLOWED: Dict[str, str] = {
     "report/sections.py:*_text": "table renderers of registered analyses: the documented hook (value, result, per_doc, analyses), "
     "called positionally (docs/analyses.md)",
     "report/long_documents.py:*_text": "table renderers of registered analyses, as report/sections.py",
-    "formats/sysout/read.py:system_side": "a format's parse(data, path, options), bound to the system's name with "
-    "functools.partial",
+    "formats/sysout/read.py:system_side": "a format's parse(data, path, options), bound to the system's name with functools.partial",
 }
 
 
-def functions(tree: ast.AST) -> Iterator[Tuple[str, ast.FunctionDef]]:
+def functions(tree: ast.AST) -> Iterator[tuple[str, ast.FunctionDef]]:
     """Every function and method of ``tree`` with its qualified name
     (``Class.method``, ``outer.inner``)."""
 
-    def walk(node: ast.AST, prefix: str) -> Iterator[Tuple[str, ast.FunctionDef]]:
+    def walk(node: ast.AST, prefix: str) -> Iterator[tuple[str, ast.FunctionDef]]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 yield prefix + child.name, child  # type: ignore[misc]
@@ -47,14 +46,14 @@ def functions(tree: ast.AST) -> Iterator[Tuple[str, ast.FunctionDef]]:
     yield from walk(tree, "")
 
 
-def positional(function: ast.FunctionDef) -> List[str]:
+def positional(function: ast.FunctionDef) -> list[str]:
     """The parameters of ``function`` that can be passed positionally,
     without ``self`` or ``cls``."""
     names = [arg.arg for arg in function.args.posonlyargs + function.args.args]
     return names[1:] if names[:1] in (["self"], ["cls"]) else names
 
 
-def too_positional(source: str, where: str) -> List[str]:
+def too_positional(source: str, where: str) -> list[str]:
     """``where:name(parameters)`` of each function of ``source`` with more
     than :data:`MAX_POSITIONAL` positional parameters."""
     return [
@@ -69,7 +68,7 @@ def allowed(found: str) -> bool:
     return any(fnmatchcase(found.split("(")[0], pattern) for pattern in ALLOWED)
 
 
-def package_sources() -> Iterator[Tuple[str, str]]:
+def package_sources() -> Iterator[tuple[str, str]]:
     for path in sorted(PACKAGE.rglob("*.py")):
         yield path.relative_to(PACKAGE).as_posix(), path.read_text(encoding="utf-8")
 
@@ -82,14 +81,14 @@ def _is_dataclass(node: ast.ClassDef) -> bool:
     return False
 
 
-def dataclass_calls(sources: List[Tuple[str, str]]) -> List[str]:
+def dataclass_calls(sources: list[tuple[str, str]]) -> list[str]:
     """``where:line Name(n positional)`` of each call in ``sources`` that
     passes more than :data:`MAX_DATACLASS_POSITIONAL` arguments positionally
     to a dataclass of ``sources``. A class name that two modules define is
     resolved in its own module and where it is imported from it by name."""
     trees = {where: ast.parse(source) for where, source in sources}
-    defined: Dict[str, Set[str]] = {}
-    dataclasses: Dict[str, Set[str]] = {}
+    defined: dict[str, set[str]] = {}
+    dataclasses: dict[str, set[str]] = {}
     for where, tree in trees.items():
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
@@ -145,7 +144,7 @@ def test_no_call_passes_more_than_four_dataclass_fields_positionally():
     assert found == [], "pass the later fields by keyword:\n" + "\n".join(found)
 
 
-SYNTHETIC = '''
+SYNTHETIC = """
 from dataclasses import dataclass
 
 
@@ -180,7 +179,7 @@ class Row:
 
 
 ROWS = [Row("a", 0, 1, "e1", 0), Row("b", 1, 2, "e2", colour=1)]
-'''
+"""
 
 
 def test_the_checks_catch_synthetic_offenders():
@@ -191,5 +190,6 @@ def test_the_checks_catch_synthetic_offenders():
     assert not allowed("synthetic.py:score(key, response, metric, level, n_resamples)")
     assert allowed("twinning/matchers.py:OverlapMatcher.score(key, response, k, r)")
     assert sorted(dataclass_calls([("synthetic.py", SYNTHETIC)])) == [
-        "synthetic.py:32 Row(5 positional)", "synthetic.py:35 Row(5 positional)",
+        "synthetic.py:32 Row(5 positional)",
+        "synthetic.py:35 Row(5 positional)",
     ]

@@ -1,5 +1,6 @@
 """The shared array routines of ``spacy_coref_eval.arrays`` and
 ``clusters``' label numbering against NumPy's plain calls."""
+
 import numpy as np
 from hypothesis import given, strategies as st
 
@@ -9,9 +10,17 @@ from tests.support.strategies import deterministic
 
 
 @deterministic(max_examples=300)
-@given(columns=st.integers(1, 5).flatmap(lambda k: st.integers(0, 30).flatmap(lambda n: st.lists(
-    st.lists(st.one_of(st.integers(-3, 3), st.integers(-(1 << 63), (1 << 63) - 1)), min_size=n, max_size=n),
-    min_size=k, max_size=k))))
+@given(
+    columns=st.integers(1, 5).flatmap(
+        lambda k: st.integers(0, 30).flatmap(
+            lambda n: st.lists(
+                st.lists(st.one_of(st.integers(-3, 3), st.integers(-(1 << 63), (1 << 63) - 1)), min_size=n, max_size=n),
+                min_size=k,
+                max_size=k,
+            )
+        )
+    )
+)
 def test_packed_lexsort_is_lexsort(columns):
     keys = tuple(np.array(column, dtype=np.int64) for column in columns)
     assert np.array_equal(lexsort(keys), np.lexsort(keys))

@@ -1,6 +1,7 @@
 """Head-only coreference in spaCy docs scores through coref_scorer.v1:
 spaCy's head clusters (coref_head_clusters_N) and Coreferee's chains,
 against gold docs whose heads come from their own head groups."""
+
 from types import SimpleNamespace
 
 import pytest
@@ -20,15 +21,18 @@ def gold_doc(nlp):
     doc = nlp.make_doc(TEXT)
     for number, (entity, heads) in enumerate(zip(GOLD, GOLD_HEADS), 1):
         doc.spans[f"coref_clusters_{number}"] = [doc[s:e] for s, e in entity]
-        doc.spans[f"coref_head_clusters_{number}"] = [doc[h:h + 1] for h in heads]
+        doc.spans[f"coref_head_clusters_{number}"] = [doc[h : h + 1] for h in heads]
     return doc
 
 
 def scorer(predicted_reader):
-    config = {"s": {
-        "@scorers": "spacy_coref_eval.coref_scorer.v1", "predicted_reader": predicted_reader,
-        "match": {"@misc": "spacy_coref_eval.head_matcher.v1"},
-    }}
+    config = {
+        "s": {
+            "@scorers": "spacy_coref_eval.coref_scorer.v1",
+            "predicted_reader": predicted_reader,
+            "match": {"@misc": "spacy_coref_eval.head_matcher.v1"},
+        }
+    }
     return spacy.registry.resolve(config)["s"]
 
 
@@ -43,7 +47,7 @@ def test_spacy_head_clusters_score_by_head():
     assert scores["coref_muc_r"] == pytest.approx(2 / 3) and scores["coref_muc_p"] == pytest.approx(2 / 3)
     perfect = nlp.make_doc(TEXT)
     for number, heads in enumerate(GOLD_HEADS, 1):
-        perfect.spans[f"coref_head_clusters_{number}"] = [perfect[h:h + 1] for h in heads]
+        perfect.spans[f"coref_head_clusters_{number}"] = [perfect[h : h + 1] for h in heads]
     scores = scorer({"@misc": "spacy_coref_eval.head_clusters.v1"})([Example(perfect, gold_doc(nlp))])
     assert scores["coref_conll_f"] == 1.0
 

@@ -5,12 +5,12 @@ gold and predictions, and a short ``spacy train`` with coref score weights.
 They need the package installed (``pip install .`` or ``-e .``): spaCy finds
 the scorers, readers and ``coref_evaluator`` through entry points.
 """
+
 import json
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import List
 
 import pytest
 import spacy
@@ -164,7 +164,7 @@ def rules(workdir) -> Path:
     return path
 
 
-def gold_docs(nlp: Language) -> List[Doc]:
+def gold_docs(nlp: Language) -> list[Doc]:
     docs = []
     for text, entities in GOLD:
         doc = nlp.make_doc(text)
@@ -184,9 +184,7 @@ def dev_path(workdir) -> Path:
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    result = subprocess.run(
-        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT
-    )
+    result = subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT)
     assert result.returncode == 0, f"{args} failed:\n{result.stdout}\n{result.stderr}"
     return result
 
@@ -219,7 +217,7 @@ def cli_scores(key: Path, response: Path, cwd: Path, *options: str) -> dict:
     return json.loads(output.read_text(encoding="utf8"))["metrics"]
 
 
-def write_clusters(path: Path, docs: List[Doc]) -> None:
+def write_clusters(path: Path, docs: list[Doc]) -> None:
     reader = prefixed_span_groups()
     write_conll(path, [(f"doc{i}", [t.text for t in doc], doc_clusters(doc, reader), []) for i, doc in enumerate(docs)])
 
@@ -231,11 +229,7 @@ def test_spacy_evaluate_equals_spacy_coref_eval_score(workdir, rules, dev_path):
     pipeline = workdir / "pipeline"
     nlp.to_disk(pipeline)
     output = workdir / "scores.json"
-    result = run(
-        "-m", "spacy", "evaluate", str(pipeline), str(dev_path),
-        "--output", str(output), "--code", str(rules),
-        cwd=workdir,
-    )
+    result = run("-m", "spacy", "evaluate", str(pipeline), str(dev_path), "--output", str(output), "--code", str(rules), cwd=workdir)
     assert "'example 2': 1 repeated mention(s) in the key" in result.stderr
     scores = {key: value for key, value in srsly.read_json(output).items() if key.startswith("coref_")}
 
@@ -257,8 +251,18 @@ def test_spacy_train_logs_and_saves_coref_scores(workdir, rules, dev_path):
     config.write_text(TRAIN_CONFIG, encoding="utf8")
     output = workdir / "trained"
     result = run(
-        "-m", "spacy", "train", str(config), "--output", str(output), "--code", str(rules),
-        "--paths.train", str(dev_path), "--paths.dev", str(dev_path),
+        "-m",
+        "spacy",
+        "train",
+        str(config),
+        "--output",
+        str(output),
+        "--code",
+        str(rules),
+        "--paths.train",
+        str(dev_path),
+        "--paths.dev",
+        str(dev_path),
         cwd=workdir,
     )
     log = result.stdout + result.stderr
@@ -284,8 +288,17 @@ def test_spacy_coref_eval_evaluate_prints_every_metric_of_a_pipeline(workdir, ru
     nlp.to_disk(pipeline)
     output, report = workdir / "evaluate.json", workdir / "evaluate.html"
     result = run(
-        "-m", "spacy_coref_eval", "evaluate", str(pipeline), str(dev_path), "--code", str(rules),
-        "--output", str(output), "--report", str(report),
+        "-m",
+        "spacy_coref_eval",
+        "evaluate",
+        str(pipeline),
+        str(dev_path),
+        "--code",
+        str(rules),
+        "--output",
+        str(output),
+        "--report",
+        str(report),
         cwd=workdir,
     )
     for label in ("Mentions", "MUC", "B³", "CEAFm", "CEAFe", "BLANC", "LEA", "CoNLL"):
@@ -304,20 +317,31 @@ def test_evaluate_scores_as_the_pipeline_s_scorer_unless_options_say_otherwise(w
     given on the command line replaces the scorer's."""
     nlp = spacy.blank("en")
     nlp.add_pipe("rule_coref")
-    nlp.add_pipe("coref_evaluator", config={"scorer": {
-        "@scorers": "spacy_coref_eval.coref_scorer.v1", "twinless": "sys", "singletons": "remove",
-    }})
+    nlp.add_pipe(
+        "coref_evaluator", config={"scorer": {"@scorers": "spacy_coref_eval.coref_scorer.v1", "twinless": "sys", "singletons": "remove"}}
+    )
     pipeline = workdir / "configured"
     nlp.to_disk(pipeline)
     gold = gold_docs(nlp)
     write_clusters(workdir / "key.conll", gold)
     write_clusters(workdir / "response.conll", [nlp(doc.text) for doc in gold])
-    for options, expected_options in [((), ("--twinless", "sys", "--singletons", "remove")),
-                                      (("--twinless", "conll"), ("--twinless", "conll", "--singletons", "remove"))]:
+    for options, expected_options in [
+        ((), ("--twinless", "sys", "--singletons", "remove")),
+        (("--twinless", "conll"), ("--twinless", "conll", "--singletons", "remove")),
+    ]:
         output = workdir / "configured.json"
         result = run(
-            "-m", "spacy_coref_eval", "evaluate", str(pipeline), str(dev_path), "--code", str(rules),
-            "--output", str(output), *options, cwd=workdir,
+            "-m",
+            "spacy_coref_eval",
+            "evaluate",
+            str(pipeline),
+            str(dev_path),
+            "--code",
+            str(rules),
+            "--output",
+            str(output),
+            *options,
+            cwd=workdir,
         )
         assert "Settings (the pipeline's coreference scorer" in result.stderr
         assert json.loads(output.read_text())["settings"]["singletons"] == "remove"
@@ -343,6 +367,9 @@ def test_evaluate_reads_the_gold_in_any_format(workdir, rules, dev_path, suffix)
     empty.write_text("")
     failed = subprocess.run(
         [sys.executable, "-m", "spacy_coref_eval", "evaluate", str(pipeline), str(empty), "--code", str(rules)],
-        cwd=workdir, capture_output=True, text=True, timeout=TIMEOUT,
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
     )
     assert failed.returncode == 1 and "nothing to" in failed.stderr and "Traceback" not in failed.stderr

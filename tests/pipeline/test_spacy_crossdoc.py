@@ -2,7 +2,8 @@
 the examples of one call are one topic whose entities are shared across
 docs by a labelled span group's attribute, scored as ``score
 --cross-document`` scores the same documents written as CoNLL-2012."""
-from typing import Dict, List, Sequence, Tuple
+
+from collections.abc import Sequence
 
 import pytest
 import spacy
@@ -17,32 +18,30 @@ from spacy_coref_eval.report.spacy_scores import spacy_scores
 from spacy_coref_eval.scoring import evaluate_corpus
 
 TEXTS = ("Anna met Bob in Rome . She smiled at him .", "Anna left Rome . Bob stayed with the dog .")
-Marks = Sequence[Tuple[int, int, str]]
-KEY: Tuple[Marks, ...] = (
+Marks = Sequence[tuple[int, int, str]]
+KEY: tuple[Marks, ...] = (
     [(0, 1, "ANNA"), (2, 3, "BOB"), (4, 5, "ROME"), (6, 7, "ANNA"), (9, 10, "BOB")],
     [(0, 1, "ANNA"), (2, 3, "ROME"), (4, 5, "BOB"), (7, 9, "")],
 )
-RESPONSE: Tuple[Marks, ...] = (
-    [(0, 1, "a"), (2, 3, "b"), (6, 7, "b"), (9, 10, "b")],
-    [(0, 1, "a"), (2, 3, "r"), (4, 5, "c"), (7, 9, "d")],
-)
+RESPONSE: tuple[Marks, ...] = ([(0, 1, "a"), (2, 3, "b"), (6, 7, "b"), (9, 10, "b")], [(0, 1, "a"), (2, 3, "r"), (4, 5, "c"), (7, 9, "d")])
 
 
 def marked(nlp, text: str, marks: Marks, attr: str = "kb_id_") -> Doc:
     doc = nlp.make_doc(text)
-    doc.spans["chains"] = [Span(doc, start, end, **({"kb_id": value} if attr == "kb_id_" else {"span_id": value}))
-                           for start, end, value in marks]
+    doc.spans["chains"] = [
+        Span(doc, start, end, **({"kb_id": value} if attr == "kb_id_" else {"span_id": value})) for start, end, value in marks
+    ]
     return doc
 
 
-def examples(nlp) -> List[Example]:
+def examples(nlp) -> list[Example]:
     return [Example(marked(nlp, text, response), marked(nlp, text, key)) for text, key, response in zip(TEXTS, KEY, RESPONSE)]
 
 
 def conll(path, marks_of: Sequence[Marks]) -> None:
     """The docs as one CoNLL-2012 file, entity ids numbered over the file
     (an empty attribute: an id of its own)."""
-    numbers: Dict[str, int] = {}
+    numbers: dict[str, int] = {}
     lines = []
     for index, (text, marks) in enumerate(zip(TEXTS, marks_of)):
         name = f"d{index}"

@@ -1,5 +1,6 @@
 """Cluster readers on spaCy docs: registered names, span group layouts,
 empty docs and spans repeated across clusters."""
+
 import re
 import warnings
 
@@ -56,8 +57,18 @@ def test_prefix_groups_are_entities_in_integer_order(nlp):
 
 @pytest.mark.parametrize(
     "name",
-    ["coref_clusters_x", "coref_clusters_1_heads", "coref_clusters", "coref_clusters_", "coref_clusters1",
-     "coref_clusters_-1", "coref_clusters_1.5", "coref_clusters_\u0663", "xcoref_clusters_1", "coref_heads_1"],
+    [
+        "coref_clusters_x",
+        "coref_clusters_1_heads",
+        "coref_clusters",
+        "coref_clusters_",
+        "coref_clusters1",
+        "coref_clusters_-1",
+        "coref_clusters_1.5",
+        "coref_clusters_\u0663",
+        "xcoref_clusters_1",
+        "coref_heads_1",
+    ],
 )
 def test_prefix_ignores_groups_not_named_prefix_integer(nlp, name):
     doc = make_doc(nlp)

@@ -1,8 +1,10 @@
 """Registered scorers and the ``coref_evaluator`` component, in process:
 score keys against the core API, headlines, settings from config, examples
 tokenised differently on each side, save and load."""
+
 import pickle
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Optional
 
 import numpy as np
 import pytest
@@ -19,7 +21,7 @@ from spacy_coref_eval.pipeline.scorers import CorefEvalWarning, CorefScorer, mak
 from spacy_coref_eval.twinning import ExactMatcher
 
 METRIC_NAMES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
-Entities = List[List[Tuple[int, int]]]
+Entities = list[list[tuple[int, int]]]
 
 DOCS = [
     (
@@ -27,11 +29,7 @@ DOCS = [
         [[(0, 2), (5, 6), (13, 14)], [(3, 4), (7, 8), (11, 12)], [(8, 10)]],
         [[(1, 2), (5, 6), (13, 14)], [(3, 4), (11, 12)], [(7, 8), (9, 10)]],
     ),
-    (
-        "The cat sat . It purred and the dog barked .",
-        [[(0, 2), (4, 5)], [(7, 9)]],
-        [[(1, 2), (4, 5), (7, 9)]],
-    ),
+    ("The cat sat . It purred and the dog barked .", [[(0, 2), (4, 5)], [(7, 9)]], [[(1, 2), (4, 5), (7, 9)]]),
 ]
 
 
@@ -46,21 +44,20 @@ def with_clusters(doc: Doc, entities: Entities, prefix: str = "coref_clusters") 
     return doc
 
 
-def make_examples(nlp: Language) -> List[Example]:
+def make_examples(nlp: Language) -> list[Example]:
     return [
-        Example(with_clusters(nlp.make_doc(text), predicted), with_clusters(nlp.make_doc(text), gold))
-        for text, gold, predicted in DOCS
+        Example(with_clusters(nlp.make_doc(text), predicted), with_clusters(nlp.make_doc(text), gold)) for text, gold, predicted in DOCS
     ]
 
 
-def core_metrics(settings: Optional[Settings] = None) -> Dict[str, Dict]:
+def core_metrics(settings: Optional[Settings] = None) -> dict[str, dict]:
     """The metrics of the core API on the clusters of DOCS."""
     key = {str(i): Clusters.from_entities(gold) for i, (_, gold, _) in enumerate(DOCS)}
     response = {str(i): Clusters.from_entities(predicted) for i, (_, _, predicted) in enumerate(DOCS)}
     return score_documents(key, response, settings).metrics()
 
 
-def expected_keys(metrics: Dict[str, Dict], names: Sequence[str]) -> Dict[str, float]:
+def expected_keys(metrics: dict[str, dict], names: Sequence[str]) -> dict[str, float]:
     """spaCy score keys as the issue specifies them."""
     out = {}
     for name in list(names) + ["mentions"]:
@@ -106,8 +103,7 @@ def test_conll_headline_f_is_conll_score_and_pr_are_means(nlp):
 
 
 @pytest.mark.parametrize(
-    "metrics,headline",
-    [(["muc"], "lea"), (["muc", "bcub", "lea"], "conll"), (list(METRIC_NAMES), "mentions"), (list(METRIC_NAMES), "f1")],
+    "metrics,headline", [(["muc"], "lea"), (["muc", "bcub", "lea"], "conll"), (list(METRIC_NAMES), "mentions"), (list(METRIC_NAMES), "f1")]
 )
 def test_headline_must_be_computed(metrics, headline):
     with pytest.raises(ValueError, match="headline"):
@@ -167,7 +163,7 @@ class NoTwins:
     def __call__(self, key: Clusters, response: Clusters) -> np.ndarray:
         return np.full(len(response), -1, dtype=np.int64)
 
-    def config(self) -> Dict[str, str]:
+    def config(self) -> dict[str, str]:
         return {"match": self.name}
 
 
@@ -320,17 +316,17 @@ def test_any_component_scorer_setting_accepts_the_scorer(nlp):
     reader = {"@misc": "spacy_coref_eval.labeled_span_group.v1", "key": "ruler", "attr": "label_"}
     pipeline = spacy.blank("en")
     ruler = pipeline.add_pipe("span_ruler", config={"scorer": {"@scorers": "spacy_coref_eval.coref_scorer.v1", "reader": reader}})
-    ruler.add_patterns([
-        {"label": "ANNA", "pattern": "Anna"},
-        {"label": "ANNA", "pattern": [{"LOWER": "she"}]},
-        {"label": "BOB", "pattern": "Bob"},
-        {"label": "BOB", "pattern": [{"LOWER": "her"}]},
-    ])
+    ruler.add_patterns(
+        [
+            {"label": "ANNA", "pattern": "Anna"},
+            {"label": "ANNA", "pattern": [{"LOWER": "she"}]},
+            {"label": "BOB", "pattern": "Bob"},
+            {"label": "BOB", "pattern": [{"LOWER": "her"}]},
+        ]
+    )
     text = "Anna met Bob . She called her sister ."
     gold = pipeline.make_doc(text)
-    gold.spans["ruler"] = [
-        Span(gold, 0, 1, "ANNA"), Span(gold, 4, 5, "ANNA"), Span(gold, 2, 3, "BOB"), Span(gold, 6, 8, "SISTER")
-    ]
+    gold.spans["ruler"] = [Span(gold, 0, 1, "ANNA"), Span(gold, 4, 5, "ANNA"), Span(gold, 2, 3, "BOB"), Span(gold, 6, 8, "SISTER")]
     scores = pipeline.evaluate([Example(pipeline.make_doc(text), gold)])
     predicted = pipeline(text)
     expected = make_coref_scorer(reader=labeled_span_group("ruler", "label_"))([Example(predicted, gold)])
@@ -362,7 +358,7 @@ def with_heads(doc: Doc, entities: Entities) -> Doc:
     return with_clusters(doc, [[(end - 1, end) for _, end in entity] for entity in entities], "coref_head_clusters")
 
 
-def core_metrics_with_heads(settings: Settings) -> Dict[str, Dict]:
+def core_metrics_with_heads(settings: Settings) -> dict[str, dict]:
     def clusters(entities: Entities) -> Clusters:
         return Clusters.from_entities(entities, [[end - 1 for _, end in entity] for entity in entities])
 
@@ -371,20 +367,22 @@ def core_metrics_with_heads(settings: Settings) -> Dict[str, Dict]:
     return score_documents(key, response, settings).metrics()
 
 
-@pytest.mark.parametrize("options, cli", [
-    ({}, {}),
-    ({"singletons": "keep"}, {"singletons": "keep"}),
-    ({"match": {"@misc": "spacy_coref_eval.exact_matcher.v1"}}, {"match": "exact"}),
-    ({"match": {"@misc": "spacy_coref_eval.partial_matcher.v1"}}, {"match": "partial"}),
-])
+@pytest.mark.parametrize(
+    "options, cli",
+    [
+        ({}, {}),
+        ({"singletons": "keep"}, {"singletons": "keep"}),
+        ({"match": {"@misc": "spacy_coref_eval.exact_matcher.v1"}}, {"match": "exact"}),
+        ({"match": {"@misc": "spacy_coref_eval.partial_matcher.v1"}}, {"match": "partial"}),
+    ],
+)
 def test_the_corefud_preset_scores_examples_as_the_api_does(nlp, options, cli):
     reader = {"@misc": "spacy_coref_eval.prefixed_span_groups.v1", "head_prefix": "coref_head_clusters"}
     config = {"s": {"@scorers": "spacy_coref_eval.coref_scorer.v1", "preset": "corefud", "reader": reader, **options}}
     scorer = registry.resolve(config)["s"]
     settings = Settings.from_options(preset="corefud", **cli)
     assert scorer.settings == settings
-    examples = [Example(with_heads(nlp.make_doc(text), predicted), with_heads(nlp.make_doc(text), gold))
-                for text, gold, predicted in DOCS]
+    examples = [Example(with_heads(nlp.make_doc(text), predicted), with_heads(nlp.make_doc(text), gold)) for text, gold, predicted in DOCS]
     scores = scorer(examples)
     assert scores["coref_lea_f"] == pytest.approx(core_metrics_with_heads(settings)["lea"]["f1"], abs=1e-12)
     expected = expected_keys(core_metrics_with_heads(settings), METRIC_NAMES)
@@ -401,4 +399,3 @@ def test_the_preset_refuses_matchers_it_does_not_follow():
         make_coref_scorer(preset="coval")
     assert make_coref_scorer().settings.singletons == "keep"
     assert make_coref_scorer(preset="corefud").settings.singletons == "remove"
-

@@ -2,9 +2,10 @@
 standard library and its numbers, charts, error counts and side-by-side
 views compared with the scoring run (the browser check is
 test_report_browser.py)."""
+
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Callable, Dict, List, Optional, Tuple, Union
+from typing import Callable, Optional, Union
 
 import numpy as np
 import pytest
@@ -24,14 +25,7 @@ from spacy_coref_eval.model.clusters import Clusters
 from spacy_coref_eval.report.html import mention_markup, nice_step, render_report, window_note
 from spacy_coref_eval.report.labels import pct
 from spacy_coref_eval.report.markup import interval_text
-from spacy_coref_eval.report.views import (
-    Mention,
-    build_report,
-    document_view,
-    error_window,
-    headline,
-    worst_documents,
-)
+from spacy_coref_eval.report.views import Mention, build_report, document_view, error_window, headline, worst_documents
 from spacy_coref_eval.scoring import CorpusResult, Settings, score_pairs
 from spacy_coref_eval.twinning import ExactMatcher
 
@@ -43,16 +37,16 @@ VOID = {"meta", "br", "hr", "img", "input", "link", "col", "wbr", "area", "base"
 @dataclass
 class Node:
     tag: str
-    attrs: Dict[str, str]
+    attrs: dict[str, str]
     parent: Optional["Node"] = None
-    content: List[Union["Node", str]] = field(default_factory=list)
+    content: list[Union["Node", str]] = field(default_factory=list)
 
     @property
-    def children(self) -> List["Node"]:
+    def children(self) -> list["Node"]:
         return [part for part in self.content if isinstance(part, Node)]
 
     @property
-    def classes(self) -> List[str]:
+    def classes(self) -> list[str]:
         return self.attrs.get("class", "").split()
 
     def own_text(self) -> str:
@@ -61,7 +55,7 @@ class Node:
     def all_text(self) -> str:
         return "".join(part if isinstance(part, str) else part.all_text() for part in self.content)
 
-    def find_all(self, test: Callable[["Node"], bool]) -> List["Node"]:
+    def find_all(self, test: Callable[["Node"], bool]) -> list["Node"]:
         found = [self] if test(self) else []
         return found + [node for child in self.children for node in child.find_all(test)]
 
@@ -120,20 +114,21 @@ def tagged(tag: str, cls: Optional[str] = None, **attrs: str) -> Callable[[Node]
             and (cls is None or cls in node.classes)
             and all(node.attrs.get(k.replace("_", "-")) == v for k, v in attrs.items())
         )
+
     return test
 
 
-def mention_spans(side: Node) -> List[Node]:
+def mention_spans(side: Node) -> list[Node]:
     """First fragments of the highlighted mentions of one column."""
     return side.find_all(lambda n: n.tag == "span" and "m" in n.classes and "c" not in n.classes)
 
 
 @dataclass
 class Run:
-    pairs: List[Tuple[str, Clusters, Clusters]]
+    pairs: list[tuple[str, Clusters, Clusters]]
     result: CorpusResult
-    intervals: Dict[str, Dict[str, Tuple[float, float]]]
-    errors: Dict[str, Dict[str, int]]
+    intervals: dict[str, dict[str, tuple[float, float]]]
+    errors: dict[str, dict[str, int]]
     page: str
     tree: Node
 
@@ -147,8 +142,15 @@ def demo_run(settings: Settings = Settings(), worst: int = 2) -> Run:
         macro = macro_average(result)
     errors = corpus_error_counts(result)
     data = build_report(
-        result, words, intervals=intervals, errors=errors, macro=macro,
-        key="demo.key.conll", response="demo.response.conll", n_resamples=200, worst=worst,
+        result,
+        words,
+        intervals=intervals,
+        errors=errors,
+        macro=macro,
+        key="demo.key.conll",
+        response="demo.response.conll",
+        n_resamples=200,
+        worst=worst,
     )
     page = render_report(data)
     return Run(pairs, result, intervals, errors, page, parse(page))
@@ -228,7 +230,7 @@ def test_worst_documents_are_shown_side_by_side_with_every_mention(demo):
         assert article.find(tagged("p", "note")).all_text() == f"Whole document: {len(gold_words(name))} tokens."
 
 
-def gold_words(name: str) -> List[str]:
+def gold_words(name: str) -> list[str]:
     return read_conll(KEY, with_words=True)[name].words
 
 
@@ -278,11 +280,14 @@ def test_cli_writes_the_same_report_twice(tmp_path):
     assert "Saved the report to" in result.stderr
 
 
-@pytest.mark.parametrize("args, message", [
-    ([str(KEY), str(RESPONSE), "--ci", "1.5"], "confidence level"),
-    ([str(KEY), str(RESPONSE), "--twinless", "nope"], "'nope' is not one of 'conll', 'b3all', 'b30', 'sys'"),
-    (["EMPTY", "EMPTY"], "no '#begin document' blocks, nothing to score against"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ([str(KEY), str(RESPONSE), "--ci", "1.5"], "confidence level"),
+        ([str(KEY), str(RESPONSE), "--twinless", "nope"], "'nope' is not one of 'conll', 'b3all', 'b30', 'sys'"),
+        (["EMPTY", "EMPTY"], "no '#begin document' blocks, nothing to score against"),
+    ],
+)
 def test_cli_rejects_bad_input(tmp_path, args, message):
     out, empty = tmp_path / "report.html", tmp_path / "empty.conll"
     empty.write_text("", encoding="utf8")
@@ -318,6 +323,7 @@ def test_words_come_with_the_pairs_from_conll_and_spacy_files(tmp_path):
 def test_worst_documents_rank_by_headline_f1_then_name():
     def doc(conll: float, lea: float):
         return {"conll": {"f1": conll}, "lea": {"f1": lea}, "mentions": {"f1": 1.0}}
+
     documents = {"c": doc(0.5, 0.1), "a": doc(0.5, 0.9), "b": doc(0.2, 0.9), "d": doc(0.9, 0.0)}
     assert worst_documents(documents, 3) == ["b", "a", "c"]
     assert worst_documents(documents, 10) == ["b", "a", "c", "d"]
@@ -330,10 +336,17 @@ def test_predicted_entities_take_the_colour_and_number_of_their_gold_entity():
     response = Clusters.from_entities([[(4, 5)], [(0, 1), (2, 3)], [(8, 9)], [(6, 7)]])
     view = document_view("d", [str(i) for i in range(10)], key=key, response=response, twins=ExactMatcher()(key, response), metrics={})
     assert [(m.start, m.label, m.colour, m.twinless) for m in view.key] == [
-        (0, "1", 0, False), (2, "1", 0, False), (4, "1", 0, False), (6, "2", 1, False),
+        (0, "1", 0, False),
+        (2, "1", 0, False),
+        (4, "1", 0, False),
+        (6, "2", 1, False),
     ]
     assert [(m.start, m.label, m.colour, m.twinless) for m in view.response] == [
-        (0, "1", 0, False), (2, "1", 0, False), (4, "1b", 0, False), (6, "2", 1, False), (8, "x1", -1, True),
+        (0, "1", 0, False),
+        (2, "1", 0, False),
+        (4, "1b", 0, False),
+        (6, "2", 1, False),
+        (8, "x1", -1, True),
     ]
 
 
@@ -342,8 +355,9 @@ def test_long_documents_show_the_stretch_with_most_errors():
     assert error_window(50, np.array([10]), 100) == (0, 50)
     key = Clusters.from_entities([[(0, 1), (30, 31), (55, 57)], [(40, 42), (58, 62)]])
     response = Clusters.from_entities([[(0, 1), (30, 31)], [(41, 42), (45, 46)]])
-    view = document_view("d", [f"w{i}" for i in range(100)], key=key, response=response, twins=ExactMatcher()(key, response),
-        metrics={}, max_tokens=20)
+    view = document_view(
+        "d", [f"w{i}" for i in range(100)], key=key, response=response, twins=ExactMatcher()(key, response), metrics={}, max_tokens=20
+    )
     assert (view.first, view.words[0], len(view.words), view.n_tokens) == (39, "w39", 20, 100)
     assert [(m.start, m.end, m.twinless) for m in view.key] == [(40, 42, True), (55, 57, True)]
     assert [(m.start, m.end, m.twinless) for m in view.response] == [(41, 42, True), (45, 46, True)]
@@ -354,14 +368,10 @@ def test_long_documents_show_the_stretch_with_most_errors():
 
 def test_crossing_mentions_are_cut_into_fragments_and_text_is_escaped():
     words = ["<a>", "b", "&", "d", "e", "f"]
-    mentions = [
-        Mention(0, 4, "1", 0, twinless=False), Mention(1, 2, "2", 1, twinless=True), Mention(3, 6, "x1", -1, twinless=False)
-    ]
+    mentions = [Mention(0, 4, "1", 0, twinless=False), Mention(1, 2, "2", 1, twinless=True), Mention(3, 6, "x1", -1, twinless=False)]
     tree = parse(mention_markup(words, 0, mentions))
     spans = tree.find_all(tagged("span", "m"))
-    assert [s.classes for s in spans] == [
-        ["m", "p0", "h1"], ["m", "p1", "h0", "t"], ["m", "px", "h0", "o"], ["m", "px", "h0", "c"],
-    ]
+    assert [s.classes for s in spans] == [["m", "p0", "h1"], ["m", "p1", "h0", "t"], ["m", "px", "h0", "o"], ["m", "px", "h0", "c"]]
     assert spans[2].inside(spans[0]) and not spans[3].inside(spans[0])
     assert [sub.all_text() for sub in tree.find_all(tagged("sub", "l"))] == ["2", "1", "x1"]
     assert tree.all_text() == "<a> b2 & d1 e fx1"

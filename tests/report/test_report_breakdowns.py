@@ -1,6 +1,7 @@
 """The HTML report's waterfall, strata and variant sections, parsed without
 a browser and compared with the JSON of ``score`` on the same input (the
 browser check is test_report_browser.py)."""
+
 import json
 
 import pytest
@@ -23,9 +24,9 @@ def pages(tmp_path_factory):
     path = folder / "report.html"
     report = runner.invoke(app, ["report", str(KEY), str(RESPONSE), "-o", str(path), "--n-resamples", "100", *ANALYSES])
     assert report.exit_code == 0, report.output
-    scored = runner.invoke(app, [
-        "score", str(KEY), str(RESPONSE), "--waterfall", "--ci", "0.95", "--n-resamples", "100", "-f", "json", *ANALYSES,
-    ])
+    scored = runner.invoke(
+        app, ["score", str(KEY), str(RESPONSE), "--waterfall", "--ci", "0.95", "--n-resamples", "100", "-f", "json", *ANALYSES]
+    )
     assert scored.exit_code == 0, scored.output
     return path.read_text(encoding="utf8"), json.loads(scored.stdout)
 

@@ -6,6 +6,7 @@ Not run by default (marker ``browser``); run with
 ``python -m pytest -m browser``. Needs Chromium (Debian:
 ``apt-get install chromium``, or set ``CHROMIUM``); fails without it.
 """
+
 import os
 import re
 import shutil
@@ -41,9 +42,9 @@ def chromium() -> str:
 @pytest.fixture(scope="module")
 def report(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("report") / "report.html"
-    result = CliRunner().invoke(app, [
-        "report", str(KEY), str(RESPONSE), "-o", str(path), "--n-resamples", "200", "--by", "chain-length", "--variants",
-    ])
+    result = CliRunner().invoke(
+        app, ["report", str(KEY), str(RESPONSE), "-o", str(path), "--n-resamples", "200", "--by", "chain-length", "--variants"]
+    )
     assert result.exit_code == 0, result.output
     return path
 
@@ -52,9 +53,9 @@ def report(tmp_path_factory) -> Path:
 def crossdoc_report(tmp_path_factory) -> Path:
     """The report of the ECB+-like example scored by topic (docs/crossdoc.md)."""
     path = tmp_path_factory.mktemp("crossdoc") / "report.html"
-    result = CliRunner().invoke(app, [
-        "report", str(ECB_KEY), str(ECB_RESPONSE), "-o", str(path), "--n-resamples", "100", "--topic-pattern", r"^(\d+)_",
-    ])
+    result = CliRunner().invoke(
+        app, ["report", str(ECB_KEY), str(ECB_RESPONSE), "-o", str(path), "--n-resamples", "100", "--topic-pattern", r"^(\d+)_"]
+    )
     assert result.exit_code == 0, result.output
     return path
 
@@ -65,14 +66,11 @@ def ranking(tmp_path_factory) -> Path:
     and the response without its one-token mentions."""
     folder = tmp_path_factory.mktemp("ranking")
     damaged = folder / "damaged.conll"
-    damaged.write_text(
-        re.sub(r"(?m)\(\d+\)$", "-", RESPONSE.read_text(encoding="utf8")), encoding="utf8",
-    )
+    damaged.write_text(re.sub(r"(?m)\(\d+\)$", "-", RESPONSE.read_text(encoding="utf8")), encoding="utf8")
     path = folder / "ranking.html"
-    result = CliRunner().invoke(app, [
-        "compare", str(KEY), str(RESPONSE), str(KEY), str(damaged), "--rounds", "100", "--n-resamples", "100",
-        "--html", str(path),
-    ])
+    result = CliRunner().invoke(
+        app, ["compare", str(KEY), str(RESPONSE), str(KEY), str(damaged), "--rounds", "100", "--n-resamples", "100", "--html", str(path)]
+    )
     assert result.exit_code == 0, result.output
     return path
 
@@ -81,11 +79,19 @@ def dump_dom(page: Path) -> str:
     """The page as the browser parsed it."""
     dom = subprocess.run(
         [
-            chromium(), "--headless", "--disable-gpu", "--disable-background-networking", "--no-first-run",
+            chromium(),
+            "--headless",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--no-first-run",
             *(["--no-sandbox"] if os.geteuid() == 0 else []),
-            f"--user-data-dir={page.parent / 'profile'}", "--dump-dom", page.as_uri(),
+            f"--user-data-dir={page.parent / 'profile'}",
+            "--dump-dom",
+            page.as_uri(),
         ],
-        capture_output=True, text=True, timeout=180,
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     assert dom.returncode == 0, dom.stderr
     return dom.stdout
@@ -94,7 +100,10 @@ def dump_dom(page: Path) -> str:
 def screenshot(html: Path, png: Path, size: str) -> bytes:
     run = subprocess.run(
         ["bash", str(SCRIPT), str(html), str(png), size],
-        env={**os.environ, "CHROMIUM": chromium()}, capture_output=True, text=True, timeout=180,
+        env={**os.environ, "CHROMIUM": chromium()},
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     assert run.returncode == 0, run.stderr
     return png.read_bytes()
@@ -129,7 +138,7 @@ def test_browser_parses_the_charts_and_every_mention(report):
     assert dom.count("<article") == page.count("<article") == 2
     strata_cells = re.compile(r'<td data-stratum="[^"]+" data-metric="[a-z]+"')
     assert len(strata_cells.findall(dom)) == len(strata_cells.findall(page)) > 0
-    variant_rows = re.compile(r'<tr><th>[a-z]+ · [a-z]+ · singletons')
+    variant_rows = re.compile(r"<tr><th>[a-z]+ · [a-z]+ · singletons")
     assert len(variant_rows.findall(dom)) == len(variant_rows.findall(page)) == 7
 
 

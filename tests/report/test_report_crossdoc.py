@@ -1,6 +1,7 @@
 """The HTML report's cross-document section (docs/crossdoc.md §3): the
 view holds what ``score --cross-document`` puts in its JSON, and the page
 renders every row, bar and topic of it."""
+
 import json
 import re
 
@@ -54,9 +55,9 @@ def test_topics_beyond_those_shown_are_counted(scored):
 
 def test_report_shows_the_section(scored, tmp_path):
     page_path = tmp_path / "report.html"
-    result = CliRunner().invoke(app, [
-        "report", str(KEY), str(RESPONSE), "--topic-pattern", PATTERN, "-o", str(page_path), "--n-resamples", "50",
-    ])
+    result = CliRunner().invoke(
+        app, ["report", str(KEY), str(RESPONSE), "--topic-pattern", PATTERN, "-o", str(page_path), "--n-resamples", "50"]
+    )
     assert result.exit_code == 0, result.output
     page = page_path.read_text(encoding="utf8")
     section = re.search(r'<section id="cross-document">.*?</section>', page, re.S).group(0)

@@ -1,5 +1,6 @@
 """Counts are additive: shards scored apart and merged give the score of the
 whole, and parallel scoring gives the same bytes as serial scoring."""
+
 import json
 
 import pytest
@@ -46,10 +47,9 @@ def score_json(*args):
 def test_merged_shards_equal_the_whole(litbank, tmp_path):
     whole = score_json(litbank["key", "all"], litbank["response", "all"])
     for part, suffix in (("a", ".json"), ("b", ".msgpack")):
-        result = runner.invoke(app, [
-            "score", str(litbank["key", part]), str(litbank["response", part]),
-            "--save-counts", str(tmp_path / f"{part}{suffix}"),
-        ])
+        result = runner.invoke(
+            app, ["score", str(litbank["key", part]), str(litbank["response", part]), "--save-counts", str(tmp_path / f"{part}{suffix}")]
+        )
         assert result.exit_code == 0, result.output
     merged = runner.invoke(app, ["merge", str(tmp_path / "a.json"), str(tmp_path / "b.msgpack"), "-f", "json", "--per-doc"])
     assert merged.exit_code == 0, merged.output
@@ -93,9 +93,9 @@ def test_merge_gives_intervals_and_macro_averages_like_score(litbank, tmp_path):
     whole = runner.invoke(app, ["score", str(litbank["key", "all"]), str(litbank["response", "all"]), *options])
     assert whole.exit_code == 0, whole.output
     for part in "ab":
-        saved = runner.invoke(app, [
-            "score", str(litbank["key", part]), str(litbank["response", part]), "--save-counts", str(tmp_path / f"{part}.json"),
-        ])
+        saved = runner.invoke(
+            app, ["score", str(litbank["key", part]), str(litbank["response", part]), "--save-counts", str(tmp_path / f"{part}.json")]
+        )
         assert saved.exit_code == 0, saved.output
     merged = runner.invoke(app, ["merge", str(tmp_path / "a.json"), str(tmp_path / "b.json"), *options])
     assert merged.exit_code == 0, merged.output
@@ -129,11 +129,7 @@ def test_only_the_chosen_metrics_are_counted(tmp_path):
     assert load_counts(tmp_path / "c.msgpack").documents == result.documents
 
 
-@pytest.mark.parametrize("options", [
-    {"match": "overlap", "twinless": "sys", "singletons": "remove"},
-    {"twinless": "b3all"},
-    {},
-])
+@pytest.mark.parametrize("options", [{"match": "overlap", "twinless": "sys", "singletons": "remove"}, {"twinless": "b3all"}, {}])
 def test_a_documents_counts_are_a_function_of_that_document_alone(options):
     """CEAF's float sums do not depend on which documents share the run
     (-n, shards): every document's counts equal its counts scored alone,
@@ -150,17 +146,24 @@ def test_a_documents_counts_are_a_function_of_that_document_alone(options):
         assert counts.tobytes() == alone.tobytes(), name
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda d: d["documents"]["d"]["muc"].update(recall_num=True), "muc recall_num (true) is not a number"),
-    (lambda d: d["documents"]["d"]["muc"].update(recall_num="1"), 'muc recall_num ("1") is not a number'),
-    (lambda d: d["documents"]["d"]["muc"].update(recall_num=None), "muc recall_num (null) is not a number"),
-    (lambda d: d["documents"]["d"]["blanc"]["coref_links"].update(recall_den=None),
-     "blanc coref_links recall_den (null) is not a number"),
-    (lambda d: (d["documents"]["d"]["muc"].update(recall_num=0.5), d["settings"].update(split_antecedents="remove")),
-     "muc recall_num (0.5) is not a whole number"),
-    (lambda d: d.update(warnings="abc"), "malformed counts file (warnings must be a list of strings)"),
-    (lambda d: d.update(warnings=[1]), "malformed counts file (warnings must be a list of strings)"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda d: d["documents"]["d"]["muc"].update(recall_num=True), "muc recall_num (true) is not a number"),
+        (lambda d: d["documents"]["d"]["muc"].update(recall_num="1"), 'muc recall_num ("1") is not a number'),
+        (lambda d: d["documents"]["d"]["muc"].update(recall_num=None), "muc recall_num (null) is not a number"),
+        (
+            lambda d: d["documents"]["d"]["blanc"]["coref_links"].update(recall_den=None),
+            "blanc coref_links recall_den (null) is not a number",
+        ),
+        (
+            lambda d: (d["documents"]["d"]["muc"].update(recall_num=0.5), d["settings"].update(split_antecedents="remove")),
+            "muc recall_num (0.5) is not a whole number",
+        ),
+        (lambda d: d.update(warnings="abc"), "malformed counts file (warnings must be a list of strings)"),
+        (lambda d: d.update(warnings=[1]), "malformed counts file (warnings must be a list of strings)"),
+    ],
+)
 def test_merge_checks_types_and_whole_numbers(tmp_path, edit, message):
     good = score_documents({"d": [[(0, 1), (2, 3)], [(4, 5)]]}, {"d": [[(0, 1)], [(2, 3), (4, 5)]]})
     save_counts(good, tmp_path / "good.json")
@@ -194,9 +197,9 @@ def test_counts_of_corefud_runs_with_repeats_and_zeros_load_back(tmp_path):
         settings = []
         for mode in FIXTURES["modes"]:
             match, singletons, zeros, zero_match = mode.split("-")
-            settings.append(Settings.from_options(
-                METRICS, match, singletons=singletons, preset="corefud", zeros=zeros, zero_match=zero_match,
-            ))
+            settings.append(
+                Settings.from_options(METRICS, match, singletons=singletons, preset="corefud", zeros=zeros, zero_match=zero_match)
+            )
         _round_trip_every_mode(pairs, settings, tmp_path)
 
 
@@ -207,8 +210,7 @@ def test_counts_of_ua_runs_with_split_antecedents_load_back(tmp_path):
 
     corpus = read_corpus(data_path("ua", "example.key.ua"), data_path("ua", "example.response.ua"))
     settings = [
-        Settings.from_options(preset="ua", split_antecedents=mode, non_referring=True, bridging=True)
-        for mode in ("keep", "remove", "only")
+        Settings.from_options(preset="ua", split_antecedents=mode, non_referring=True, bridging=True) for mode in ("keep", "remove", "only")
     ]
     _round_trip_every_mode(corpus.pairs, settings, tmp_path)
 

@@ -2,32 +2,43 @@
 nested, same-start, one-word, crossing and discontinuous mentions,
 multiword tokens, empty nodes, comments, ``# global.Entity`` variants and
 (``junk``) malformed values."""
-from typing import List
 
 from hypothesis import strategies as st
 
-HEADERS = [
-    "eid-etype-head-other", "GRP-etype-infstat-salience", "eid-etype", "etype-eid-head", "entity-GRP-x-head", "eid",
-    "eid-head",
-]
+HEADERS = ["eid-etype-head-other", "GRP-etype-infstat-salience", "eid-etype", "etype-eid-head", "entity-GRP-x-head", "eid", "eid-head"]
 EIDS = ["e1", "e2", "e3", "7", "12", "c8", "a_rather_long_entity_id"]
 ETYPES = ["person", "", "place", "organization", "ünï"]
 HEADS = ["0", "+1", "01", "x", "", "١", "123456789"]
 JUNK = [
-    "(", ")", "()", "((e1", "e9)", "(e1-x-1-)e1)", "\x00", " ", "(e 1)", "(=)", "(e1[1/2]-x-1)", "(-x-1)",
-    "e1-x)", "(e1-x-99-)", "e1)(", "(e1", "[",
+    "(",
+    ")",
+    "()",
+    "((e1",
+    "e9)",
+    "(e1-x-1-)e1)",
+    "\x00",
+    " ",
+    "(e 1)",
+    "(=)",
+    "(e1[1/2]-x-1)",
+    "(-x-1)",
+    "e1-x)",
+    "(e1-x-99-)",
+    "e1)(",
+    "(e1",
+    "[",
 ]
 MISC_OTHER = ["SpaceAfter=No", "Bridge=e1<e2", "SplitAnte=e1<e3", "Split=e2<e3", "MSeg=a-b"]
 
 
 @st.composite
-def mention_chunks(draw, fields: List[str], n_nodes: int, junk: bool):
+def mention_chunks(draw, fields: list[str], n_nodes: int, junk: bool):
     """Openings and closings of random mentions over ``n_nodes`` nodes, by
     node: nested, same-start, one-node and crossing ones, sometimes
     discontinuous, heads sometimes odd."""
-    openings: List[List[str]] = [[] for _ in range(n_nodes)]
-    closings: List[List[str]] = [[] for _ in range(n_nodes)]
-    singles: List[List[str]] = [[] for _ in range(n_nodes)]
+    openings: list[list[str]] = [[] for _ in range(n_nodes)]
+    closings: list[list[str]] = [[] for _ in range(n_nodes)]
+    singles: list[list[str]] = [[] for _ in range(n_nodes)]
     for _ in range(draw(st.integers(0, 2 * n_nodes))):
         start = draw(st.integers(0, n_nodes - 1))
         last = draw(st.integers(start, min(start + 4, n_nodes - 1)))
@@ -44,7 +55,7 @@ def mention_chunks(draw, fields: List[str], n_nodes: int, junk: bool):
         body = [values.get(name, draw(st.sampled_from(["x", "new", "acc:com"]))) for name in fields]
         shortest = 1 if junk else 1 + max(i for i, name in enumerate(fields) if name in ("eid", "GRP"))
         if draw(st.integers(0, 7)) == 0:
-            body = body[:draw(st.integers(shortest, len(body)))]
+            body = body[: draw(st.integers(shortest, len(body)))]
         if split:
             first = "-".join([f"{eid}[1/2]" if f in ("eid", "GRP") else v for f, v in zip(fields, body)])
             second = "-".join([f"{eid}[2/2]" if f in ("eid", "GRP") else v for f, v in zip(fields, body)])
@@ -70,7 +81,7 @@ def mention_chunks(draw, fields: List[str], n_nodes: int, junk: bool):
 @st.composite
 def conllu_texts(draw, junk: bool = False):
     """CoNLL-U files of up to three documents."""
-    lines: List[str] = []
+    lines: list[str] = []
     for d in range(draw(st.integers(0, 3))):
         newdoc = draw(st.sampled_from([f"# newdoc id = d{d}", "# newdoc", f"# newdoc id =  d{d} ", None]))
         if newdoc is not None and (d or draw(st.booleans())):
@@ -80,8 +91,11 @@ def conllu_texts(draw, junk: bool = False):
         if not junk or draw(st.integers(0, 14)):
             lines.append(f"# global.Entity = {header}")
         for s in range(draw(st.integers(1, 3))):
-            sent_id = draw(st.sampled_from([f"# sent_id = d{d}s{s}", f"# sent_id=d{d}-{s}", "# sent_id", "#sent_id = z",
-                                            f"# sent_id = d{d}s{s} extra", None]))
+            sent_id = draw(
+                st.sampled_from(
+                    [f"# sent_id = d{d}s{s}", f"# sent_id=d{d}-{s}", "# sent_id", "#sent_id = z", f"# sent_id = d{d}s{s} extra", None]
+                )
+            )
             if sent_id is not None:
                 lines.append(sent_id)
             lines.append(f"# text = sentence {s}")
@@ -91,7 +105,7 @@ def conllu_texts(draw, junk: bool = False):
     return "\n".join(lines) + ("\n" if draw(st.booleans()) else "")
 
 
-def _rows(draw, fields: List[str], junk: bool, with_empty: bool) -> List[str]:
+def _rows(draw, fields: list[str], junk: bool, with_empty: bool) -> list[str]:
     """Token lines of one sentence: words, multiword ranges before some
     words and (``with_empty``) empty nodes after some, with mentions over
     words and empty nodes."""

@@ -1,5 +1,6 @@
 """coval's own outputs (tests/data/coval/fixtures.json.gz, see PROVENANCE)
 and the package's view of their key and response files."""
+
 import gzip
 import json
 from functools import lru_cache

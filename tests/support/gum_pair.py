@@ -1,16 +1,16 @@
 """GUM documents (CorefUD CoNLL-U, with heads, zeros and discontinuous
 mentions) against a seeded perturbation of them, as files, for the
 analyses' tests."""
+
 import gzip
 import json
 from pathlib import Path
-from typing import Tuple
 
 from benchmarks.perturb_corefud import keep_documents, perturb_corefud
 from tests.conftest import data_path
 
 
-def write_gum_pair(folder: Path, n_documents: int = 8) -> Tuple[Path, Path]:
+def write_gum_pair(folder: Path, n_documents: int = 8) -> tuple[Path, Path]:
     """The first ``n_documents`` documents of tests/data/corefud-rerun's
     GUM selection and their perturbation, written to ``folder``."""
     official = json.loads(data_path("corefud-rerun", "gum_perturbed.json").read_text())

@@ -1,8 +1,10 @@
 """A validator for the subset of JSON Schema (draft 2020-12) that
 ``spacy_coref_eval/schemas/*.schema.json`` use; a keyword outside the subset
 is an error, so that a schema cannot rely on one this validator ignores."""
+
 import math
-from typing import Any, Dict, Iterator, List, Optional
+from collections.abc import Iterator
+from typing import Any, Optional
 
 ANNOTATIONS = {"$schema", "$id", "$defs", "title", "description"}
 TYPES = {
@@ -16,7 +18,7 @@ TYPES = {
 }
 
 
-def errors(instance: Any, schema: Dict[str, Any], root: Optional[Dict[str, Any]] = None, where: str = "$") -> Iterator[str]:
+def errors(instance: Any, schema: dict[str, Any], root: Optional[dict[str, Any]] = None, where: str = "$") -> Iterator[str]:
     """Every way ``instance`` breaks ``schema``, as ``path: reason``."""
     root = schema if root is None else root
     unknown = set(schema) - ANNOTATIONS - set(_KEYWORDS)
@@ -27,7 +29,7 @@ def errors(instance: Any, schema: Dict[str, Any], root: Optional[Dict[str, Any]]
             yield from _KEYWORDS[keyword](instance, value, schema, root, where)
 
 
-def validate(instance: Any, schema: Dict[str, Any]) -> List[str]:
+def validate(instance: Any, schema: dict[str, Any]) -> list[str]:
     return list(errors(instance, schema))
 
 
@@ -92,6 +94,7 @@ def _bound(check, text):
     def keyword(instance, value, schema, root, where):
         if TYPES["number"](instance) and not check(instance, value):
             yield f"{where}: {instance} {text} {value}"
+
     return keyword
 
 
@@ -99,6 +102,7 @@ def _length(check, text):
     def keyword(instance, value, schema, root, where):
         if isinstance(instance, list) and not check(len(instance), value):
             yield f"{where}: {len(instance)} items, {text} {value}"
+
     return keyword
 
 

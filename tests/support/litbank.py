@@ -1,10 +1,10 @@
 """LitBank with seeded system responses, read and perturbed once per test
 run: a system with the perturbation's default error rates and a clearly
 damaged copy of it (the system perturbed again at high rates)."""
+
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Dict
 
 from benchmarks.perturb import Errors, perturb_corpus
 from spacy_coref_eval import Clusters, read_conll
@@ -17,13 +17,13 @@ DAMAGE = Errors(drop=0.3, add=0.3, shift=0.3, split=0.3, merge=0.2)
 
 @dataclass(frozen=True)
 class Corpus:
-    documents: Dict[str, ConllDocument]
-    key: Dict[str, Clusters]
-    system: Dict[str, Clusters]
-    damaged: Dict[str, Clusters]
+    documents: dict[str, ConllDocument]
+    key: dict[str, Clusters]
+    system: dict[str, Clusters]
+    damaged: dict[str, Clusters]
 
     @property
-    def n_tokens(self) -> Dict[str, int]:
+    def n_tokens(self) -> dict[str, int]:
         return {name: doc.n_tokens for name, doc in self.documents.items()}
 
 
@@ -36,7 +36,7 @@ def litbank() -> Corpus:
     return Corpus(documents, key, system, perturb_corpus(system, n_tokens, seed=2, errors=DAMAGE))
 
 
-def litbank_files(folder: Path) -> Dict[str, Path]:
+def litbank_files(folder: Path) -> dict[str, Path]:
     """LitBank's key and its seeded system response written to ``folder``
     as CoNLL-2012 files, by side (``key``, ``response``)."""
     corpus = litbank()

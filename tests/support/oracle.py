@@ -22,6 +22,7 @@ SIMPLE_METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "lea")
 
 # --- partitions -------------------------------------------------------------
 
+
 def partition(entities):
     """The entities as a list of frozensets, empty entities dropped."""
     result = [frozenset(entity) for entity in entities if entity]
@@ -54,6 +55,7 @@ def pair_count(size):
 # --- one-sided metric counts: (numerator, denominator) of recall ------------
 # Precision of every metric is the same function with key and response
 # swapped, which is how ``naive_counts`` builds it.
+
 
 def mention_side(key, response):
     """Mention identification: twinned key mentions / key mentions (docs/metrics.md §2)."""
@@ -126,12 +128,7 @@ def coref_links(entities):
 
 def noncoref_links(entities):
     """Unordered pairs of mentions of one side in different entities (Luo et al. 2014)."""
-    return {
-        frozenset((a, b))
-        for first, second in combinations(entities, 2)
-        for a in first
-        for b in second
-    }
+    return {frozenset((a, b)) for first, second in combinations(entities, 2) for a in first for b in second}
 
 
 def coref_link_side(key, response):
@@ -172,6 +169,7 @@ def lea_side(key, response, importance=len):
 
 # --- counts -----------------------------------------------------------------
 
+
 def both_ways(side, key, response):
     """Recall counts from ``side(key, response)``, precision from the swap."""
     recall_num, recall_den = side(key, response)
@@ -194,14 +192,12 @@ def naive_counts(key, response):
         "ceafm": both_ways(ceafm_side, key, response),
         "ceafe": both_ways(ceafe_side, key, response),
         "lea": both_ways(lea_side, key, response),
-        "blanc": {
-            "coref_links": both_ways(coref_link_side, key, response),
-            "noncoref_links": both_ways(noncoref_link_side, key, response),
-        },
+        "blanc": {"coref_links": both_ways(coref_link_side, key, response), "noncoref_links": both_ways(noncoref_link_side, key, response)},
     }
 
 
 # --- twinless policies (docs/metrics.md §4) ---------------------------------------------
+
 
 def singletons(mentions):
     """Each mention as an entity of its own."""
@@ -227,20 +223,14 @@ def rewrite(key, response, policy):
     if policy == "conll":
         return (key, response), (key, response)
     if policy == "b3all":
-        return (
-            (key, response + singletons(twinless_key)),
-            (key + singletons(twinless_response), response),
-        )
+        return ((key, response + singletons(twinless_key)), (key + singletons(twinless_response), response))
     if policy == "b30":
         pair = (key, without(response, twinless_response))
         return pair, pair
     if policy == "sys":
         return (
             (key, without(response, twinless_response) + singletons(twinless_key)),
-            (
-                key + singletons(twinless_response - twinless_singletons),
-                without(response, twinless_singletons) + singletons(twinless_key),
-            ),
+            (key + singletons(twinless_response - twinless_singletons), without(response, twinless_singletons) + singletons(twinless_key)),
         )
     raise ValueError(f"unknown twinless policy {policy!r}")
 
@@ -261,19 +251,14 @@ def naive_policy_counts(key, response, policy):
             "precision_den": precision_side["precision_den"],
         }
 
-    result = {
-        metric: merge(from_recall[metric], from_precision[metric])
-        for metric in SIMPLE_METRICS
-    }
-    result["blanc"] = {
-        kind: merge(from_recall["blanc"][kind], from_precision["blanc"][kind])
-        for kind in LINK_KINDS
-    }
+    result = {metric: merge(from_recall[metric], from_precision[metric]) for metric in SIMPLE_METRICS}
+    result["blanc"] = {kind: merge(from_recall["blanc"][kind], from_precision["blanc"][kind]) for kind in LINK_KINDS}
     result["mentions"] = naive_counts(key, response)["mentions"]
     return result
 
 
 # --- rates --------------------------------------------------------------------
+
 
 def ratio(numerator, denominator):
     """numerator / denominator, with 0/0 = 0 (docs/metrics.md §1)."""
@@ -323,6 +308,7 @@ def naive_rates(counts):
 
 # --- helpers for comparing nested count dicts -----------------------------------
 
+
 def flatten(nested, prefix=()):
     """{("blanc", "coref_links", "recall_num"): value, ...} of a nested dict."""
     flat = {}
@@ -336,10 +322,7 @@ def flatten(nested, prefix=()):
 
 def add_counts(first, second):
     """Field-wise sum of two nested count dicts (a corpus is a sum of documents)."""
-    return {
-        name: add_counts(value, second[name]) if isinstance(value, dict) else value + second[name]
-        for name, value in first.items()
-    }
+    return {name: add_counts(value, second[name]) if isinstance(value, dict) else value + second[name] for name, value in first.items()}
 
 
 def assert_counts_close(actual, expected, context=""):
@@ -358,6 +341,7 @@ def assert_counts_close(actual, expected, context=""):
 
 
 # --- twinning by score ------------------------------------------------------------
+
 
 def earliest_best_twins(free_keys, free_responses, score):
     """Twins of the responses ``free_responses`` among the keys

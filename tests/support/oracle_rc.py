@@ -6,6 +6,7 @@ Mentions are ``(start, end)`` tuples, entities lists of them. The naive
 classifier reads words only (the lexical fallback) plus optional given
 heads; parts of speech are covered by hand-made tests.
 """
+
 import re
 
 from spacy_coref_eval.analysis.resolution.lexicon import (
@@ -24,6 +25,7 @@ PERSONAL = FIRST_SECOND_PERSON | GENDERED_THIRD_PERSON | UNGENDERED_THIRD_PERSON
 
 
 # --- classes ------------------------------------------------------------------
+
 
 def wordlike(word):
     return re.search(r"[^\W_]", word) is not None
@@ -70,16 +72,21 @@ def head_kind(words, sentence_starts, token, entity):
     lower = word.lower()
     if lower in PERSONAL:
         return "pronoun"
-    if (lower in OTHER_PRONOUNS or lower in DETERMINERS or lower in PREPOSITIONS or lower in POSSESSIVE_MARKERS
-            or not wordlike(word) or word.isdigit()):
+    if (
+        lower in OTHER_PRONOUNS
+        or lower in DETERMINERS
+        or lower in PREPOSITIONS
+        or lower in POSSESSIVE_MARKERS
+        or not wordlike(word)
+        or word.isdigit()
+    ):
         return "other"
     if not word[0].isupper():
         return "common"
     if not sentence_initial(words, sentence_starts, token):
         return "proper"
     elsewhere = any(
-        words[t] == word and not sentence_initial(words, sentence_starts, t)
-        for start, end in entity for t in range(start, end)
+        words[t] == word and not sentence_initial(words, sentence_starts, t) for start, end in entity for t in range(start, end)
     )
     return "proper" if elsewhere else "common"
 
@@ -88,8 +95,14 @@ def content_words(words, span):
     out = set()
     for t in range(*span):
         lower = words[t].lower()
-        if (wordlike(words[t]) and lower not in PERSONAL and lower not in OTHER_PRONOUNS
-                and lower not in DETERMINERS and lower not in PREPOSITIONS and lower not in POSSESSIVE_MARKERS):
+        if (
+            wordlike(words[t])
+            and lower not in PERSONAL
+            and lower not in OTHER_PRONOUNS
+            and lower not in DETERMINERS
+            and lower not in PREPOSITIONS
+            and lower not in POSSESSIVE_MARKERS
+        ):
             out.add(lower)
     return out
 
@@ -109,11 +122,10 @@ def naive_classes(entities, words, sentence_starts, heads=None):
             kind = head_kind(words, sentence_starts, head, entity)
             lower = words[head].lower()
             if kind == "pronoun":
-                out[span] = ("1+2Pr" if lower in FIRST_SECOND_PERSON
-                             else "G3Pr" if lower in GENDERED_THIRD_PERSON else "U3Pr")
+                out[span] = "1+2Pr" if lower in FIRST_SECOND_PERSON else "G3Pr" if lower in GENDERED_THIRD_PERSON else "U3Pr"
             elif kind in ("proper", "common"):
-                string = [w.lower() for w in words[span[0]:span[1]]]
-                if any([w.lower() for w in words[p[0]:p[1]]] == string for p in preceding):
+                string = [w.lower() for w in words[span[0] : span[1]]]
+                if any([w.lower() for w in words[p[0] : p[1]]] == string for p in preceding):
                     suffix = "e"
                 elif any(content_words(words, p) & content_words(words, span) for p in preceding):
                     suffix = "p"
@@ -126,6 +138,7 @@ def naive_classes(entities, words, sentence_starts, heads=None):
 
 
 # --- MUC-RC -------------------------------------------------------------------
+
 
 def parts(entity, partition):
     """The number of parts ``partition`` splits ``entity`` into."""

@@ -5,8 +5,9 @@ range, so nested and overlapping spans are common. No mention appears twice
 on the same side.
 """
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from hypothesis import HealthCheck, Phase, settings, strategies as st
 
@@ -24,12 +25,7 @@ def deterministic(max_examples, shrink=True):
     whose examples are too large to shrink quickly.
     """
     phases = tuple(Phase) if shrink else (Phase.explicit, Phase.reuse, Phase.generate)
-    return settings(
-        max_examples=scaled(max_examples),
-        deadline=None,
-        phases=phases,
-        suppress_health_check=[HealthCheck.too_slow],
-    )
+    return settings(max_examples=scaled(max_examples), deadline=None, phases=phases, suppress_health_check=[HealthCheck.too_slow])
 
 
 @contextmanager
@@ -92,9 +88,9 @@ SHARED, KEY_ONLY, RESPONSE_ONLY = "shared", "key-only", "response-only"
 
 def spans(max_token=12, max_width=4):
     """Token spans ``(start, end)`` inside ``[0, max_token)``."""
-    return st.tuples(
-        st.integers(0, max_token - 1), st.integers(1, max_width)
-    ).map(lambda pair: (pair[0], min(pair[0] + pair[1], max_token)))
+    return st.tuples(st.integers(0, max_token - 1), st.integers(1, max_width)).map(
+        lambda pair: (pair[0], min(pair[0] + pair[1], max_token))
+    )
 
 
 @st.composite
@@ -105,8 +101,7 @@ def entities_over(draw, mentions, max_entities=None):
     if not mentions:
         return []
     count = min(max_entities or len(mentions), len(mentions))
-    labels = draw(st.lists(st.integers(0, count - 1),
-                           min_size=len(mentions), max_size=len(mentions)))
+    labels = draw(st.lists(st.integers(0, count - 1), min_size=len(mentions), max_size=len(mentions)))
     groups = {}
     for mention, label in zip(mentions, labels):
         groups.setdefault(label, []).append(mention)
@@ -129,12 +124,10 @@ def key_response_pairs(draw, max_mentions=10, min_mentions=0, max_entities=None)
     response) or response-only (extra), and each side is partitioned
     independently. Covers empty key, empty response and both empty."""
     mentions = draw(mention_sets(min_mentions, max_mentions))
-    roles = draw(st.lists(st.sampled_from([SHARED, SHARED, KEY_ONLY, RESPONSE_ONLY]),
-                          min_size=len(mentions), max_size=len(mentions)))
+    roles = draw(st.lists(st.sampled_from([SHARED, SHARED, KEY_ONLY, RESPONSE_ONLY]), min_size=len(mentions), max_size=len(mentions)))
     key_mentions = [m for m, role in zip(mentions, roles) if role != RESPONSE_ONLY]
     response_mentions = [m for m, role in zip(mentions, roles) if role != KEY_ONLY]
-    return (draw(entities_over(key_mentions, max_entities)),
-            draw(entities_over(response_mentions, max_entities)))
+    return (draw(entities_over(key_mentions, max_entities)), draw(entities_over(response_mentions, max_entities)))
 
 
 @st.composite

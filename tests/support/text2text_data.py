@@ -6,13 +6,13 @@ and the official pipeline's numbers (see tests/data/text2text/PROVENANCE.md).
 Pack (once, from the research fixture): ``python -m tests.support.text2text_data
 /path/to/sysout``; the tests unpack with :func:`variant_text` and
 :func:`headed_key`."""
+
 import difflib
 import gzip
 import json
 import re
 import sys
 from pathlib import Path
-from typing import Dict, List
 
 HERE = Path(__file__).parents[1] / "data" / "text2text"
 GUM = Path(__file__).parents[1] / "data" / "corpora" / "gum-corefud.40docs.conllu.gz"
@@ -21,7 +21,7 @@ _ENTITY = re.compile(r"Entity=([^|\t\n]*)")
 _OPENING = re.compile(r"\(([^()]+)")
 
 
-def gold_lines() -> List[str]:
+def gold_lines() -> list[str]:
     return gzip.open(HERE / "gold.t2t.txt.gz", "rt", encoding="utf-8").read().split("\n")[:-1]
 
 
@@ -60,7 +60,7 @@ def headed_key() -> str:
     return "\n".join(lines)
 
 
-def expected() -> Dict:
+def expected() -> dict:
     return json.loads((HERE / "expected.json").read_text())
 
 
@@ -101,18 +101,24 @@ def pack(research: Path) -> None:
         keep[name] = {
             "totals": variant["totals"],
             "clean_word_problems": [doc["clean_log"]["word_problems"] for doc in variant["per_doc"]],
-            "injected": [{k: doc["injected"][k] for k in ("inserted_words", "deleted_words", "replaced_words")}
-                         for doc in variant["per_doc"]],
+            "injected": [
+                {k: doc["injected"][k] for k in ("inserted_words", "deleted_words", "replaced_words")} for doc in variant["per_doc"]
+            ],
             "scores": {
-                key: {mode: {metric: {r: values[r] for r in ("recall", "precision", "f1")}
-                             for metric, values in metrics.items() if isinstance(values, dict) and "f1" in values}
-                      for mode, metrics in scores["modes"].items() if "(cli)" not in mode}
+                key: {
+                    mode: {
+                        metric: {r: values[r] for r in ("recall", "precision", "f1")}
+                        for metric, values in metrics.items()
+                        if isinstance(values, dict) and "f1" in values
+                    }
+                    for mode, metrics in scores["modes"].items()
+                    if "(cli)" not in mode
+                }
                 for key, scores in variant["scores"].items()
             },
         }
         keep[name]["mentions"] = {
-            key: official_mentions(research / "fixtures" / "variants" / f"{name}.{key}.conllu.gz", key)
-            for key in ("gum", "gum_headed")
+            key: official_mentions(research / "fixtures" / "variants" / f"{name}.{key}.conllu.gz", key) for key in ("gum", "gum_headed")
         }
     (HERE / "expected.json").write_text(json.dumps(keep, indent=1, sort_keys=True) + "\n")
     assert headed_key() == "\n".join(headed)
@@ -120,7 +126,7 @@ def pack(research: Path) -> None:
         assert variant_text(name) == (research / "fixtures" / "variants" / f"{name}.txt").read_text(encoding="utf-8")
 
 
-def official_mentions(path: Path, key: str) -> List[str]:
+def official_mentions(path: Path, key: str) -> list[str]:
     """Per document, :func:`mention_digest` of text2text-coref's CoNLL-U
     output read against the key."""
     from spacy_coref_eval.formats.corpus import read_corpus
@@ -134,10 +140,9 @@ def mention_digest(clusters) -> str:
     mentions' token sets and heads."""
     import hashlib
 
-    entities: Dict[int, list] = {}
+    entities: dict[int, list] = {}
     for m in range(len(clusters)):
-        nodes = clusters.nodes.of(m).tolist() if clusters.nodes is not None else list(
-            range(int(clusters.starts[m]), int(clusters.ends[m])))
+        nodes = clusters.nodes.of(m).tolist() if clusters.nodes is not None else list(range(int(clusters.starts[m]), int(clusters.ends[m])))
         entities.setdefault(int(clusters.entity[m]), []).append((nodes, int(clusters.heads[m])))
     canonical = sorted(sorted(mentions) for mentions in entities.values())
     return hashlib.sha256(json.dumps(canonical).encode()).hexdigest()[:16]

@@ -38,46 +38,60 @@ remove_singletons needs remove_split_antecedent whenever a plural exists
 `edge=` produces deliberately problematic input: crossing, min_range,
 unclosed, stray_close, missing_doc, cycle (the scorer hangs on `cycle`!).
 """
+
 import argparse
 import json
 import random
 
 DEFAULTS = dict(
-    n_docs=1,              # documents per file
-    n_tokens=60,           # tokens per document (approx., whole sentences)
+    n_docs=1,  # documents per file
+    n_tokens=60,  # tokens per document (approx., whole sentences)
     mention_density=0.35,  # identity markable attempts per token
-    max_len=6,             # longest markable (tokens)
-    p_same_span=0.03,      # chance a new markable duplicates an existing extent (other entity)
-    p_new_entity=0.45,     # chance a markable starts a new entity
-    p_pseudo=0.10,         # chance a new entity is non-referring (-Pseudo)
-    plural_rate=0.12,      # plurals per entity
+    max_len=6,  # longest markable (tokens)
+    p_same_span=0.03,  # chance a new markable duplicates an existing extent (other entity)
+    p_new_entity=0.45,  # chance a markable starts a new entity
+    p_pseudo=0.10,  # chance a new entity is non-referring (-Pseudo)
+    plural_rate=0.12,  # plurals per entity
     p_plural_of_plural=0.35,
     p_same_antecedents=0.25,  # chance to add a second plural with the same antecedent set
-    p_min=0.5,             # chance a key markable has Min=
-    bridging_rate=0.10,    # bridging anaphors per markable
-    dd_chains=2,           # discourse-deixis chains per document
+    p_min=0.5,  # chance a key markable has Min=
+    bridging_rate=0.10,  # bridging anaphors per markable
+    dd_chains=2,  # discourse-deixis chains per document
     dd_singletons=1,
-    sep="tab",             # tab | space | mixed
+    sep="tab",  # tab | space | mixed
     # response perturbation
-    p_drop=0.12, p_add=0.10, p_shift=0.10,
-    p_merge=0.08, p_split=0.10, p_move=0.05,
+    p_drop=0.12,
+    p_add=0.10,
+    p_shift=0.10,
+    p_merge=0.08,
+    p_split=0.10,
+    p_move=0.05,
     p_pseudo_flip=0.25,
-    p_plural_change=0.5, p_new_plural=0.3,
-    p_bridge_change=0.3, p_bridge_drop=0.15, p_bridge_add=0.05, p_bridge_dangling=0.0,
-    p_dd_drop=0.15, p_dd_shift=0.15, p_dd_merge=0.2,
+    p_plural_change=0.5,
+    p_new_plural=0.3,
+    p_bridge_change=0.3,
+    p_bridge_drop=0.15,
+    p_bridge_add=0.05,
+    p_bridge_dangling=0.0,
+    p_dd_drop=0.15,
+    p_dd_shift=0.15,
+    p_dd_merge=0.2,
     p_sys_min=0.15,
-    sys_identical=False,   # response == key (sanity)
+    sys_identical=False,  # response == key (sanity)
     edge=None,
 )
 
-WORDS = ("the a man woman dog it they them he she this that house city river "
-         "said went saw big old new report plan idea we you of in on and".split())
+WORDS = (
+    "the a man woman dog it they them he she this that house city river "
+    "said went saw big old new report plan idea we you of in on and".split()
+)
 
 COLUMNS = "ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS REFERENCE NOM_SEM"
 
 
 # ----------------------------------------------------------------------------
 # span helpers
+
 
 def crosses(a, b):
     """True when spans a, b overlap without one containing the other."""
@@ -104,12 +118,12 @@ class Doc:
         self.name = name
         self.forms = forms
         self.sent_lens = sent_lens
-        self.marks = []      # dicts: id, start, end, ent, min
+        self.marks = []  # dicts: id, start, end, ent, min
         self.pseudo = set()  # entity ids that are non-referring
-        self.plurals = {}    # plural entity -> list of member entities
+        self.plurals = {}  # plural entity -> list of member entities
         self.elem_marks = {}  # (member entity, plural) -> markable id carrying ElementOf
-        self.bridges = {}    # anaphor markable id -> anchor markable id
-        self.dd = []         # dd markables dicts: id, start, end, ent, min
+        self.bridges = {}  # anaphor markable id -> anchor markable id
+        self.dd = []  # dd markables dicts: id, start, end, ent, min
         self.dd_pseudo = set()
 
     def n(self):
@@ -157,6 +171,7 @@ def dd_ent_name(doc, e):
 
 # ----------------------------------------------------------------------------
 # key generation
+
 
 def _make_spans(rng, doc, density, max_len, p_same):
     n = doc.n()
@@ -333,6 +348,7 @@ def _make_dd(rng, doc, P):
 
 # ----------------------------------------------------------------------------
 # response generation
+
 
 def _copy_doc(doc):
     d = Doc(doc.name, list(doc.forms), list(doc.sent_lens))
@@ -547,6 +563,7 @@ def make_sys_doc(rng, key, P):
 # ----------------------------------------------------------------------------
 # writing
 
+
 def _layer_cells(n, marks, fields_of):
     closes = [0] * n
     opens = [[] for _ in range(n)]
@@ -609,10 +626,9 @@ def write_doc(doc, rng_sep, sep_mode, edge=None):
     t = 0
     for si, L in enumerate(doc.sent_lens):
         lines.append("# sent_id = %s-%d" % (doc.name, si + 1))
-        lines.append("# text = %s" % " ".join(doc.forms[t:t + L]))
+        lines.append("# text = %s" % " ".join(doc.forms[t : t + L]))
         for j in range(L):
-            cols = [str(j + 1), doc.forms[t], "_", "_", "_", "_", "_", "_", "_", "_",
-                    ident[t], bcells[t], ddc[t], "_", "_"]
+            cols = [str(j + 1), doc.forms[t], "_", "_", "_", "_", "_", "_", "_", "_", ident[t], bcells[t], ddc[t], "_", "_"]
             if sep_mode == "tab":
                 sep = "\t"
             elif sep_mode == "space":
@@ -657,6 +673,7 @@ def _apply_edge_text(rng, key_text, edge):
         for i, l in enumerate(lines):
             if "Min=" in l and not l.startswith("#"):
                 import re
+
                 lines[i] = re.sub(r"Min=(\d+)(,(\d+))?", lambda mo: "Min=%s-%s" % (mo.group(1), mo.group(3) or mo.group(1)), l, count=1)
                 break
     elif edge == "unclosed":
@@ -697,20 +714,25 @@ def generate_pair(seed=0, **params):
     sys_text = header + "".join(write_doc(d, rs, P["sep"]) for d in sys_docs)
     if P["edge"] in ("min_range", "unclosed", "stray_close"):
         key_text = _apply_edge_text(rng, key_text, P["edge"])
-    meta = {"seed": seed, "params": P,
-            "stats": {"key": [_stats(d) for d in key_docs], "sys": [_stats(d) for d in sys_docs]}}
+    meta = {"seed": seed, "params": P, "stats": {"key": [_stats(d) for d in key_docs], "sys": [_stats(d) for d in sys_docs]}}
     return key_text, sys_text, meta
 
 
 def _stats(d):
     sizes = _entity_sizes(d.marks)
-    return {"doc": d.name, "tokens": d.n(), "markables": len(d.marks), "entities": len(sizes),
-            "singletons": sum(1 for e, s in sizes.items() if s == 1 and e not in d.pseudo),
-            "pseudo_entities": len([e for e in d.pseudo if e in sizes]),
-            "plurals": len(d.plurals),
-            "plural_of_plural": sum(1 for p, mem in d.plurals.items() if any(x in d.plurals for x in mem)),
-            "bridging": len(d.bridges), "dd_markables": len(d.dd),
-            "with_min": sum(1 for m in d.marks if m.get("min"))}
+    return {
+        "doc": d.name,
+        "tokens": d.n(),
+        "markables": len(d.marks),
+        "entities": len(sizes),
+        "singletons": sum(1 for e, s in sizes.items() if s == 1 and e not in d.pseudo),
+        "pseudo_entities": len([e for e in d.pseudo if e in sizes]),
+        "plurals": len(d.plurals),
+        "plural_of_plural": sum(1 for p, mem in d.plurals.items() if any(x in d.plurals for x in mem)),
+        "bridging": len(d.bridges),
+        "dd_markables": len(d.dd),
+        "with_min": sum(1 for m in d.marks if m.get("min")),
+    }
 
 
 def main():

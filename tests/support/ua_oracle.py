@@ -12,6 +12,7 @@ link_rule="peer"  emulates the order-dependent LEA / BLANC-coref-link
 link_rule="rule"  scores every link that involves the split element with the
                   alignment value and every other link with 1.
 """
+
 from collections import deque
 
 import numpy as np
@@ -20,11 +21,13 @@ from scipy.optimize import linear_sum_assignment
 # ----------------------------------------------------------------------------
 # markables
 
+
 class Mk:
     """A markable.  Hash: the set {start, end} (or, for a split element, the
     set of its antecedent-entity tuples).  Equality: exact span, or the MIN
     window when either side carries a MIN, or member-set equality for split
     elements."""
+
     __slots__ = ("doc", "s", "e", "mn", "split", "members")
 
     def __init__(self, doc, s, e, mn=None, split=False, members=None):
@@ -43,11 +46,9 @@ class Mk:
         if self.split or o.split:
             return set(self.members) == set(o.members)
         if self.mn:
-            return (self.doc == o.doc and self.s <= o.s <= self.mn[0]
-                    and self.mn[1] <= o.e <= self.e)
+            return self.doc == o.doc and self.s <= o.s <= self.mn[0] and self.mn[1] <= o.e <= self.e
         if o.mn:
-            return (self.doc == o.doc and o.s <= self.s <= o.mn[0]
-                    and o.mn[1] <= self.e <= o.e)
+            return self.doc == o.doc and o.s <= self.s <= o.mn[0] and o.mn[1] <= self.e <= o.e
         return self.doc == o.doc and self.s == o.s and self.e == o.e
 
     def __repr__(self):
@@ -56,6 +57,7 @@ class Mk:
 
 # ----------------------------------------------------------------------------
 # reading
+
 
 def read_docs(path):
     docs, name, lines = {}, None, []
@@ -81,12 +83,12 @@ def _fields(text):
     for part in text.split("|"):
         i = part.find("=")
         # a part without "=" maps part[:-1] -> part (mirrors str.find == -1)
-        d[part[:i]] = part[i + 1:]
+        d[part[:i]] = part[i + 1 :]
     return d
 
 
 def parse_layer(doc, lines, col, with_min, with_bridging):
-    order = []                 # markable ids, first-seen order
+    order = []  # markable ids, first-seen order
     ent, start, end, mn, elem = {}, {}, {}, {}, {}
     stack = []
     bridges = {}
@@ -126,15 +128,14 @@ def parse_layer(doc, lines, col, with_min, with_bridging):
                     p = p[:-1]
                 f = _fields(p)
                 bridges[f["MarkableID"]] = f["MentionAnchor"]
-    entities = {}   # eid -> [markables, referring?, split entity ids]
+    entities = {}  # eid -> [markables, referring?, split entity ids]
     by_id = {}
     for mid in order:
         m = Mk(doc, start[mid], end[mid], mn[mid])
         by_id[mid] = m
         eid = ent[mid]
         if eid not in entities:
-            entities[eid] = [[], not eid.endswith("-Pseudo"),
-                             [ent[x] for x in elem.get(eid, [])]]
+            entities[eid] = [[], not eid.endswith("-Pseudo"), [ent[x] for x in elem.get(eid, [])]]
         entities[eid][0].append(m)
     pairs = {}
     messages = []
@@ -197,6 +198,7 @@ def index_of(clusters):
 # ----------------------------------------------------------------------------
 # metrics.  Each returns (p_num, p_den, r_num, r_den).
 # ctx: dict(kind=..., rmap, pmap, fmap, split_alignment=bool, link_rule)
+
 
 def _f(pn, pd, rn, rd):
     p = pn / pd if pd else 0.0
@@ -314,10 +316,10 @@ def lea_side(A, B, B_index, amap, link_rule):
                     m, score = amap[m]
                 if m not in B_index:
                     continue
-                for m2 in c[i + 1:]:
+                for m2 in c[i + 1 :]:
                     if m2.split and m2 in amap:
                         m2, v2 = amap[m2]
-                        score *= v2          # persists for the rest of the row
+                        score *= v2  # persists for the rest of the row
                     if m2 in B_index and B_index[m2] == B_index[m]:
                         common += score
         num += n * common / links
@@ -344,7 +346,7 @@ def blanc_coref(K, S, S_index, fmap, link_rule):
                     m, score = fmap[m]
                 if m not in S_index:
                     continue
-                for m2 in c[i + 1:]:    # m2 is NOT replaced by its partner
+                for m2 in c[i + 1 :]:  # m2 is NOT replaced by its partner
                     if m2 in S_index and S_index[m2] == S_index[m]:
                         num += score
     rd = sum(len(c) * (len(c) - 1) / 2 for c in K)
@@ -361,7 +363,7 @@ def blanc_noncoref(K, S, S_index, fmap):
                 m, v = fmap[m]
             if m not in S_index:
                 continue
-            for c2 in K[ci + 1:]:
+            for c2 in K[ci + 1 :]:
                 for m2 in c2:
                     v2 = 1.0
                     if m2.split and m2 in fmap:
@@ -462,12 +464,15 @@ def score_metric(name, docs, only_split, link_rule):
 
 def interpret(words):
     w = set(words)
-    f = dict(keep_singletons=not ({"remove_singletons", "remove_singleton"} & w),
-             keep_split=not ({"remove_split_antecedent", "remove_split_antecedents"} & w),
-             use_min=bool({"MIN", "min", "min_spans"} & w),
-             keep_nonref=bool({"keep_non_referring", "keep_non_referrings"} & w),
-             keep_bridging=bool({"keep_bridging", "keep_bridgings"} & w),
-             only_split=False, dd=False)
+    f = dict(
+        keep_singletons=not ({"remove_singletons", "remove_singleton"} & w),
+        keep_split=not ({"remove_split_antecedent", "remove_split_antecedents"} & w),
+        use_min=bool({"MIN", "min", "min_spans"} & w),
+        keep_nonref=bool({"keep_non_referring", "keep_non_referrings"} & w),
+        keep_bridging=bool({"keep_bridging", "keep_bridgings"} & w),
+        only_split=False,
+        dd=False,
+    )
     if {"only_split_antecedent", "only_split_antecedents"} & w:
         f.update(only_split=True, keep_split=True, keep_singletons=True, keep_bridging=False, keep_nonref=False)
     if "evaluate_discourse_deixis" in w:
@@ -535,8 +540,10 @@ def score(key, sys_, words=(), link_rule="peer", metrics=None):
     if f["keep_bridging"]:
         c = dict(tp_ar=0, fp_ar=0, fn_ar=0, tp_m=0, fp_m=0, fn_m=0, tp_e=0, fp_e=0, fn_e=0)
         for kb, sb, kidx in bridging:
+
             def same_entity(a, b):
                 return a in kidx and b in kidx and kidx[a] == kidx[b]
+
             for ana, kant in kb.items():
                 if ana in sb:
                     sant = sb[ana]
@@ -565,7 +572,9 @@ def score(key, sys_, words=(), link_rule="peer", metrics=None):
                         c["fp_m"] += 1
                         if not same_entity(sant, kant):
                             c["fp_e"] += 1
-        out["bridging"] = {"anaphora_recognition": _prf(c["tp_ar"], c["fp_ar"], c["fn_ar"]),
-                           "markable_level": _prf(c["tp_m"], c["fp_m"], c["fn_m"]),
-                           "entity_level": _prf(c["tp_e"], c["fp_e"], c["fn_e"])}
+        out["bridging"] = {
+            "anaphora_recognition": _prf(c["tp_ar"], c["fp_ar"], c["fn_ar"]),
+            "markable_level": _prf(c["tp_m"], c["fp_m"], c["fn_m"]),
+            "entity_level": _prf(c["tp_e"], c["fp_e"], c["fn_e"]),
+        }
     return out

@@ -1,11 +1,12 @@
 """Mention matchers (docs/metrics.md §3): hand-built documents with the twins written
 out, the assignment checked against brute force, candidate generation
 against all pairs, option validation and missing heads."""
+
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import List, Sequence, Tuple
 
 import numpy as np
 import pytest
@@ -15,30 +16,23 @@ from spacy_coref_eval import Clusters, CorefInputError, Settings, count_document
 from spacy_coref_eval.assignment import by_block, earliest
 from spacy_coref_eval.assignment.by_block import solve_blocks
 from spacy_coref_eval.assignment.earliest import best_assignment
-from spacy_coref_eval.twinning import (
-    MATCHERS,
-    ExactMatcher,
-    HeadMatcher,
-    OverlapMatcher,
-    PartialMatcher,
-    get_matcher,
-)
+from spacy_coref_eval.twinning import MATCHERS, ExactMatcher, HeadMatcher, OverlapMatcher, PartialMatcher, get_matcher
 from spacy_coref_eval.twinning.matchers import twin_by_score
 from spacy_coref_eval.twinning.spans import exact_twins, overlapping_pairs, twinless_by_span
 from tests.support.oracle import earliest_best_twins
 from tests.support.strategies import deterministic, key_response_pairs, patched, spans
 
-Span = Tuple[int, int]
+Span = tuple[int, int]
 HEAD, OVERLAP, PARTIAL = HeadMatcher(), OverlapMatcher(), PartialMatcher()
 ALL = {"exact": ExactMatcher(), "head": HEAD, "overlap": OVERLAP, "partial": PARTIAL}
 
 
-def side(mentions: Sequence[Tuple[int, int, int]]) -> Clusters:
+def side(mentions: Sequence[tuple[int, int, int]]) -> Clusters:
     """Singleton entities from ``(start, end, head)`` triples."""
     return Clusters.from_entities([[(s, e)] for s, e, _ in mentions], heads=[[h] for _, _, h in mentions])
 
 
-def twins(matcher, key, response) -> List[int]:
+def twins(matcher, key, response) -> list[int]:
     return matcher(side(key), side(response)).tolist()
 
 
@@ -46,22 +40,17 @@ def twins(matcher, key, response) -> List[int]:
 
 KEY = [(0, 4, 3), (10, 16, 15), (20, 26, 25), (30, 34, 33), (40, 42, 41)]
 RESPONSE = [
-    (0, 3, 2),    # one token short, loses the head: Dice 6/7
-    (14, 18, 15), # same head, 2 of 6 tokens: Dice 4/10, not inside
-    (25, 26, 25), # the head alone: Dice 2/7, inside with the head
-    (31, 34, 33), # one token short on the left, keeps the head
-    (40, 42, 41), # identical
+    (0, 3, 2),  # one token short, loses the head: Dice 6/7
+    (14, 18, 15),  # same head, 2 of 6 tokens: Dice 4/10, not inside
+    (25, 26, 25),  # the head alone: Dice 2/7, inside with the head
+    (31, 34, 33),  # one token short on the left, keeps the head
+    (40, 42, 41),  # identical
 ]
 
 
 @pytest.mark.parametrize(
     "name, expected",
-    [
-        ("exact", [-1, -1, -1, -1, 4]),
-        ("head", [-1, 1, 2, 3, 4]),
-        ("overlap", [0, -1, -1, 3, 4]),
-        ("partial", [-1, -1, 2, 3, 4]),
-    ],
+    [("exact", [-1, -1, -1, -1, 4]), ("head", [-1, 1, 2, 3, 4]), ("overlap", [0, -1, -1, 3, 4]), ("partial", [-1, -1, 2, 3, 4])],
 )
 def test_each_matcher_decides_differently(name, expected):
     assert twins(ALL[name], KEY, RESPONSE) == expected
@@ -111,6 +100,7 @@ def test_unknown_head_matches_nothing():
 
 # --- the optimum, not a greedy choice -------------------------------------------
 
+
 def assignment_total(matcher, key, response) -> float:
     k, r = side(key), side(response)
     found = matcher(k, r)
@@ -139,6 +129,7 @@ def test_assignment_beats_greedy(matcher, key, response, expected, greedy_total,
 
 
 # --- ties resolve towards earlier mentions ----------------------------------------
+
 
 @pytest.mark.parametrize(
     "matcher, key, response, expected",
@@ -178,7 +169,8 @@ def test_tie_break_never_costs_score():
 
 # --- brute force: optimal total, then the earliest tie -----------------------------
 
-def fraction_score(name: str, k: Tuple[int, int, int], r: Tuple[int, int, int], theta=Fraction(1, 2)) -> Fraction:
+
+def fraction_score(name: str, k: tuple[int, int, int], r: tuple[int, int, int], theta=Fraction(1, 2)) -> Fraction:
     """s(k, r) of docs/metrics.md §3, from the definitions, exactly."""
     (ks, ke, kh), (rs, re, rh) = k, r
     common = max(0, min(ke, re) - max(ks, rs))
@@ -192,7 +184,7 @@ def fraction_score(name: str, k: Tuple[int, int, int], r: Tuple[int, int, int], 
     raise ValueError(name)
 
 
-def brute_force_twins(name: str, key, response) -> List[int]:
+def brute_force_twins(name: str, key, response) -> list[int]:
     """Exact twins, then among all one-to-one assignments of the rest with
     the maximum exact total, the lexicographically smallest list of key
     twins of the responses in (start, end) order, keys by (start, end) and
@@ -209,7 +201,7 @@ def brute_force_twins(name: str, key, response) -> List[int]:
 
 
 @st.composite
-def with_heads(draw, mentions: Sequence[Span]) -> List[Tuple[int, int, int]]:
+def with_heads(draw, mentions: Sequence[Span]) -> list[tuple[int, int, int]]:
     return [(s, e, draw(st.integers(s, e - 1))) for s, e in mentions]
 
 
@@ -231,17 +223,12 @@ def test_matcher_equals_brute_force(name, document):
 
 
 @deterministic(max_examples=200)
-@given(
-    first=st.lists(spans(30, 8), max_size=12, unique=True),
-    second=st.lists(spans(30, 8), max_size=12, unique=True),
-)
+@given(first=st.lists(spans(30, 8), max_size=12, unique=True), second=st.lists(spans(30, 8), max_size=12, unique=True))
 def test_candidates_are_exactly_the_overlapping_pairs(first, second):
     key, response = np.array(first or np.zeros((0, 2))), np.array(second or np.zeros((0, 2)))
     k, r = overlapping_pairs(key[:, 0], key[:, 1], response_starts=response[:, 0], response_ends=response[:, 1])
     found = list(zip(k.tolist(), r.tolist()))
-    expected = {
-        (i, j) for i, (ks, ke) in enumerate(first) for j, (rs, re) in enumerate(second) if ks < re and rs < ke
-    }
+    expected = {(i, j) for i, (ks, ke) in enumerate(first) for j, (rs, re) in enumerate(second) if ks < re and rs < ke}
     assert len(found) == len(set(found)) and set(found) == expected
 
 
@@ -310,7 +297,8 @@ def span_pairs(matcher, key: Clusters, response: Clusters) -> set:
     found = matcher(key, response)
     return {
         (int(key.starts[t]), int(key.ends[t]), int(response.starts[j]), int(response.ends[j]))
-        for j, t in enumerate(found.tolist()) if t >= 0
+        for j, t in enumerate(found.tolist())
+        if t >= 0
     }
 
 
@@ -319,9 +307,7 @@ def span_pairs(matcher, key: Clusters, response: Clusters) -> set:
 @given(document=small_documents(max_mentions=8), seed=st.integers(0, 1000))
 def test_input_order_does_not_change_the_twins(name, document, seed):
     key, response = side(document[0]), side(document[1])
-    assert span_pairs(ALL[name], key, response) == span_pairs(
-        ALL[name], reordered(key, seed), reordered(response, seed + 1)
-    )
+    assert span_pairs(ALL[name], key, response) == span_pairs(ALL[name], reordered(key, seed), reordered(response, seed + 1))
 
 
 @pytest.mark.parametrize("measure", ["dice", "jaccard"])
@@ -334,6 +320,7 @@ def test_full_overlap_is_exact_matching(measure, pair):
 
 # --- mention identification follows the matcher -------------------------------------
 
+
 def test_a_twin_pair_is_a_correct_mention():
     key = Clusters.from_entities([[(0, 4), (10, 12)]], heads=[[3, 11]])
     response = Clusters.from_entities([[(1, 4), (20, 22)]], heads=[[3, 21]])
@@ -345,6 +332,7 @@ def test_a_twin_pair_is_a_correct_mention():
 
 
 # --- options, names, configuration ---------------------------------------------------
+
 
 @pytest.mark.parametrize("theta", [0, -0.5, 1.01, "0.5", None, True, float("nan")])
 def test_min_overlap_is_checked(theta):
@@ -419,6 +407,7 @@ def test_overlap_options_need_the_overlap_matcher():
 
 # --- missing heads -----------------------------------------------------------------------
 
+
 def test_head_matcher_needs_heads_on_both_sides():
     with_heads_ = Clusters.from_entities([[(0, 2)]], heads=[[1]])
     without = Clusters.from_entities([[(0, 2)]])
@@ -482,7 +471,6 @@ def test_registered_matchers_resolve_through_entry_points():
         "overlap": {"match": "overlap", "min_overlap": 0.7, "overlap_measure": "jaccard"},
         "partial": {"match": "partial"},
     }
-
 
 
 @deterministic(max_examples=300)

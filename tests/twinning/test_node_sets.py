@@ -2,9 +2,11 @@
 zeros): the set operations against Python sets, the matchers against a
 brute force on sets, ranges given as sets against plain spans, CoNLL-U
 files with such mentions, and the CorefUD preset's surfaces."""
+
 import json
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import FrozenSet, List, Optional, Sequence, Tuple
+from typing import Optional
 
 import numpy as np
 import pytest
@@ -22,7 +24,7 @@ from tests.support.oracle import earliest_best_twins
 from tests.support.strategies import deterministic, key_response_pairs, partitions
 
 runner = CliRunner()
-Mention = Tuple[FrozenSet[int], int]
+Mention = tuple[frozenset[int], int]
 """A token set and its head."""
 
 
@@ -43,12 +45,13 @@ def token_sets(max_token=8, max_size=4):
 
 
 @st.composite
-def mentions(draw, max_mentions=5) -> List[Mention]:
+def mentions(draw, max_mentions=5) -> list[Mention]:
     sets = draw(st.lists(token_sets(), max_size=max_mentions, unique=True))
     return [(tokens, draw(st.sampled_from(sorted(tokens)))) for tokens in sets]
 
 
 # --- the set operations ------------------------------------------------------------
+
 
 @deterministic(max_examples=200)
 @given(key=mentions(), response=mentions())
@@ -60,9 +63,7 @@ def test_set_operations_equal_python_sets(key, response):
     assert common_tokens(k_clusters, r_clusters, k=k, r=r).tolist() == [
         len(key[i][0] & response[j][0]) for i, j in zip(k.tolist(), r.tolist())
     ]
-    assert same_sets(k_clusters, r_clusters, k=k, r=r).tolist() == [
-        key[i][0] == response[j][0] for i, j in zip(k.tolist(), r.tolist())
-    ]
+    assert same_sets(k_clusters, r_clusters, k=k, r=r).tolist() == [key[i][0] == response[j][0] for i, j in zip(k.tolist(), r.tolist())]
     heads = np.array([key[i][1] for i in k.tolist()])
     assert holds(r_clusters, r, heads).tolist() == [key[i][1] in response[j][0] for i, j in zip(k.tolist(), r.tolist())]
 
@@ -86,6 +87,7 @@ def test_a_repeated_set_is_dropped_and_a_different_set_with_the_same_hull_is_not
 
 # --- matchers on sets against brute force ------------------------------------------
 
+
 def set_score(name: str, k: Mention, r: Mention) -> Fraction:
     """s(k, r) of docs/metrics.md §3 on token sets."""
     (k_tokens, k_head), (r_tokens, r_head) = k, r
@@ -98,11 +100,11 @@ def set_score(name: str, k: Mention, r: Mention) -> Fraction:
     return Fraction(len(r_tokens), len(k_tokens)) if r_tokens <= k_tokens and k_head in r_tokens else Fraction(0)
 
 
-def hull(mention: Mention) -> Tuple[int, int]:
+def hull(mention: Mention) -> tuple[int, int]:
     return min(mention[0]), max(mention[0]) + 1
 
 
-def brute_force_twins(name: str, key: List[Mention], response: List[Mention]) -> List[int]:
+def brute_force_twins(name: str, key: list[Mention], response: list[Mention]) -> list[int]:
     """Equal sets first; then the maximum exact total, ties to the
     lexicographically smallest key twins of the responses in hull order."""
     result = [next((i for i, k in enumerate(key) if k[0] == r[0]), -1) for r in response]
@@ -125,8 +127,14 @@ def test_matchers_on_sets_equal_brute_force(name, key, response):
 
 
 def ranges_as_sets(clusters: Clusters) -> Clusters:
-    return Clusters(clusters.starts, clusters.ends, clusters.entity, clusters.n_entities, heads=clusters.starts.copy(),
-                    nodes=NodeSets.of_ranges(clusters.starts, clusters.ends))
+    return Clusters(
+        clusters.starts,
+        clusters.ends,
+        clusters.entity,
+        clusters.n_entities,
+        heads=clusters.starts.copy(),
+        nodes=NodeSets.of_ranges(clusters.starts, clusters.ends),
+    )
 
 
 @pytest.mark.parametrize("match", ["exact", "head", "overlap", "partial"])
@@ -146,10 +154,13 @@ def test_ranges_given_as_sets_score_like_spans(match, pair):
 HEADER = "# global.Entity = eid-etype-head-other\n# newdoc id = d\n# sent_id = 1\n"
 
 
-def conllu(tmp_path, name: str, rows: Sequence[Tuple[str, str, str]]) -> str:
+def conllu(tmp_path, name: str, rows: Sequence[tuple[str, str, str]]) -> str:
     """A one-sentence document of (ID, FORM, MISC) rows."""
-    lines = [f"{ident}\t{form}\t_\tX\t_\t_\t{'_' if '.' in ident else 0}\t{'_' if '.' in ident else 'root'}\t"
-             f"{'1:nsubj' if '.' in ident else '_'}\t{misc}" for ident, form, misc in rows]
+    lines = [
+        f"{ident}\t{form}\t_\tX\t_\t_\t{'_' if '.' in ident else 0}\t{'_' if '.' in ident else 'root'}\t"
+        f"{'1:nsubj' if '.' in ident else '_'}\t{misc}"
+        for ident, form, misc in rows
+    ]
     path = tmp_path / name
     path.write_text(HEADER + "\n".join(lines) + "\n\n")
     return str(path)
@@ -162,16 +173,26 @@ def metrics_of(key: str, response: str, *options: str) -> dict:
 
 
 def test_a_discontinuous_mention_is_a_set_of_words(tmp_path):
-    key = conllu(tmp_path, "k.conllu", [
-        ("1", "a", "Entity=(e1[1/2]-x-1-)"), ("2", "b", "_"), ("3", "c", "Entity=(e1[2/2]-x-1-)|Entity=(e2-x-1)"),
-        ("4", "d", "Entity=(e2-x-1)"),
-    ])
-    whole = conllu(tmp_path, "whole.conllu", [
-        ("1", "a", "Entity=(e1-x-1-"), ("2", "b", "_"), ("3", "c", "Entity=e1)(e2-x-1)"), ("4", "d", "Entity=(e2-x-1)"),
-    ])
-    head_only = conllu(tmp_path, "head.conllu", [
-        ("1", "a", "Entity=(e1-x-1)"), ("2", "b", "_"), ("3", "c", "Entity=(e2-x-1)"), ("4", "d", "Entity=(e2-x-1)"),
-    ])
+    key = conllu(
+        tmp_path,
+        "k.conllu",
+        [
+            ("1", "a", "Entity=(e1[1/2]-x-1-)"),
+            ("2", "b", "_"),
+            ("3", "c", "Entity=(e1[2/2]-x-1-)|Entity=(e2-x-1)"),
+            ("4", "d", "Entity=(e2-x-1)"),
+        ],
+    )
+    whole = conllu(
+        tmp_path,
+        "whole.conllu",
+        [("1", "a", "Entity=(e1-x-1-"), ("2", "b", "_"), ("3", "c", "Entity=e1)(e2-x-1)"), ("4", "d", "Entity=(e2-x-1)")],
+    )
+    head_only = conllu(
+        tmp_path,
+        "head.conllu",
+        [("1", "a", "Entity=(e1-x-1)"), ("2", "b", "_"), ("3", "c", "Entity=(e2-x-1)"), ("4", "d", "Entity=(e2-x-1)")],
+    )
     assert metrics_of(key, key)["mentions"]["f1"] == 1.0
     assert metrics_of(key, whole)["mentions"]["recall_num"] == 2
     assert metrics_of(key, whole, "--match", "head")["mentions"]["recall_num"] == 3
@@ -181,12 +202,10 @@ def test_a_discontinuous_mention_is_a_set_of_words(tmp_path):
 
 
 def test_an_empty_node_only_one_file_has_lies_outside_the_other_s_mentions(tmp_path):
-    key = conllu(tmp_path, "k.conllu", [
-        ("1", "a", "Entity=(e1-x-1-"), ("1.1", "he", "_"), ("2", "b", "Entity=e1)"), ("3", "c", "Entity=(e1-x-1)"),
-    ])
-    response = conllu(tmp_path, "r.conllu", [
-        ("1", "a", "Entity=(e1-x-1-"), ("2", "b", "Entity=e1)"), ("3", "c", "Entity=(e1-x-1)"),
-    ])
+    key = conllu(
+        tmp_path, "k.conllu", [("1", "a", "Entity=(e1-x-1-"), ("1.1", "he", "_"), ("2", "b", "Entity=e1)"), ("3", "c", "Entity=(e1-x-1)")]
+    )
+    response = conllu(tmp_path, "r.conllu", [("1", "a", "Entity=(e1-x-1-"), ("2", "b", "Entity=e1)"), ("3", "c", "Entity=(e1-x-1)")])
     exact = metrics_of(key, response)
     assert exact["mentions"]["recall_num"] == 1
     assert exact["mor"]["recall_num"] == 3 and exact["mor"]["recall_den"] == 4
@@ -194,9 +213,7 @@ def test_an_empty_node_only_one_file_has_lies_outside_the_other_s_mentions(tmp_p
 
 
 def test_zero_mentions_are_scored_and_can_be_excluded(tmp_path):
-    key = conllu(tmp_path, "k.conllu", [
-        ("1", "a", "Entity=(e1-x-1)"), ("1.1", "he", "Entity=(e1-x-1)"), ("2", "b", "Entity=(e1-x-1)"),
-    ])
+    key = conllu(tmp_path, "k.conllu", [("1", "a", "Entity=(e1-x-1)"), ("1.1", "he", "Entity=(e1-x-1)"), ("2", "b", "Entity=(e1-x-1)")])
     response = conllu(tmp_path, "r.conllu", [("1", "a", "Entity=(e1-x-1)"), ("2", "b", "Entity=(e1-x-1)")])
     assert metrics_of(key, key)["muc"]["f1"] == 1.0
     assert metrics_of(key, response)["muc"]["recall"] == 0.5
@@ -204,9 +221,7 @@ def test_zero_mentions_are_scored_and_can_be_excluded(tmp_path):
 
 
 def test_convert_refuses_mentions_that_are_not_spans(tmp_path):
-    key = conllu(tmp_path, "k.conllu", [
-        ("1", "a", "Entity=(e1[1/2]-x-1-)"), ("2", "b", "_"), ("3", "c", "Entity=(e1[2/2]-x-1-)"),
-    ])
+    key = conllu(tmp_path, "k.conllu", [("1", "a", "Entity=(e1[1/2]-x-1-)"), ("2", "b", "_"), ("3", "c", "Entity=(e1[2/2]-x-1-)")])
     result = runner.invoke(app, ["convert", key, str(tmp_path / "k.conll")])
     assert result.exit_code == 1
     assert "document 'd': 1 mention(s) are not token ranges" in result.stderr
@@ -220,21 +235,27 @@ ZEROS = data_path("conformance", "corefud", "zeros")
 def test_the_preset_defaults_and_round_trips_its_settings():
     settings = Settings.from_options(preset="corefud")
     assert settings.to_dict() == {
-        "metrics": ["muc", "bcub", "ceafm", "ceafe", "blanc", "lea"], "match": "head", "zero_match": "dependent",
-        "twinless": "conll", "singletons": "remove", "preset": "corefud",
+        "metrics": ["muc", "bcub", "ceafm", "ceafe", "blanc", "lea"],
+        "match": "head",
+        "zero_match": "dependent",
+        "twinless": "conll",
+        "singletons": "remove",
+        "preset": "corefud",
     }
     assert Settings.from_dict(settings.to_dict()) == settings
-    assert Settings.from_options(match="partial", singletons="keep", preset="corefud", zero_match="linear").to_dict()[
-        "match"] == "partial"
+    assert Settings.from_options(match="partial", singletons="keep", preset="corefud", zero_match="linear").to_dict()["match"] == "partial"
 
 
-@pytest.mark.parametrize("options, message", [
-    (dict(match="overlap", preset="corefud"), "matches mentions by exact, head, partial"),
-    (dict(min_overlap=0.5, preset="corefud"), "takes no ['min_overlap']"),
-    (dict(zero_match="dependent"), "only under the corefud preset"),
-    (dict(preset="no-such-scorer"), "unknown preset"),
-    (dict(zeros="drop"), "zeros must be one of"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (dict(match="overlap", preset="corefud"), "matches mentions by exact, head, partial"),
+        (dict(min_overlap=0.5, preset="corefud"), "takes no ['min_overlap']"),
+        (dict(zero_match="dependent"), "only under the corefud preset"),
+        (dict(preset="no-such-scorer"), "unknown preset"),
+        (dict(zeros="drop"), "zeros must be one of"),
+    ],
+)
 def test_bad_preset_settings_are_refused(options, message):
     with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
         Settings.from_options(**options)
@@ -260,13 +281,12 @@ def test_the_preset_scores_a_conllu_pair_in_one_call():
 
 
 def test_error_kinds_and_the_report_read_sets(tmp_path):
-    key = conllu(tmp_path, "k.conllu", [
-        ("1", "a", "Entity=(e1[1/2]-x-1-)"), ("1.1", "he", "Entity=(e1-x-1)"), ("2", "b", "_"),
-        ("3", "c", "Entity=(e1[2/2]-x-1-)"),
-    ])
-    response = conllu(tmp_path, "r.conllu", [
-        ("1", "a", "Entity=(e1-x-1-"), ("2", "b", "_"), ("3", "c", "Entity=e1)(e2-x-1)"),
-    ])
+    key = conllu(
+        tmp_path,
+        "k.conllu",
+        [("1", "a", "Entity=(e1[1/2]-x-1-)"), ("1.1", "he", "Entity=(e1-x-1)"), ("2", "b", "_"), ("3", "c", "Entity=(e1[2/2]-x-1-)")],
+    )
+    response = conllu(tmp_path, "r.conllu", [("1", "a", "Entity=(e1-x-1-"), ("2", "b", "_"), ("3", "c", "Entity=e1)(e2-x-1)")])
     errors = runner.invoke(app, ["score", key, response, "--errors", "-f", "json"])
     assert errors.exit_code == 0, errors.stderr
     assert "errors" in json.loads(errors.stdout)
@@ -284,8 +304,9 @@ def test_saved_counts_merge_under_the_preset_s_blanc_rule(tmp_path):
     blanc = {}
     for name, preset in (("reference", []), ("corefud", ["--preset", "corefud"])):
         counts = tmp_path / f"{name}.json"
-        scored = runner.invoke(app, ["score", str(folder / "TC-M.key"), str(folder / "TC-M-3.response"), *options, *preset,
-                                     "--save-counts", str(counts)])
+        scored = runner.invoke(
+            app, ["score", str(folder / "TC-M.key"), str(folder / "TC-M-3.response"), *options, *preset, "--save-counts", str(counts)]
+        )
         merged = runner.invoke(app, ["merge", str(counts), "-f", "json"])
         assert scored.exit_code == 0 and merged.exit_code == 0, scored.stderr + merged.stderr
         blanc[name] = json.loads(scored.stdout)["metrics"]["blanc"]["f1"]

@@ -2,8 +2,8 @@
 from the papers' definitions: B³all and B³0 (Stoyanov et al. 2009), B³sys
 and CEAFsys (Cai & Strube 2010); singleton removal; and properties that
 hold under every matcher."""
+
 from fractions import Fraction as F
-from typing import Dict, List
 
 import numpy as np
 import pytest
@@ -42,16 +42,13 @@ RESPONSE_B = [[M1, M2], [Y], [M4, Z]]
 #          the response as singletons (precision 1), twinless response
 #          singletons are discarded, other twinless response mentions get
 #          precision 1/|R_m|.
-B3: Dict[str, Dict[str, Dict[str, List[F]]]] = {
+B3: dict[str, dict[str, dict[str, list[F]]]] = {
     "A": {
         "conll": {
             "recall": [F(2, 3), F(2, 3), F(0), F(1), F(1)],
             "precision": [F(2, 3), F(2, 3), F(0), F(1), F(1)],  # m1 m2 x m4 m5
         },
-        "b3all": {
-            "recall": [F(2, 3), F(2, 3), F(1, 3), F(1), F(1)],
-            "precision": [F(2, 3), F(2, 3), F(1, 3), F(1), F(1)],
-        },
+        "b3all": {"recall": [F(2, 3), F(2, 3), F(1, 3), F(1), F(1)], "precision": [F(2, 3), F(2, 3), F(1, 3), F(1), F(1)]},
         "b30": {
             "recall": [F(2, 3), F(2, 3), F(0), F(1), F(1)],
             "precision": [F(1), F(1), F(1), F(1)],  # m1 m2 m4 m5; x gone
@@ -66,10 +63,7 @@ B3: Dict[str, Dict[str, Dict[str, List[F]]]] = {
             "recall": [F(2, 3), F(2, 3), F(0), F(1, 2), F(0)],  # m1 m2 m3 m4 m5
             "precision": [F(1), F(1), F(0), F(1, 2), F(0)],  # m1 m2 y m4 z
         },
-        "b3all": {
-            "recall": [F(2, 3), F(2, 3), F(1, 3), F(1, 2), F(1, 2)],
-            "precision": [F(1), F(1), F(1), F(1, 2), F(1, 2)],
-        },
+        "b3all": {"recall": [F(2, 3), F(2, 3), F(1, 3), F(1, 2), F(1, 2)], "precision": [F(1), F(1), F(1), F(1, 2), F(1, 2)]},
         "b30": {
             "recall": [F(2, 3), F(2, 3), F(0), F(1, 2), F(0)],
             "precision": [F(1), F(1), F(1)],  # m1 m2 m4; y, z gone
@@ -84,7 +78,7 @@ B3: Dict[str, Dict[str, Dict[str, List[F]]]] = {
 DOCUMENTS = {"A": (KEY_A, RESPONSE_A), "B": (KEY_B, RESPONSE_B)}
 
 
-def expected_counts(values: Dict[str, List[F]]) -> Dict[str, float]:
+def expected_counts(values: dict[str, list[F]]) -> dict[str, float]:
     return {
         "recall_num": float(sum(values["recall"])),
         "recall_den": float(len(values["recall"])),
@@ -114,9 +108,7 @@ def test_ceaf_under_sys():
     4/5 + 2/3 + 2/3 = 32/15 of 4 response entities.
     """
     counts = count_document(KEY_B, RESPONSE_B, Settings(twinless="sys")).as_dict()
-    assert counts["ceafm"] == pytest.approx(
-        {"recall_num": 3, "recall_den": 5, "precision_num": 4, "precision_den": 6}, rel=1e-12
-    )
+    assert counts["ceafm"] == pytest.approx({"recall_num": 3, "recall_den": 5, "precision_num": 4, "precision_den": 6}, rel=1e-12)
     assert counts["ceafe"] == pytest.approx(
         {"recall_num": 22 / 15, "recall_den": 2, "precision_num": 32 / 15, "precision_den": 4}, rel=1e-12
     )
@@ -141,14 +133,12 @@ def test_removing_singletons():
 
 # --- properties --------------------------------------------------------------------
 
-def policy_counts(key, response, **settings) -> Dict[str, dict]:
-    return {
-        policy: count_document(key, response, Settings.from_options(twinless=policy, **settings)).as_dict()
-        for policy in POLICIES
-    }
+
+def policy_counts(key, response, **settings) -> dict[str, dict]:
+    return {policy: count_document(key, response, Settings.from_options(twinless=policy, **settings)).as_dict() for policy in POLICIES}
 
 
-def assert_all_policies_agree(counts: Dict[str, dict]) -> None:
+def assert_all_policies_agree(counts: dict[str, dict]) -> None:
     for policy, value in counts.items():
         assert_counts_close(value, counts["conll"], f"{policy} vs conll: ")
 
@@ -200,11 +190,7 @@ def snapped(key: Clusters, response: Clusters, twins: np.ndarray) -> Clusters:
 @pytest.mark.parametrize("matcher", ["head", "overlap", "partial"])
 @pytest.mark.parametrize("policy", list(POLICIES))
 @deterministic(max_examples=60)
-@given(
-    key_mentions=mention_sets(0, 8),
-    response_mentions=mention_sets(0, 8),
-    data=st.data(),
-)
+@given(key_mentions=mention_sets(0, 8), response_mentions=mention_sets(0, 8), data=st.data())
 def test_policies_see_only_the_twins(matcher, policy, key_mentions, response_mentions, data):
     """Scoring under any matcher equals exact scoring of the response
     moved onto the twins' key spans: every metric and every policy works

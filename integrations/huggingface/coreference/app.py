@@ -1,4 +1,5 @@
 """The Space's widget: this folder's module in evaluate's Gradio widget."""
+
 from pathlib import Path
 
 import evaluate

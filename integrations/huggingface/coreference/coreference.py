@@ -8,9 +8,11 @@ sentences are grouped into documents by their document-id and part
 columns, and every document is scored on its own, as the CoNLL-2012
 scorer scores a file.
 """
+
 import tempfile
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Sequence, Tuple
+from typing import Any
 
 import datasets
 import evaluate
@@ -75,10 +77,9 @@ RATES = ("recall", "precision", "f1")
 CONLL_LINES = datasets.Features(
     {"predictions": datasets.Sequence(datasets.Value("string")), "references": datasets.Sequence(datasets.Value("string"))}
 )
-CLUSTERS = datasets.Features({
-    side: datasets.Sequence(datasets.Sequence(datasets.Sequence(datasets.Value("int64"))))
-    for side in ("predictions", "references")
-})
+CLUSTERS = datasets.Features(
+    {side: datasets.Sequence(datasets.Sequence(datasets.Sequence(datasets.Value("int64")))) for side in ("predictions", "references")}
+)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -106,10 +107,15 @@ class Coreference(evaluate.Metric):
         twinless: str = "conll",
         preset: Any = None,
         span_end: str = "exclusive",
-    ) -> Dict[str, Any]:
+    ) -> dict[str, Any]:
         options = {
-            "singletons": None if keep_singletons else "remove", "np_only": NP_only, "mina": min_span,
-            "remove_nested": remove_nested, "match": match, "twinless": twinless, "preset": preset,
+            "singletons": None if keep_singletons else "remove",
+            "np_only": NP_only,
+            "mina": min_span,
+            "remove_nested": remove_nested,
+            "match": match,
+            "twinless": twinless,
+            "preset": preset,
         }
         if _are_lines(references) and _are_lines(predictions):
             with tempfile.TemporaryDirectory() as folder:
@@ -118,16 +124,13 @@ class Coreference(evaluate.Metric):
                 write_documents(response, predictions, "predictions")
                 scores = spacy_coref_eval.score(key, response, per_doc=False, pair_by="name", **options)
         else:
-            scores = spacy_coref_eval.score(
-                list(references), list(predictions),
-                per_doc=False, span_end=span_end, **options,
-            )
+            scores = spacy_coref_eval.score(list(references), list(predictions), per_doc=False, span_end=span_end, **options)
         return coval_keys(scores)
 
 
-def coval_keys(scores: Any) -> Dict[str, Any]:
+def coval_keys(scores: Any) -> dict[str, Any]:
     """coval's flat keys: ``<metric>/<rate>`` (fractions), ``conll_score`` (percent)."""
-    out: Dict[str, Any] = {}
+    out: dict[str, Any] = {}
     for name, rates in scores.metrics.items():
         if name != "conll":
             out.update({f"{name}/{rate}": rates[rate] for rate in RATES})
@@ -139,10 +142,10 @@ def coval_keys(scores: Any) -> Dict[str, Any]:
     return out
 
 
-def group_documents(sentences: Iterable[Sequence[str]], side: str) -> Dict[Tuple[str, str], List[List[str]]]:
+def group_documents(sentences: Iterable[Sequence[str]], side: str) -> dict[tuple[str, str], list[list[str]]]:
     """The sentences of CoNLL word lines by document: the first two columns
     (document id and part) of each sentence's first word line."""
-    documents: Dict[Tuple[str, str], List[List[str]]] = {}
+    documents: dict[tuple[str, str], list[list[str]]] = {}
     for number, sentence in enumerate(sentences):
         lines = [line for line in sentence if line.strip() and not line.lstrip().startswith("#")]
         if not lines:
@@ -169,4 +172,3 @@ def write_documents(path: Path, sentences: Iterable[Sequence[str]], side: str) -
 
 def _are_lines(values: Sequence[Any]) -> bool:
     return all(isinstance(line, str) for sentence in values for line in sentence)
-

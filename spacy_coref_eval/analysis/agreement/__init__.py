@@ -4,6 +4,7 @@ linking, Krippendorff's alpha with the MASI distance over mention units
 (Passonneau 2004), a disagreement list for adjudication, a system against
 every annotator, and a majority-link consensus. A document an annotator
 lacks is missing data: it is left out of that annotator's pairs and units."""
+
 from .annotators import Annotation, annotator_names, read_annotation
 from .compute import agreement
 from .result import Agreement

@@ -1,8 +1,10 @@
 """The annotators: each one's file read as ``score`` reads a key and a
 response, its name, and its documents' names matched to the others'."""
+
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Optional
 
 from ...errors import CorefInputError
 from ...formats import ReadOptions, get_format
@@ -19,12 +21,12 @@ class Annotation:
     name: str
     key: Side
     response: Side
-    aliases: Dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
     """Document names as written → the names they go by in the agreement
     (another annotator's, where pairing matches them: ``(NAME); part 000``
     and ``NAME``)."""
 
-    def names(self) -> List[str]:
+    def names(self) -> list[str]:
         return [self.aliases.get(name, name) for name in document_names(self.key.documents)]
 
 
@@ -44,7 +46,7 @@ def read_annotation(path: Any, name: str, options: Options, *, fmt: Optional[str
     return Annotation(name, key, response)
 
 
-def annotator_names(paths: Sequence[Any], given: Optional[Sequence[str]] = None) -> List[str]:
+def annotator_names(paths: Sequence[Any], given: Optional[Sequence[str]] = None) -> list[str]:
     """The annotators' names: ``given`` (one per file), else each file's
     name without its suffixes, made unique by its suffixes, the parent folder's
     name or a number.
@@ -68,11 +70,11 @@ def annotator_names(paths: Sequence[Any], given: Optional[Sequence[str]] = None)
     return names
 
 
-def aliased(annotations: Sequence[Annotation]) -> List[Annotation]:
+def aliased(annotations: Sequence[Annotation]) -> list[Annotation]:
     """Every annotation with its document names matched to those of the
     annotators before it, as pairing matches names
     (:func:`~spacy_coref_eval.formats.corpus.match_names`)."""
-    seen: List[str] = []
+    seen: list[str] = []
     out = []
     for annotation in annotations:
         own = document_names(annotation.key.documents)

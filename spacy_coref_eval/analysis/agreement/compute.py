@@ -1,8 +1,10 @@
 """Every pair of annotators scored as ``score A B`` scores it, on the
 documents both have; linking scored again on the mentions they share; a
 system against every annotator; the units of every document."""
+
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 import numpy as np
 
@@ -18,8 +20,13 @@ from .units import document_units
 
 
 def agreement(
-    annotations: Sequence[Annotation], options: Options, *, level: Optional[float] = 0.95, n_resamples: int = 1000,
-    seed: int = 0, system: Optional[Annotation] = None,
+    annotations: Sequence[Annotation],
+    options: Options,
+    *,
+    level: Optional[float] = 0.95,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    system: Optional[Annotation] = None,
 ) -> Agreement:
     """The agreement of ``annotations`` (two or more) scored with ``options``.
 
@@ -38,11 +45,11 @@ def agreement(
     annotations = aliased(annotations)
     names = [a.name for a in annotations]
     n = len(annotations)
-    pairwise: Dict[str, Matrix] = {}
-    intervals: Dict[str, List[List[Optional[Tuple[float, float]]]]] = {}
-    linking: Dict[str, Matrix] = {}
-    warnings: List[str] = []
-    metrics: List[str] = []
+    pairwise: dict[str, Matrix] = {}
+    intervals: dict[str, list[list[Optional[tuple[float, float]]]]] = {}
+    linking: dict[str, Matrix] = {}
+    warnings: list[str] = []
+    metrics: list[str] = []
     for i, a in enumerate(annotations):
         for j, b in enumerate(annotations):
             run = _pair_run(a, b, options)
@@ -64,8 +71,16 @@ def agreement(
     missing = {a.name: [name for name in every if name not in set(a.names())] for a in annotations}
     units = [document_units(name, annotations, options) for name in every]
     result = Agreement(
-        names, metrics, pairwise, intervals, linking=linking, documents={"names": every, "missing": missing},
-        units=[doc for doc in units if doc is not None], level=level, system=None, warnings=list(dict.fromkeys(warnings)),
+        names,
+        metrics,
+        pairwise,
+        intervals,
+        linking=linking,
+        documents={"names": every, "missing": missing},
+        units=[doc for doc in units if doc is not None],
+        level=level,
+        system=None,
+        warnings=list(dict.fromkeys(warnings)),
         settings=options.settings.to_dict(),
     )
     for annotation in annotations:
@@ -87,14 +102,14 @@ def _pair_run(a: Annotation, b: Annotation, options: Options) -> Any:
     return evaluate_corpus(key, response, options)
 
 
-def _only(side: Side, names: set, aliases: Dict[str, str]) -> Side:
+def _only(side: Side, names: set, aliases: dict[str, str]) -> Side:
     """``side`` with the documents ``names`` (after ``aliases``) only."""
     own = [aliases.get(name, name) for name in document_names(side.documents)]
     kept = [document for document, name in zip(side.documents, own) if name in names]
     return side if len(kept) == len(side.documents) else replace(side, documents=kept)
 
 
-def _intervals(result: CorpusResult, level: Optional[float], n_resamples: int, *, seed: int) -> Dict[str, Dict[str, Any]]:
+def _intervals(result: CorpusResult, level: Optional[float], n_resamples: int, *, seed: int) -> dict[str, dict[str, Any]]:
     if level is None or not result.names:
         return {}
     return bootstrap_intervals(result, level, n_resamples, seed=seed)
@@ -113,12 +128,18 @@ def _linking(run: Any) -> CorpusResult:
 
 
 def _system(
-    system: Annotation, annotations: Sequence[Annotation], options: Options, *, metrics: Sequence[str],
-    level: Optional[float], n_resamples: int, seed: int,
-) -> Dict[str, Any]:
+    system: Annotation,
+    annotations: Sequence[Annotation],
+    options: Options,
+    *,
+    metrics: Sequence[str],
+    level: Optional[float],
+    n_resamples: int,
+    seed: int,
+) -> dict[str, Any]:
     """The system's F1 against every annotator (key), per metric."""
-    scores: Dict[str, List[Cell]] = {metric: [None] * len(annotations) for metric in metrics}
-    bounds: Dict[str, List[Any]] = {metric: [None] * len(annotations) for metric in metrics}
+    scores: dict[str, list[Cell]] = {metric: [None] * len(annotations) for metric in metrics}
+    bounds: dict[str, list[Any]] = {metric: [None] * len(annotations) for metric in metrics}
     for i, annotation in enumerate(annotations):
         run = _pair_run(annotation, system, options)
         if run is None:
@@ -129,10 +150,12 @@ def _system(
             scores[metric][i] = got[metric]["f1"]
             interval = found.get(metric, {}).get("f1")
             bounds[metric][i] = list(interval) if interval is not None else None
-    mean = {metric: (float(np.mean([v for v in row if v is not None])) if any(v is not None for v in row) else None)
-            for metric, row in scores.items()}
+    mean = {
+        metric: (float(np.mean([v for v in row if v is not None])) if any(v is not None for v in row) else None)
+        for metric, row in scores.items()
+    }
     return {"name": system.name, "f1": scores, "intervals": bounds, "mean": mean}
 
 
-def _empty(n: int) -> List[List[Any]]:
+def _empty(n: int) -> list[list[Any]]:
     return [[None] * n for _ in range(n)]

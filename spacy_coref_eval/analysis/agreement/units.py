@@ -2,8 +2,10 @@
 annotators' mentions of a document, twinned under the run's matcher, and
 every annotator's value of each: the units of its entity holding the unit,
 or ``{NOT_MARKED}``."""
+
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 import numpy as np
 
@@ -25,7 +27,7 @@ class Unit:
 
     document: str
     index: int
-    tokens: Tuple[int, ...]
+    tokens: tuple[int, ...]
     text: str
 
     @property
@@ -40,24 +42,24 @@ class DocumentUnits:
     unit ``u``, or ``{NOT_MARKED}``)."""
 
     name: str
-    annotators: List[int]
-    units: List[Unit]
-    values: Dict[int, List[FrozenSet[str]]]
-    spans: List[Dict[Tuple[int, ...], int]]
-    words: List[str]
+    annotators: list[int]
+    units: list[Unit]
+    values: dict[int, list[frozenset[str]]]
+    spans: list[dict[tuple[int, ...], int]]
+    words: list[str]
     reference: SideDocument
 
     def marked(self, a: int, u: int) -> bool:
         return NOT_MARKED not in self.values[a][u]
 
-    def linking_units(self) -> List[int]:
+    def linking_units(self) -> list[int]:
         """The units every present annotator marked."""
         return [u for u in range(len(self.units)) if all(self.marked(a, u) for a in self.annotators)]
 
-    def masi_units(self) -> List[List[FrozenSet[str]]]:
+    def masi_units(self) -> list[list[frozenset[str]]]:
         return [[self.values[a][u] for a in self.annotators] for u in range(len(self.units))]
 
-    def linking_values(self) -> List[List[FrozenSet[str]]]:
+    def linking_values(self) -> list[list[frozenset[str]]]:
         """Every linking unit's values restricted to the linking units, so
         that mention detection does not count again in linking."""
         kept = self.linking_units()
@@ -68,10 +70,9 @@ class DocumentUnits:
 def document_units(name: str, annotations: Sequence[Annotation], options: Options) -> Optional[DocumentUnits]:
     """The units of document ``name`` among the annotators that have it,
     every one placed on the first such annotator's tokens."""
-    present = [(a, docs) for a, docs in ((a, _document(annotation, name)) for a, annotation in enumerate(annotations))
-               if docs is not None]
+    present = [(a, docs) for a, docs in ((a, _document(annotation, name)) for a, annotation in enumerate(annotations)) if docs is not None]
     reference_index, (reference, _) = present[0]
-    clusters: Dict[int, Clusters] = {}
+    clusters: dict[int, Clusters] = {}
     key = reference
     for a, (_, response) in present[1:]:
         try:
@@ -86,8 +87,8 @@ def document_units(name: str, annotations: Sequence[Annotation], options: Option
     remove = settings.singletons == "remove"
     zeros = settings.zeros == "exclude"
     order = [a for a, _ in present]
-    mentions: Dict[int, Tuple[List[Tuple[int, ...]], np.ndarray]] = {}
-    parent: Dict[Tuple[int, Tuple[int, ...]], Tuple[int, Tuple[int, ...]]] = {}
+    mentions: dict[int, tuple[list[tuple[int, ...]], np.ndarray]] = {}
+    parent: dict[tuple[int, tuple[int, ...]], tuple[int, tuple[int, ...]]] = {}
     for x, a in enumerate(order):
         own = twin_corpus([(clusters[a], clusters[a], key.n_tokens)], settings.match, remove, remove_zeros=zeros).document(0)[0]
         sets = own.node_sets()
@@ -95,36 +96,39 @@ def document_units(name: str, annotations: Sequence[Annotation], options: Option
         for tokens in mentions[a][0]:
             parent[a, tokens] = (a, tokens)
         for b in order[:x]:
-            theirs, mine, twins = twin_corpus([(clusters[b], clusters[a], key.n_tokens)], settings.match, remove,
-                remove_zeros=zeros).document(0)
+            theirs, mine, twins = twin_corpus(
+                [(clusters[b], clusters[a], key.n_tokens)], settings.match, remove, remove_zeros=zeros
+            ).document(0)
             their_sets, my_sets = theirs.node_sets(), mine.node_sets()
             for m in np.flatnonzero(twins >= 0).tolist():
                 first = (b, tuple(their_sets.of(int(twins[m])).tolist()))
                 second = (a, tuple(my_sets.of(m).tolist()))
                 if first in parent and second in parent:
                     parent[find(parent, second)] = find(parent, first)
-    groups: Dict[Any, List[Tuple[int, Tuple[int, ...]]]] = {}
+    groups: dict[Any, list[tuple[int, tuple[int, ...]]]] = {}
     for node in parent:
         groups.setdefault(find(parent, node), []).append(node)
-    members = sorted((sorted(group, key=lambda node: (node[1], node[0])) for group in groups.values()),
-                     key=lambda group: (group[0][1][0], -group[0][1][-1], group[0][1]))
+    members = sorted(
+        (sorted(group, key=lambda node: (node[1], node[0])) for group in groups.values()),
+        key=lambda group: (group[0][1][0], -group[0][1][-1], group[0][1]),
+    )
     words = list(key.words)
     units = [Unit(name, u, group[0][1], _text(words, group[0][1])) for u, group in enumerate(members)]
-    spans: List[Dict[Tuple[int, ...], int]] = []
-    unit_of: Dict[Tuple[int, Tuple[int, ...]], int] = {}
+    spans: list[dict[tuple[int, ...], int]] = []
+    unit_of: dict[tuple[int, tuple[int, ...]], int] = {}
     for u, group in enumerate(members):
-        counted: Dict[Tuple[int, ...], int] = {}
+        counted: dict[tuple[int, ...], int] = {}
         for node in group:
             unit_of[node] = u
             counted[node[1]] = counted.get(node[1], 0) + 1
         spans.append(counted)
-    values: Dict[int, List[FrozenSet[str]]] = {}
+    values: dict[int, list[frozenset[str]]] = {}
     for a in order:
         marked, entity = mentions[a]
-        by_entity: Dict[int, set] = {}
+        by_entity: dict[int, set] = {}
         for m, t in enumerate(marked):
             by_entity.setdefault(int(entity[m]), set()).add(units[unit_of[a, t]].ident)
-        value: List[FrozenSet[str]] = [frozenset([NOT_MARKED])] * len(units)
+        value: list[frozenset[str]] = [frozenset([NOT_MARKED])] * len(units)
         for m, t in enumerate(marked):
             u = unit_of[a, t]
             held = value[u] if NOT_MARKED not in value[u] else frozenset()
@@ -133,7 +137,7 @@ def document_units(name: str, annotations: Sequence[Annotation], options: Option
     return DocumentUnits(name, order, units, values, spans=spans, words=words, reference=key)
 
 
-def _document(annotation: Annotation, name: str) -> Optional[Tuple[SideDocument, SideDocument]]:
+def _document(annotation: Annotation, name: str) -> Optional[tuple[SideDocument, SideDocument]]:
     names = annotation.names()
     if name not in names:
         return None
@@ -141,7 +145,7 @@ def _document(annotation: Annotation, name: str) -> Optional[Tuple[SideDocument,
     return annotation.key.documents[index], annotation.response.documents[index]
 
 
-def find(parent: Dict[Any, Any], node: Any) -> Any:
+def find(parent: dict[Any, Any], node: Any) -> Any:
     while parent[node] != node:
         parent[node] = parent[parent[node]]
         node = parent[node]

@@ -3,6 +3,7 @@ Cardie and Riloff (2009, "Conundrums in Noun Phrase Coreference
 Resolution", §4); docs/resolution_classes.md defines them as implemented.
 Many documents go through at once, stacked on disjoint token ranges, and
 counts are per document and additive, so they merge across shards."""
+
 from .classify import classify_mentions
 from .corpus import ResolutionClassResult, score_resolution_classes
 from .lexicon import ANAPHORIC, CLASS_INDEX, MEMBER_COLUMNS, NONE, RESOLUTION_CLASSES, Classifier

@@ -2,6 +2,7 @@
 docs/resolution_classes.md §1-2 reads it: every anaphoric key mention's
 head, its kind, and for names and common nouns its string match; linear
 in tokens and mentions (§5)."""
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,9 +77,7 @@ def mention_kinds(clusters: Clusters, tokens: Tokens) -> np.ndarray:
 
 def _check_tokens(clusters: Clusters, tokens: Tokens) -> None:
     if clusters.extent > len(tokens):
-        raise CorefInputError(
-            f"a mention or head reaches token {clusters.extent - 1}, beyond the {len(tokens)} tokens given"
-        )
+        raise CorefInputError(f"a mention or head reaches token {clusters.extent - 1}, beyond the {len(tokens)} tokens given")
 
 
 @dataclass(frozen=True)
@@ -95,9 +94,7 @@ class _TokenTable:
     @classmethod
     def of(cls, tokens: Tokens, mentions: Clusters, heads: np.ndarray) -> "_TokenTable":
         n = len(tokens)
-        depth = np.cumsum(
-            np.bincount(mentions.starts, minlength=n + 1) - np.bincount(mentions.ends, minlength=n + 1)
-        )
+        depth = np.cumsum(np.bincount(mentions.starts, minlength=n + 1) - np.bincount(mentions.ends, minlength=n + 1))
         read = depth[:n] > 0
         read[heads] = True
         positions = np.flatnonzero(read)
@@ -147,9 +144,7 @@ def _fallback_heads(starts: np.ndarray, ends: np.ndarray, table: _TokenTable) ->
     return head
 
 
-def _settle_capitalised(
-    tokens: Tokens, table: _TokenTable, mentions: Clusters, *, heads: np.ndarray, owners: np.ndarray
-) -> np.ndarray:
+def _settle_capitalised(tokens: Tokens, table: _TokenTable, mentions: Clusters, *, heads: np.ndarray, owners: np.ndarray) -> np.ndarray:
     """Proper name or common noun for capitalised heads read lexically
     (``heads`` of mentions ``owners``): a proper name unless at a sentence
     start, where it is one only if the same word occurs away from a
@@ -160,9 +155,7 @@ def _settle_capitalised(
     if not initial.any():
         return out
     n_types, width = int(table.info.type.max()) + 1, len(tokens) + 1
-    asked, pair = np.unique(
-        mentions.entity[owners[initial]] * n_types + table.at(heads[initial], "type"), return_inverse=True
-    )
+    asked, pair = np.unique(mentions.entity[owners[initial]] * n_types + table.at(heads[initial], "type"), return_inverse=True)
     asked_entity, asked_type = asked // n_types, asked % n_types
     wanted = np.zeros(n_types, dtype=bool)
     wanted[asked_type] = True
@@ -172,9 +165,7 @@ def _settle_capitalised(
     chosen = np.zeros(mentions.n_entities, dtype=bool)
     chosen[asked_entity] = True
     picked = chosen[mentions.entity]
-    span_entity, span_start, span_end = merged_spans(
-        mentions.entity[picked], mentions.starts[picked], mentions.ends[picked]
-    )
+    span_entity, span_start, span_end = merged_spans(mentions.entity[picked], mentions.starts[picked], mentions.ends[picked])
     first = np.searchsorted(span_entity, asked_entity)
     last = np.searchsorted(span_entity, asked_entity, side="right")
     which, span = expand_ranges(first, last)

@@ -1,7 +1,9 @@
 """Resolution classes of a scoring run: every document classified and
 counted at once on the run's own twinning (docs/resolution_classes.md)."""
+
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -22,19 +24,19 @@ class ResolutionClassResult:
     """MUC-RC counts ``(n_docs, 9, 4)`` and class members ``(n_docs, 11)``
     of the documents ``names``."""
 
-    names: List[str]
+    names: list[str]
     muc_rc: np.ndarray
     members: np.ndarray
 
-    def rates(self) -> Dict[str, np.ndarray]:
+    def rates(self) -> dict[str, np.ndarray]:
         """Micro-averaged recall, precision and F1 per class (arrays of 9)."""
         return muc_rc_rates(self.muc_rc.sum(axis=0))
 
-    def class_scores(self) -> Dict[str, float]:
+    def class_scores(self) -> dict[str, float]:
         """MUC-RC F1 per class, as :func:`cpp_prediction` takes them."""
         return dict(zip(RESOLUTION_CLASSES, self.rates()["f1"].tolist()))
 
-    def to_dict(self, scores: Optional[Mapping[str, float]] = None) -> Dict[str, Any]:
+    def to_dict(self, scores: Optional[Mapping[str, float]] = None) -> dict[str, Any]:
         """The ``resolution_classes`` block of a JSON report: per class its
         members (``count``, ``share`` of the anaphoric mentions) and MUC-RC
         rates with their counts; then ``none``, ``anaphoric`` and the CPP
@@ -43,7 +45,7 @@ class ResolutionClassResult:
         profile = class_profile(self.members, scores)
         totals = self.muc_rc.sum(axis=0)
         rates = {name: values.tolist() for name, values in self.rates().items()}
-        out: Dict[str, Any] = {}
+        out: dict[str, Any] = {}
         for i, name in enumerate(RESOLUTION_CLASSES):
             muc_rc = {rate: values[i] for rate, values in rates.items()}
             muc_rc.update(zip(FIELDS, totals[i].tolist()))
@@ -55,9 +57,7 @@ class ResolutionClassResult:
 
     def document(self, index: int) -> "ResolutionClassResult":
         """The counts of one document alone."""
-        return ResolutionClassResult(
-            [self.names[index]], self.muc_rc[index:index + 1], self.members[index:index + 1]
-        )
+        return ResolutionClassResult([self.names[index]], self.muc_rc[index : index + 1], self.members[index : index + 1])
 
 
 def score_resolution_classes(
@@ -99,7 +99,12 @@ def score_resolution_classes(
     if classes.shape != (len(twinned.key),):
         raise CorefInputError(f"the resolution classifier gave {classes.shape} classes for {len(twinned.key)} mentions")
     muc_rc, members = count_resolution_classes(
-        twinned.key, twinned.response, twinned.twins, classes=classes, key_doc=twinned.key_doc, response_doc=twinned.response_doc,
-        n_docs=twinned.n_docs
+        twinned.key,
+        twinned.response,
+        twinned.twins,
+        classes=classes,
+        key_doc=twinned.key_doc,
+        response_doc=twinned.response_doc,
+        n_docs=twinned.n_docs,
     )
     return ResolutionClassResult(list(result.names), muc_rc, members)

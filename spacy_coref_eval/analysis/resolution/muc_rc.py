@@ -1,7 +1,8 @@
 """MUC-RC (Stoyanov et al. 2009, §4): every class scored on a response's
 decisions about its mentions, all classes and documents in one pass
 (docs/resolution_classes.md §3)."""
-from typing import Dict, Optional, Tuple
+
+from typing import Optional
 
 import numpy as np
 
@@ -24,7 +25,7 @@ def count_resolution_classes(
     key_doc: Optional[np.ndarray] = None,
     response_doc: Optional[np.ndarray] = None,
     n_docs: int = 1,
-) -> Tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray]:
     """MUC-RC counts of every class and the class members, per document.
 
     ``key`` and ``response`` may hold many documents stacked on disjoint
@@ -42,24 +43,25 @@ def count_resolution_classes(
     ``(n_docs, 11)`` (:data:`MEMBER_COLUMNS`).
     """
     n_classes = len(RESOLUTION_CLASSES)
-    twins, classes, key_doc, response_doc = _checked(key, response, twins, classes=classes, key_doc=key_doc, response_doc=response_doc,
-        n_docs=n_docs)
+    twins, classes, key_doc, response_doc = _checked(
+        key, response, twins, classes=classes, key_doc=key_doc, response_doc=response_doc, n_docs=n_docs
+    )
     n_entities = key.n_entities
     entity_doc = np.zeros(n_entities, dtype=np.int64)
     entity_doc[key.entity] = key_doc
 
     columns = np.where(classes >= 0, classes, n_classes)
     members = np.zeros((n_docs, len(MEMBER_COLUMNS)))
-    members[:, : n_classes + 1] = np.bincount(
-        key_doc * (n_classes + 1) + columns, minlength=n_docs * (n_classes + 1)
-    ).reshape(n_docs, n_classes + 1)
+    members[:, : n_classes + 1] = np.bincount(key_doc * (n_classes + 1) + columns, minlength=n_docs * (n_classes + 1)).reshape(
+        n_docs, n_classes + 1
+    )
     later = anaphoric(key.entity, position_order(key.starts, key.ends)[0])
     members[:, -1] = np.bincount(key_doc[later], minlength=n_docs)
 
     classified = classes >= 0
-    in_class = np.bincount(
-        key.entity[classified] * n_classes + classes[classified], minlength=n_entities * n_classes
-    ).reshape(n_entities, n_classes)
+    in_class = np.bincount(key.entity[classified] * n_classes + classes[classified], minlength=n_entities * n_classes).reshape(
+        n_entities, n_classes
+    )
     sizes = np.bincount(key.entity, minlength=n_entities)[:, None]
     parts_added = np.where(in_class > 0, in_class + (sizes > in_class) - 1, 0)
     cells = (entity_doc[:, None] * n_classes + np.arange(n_classes)).ravel()
@@ -83,21 +85,19 @@ def _checked(
     key_doc: Optional[np.ndarray],
     response_doc: Optional[np.ndarray],
     n_docs: int,
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The inputs of :func:`count_resolution_classes` as int64 arrays,
     after checking that they fit together."""
     twins = np.asarray(twins, dtype=np.int64).reshape(-1)
     classes = np.asarray(classes, dtype=np.int64).reshape(-1)
     key_doc = np.zeros(len(key), dtype=np.int64) if key_doc is None else np.asarray(key_doc, dtype=np.int64)
-    response_doc = (
-        np.zeros(len(response), dtype=np.int64) if response_doc is None else np.asarray(response_doc, dtype=np.int64)
-    )
+    response_doc = np.zeros(len(response), dtype=np.int64) if response_doc is None else np.asarray(response_doc, dtype=np.int64)
     if len(classes) != len(key) or len(key_doc) != len(key):
-        raise CorefInputError(f"resolution classes: {len(key)} key mentions but {len(classes)} classes "
-                              f"and {len(key_doc)} documents")
+        raise CorefInputError(f"resolution classes: {len(key)} key mentions but {len(classes)} classes and {len(key_doc)} documents")
     if len(twins) != len(response) or len(response_doc) != len(response):
-        raise CorefInputError(f"resolution classes: {len(response)} response mentions but {len(twins)} twins "
-                              f"and {len(response_doc)} documents")
+        raise CorefInputError(
+            f"resolution classes: {len(response)} response mentions but {len(twins)} twins and {len(response_doc)} documents"
+        )
     if len(classes) and (classes.min() < -1 or classes.max() >= len(RESOLUTION_CLASSES)):
         raise CorefInputError(
             f"resolution classes: a class index {int(classes.min() if classes.min() < -1 else classes.max())} "
@@ -112,15 +112,13 @@ def _checked(
     if np.any(np.bincount(twins[found], minlength=len(key)) > 1):
         raise CorefInputError("resolution classes: a key mention has two response twins")
     if np.any(key_doc[twins[found]] != response_doc[found]):
-        raise CorefInputError(
-            "resolution classes: a response mention is twinned with a key mention of another document"
-        )
+        raise CorefInputError("resolution classes: a response mention is twinned with a key mention of another document")
     return twins, classes, key_doc, response_doc
 
 
 def _joins(
     key: Clusters, response: Clusters, twins: np.ndarray, *, classes: np.ndarray, entity_doc: np.ndarray, n_docs: int
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per document and class: the P0 parts touched by a join, the parts of
     F they form (blocks) and the cells of G × F they form, each ``(n_docs,
     n_classes)``; parts not touched count 1 on every side and cancel."""
@@ -176,7 +174,7 @@ def _joins(
     return per_cell(part_cell), per_cell(block_cell[block_cell >= 0]), per_cell(part_cell[cell_order[new_cell]])
 
 
-def _dense(values: np.ndarray, bound: int) -> Tuple[np.ndarray, np.ndarray]:
+def _dense(values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
     """The distinct values (all below ``bound``), ascending, and the rank of
     each value among them: ``np.unique(values, return_inverse=True)`` in
     linear time."""
@@ -186,8 +184,7 @@ def _dense(values: np.ndarray, bound: int) -> Tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(present), rank[values]
 
 
-def muc_rc_rates(muc_rc: np.ndarray) -> Dict[str, np.ndarray]:
+def muc_rc_rates(muc_rc: np.ndarray) -> dict[str, np.ndarray]:
     """Recall, precision and F1 of MUC-RC counts of shape ``(..., 4)``,
     0/0 = 0."""
     return prf_arrays(np.asarray(muc_rc, dtype=np.float64))
-

@@ -1,12 +1,11 @@
 """Mention order shared by the classifier and MUC-RC: the (start, end)
 position order and which mentions are anaphoric (not first in their
 entity)."""
-from typing import Tuple
 
 import numpy as np
 
 
-def position_order(starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def position_order(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The mentions in (start, end) order, and the rank of each in it."""
     order = np.lexsort((ends, starts))
     rank = np.empty(len(order), dtype=np.int64)

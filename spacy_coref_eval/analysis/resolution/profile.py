@@ -1,8 +1,10 @@
 """The class mix of a corpus and the CPP prediction of its MUC score
 (Stoyanov et al. 2009, §4, Table 4; docs/resolution_classes.md §4)."""
+
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -10,9 +12,16 @@ from ...counting.rates import ratio
 from ...errors import CorefInputError
 from .lexicon import ANAPHORIC, CLASS_INDEX, MEMBER_COLUMNS, NONE, RESOLUTION_CLASSES
 
-TABLE4_AVERAGE: Dict[str, float] = {
-    "PN-e": 0.89, "PN-p": 0.74, "PN-n": 0.21, "CN-e": 0.67, "CN-p": 0.39, "CN-n": 0.18,
-    "1+2Pr": 0.70, "G3Pr": 0.80, "U3Pr": 0.48,
+TABLE4_AVERAGE: dict[str, float] = {
+    "PN-e": 0.89,
+    "PN-p": 0.74,
+    "PN-n": 0.21,
+    "CN-e": 0.67,
+    "CN-p": 0.39,
+    "CN-n": 0.18,
+    "1+2Pr": 0.70,
+    "G3Pr": 0.80,
+    "U3Pr": 0.48,
 }
 """MUC-RC F1 per class, the average column of Stoyanov et al. (2009),
 Table 4: the default scores of the CPP prediction."""
@@ -36,7 +45,7 @@ def cpp_prediction(members: np.ndarray, scores: Optional[Mapping[str, float]] = 
     return prediction
 
 
-def class_profile(members: np.ndarray, scores: Optional[Mapping[str, float]] = None) -> Dict[str, Any]:
+def class_profile(members: np.ndarray, scores: Optional[Mapping[str, float]] = None) -> dict[str, Any]:
     """The class mix of a corpus, as Table 4's # and % columns: the count
     and share (over anaphoric mentions) of every class, the mentions in no
     class (``none``: the first mentions of entities and the anaphoric
@@ -48,9 +57,7 @@ def class_profile(members: np.ndarray, scores: Optional[Mapping[str, float]] = N
     classified = int(total[: len(RESOLUTION_CLASSES)].sum())
     anaphoric = int(total[-1])
     return {
-        "classes": {
-            name: {"count": int(total[i]), "share": shares[i]} for i, name in enumerate(RESOLUTION_CLASSES)
-        },
+        "classes": {name: {"count": int(total[i]), "share": shares[i]} for i, name in enumerate(RESOLUTION_CLASSES)},
         NONE: int(total[len(RESOLUTION_CLASSES)]),
         "first_mentions": int(total[len(RESOLUTION_CLASSES)]) - (anaphoric - classified),
         "unclassified": anaphoric - classified,
@@ -67,7 +74,7 @@ def _total_members(members: np.ndarray) -> np.ndarray:
     return members.reshape(-1, len(MEMBER_COLUMNS)).sum(axis=0)
 
 
-def read_class_scores(source: Union[str, Path, Mapping[str, Any]]) -> Dict[str, float]:
+def read_class_scores(source: Union[str, Path, Mapping[str, Any]]) -> dict[str, float]:
     """Per-class MUC-RC F1 for :func:`cpp_prediction`, from a JSON file (or
     its parsed content) in one of two shapes: ``{"PN-e": 0.9, ...}`` (a
     value may also be ``{"f1": 0.9}``), or a document with a
@@ -90,7 +97,7 @@ def read_class_scores(source: Union[str, Path, Mapping[str, Any]]) -> Dict[str, 
     nested = block is not data
     if not isinstance(block, Mapping):
         raise CorefInputError(f"{where}: 'resolution_classes' must be a JSON object")
-    out: Dict[str, float] = {}
+    out: dict[str, float] = {}
     for name, value in block.items():
         if name not in CLASS_INDEX:
             if nested:
@@ -105,4 +112,3 @@ def read_class_scores(source: Union[str, Path, Mapping[str, Any]]) -> Dict[str, 
     if not out:
         raise CorefInputError(f"{where}: no per-class scores found")
     return out
-

@@ -2,7 +2,6 @@
 §5): whether a mention repeats the words of a preceding mention of its
 entity, else shares a content word with one, from mention boundaries,
 prefix sums and exact substring ids, never from every mention's tokens."""
-from typing import Tuple
 
 import numpy as np
 
@@ -12,9 +11,7 @@ from ...model.clusters import Clusters
 _BASE = 0x9E3779B97F4A7C15
 
 
-def string_matches(
-    mentions: Clusters, rank: np.ndarray, chosen: np.ndarray, *, word: np.ndarray, content: np.ndarray
-) -> np.ndarray:
+def string_matches(mentions: Clusters, rank: np.ndarray, chosen: np.ndarray, *, word: np.ndarray, content: np.ndarray) -> np.ndarray:
     """For mentions ``chosen``: 0 if a preceding mention (by ``rank``) of
     its entity has the same words, else 1 if one shares a content word with
     it, else 2. ``word`` (lower-cased word id) and ``content`` are given
@@ -33,9 +30,7 @@ def string_matches(
     return np.where(exact, 0, np.where(shared, 1, 2))
 
 
-def merged_spans(
-    entity: np.ndarray, starts: np.ndarray, ends: np.ndarray
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def merged_spans(entity: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The union of every entity's spans as disjoint spans ``(entity,
     start, end)``, sorted by entity, then start."""
     if len(entity) == 0:
@@ -59,9 +54,7 @@ def _reach_before(entity: np.ndarray, ends: np.ndarray) -> np.ndarray:
     return reach
 
 
-def exact_repeats(
-    entity: np.ndarray, starts: np.ndarray, ends: np.ndarray, *, rank: np.ndarray, word: np.ndarray
-) -> np.ndarray:
+def exact_repeats(entity: np.ndarray, starts: np.ndarray, ends: np.ndarray, *, rank: np.ndarray, word: np.ndarray) -> np.ndarray:
     """Mask of the mentions whose words equal those of a mention of their
     entity of lower ``rank``. A polynomial hash from prefix sums picks the
     mentions that may repeat one; those are then compared exactly by
@@ -101,7 +94,7 @@ def _span_hashes(word: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.n
     return (prefix[ends] - prefix[starts]) * inverse[starts]
 
 
-def substring_ids(word: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def substring_ids(word: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Two ids per span such that spans of equal length have equal words
     exactly when they have equal ids: the ids of the span's first and last
     2^k words, k = floor(log2 length), where the id of every run of 2^k
@@ -119,12 +112,12 @@ def substring_ids(word: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> 
         if level < int(levels.max()):
             half = 1 << level
             runs = len(ids) - half
-            _, ids = np.unique(ids[:runs] * (int(ids.max()) + 1) + ids[half:half + runs], return_inverse=True)
+            _, ids = np.unique(ids[:runs] * (int(ids.max()) + 1) + ids[half : half + runs], return_inverse=True)
             ids = ids.reshape(-1)
     return first, last
 
 
-def _compacted(word: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def _compacted(word: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The words of the union of the spans, one stretch after another, and
     where each span starts in them."""
     _, region_start, region_end = merged_spans(np.zeros(len(starts), dtype=np.int64), starts, ends)
@@ -134,8 +127,15 @@ def _compacted(word: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Tuple[
 
 
 def shares_content_word(
-    entity: np.ndarray, starts: np.ndarray, ends: np.ndarray, *, rank: np.ndarray, word: np.ndarray, content: np.ndarray,
-    wanted: np.ndarray, budget: int = 0,
+    entity: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    *,
+    rank: np.ndarray,
+    word: np.ndarray,
+    content: np.ndarray,
+    wanted: np.ndarray,
+    budget: int = 0,
 ) -> np.ndarray:
     """For the ``wanted`` mentions: whether a mention of their entity of
     lower ``rank`` has a content word (case-insensitively) that they have.
@@ -176,8 +176,17 @@ def shares_content_word(
 
 
 def _walk_pieces(
-    pieces: np.ndarray, entity: np.ndarray, cut: np.ndarray, *, ends: np.ndarray, rank: np.ndarray, word: np.ndarray,
-    n_words: int, content: np.ndarray, open_: np.ndarray, out: np.ndarray,
+    pieces: np.ndarray,
+    entity: np.ndarray,
+    cut: np.ndarray,
+    *,
+    ends: np.ndarray,
+    rank: np.ndarray,
+    word: np.ndarray,
+    n_words: int,
+    content: np.ndarray,
+    open_: np.ndarray,
+    out: np.ndarray,
 ) -> None:
     """Settle the ``open_`` mentions among ``pieces`` (whole entities, in
     rank order within each): the earliest rank at which each (entity,

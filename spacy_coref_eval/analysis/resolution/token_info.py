@@ -1,9 +1,11 @@
 """What the classifier reads off each token: head kind, head-region cut,
 head priority, content word, pronoun person and gender, from parts of
 speech, morphology or the lexical fallback (docs/resolution_classes.md §2)."""
+
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 import numpy as np
 
@@ -32,20 +34,20 @@ from .lexicon import (
 )
 
 
-def take(values: Sequence[Any], positions: np.ndarray) -> List[Any]:
+def take(values: Sequence[Any], positions: np.ndarray) -> list[Any]:
     """``[values[i] for i in positions]`` at C speed."""
     if len(positions) < 2:
         return [values[i] for i in positions.tolist()]
     return list(itemgetter(*positions.tolist())(values))
 
 
-def ids(values: List[Any]) -> Tuple[np.ndarray, List[Any]]:
+def ids(values: list[Any]) -> tuple[np.ndarray, list[Any]]:
     """The id of every value (by first appearance) and the distinct values."""
     index = {value: i for i, value in enumerate(dict.fromkeys(values))}
     return np.fromiter(map(index.__getitem__, values), dtype=np.int64, count=len(values)), list(index)
 
 
-def wordlike(words: List[str]) -> np.ndarray:
+def wordlike(words: list[str]) -> np.ndarray:
     """Whether each word has a letter or a digit."""
     out = np.fromiter(map(str.isalnum, words), dtype=bool, count=len(words))
     for i in np.flatnonzero(~out).tolist():
@@ -105,12 +107,19 @@ class TokenInfo:
             marked = np.array([("Masc" in label) or ("Fem" in label) for label in labels], dtype=bool)[label_of]
             gendered = np.where(given_gender, marked, gendered)
         return cls(
-            token, type_of, columns["word"], columns["kind"], cut=columns["cut"].astype(bool), priority=columns["priority"],
-            content=columns["content"].astype(bool), person=person, gendered=gendered.astype(bool),
+            token,
+            type_of,
+            columns["word"],
+            columns["kind"],
+            cut=columns["cut"].astype(bool),
+            priority=columns["priority"],
+            content=columns["content"].astype(bool),
+            person=person,
+            gendered=gendered.astype(bool),
         )
 
 
-def lexical_table(types: List[str]) -> Dict[str, np.ndarray]:
+def lexical_table(types: list[str]) -> dict[str, np.ndarray]:
     """The lexical fallback's reading of each word type (all arrays over
     ``types``): lower-cased word id, head kind, cut, priority, content,
     person, gender, whether it starts a clause (a wh-word or clause
@@ -135,9 +144,7 @@ def lexical_table(types: List[str]) -> Dict[str, np.ndarray]:
     return {
         "word": word_of,
         "kind": np.select(
-            [personal, other_pronoun | function_word | punctuation | digits, capitalised],
-            [PRONOUN, OTHER, CAPITALISED],
-            COMMON,
+            [personal, other_pronoun | function_word | punctuation | digits, capitalised], [PRONOUN, OTHER, CAPITALISED], COMMON
         ),
         "cut": among(PREPOSITIONS | WH_WORDS | CLAUSE_PUNCTUATION_LOWER),
         "priority": np.select([personal | other_pronoun, function_word, punctuation], [2, 1, 0], 2),
@@ -149,7 +156,7 @@ def lexical_table(types: List[str]) -> Dict[str, np.ndarray]:
     }
 
 
-def upos_row(label: str) -> Optional[Dict[str, int]]:
+def upos_row(label: str) -> Optional[dict[str, int]]:
     """Head kind, cut, priority and content of a Universal POS tag."""
     if label in MISSING:
         return None
@@ -161,7 +168,7 @@ def upos_row(label: str) -> Optional[Dict[str, int]]:
     }
 
 
-def ptb_row(label: str) -> Optional[Dict[str, int]]:
+def ptb_row(label: str) -> Optional[dict[str, int]]:
     """Head kind, cut, priority and content of a Penn Treebank tag."""
     if label in MISSING:
         return None

@@ -2,7 +2,9 @@
 document, before twinning (Moosavi et al. 2019; docs/coval.md §4–5):
 minimum-span identity (MINA), ``NP_only`` and ``remove_nested``, each in
 coval's order and with coval's rules."""
-from typing import Hashable, List, NamedTuple, Optional, Sequence
+
+from collections.abc import Hashable, Sequence
+from typing import NamedTuple, Optional
 
 from ...model.parse_tree import PARSE_FIELD, partial_tree
 from ...twinning.minimum import minimum_span
@@ -21,12 +23,10 @@ class CovalMention(NamedTuple):
     root: Optional[str]
 
 
-Entity = List[CovalMention]
+Entity = list[CovalMention]
 
 
-def coval_entities(
-    spans: Sequence[Sequence[CovalSpan]], key: CovalDocument, own: CovalDocument, *, min_spans: bool
-) -> List[Entity]:
+def coval_entities(spans: Sequence[Sequence[CovalSpan]], key: CovalDocument, own: CovalDocument, *, min_spans: bool) -> list[Entity]:
     """Entities of ``(sentence, start, end)`` spans as :class:`CovalMention`
     lists: trees from the key document's words, tags and parse bits; with
     ``min_spans``, identity by minimum span (its fallback words from
@@ -44,7 +44,7 @@ def coval_entities(
     return out
 
 
-def np_only(entities: Sequence[Entity]) -> List[Entity]:
+def np_only(entities: Sequence[Entity]) -> list[Entity]:
     """coval's ``NP_only``: drop every mention whose tree's root is exactly
     ``VP`` (the first mention equal to it, as ``list.remove`` does); an
     entity that lost one survives only with two or more mentions left."""
@@ -63,7 +63,7 @@ def _inside(a: CovalMention, b: CovalMention) -> bool:
     return a.sentence == b.sentence and a.start >= b.start and a.end <= b.end
 
 
-def remove_nested(entities: Sequence[Entity], keep_singletons: bool) -> List[Entity]:
+def remove_nested(entities: Sequence[Entity], keep_singletons: bool) -> list[Entity]:
     """coval's ``remove_nested``: inside each entity, drop the inner one of
     every nested pair of unequal mentions (by their ranges); an entity that
     would keep exactly one mention is left unchanged when singletons are
@@ -72,7 +72,7 @@ def remove_nested(entities: Sequence[Entity], keep_singletons: bool) -> List[Ent
     for entity in entities:
         gone = []
         for i, a in enumerate(entity):
-            for b in entity[i + 1:]:
+            for b in entity[i + 1 :]:
                 if a.identity == b.identity:
                     continue
                 if _inside(a, b):

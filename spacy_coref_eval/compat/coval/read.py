@@ -6,16 +6,16 @@ scanned character by character, and duplicate mentions are kept.
 coval reads differently from the reference scorer (it keeps a mention given
 twice, and ``(1)|(2)`` puts one mention in two entities), so its numbers
 need its own reading; the common path (:mod:`.read`) is not involved."""
+
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Tuple
 
 from ...errors import CorefInputError
 from ...files import PathLike
 from ...formats.inputs import open_input
 from ...model.parse_tree import NO_PARSE, PARSE_FIELD
 
-CovalSpan = Tuple[int, int, int]
+CovalSpan = tuple[int, int, int]
 """``(sentence, start, end)``: a mention, ``end`` inclusive."""
 
 
@@ -25,12 +25,12 @@ class CovalDocument:
     split into fields) and its entities in coval's order."""
 
     name: str
-    sentences: List[List[List[str]]] = field(default_factory=list)
+    sentences: list[list[list[str]]] = field(default_factory=list)
 
-    def column(self, sentence: int, index: int, *, start: int, end: int) -> List[str]:
+    def column(self, sentence: int, index: int, *, start: int, end: int) -> list[str]:
         """Field ``index`` of lines ``start..end`` of a sentence (``-`` for
         the parse column of a line without it, ``''`` for words)."""
-        rows = self.sentences[sentence][start:end + 1]
+        rows = self.sentences[sentence][start : end + 1]
         if index == PARSE_FIELD:
             return [r[index] if len(r) > index else NO_PARSE for r in rows]
         return [r[index] if len(r) > 4 else "" for r in rows]
@@ -40,14 +40,14 @@ class CovalDocument:
         line with more than six fields, as coval's check reads it)."""
         return any(len(r) > PARSE_FIELD + 1 and r[PARSE_FIELD] != NO_PARSE for lines in self.sentences for r in lines)
 
-    def entities(self) -> List[List[CovalSpan]]:
+    def entities(self) -> list[list[CovalSpan]]:
         """Entities in the order coval lists them (by first mention end),
         mentions by end. A close without an open is read past, as coval
         does, unless it leaves its entity empty (coval then divides by
         zero): a :class:`CorefInputError`."""
-        clusters: Dict[int, List[CovalSpan]] = {}
-        pending: Dict[int, List[int]] = {}
-        empty: Dict[int, Tuple[int, int]] = {}
+        clusters: dict[int, list[CovalSpan]] = {}
+        pending: dict[int, list[int]] = {}
+        empty: dict[int, tuple[int, int]] = {}
         for s, lines in enumerate(self.sentences):
             for t, fields in enumerate(lines):
                 singles, opens, closes = marks(fields[-1], self.name)
@@ -71,12 +71,12 @@ class CovalDocument:
         return list(clusters.values())
 
 
-def marks(text: str, document: str) -> Tuple[List[int], List[int], List[int]]:
+def marks(text: str, document: str) -> tuple[list[int], list[int], list[int]]:
     """coval's scan of a coreference field: single-token, opening and
     closing entity ids, each in field order (docs/coval.md §1)."""
-    singles: List[int] = []
-    opens: List[int] = []
-    closes: List[int] = []
+    singles: list[int] = []
+    opens: list[int] = []
+    closes: list[int] = []
     digits = ""
     opened = False
     for ch in text:
@@ -105,16 +105,16 @@ def marks(text: str, document: str) -> Tuple[List[int], List[int], List[int]]:
     return singles, opens, closes
 
 
-def read_coval(path: PathLike) -> Dict[str, CovalDocument]:
+def read_coval(path: PathLike) -> dict[str, CovalDocument]:
     """The documents of a CoNLL-2012 file as coval reads them, by name
     (trailing spaces dropped; a name seen again continues its document)."""
     text = bytes(open_input(Path(path))).decode("utf8", errors="replace").lstrip("\ufeff")
-    documents: Dict[str, CovalDocument] = {}
+    documents: dict[str, CovalDocument] = {}
     current = None
     after_blank = True
     for line in text.replace("\r\n", "\n").split("\n"):
         if line.startswith("#begin document"):
-            name = line[len("#begin document "):].rstrip()
+            name = line[len("#begin document ") :].rstrip()
             current = documents.setdefault(name, CovalDocument(name))
             after_blank = not current.sentences or after_blank
         elif line.startswith("#end document"):

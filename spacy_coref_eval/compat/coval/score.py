@@ -9,8 +9,9 @@ of the other side maps to the last one. Key and response then need their
 own tables, so these counts stand beside the one contingency table the
 other presets use; without repeats and collisions they are equal to it.
 """
+
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Dict, Hashable, List, Sequence, Tuple
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from .mentions import CovalMention, coval_entities, np_only, remove_nested
 from .read import CovalDocument, read_coval
 
 Entity = Sequence[CovalMention]
-Quad = Tuple[float, float, float, float]
+Quad = tuple[float, float, float, float]
 COVAL_METRICS = ("mentions", "muc", "bcub", "ceafe", "lea", "ceafm")
 
 
@@ -40,7 +41,7 @@ class CovalOptions:
         return self.min_spans or self.np_only
 
 
-def coval_sides(key: CovalDocument, response: CovalDocument, options: CovalOptions) -> Tuple[List[List[CovalMention]], ...]:
+def coval_sides(key: CovalDocument, response: CovalDocument, options: CovalOptions) -> tuple[list[list[CovalMention]], ...]:
     """Key and response entities after coval's options, in its order:
     singletons, trees / MINA / NP_only (both from the key), remove_nested."""
     sides = []
@@ -65,16 +66,16 @@ def coval_sides(key: CovalDocument, response: CovalDocument, options: CovalOptio
     return tuple(out)
 
 
-def _owners(entities: Sequence[Entity]) -> Dict[Hashable, int]:
+def _owners(entities: Sequence[Entity]) -> dict[Hashable, int]:
     return {m.identity: i for i, entity in enumerate(entities) for m in entity}
 
 
-def _mentions(entities: Sequence[Entity], other: Dict[Hashable, int]) -> Tuple[int, int]:
+def _mentions(entities: Sequence[Entity], other: dict[Hashable, int]) -> tuple[int, int]:
     seen = {m.identity for entity in entities for m in entity}
     return len(seen & other.keys()), len(seen)
 
 
-def _muc(entities: Sequence[Entity], other: Dict[Hashable, int]) -> Tuple[int, int]:
+def _muc(entities: Sequence[Entity], other: dict[Hashable, int]) -> tuple[int, int]:
     num = den = 0
     for entity in entities:
         parts = {other[m.identity] for m in entity if m.identity in other}
@@ -84,20 +85,20 @@ def _muc(entities: Sequence[Entity], other: Dict[Hashable, int]) -> Tuple[int, i
     return num, den
 
 
-def _groups(entity: Entity, other: Dict[Hashable, int]) -> Dict[int, int]:
-    counts: Dict[int, int] = {}
+def _groups(entity: Entity, other: dict[Hashable, int]) -> dict[int, int]:
+    counts: dict[int, int] = {}
     for m in entity:
         if m.identity in other:
             counts[other[m.identity]] = counts.get(other[m.identity], 0) + 1
     return counts
 
 
-def _bcub(entities: Sequence[Entity], other: Dict[Hashable, int]) -> Tuple[float, int]:
+def _bcub(entities: Sequence[Entity], other: dict[Hashable, int]) -> tuple[float, int]:
     num = sum(sum(n * n for n in _groups(e, other).values()) / len(e) for e in entities)
     return num, sum(len(e) for e in entities)
 
 
-def _lea(entities: Sequence[Entity], others: Sequence[Entity], other: Dict[Hashable, int]) -> Tuple[float, int]:
+def _lea(entities: Sequence[Entity], others: Sequence[Entity], other: dict[Hashable, int]) -> tuple[float, int]:
     """LEA (Moosavi & Strube 2016) as coval counts it: pairs of list
     positions (repeats included), a singleton resolved when it maps to a
     singleton."""
@@ -112,7 +113,7 @@ def _lea(entities: Sequence[Entity], others: Sequence[Entity], other: Dict[Hasha
     return num, sum(len(e) for e in entities)
 
 
-def _ceaf(key: Sequence[Entity], response: Sequence[Entity]) -> Tuple[float, float]:
+def _ceaf(key: Sequence[Entity], response: Sequence[Entity]) -> tuple[float, float]:
     """The optimal CEAFe and CEAFm similarities (Luo 2005) with coval's φ:
     mentions of the key entity (repeats included) found in the response
     entity; cells are filled only for entities that share a mention."""
@@ -120,7 +121,7 @@ def _ceaf(key: Sequence[Entity], response: Sequence[Entity]) -> Tuple[float, flo
         return 0.0, 0.0
     from scipy.optimize import linear_sum_assignment
 
-    holders: Dict[Hashable, set] = {}
+    holders: dict[Hashable, set] = {}
     for j, r in enumerate(response):
         for m in r:
             holders.setdefault(m.identity, set()).add(j)
@@ -137,13 +138,13 @@ def _ceaf(key: Sequence[Entity], response: Sequence[Entity]) -> Tuple[float, flo
     return out[0], out[1]
 
 
-def coval_counts(key: Sequence[Entity], response: Sequence[Entity]) -> Dict[str, Quad]:
+def coval_counts(key: Sequence[Entity], response: Sequence[Entity]) -> dict[str, Quad]:
     """``(recall_num, recall_den, precision_num, precision_den)`` of every
     metric coval has, as coval counts them; CEAFm's denominators are the
     mention counts (coval divides by the numbers of entities, a bug: its
     CEAFm can exceed 1)."""
     to_response, to_key = _owners(response), _owners(key)
-    out: Dict[str, Quad] = {}
+    out: dict[str, Quad] = {}
     for name, count in (("mentions", _mentions), ("muc", _muc), ("bcub", _bcub)):
         recall_num, recall_den = count(key, to_response)
         precision_num, precision_den = count(response, to_key)
@@ -155,9 +156,7 @@ def coval_counts(key: Sequence[Entity], response: Sequence[Entity]) -> Dict[str,
     return out
 
 
-def coval_corpus_counts(
-    key_path: PathLike, response_path: PathLike, options: CovalOptions
-) -> Tuple[List[str], np.ndarray]:
+def coval_corpus_counts(key_path: PathLike, response_path: PathLike, options: CovalOptions) -> tuple[list[str], np.ndarray]:
     """The key's document names (in its order) and their counts array
     (:func:`~.counts.empty_counts` layout), as coval scores ``response_path``
     against ``key_path``; a key document missing from the response is a

@@ -1,7 +1,8 @@
 """What the UA scorer counts beyond the contingency table (docs/ua.md):
 documents with split-antecedent elements are counted with them
 (:mod:`.split_antecedents`), in place of their contingency counts."""
-from typing import Sequence, Tuple
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -22,14 +23,10 @@ def counted_apart(clusters: Clusters, modes: Modes) -> bool:
     """Whether a document side needs the UA scorer's own counting: split
     elements, spans the contingency table cannot hold (a span in two
     entities), or minimum spans in use."""
-    return isinstance(clusters, UAClusters) and (
-        bool(clusters.splits) or clusters.dropped or (modes.min_spans and clusters.has_min)
-    )
+    return isinstance(clusters, UAClusters) and (bool(clusters.splits) or clusters.dropped or (modes.min_spans and clusters.has_min))
 
 
-def check_modes(
-    documents: Sequence[Tuple[str, Clusters, Clusters]], modes: Modes, singletons: str, *, match: str = "exact"
-) -> None:
+def check_modes(documents: Sequence[tuple[str, Clusters, Clusters]], modes: Modes, singletons: str, *, match: str = "exact") -> None:
     """Refuse a key minimum span outside its markable when minimum spans
     are used, split antecedents under another matching than ``exact``, and
     removing singletons while split antecedents are kept (the UA scorer's
@@ -56,8 +53,13 @@ def check_modes(
 
 
 def anaphora_counts(
-    array: np.ndarray, documents: Sequence[Tuple[Clusters, Clusters]], *, metrics: Sequence[str], modes: Modes,
-    remove_singletons: bool = False, exact: bool = True,
+    array: np.ndarray,
+    documents: Sequence[tuple[Clusters, Clusters]],
+    *,
+    metrics: Sequence[str],
+    modes: Modes,
+    remove_singletons: bool = False,
+    exact: bool = True,
 ) -> np.ndarray:
     """``array`` with the non-referring and bridging counts, and the rows
     of the documents that need it counted as the UA scorer counts
@@ -70,8 +72,12 @@ def anaphora_counts(
             for block, quad in zip(metric.count_blocks, metric.count(documents, modes.min_spans, remove)):
                 array[:, BLOCK_INDEX[block]] = np.stack(quad, axis=1)
     only = modes.effective.split_antecedents == "only"
-    blocks = [block for name in metrics if name in METRIC_INFO and METRIC_INFO[name].kind == "partitions"
-              for block in METRIC_INFO[name].count_blocks]
+    blocks = [
+        block
+        for name in metrics
+        if name in METRIC_INFO and METRIC_INFO[name].kind == "partitions"
+        for block in METRIC_INFO[name].count_blocks
+    ]
     for d, (key, response) in enumerate(documents):
         if only and not (has_splits(key) or has_splits(response)):
             array[d, [BLOCK_INDEX[block] for block in blocks]] = 0.0

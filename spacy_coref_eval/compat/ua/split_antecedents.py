@@ -12,9 +12,11 @@ B³ and LEA, its F for CEAF and BLANC. A coreference link involving a
 split element scores v, every other link 1. The counts are those of the
 contingency table with these weighted cells.
 """
+
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Optional
 
 import numpy as np
 
@@ -24,7 +26,7 @@ from ...model.clusters import Clusters
 from ...model.ua.layer import Span, Split
 from ...model.ua.view import UAClusters
 
-Quad = Tuple[float, float, float, float]
+Quad = tuple[float, float, float, float]
 """``(recall_num, recall_den, precision_num, precision_den)``."""
 KINDS = ("muc", "bcub", "ceafm", "ceafe", "lea", "blanc_coref", "blanc_noncoref")
 """The count blocks, each aligned on its own F."""
@@ -44,27 +46,27 @@ class Side:
         splits = ua.splits if ua is not None else {}
         with_min = ua if use_min else None
         kept = [e for e, spans in enumerate(listed) if not remove_singletons or len(spans) + (e in splits) > 1]
-        self.entities: List[List[Span]] = [list(listed[e]) for e in kept]
-        self.mins: List[Tuple[Optional[Span], ...]] = [
+        self.entities: list[list[Span]] = [list(listed[e]) for e in kept]
+        self.mins: list[tuple[Optional[Span], ...]] = [
             with_min.entity_mins[e] if with_min is not None else (None,) * len(listed[e]) for e in kept
         ]
-        self.min_of: Dict[Span, Span] = {}
+        self.min_of: dict[Span, Span] = {}
         if with_min is not None and with_min.layer is not None:
             self.min_of = {(m.start, m.end): m.min_span for m in with_min.layer.markables if m.min_span is not None}
         renumber = {e: i for i, e in enumerate(kept)}
-        self.splits: Dict[int, Split] = {renumber[e]: split for e, split in splits.items() if e in renumber}
+        self.splits: dict[int, Split] = {renumber[e]: split for e, split in splits.items() if e in renumber}
         self.index = {span: e for e, spans in enumerate(self.entities) for span in spans}
 
     def size(self, entity: int) -> int:
         return len(self.entities[entity]) + (entity in self.splits)
 
-    def plural_order(self) -> List[int]:
+    def plural_order(self) -> list[int]:
         return sorted(self.splits)
 
 
 def document_counts(
     key: Clusters, response: Clusters, remove_singletons: bool = False, *, use_min: bool = False
-) -> Tuple[Dict[str, Quad], Dict[str, Quad]]:
+) -> tuple[dict[str, Quad], dict[str, Quad]]:
     """The counts of every block with split elements scored (first), and
     the counts of the split elements alone (``only`` mode, second); the
     key's minimum spans with ``use_min``."""
@@ -76,11 +78,11 @@ def document_counts(
     return counts, alone
 
 
-Aligned = Dict[int, Tuple[int, float]]
+Aligned = dict[int, tuple[int, float]]
 """Plural entity of one side → (the partner's entity on the other side, v)."""
 
 
-def align(kind: str, key: Side, response: Side) -> Tuple[Aligned, Aligned, Quad]:
+def align(kind: str, key: Side, response: Side) -> tuple[Aligned, Aligned, Quad]:
     """The alignment of the split elements for one block: the maps of
     the recall and precision sides, and the counts of the aligned pairs
     alone (docs/ua.md: an absent side is one empty element)."""
@@ -93,17 +95,13 @@ def align(kind: str, key: Side, response: Side) -> Tuple[Aligned, Aligned, Quad]
         count = partial(_ceaf_partition, entities=kind == "ceafe", min_of=key.min_of)
     else:
         count = _PARTITION[kind]
-    quads = np.array([[count(a, b) for b in response_parts] for a in key_parts]).reshape(
-        len(key_parts), len(response_parts), 4
-    )
+    quads = np.array([[count(a, b) for b in response_parts] for a in key_parts]).reshape(len(key_parts), len(response_parts), 4)
     recall = _ratio(quads[..., 0], quads[..., 1])
     precision = _ratio(quads[..., 2], quads[..., 3])
     f = _ratio(2 * recall * precision, recall + precision)
     rows, cols = shortest_path_assignment(-f)
     chosen = quads[rows, cols]
-    alone = (
-        float(chosen[:, 0].sum()), float(quads[:, 0, 1].sum()), float(chosen[:, 2].sum()), float(quads[0, :, 3].sum())
-    )
+    alone = (float(chosen[:, 0].sum()), float(quads[:, 0, 1].sum()), float(chosen[:, 2].sum()), float(quads[0, :, 3].sum()))
     recall_map: Aligned = {}
     precision_map: Aligned = {}
     by_f = kind in _BY_F
@@ -122,11 +120,11 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return np.divide(num, den, out=np.zeros(np.shape(num)), where=num != 0)
 
 
-def _partition(split: Split) -> List[List[Span]]:
+def _partition(split: Split) -> list[list[Span]]:
     return [list(entity) for entity in split]
 
 
-def _index(partition: Sequence[Sequence[Span]]) -> Dict[Span, int]:
+def _index(partition: Sequence[Sequence[Span]]) -> dict[Span, int]:
     return {span: i for i, spans in enumerate(partition) for span in spans}
 
 
@@ -134,7 +132,7 @@ def _pairs(n: float) -> float:
     return n * (n - 1) / 2
 
 
-def _muc_partition_side(a: Sequence[Sequence[Span]], b: Sequence[Sequence[Span]]) -> Tuple[float, float]:
+def _muc_partition_side(a: Sequence[Sequence[Span]], b: Sequence[Sequence[Span]]) -> tuple[float, float]:
     """MUC of one side of two antecedent partitions, a singleton counting
     one (found in a singleton of the other side), as in the alignment."""
     index = _index(b)
@@ -150,7 +148,7 @@ def _muc_partition_side(a: Sequence[Sequence[Span]], b: Sequence[Sequence[Span]]
     return num, den
 
 
-def _bcub_partition_side(a, b) -> Tuple[float, float]:
+def _bcub_partition_side(a, b) -> tuple[float, float]:
     index = _index(b)
     num = den = 0.0
     for entity in a:
@@ -160,7 +158,7 @@ def _bcub_partition_side(a, b) -> Tuple[float, float]:
     return num, den
 
 
-def _lea_partition_side(a, b) -> Tuple[float, float]:
+def _lea_partition_side(a, b) -> tuple[float, float]:
     index = _index(b)
     num = den = 0.0
     for entity in a:
@@ -174,7 +172,7 @@ def _lea_partition_side(a, b) -> Tuple[float, float]:
     return num, den
 
 
-def _ceaf_partition(a, b, entities: bool, *, min_of: Dict[Span, Span]) -> Quad:
+def _ceaf_partition(a, b, entities: bool, *, min_of: dict[Span, Span]) -> Quad:
     overlap = np.array(
         [[sum(any(same_markable(m, min_of.get(m), r) for r in s) for m in k) for s in b] for k in a], dtype=np.float64
     ).reshape(len(a), len(b))
@@ -194,28 +192,25 @@ def _blanc_partition(a, b, coref: bool) -> Quad:
         return num, sum(_pairs(len(k)) for k in a), num, sum(_pairs(len(s)) for s in b)
     cells = Counter((i, index[m]) for i, k in enumerate(a) for m in k if m in index)
     num = _split_pairs(cells)
-    return (
-        num, _pairs(sum(map(len, a))) - sum(_pairs(len(k)) for k in a),
-        num, _pairs(sum(map(len, b))) - sum(_pairs(len(s)) for s in b),
-    )
+    return (num, _pairs(sum(map(len, a))) - sum(_pairs(len(k)) for k in a), num, _pairs(sum(map(len, b))) - sum(_pairs(len(s)) for s in b))
 
 
-def _split_pairs(cells: Mapping[Tuple[int, int], float]) -> float:
+def _split_pairs(cells: Mapping[tuple[int, int], float]) -> float:
     """Σ w_x w_y over pairs of elements in different entities on both sides,
     from the (weighted) cells of a contingency table."""
-    rows: Dict[int, float] = {}
-    cols: Dict[int, float] = {}
+    rows: dict[int, float] = {}
+    cols: dict[int, float] = {}
     for (i, j), w in cells.items():
         rows[i] = rows.get(i, 0) + w
         cols[j] = cols.get(j, 0) + w
     total = sum(cells.values())
-    return (total * total - sum(v * v for v in rows.values()) - sum(v * v for v in cols.values())
-            + sum(w * w for w in cells.values())) / 2
+    return (total * total - sum(v * v for v in rows.values()) - sum(v * v for v in cols.values()) + sum(w * w for w in cells.values())) / 2
 
 
 def _sided(side):
     def quad(a, b) -> Quad:
         return side(a, b) + side(b, a)
+
     return quad
 
 
@@ -228,7 +223,7 @@ _PARTITION = {
 }
 
 
-def cells(a: Side, b: Side, aligned: Aligned) -> List[Tuple[Counter, Optional[Tuple[int, float]]]]:
+def cells(a: Side, b: Side, aligned: Aligned) -> list[tuple[Counter, Optional[tuple[int, float]]]]:
     """For every entity of ``a``: its ordinary mentions per entity of ``b``
     and where its split element lands (``(entity of b, v)``), if aligned."""
     out = []
@@ -238,7 +233,7 @@ def cells(a: Side, b: Side, aligned: Aligned) -> List[Tuple[Counter, Optional[Tu
     return out
 
 
-def _muc_side(a: Side, b: Side, aligned: Aligned) -> Tuple[float, float]:
+def _muc_side(a: Side, b: Side, aligned: Aligned) -> tuple[float, float]:
     num = den = 0.0
     for e, (ordinary, landed) in enumerate(cells(a, b, aligned)):
         n = a.size(e)
@@ -258,7 +253,7 @@ def _weights(ordinary: Counter, landed) -> Counter:
     return weights
 
 
-def _bcub_side(a: Side, b: Side, aligned: Aligned) -> Tuple[float, float]:
+def _bcub_side(a: Side, b: Side, aligned: Aligned) -> tuple[float, float]:
     num = den = 0.0
     for e, (ordinary, landed) in enumerate(cells(a, b, aligned)):
         n = a.size(e)
@@ -276,7 +271,7 @@ def _links(ordinary: Counter, landed) -> float:
     return common
 
 
-def _lea_side(a: Side, b: Side, aligned: Aligned) -> Tuple[float, float]:
+def _lea_side(a: Side, b: Side, aligned: Aligned) -> tuple[float, float]:
     num = den = 0.0
     for e, (ordinary, landed) in enumerate(cells(a, b, aligned)):
         n = a.size(e)
@@ -291,6 +286,7 @@ def _lea_side(a: Side, b: Side, aligned: Aligned) -> Tuple[float, float]:
 def _by_sides(side):
     def quad(k: Side, r: Side, *, recall_map: Aligned, precision_map: Aligned) -> Quad:
         return side(k, r, recall_map) + side(r, k, precision_map)
+
     return quad
 
 
@@ -307,6 +303,7 @@ def _ceaf(entities: bool):
             return total, float(len(k.entities)), total, float(len(r.entities))
         key_size = float(sum(k.size(i) for i in range(len(k.entities))))
         return total, key_size, total, float(sum(r.size(j) for j in range(len(r.entities))))
+
     return quad
 
 
@@ -316,7 +313,7 @@ def _overlap(k: Side, r: Side) -> np.ndarray:
     by any response span that holds the minimum span and lies within it
     (docs/ua.md, Minimum spans)."""
     overlap = np.zeros((len(k.entities), len(r.entities)))
-    holders: Dict[Span, List[int]] = {}
+    holders: dict[Span, list[int]] = {}
     for j, spans in enumerate(r.entities):
         for span in dict.fromkeys(spans):
             holders.setdefault(span, []).append(j)
@@ -326,8 +323,9 @@ def _overlap(k: Side, r: Side) -> np.ndarray:
             if least is None:
                 found = holders.get(span, ())
             else:
-                found = {j for (start, end), js in holders.items()
-                         if span[0] <= start <= least[0] and least[1] <= end <= span[1] for j in js}
+                found = {
+                    j for (start, end), js in holders.items() if span[0] <= start <= least[0] and least[1] <= end <= span[1] for j in js
+                }
             for j in found:
                 overlap[i, j] += 1
     return overlap
@@ -344,9 +342,12 @@ def _blanc(coref: bool):
         weighted = {(i, j): w for i, (ordinary, landed) in enumerate(rows) for j, w in _weights(ordinary, landed).items()}
         num = _split_pairs(weighted)
         return (
-            num, _pairs(sum(key_sizes)) - sum(map(_pairs, key_sizes)),
-            num, _pairs(sum(response_sizes)) - sum(map(_pairs, response_sizes)),
+            num,
+            _pairs(sum(key_sizes)) - sum(map(_pairs, key_sizes)),
+            num,
+            _pairs(sum(response_sizes)) - sum(map(_pairs, response_sizes)),
         )
+
     return quad
 
 

@@ -5,6 +5,7 @@ outputs (:mod:`.place`), whose quotes and bracket escapes are folded too
 (:mod:`.characters`) and whose spans are snapped outward to whole key
 words (:mod:`.words`, :mod:`.json_words`), and what aligning changed
 (:mod:`.report`, :mod:`.excerpts`)."""
+
 from .characters import Folded, fold, quote_kinds, replaced_characters, visible_before, visible_characters, visible_codes
 from .excerpts import character_excerpt, shown_words, text_excerpt, word_excerpt
 from .json_words import json_visible_words
@@ -14,9 +15,34 @@ from .spans import MAX_LISTED, Offsets, align_clusters, map_spans, unmapped_warn
 from .words import KeyText, VisibleWords, WordBounds, visible_words
 
 __all__ = [
-    "MAX_LISTED", "Folded", "KeyText", "Offsets", "Placed", "VisibleWords", "WordBounds", "align_clusters", "align_text",
-    "alignment_warning", "character_excerpt", "fold", "fold_characters", "json_visible_words", "map_spans",
-    "place_characters", "place_units", "placed_report", "quote_kinds", "replaced_characters", "same_characters",
-    "shown_words", "text_excerpt", "unmapped_warnings", "visible_before", "visible_characters", "visible_codes",
-    "visible_offsets", "visible_words", "word_excerpt",
+    "MAX_LISTED",
+    "Folded",
+    "KeyText",
+    "Offsets",
+    "Placed",
+    "VisibleWords",
+    "WordBounds",
+    "align_clusters",
+    "align_text",
+    "alignment_warning",
+    "character_excerpt",
+    "fold",
+    "fold_characters",
+    "json_visible_words",
+    "map_spans",
+    "place_characters",
+    "place_units",
+    "placed_report",
+    "quote_kinds",
+    "replaced_characters",
+    "same_characters",
+    "shown_words",
+    "text_excerpt",
+    "unmapped_warnings",
+    "visible_before",
+    "visible_characters",
+    "visible_codes",
+    "visible_offsets",
+    "visible_words",
+    "word_excerpt",
 ]

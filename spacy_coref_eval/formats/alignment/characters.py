@@ -1,9 +1,9 @@
 """Characters as alignment compares them (docs/formats.md, Alignment onto
 the key): white space and zero-width characters have no unit, quotes fold
 to ``'`` and ``''``, Penn Treebank bracket escapes to their brackets."""
+
 import re
 from dataclasses import dataclass
-from typing import Tuple
 
 import numpy as np
 
@@ -76,7 +76,7 @@ def fold(text: str) -> Folded:
         width = width.copy()
         for start, end, escape in escapes:
             folded[start] = ord(_ESCAPED[escape])
-            width[start + 1:end] = 0
+            width[start + 1 : end] = 0
     before = np.zeros(len(codes) + 1, dtype=np.int64)
     np.cumsum(width, out=before[1:])
     if not len(quotes) and not escapes:
@@ -110,7 +110,7 @@ def quote_kinds(codes: np.ndarray) -> np.ndarray:
     return _QUOTE_KIND.take(np.minimum(codes.astype(np.int64), TABLE - 1))
 
 
-def visible_codes(text: str) -> Tuple[np.ndarray, np.ndarray]:
+def visible_codes(text: str) -> tuple[np.ndarray, np.ndarray]:
     """The codes of ``text`` and the mask of those that have a unit (as
     bytes where ``text`` is ASCII, UTF-16 code units where each character
     is one)."""

@@ -1,6 +1,7 @@
 """Where two texts part, said in words: excerpts of a response text and of
 the key's words for messages and alignment reports."""
-from typing import Sequence
+
+from collections.abc import Sequence
 
 from .characters import Folded
 
@@ -14,12 +15,12 @@ def text_excerpt(folded: Folded, unit: int, width: int = 30) -> str:
 
 def character_excerpt(text: str, at: int, width: int = 30) -> str:
     """``character N '...'`` of a response text from its character ``at``."""
-    return f"response character {at} {text[at:at + width]!r}"
+    return f"response character {at} {text[at : at + width]!r}"
 
 
 def word_excerpt(words: Sequence[str], word: int, width: int = 6) -> str:
     """``word N 'w w w'`` of the key from its word ``word``."""
-    return shown_words(word, words[word:word + width])
+    return shown_words(word, words[word : word + width])
 
 
 def shown_words(word: int, shown: Sequence[str]) -> str:

@@ -1,7 +1,8 @@
 """The key's words read from the JSON text of jsonlines' ``sentences``
 without decoding it (docs/formats.md, Alignment onto the key)."""
+
 import json
-from typing import List, Optional, Tuple
+from typing import Optional
 
 import numpy as np
 
@@ -23,7 +24,7 @@ _NOT_ESCAPED[[ord("B"), ord("-")]] = True
 _NOT_ESCAPED[0xD800:0xE000] = True
 
 
-def _json_escapes(codes: np.ndarray) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _json_escapes(codes: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The escapes of JSON text ``codes`` (no ``\\\\`` in it): the
     character each stands for, the places of their backslashes and those of
     the rest of their characters; ``None`` where an escape stands for a
@@ -85,7 +86,7 @@ def json_visible_words(sentences: str, n_words: int, n_lists: int) -> Optional[V
         lengths -= np.bincount(np.searchsorted(opens, lost) - 1, minlength=n_words)
     ends = np.cumsum(lengths)
 
-    def source(start: int, stop: int) -> List[str]:
+    def source(start: int, stop: int) -> list[str]:
         bounds = zip(opens[start:stop].tolist(), (closes[start:stop] + 1).tolist())
         return [json.loads(sentences[a:b]) for a, b in bounds]
 

@@ -2,8 +2,10 @@
 words by the one rule (docs/formats.md, Alignment onto the key): through
 the visible characters where the texts agree but for quotes, else by
 folding both."""
+
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple, cast
+from typing import Optional, cast
 
 import numpy as np
 
@@ -47,8 +49,7 @@ def place_units(key: "WordBounds", starts: np.ndarray, ends: np.ndarray) -> Plac
     return Placed(first, last + 1, kept, snapped)
 
 
-def same_characters(key: VisibleWords, text: str, *, starts: np.ndarray,
-                    ends: np.ndarray) -> Optional[Tuple[Placed, AlignmentReport]]:
+def same_characters(key: VisibleWords, text: str, *, starts: np.ndarray, ends: np.ndarray) -> Optional[tuple[Placed, AlignmentReport]]:
     """:func:`place_characters` when the visible characters of ``text`` are
     those of the key's words (``key``), but for quotes of one kind (a double
     quote for a double quote), and neither holds a bracket escape: then
@@ -78,8 +79,7 @@ def same_characters(key: VisibleWords, text: str, *, starts: np.ndarray,
     return placed, AlignmentReport("characters", replaced=len(differ), drift=drift)
 
 
-def place_characters(words: Sequence[str], text: str, *, starts: np.ndarray,
-                     ends: np.ndarray) -> Tuple[Placed, AlignmentReport]:
+def place_characters(words: Sequence[str], text: str, *, starts: np.ndarray, ends: np.ndarray) -> tuple[Placed, AlignmentReport]:
     """Mentions given as characters ``[starts, ends)`` of a response
     ``text`` placed on the key's ``words`` (:func:`fold_characters`),
     through :func:`same_characters` where it applies."""
@@ -88,8 +88,7 @@ def place_characters(words: Sequence[str], text: str, *, starts: np.ndarray,
     return same if same is not None else fold_characters(words, text, starts=starts, ends=ends)
 
 
-def fold_characters(words: Sequence[str], text: str, *, starts: np.ndarray,
-                    ends: np.ndarray) -> Tuple[Placed, AlignmentReport]:
+def fold_characters(words: Sequence[str], text: str, *, starts: np.ndarray, ends: np.ndarray) -> tuple[Placed, AlignmentReport]:
     """Mentions given as characters ``[starts, ends)`` of a response
     ``text`` placed on the key's ``words`` by folding both
     (:func:`align_text`, :func:`place_units`)."""

@@ -2,8 +2,9 @@
 place among the non-white-space characters (docs/formats.md §4); a span
 whose ends fall inside a key token is placed past the document's end, so
 it is twinless, and counted."""
+
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import List, Mapping, Tuple
 
 import numpy as np
 
@@ -11,10 +12,10 @@ from ...errors import CorefInputError
 from ...model.clusters import Clusters
 from .characters import WHITE_SPACE
 
-Offsets = Tuple[np.ndarray, np.ndarray]
+Offsets = tuple[np.ndarray, np.ndarray]
 
 
-def visible_offsets(text: str, offsets: Offsets) -> Tuple[np.ndarray, Offsets]:
+def visible_offsets(text: str, offsets: Offsets) -> tuple[np.ndarray, Offsets]:
     """The non-white-space characters of ``text`` (as code points) and the
     token offsets counted in them."""
     codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
@@ -23,7 +24,7 @@ def visible_offsets(text: str, offsets: Offsets) -> Tuple[np.ndarray, Offsets]:
     return codes[visible], (before[offsets[0]], before[offsets[1]])
 
 
-def map_spans(starts: np.ndarray, ends: np.ndarray, source: Offsets, *, target: Offsets) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def map_spans(starts: np.ndarray, ends: np.ndarray, source: Offsets, *, target: Offsets) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Token spans on ``source`` tokens mapped onto ``target`` tokens (both
     given as character offsets on one text); returns new starts, ends and a
     mask of the spans that map exactly. Tokens of no character (white space
@@ -43,8 +44,8 @@ def map_spans(starts: np.ndarray, ends: np.ndarray, source: Offsets, *, target: 
 
 
 def align_clusters(
-    name: str, response: Clusters, reference: Tuple[str, Offsets], *, predicted: Tuple[str, Offsets]
-) -> Tuple[Clusters, int]:
+    name: str, response: Clusters, reference: tuple[str, Offsets], *, predicted: tuple[str, Offsets]
+) -> tuple[Clusters, int]:
     """``response`` (on the predicted tokens) on the reference tokens, and
     the number of its spans that could not be mapped (placed past the
     reference's last token, hence twinless). ``reference`` and ``predicted``
@@ -80,7 +81,7 @@ def _text_difference(reference: np.ndarray, predicted: np.ndarray) -> str:
     at = int(differ[0]) if len(differ) else n
 
     def excerpt(chars: np.ndarray) -> str:
-        part = "".join(map(chr, chars[at:at + 20].tolist()))
+        part = "".join(map(chr, chars[at : at + 20].tolist()))
         return repr(part) if part else "nothing (end of text)"
 
     return (
@@ -93,7 +94,7 @@ def _text_difference(reference: np.ndarray, predicted: np.ndarray) -> str:
 MAX_LISTED = 10
 
 
-def unmapped_warnings(unmapped: Mapping[str, int]) -> List[str]:
+def unmapped_warnings(unmapped: Mapping[str, int]) -> list[str]:
     """One warning counting the predicted spans that could not be put on
     reference tokens, per document (``unmapped``: name -> count)."""
     if not unmapped:

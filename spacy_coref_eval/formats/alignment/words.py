@@ -1,8 +1,10 @@
 """The key's words as alignment reads them: their bounds in units, as one
 folded text (:class:`KeyText`) or as their visible characters
 (:class:`VisibleWords`)."""
+
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional
 
 import numpy as np
 

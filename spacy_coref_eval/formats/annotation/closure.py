@@ -3,8 +3,10 @@ a :class:`Closure` report of what the closure did: chains merged through a
 shared mention, relations that closed a cycle, links naming a mention that
 does not exist, relations of types that are not coreference. Nothing the
 closure does goes unreported."""
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Dict, Hashable, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Optional
 
 import numpy as np
 
@@ -31,7 +33,7 @@ class Closure:
     cycles: int = 0
     missing: int = 0
     unknown_types: int = 0
-    types: Dict[str, int] = field(default_factory=dict)
+    types: dict[str, int] = field(default_factory=dict)
 
     def __add__(self, other: "Closure") -> "Closure":
         types = dict(self.types)
@@ -43,14 +45,17 @@ class Closure:
     def noteworthy(self) -> bool:
         return bool(self.merged_chains or self.cycles or self.missing or self.unknown_types)
 
-    def to_dict(self) -> Dict[str, object]:
+    def to_dict(self) -> dict[str, object]:
         return {"counts": {name: getattr(self, name) for name in COUNTS}, "ignored_types": dict(sorted(self.types.items()))}
 
 
 def close(
-    mentions: Sequence[Hashable], *, chains: Iterable[Sequence[Hashable]] = (),
-    links: Iterable[Tuple[str, Hashable, Hashable]] = (), types: Optional[Iterable[str]] = COREFERENCE_TYPES,
-) -> Tuple[np.ndarray, Closure]:
+    mentions: Sequence[Hashable],
+    *,
+    chains: Iterable[Sequence[Hashable]] = (),
+    links: Iterable[tuple[str, Hashable, Hashable]] = (),
+    types: Optional[Iterable[str]] = COREFERENCE_TYPES,
+) -> tuple[np.ndarray, Closure]:
     """Every mention's entity (dense, by first mention) after closing
     ``chains`` (groups of mention ids) and ``links`` (``(type, a, b)``)
     transitively; mentions in neither are singletons.
@@ -65,7 +70,7 @@ def close(
     index = {mention: m for m, mention in enumerate(mentions)}
     parent = list(range(len(mentions)))
     report = Closure(mentions=len(mentions))
-    chain_of: Dict[int, int] = {}
+    chain_of: dict[int, int] = {}
     for chain in chains:
         report.chains += 1
         members = []
@@ -95,20 +100,20 @@ def close(
         _union(parent, index[a], index[b])
     roots = np.array([_find(parent, m) for m in range(len(mentions))], dtype=np.int64)
     _, labels = np.unique(roots, return_inverse=True) if len(roots) else (roots, roots)
-    first: Dict[int, int] = {}
+    first: dict[int, int] = {}
     dense = np.array([first.setdefault(int(label), len(first)) for label in labels], dtype=np.int64)
     report.entities = len(first)
     return dense, report
 
 
-def _find(parent: List[int], m: int) -> int:
+def _find(parent: list[int], m: int) -> int:
     while parent[m] != m:
         parent[m] = parent[parent[m]]
         m = parent[m]
     return m
 
 
-def _union(parent: List[int], a: int, b: int) -> None:
+def _union(parent: list[int], a: int, b: int) -> None:
     ra, rb = _find(parent, a), _find(parent, b)
     if ra != rb:
         parent[max(ra, rb)] = min(ra, rb)
@@ -125,7 +130,7 @@ def closure_of(documents: Iterable[object]) -> Optional[Closure]:
     return total
 
 
-def closure_report(documents: Iterable[object]) -> Optional[Dict[str, object]]:
+def closure_report(documents: Iterable[object]) -> Optional[dict[str, object]]:
     """The JSON of the documents' closure: the summed counts and ignored
     types, and under ``documents`` the counts of every document whose
     closure merged chains, met cycles or missing mentions, or ignored
@@ -136,23 +141,30 @@ def closure_report(documents: Iterable[object]) -> Optional[Dict[str, object]]:
         return None
     noteworthy = {
         str(getattr(d, "name", index)): d.closure.to_dict()["counts"]  # type: ignore[attr-defined]
-        for index, d in enumerate(documents) if getattr(d, "closure", None) is not None and d.closure.noteworthy()  # type: ignore[attr-defined]
+        for index, d in enumerate(documents)
+        if getattr(d, "closure", None) is not None and d.closure.noteworthy()  # type: ignore[attr-defined]
     }
     return {**total.to_dict(), "documents": noteworthy}
 
 
-def closure_warning(path: object, closure: Closure, by_document: Mapping[str, Closure] = {}) -> List[str]:
+def closure_warning(path: object, closure: Closure, by_document: Mapping[str, Closure] = {}) -> list[str]:
     """One warning line when the closure did anything beyond joining links
     (merged chains, cycles, missing mentions, relations of other types)."""
     if not closure.noteworthy():
         return []
     parts = [
-        f"{count} {what}" for count, what in (
+        f"{count} {what}"
+        for count, what in (
             (closure.merged_chains, "chain(s) merged with another through a shared mention"),
             (closure.cycles, "link(s) between mentions already in one entity (cycles)"),
             (closure.missing, "link(s) or chain member(s) naming no mention, ignored"),
-            (closure.unknown_types, "relation(s) of types that are not coreference, ignored ("
-             + ", ".join(f"{k} {v}" for k, v in sorted(closure.types.items())) + ")"),
-        ) if count
+            (
+                closure.unknown_types,
+                "relation(s) of types that are not coreference, ignored ("
+                + ", ".join(f"{k} {v}" for k, v in sorted(closure.types.items()))
+                + ")",
+            ),
+        )
+        if count
     ]
     return [f"{path}: closing links into entities: " + "; ".join(parts)]

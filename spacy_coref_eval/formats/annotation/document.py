@@ -4,9 +4,11 @@ each in an entity. Read as a key it is tokenised on its own (the text cut
 at white space and at every fragment boundary); read as a response it is
 put on the key's words through the text, with the alignment report
 (docs/formats.md, Alignment onto the key)."""
+
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Optional
 
 import numpy as np
 
@@ -19,7 +21,7 @@ from ..inputs import InputLimits, input_text
 from ..sysout.document import SystemDocument
 from .closure import Closure, closure_of, closure_warning
 
-Fragments = Sequence[Sequence[Tuple[int, int]]]
+Fragments = Sequence[Sequence[tuple[int, int]]]
 
 
 class AnnotatedDocument(SystemDocument):
@@ -27,8 +29,9 @@ class AnnotatedDocument(SystemDocument):
     ``m`` of ``text``; ``labels[m]`` its entity; ``closure`` what closing
     the links did (:class:`~.closure.Closure`)."""
 
-    def __init__(self, name: Optional[str], text: str, fragments: Fragments, *, labels: np.ndarray,
-                 closure: Optional[Closure] = None) -> None:
+    def __init__(
+        self, name: Optional[str], text: str, fragments: Fragments, *, labels: np.ndarray, closure: Optional[Closure] = None
+    ) -> None:
         sizes = [len(parts) for parts in fragments]
         spans = np.array([span for parts in fragments for span in parts], dtype=np.int64).reshape(-1, 2)
         self.owner = np.repeat(np.arange(len(fragments), dtype=np.int64), sizes)
@@ -38,7 +41,7 @@ class AnnotatedDocument(SystemDocument):
         self.closure = closure
 
     @cached_property
-    def sentence_starts(self) -> List[int]:  # type: ignore[override]
+    def sentence_starts(self) -> list[int]:  # type: ignore[override]
         """The first word of every line of the text (brat and LitBank write
         a sentence a line), as sentences for the analyses."""
         starts = self.bounds[0]
@@ -87,7 +90,7 @@ class AnnotatedDocument(SystemDocument):
         starts, ends = starts[kept], ends[kept]
         if len(owner) == len(np.unique(owner)):
             return Clusters.from_arrays(starts, ends, self.mention_labels[owner])
-        mentions: List[np.ndarray] = []
+        mentions: list[np.ndarray] = []
         ids = np.unique(owner)
         for m in ids.tolist():
             mine = owner == m
@@ -104,7 +107,7 @@ class AnnotatedDocument(SystemDocument):
         )
 
 
-def annotated_side(path: Path, fmt: Format, documents: List[AnnotatedDocument], *, warnings: Sequence[str] = ()) -> Side:
+def annotated_side(path: Path, fmt: Format, documents: list[AnnotatedDocument], *, warnings: Sequence[str] = ()) -> Side:
     """The documents of one file or folder, with the closure's warning line."""
     closure = closure_of(documents)
     notes = list(warnings) + (closure_warning(path, closure) if closure is not None else [])

@@ -1,8 +1,10 @@
 """What the JSON exports share: documents given as a text with mentions
 in characters and typed links between mention ids, closed into entities."""
+
 import json
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Union
 
 from ...errors import CorefInputError
 from ..inputs import check_utf8
@@ -20,8 +22,13 @@ def coreference_type(label: Optional[str]) -> str:
 
 
 def text_document(
-    name: str, text: str, mentions: Mapping[Any, Sequence[Tuple[int, int]]], *, links: Sequence[Tuple[str, Any, Any]],
-    source: str, chains: Sequence[Sequence[Any]] = (),
+    name: str,
+    text: str,
+    mentions: Mapping[Any, Sequence[tuple[int, int]]],
+    *,
+    links: Sequence[tuple[str, Any, Any]],
+    source: str,
+    chains: Sequence[Sequence[Any]] = (),
 ) -> AnnotatedDocument:
     """A document of ``text`` whose ``mentions`` (id → character fragments)
     are closed by ``links`` ``(type, id, id)`` and ``chains``; one span
@@ -33,7 +40,8 @@ def text_document(
     index = {fragments: m for m, fragments in enumerate(order)}
     of = {ident: index[tuple(sorted(f))] for ident, f in mentions.items()}
     entity, closure = close(
-        range(len(order)), chains=[[of.get(i, f"missing:{i}") for i in chain] for chain in chains],
+        range(len(order)),
+        chains=[[of.get(i, f"missing:{i}") for i in chain] for chain in chains],
         links=[(kind, of.get(a, f"missing:{a}"), of.get(b, f"missing:{b}")) for kind, a, b in links],
     )
     return AnnotatedDocument(name, text, order, labels=entity, closure=closure)
@@ -45,7 +53,7 @@ def export_text(data: Union[bytes, bytearray], path: Path) -> str:
     return bytes(data).decode("utf8").lstrip("\ufeff")
 
 
-def json_lines(data: Union[bytes, bytearray], path: Path) -> Iterator[Tuple[int, Dict[str, Any]]]:
+def json_lines(data: Union[bytes, bytearray], path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Every record of a JSONL file's bytes with its line number."""
     for number, line in enumerate(export_text(data, path).splitlines(), 1):
         if not line.strip():
@@ -59,7 +67,7 @@ def json_lines(data: Union[bytes, bytearray], path: Path) -> Iterator[Tuple[int,
         yield number, record
 
 
-def objects(value: Any, where: str, what: str) -> List[Dict[str, Any]]:
+def objects(value: Any, where: str, what: str) -> list[dict[str, Any]]:
     """``value`` as a list of JSON objects (none where it is missing or
     empty); else one error naming ``where`` and ``what`` it should be."""
     if value is None or value == []:
@@ -83,7 +91,7 @@ def identifier(value: Any, where: str) -> Any:
     return value
 
 
-def record_name(record: Dict[str, Any], members: Sequence[str], fallback: str) -> str:
+def record_name(record: dict[str, Any], members: Sequence[str], fallback: str) -> str:
     """The first of ``members`` the record (or its ``meta``) has, else ``fallback``."""
     for place in (record, record.get("meta") or {}):
         for member in members:

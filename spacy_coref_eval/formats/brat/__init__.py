@@ -5,15 +5,16 @@ by the file. Binary relations of the coreference types
 others), equivalence lines (``*``) and LitBank's entity labels are closed
 into entities with a closure report. ``--input-format brat:TYPE,TYPE``
 names the coreference types on the command line."""
+
+from collections.abc import Iterable
 from functools import partial
-from typing import Iterable, Optional
+from typing import Optional
 
 from ...errors import CorefInputError
 from ..base import Format, Lazy
 
 FORMAT = Format(
-    "brat", "brat standoff", (".ann",), Lazy(f"{__name__}.read:read_brat"), directories=True,
-    configure=Lazy(f"{__name__}:configured"),
+    "brat", "brat standoff", (".ann",), Lazy(f"{__name__}.read:read_brat"), directories=True, configure=Lazy(f"{__name__}:configured")
 )
 
 
@@ -29,8 +30,7 @@ def brat_format(types: Optional[Iterable[str]], name: str = "brat") -> Format:
     """
     from .read import read_brat
 
-    return Format(name, "brat standoff", (".ann",), partial(read_brat, types=None if types is None else frozenset(types)),
-                  directories=True)
+    return Format(name, "brat standoff", (".ann",), partial(read_brat, types=None if types is None else frozenset(types)), directories=True)
 
 
 def configured(options: str) -> Format:

@@ -7,9 +7,10 @@ text-bound label ending in ``-N`` names an entity, as LitBank writes its
 chains (``T384<TAB>Lord_Chancellor-2 69 84``); a mention without one, in
 no relation, is a singleton. A file of LitBank TSV lines (``MENTION``,
 ``COREF``) is read by :mod:`..litbank_tsv`."""
+
 import re
 from pathlib import Path
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Optional
 
 from ...errors import CorefInputError
 from ..annotation import COREFERENCE_TYPES, AnnotatedDocument, annotated_side, close, read_text
@@ -24,7 +25,7 @@ CHAIN_LABEL = re.compile(r"^.+-\d+$")
 _OFFSETS = re.compile(r"^\d+ \d+(;\d+ \d+)*$")
 
 
-def read_brat(path: Path, options: ReadOptions = ReadOptions(), types: Optional[FrozenSet[str]] = COREFERENCE_TYPES) -> Side:
+def read_brat(path: Path, options: ReadOptions = ReadOptions(), types: Optional[frozenset[str]] = COREFERENCE_TYPES) -> Side:
     """Every ``.ann`` file of a folder (by name), or one file, with its ``.txt``."""
     files = sorted(path.glob("*.ann")) if path.is_dir() else [path]
     if not files:
@@ -33,17 +34,17 @@ def read_brat(path: Path, options: ReadOptions = ReadOptions(), types: Optional[
 
 
 def read_document(
-    path: Path, types: Optional[FrozenSet[str]] = COREFERENCE_TYPES, limits: Optional[InputLimits] = None
+    path: Path, types: Optional[frozenset[str]] = COREFERENCE_TYPES, limits: Optional[InputLimits] = None
 ) -> AnnotatedDocument:
     """One ``.ann`` file and its text, read within ``limits``."""
     text = read_text(path, limits)
     lines = input_text(path, limits).splitlines()
     if lines and lines[0].startswith(("MENTION\t", "COREF\t")):
         return tsv_document(path.stem, text, lines, path=path)
-    spans: Dict[str, Tuple[Tuple[int, int], ...]] = {}
-    labels: List[Tuple[str, str]] = []
-    chains: List[List[str]] = []
-    links: List[Tuple[str, str, str]] = []
+    spans: dict[str, tuple[tuple[int, int], ...]] = {}
+    labels: list[tuple[str, str]] = []
+    chains: list[list[str]] = []
+    links: list[tuple[str, str, str]] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -78,11 +79,13 @@ def read_document(
     order = sorted(set(spans.values()), key=lambda f: (f[0][0], -f[-1][1], f))
     mention = {fragments: m for m, fragments in enumerate(order)}
     of = {ident: mention[fragments] for ident, fragments in spans.items()}
-    by_label: Dict[str, List[int]] = {}
+    by_label: dict[str, list[int]] = {}
     for label, ident in labels:
         by_label.setdefault(label, []).append(of[ident])
     entity, closure = close(
-        range(len(order)), chains=[*by_label.values(), *([of.get(i, i) for i in chain] for chain in chains)],
-        links=[(kind, of.get(a, a), of.get(b, b)) for kind, a, b in links], types=types,
+        range(len(order)),
+        chains=[*by_label.values(), *([of.get(i, i) for i in chain] for chain in chains)],
+        links=[(kind, of.get(a, a), of.get(b, b)) for kind, a, b in links],
+        types=types,
     )
     return AnnotatedDocument(path.stem, text, order, labels=entity, closure=closure)

@@ -1,16 +1,18 @@
 """CoNLL-2012 files by document, for reading a batch at a time."""
-from typing import Any, Iterator, List, Tuple
+
+from collections.abc import Iterator
+from typing import Any
 
 from ..index import Entries, Fallback, entries
 from .vectorised import BEGIN
 
 
-def document_entries(scan: Iterator[Tuple[int, Any]]) -> Entries:
+def document_entries(scan: Iterator[tuple[int, Any]]) -> Entries:
     """Documents to the end of their ``#end document`` line, the lines
     between two documents with the second, those after the last with
     it."""
-    names: List[str] = []
-    cuts: List[int] = []
+    names: list[str] = []
+    cuts: list[int] = []
     for offset, match in scan:
         if match is None:
             if len(cuts) != len(names):

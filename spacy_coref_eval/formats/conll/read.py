@@ -1,11 +1,13 @@
 """Read CoNLL-2012 files line by line, as the reference scorer reads their
 marks (docs/formats.md §5); the common case goes to :mod:`.vectorised`.
 Errors name the file, line and entity."""
+
 import codecs
 import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union, cast
+from typing import NamedTuple, Optional, Union, cast
 
 import numpy as np
 
@@ -38,9 +40,9 @@ class ConllDocument(SideDocument):
     n_tokens: int
     source: str
     line: int
-    words: Optional[List[str]] = None
-    sentence_starts: List[int] = field(default_factory=list)
-    pos: Optional[List[str]] = None
+    words: Optional[list[str]] = None
+    sentence_starts: list[int] = field(default_factory=list)
+    pos: Optional[list[str]] = None
     """The part-of-speech column (the 5th) of OntoNotes-style files, whose
     token lines have :data:`ONTONOTES_COLUMNS` or more fields; read with
     the words."""
@@ -58,13 +60,13 @@ part, word number, word, part of speech, parse, lemma, frameset, sense,
 speaker, named entities, …, coreference)."""
 
 
-class ConllFile(Dict[str, ConllDocument]):
+class ConllFile(dict[str, ConllDocument]):
     """The documents of one CoNLL-2012 file by name, in file order, and the
     reader's ``warnings`` (one line each, naming the file)."""
 
-    def __init__(self, documents: Iterable[Tuple[str, ConllDocument]] = (), warnings: Iterable[str] = ()) -> None:
+    def __init__(self, documents: Iterable[tuple[str, ConllDocument]] = (), warnings: Iterable[str] = ()) -> None:
         super().__init__(documents)
-        self.warnings: List[str] = list(warnings)
+        self.warnings: list[str] = list(warnings)
 
 
 class ConllColumns(Sequence[ConllDocument]):
@@ -76,13 +78,13 @@ class ConllColumns(Sequence[ConllDocument]):
     def __init__(self, simple: SimpleFile, source: str) -> None:
         self.simple = simple
         self.source = source
-        self._documents: Optional[List[ConllDocument]] = None
+        self._documents: Optional[list[ConllDocument]] = None
 
     @property
-    def names(self) -> List[str]:
+    def names(self) -> list[str]:
         return self.simple.names
 
-    def documents(self) -> List[ConllDocument]:
+    def documents(self) -> list[ConllDocument]:
         if self._documents is None:
             self._documents = [
                 ConllDocument(name, clusters, n_tokens, self.source, line=line)
@@ -103,16 +105,14 @@ class ConllColumns(Sequence[ConllDocument]):
 class Marks(NamedTuple):
     """The marks of one coreference field, each kind in field order."""
 
-    singles: List[str]
-    opens: List[str]
-    closes: List[str]
+    singles: list[str]
+    opens: list[str]
+    closes: list[str]
     dashes: int
     dropped: int
 
 
-def read_conll(
-    path: PathLike, *, with_words: bool = False, with_ids: bool = False, limits: Optional[InputLimits] = None
-) -> ConllFile:
+def read_conll(path: PathLike, *, with_words: bool = False, with_ids: bool = False, limits: Optional[InputLimits] = None) -> ConllFile:
     """All documents of a CoNLL-2012 file (``.gz`` read transparently), by
     name in file order, with the reader's warnings. ``with_words`` also keeps
     the word column (the 4th field, or the first of a line with fewer than
@@ -144,17 +144,20 @@ def _read_bytes(
     ids) a file in the simple form as :class:`~.columns.ConllColumns`."""
     try:
         if data.startswith(codecs.BOM_UTF8):
-            data = data[len(codecs.BOM_UTF8):]
+            data = data[len(codecs.BOM_UTF8) :]
         check_utf8(data, path)
-        raw: Optional[List[RawMentions]] = [] if with_ids else None
+        raw: Optional[list[RawMentions]] = [] if with_ids else None
         simple = parse_columns(data, raw)
         if simple is not None and columns and not (with_words or with_ids):
             return ConllColumns(simple, str(path))
         if simple is not None and not with_words:
-            return _with_ids(ConllFile(
-                (name, ConllDocument(name, clusters, n_tokens, str(path), line=line))
-                for name, line, clusters, n_tokens in simple.documents()
-            ), raw)
+            return _with_ids(
+                ConllFile(
+                    (name, ConllDocument(name, clusters, n_tokens, str(path), line=line))
+                    for name, line, clusters, n_tokens in simple.documents()
+                ),
+                raw,
+            )
         documents = None if simple is None else simple.documents()
         columns_read = None if documents is None else tabbed_columns(data, documents)
         if columns_read is None:
@@ -164,17 +167,21 @@ def _read_bytes(
                 return _parse(text, str(path), with_words, with_ids=with_ids)
             lines = text.split("\n")
             columns_read = [_columns(_body(lines, line)) for _, line, _, _ in documents]
-        return _with_ids(ConllFile(
-            (name, ConllDocument(name, clusters, n_tokens, str(path), line=line, words=words, sentence_starts=starts, pos=pos))
-            for (name, line, clusters, n_tokens), (words, starts, pos) in zip(
-                cast(List[Tuple[str, int, Clusters, int]], documents), columns_read  # None returned early above
-            )
-        ), raw)
+        return _with_ids(
+            ConllFile(
+                (name, ConllDocument(name, clusters, n_tokens, str(path), line=line, words=words, sentence_starts=starts, pos=pos))
+                for (name, line, clusters, n_tokens), (words, starts, pos) in zip(
+                    cast(list[tuple[str, int, Clusters, int]], documents),
+                    columns_read,  # None returned early above
+                )
+            ),
+            raw,
+        )
     except MemoryError:
         raise CorefInputError(f"{path}: not enough memory to read this file") from None
 
 
-def _with_ids(documents: "ConllFile", raw: Optional[List[RawMentions]]) -> "ConllFile":
+def _with_ids(documents: "ConllFile", raw: Optional[list[RawMentions]]) -> "ConllFile":
     for document, mentions in zip(documents.values(), raw or ()):
         document.mentions = mentions
     return documents
@@ -201,11 +208,8 @@ def _parse(text: str, source: str, with_words: bool, *, with_ids: bool = False) 
     notes = _Notes()
     for name, begin, end, comments in _blocks(lines, source):
         if name in documents:
-            raise CorefInputError(
-                f"{source}:{begin + 1}: document {_quote(name)} appears twice "
-                f"(first at line {documents[name].line})"
-            )
-        body = lines[begin + 1:end]
+            raise CorefInputError(f"{source}:{begin + 1}: document {_quote(name)} appears twice (first at line {documents[name].line})")
+        body = lines[begin + 1 : end]
         if comments:
             commented = [begin + 2 + i for i, line in enumerate(body) if line[:1] == "#"]
             notes.comments += len(commented)
@@ -224,11 +228,11 @@ class _Notes:
     def __init__(self) -> None:
         self.dash_fields = 0
         self.dropped = 0
-        self.first: Optional[Tuple[int, str]] = None
+        self.first: Optional[tuple[int, str]] = None
         self.comments = 0
         self.first_comment = 0
 
-    def warnings(self, source: str) -> List[str]:
+    def warnings(self, source: str) -> list[str]:
         out = []
         if self.comments:
             out.append(
@@ -249,12 +253,12 @@ class _Notes:
         ]
 
 
-def _blocks(lines: List[str], source: str) -> Iterator[Tuple[str, int, int, bool]]:
+def _blocks(lines: list[str], source: str) -> Iterator[tuple[str, int, int, bool]]:
     """``(name, begin, end, has_comments)`` of every document, as 0-based
     indices of its begin and end lines; checks that blocks nest properly and
     that nothing but blank lines stands outside them."""
     structure = [i for i, line in enumerate(lines) if line[:1] == "#"]
-    current: Optional[Tuple[str, int]] = None
+    current: Optional[tuple[str, int]] = None
     comments = False
     previous_end = -1
     for i in structure:
@@ -278,13 +282,11 @@ def _blocks(lines: List[str], source: str) -> Iterator[Tuple[str, int, int, bool
         else:
             comments = True
     if current is not None:
-        raise CorefInputError(
-            f"{source}: document {_quote(current[0])} (line {current[1] + 1}) has no '#end document'"
-        )
+        raise CorefInputError(f"{source}: document {_quote(current[0])} (line {current[1] + 1}) has no '#end document'")
     _check_outside(lines, previous_end + 1, len(lines), source=source)
 
 
-def _check_outside(lines: List[str], start: int, stop: int, *, source: str) -> None:
+def _check_outside(lines: list[str], start: int, stop: int, *, source: str) -> None:
     for i in range(start, stop):
         if lines[i].strip() and lines[i][:1] != "#":
             raise CorefInputError(f"{source}:{i + 1}: token line outside a '#begin document' block")
@@ -293,22 +295,22 @@ def _check_outside(lines: List[str], start: int, stop: int, *, source: str) -> N
 class _DocumentReader:
     """Reads the mentions of one document from the lines of its body."""
 
-    def __init__(self, name: str, source: str, line: int, *, body: List[str], notes: _Notes) -> None:
+    def __init__(self, name: str, source: str, line: int, *, body: list[str], notes: _Notes) -> None:
         self.name = name
         self.source = source
         self.line = line
         self.body = body
         self.notes = notes
-        self.entity_ids: Dict[str, int] = {}
-        self.open: Dict[str, List[int]] = {}
-        self.starts: List[int] = []
-        self.ends: List[int] = []
-        self.labels: List[int] = []
+        self.entity_ids: dict[str, int] = {}
+        self.open: dict[str, list[int]] = {}
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.labels: list[int] = []
 
     def read(self, with_words: bool, with_ids: bool = False) -> ConllDocument:
         tokens = [line for line in self.body if line and not line.isspace()]
         for index, line in [(i, line) for i, line in enumerate(tokens) if not line.endswith("\t-") and line != "-"]:
-            marks = line[line.rfind("\t") + 1:]
+            marks = line[line.rfind("\t") + 1 :]
             if " " in marks or not marks[-1:].strip():
                 marks = coreference_field(line)
             if marks not in _EMPTY_FIELDS:
@@ -355,8 +357,7 @@ class _DocumentReader:
             marks = read_marks(text)
         except ValueError as err:
             raise CorefInputError(
-                f"{self.source}:{self._line_of(token)}: cannot read coreference field {_quote(text)} "
-                f"in document {_quote(self.name)}: {err}"
+                f"{self.source}:{self._line_of(token)}: cannot read coreference field {_quote(text)} in document {_quote(self.name)}: {err}"
             ) from None
         if marks.dashes or marks.dropped:
             if self.notes.first is None:
@@ -392,20 +393,20 @@ def coreference_field(line: str) -> str:
     tab = text.rfind("\t")
     space = text.rfind(" ")
     if space < tab or tab < 0:
-        return text[max(tab, space) + 1:]
-    before = text[tab + 1:space]
+        return text[max(tab, space) + 1 :]
+    before = text[tab + 1 : space]
     if "(" in before or ")" in before:
-        return text[tab + 1:]
-    return text[space + 1:]
+        return text[tab + 1 :]
+    return text[space + 1 :]
 
 
 def read_marks(text: str) -> Marks:
     """The marks of one coreference field (not ``-`` or ``_``), in linear
     time; a ``ValueError`` names the first text that is not a mark, or says
     there is no mark at all."""
-    singles: List[str] = []
-    opens: List[str] = []
-    closes: List[str] = []
+    singles: list[str] = []
+    opens: list[str] = []
+    closes: list[str] = []
     dashes = dropped = 0
     tokens = _TOKEN.findall(text) if len(text) <= _FINDALL_LIMIT else _tokens_to_first_bad(text)
     for double, single, opening, closing, dash, bad in tokens:
@@ -427,7 +428,7 @@ def read_marks(text: str) -> Marks:
     return Marks(singles, opens, closes, dashes, dropped)
 
 
-def _tokens_to_first_bad(text: str) -> List[Tuple[str, ...]]:
+def _tokens_to_first_bad(text: str) -> list[tuple[str, ...]]:
     """The groups of :data:`_TOKEN` matched in ``text``, up to the first one
     that is not part of a mark (so a long bad field costs little memory)."""
     tokens = []
@@ -452,7 +453,7 @@ def _quote(text: str) -> str:
     return f"{text[:_SHOWN]!r}… ({len(text)} characters)"
 
 
-def _body(lines: List[str], begin: int) -> List[str]:
+def _body(lines: list[str], begin: int) -> list[str]:
     """The lines of the document whose ``#begin document`` is line
     ``begin`` (1-based), up to its ``#end document``."""
     end = begin
@@ -461,13 +462,13 @@ def _body(lines: List[str], begin: int) -> List[str]:
     return lines[begin:end]
 
 
-def _columns(body: List[str]) -> Tuple[List[str], List[int], Optional[List[str]]]:
+def _columns(body: list[str]) -> tuple[list[str], list[int], Optional[list[str]]]:
     """The words (the 4th field, or the first of a line with fewer than
     five), sentence starts (after blank lines) and, for OntoNotes-style
     lines, the part-of-speech column of a document's body."""
-    words: List[str] = []
-    starts: List[int] = []
-    pos: Optional[List[str]] = []
+    words: list[str] = []
+    starts: list[int] = []
+    pos: Optional[list[str]] = []
     in_sentence = False
     for line in body:
         if not line or line.isspace():
@@ -507,9 +508,7 @@ def read_conll_documents(
         read = read_conll(file, with_words=with_words, with_ids=with_ids, limits=limits)
         for name, document in read.items():
             if name in documents:
-                raise CorefInputError(
-                    f"{file}: document {name!r} appears twice (also in {documents[name].source})"
-                )
+                raise CorefInputError(f"{file}: document {name!r} appears twice (also in {documents[name].source})")
             documents[name] = document
         documents.warnings.extend(read.warnings)
     return documents
@@ -523,15 +522,15 @@ def read_side(path: Path, options: ReadOptions) -> Side:
     return Side(path, FORMAT, list(documents.values()), documents.warnings)
 
 
-def read_parse(path: PathLike) -> Dict[str, List[str]]:
+def read_parse(path: PathLike) -> dict[str, list[str]]:
     """The parse bits of every document of a CoNLL-2012 file, by the names
     :func:`read_conll` gives (comment lines inside a document are no
     tokens, as there)."""
     text = bytes(open_input(Path(path))).decode("utf8", errors="replace").lstrip("\ufeff")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    out: Dict[str, List[str]] = {}
+    out: dict[str, list[str]] = {}
     for name, begin, end, _ in _blocks(lines, str(path)):
-        out[name] = parse_bits([line for line in lines[begin + 1:end] if line[:1] != "#"])
+        out[name] = parse_bits([line for line in lines[begin + 1 : end] if line[:1] != "#"])
     return out
 
 

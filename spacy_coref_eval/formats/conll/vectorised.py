@@ -2,8 +2,9 @@
 bytes (docs/formats.md §5): exactly what the line reader gives, or
 ``None`` for anything else, so that the line reader reads it or explains
 what is wrong."""
+
 import re
-from typing import List, NamedTuple, Optional, Tuple, Union
+from typing import NamedTuple, Optional, Union
 
 import numpy as np
 
@@ -22,8 +23,8 @@ _NL, _TAB, _SPACE, _HASH, _DASH, _UNDERSCORE = 10, 9, 32, 35, 45, 95
 _OPEN, _CLOSE, _PIPE, _ZERO, _NINE = 40, 41, 124, 48, 57
 _SINGLE_KIND, _OPEN_KIND, _CLOSE_KIND = 0, 1, 2
 
-Document = Tuple[str, int, Clusters, int]
-Columns = Tuple[List[str], List[int], Optional[List[str]]]
+Document = tuple[str, int, Clusters, int]
+Columns = tuple[list[str], list[int], Optional[list[str]]]
 """A document's words, sentence starts and part-of-speech column (or ``None``)."""
 _WORD_FIELD, _POS_FIELD, _POS_FIELDS = 3, 4, 12
 _WIDE_SPACE = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
@@ -34,17 +35,17 @@ class SimpleFile(NamedTuple):
     """The documents of a file in the simple form, as columns: their
     names, begin lines (1-based), token counts and clusters."""
 
-    names: List[str]
+    names: list[str]
     lines: np.ndarray
     n_tokens: np.ndarray
     clusters: ClustersBatch
 
-    def documents(self) -> List[Document]:
+    def documents(self) -> list[Document]:
         """``(name, begin line, clusters, n_tokens)`` of every document."""
         return list(zip(self.names, self.lines.tolist(), self.clusters.split(), self.n_tokens.tolist()))
 
 
-def parse_simple(data: bytes, raw: Optional[List[RawMentions]] = None) -> Optional[List[Document]]:
+def parse_simple(data: bytes, raw: Optional[list[RawMentions]] = None) -> Optional[list[Document]]:
     """``(name, begin line, clusters, n_tokens)`` of every document, or
     ``None`` when the input is not in the simple form; every document's
     mentions with their ids are appended to ``raw`` when given
@@ -53,7 +54,7 @@ def parse_simple(data: bytes, raw: Optional[List[RawMentions]] = None) -> Option
     return None if simple is None else simple.documents()
 
 
-def parse_columns(data: Union[bytes, bytearray], raw: Optional[List[RawMentions]] = None) -> Optional[SimpleFile]:
+def parse_columns(data: Union[bytes, bytearray], raw: Optional[list[RawMentions]] = None) -> Optional[SimpleFile]:
     """:func:`parse_simple`'s documents as columns (:class:`SimpleFile`)."""
     if b"\r" in data:
         return None
@@ -108,7 +109,7 @@ def parse_columns(data: Union[bytes, bytearray], raw: Optional[List[RawMentions]
 
 def _structure(
     data: Union[bytes, bytearray], hash_lines: np.ndarray, *, line_starts: np.ndarray, line_ends: np.ndarray
-) -> Optional[Tuple[List[str], np.ndarray, np.ndarray]]:
+) -> Optional[tuple[list[str], np.ndarray, np.ndarray]]:
     """Names, begin lines and end lines of the documents, if they nest
     properly with unique names and no other ``#`` lines."""
     plain = _plain_structure(data, hash_lines, line_starts=line_starts, line_ends=line_ends)
@@ -120,9 +121,9 @@ def _structure(
         lines = b"\n".join([data[start:end] for start, end in spans]).decode("utf8").split("\n")
     except UnicodeDecodeError:
         return None
-    names: List[str] = []
-    begins: List[int] = []
-    ends: List[int] = []
+    names: list[str] = []
+    begins: list[int] = []
+    ends: list[int] = []
     for index, line in zip(indices, lines):
         begin = BEGIN.fullmatch(line)
         if begin and not (begin.group(1) or "").strip():
@@ -145,7 +146,7 @@ _END_BYTES = np.frombuffer(b"#end document", dtype=np.uint8)
 
 def _plain_structure(
     data: Union[bytes, bytearray], hash_lines: np.ndarray, *, line_starts: np.ndarray, line_ends: np.ndarray
-) -> Optional[Tuple[List[str], np.ndarray, np.ndarray]]:
+) -> Optional[tuple[list[str], np.ndarray, np.ndarray]]:
     """:func:`_structure` at once for the usual spelling, ``#begin document
     NAME`` and ``#end document`` lines in turn, or ``None`` (for the
     general loop to decide)."""
@@ -195,9 +196,7 @@ def _has_tab(buf: np.ndarray, line_starts: np.ndarray, lines: np.ndarray) -> boo
     return bool(np.isin(lines, np.searchsorted(line_starts, tabs, side="right") - 1).any())
 
 
-def _events(
-    buf: np.ndarray, marked: np.ndarray, *, line_starts: np.ndarray, line_ends: np.ndarray
-) -> Optional[Tuple[np.ndarray, ...]]:
+def _events(buf: np.ndarray, marked: np.ndarray, *, line_starts: np.ndarray, line_ends: np.ndarray) -> Optional[tuple[np.ndarray, ...]]:
     """``(line, kind, position, id)`` of every mark on the marked lines, and
     the marked lines whose last field follows a space."""
     ends = line_ends[marked]
@@ -235,7 +234,7 @@ def _events(
         return None
     run_of = np.cumsum(digit & ~prev_digit) - 1
     exponent = np.repeat(run_end, length) - np.flatnonzero(digit)
-    values = (chars[digit] - _ZERO).astype(np.float64) * 10.0 ** exponent
+    values = (chars[digit] - _ZERO).astype(np.float64) * 10.0**exponent
     ident = np.bincount(run_of[digit], weights=values, minlength=len(run_start)).astype(np.int64)
     kind = np.where(opened & closed, _SINGLE_KIND, np.where(opened, _OPEN_KIND, _CLOSE_KIND))
     return marked[owner[run_start]], kind, run_start, ident, spaced
@@ -243,7 +242,7 @@ def _events(
 
 def _mentions(
     doc: np.ndarray, tokens: np.ndarray, kind: np.ndarray, *, position: np.ndarray, ident: np.ndarray, line: np.ndarray
-) -> Optional[Tuple[np.ndarray, ...]]:
+) -> Optional[tuple[np.ndarray, ...]]:
     """Mentions ``(doc, start, end, entity order, creation order, id)`` from
     the mark events, or ``None`` when brackets do not balance."""
     if len(doc) == 0:
@@ -279,9 +278,7 @@ def _mentions(
 
 
 def _documents(
-    names: List[str], begins: np.ndarray, n_tokens: np.ndarray,
-    *,
-    mentions: Tuple[np.ndarray, ...], raw: Optional[List[RawMentions]] = None,
+    names: list[str], begins: np.ndarray, n_tokens: np.ndarray, *, mentions: tuple[np.ndarray, ...], raw: Optional[list[RawMentions]] = None
 ) -> SimpleFile:
     """``mentions`` as :func:`_mentions` gives them."""
     doc, starts, ends, entity, created, ident = mentions
@@ -294,7 +291,7 @@ def _documents(
     return SimpleFile(names, begins + 1, n_tokens, clusters)
 
 
-def tabbed_columns(data: Union[bytes, bytearray], documents: List[Document]) -> Optional[List[Columns]]:
+def tabbed_columns(data: Union[bytes, bytearray], documents: list[Document]) -> Optional[list[Columns]]:
     """The words, sentence starts and part-of-speech column of each of
     :func:`parse_simple`'s ``documents`` of ``data``, as the line reader
     gives them, when every token line holds five fields or more separated
@@ -330,7 +327,7 @@ def tabbed_columns(data: Union[bytes, bytearray], documents: List[Document]) -> 
     if row.shape[1] >= _POS_FIELDS - 1:
         pos = _text_of(buf, row[:, _POS_FIELD - 1] + 1, row[:, _POS_FIELD])
     sentence = ~np.r_[False, token[:-1]][lines]
-    out: List[Columns] = []
+    out: list[Columns] = []
     start = 0
     for _, _, _, n_tokens in documents:
         end = start + n_tokens
@@ -340,7 +337,7 @@ def tabbed_columns(data: Union[bytes, bytearray], documents: List[Document]) -> 
     return out
 
 
-def _text_of(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> List[str]:
+def _text_of(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[str]:
     """The UTF-8 text of every field ``buf[starts[i]:ends[i]]``, each
     followed by a tab, taken out with its tab and decoded in one piece."""
     return buf[range_values(starts, ends + 1)].tobytes().decode("utf8").split("\t")[:-1]

@@ -1,6 +1,8 @@
 """Write CoNLL-2012 files (docs/formats.md, CoNLL-2012)."""
+
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Sequence, Tuple, Union
+from typing import Union
 
 import numpy as np
 
@@ -11,11 +13,7 @@ from ..document import SideDocument, check_written_name, conll_column, document_
 
 
 def format_conll(
-    name: str,
-    words: Sequence[str],
-    clusters: Clusters,
-    *,
-    sentence_starts: Union[Sequence[int], np.ndarray] = (),
+    name: str, words: Sequence[str], clusters: Clusters, *, sentence_starts: Union[Sequence[int], np.ndarray] = ()
 ) -> Iterator[str]:
     """Lines of one document in CoNLL-2012 form (document, part, token index,
     word, coreference), with entity ids ``0..n-1`` in stored order. White
@@ -29,9 +27,9 @@ def format_conll(
     """
     check_written_name(name, "CoNLL-2012")
     check_nesting(name, clusters, "CoNLL-2012 brackets")
-    opens: Dict[int, List[Tuple[int, int]]] = {}
-    closes: Dict[int, List[Tuple[int, int]]] = {}
-    singles: Dict[int, List[int]] = {}
+    opens: dict[int, list[tuple[int, int]]] = {}
+    closes: dict[int, list[tuple[int, int]]] = {}
+    singles: dict[int, list[int]] = {}
     for start, end, entity in zip(clusters.starts.tolist(), clusters.ends.tolist(), clusters.entity.tolist()):
         if end - start == 1:
             singles.setdefault(start, []).append(entity)
@@ -71,7 +69,7 @@ def crossing_mentions(clusters: Clusters) -> np.ndarray:
     longest first) of their entity without nesting in it or containing it."""
     out = np.zeros(len(clusters), dtype=bool)
     order = np.lexsort((-clusters.ends, clusters.starts, clusters.entity))
-    stack: List[int] = []
+    stack: list[int] = []
     previous = -1
     for index in order.tolist():
         entity, start, end = int(clusters.entity[index]), int(clusters.starts[index]), int(clusters.ends[index])
@@ -88,7 +86,7 @@ def crossing_mentions(clusters: Clusters) -> np.ndarray:
 
 def write_conll(
     path: PathLike,
-    documents: Iterable[Tuple[str, Sequence[str], Clusters, Union[Sequence[int], np.ndarray]]],
+    documents: Iterable[tuple[str, Sequence[str], Clusters, Union[Sequence[int], np.ndarray]]],
     inputs: Iterable[PathLike] = (),
 ) -> None:
     """Write ``(name, words, clusters, sentence_starts)`` documents to a
@@ -99,7 +97,7 @@ def write_conll(
                 out.write(line + "\n")
 
 
-def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> list[str]:
     """The documents as a CoNLL-2012 file (the format's writer)."""
     names = document_names(documents)
     write_conll(path, [(name, d.words, d.clusters, d.sentence_starts) for name, d in zip(names, documents)], inputs)

@@ -2,8 +2,9 @@
 column-wise, empty nodes, node identities across files (:func:`node_key`),
 and the check that a key and a response hold the same sentences
 (docs/formats.md, CorefUD CoNLL-U)."""
+
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
@@ -31,8 +32,8 @@ class Mention(NamedTuple):
 
     eid: str
     etype: Optional[str]
-    words: Tuple[int, ...]
-    empty: Tuple[int, ...]
+    words: tuple[int, ...]
+    empty: tuple[int, ...]
     head: int
     zero: bool
     contiguous: bool
@@ -50,7 +51,7 @@ class EmptyNode:
     after: int
     key: int
     form: str
-    deps: Tuple[Tuple[int, str], ...]
+    deps: tuple[tuple[int, str], ...]
     line: int
 
 
@@ -81,14 +82,14 @@ class CorefUDDocument:
     source: str
     _: KW_ONLY
     line: int
-    words: List[str]
+    words: list[str]
     token_columns: "TokenColumns"
     sentence_starts: np.ndarray
-    sentence_ids: List[Optional[str]]
-    sentence_lines: List[int]
+    sentence_ids: list[Optional[str]]
+    sentence_lines: list[int]
     word_ords: np.ndarray
-    empty_nodes: Tuple[EmptyNode, ...]
-    entities: Tuple[str, ...]
+    empty_nodes: tuple[EmptyNode, ...]
+    entities: tuple[str, ...]
     mention_entity: np.ndarray
     mention_start: np.ndarray
     mention_end: np.ndarray
@@ -96,24 +97,24 @@ class CorefUDDocument:
     mention_zero: np.ndarray
     mention_contiguous: np.ndarray
     mention_line: np.ndarray
-    mention_etype: List[Optional[str]]
-    mention_words: Dict[int, Tuple[int, ...]] = field(default_factory=dict)
-    mention_empty: Dict[int, Tuple[int, ...]] = field(default_factory=dict)
-    split_antecedents: Tuple[Tuple[str, str, int], ...] = ()
+    mention_etype: list[Optional[str]]
+    mention_words: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    mention_empty: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    split_antecedents: tuple[tuple[str, str, int], ...] = ()
     """``SplitAnte=`` links as ``(antecedent eid, plural eid, line)``: the
     plural entity's split antecedents (docs/corefud.md §2)."""
 
     @property
-    def upos(self) -> List[str]:
+    def upos(self) -> list[str]:
         """The UPOS column of every word (read on first use)."""
         return self.token_columns.get(3)
 
     @property
-    def xpos(self) -> List[str]:
+    def xpos(self) -> list[str]:
         return self.token_columns.get(4)
 
     @property
-    def feats(self) -> List[str]:
+    def feats(self) -> list[str]:
         return self.token_columns.get(5)
 
     @property
@@ -136,14 +137,14 @@ class CorefUDDocument:
         sentences = self.word_sentences()
         return (sentences << (MAJOR_BITS + MINOR_BITS)) | (self.word_ords << MINOR_BITS)
 
-    def words_of(self, m: int) -> Tuple[int, ...]:
+    def words_of(self, m: int) -> tuple[int, ...]:
         """The sorted word positions of mention ``m``."""
         words = self.mention_words.get(m)
         if words is None:
             return tuple(range(int(self.mention_start[m]), int(self.mention_end[m])))
         return words
 
-    def node_keys_of(self, m: int, word_keys: Optional[np.ndarray] = None) -> Tuple[int, ...]:
+    def node_keys_of(self, m: int, word_keys: Optional[np.ndarray] = None) -> tuple[int, ...]:
         """The sorted :func:`node_key` of every node (words and empty nodes)
         of mention ``m``: the CorefUD scorer's identity of a mention."""
         keys = self.word_keys() if word_keys is None else word_keys
@@ -158,7 +159,7 @@ class CorefUDDocument:
         keys = self.word_keys() if word_keys is None else word_keys
         return int(keys[int(self.mention_head[m])])
 
-    def mentions(self) -> List[Mention]:
+    def mentions(self) -> list[Mention]:
         """Every mention as a :class:`Mention`, in stored order."""
         return [
             Mention(
@@ -181,11 +182,11 @@ class ConlluFile:
     ``Bridge=`` and ``SplitAnte=`` annotations were read past."""
 
     source: str
-    documents: Dict[str, CorefUDDocument]
+    documents: dict[str, CorefUDDocument]
     bridges: int = 0
     split_antecedents: int = 0
 
-    def warnings(self) -> List[str]:
+    def warnings(self) -> list[str]:
         if not (self.bridges or self.split_antecedents):
             return []
         return [
@@ -193,7 +194,6 @@ class ConlluFile:
             "annotation(s) read past: only identity coreference (Entity=) is scored (SplitAnte= also under "
             "--preset ua, as the UA scorer scores ElementOf=)"
         ]
-
 
 
 def check_aligned(key: CorefUDDocument, response: CorefUDDocument) -> None:
@@ -211,8 +211,10 @@ def check_aligned(key: CorefUDDocument, response: CorefUDDocument) -> None:
     for s in range(min(key.n_sentences, response.n_sentences)):
         detail = _sentence_difference(key, response, s)
         if detail and _empty_nodes_as_words(key, response, s):
-            detail += (" (the response has a word for each of the key's empty nodes here, as a file converted "
-                       "through another format has: convert wrote them as words)")
+            detail += (
+                " (the response has a word for each of the key's empty nodes here, as a file converted "
+                "through another format has: convert wrote them as words)"
+            )
         if detail:
             raise CorefInputError(
                 f"{response.source}:{response.sentence_lines[s]}: document {response.name!r}, "
@@ -241,8 +243,8 @@ def _sent_id(document: CorefUDDocument, s: int) -> str:
 
 
 def _sentence_difference(key: CorefUDDocument, response: CorefUDDocument, s: int) -> str:
-    k_words = key.words[key.sentence_starts[s]:key.sentence_starts[s + 1]]
-    r_words = response.words[response.sentence_starts[s]:response.sentence_starts[s + 1]]
+    k_words = key.words[key.sentence_starts[s] : key.sentence_starts[s + 1]]
+    r_words = response.words[response.sentence_starts[s] : response.sentence_starts[s + 1]]
     for i, (k, r) in enumerate(zip(k_words, r_words)):
         if k != r:
             return f"word {i + 1} is {r!r}, the key's is {k!r}"
@@ -251,16 +253,15 @@ def _sentence_difference(key: CorefUDDocument, response: CorefUDDocument, s: int
     return ""
 
 
-
 class TokenColumns:
     """Columns of a document's words, read from the file on first use by
     ``read(k)`` (field ``k`` of every word)."""
 
-    def __init__(self, read: Optional[Callable[[int], List[str]]]) -> None:
+    def __init__(self, read: Optional[Callable[[int], list[str]]]) -> None:
         self.read = read
-        self.cache: Dict[int, List[str]] = {}
+        self.cache: dict[int, list[str]] = {}
 
-    def get(self, column: int) -> List[str]:
+    def get(self, column: int) -> list[str]:
         """Field ``column`` of every word (``[]`` without a file)."""
         if column not in self.cache:
             self.cache[column] = [] if self.read is None else self.read(column)
@@ -271,8 +272,23 @@ def empty_document(name: str, source: str, line: int) -> CorefUDDocument:
     none = np.zeros(0, dtype=np.int64)
     flags = np.zeros(0, dtype=bool)
     return CorefUDDocument(
-        name, source, line=line, words=[], token_columns=TokenColumns(None), sentence_starts=np.zeros(1, dtype=np.int64),
-        sentence_ids=[], sentence_lines=[], word_ords=none, empty_nodes=(), entities=(), mention_entity=none,
-        mention_start=none, mention_end=none, mention_head=none, mention_zero=flags, mention_contiguous=flags,
-        mention_line=none, mention_etype=[],
+        name,
+        source,
+        line=line,
+        words=[],
+        token_columns=TokenColumns(None),
+        sentence_starts=np.zeros(1, dtype=np.int64),
+        sentence_ids=[],
+        sentence_lines=[],
+        word_ords=none,
+        empty_nodes=(),
+        entities=(),
+        mention_entity=none,
+        mention_start=none,
+        mention_end=none,
+        mention_head=none,
+        mention_zero=flags,
+        mention_contiguous=flags,
+        mention_line=none,
+        mention_etype=[],
     )

@@ -2,8 +2,9 @@
 fields, and one document's openings and closings paired per entity, with
 discontinuous subspans, empty nodes and every error named by line and entity
 (docs/formats.md, CorefUD CoNLL-U)."""
+
 import re
-from typing import Any, Dict, List, NamedTuple, Optional, Set, Tuple, cast
+from typing import Any, NamedTuple, Optional, cast
 
 import numpy as np
 
@@ -13,7 +14,7 @@ from .document import EmptyNode
 _ENTITY_VALUE = re.compile(r"(?:\([^()]+\)?|[^()]+\))+")
 _SUBSPAN = re.compile(r"^([^\[\]]+)\[(\d+)/(\d+)\]$")
 _FORBIDDEN_IN_EID = frozenset("=| \t[]")
-_HEAD_LIMIT = 2 ** 62
+_HEAD_LIMIT = 2**62
 """Head numbers from here on are outside every mention (and past int64)."""
 
 
@@ -34,8 +35,7 @@ class EntityHeader:
         self.splits = max(i for i in (self.eid, self.etype, self.head) if i is not None) + 1
 
 
-
-def _field(parts: List[str], index: Optional[int]) -> Optional[str]:
+def _field(parts: list[str], index: Optional[int]) -> Optional[str]:
     """Field ``index`` of an opening chunk split at dashes, if present."""
     return parts[index] if index is not None and index < len(parts) else None
 
@@ -50,14 +50,14 @@ class DocumentLayout(NamedTuple):
 
     source: str
     name: str
-    headers: List[Tuple[int, EntityHeader]]
+    headers: list[tuple[int, EntityHeader]]
     row_line: np.ndarray
     first_row: int
-    sentence_rows: List[int]
+    sentence_rows: list[int]
     words_before: Optional[np.ndarray]
-    multiword: Set[int]
-    row_empty: Dict[int, int]
-    empty_nodes: List[EmptyNode]
+    multiword: set[int]
+    row_empty: dict[int, int]
+    empty_nodes: list[EmptyNode]
 
 
 class MentionReader:
@@ -79,38 +79,38 @@ class MentionReader:
         self.multiword = layout.multiword
         self.row_empty = layout.row_empty
         self.empty_nodes = layout.empty_nodes
-        self.entities: Dict[str, int] = {}
-        self.start: List[int] = []
-        self.end: List[int] = []
-        self.entity: List[int] = []
-        self.bodies: List[Tuple[List[str], EntityHeader]] = []
-        self.last_part: Dict[int, Tuple[List[str], EntityHeader]] = {}
-        self.spans: Dict[int, List[List[int]]] = {}
-        self.part: Dict[int, Tuple[int, int]] = {}
-        self.pending: Dict[str, int] = {}
-        self.stacks: Dict[str, List[int]] = {}
+        self.entities: dict[str, int] = {}
+        self.start: list[int] = []
+        self.end: list[int] = []
+        self.entity: list[int] = []
+        self.bodies: list[tuple[list[str], EntityHeader]] = []
+        self.last_part: dict[int, tuple[list[str], EntityHeader]] = {}
+        self.spans: dict[int, list[list[int]]] = {}
+        self.part: dict[int, tuple[int, int]] = {}
+        self.pending: dict[str, int] = {}
+        self.stacks: dict[str, list[int]] = {}
 
     def line_of(self, row: int) -> int:
         return int(self.row_line[self.first_row + row])
 
-    def read(self, rows: List[int], text: str) -> None:
+    def read(self, rows: list[int], text: str) -> None:
         """Pair the brackets of the ``Entity`` values ``text`` (one a line)
         of ``rows``."""
         if "\0" in text:
-            row = rows[text[:text.index("\0")].count("\n")]
+            row = rows[text[: text.index("\0")].count("\n")]
             raise CorefInputError(f"{self.source}:{self.line_of(row)}: malformed Entity= value (NUL character)")
         if self.multiword and not self.multiword.isdisjoint(rows):
             row = min(self.multiword.intersection(rows))
             raise CorefInputError(f"{self.source}:{self.line_of(row)}: Entity= on a multiword token line")
         self._pair(rows, text)
 
-    def _malformed(self, rows: List[int], text: str) -> CorefInputError:
+    def _malformed(self, rows: list[int], text: str) -> CorefInputError:
         for row, value in zip(rows, text.split("\n")):
             if not _ENTITY_VALUE.fullmatch(value):
                 return CorefInputError(f"{self.source}:{self.line_of(row)}: malformed Entity={value}")
         return CorefInputError(f"{self.source}: malformed Entity= value")  # pragma: no cover
 
-    def _header_at(self, row: int) -> Tuple[Optional[EntityHeader], int]:
+    def _header_at(self, row: int) -> tuple[Optional[EntityHeader], int]:
         """The header in force at ``row`` and the row where the next starts."""
         absolute = row + self.first_row
         chosen = None
@@ -121,7 +121,7 @@ class MentionReader:
                 return chosen, position - self.first_row
         return chosen, 1 << 62
 
-    def _pair(self, rows: List[int], text: str) -> None:
+    def _pair(self, rows: list[int], text: str) -> None:
         start, end, entity, bodies = self.start, self.end, self.entity, self.bodies
         entities = self.entities
         stacks = self.stacks
@@ -131,8 +131,7 @@ class MentionReader:
         row = rows[0]
         header, next_header = self._header_at(row)
         if header is None:
-            raise CorefInputError(f"{self.source}:{self.line_of(row)}: Entity= annotation but no "
-                                  "'# global.Entity' header before it")
+            raise CorefInputError(f"{self.source}:{self.line_of(row)}: Entity= annotation but no '# global.Entity' header before it")
         eid_i, split = header.eid, header.splits
         pieces = text.replace("(", "\0(").replace(")", ")\0").replace("\n", "\0\n\0").split("\0")
         for chunk in filter(None, pieces):
@@ -143,8 +142,9 @@ class MentionReader:
                 try:
                     eid = parts[eid_i]
                 except IndexError:
-                    raise CorefInputError(f"{self.source}:{self.line_of(row)}: Entity chunk {chunk} has no eid "
-                                          f"(header {header.text})") from None
+                    raise CorefInputError(
+                        f"{self.source}:{self.line_of(row)}: Entity chunk {chunk} has no eid (header {header.text})"
+                    ) from None
                 index = entities.get(eid)
                 if index is None:
                     if self._rare_opening(eid, parts, row, single=single, header=header):
@@ -170,7 +170,7 @@ class MentionReader:
                 row = rows[i]
                 if row >= next_header:
                     # a header: one was in force at an earlier row
-                    header, next_header = cast(Tuple[EntityHeader, int], self._header_at(row))
+                    header, next_header = cast(tuple[EntityHeader, int], self._header_at(row))
                     eid_i, split = header.eid, header.splits
             elif chunk[-1] == ")" and len(chunk) > 1:
                 closing = chunk[:-1]
@@ -182,15 +182,14 @@ class MentionReader:
             else:
                 raise self._malformed(rows, text)
 
-    def _rare_opening(self, eid: str, parts: List[str], row: int, *, single: bool, header: EntityHeader) -> bool:
+    def _rare_opening(self, eid: str, parts: list[str], row: int, *, single: bool, header: EntityHeader) -> bool:
         """Check a new entity id, or open a subspan of a discontinuous
         mention. True when the chunk has been dealt with."""
         if not eid:
             raise CorefInputError(f"{self.source}:{self.line_of(row)}: Entity chunk with an empty eid")
         if eid[-1] != "]":
             if not _FORBIDDEN_IN_EID.isdisjoint(eid):
-                raise CorefInputError(f"{self.source}:{self.line_of(row)}: entity id {eid!r} contains a character "
-                                      "not allowed in ids")
+                raise CorefInputError(f"{self.source}:{self.line_of(row)}: entity id {eid!r} contains a character not allowed in ids")
             self.entities[eid] = len(self.entities)
             return False
         line = self.line_of(row)
@@ -202,8 +201,9 @@ class MentionReader:
         stack = self.stacks.setdefault(eid, [])
         if part == 1:
             if eid in self.pending:
-                raise CorefInputError(f"{self.source}:{line}: entity {eid}: a discontinuous mention opens before the "
-                                      "last subspan of the previous one")
+                raise CorefInputError(
+                    f"{self.source}:{line}: entity {eid}: a discontinuous mention opens before the last subspan of the previous one"
+                )
             seq = len(self.start)
             self.start.append(row)
             self.end.append(-1)
@@ -241,8 +241,10 @@ class MentionReader:
         if not stack:
             raise CorefInputError(f"{self.source}:{line}: entity {body}: a mention closes here that was never opened")
         part, total = self.part[stack[-1]]
-        raise CorefInputError(f"{self.source}:{line}: entity {body}: {body}) closes the open subspan "
-                              f"{body}[{part}/{total}] (close it with {body}[{part}/{total}]))")
+        raise CorefInputError(
+            f"{self.source}:{line}: entity {body}: {body}) closes the open subspan "
+            f"{body}[{part}/{total}] (close it with {body}[{part}/{total}]))"
+        )
 
     def _close_subspan(self, eid: str, part: int, row: int, *, line: int) -> None:
         stack = self.stacks.get(eid)
@@ -250,14 +252,16 @@ class MentionReader:
             raise CorefInputError(f"{self.source}:{line}: entity {eid}: a mention closes here that was never opened")
         seq = stack[-1]
         if self.part.get(seq, (0, 0))[0] != part:
-            raise CorefInputError(f"{self.source}:{line}: entity {eid}: subspan {eid}[{part}/..]) does not close the "
-                                  f"innermost open mention of {eid} (opened at line {self.line_of(self.start[seq])})")
+            raise CorefInputError(
+                f"{self.source}:{line}: entity {eid}: subspan {eid}[{part}/..]) does not close the "
+                f"innermost open mention of {eid} (opened at line {self.line_of(self.start[seq])})"
+            )
         stack.pop()
         self.spans[seq][-1][1] = row
         if part == self.part[seq][1]:
             self.end[seq] = row
 
-    def _subspan(self, eid: str, line: int) -> Tuple[str, int, int]:
+    def _subspan(self, eid: str, line: int) -> tuple[str, int, int]:
         match = _SUBSPAN.match(eid)
         if not match:
             raise CorefInputError(f"{self.source}:{line}: malformed discontinuous mention id {eid!r} (e.g. e1[1/2])")
@@ -266,7 +270,7 @@ class MentionReader:
             raise CorefInputError(f"{self.source}:{line}: subspan {eid!r}: the part must lie in 1..number of parts")
         return match.group(1), part, total
 
-    def columns(self) -> Dict[str, Any]:
+    def columns(self) -> dict[str, Any]:
         n = len(self.start)
         starts = np.array(self.start, dtype=np.int64)
         ends = np.array(self.end, dtype=np.int64)
@@ -279,8 +283,10 @@ class MentionReader:
                     f"{self.source}:{self.line_of(self.start[m])}: discontinuous mention of entity "
                     f"{entity_ids[self.entity[m]]} opened here has {part} of its {total} subspans (document {self.name!r})"
                 )
-            raise CorefInputError(f"{self.source}:{self.line_of(self.start[m])}: mention of entity "
-                                  f"{entity_ids[self.entity[m]]} opened here is never closed (document {self.name!r})")
+            raise CorefInputError(
+                f"{self.source}:{self.line_of(self.start[m])}: mention of entity "
+                f"{entity_ids[self.entity[m]]} opened here is never closed (document {self.name!r})"
+            )
         sentence_rows = np.array(self.sentence_rows, dtype=np.int64)
         crossing = np.searchsorted(sentence_rows, starts, "right") != np.searchsorted(sentence_rows, ends, "right")
         if crossing.any():
@@ -295,8 +301,8 @@ class MentionReader:
         lines = self.row_line[self.first_row + starts] if n else np.zeros(0, dtype=np.int64)
         zero = np.zeros(n, dtype=bool)
         contiguous = np.ones(n, dtype=bool)
-        words_of: Dict[int, Tuple[int, ...]] = {}
-        empty_of: Dict[int, Tuple[int, ...]] = {}
+        words_of: dict[int, tuple[int, ...]] = {}
+        empty_of: dict[int, tuple[int, ...]] = {}
         if self.words_before is None:
             word_start, word_end = starts, ends + 1
             special = list(self.spans)
@@ -357,19 +363,18 @@ class MentionReader:
             except ValueError:
                 raise CorefInputError(f"{where}: head index {value!r} is not a number") from None
             if abs(number) >= _HEAD_LIMIT:
-                raise CorefInputError(f"{where}: head index {value} outside the mention's nodes "
-                                      f"(document {self.name!r})")
+                raise CorefInputError(f"{where}: head index {value} outside the mention's nodes (document {self.name!r})")
             numbers.append(number)
         return np.array(numbers, dtype=np.int64)
 
-    def _with_empty_nodes(self, starts: np.ndarray, ends: np.ndarray) -> List[int]:
+    def _with_empty_nodes(self, starts: np.ndarray, ends: np.ndarray) -> list[int]:
         if not self.row_empty:
             return []
         empty_rows = np.array(sorted(self.row_empty), dtype=np.int64)
         inside = np.searchsorted(empty_rows, ends, "right") - np.searchsorted(empty_rows, starts, "left")
         return np.flatnonzero(inside > 0).tolist()
 
-    def _node_sets(self, m: int, head: int) -> Tuple[Tuple[int, ...], Tuple[int, ...], int, bool, int]:
+    def _node_sets(self, m: int, head: int) -> tuple[tuple[int, ...], tuple[int, ...], int, bool, int]:
         """Words, empty nodes, head (word or empty node), whether the head
         is an empty node, and the number of nodes of mention ``m``."""
         spans = self.spans.get(m, [[self.start[m], self.end[m]]])

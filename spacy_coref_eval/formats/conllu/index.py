@@ -1,19 +1,21 @@
 """CoNLL-U files by document, for reading a batch at a time."""
-from typing import Any, Iterator, List, Tuple
+
+from collections.abc import Iterator
+from typing import Any
 
 from ..index import Entries, Fallback, entries
 from .parse import NEWDOC, ids_per_document
 
 
-def document_entries(scan: Iterator[Tuple[int, Any]]) -> Entries:
+def document_entries(scan: Iterator[tuple[int, Any]]) -> Entries:
     """Documents from one ``# newdoc id`` line to the next (the lines
     before the first with the first); the header is the file's
     ``# global.Entity`` line when it has one only, in its first document
     (a line in every document needs none). Entity order depends on the
     documents before unless the header's ids are ``GRP``."""
-    names: List[str] = []
-    starts: List[int] = []
-    headers: List[Tuple[int, bytes]] = []
+    names: list[str] = []
+    starts: list[int] = []
+    headers: list[tuple[int, bytes]] = []
     for offset, match in scan:
         if match is None:
             if not names:

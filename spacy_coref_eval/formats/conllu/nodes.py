@@ -12,7 +12,8 @@ is node ``5.1`` of the response whatever its form, as in the CorefUD
 scorer. A document without empty nodes or discontinuous mentions keeps
 plain ranges over its words.
 """
-from typing import List, Optional, Tuple
+
+from typing import Optional
 
 import numpy as np
 
@@ -47,9 +48,7 @@ def node_clusters(document: CorefUDDocument, order: np.ndarray) -> Clusters:
     return Clusters.from_arrays(starts, ends, document.mention_entity, heads=heads, nodes=nodes, etypes=entity_types(document))
 
 
-def node_mentions(
-    document: CorefUDDocument, order: np.ndarray
-) -> Tuple[np.ndarray, np.ndarray, np.ndarray, Optional[NodeSets]]:
+def node_mentions(document: CorefUDDocument, order: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Optional[NodeSets]]:
     """Every mention's ``(start, end)``, head and node set (``None`` when
     all are plain ranges) over the node positions ``order``, in the
     document's mention order (for :func:`node_clusters`, and to stack the
@@ -77,7 +76,7 @@ def node_mentions(
     tokens = np.empty(int(indptr[-1]), dtype=np.int64)
     tokens[slots] = word_position[slots + offsets]
     for m, positions in odd_sets.items():
-        tokens[indptr[m]:indptr[m + 1]] = positions
+        tokens[indptr[m] : indptr[m + 1]] = positions
     zero = document.mention_zero.astype(bool)
     heads = np.empty(len(document), dtype=np.int64)
     heads[~zero] = word_position[document.mention_head[~zero]]
@@ -95,7 +94,7 @@ def entity_types(document: CorefUDDocument) -> Optional[np.ndarray]:
     udapi keeps it); ``None`` when no mention gives one."""
     if not any(document.mention_etype):
         return None
-    types: List[Optional[str]] = [None] * len(document.entities)
+    types: list[Optional[str]] = [None] * len(document.entities)
     for entity, etype in zip(document.mention_entity.tolist(), document.mention_etype):
         if etype and types[entity] is None:
             types[entity] = etype
@@ -116,7 +115,7 @@ def _zero_deps(document: CorefUDDocument, zero: np.ndarray) -> Optional[np.ndarr
     return deps
 
 
-def node_forms(document: CorefUDDocument, order: np.ndarray, other: Optional[CorefUDDocument] = None) -> List[str]:
+def node_forms(document: CorefUDDocument, order: np.ndarray, other: Optional[CorefUDDocument] = None) -> list[str]:
     """The form of every node in ``order``: words, then empty nodes of this
     file or of ``other``, :data:`EMPTY_FORM` for those neither has."""
     if len(order) == document.n_words:

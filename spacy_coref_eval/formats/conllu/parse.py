@@ -1,9 +1,11 @@
 """The CoNLL-U line parser: lines, sentences, fields, IDs, comments and
 ``Entity=`` values of a whole file found with array operations on its
 bytes; documents built from them (docs/formats.md, CorefUD CoNLL-U)."""
+
 import re
+from collections.abc import Iterable
 from itertools import chain
-from typing import Dict, Iterable, List, Optional, Tuple, Union
+from typing import Optional, Union
 
 import numpy as np
 
@@ -44,7 +46,7 @@ class FileParser:
     paired by :class:`~.entities.MentionReader`, which also explains what
     is wrong."""
 
-    def __init__(self, data: Union[bytes, bytearray], source: str, seen: Optional[Dict[str, int]] = None) -> None:
+    def __init__(self, data: Union[bytes, bytearray], source: str, seen: Optional[dict[str, int]] = None) -> None:
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         if not data.endswith(b"\n"):
@@ -54,7 +56,7 @@ class FileParser:
         self.words8 = byte_words(data)
         self.source = source
         self.seen = seen
-        self.headers: List[Tuple[int, EntityHeader]] = []
+        self.headers: list[tuple[int, EntityHeader]] = []
 
     def decode(self, raw: Union[bytes, bytearray]) -> str:
         try:
@@ -64,10 +66,10 @@ class FileParser:
             raise CorefInputError(f"{self.source}:{line}: not UTF-8 text: {err.reason}") from None
 
     def _byte_of(self, raw: Union[bytes, bytearray], offset: int) -> int:
-        found = self.data.find(raw[max(0, offset - 40):offset + 1])
+        found = self.data.find(raw[max(0, offset - 40) : offset + 1])
         return found + min(offset, 40) if found >= 0 else 0
 
-    def column(self, starts: np.ndarray, ends: np.ndarray) -> List[str]:
+    def column(self, starts: np.ndarray, ends: np.ndarray) -> list[str]:
         text = self.decode(gather_lines(self.buffer, starts, ends))
         return text.split("\n")[:-1]
 
@@ -84,14 +86,15 @@ class FileParser:
         blank = first == 10
         odd = np.flatnonzero((first == 32) | (first == 9))
         for line in odd.tolist():
-            if not self.data[line_start[line]:newlines[line]].strip():
+            if not self.data[line_start[line] : newlines[line]].strip():
                 blank[line] = True
         comment = first == 35
         token = ~(blank | comment)
         inside = np.flatnonzero(comment[1:] & token[:-1])
         if len(inside):
-            raise CorefInputError(f"{self.source}:{int(inside[0]) + 2}: comment line inside a sentence "
-                                  "(comments precede the token lines of their sentence)")
+            raise CorefInputError(
+                f"{self.source}:{int(inside[0]) + 2}: comment line inside a sentence (comments precede the token lines of their sentence)"
+            )
         token_lines = np.flatnonzero(token)
         self.row_line = token_lines + 1
         previous = np.zeros(len(token), dtype=bool)
@@ -117,17 +120,15 @@ class FileParser:
         document_sentences = [first for _, _, first in documents] + [n_sentences]
         document_rows = self.sentence_rows[document_sentences]
         self._cut(document_sentences, document_rows)
-        parsed: Dict[str, CorefUDDocument] = {}
+        parsed: dict[str, CorefUDDocument] = {}
         for d, ((name, line, first_sentence), stop) in enumerate(zip(documents, document_sentences[1:])):
             if name in parsed:
-                raise CorefInputError(
-                    f"{self.source}:{line}: document {name!r} appears twice (first at line {parsed[name].line})"
-                )
+                raise CorefInputError(f"{self.source}:{line}: document {name!r} appears twice (first at line {parsed[name].line})")
             parsed[name] = self._document(d, name, line, first_sentence=first_sentence, stop_sentence=stop)
         _entities_in_file_order(parsed, self.per_document, self.seen)
         return ConlluFile(self.source, parsed, self.bridges, self.split_antecedents)
 
-    def _cut(self, document_sentences: List[int], document_rows: np.ndarray) -> None:
+    def _cut(self, document_sentences: list[int], document_rows: np.ndarray) -> None:
         """Where what :meth:`_document` reads of each document lies, found
         for every document at once (``document_sentences`` and
         ``document_rows``: the first sentence and row of each, then their
@@ -138,10 +139,15 @@ class FileParser:
         self.multiword_rows = np.flatnonzero(self.row_multiword)
         self.other_rows = np.flatnonzero(~self.row_plain & ~self.row_multiword)
         self.wordless = np.flatnonzero(self.sentence_words == 0)
-        self.cuts = [document_rows.tolist(), self.words_before[document_rows].tolist(),
-                     np.searchsorted(self.wordless, document_sentences).tolist()]
-        self.cuts += [np.searchsorted(rows, document_rows).tolist()
-                      for rows in (self.multiword_rows, self.other_rows, self.entity_rows, self.split_rows)]
+        self.cuts = [
+            document_rows.tolist(),
+            self.words_before[document_rows].tolist(),
+            np.searchsorted(self.wordless, document_sentences).tolist(),
+        ]
+        self.cuts += [
+            np.searchsorted(rows, document_rows).tolist()
+            for rows in (self.multiword_rows, self.other_rows, self.entity_rows, self.split_rows)
+        ]
 
     @property
     def per_document(self) -> bool:
@@ -149,9 +155,9 @@ class FileParser:
         (docs/corefud.md §8)."""
         return ids_per_document(header.text for _, header in self.headers)
 
-    def _comments(self, comment: np.ndarray, line_start: np.ndarray, newlines: np.ndarray,
-                  *,
-                  sentence_lines: np.ndarray, token_lines: np.ndarray):
+    def _comments(
+        self, comment: np.ndarray, line_start: np.ndarray, newlines: np.ndarray, *, sentence_lines: np.ndarray, token_lines: np.ndarray
+    ):
         """The ``# sent_id`` of every sentence (``None`` without one), and
         documents ``(name, line, first sentence)``; records the
         ``# global.Entity`` headers."""
@@ -166,19 +172,19 @@ class FileParser:
         ids = np.full(len(sentence_lines) + 1, None, dtype=object)
         given = np.flatnonzero(found != "")
         owners = owners[given]
-        last = np.append(owners[1:] != owners[:-1], True)[:len(owners)]
+        last = np.append(owners[1:] != owners[:-1], True)[: len(owners)]
         ids[owners[last]] = found[given[last]]
-        sent_ids: List[Optional[str]] = ids.tolist()
+        sent_ids: list[Optional[str]] = ids.tolist()
         others = candidates[other]
         short_newdoc = np.flatnonzero(comment & (newlines - line_start == 8))
         short_newdoc = short_newdoc[starts_with(words, line_start[short_newdoc], b"# newdoc")]
         if len(short_newdoc):
             others = np.sort(np.concatenate((others, short_newdoc)))
-        documents: List[Tuple[str, int, int]] = []
+        documents: list[tuple[str, int, int]] = []
         owners = np.searchsorted(sentence_lines, others).tolist()
         positions = np.searchsorted(token_lines, others).tolist()
         for line, owner, position in zip(others.tolist(), owners, positions):
-            text = self.decode(self.data[int(line_start[line]):int(newlines[line])])
+            text = self.decode(self.data[int(line_start[line]) : int(newlines[line])])
             match = NEWDOC.match(text)
             if match:
                 documents.append(((match.group(1) or "").strip(), line + 1, owner))
@@ -223,11 +229,12 @@ class FileParser:
         bad = np.flatnonzero(counts != 9)
         if len(bad):
             row = int(bad[0])
-            raise CorefInputError(f"{self.source}:{int(self.row_line[row])}: {int(counts[row]) + 1} tab-separated "
-                                  "field(s), a CoNLL-U token line has 10")
+            raise CorefInputError(
+                f"{self.source}:{int(self.row_line[row])}: {int(counts[row]) + 1} tab-separated field(s), a CoNLL-U token line has 10"
+            )
         self.row_tabs = tabs[first_tab[:, None] + np.arange(9)]
 
-    def field(self, k: int, rows: Union[slice, np.ndarray] = slice(None)) -> Tuple[np.ndarray, np.ndarray]:
+    def field(self, k: int, rows: Union[slice, np.ndarray] = slice(None)) -> tuple[np.ndarray, np.ndarray]:
         """Where field ``k`` (0 to 9) of each of ``rows`` starts and ends."""
         start = self.row_start[rows] if k == 0 else self.row_tabs[rows, k - 1] + 1
         return start, self.row_end[rows] if k == 9 else self.row_tabs[rows, k]
@@ -267,8 +274,9 @@ class FileParser:
         self.entity_offsets = np.zeros(len(starts) + 1, dtype=np.int64)
         np.cumsum(ends + 1 - starts, out=self.entity_offsets[1:])
 
-    def _split_values(self, starts: np.ndarray, rows: np.ndarray, split: np.ndarray, *, split_ante: np.ndarray,
-                      misc_end: np.ndarray) -> None:
+    def _split_values(
+        self, starts: np.ndarray, rows: np.ndarray, split: np.ndarray, *, split_ante: np.ndarray, misc_end: np.ndarray
+    ) -> None:
         """The ``SplitAnte=`` values (``Split=`` where a row has no
         ``SplitAnte=``, as udapi reads them) as ``(row, text)``, by row."""
         ante = np.zeros(len(split), dtype=bool)
@@ -283,7 +291,7 @@ class FileParser:
         self.split_rows = rows[chosen][order]
         self.split_texts = [self.decode(self.data[b:e]) for b, e in zip(begin[order].tolist(), end[order].tolist())]
 
-    def _split_antecedents(self, name: str, lo: int, hi: int) -> Tuple[Tuple[str, str, int], ...]:
+    def _split_antecedents(self, name: str, lo: int, hi: int) -> tuple[tuple[str, str, int], ...]:
         """The ``SplitAnte=`` links ``lo`` to ``hi`` (those of one document);
         a value that is not ``ANTE<PLURAL,...`` with two different entity
         ids is refused, naming the line."""
@@ -293,15 +301,17 @@ class FileParser:
             for link in text.split(","):
                 ante, less, plural = link.partition("<")
                 if not less or not ante or not plural or "<" in plural:
-                    raise CorefInputError(f"{self.source}:{line}: document {name!r}: SplitAnte link {link!r} is not "
-                                          "ANTECEDENT<PLURAL (two entity ids)")
+                    raise CorefInputError(
+                        f"{self.source}:{line}: document {name!r}: SplitAnte link {link!r} is not ANTECEDENT<PLURAL (two entity ids)"
+                    )
                 if ante == plural:
-                    raise CorefInputError(f"{self.source}:{line}: document {name!r}: SplitAnte={link}: entity {ante} "
-                                          "is its own split antecedent")
+                    raise CorefInputError(
+                        f"{self.source}:{line}: document {name!r}: SplitAnte={link}: entity {ante} is its own split antecedent"
+                    )
                 out.append((ante, plural, line))
         return tuple(out)
 
-    def _all_words(self) -> Optional[List[str]]:
+    def _all_words(self) -> Optional[list[str]]:
         """Every word of the file, or ``None`` when they are not all UTF-8
         (each document then decodes its own, naming the line at fault)."""
         rows = np.flatnonzero(self.row_plain)
@@ -316,37 +326,55 @@ class FileParser:
         (excluded), its brackets paired by the state machine."""
         if first_sentence == stop_sentence:
             return empty_document(name, self.source, line)
-        (first_row, first_word, wordless, multiword_lo, other_lo, entity_lo, split_lo), (
-            stop_row, stop_word, wordless_hi, multiword_hi, other_hi, entity_hi, split_hi) = (
-            [cut[d] for cut in self.cuts], [cut[d + 1] for cut in self.cuts])
+        (
+            (first_row, first_word, wordless, multiword_lo, other_lo, entity_lo, split_lo),
+            (stop_row, stop_word, wordless_hi, multiword_hi, other_hi, entity_hi, split_hi),
+        ) = ([cut[d] for cut in self.cuts], [cut[d + 1] for cut in self.cuts])
         if wordless < wordless_hi:
             raise CorefInputError(f"{self.source}:{self.sentence_lines[int(self.wordless[wordless])]}: sentence without words")
         sentence_rows = (self.sentence_rows[first_sentence:stop_sentence] - first_row).tolist()
         sentence_lines = self.sentence_lines[first_sentence:stop_sentence]
-        multiword: List[int] = []
-        empty_rows: List[int] = []
-        empty_nodes: List[EmptyNode] = []
+        multiword: list[int] = []
+        empty_rows: list[int] = []
+        empty_nodes: list[EmptyNode] = []
         words_before = None
         all_words = multiword_lo == multiword_hi and other_lo == other_hi
         if not all_words:
-            words_before = self.words_before[first_row:stop_row + 1] - self.words_before[first_row]
+            words_before = self.words_before[first_row : stop_row + 1] - self.words_before[first_row]
             multiword.extend((self.multiword_rows[multiword_lo:multiword_hi] - first_row).tolist())
-            self._special_rows(first_row, sentence_rows, words_before, rows=self.other_rows[other_lo:other_hi] - first_row,
-                               multiword=multiword, empty_rows=empty_rows, empty_nodes=empty_nodes)
-        sentence_starts = self.words_before[self.sentence_rows[first_sentence:stop_sentence + 1]]
+            self._special_rows(
+                first_row,
+                sentence_rows,
+                words_before,
+                rows=self.other_rows[other_lo:other_hi] - first_row,
+                multiword=multiword,
+                empty_rows=empty_rows,
+                empty_nodes=empty_nodes,
+            )
+        sentence_starts = self.words_before[self.sentence_rows[first_sentence : stop_sentence + 1]]
         sentence_starts -= first_word
 
-        def token_column(k: int) -> List[str]:
+        def token_column(k: int) -> list[str]:
             rows = slice(first_row, stop_row) if all_words else first_row + np.flatnonzero(self.row_plain[first_row:stop_row])
             return self.column(*self.field(k, rows))
 
         words = token_column(1) if self.words is None else self.words[first_word:stop_word]
-        reader = MentionReader(DocumentLayout(
-            self.source, name, self.headers, self.row_line, first_row, sentence_rows, words_before,
-            set(multiword), dict(zip(empty_rows, range(len(empty_rows)))), empty_nodes,
-        ))
+        reader = MentionReader(
+            DocumentLayout(
+                self.source,
+                name,
+                self.headers,
+                self.row_line,
+                first_row,
+                sentence_rows,
+                words_before,
+                set(multiword),
+                dict(zip(empty_rows, range(len(empty_rows)))),
+                empty_nodes,
+            )
+        )
         if entity_hi > entity_lo:
-            text = self.decode(self.entity_text[self.entity_offsets[entity_lo]:self.entity_offsets[entity_hi]].tobytes())
+            text = self.decode(self.entity_text[self.entity_offsets[entity_lo] : self.entity_offsets[entity_hi]].tobytes())
             reader.read((self.entity_rows[entity_lo:entity_hi] - first_row).tolist(), text)
         mentions = reader.columns()
         return CorefUDDocument(
@@ -382,9 +410,8 @@ class FileParser:
         bad = np.flatnonzero(plain & (value != expected))
         if len(bad):
             row = int(bad[0])
-            ident = self.decode(self.data[int(starts[row]):int(ends[row])])
-            raise CorefInputError(f"{self.source}:{int(self.row_line[row])}: ID {ident} where word "
-                                  f"{int(expected[row])} is due")
+            ident = self.decode(self.data[int(starts[row]) : int(ends[row])])
+            raise CorefInputError(f"{self.source}:{int(self.row_line[row])}: ID {ident} where word {int(expected[row])} is due")
         self.row_plain = plain
         self.row_expected = expected
         self.word_ords = value[plain]
@@ -400,8 +427,17 @@ class FileParser:
         self.row_multiword = np.zeros(len(plain), dtype=bool)
         self.row_multiword[ranges[well_formed]] = True
 
-    def _special_rows(self, first_row: int, sentence_rows: List[int], words_before: np.ndarray, *, rows: np.ndarray,
-                      multiword: List[int], empty_rows: List[int], empty_nodes: List[EmptyNode]) -> None:
+    def _special_rows(
+        self,
+        first_row: int,
+        sentence_rows: list[int],
+        words_before: np.ndarray,
+        *,
+        rows: np.ndarray,
+        multiword: list[int],
+        empty_rows: list[int],
+        empty_nodes: list[EmptyNode],
+    ) -> None:
         """Check the ``rows`` of a document that are neither words nor
         well-formed multiword ranges (document rows): multiword ranges and
         empty nodes; note where they are."""
@@ -433,10 +469,11 @@ class FileParser:
             last_empty = (s, major, minor)
             empty_rows.append(r)
             form, deps = (self.decode(self.data[slice(*map(int, self.field(k, row)))]) for k in (1, 8))
-            empty_nodes.append(EmptyNode(s, ident, int(words_before[r]), node_key(s, major, minor), form=form,
-                                         deps=self._deps(deps, s, line), line=line))
+            empty_nodes.append(
+                EmptyNode(s, ident, int(words_before[r]), node_key(s, major, minor), form=form, deps=self._deps(deps, s, line), line=line)
+            )
 
-    def _deps(self, text: str, sentence: int, line: int) -> Tuple[Tuple[int, str], ...]:
+    def _deps(self, text: str, sentence: int, line: int) -> tuple[tuple[int, str], ...]:
         if text == "_":
             return ()
         deps = []
@@ -449,9 +486,9 @@ class FileParser:
         return tuple(deps)
 
 
-
-def _entities_in_file_order(documents: Dict[str, CorefUDDocument], per_document: bool = False,
-                            seen: Optional[Dict[str, int]] = None) -> None:
+def _entities_in_file_order(
+    documents: dict[str, CorefUDDocument], per_document: bool = False, seen: Optional[dict[str, int]] = None
+) -> None:
     """Order each document's entities as udapi does (docs/corefud.md §2):
     by their first mention in the whole file, mentions compared by first
     node, then more nodes first, then last word, then eid. An eid used in
@@ -470,7 +507,7 @@ def _entities_in_file_order(documents: Dict[str, CorefUDDocument], per_document:
     eids = list(chain.from_iterable(document.entities for document in with_entities))
     keys = _first_mention_keys(with_entities, entity_bounds)
     if not per_document:
-        index: Dict[str, int] = {}
+        index: dict[str, int] = {}
         codes = np.array([index.setdefault(eid, len(index)) for eid in eids], dtype=np.int64)
         order = lexsort((keys[:, 2], keys[:, 1], keys[:, 0], codes))
         first = order[np.r_[True, codes[order][1:] != codes[order][:-1]]]
@@ -491,7 +528,7 @@ def _entities_in_file_order(documents: Dict[str, CorefUDDocument], per_document:
     moved = np.zeros(len(with_entities), dtype=bool)
     moved[entity_document[order != np.arange(len(order))]] = True
     for d in np.flatnonzero(moved).tolist():
-        lo, hi = entity_bounds[d:d + 2].tolist()
+        lo, hi = entity_bounds[d : d + 2].tolist()
         _order_entities(with_entities[d], order[lo:hi] - lo)
 
 
@@ -503,7 +540,7 @@ def _order_entities(document: CorefUDDocument, order: np.ndarray) -> None:
     document.entities = tuple(document.entities[e] for e in order.tolist())
 
 
-def _first_mention_keys(documents: List[CorefUDDocument], entity_bounds: np.ndarray) -> np.ndarray:
+def _first_mention_keys(documents: list[CorefUDDocument], entity_bounds: np.ndarray) -> np.ndarray:
     """For every entity of ``documents`` (those of document ``d`` from
     ``entity_bounds[d]``), its first mention's place in udapi's mention
     order: the line of its first node, minus its number of nodes, its last

@@ -1,8 +1,9 @@
 """CoNLL-U documents as sides: their tokens are their nodes (:mod:`.nodes`),
 and two CoNLL-U documents pair on the union of their nodes."""
+
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Optional, Union
 
 import numpy as np
 
@@ -25,14 +26,17 @@ class ConlluSideDocument(SideDocument):
 
     document: CorefUDDocument
     order: np.ndarray
-    words: List[str]
+    words: list[str]
     clusters: Clusters
     sentence_starts: np.ndarray
 
     @classmethod
     def of(cls, document: CorefUDDocument, order: np.ndarray, other: Optional[CorefUDDocument] = None) -> "ConlluSideDocument":
         return cls(
-            document, order, node_forms(document, order, other), with_split_antecedents(document, order),
+            document,
+            order,
+            node_forms(document, order, other),
+            with_split_antecedents(document, order),
             sentence_starts=node_sentence_starts(document, order),
         )
 
@@ -47,10 +51,10 @@ class ConlluSideDocument(SideDocument):
     def tokens(self) -> Tokens:
         return node_tokens(self.document, self.order)
 
-    def sentence_ids(self) -> List[Optional[str]]:
+    def sentence_ids(self) -> list[Optional[str]]:
         return list(self.document.sentence_ids)
 
-    def mention_ids(self) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    def mention_ids(self) -> Optional[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """Every mention's node range and its ``eid`` as written."""
         starts, ends, _, _ = node_mentions(self.document, self.order)
         ids = np.array(self.document.entities, dtype=str) if len(self.document.entities) else np.zeros(0, dtype=str)
@@ -61,8 +65,10 @@ class ConlluSideDocument(SideDocument):
         file written no longer has this document's words), and sentence
         ids, which only CoNLL-U holds."""
         empty = len(self.document.empty_nodes)
-        changes = [f"{empty} empty node(s) written as words (its words are then no longer this file's)" if empty else "",
-                   "" if target is FORMAT or not any(self.document.sentence_ids) else "its sent_ids not kept"]
+        changes = [
+            f"{empty} empty node(s) written as words (its words are then no longer this file's)" if empty else "",
+            "" if target is FORMAT or not any(self.document.sentence_ids) else "its sent_ids not kept",
+        ]
         return "; ".join(c for c in changes if c) or None
 
     def paired_with(self, response: SideDocument) -> Paired:
@@ -75,9 +81,7 @@ class ConlluSideDocument(SideDocument):
         if np.array_equal(empty_keys(self.document), empty_keys(response.document)):
             return Paired(self, response.clusters)
         order = node_order(self.document, empty_keys(response.document))
-        return Paired(
-            ConlluSideDocument.of(self.document, order, response.document), with_split_antecedents(response.document, order)
-        )
+        return Paired(ConlluSideDocument.of(self.document, order, response.document), with_split_antecedents(response.document, order))
 
 
 def with_split_antecedents(document: CorefUDDocument, order: np.ndarray) -> Clusters:
@@ -97,7 +101,7 @@ def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) 
     return Side(path, FORMAT, documents, read.warnings())
 
 
-def read_batch(data: bytes, path: Path, seen: Optional[Dict[str, int]]) -> Tuple[Side, Tuple[int, int]]:
+def read_batch(data: bytes, path: Path, seen: Optional[dict[str, int]]) -> tuple[Side, tuple[int, int]]:
     """Some consecutive documents of a CoNLL-U file (``data``, their bytes)
     read as the whole file reads them:
     ``seen`` ranks the eids of every document before them in udapi's
@@ -119,6 +123,6 @@ def read_batch(data: bytes, path: Path, seen: Optional[Dict[str, int]]) -> Tuple
     return Side(path, FORMAT, documents, []), (read.bridges, read.split_antecedents)
 
 
-def batch_warnings(path: Path, counts: Tuple[int, int]) -> List[str]:
+def batch_warnings(path: Path, counts: tuple[int, int]) -> list[str]:
     """The whole file's warning from the counts its batches add up to."""
     return ConlluFile(str(path), {}, *counts).warnings()

@@ -1,7 +1,9 @@
 """Byte routines of the CoNLL-U line parser (:mod:`.parse`): reading
 eight bytes as one word, comparing prefixes, reading small numbers and
 gathering ranges of a file's bytes with array operations."""
-from typing import List, Sequence, Tuple, Union
+
+from collections.abc import Sequence
+from typing import Union
 
 import numpy as np
 
@@ -35,7 +37,7 @@ def begins(first_words: np.ndarray, prefix: bytes) -> np.ndarray:
     return (first_words & _MASKS[len(prefix)]) == np.uint64(int.from_bytes(prefix, "little"))
 
 
-def numbers(words: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def numbers(words: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The number written in each byte range ``[starts, ends)`` and whether
     it is one: 1 to 8 ASCII digits (``words`` from :func:`byte_words`).
     The eight bytes before each end are read as one word, the bytes before
@@ -78,6 +80,6 @@ def gather_lines(buffer: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> by
     return out.tobytes()
 
 
-def strings(buffer: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> List[str]:
+def strings(buffer: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[str]:
     """The UTF-8 strings ``buffer[starts[i]:ends[i]]`` (as :func:`gather_lines`)."""
     return gather_lines(buffer, starts, ends).decode("utf8").split("\n")[:-1]

@@ -23,8 +23,10 @@ mentions after the openings, or before the closings on a word that opens
 nothing. So the mentions of one entity nest as written, and a reader that
 closes the latest open mention of an entity pairs every bracket right.
 """
+
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import NamedTuple, Optional, Union
 
 import numpy as np
 
@@ -52,9 +54,7 @@ class ConlluDocument(NamedTuple):
     CoNLL-U document); else, or where one is missing, ``NAME-N``."""
 
 
-def write_conllu(
-    path: PathLike, documents: Iterable[Union[ConlluDocument, Tuple]], inputs: Iterable[PathLike] = ()
-) -> int:
+def write_conllu(path: PathLike, documents: Iterable[Union[ConlluDocument, tuple]], inputs: Iterable[PathLike] = ()) -> int:
     """Write documents (:class:`ConlluDocument` or tuples of its fields)
     to a CoNLL-U file, atomically and never over one of ``inputs``.
 
@@ -77,28 +77,31 @@ def write_conllu(
     return joined
 
 
-def format_conllu(document: ConlluDocument, with_header: bool = False, first_eid: int = 1) -> Tuple[List[str], int]:
+def format_conllu(document: ConlluDocument, with_header: bool = False, first_eid: int = 1) -> tuple[list[str], int]:
     """The lines of one document (after ``# newdoc id``, the
     ``# global.Entity`` header when ``with_header``), its entities numbered
     from ``first_eid``, and how many sentence breaks were dropped because a
     mention spans them."""
     name, words, clusters = document.name, document.words, document.clusters
     if "\n" in name or "\r" in name or not name or name != name.strip():
-        raise CorefInputError(f"document {name!r}: a CoNLL-U document id is one line, not empty, "
-                              "and neither starts nor ends with white space (it would not read back)")
+        raise CorefInputError(
+            f"document {name!r}: a CoNLL-U document id is one line, not empty, "
+            "and neither starts nor ends with white space (it would not read back)"
+        )
     check_nesting(name, clusters, "CoNLL-U brackets")
     n_words = len(words)
     if len(clusters) and int(clusters.ends.max()) > n_words:
         m = int(np.argmax(clusters.ends > n_words))
-        raise CorefInputError(f"document {name!r}: mention ({clusters.starts[m]}, {clusters.ends[m]}) ends after "
-                              f"the document's {n_words} words")
+        raise CorefInputError(
+            f"document {name!r}: mention ({clusters.starts[m]}, {clusters.ends[m]}) ends after the document's {n_words} words"
+        )
     lines = [f"# newdoc id = {name}"]
     if with_header:
         lines.append(f"# global.Entity = {ENTITY_FIELDS}")
     if not n_words:
         return lines, 0
     starts, dropped = sentence_starts_within(clusters, document.sentence_starts, n_words)
-    eids: Dict[int, int] = {}
+    eids: dict[int, int] = {}
     misc = entity_column(name, clusters, n_words, first_eid=first_eid, eids=eids)
     for word, links in split_antecedent_links(clusters, eids).items():
         misc[word] += f"|SplitAnte={links}"
@@ -117,7 +120,7 @@ def format_conllu(document: ConlluDocument, with_header: bool = False, first_eid
     return lines, dropped
 
 
-def sentence_starts_within(clusters: Clusters, sentence_starts: Sequence[int], n_words: int) -> Tuple[np.ndarray, int]:
+def sentence_starts_within(clusters: Clusters, sentence_starts: Sequence[int], n_words: int) -> tuple[np.ndarray, int]:
     """The first word of every sentence (0 always, the rest sorted and
     unique), leaving out starts inside a mention, and how many were left
     out."""
@@ -130,17 +133,17 @@ def sentence_starts_within(clusters: Clusters, sentence_starts: Sequence[int], n
     return starts[~inside], int(inside.sum())
 
 
-def split_antecedent_links(clusters: Clusters, eids: Dict[int, int]) -> Dict[int, str]:
+def split_antecedent_links(clusters: Clusters, eids: dict[int, int]) -> dict[int, str]:
     """``SplitAnte=`` values of the plurals of CoNLL-UA clusters (their
     split elements, flattened as the UA scorer flattens them), on the first
     word of each plural's first mention, with the entity numbers ``eids``."""
     splits = getattr(clusters, "splits", None)
     if not splits:
         return {}
-    entity_of: Dict[Tuple[int, int], int] = {}
+    entity_of: dict[tuple[int, int], int] = {}
     for start, end, entity in zip(clusters.starts.tolist(), clusters.ends.tolist(), clusters.entity.tolist()):
         entity_of.setdefault((start, end), entity)
-    out: Dict[int, str] = {}
+    out: dict[int, str] = {}
     for plural, element in sorted(splits.items()):
         word = int(clusters.starts[clusters.entity == plural].min())
         antecedents = sorted({eids[entity_of[spans[0]]] for spans in element if spans and spans[0] in entity_of})
@@ -149,18 +152,16 @@ def split_antecedent_links(clusters: Clusters, eids: Dict[int, int]) -> Dict[int
     return out
 
 
-def entity_column(
-    name: str, clusters: Clusters, n_words: int, *, first_eid: int = 1, eids: Optional[Dict[int, int]] = None
-) -> List[str]:
+def entity_column(name: str, clusters: Clusters, n_words: int, *, first_eid: int = 1, eids: Optional[dict[int, int]] = None) -> list[str]:
     """The MISC value of every word: ``Entity=`` and its chunks, or ``_``;
     entities numbered from ``first_eid`` in order of their first mention
     (mentions must lie within the ``n_words`` words), the numbers left in
     ``eids`` when given."""
     order = np.lexsort((clusters.entity, clusters.starts - clusters.ends, clusters.starts))
-    first_seen: Dict[int, int] = {} if eids is None else eids
-    opens: Dict[int, List[str]] = {}
-    singles: Dict[int, List[str]] = {}
-    closes: Dict[int, List[str]] = {}
+    first_seen: dict[int, int] = {} if eids is None else eids
+    opens: dict[int, list[str]] = {}
+    singles: dict[int, list[str]] = {}
+    closes: dict[int, list[str]] = {}
     columns = (clusters.starts[order], clusters.ends[order], clusters.entity[order], _head_numbers(name, clusters)[order])
     etypes = clusters.etypes if clusters.etypes is not None else ("",) * clusters.n_entities
     for start, end, entity, head in zip(*(column.tolist() for column in columns)):
@@ -190,12 +191,13 @@ def _head_numbers(name: str, clusters: Clusters) -> np.ndarray:
     bad = known & ((clusters.heads < clusters.starts) | (clusters.heads >= clusters.ends))
     if bad.any():
         m = int(np.argmax(bad))
-        raise CorefInputError(f"document {name!r}: the head {clusters.heads[m]} of mention "
-                              f"({clusters.starts[m]}, {clusters.ends[m]}) lies outside it")
+        raise CorefInputError(
+            f"document {name!r}: the head {clusters.heads[m]} of mention ({clusters.starts[m]}, {clusters.ends[m]}) lies outside it"
+        )
     return np.where(known, clusters.heads - clusters.starts + 1, 1)
 
 
-def _token_columns(tokens: Optional[Tokens], n_words: int) -> Tuple[List[str], List[str], List[str]]:
+def _token_columns(tokens: Optional[Tokens], n_words: int) -> tuple[list[str], list[str], list[str]]:
     """UPOS, XPOS and FEATS of every word from ``tokens``, ``_`` where unknown."""
     blank = ["_"] * n_words
     if tokens is None:
@@ -212,14 +214,14 @@ def _token_columns(tokens: Optional[Tokens], n_words: int) -> Tuple[List[str], L
     return upos or blank, xpos or blank, feats
 
 
-def _known(values: Optional[Sequence[str]]) -> Optional[List[str]]:
+def _known(values: Optional[Sequence[str]]) -> Optional[list[str]]:
     """A token column as written: ``_`` for unknown values."""
     if values is None:
         return None
     return _cleaned(["_" if value in MISSING else value for value in values])
 
 
-def _cleaned(values: Sequence[str]) -> List[str]:
+def _cleaned(values: Sequence[str]) -> list[str]:
     """``values`` through :func:`~..document.conll_column` (no copy made when
     none is empty or holds white space)."""
     values = list(values)
@@ -237,14 +239,14 @@ def _with_elements(document: SideDocument) -> Clusters:
     return elements() if elements is not None else document.clusters
 
 
-def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> list[str]:
     """The documents as a CoNLL-U file (the format's writer), with their
     token attributes; a warning when sentence breaks inside mentions were
     dropped."""
     names = document_names(documents)
     joined = write_conllu(
-        path, [(name, d.words, _with_elements(d), d.sentence_starts, d.tokens(), d.sentence_ids())
-               for name, d in zip(names, documents)],
+        path,
+        [(name, d.words, _with_elements(d), d.sentence_starts, d.tokens(), d.sentence_ids()) for name, d in zip(names, documents)],
         inputs,
     )
     if not joined:

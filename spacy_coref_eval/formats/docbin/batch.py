@@ -7,7 +7,9 @@ first bytes; the groups found must then tile the document's bytes exactly,
 entry after entry, so that decoding them one by one could not give
 anything else. A document laid out otherwise gets ``None``, for
 :func:`~.groups.decode_groups` to read or explain."""
-from typing import Any, List, Optional, Sequence, Tuple, cast
+
+from collections.abc import Sequence
+from typing import Any, Optional, cast
 
 import numpy as np
 
@@ -18,7 +20,7 @@ _HEAD = b"\x83\xa4name"
 """A map of three entries, then the key ``name``."""
 _MIDDLE = np.frombuffer(b"\xa5attrs\x80\xa5spans", dtype=np.uint8)
 """The key ``attrs``, an empty map, then the key ``spans``."""
-_SPAN_NAMES = cast(Tuple[str, ...], SPAN.names)  # SPAN is a structured dtype: it has names and fields
+_SPAN_NAMES = cast(tuple[str, ...], SPAN.names)  # SPAN is a structured dtype: it has names and fields
 _RECORD = np.dtype([("tag", "u1"), ("size", "u1"), *((name, cast(Any, SPAN.fields)[name][0]) for name in _SPAN_NAMES)])
 """A span in a group: msgpack bin 8 of ``SPAN.itemsize`` bytes."""
 _BIN8, _BIN16 = 0xC4, 0xC5
@@ -28,12 +30,12 @@ _FIXMAP, _MAP16, _MAP32 = 0x80, 0xDE, 0xDF
 _ONE_KEY = 0x91
 
 
-def batch_groups(span_groups: Sequence[bytes], lengths: np.ndarray) -> List[Optional[SpanGroupTable]]:
+def batch_groups(span_groups: Sequence[bytes], lengths: np.ndarray) -> list[Optional[SpanGroupTable]]:
     """Every document's :class:`~.groups.SpanGroupTable`, the same as
     :func:`~.groups.decode_groups` gives, or ``None`` where it must decode
     the document itself."""
     empty = [not data or data == EMPTY_GROUPS for data in span_groups]
-    out: List[Optional[SpanGroupTable]] = [SpanGroupTable.empty() if e else None for e in empty]
+    out: list[Optional[SpanGroupTable]] = [SpanGroupTable.empty() if e else None for e in empty]
     docs = [index for index, e in enumerate(empty) if not e]
     if not docs:
         return out
@@ -64,7 +66,7 @@ def batch_groups(span_groups: Sequence[bytes], lengths: np.ndarray) -> List[Opti
             continue
         if bad[d]:
             continue
-        if is_map[d] and _repeated(joined, texts[n_groups + g0:n_groups + g1], values[g0:g1]):
+        if is_map[d] and _repeated(joined, texts[n_groups + g0 : n_groups + g1], values[g0:g1]):
             continue
         rows = dict(zip(texts[g0:g1], zip(lo[g0:g1], hi[g0:g1])))
         out[index] = SpanGroupTable(list(rows), rows, spans[a:b], starts[a:b], ends=ends[a:b])
@@ -182,7 +184,7 @@ def _spans(buf: np.ndarray, first: np.ndarray, n_spans: np.ndarray) -> Optional[
     return spans
 
 
-def _repeated(joined: bytes, names: List[str], bounds: np.ndarray) -> bool:
+def _repeated(joined: bytes, names: list[str], bounds: np.ndarray) -> bool:
     """Whether two groups of one map are the same bytes (a map given a key
     twice keeps one entry, in the place of the first): compared where two
     have one name."""
@@ -192,7 +194,7 @@ def _repeated(joined: bytes, names: List[str], bounds: np.ndarray) -> bool:
     return len(set(values)) != len(values)
 
 
-def _texts(joined: bytes, bounds: np.ndarray) -> Optional[List[str]]:
+def _texts(joined: bytes, bounds: np.ndarray) -> Optional[list[str]]:
     """The text of every ``joined[a:b]``, or ``None`` if one is not UTF-8:
     decoded in one piece, a line break after each (a piece cut inside a
     character stays invalid); pieces holding a line break one by one."""

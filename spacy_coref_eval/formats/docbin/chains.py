@@ -1,8 +1,10 @@
 """Head-only coreference on spaCy docs (docs/formats.md §7): Coreferee's
 chains, read as one mention a chain member, spanning its tokens, with its
 first token as head, for head matching against a key's heads."""
+
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, List
+from typing import TYPE_CHECKING
 
 from ...errors import CorefInputError
 
@@ -26,7 +28,7 @@ class CorefereeChains:
     def describe(self) -> str:
         return f"doc._.{self.attribute}"
 
-    def _chains(self, doc: "Doc") -> List[List[List[int]]]:
+    def _chains(self, doc: "Doc") -> list[list[list[int]]]:
         if not doc.has_extension(self.attribute):
             return []
         chains = getattr(doc._, self.attribute) or []
@@ -37,17 +39,17 @@ class CorefereeChains:
                 f"doc._.{self.attribute} is not Coreferee's chains (chains of mentions with token_indexes): {err}"
             ) from None
 
-    def __call__(self, doc: "Doc") -> List[List["Span"]]:
+    def __call__(self, doc: "Doc") -> list[list["Span"]]:
         out = []
         for chain in self._chains(doc):
             spans = []
             for indexes in chain:
                 if not indexes or indexes[0] < 0 or indexes[-1] >= len(doc):
                     raise CorefInputError(f"a Coreferee mention's token indexes {indexes} lie outside the doc ({len(doc)} tokens)")
-                spans.append(doc[indexes[0]:indexes[-1] + 1])
+                spans.append(doc[indexes[0] : indexes[-1] + 1])
             out.append(spans)
         return out
 
-    def heads(self, doc: "Doc") -> List[List[int]]:
+    def heads(self, doc: "Doc") -> list[list[int]]:
         """Every mention's first token."""
         return [[indexes[0] for indexes in chain] for chain in self._chains(doc)]

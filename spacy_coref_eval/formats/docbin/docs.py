@@ -12,8 +12,10 @@ A converted doc has:
 - the CoNLL document name in ``doc.user_data["coref_doc_name"]``, so that
   export restores it.
 """
+
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Optional, Union
 
 import numpy as np
 from spacy.tokens import Doc, DocBin
@@ -27,7 +29,7 @@ from .names import CLUSTER_PREFIX, HEAD_PREFIX, NAME_KEY
 from .records import check_docbin_data, read_docbin_bytes
 from .spans import ClusterReader, PrefixedSpanGroups, doc_clusters
 
-ConllRecord = Tuple[str, List[str], Clusters, List[int]]
+ConllRecord = tuple[str, list[str], Clusters, list[int]]
 
 
 def conll_to_doc(document: ConllDocument, vocab: Vocab) -> Doc:
@@ -47,16 +49,14 @@ def words_to_doc(
     doc = words_doc(vocab, words, sentence_starts)
     heads = clusters.heads
     for number, members in enumerate(_entity_members(clusters), 1):
-        doc.spans[f"{CLUSTER_PREFIX}_{number}"] = [doc[int(clusters.starts[m]):int(clusters.ends[m])] for m in members]
+        doc.spans[f"{CLUSTER_PREFIX}_{number}"] = [doc[int(clusters.starts[m]) : int(clusters.ends[m])] for m in members]
         if heads is not None:
-            doc.spans[f"{HEAD_PREFIX}_{number}"] = [doc[int(heads[m]):int(heads[m]) + 1] for m in members]
+            doc.spans[f"{HEAD_PREFIX}_{number}"] = [doc[int(heads[m]) : int(heads[m]) + 1] for m in members]
     doc.user_data[NAME_KEY] = name
     return doc
 
 
-def words_doc(
-    vocab: Vocab, words: Sequence[str], sentence_starts: Union[Sequence[int], np.ndarray], *, one_sentence: bool = True
-) -> Doc:
+def words_doc(vocab: Vocab, words: Sequence[str], sentence_starts: Union[Sequence[int], np.ndarray], *, one_sentence: bool = True) -> Doc:
     """A ``Doc`` of a document given by its words: a space after every
     word but the last (so ``doc.text`` is the same whichever format the
     words come from: ``convert`` and ``evaluate`` both build it here), its
@@ -72,12 +72,12 @@ def words_doc(
         spaces[-1] = False
     starts = set(int(start) for start in sentence_starts)
     marked = len(starts) > 1 or (one_sentence and len(starts) > 0)
-    sent_starts: Optional[List[Union[bool, int, None]]] = [index in starts for index in range(len(words))] if marked else None
+    sent_starts: Optional[list[Union[bool, int, None]]] = [index in starts for index in range(len(words))] if marked else None
     return Doc(vocab, words=list(words), spaces=spaces, sent_starts=sent_starts)
 
 
-def _entity_members(clusters: Clusters) -> List[List[int]]:
-    out: List[List[int]] = [[] for _ in range(clusters.n_entities)]
+def _entity_members(clusters: Clusters) -> list[list[int]]:
+    out: list[list[int]] = [[] for _ in range(clusters.n_entities)]
     for index, entity in enumerate(clusters.entity.tolist()):
         out[entity].append(index)
     return out
@@ -128,7 +128,7 @@ def load_docbin(path: PathLike, reader: Optional[ClusterReader] = None) -> DocBi
         raise CorefInputError(f"{path}: not a spaCy DocBin (.spacy) file") from None
 
 
-def read_docbin(path: PathLike, vocab: Optional[Vocab] = None) -> List[Doc]:
+def read_docbin(path: PathLike, vocab: Optional[Vocab] = None) -> list[Doc]:
     """The docs of a ``.spacy`` file; a damaged one raises
     :class:`CorefInputError` naming the file and the first bad doc."""
     return list(iter_docs(path, load_docbin(path), vocab or Vocab()))
@@ -150,9 +150,7 @@ def iter_docs(path: PathLike, doc_bin: DocBin, vocab: Vocab) -> Iterator[Doc]:
         index += 1
 
 
-def write_docbin(
-    path: PathLike, docs: Iterable[Doc], inputs: Iterable[PathLike] = (), *, attrs: Optional[Sequence[str]] = None
-) -> int:
+def write_docbin(path: PathLike, docs: Iterable[Doc], inputs: Iterable[PathLike] = (), *, attrs: Optional[Sequence[str]] = None) -> int:
     """Write docs (user data included) to a ``.spacy`` file, atomically and
     never over one of ``inputs``; returns how many were written.
 

@@ -2,9 +2,11 @@
 ``evaluate`` command): a predicted doc may be tokenised otherwise than
 its reference, and its clusters are put on the reference's tokens through
 the text (:func:`~..alignment.align_clusters`)."""
+
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -38,11 +40,11 @@ class DocSideDocument(SideDocument):
         return len(self.doc)
 
     @property
-    def words(self) -> List[str]:
+    def words(self) -> list[str]:
         return [token.text for token in self.doc]
 
     @property
-    def sentence_starts(self) -> List[int]:
+    def sentence_starts(self) -> list[int]:
         return [sentence.start for sentence in self.doc.sents] if self.doc.has_annotation("SENT_START") else [0]
 
     def tokens(self) -> Tokens:
@@ -56,13 +58,15 @@ class DocSideDocument(SideDocument):
         if _same_tokens(self.doc, response.doc):
             return Paired(self, response.clusters)
         clusters, unmapped = align_clusters(
-            self.name or "", response.clusters,
-            (self.doc.text, token_offsets(self.doc)), predicted=(response.doc.text, token_offsets(response.doc)),
+            self.name or "",
+            response.clusters,
+            (self.doc.text, token_offsets(self.doc)),
+            predicted=(response.doc.text, token_offsets(response.doc)),
         )
         return Paired(self, clusters, unmapped)
 
 
-def example_names(docs: Sequence["Doc"]) -> List[str]:
+def example_names(docs: Sequence["Doc"]) -> list[str]:
     """The names of docs scored as examples: the names ``convert`` stored
     on them (``doc.user_data["coref_doc_name"]``) where every doc has a
     distinct one, else ``example i`` (i counted from 0)."""

@@ -2,9 +2,11 @@
 table of spans, and the clusters the registered readers
 (:class:`~.spans.PrefixedSpanGroups`, :class:`~.spans.LabeledSpanGroup`)
 read from it, as :func:`~.spans.doc_clusters` does on a ``Doc``."""
+
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -16,8 +18,7 @@ from .spans import LabeledSpanGroup, PrefixedSpanGroups
 from .table import DECODE_ERRORS, MsgpackDecoder, TokenTable
 
 SPAN = np.dtype(
-    [("id", ">u8"), ("kb_id", ">u8"), ("label", ">u8"), ("start", ">i4"), ("end", ">i4"),
-     ("start_char", ">i4"), ("end_char", ">i4")]
+    [("id", ">u8"), ("kb_id", ">u8"), ("label", ">u8"), ("start", ">i4"), ("end", ">i4"), ("start_char", ">i4"), ("end_char", ">i4")]
 )
 """A span as ``Span.to_bytes`` packs it (``>QQQllll``)."""
 _ATTR_FIELDS = {"id_": "id", "label_": "label", "kb_id_": "kb_id"}
@@ -32,8 +33,8 @@ class SpanGroupTable:
     """The span groups of one doc: keys in ``doc.spans`` order, each key's
     rows in ``spans``, whose token bounds are ``starts`` and ``ends``."""
 
-    names: List[str]
-    rows: Dict[str, Tuple[int, int]]
+    names: list[str]
+    rows: dict[str, tuple[int, int]]
     spans: np.ndarray
     starts: np.ndarray
     ends: np.ndarray
@@ -57,12 +58,12 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
     which only their ``attrs``, unused here, could need."""
     if not data or data == EMPTY_GROUPS:
         return SpanGroupTable.empty()
-    rows: Dict[str, Tuple[int, int]] = {}
-    chunks: List[bytes] = []
+    rows: dict[str, tuple[int, int]] = {}
+    chunks: list[bytes] = []
     plain = unpack.plain
     try:
         msg = unpack(data)
-        entries: Iterable[Tuple[Any, Any]]
+        entries: Iterable[tuple[Any, Any]]
         if isinstance(msg, dict):
             entries = msg.items()
         elif isinstance(msg, list):
@@ -101,14 +102,12 @@ def decode_groups(unpack: MsgpackDecoder, data: bytes, n_tokens: int) -> SpanGro
     return SpanGroupTable(list(rows), rows, table, starts, ends=ends)
 
 
-Mentions = Tuple[np.ndarray, np.ndarray, np.ndarray, Optional[np.ndarray]]
+Mentions = tuple[np.ndarray, np.ndarray, np.ndarray, Optional[np.ndarray]]
 """Starts, ends, entity labels and, where the clusters have heads, the head
 tokens of a doc's mentions."""
 
 
-def doc_mentions(
-    table: TokenTable, index: int, groups: SpanGroupTable, *, reader: FastReader, heads: Optional[bool]
-) -> Mentions:
+def doc_mentions(table: TokenTable, index: int, groups: SpanGroupTable, *, reader: FastReader, heads: Optional[bool]) -> Mentions:
     """The mentions :func:`~.spans.doc_clusters` reads from doc ``index``
     with ``reader``, on its decoded groups."""
     n_tokens = int(table.lengths[index])
@@ -140,10 +139,10 @@ def doc_mentions(
     return starts, ends, labels, head_array
 
 
-def mention_clusters(mentions: Sequence[Mentions]) -> List[Clusters]:
+def mention_clusters(mentions: Sequence[Mentions]) -> list[Clusters]:
     """The clusters of every doc's mentions: those without heads built at
     once (:meth:`Clusters.per_document`), the others one by one."""
-    out: List[Clusters] = []
+    out: list[Clusters] = []
     plain = [m for m in mentions if m[3] is None]
     built: Iterator[Clusters] = iter(())
     if plain:
@@ -160,7 +159,7 @@ def mention_clusters(mentions: Sequence[Mentions]) -> List[Clusters]:
     return out
 
 
-def _group_rows(groups: SpanGroupTable, names: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
+def _group_rows(groups: SpanGroupTable, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """Rows of the spans of ``names`` in order, and each row's position in
     ``names`` (its entity)."""
     flat = chain.from_iterable(map(groups.rows.__getitem__, names))
@@ -169,7 +168,7 @@ def _group_rows(groups: SpanGroupTable, names: Sequence[str]) -> Tuple[np.ndarra
     return range_values(bounds[:, 0], bounds[:, 1]), np.repeat(np.arange(len(names), dtype=np.int64), sizes)
 
 
-def _labeled_rows(groups: SpanGroupTable, reader: LabeledSpanGroup) -> Tuple[np.ndarray, np.ndarray]:
+def _labeled_rows(groups: SpanGroupTable, reader: LabeledSpanGroup) -> tuple[np.ndarray, np.ndarray]:
     """``LabeledSpanGroup``: the rows of group ``key``, labelled by the first
     row with the same attribute hash (0, the empty string, is a row's own)."""
     if reader.key not in groups.rows:

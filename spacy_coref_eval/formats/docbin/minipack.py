@@ -2,16 +2,24 @@
 with the standard library as ``srsly.msgpack_loads`` decodes it, so that a
 ``.spacy`` file is read without importing srsly (docs/formats.md). Anything
 else raises :class:`Unsupported`, and srsly decodes it (or names the damage)."""
+
 import struct
-from typing import Any, List, Tuple
+from typing import Any
 
 _U16, _U32, _U64 = struct.Struct(">H"), struct.Struct(">I"), struct.Struct(">Q")
 _I8, _I16, _I32, _I64 = struct.Struct(">b"), struct.Struct(">h"), struct.Struct(">i"), struct.Struct(">q")
 _F32, _F64 = struct.Struct(">f"), struct.Struct(">d")
 _NUMBERS = {
-    0xCC: (1, None), 0xCD: (2, _U16), 0xCE: (4, _U32), 0xCF: (8, _U64),
-    0xD0: (1, _I8), 0xD1: (2, _I16), 0xD2: (4, _I32), 0xD3: (8, _I64),
-    0xCA: (4, _F32), 0xCB: (8, _F64),
+    0xCC: (1, None),
+    0xCD: (2, _U16),
+    0xCE: (4, _U32),
+    0xCF: (8, _U64),
+    0xD0: (1, _I8),
+    0xD1: (2, _I16),
+    0xD2: (4, _I32),
+    0xD3: (8, _I64),
+    0xCA: (4, _F32),
+    0xCB: (8, _F64),
 }
 _CONSTANTS = {0xC0: None, 0xC2: False, 0xC3: True}
 _STR, _BIN, _ARRAY, _MAP = (0xD9, 0xDA, 0xDB), (0xC4, 0xC5, 0xC6), (0xDC, 0xDD), (0xDE, 0xDF)
@@ -35,7 +43,7 @@ def loads(data: bytes, use_list: bool = True) -> Any:
     return value
 
 
-def _read(data: bytes, pos: int, sequence: type) -> Tuple[Any, int]:
+def _read(data: bytes, pos: int, sequence: type) -> tuple[Any, int]:
     """The object at ``pos`` and the position after it."""
     first = data[pos]
     pos += 1
@@ -56,16 +64,16 @@ def _read(data: bytes, pos: int, sequence: type) -> Tuple[Any, int]:
         size, pos = _size(data, pos, first)
         if pos + size > len(data):
             raise Unsupported
-        return data[pos:pos + size], pos + size
+        return data[pos : pos + size], pos + size
     if 0x90 <= first < 0xA0 or first in _ARRAY:
         count, pos = (first & 0x0F, pos) if first < 0xA0 else _count(data, pos, first)
-        items: List[Any] = []
+        items: list[Any] = []
         append = items.append
         for _ in range(count):
             first = data[pos]
             if 0xA0 <= first < 0xC0:
                 end = pos + 1 + (first & 0x1F)
-                append(data[pos + 1:end].decode("utf8"))
+                append(data[pos + 1 : end].decode("utf8"))
                 pos = end
             else:
                 item, pos = _read(data, pos, sequence)
@@ -90,7 +98,7 @@ def _read(data: bytes, pos: int, sequence: type) -> Tuple[Any, int]:
     raise Unsupported
 
 
-def _size(data: bytes, pos: int, first: int) -> Tuple[int, int]:
+def _size(data: bytes, pos: int, first: int) -> tuple[int, int]:
     """The byte length of a str 8/16/32 or bin 8/16/32 and where it starts."""
     if first in (0xD9, 0xC4):
         return data[pos], pos + 1
@@ -99,7 +107,7 @@ def _size(data: bytes, pos: int, first: int) -> Tuple[int, int]:
     return _U32.unpack_from(data, pos)[0], pos + 4
 
 
-def _count(data: bytes, pos: int, first: int) -> Tuple[int, int]:
+def _count(data: bytes, pos: int, first: int) -> tuple[int, int]:
     """The length of an array or map 16/32 and where its items start."""
     if first in (0xDC, 0xDE):
         return _U16.unpack_from(data, pos)[0], pos + 2

@@ -2,11 +2,12 @@
 objects or importing spaCy: per document a :class:`DocRecord`, the same as
 ``DocBin.get_docs`` then :func:`~.spans.doc_clusters` give. The layout, the
 rules followed and the damage detected are in docs/formats.md."""
+
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import chain
 from pathlib import Path
-from typing import List, Optional, Tuple, Union
+from typing import Optional, Union
 
 import numpy as np
 
@@ -39,19 +40,19 @@ class DocRecord:
     name: Optional[str]
     orth: np.ndarray
     spaces: np.ndarray
-    span_groups: Tuple[str, ...]
+    span_groups: tuple[str, ...]
     clusters: Clusters
     strings: StringTable = field(repr=False)
-    pos: Optional[List[str]] = None
-    tags: Optional[List[str]] = None
-    morphs: Optional[List[str]] = None
-    sentence_starts: List[int] = field(default_factory=lambda: [0])
+    pos: Optional[list[str]] = None
+    tags: Optional[list[str]] = None
+    morphs: Optional[list[str]] = None
+    sentence_starts: list[int] = field(default_factory=lambda: [0])
 
     def __len__(self) -> int:
         return len(self.orth)
 
     @cached_property
-    def words(self) -> List[str]:
+    def words(self) -> list[str]:
         """The token texts; a text hash missing from the string table is
         an error naming the file and the doc."""
         return self.strings.words(self.orth, self.index)
@@ -72,7 +73,7 @@ class DocRecord:
         they have the same tokens."""
         return self.same_tokens(other) or self.text == other.text
 
-    def token_offsets(self) -> Tuple[np.ndarray, np.ndarray]:
+    def token_offsets(self) -> tuple[np.ndarray, np.ndarray]:
         """Character start (``token.idx``) and end of every token."""
         lengths = np.fromiter(map(len, self.words), dtype=np.int64, count=len(self))
         ends = np.cumsum(lengths + self.spaces) - self.spaces
@@ -92,7 +93,7 @@ def read_docbin_records(
     heads: Optional[bool] = None,
     token_attrs: bool = False,
     limits: Optional[InputLimits] = None,
-) -> List[DocRecord]:
+) -> list[DocRecord]:
     """Every document of a ``.spacy`` file, numbered from 0. ``reader`` and
     ``heads`` as in :func:`~.spans.doc_clusters` (default reader: span groups
     ``coref_clusters_N``); ``token_attrs`` adds each token's POS, tag and
@@ -102,13 +103,8 @@ def read_docbin_records(
 
 
 def decode_docbin_records(
-    data: bytes,
-    source: str,
-    reader: Optional[ClusterReader] = None,
-    *,
-    heads: Optional[bool] = None,
-    token_attrs: bool = False,
-) -> List[DocRecord]:
+    data: bytes, source: str, reader: Optional[ClusterReader] = None, *, heads: Optional[bool] = None, token_attrs: bool = False
+) -> list[DocRecord]:
     """:func:`read_docbin_records` on the bytes of a ``.spacy`` file;
     ``source`` names it in errors. Readers other than the registered ones
     are given ``DocBin.get_docs``'s docs."""
@@ -142,16 +138,14 @@ def check_docbin_data(data: bytes, source: str, reader: Optional[ClusterReader] 
     return len(records)
 
 
-def _look_up_words(records: List[DocRecord]) -> None:
+def _look_up_words(records: list[DocRecord]) -> None:
     """Look up the words of every record: a text hash missing from the
     string table, which spaCy cannot load, is an error here."""
     for record in records:
         record.strings.words(record.orth, record.index)
 
 
-def _records(
-    data: bytes, source: str, reader: Optional[ClusterReader], *, heads: Optional[bool], token_attrs: bool
-) -> List[DocRecord]:
+def _records(data: bytes, source: str, reader: Optional[ClusterReader], *, heads: Optional[bool], token_attrs: bool) -> list[DocRecord]:
     """The records of a file, with clusters read by ``reader`` (a
     registered one), empty without one."""
     unpack = MsgpackDecoder()
@@ -175,16 +169,25 @@ def _records(
         clusters = mention_clusters([mentions for _, _, mentions, _ in decoded])
     return [
         DocRecord(
-            index, name, table.orth[table.doc_slice(index)], table.doc_spaces(index), span_groups=names, clusters=found,
-            strings=table.strings, pos=pos, tags=tags, morphs=morphs, sentence_starts=table.sentence_starts(index),
+            index,
+            name,
+            table.orth[table.doc_slice(index)],
+            table.doc_spaces(index),
+            span_groups=names,
+            clusters=found,
+            strings=table.strings,
+            pos=pos,
+            tags=tags,
+            morphs=morphs,
+            sentence_starts=table.sentence_starts(index),
         )
         for index, ((name, names, _, (pos, tags, morphs)), found) in enumerate(zip(decoded, clusters))
     ]
 
 
 def _with_spacy_clusters(
-    records: List[DocRecord], data: bytes, source: str, *, reader: ClusterReader, heads: Optional[bool]
-) -> List[DocRecord]:
+    records: list[DocRecord], data: bytes, source: str, *, reader: ClusterReader, heads: Optional[bool]
+) -> list[DocRecord]:
     """Clusters from a reader of its own, on the docs of ``DocBin.get_docs``."""
     from spacy.tokens import DocBin
     from spacy.vocab import Vocab

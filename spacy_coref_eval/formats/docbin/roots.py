@@ -1,5 +1,6 @@
 """spaCy's ``Span.root`` of many spans of one doc at once, from relative
 dependency heads (the rules are in docs/formats.md)."""
+
 import numpy as np
 
 from ...errors import CorefInputError

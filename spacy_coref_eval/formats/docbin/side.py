@@ -1,9 +1,11 @@
 """``.spacy`` documents as sides: two of them pair through their text, so
 that their tokenisations may differ (:mod:`..alignment`)."""
+
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import Any, Iterator, List, Optional, Sequence, Union
+from typing import Any, Optional, Union
 
 from ...errors import CorefInputError
 from ...model.clusters import Clusters
@@ -41,7 +43,7 @@ class DocBinSideDocument(SideDocument):
         return self.record.sentence_starts
 
     @property
-    def words(self) -> List[str]:
+    def words(self) -> list[str]:
         return self.record.words
 
     def tokens(self) -> Tokens:
@@ -76,10 +78,7 @@ def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) 
     missing = missing_groups(reader, groups) if records else None
     warnings = []
     if missing is not None:
-        message = (
-            f"{path}: no coreference span group in any doc ({missing}); "
-            f"choose the span groups with --spans or --{options.role}-spans"
-        )
+        message = f"{path}: no coreference span group in any doc ({missing}); choose the span groups with --spans or --{options.role}-spans"
         if options.role == "key":
             raise CorefInputError(message)
         warnings.append(message + "; every response entity is missing")
@@ -91,7 +90,7 @@ WRITTEN_ATTRS = ("SENT_START",)
 and spaces, and so all that :func:`write_side` stores."""
 
 
-def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> list[str]:
     """The documents as a ``.spacy`` file (the format's writer;
     :func:`~.docs.words_to_doc` says what each doc keeps). A corpus
     without any mention gets one empty group ``coref_clusters_1`` in its
@@ -100,10 +99,12 @@ def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[P
     from spacy.vocab import Vocab
 
     from .docs import words_to_doc, write_docbin
+
     vocab = Vocab()
     names = document_names(documents)
-    docs: Iterator[Any] = (words_to_doc(n, d.words, d.clusters, sentence_starts=d.sentence_starts, vocab=vocab) for n, d in zip(names,
-        documents))
+    docs: Iterator[Any] = (
+        words_to_doc(n, d.words, d.clusters, sentence_starts=d.sentence_starts, vocab=vocab) for n, d in zip(names, documents)
+    )
     if not any(d.clusters.n_entities for d in documents):
         first = next(docs, None)
         if first is not None:

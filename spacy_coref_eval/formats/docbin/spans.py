@@ -9,13 +9,15 @@ are plain picklable objects, so pipelines holding them work with
 :func:`doc_clusters` turns what a reader returns into :class:`Clusters` on the
 doc's own tokens.
 """
+
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import get_close_matches
 from functools import lru_cache
 from itertools import chain
 from operator import attrgetter
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Optional, Union
 
 import numpy as np
 
@@ -26,7 +28,7 @@ from .names import CLUSTER_PREFIX, HEAD_PREFIX
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
 
-ClusterReader = Callable[["Doc"], List[List["Span"]]]
+ClusterReader = Callable[["Doc"], list[list["Span"]]]
 
 _ATTRS = ("id_", "label_", "kb_id_")
 _BOUNDS = attrgetter("start", "end")
@@ -48,11 +50,11 @@ class PrefixedSpanGroups:
     prefix: str = CLUSTER_PREFIX
     head_prefix: Optional[str] = None
 
-    def numbered(self, names: Iterable[str]) -> List[Tuple[int, str]]:
+    def numbered(self, names: Iterable[str]) -> list[tuple[int, str]]:
         """The entity groups among span group ``names``, by their integer."""
         return list(_numbered(self.prefix, tuple(names)))
 
-    def groups(self, doc: "Doc") -> Tuple[Tuple[int, str], ...]:
+    def groups(self, doc: "Doc") -> tuple[tuple[int, str], ...]:
         return self.numbered(doc.spans)
 
     def accepts(self, names: Iterable[str]) -> bool:
@@ -62,7 +64,7 @@ class PrefixedSpanGroups:
     def describe(self) -> str:
         return f"{self.prefix}_<n>"
 
-    def head_groups(self, numbered: Sequence[Tuple[int, str]], size: Callable[[str], Optional[int]]) -> Optional[List[str]]:
+    def head_groups(self, numbered: Sequence[tuple[int, str]], size: Callable[[str], Optional[int]]) -> Optional[list[str]]:
         """The head group of every entity group ``numbered``, given the
         number of spans of a group (``size``, ``None`` if absent): under the
         ``head_prefix``, checked; by default those of ``coref_head_clusters``
@@ -79,10 +81,10 @@ class PrefixedSpanGroups:
                 raise CorefInputError(f"span group {head!r} must give one head per mention of {name!r} ({found})")
         return names
 
-    def __call__(self, doc: "Doc") -> List[List["Span"]]:
+    def __call__(self, doc: "Doc") -> list[list["Span"]]:
         return [list(doc.spans[name]) for _, name in self.groups(doc)]
 
-    def heads(self, doc: "Doc") -> Optional[List[List[int]]]:
+    def heads(self, doc: "Doc") -> Optional[list[list[int]]]:
         """The head token of every mention from its head group
         (:meth:`head_groups`), span i of a head group being the head of span
         i of the entity group with the same integer; else ``None``."""
@@ -100,7 +102,7 @@ def _root(span: "Span") -> int:
 
 
 @lru_cache(maxsize=256)
-def _numbered(prefix: str, names: Tuple[str, ...]) -> Tuple[Tuple[int, str], ...]:
+def _numbered(prefix: str, names: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
     """:meth:`PrefixedSpanGroups.numbered`, matched as one text (one name a
     line, unless a name holds a line break) and remembered: the docs of a
     corpus repeat the same few sets of group names, and a reader asks for a
@@ -142,10 +144,10 @@ class LabeledSpanGroup:
     def describe(self) -> str:
         return self.key
 
-    def __call__(self, doc: "Doc") -> List[List["Span"]]:
+    def __call__(self, doc: "Doc") -> list[list["Span"]]:
         if self.key not in doc.spans:
             return []
-        entities: Dict[object, List[Span]] = {}
+        entities: dict[object, list[Span]] = {}
         for index, span in enumerate(doc.spans[self.key]):
             value = getattr(span, self.attr) or ("", index)
             entities.setdefault(value, []).append(span)
@@ -192,10 +194,10 @@ SHOWN = 5
 """How many span group names an error lists."""
 
 
-def _families(groups: Sequence[str]) -> Dict[str, int]:
+def _families(groups: Sequence[str]) -> dict[str, int]:
     """Span group names with every ``NAME_<integer>`` counted as one
     ``NAME_*``, in order of first appearance."""
-    out: Dict[str, int] = {}
+    out: dict[str, int] = {}
     for group in groups:
         match = _NUMBERED.fullmatch(group)
         family = f"{match.group(1)}_*" if match else group

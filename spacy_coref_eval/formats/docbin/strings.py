@@ -1,7 +1,8 @@
 """The string table of a DocBin: the strings of 64-bit hashes, looked up
 only when words or token attributes are needed, as only then is spaCy (its
 string hashing and symbols) imported (docs/formats.md)."""
-from typing import Any, List, Optional, Tuple
+
+from typing import Any, Optional
 
 import numpy as np
 
@@ -19,9 +20,9 @@ class StringTable:
             raise CorefInputError(f"{source}: damaged DocBin: the string table is not a list of strings")
         self.source = source
         self.strings = np.array(strings, dtype=object)
-        self._slots: Optional[Tuple[np.ndarray, np.ndarray, int]] = None
+        self._slots: Optional[tuple[np.ndarray, np.ndarray, int]] = None
 
-    def _table(self) -> Tuple[np.ndarray, np.ndarray, int]:
+    def _table(self) -> tuple[np.ndarray, np.ndarray, int]:
         if self._slots is None:
             from spacy.strings import get_string_id
 
@@ -56,7 +57,7 @@ class StringTable:
                     self.strings = np.append(self.strings, np.array([symbol], dtype=object))
         return at
 
-    def lookup(self, values: np.ndarray, what: str) -> List[str]:
+    def lookup(self, values: np.ndarray, what: str) -> list[str]:
         """The strings of ``values``; a value without one is an error
         naming the token and ``what`` the value is."""
         at = self.index(values)
@@ -65,7 +66,7 @@ class StringTable:
             raise CorefInputError(f"token {token}: {what} hash {values[token]} is missing from the string table")
         return self.strings[at].tolist()
 
-    def words(self, orth: np.ndarray, index: int) -> List[str]:
+    def words(self, orth: np.ndarray, index: int) -> list[str]:
         """The texts of the ORTH hashes of document ``index``; a hash
         without one is spaCy's error E018, named with the file and doc."""
         try:
@@ -74,7 +75,7 @@ class StringTable:
             raise CorefInputError(f"{self.source}: document index {index}: {err}") from None
 
 
-def _hash_slots(hashes: np.ndarray) -> Tuple[np.ndarray, int]:
+def _hash_slots(hashes: np.ndarray) -> tuple[np.ndarray, int]:
     """An open-addressing table (linear probing, at most half full) of the
     positions of ``hashes``, and its longest probe sequence: a vectorised
     lookup of every token's hash, several times faster than a binary

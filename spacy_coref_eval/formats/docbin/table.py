@@ -1,10 +1,11 @@
 """The file-level fields of a DocBin (docs/formats.md): the msgpack field
 table, the token table split by document, spaces, flags, user data (the
 document names) and per document its span groups' bytes, checked."""
+
 import sys
 import zlib
 from functools import partial
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 import numpy as np
 
@@ -59,7 +60,7 @@ class MsgpackDecoder:
         return self._unpackb()(data, raw=False, object_pairs_hook=None)
 
 
-def unpack_file(unpack: MsgpackDecoder, data: bytes, source: str) -> Dict[str, Any]:
+def unpack_file(unpack: MsgpackDecoder, data: bytes, source: str) -> dict[str, Any]:
     """The field table of the bytes of a ``.spacy`` file."""
     try:
         msg = unpack(zlib.decompress(data))
@@ -76,7 +77,7 @@ class TokenTable:
     """The file-level fields of a DocBin, checked and split by document.
     Only the strings wait for a lookup (:class:`~.strings.StringTable`)."""
 
-    def __init__(self, msg: Dict[str, Any], source: str) -> None:
+    def __init__(self, msg: dict[str, Any], source: str) -> None:
         self.source = source
         attrs = msg.get("attrs")
         if not isinstance(attrs, list) or not attrs or not all(isinstance(a, int) for a in attrs):
@@ -115,13 +116,13 @@ class TokenTable:
         self.orth = np.ascontiguousarray(self.column(ORTH))
         self._check_orth()
         self.rel_heads = self._heads()
-        self._sentences: Optional[List[List[int]]] = None
-        self._has_dep: Optional[List[bool]] = None
+        self._sentences: Optional[list[list[int]]] = None
+        self._has_dep: Optional[list[bool]] = None
 
     def _damaged(self, detail: str) -> CorefInputError:
         return CorefInputError(f"{self.source}: damaged DocBin: {detail}")
 
-    def _per_doc(self, msg: Dict[str, Any], key: str, default: Any, *, types: Tuple[type, ...]) -> List[Any]:
+    def _per_doc(self, msg: dict[str, Any], key: str, default: Any, *, types: tuple[type, ...]) -> list[Any]:
         if key not in msg:
             return [default] * self.n_docs
         values = msg[key]
@@ -130,12 +131,10 @@ class TokenTable:
             raise self._damaged(f"{key!r} should hold one entry per document ({self.n_docs}), found {found}")
         for index, value in enumerate(values):
             if not isinstance(value, types):
-                raise CorefInputError(
-                    f"{self.source}: document index {index}: damaged DocBin: {key!r} entry is a {type(value).__name__}"
-                )
+                raise CorefInputError(f"{self.source}: document index {index}: damaged DocBin: {key!r} entry is a {type(value).__name__}")
         return values
 
-    def _where(self, token: int) -> Tuple[int, int]:
+    def _where(self, token: int) -> tuple[int, int]:
         """Document index and token index within it of a file-level token."""
         index = int(np.searchsorted(self.starts, token, side="right")) - 1
         return index, token - int(self.starts[index])
@@ -196,7 +195,7 @@ class TokenTable:
             self._has_dep = ((np.bincount(labelled, minlength=self.n_docs) > 0) | (self.lengths == 0)).tolist()
         return self._has_dep[index]
 
-    def sentence_starts(self, index: int) -> List[int]:
+    def sentence_starts(self, index: int) -> list[int]:
         """The starts of ``doc.sents``: the tokens whose SENT_START is 1
         (spaCy stores 1, -1 or 0 for unknown, and a parse's sentences
         too), where some token after the first has a known value
@@ -205,7 +204,7 @@ class TokenTable:
             self._sentences = self._all_sentence_starts()
         return self._sentences[index]
 
-    def _all_sentence_starts(self) -> List[List[int]]:
+    def _all_sentence_starts(self) -> list[list[int]]:
         column = self.column(SENT_START)
         if column is None:
             return [[0] for _ in range(self.n_docs)]
@@ -222,7 +221,7 @@ class TokenTable:
             out.append(found if found[:1] == [0] else [0, *found])
         return out
 
-    def token_attrs(self, index: int) -> Tuple[List[str], List[str], List[str]]:
+    def token_attrs(self, index: int) -> tuple[list[str], list[str], list[str]]:
         """``pos_``, ``tag_`` and ``str(morph)`` of every token."""
         at = self.doc_slice(index)
         out = []

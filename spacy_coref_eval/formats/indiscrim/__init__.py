@@ -4,9 +4,13 @@
 ``coref_chains``, a list of chains of inclusive ``[sentence, start, end]``
 mentions (sentence: its index in ``sentences``; start and end: token
 indices within it)."""
+
 from ..base import Format, Lazy, Opened
 
 FORMAT = Format(
-    "indiscrim", "coref-data indiscrim rows", (".indiscrim.jsonl", ".indiscrim.json"),
-    Opened(Lazy(f"{__name__}.read:parse_side"), long_lines=True), write=Lazy(f"{__name__}.read:write_side"),
+    "indiscrim",
+    "coref-data indiscrim rows",
+    (".indiscrim.jsonl", ".indiscrim.json"),
+    Opened(Lazy(f"{__name__}.read:parse_side"), long_lines=True),
+    write=Lazy(f"{__name__}.read:write_side"),
 )

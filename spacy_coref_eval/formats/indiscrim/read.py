@@ -1,8 +1,10 @@
 """Read and write indiscrim rows (see the package docstring)."""
+
 import json
+from collections.abc import Mapping, Sequence
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, List, Mapping, Sequence, Union
+from typing import Any, Union
 
 from ...errors import CorefInputError
 from ...files import open_output
@@ -27,9 +29,7 @@ def row_document(row: Mapping[str, Any], where: str) -> WordsDocument:
     try:
         words = [[str(token["text"]) for token in sentence["tokens"]] for sentence in sentences]
     except (TypeError, KeyError):
-        raise CorefInputError(
-            f"{where}: document {name!r}: every sentence needs 'tokens', each a token with its 'text'"
-        ) from None
+        raise CorefInputError(f"{where}: document {name!r}: every sentence needs 'tokens', each a token with its 'text'") from None
     starts = [0, *accumulate(len(sentence) for sentence in words)]
     entities = []
     chains = row["coref_chains"] or []
@@ -62,7 +62,7 @@ def _span(mention: Any, words: Sequence[Sequence[str]], starts: Sequence[int], *
 def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) -> Side:
     """An indiscrim file's bytes (one row a line) as a :class:`Side` (the
     format's reader)."""
-    documents: List[SideDocument] = []
+    documents: list[SideDocument] = []
     for number, line in enumerate(decode_text(data, path).splitlines(), 1):
         if not line.strip():
             continue
@@ -74,7 +74,7 @@ def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) 
     return Side(path, FORMAT, documents)
 
 
-def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> list[str]:
     """The documents as indiscrim rows; a mention across sentences is refused."""
     with open_output(path, "w", inputs, make_parents=True) as out:
         for name, document in zip(document_names(documents), documents):

@@ -1,15 +1,17 @@
 """jsonlines files by document, for reading a batch at a time."""
+
 import json
-from typing import Any, Iterator, List, Tuple
+from collections.abc import Iterator
+from typing import Any
 
 from ..index import Entries, Fallback, entries
 
 
-def document_entries(scan: Iterator[Tuple[int, Any]]) -> Entries:
+def document_entries(scan: Iterator[tuple[int, Any]]) -> Entries:
     """One document a line, blank lines with the document before them
     (those before the first with the first)."""
-    names: List[str] = []
-    starts: List[int] = []
+    names: list[str] = []
+    starts: list[int] = []
     for offset, match in scan:
         if match is None:
             return entries(names, [0, *starts[1:], offset]), b"", False

@@ -1,31 +1,18 @@
 """Read jsonlines files, the format of e2e-coref and its descendants
 (docs/formats.md §6), giving what ``json.loads`` of every line gives,
 with the clusters of all lines turned into numbers at once."""
+
 import json
 import re
 import sys
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate, chain
 from json.decoder import scanstring  # type: ignore[attr-defined]  # public in json.decoder, absent from typeshed
 from json.scanner import make_scanner
 from pathlib import Path
-from typing import (
-    Any,
-    Callable,
-    Collection,
-    Dict,
-    Iterable,
-    Iterator,
-    List,
-    Mapping,
-    NamedTuple,
-    Optional,
-    Sequence,
-    Tuple,
-    Union,
-    cast,
-)
+from typing import Any, Callable, NamedTuple, Optional, Union, cast
 
 import numpy as np
 
@@ -83,8 +70,8 @@ class _Sentences(NamedTuple):
 
     text: Optional[str]
     n_tokens: int
-    starts: List[int]
-    decoded: Optional[List[list]]
+    starts: list[int]
+    decoded: Optional[list[list]]
 
 
 @dataclass
@@ -97,14 +84,14 @@ class JsonlinesDocument(SideDocument):
     only when asked for."""
 
     doc_key: str
-    sentence_starts: List[int]
+    sentence_starts: list[int]
     clusters: Clusters
     field: str
     source: str
     line: int
     n_words: int
     sentences: _Sentences
-    subtoken_map: Optional[List[int]] = None
+    subtoken_map: Optional[list[int]] = None
 
     @property
     def name(self) -> str:
@@ -120,13 +107,13 @@ class JsonlinesDocument(SideDocument):
         return self.sentences.text
 
     @cached_property
-    def pieces(self) -> List[Any]:
+    def pieces(self) -> list[Any]:
         decoded = self.sentences.decoded
         text = cast(str, self.sentences.text)  # held where not decoded
         return list(chain.from_iterable(json.loads(text) if decoded is None else decoded))
 
     @cached_property
-    def words(self) -> List[Any]:
+    def words(self) -> list[Any]:
         if self.subtoken_map is None:
             return self.pieces
         return _words_from_pieces(self.pieces, np.array(self.subtoken_map, dtype=np.int64))
@@ -135,8 +122,11 @@ class JsonlinesDocument(SideDocument):
         """Two lines whose ``sentences`` are the same JSON text of words
         (no word pieces) have the same words without decoding them."""
         if (
-            isinstance(other, JsonlinesDocument) and self.subtoken_map is None and other.subtoken_map is None
-            and self.sentences_text is not None and self.sentences_text == other.sentences_text
+            isinstance(other, JsonlinesDocument)
+            and self.subtoken_map is None
+            and other.subtoken_map is None
+            and self.sentences_text is not None
+            and self.sentences_text == other.sentences_text
         ):
             return True
         return super().same_words(other)
@@ -147,9 +137,14 @@ ANNOTATION_TOOLS = ("prodigy", "doccano")
 when a ``.jsonl`` file's members say so."""
 
 
-def read_jsonlines(path: PathLike, *, role: str = "response", field: Optional[str] = None,
-                   known: Optional[Mapping[str, JsonlinesDocument]] = None,
-                   limits: Optional[InputLimits] = None) -> Dict[str, JsonlinesDocument]:
+def read_jsonlines(
+    path: PathLike,
+    *,
+    role: str = "response",
+    field: Optional[str] = None,
+    known: Optional[Mapping[str, JsonlinesDocument]] = None,
+    limits: Optional[InputLimits] = None,
+) -> dict[str, JsonlinesDocument]:
     """Documents of a jsonlines file (``.gz`` read transparently) by doc_key,
     in file order. ``role`` and ``field`` choose the clusters read (module
     docstring); ``known`` are the documents of the file this one is paired
@@ -172,14 +167,19 @@ def decode_text(data: Union[bytes, bytearray], path: Path) -> str:
         raise CorefInputError(f"{path}: not UTF-8 text: {err}") from None
 
 
-def parse_jsonlines(text: str, *, source: str = "<string>", role: str = "response",
-                    field: Optional[str] = None,
-                    known: Optional[Mapping[str, JsonlinesDocument]] = None) -> Dict[str, JsonlinesDocument]:
+def parse_jsonlines(
+    text: str,
+    *,
+    source: str = "<string>",
+    role: str = "response",
+    field: Optional[str] = None,
+    known: Optional[Mapping[str, JsonlinesDocument]] = None,
+) -> dict[str, JsonlinesDocument]:
     """Like :func:`read_jsonlines`, from a string."""
     if role not in _ROLES:
         raise ValueError(f"role must be one of {_ROLES}, not {role!r}")
-    documents: Dict[str, JsonlinesDocument] = {}
-    pending: List[_Mentions] = []
+    documents: dict[str, JsonlinesDocument] = {}
+    pending: list[_Mentions] = []
     raw = frozenset((field,) if field is not None else _CLUSTER_FIELDS) - _OTHER_MEMBERS
     try:
         for number, line in enumerate(text.split("\n"), 1):
@@ -193,8 +193,9 @@ def parse_jsonlines(text: str, *, source: str = "<string>", role: str = "respons
                     raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
             document, mentions = _document(obj, source, number, role=role, field=field)
             if document.doc_key in documents:
-                raise CorefInputError(f"{source}:{number}: doc_key {document.doc_key!r} appears twice "
-                                      f"(first at line {documents[document.doc_key].line})")
+                raise CorefInputError(
+                    f"{source}:{number}: doc_key {document.doc_key!r} appears twice (first at line {documents[document.doc_key].line})"
+                )
             documents[document.doc_key] = document
             pending.append(mentions)
     except CorefInputError:
@@ -220,13 +221,13 @@ class _Mentions(NamedTuple):
     where: str
 
 
-def _word_spans(pending: Sequence[_Mentions]) -> List[Tuple[np.ndarray, np.ndarray]]:
+def _word_spans(pending: Sequence[_Mentions]) -> list[tuple[np.ndarray, np.ndarray]]:
     """Every document's mentions as word spans (end exclusive) and cluster
     indices. The clusters texts of all documents are parsed at once; a
     mention outside its document raises :class:`CorefInputError` for the
     first such document."""
     deferred = [m for m in pending if m.text is not None]
-    parsed: Iterator[Tuple[np.ndarray, np.ndarray]] = iter(())
+    parsed: Iterator[tuple[np.ndarray, np.ndarray]] = iter(())
     if deferred:
         spans, labels, owner = parsed_spans([cast(str, m.text) for m in deferred])
         limits = np.array([m.n_tokens for m in deferred], dtype=np.int64)[owner]
@@ -234,7 +235,7 @@ def _word_spans(pending: Sequence[_Mentions]) -> List[Tuple[np.ndarray, np.ndarr
         outside = _outside(spans, limits)
         if outside.any():
             d = int(owner[np.argmax(outside)])
-            _check_inside(spans[bounds[d]:bounds[d + 1]], labels[bounds[d]:bounds[d + 1]], deferred[d])
+            _check_inside(spans[bounds[d] : bounds[d + 1]], labels[bounds[d] : bounds[d + 1]], deferred[d])
         parsed = iter(zip(np.split(spans, bounds[1:-1]), np.split(labels, bounds[1:-1])))
     out = []
     for mentions in pending:
@@ -252,9 +253,11 @@ def _check_inside(spans: np.ndarray, labels: np.ndarray, mentions: _Mentions) ->
     bad = _outside(spans, n_tokens)
     if bad.any():
         m = int(np.argmax(bad))
-        raise CorefInputError(f"{mentions.where}: mention [{spans[m, 0]}, {spans[m, 1]}] in {mentions.field}"
-                              f"[{int(labels[m])}] is reversed or outside the document's {n_tokens} tokens "
-                              "(end is inclusive)")
+        raise CorefInputError(
+            f"{mentions.where}: mention [{spans[m, 0]}, {spans[m, 1]}] in {mentions.field}"
+            f"[{int(labels[m])}] is reversed or outside the document's {n_tokens} tokens "
+            "(end is inclusive)"
+        )
 
 
 def _outside(spans: np.ndarray, n_tokens: Union[int, np.ndarray]) -> np.ndarray:
@@ -262,9 +265,9 @@ def _outside(spans: np.ndarray, n_tokens: Union[int, np.ndarray]) -> np.ndarray:
     return (spans[:, 0] < 0) | (spans[:, 1] < spans[:, 0]) | (spans[:, 1] >= n_tokens)
 
 
-def line_members(line: str, raw: Collection[str], known: Optional[Mapping[str, JsonlinesDocument]] = None,
-             *,
-             sentences: bool = True) -> Optional[Dict[str, Any]]:
+def line_members(
+    line: str, raw: Collection[str], known: Optional[Mapping[str, JsonlinesDocument]] = None, *, sentences: bool = True
+) -> Optional[dict[str, Any]]:
     """The JSON object on ``line`` as ``json.loads`` gives it, except that
     the value of a member named in ``raw`` that :data:`_SPAN_LISTS` matches
     is kept as its text (:class:`SpanText`), and with ``sentences`` the
@@ -272,7 +275,7 @@ def line_members(line: str, raw: Collection[str], known: Optional[Mapping[str, J
     but a plain object (``json.loads`` then reads it, or says what is
     wrong)."""
     space = cast(Callable[..., "re.Match[str]"], _SPACE.match)  # [ \t\n\r]* matches everywhere
-    obj: Dict[str, Any] = {}
+    obj: dict[str, Any] = {}
     try:
         at = space(line).end()
         if line[at] != "{":
@@ -307,7 +310,7 @@ def line_members(line: str, raw: Collection[str], known: Optional[Mapping[str, J
     return obj if space(line, at + 1).end() == len(line) else None
 
 
-def _sentences(line: str, at: int, known: Optional[_Sentences]) -> Tuple[Any, int]:
+def _sentences(line: str, at: int, known: Optional[_Sentences]) -> tuple[Any, int]:
     """The ``sentences`` value at ``at`` and where it ends: ``known`` (those
     of the other file's document with the same doc_key) when the line holds
     the same text there, else decoded, measured and kept as text (anything
@@ -322,20 +325,19 @@ def _sentences(line: str, at: int, known: Optional[_Sentences]) -> Tuple[Any, in
     return _Sentences(line[at:end], sum(lengths), _starts(lengths), None), end
 
 
-def _all_words(sentences: List[list]) -> bool:
+def _all_words(sentences: list[list]) -> bool:
     """Whether every token of ``sentences`` (a list of lists) is a non-empty string."""
     return _STRINGS.issuperset(map(type, chain.from_iterable(sentences))) and "" not in chain.from_iterable(sentences)
 
 
-def _word_error(sentences: List[list], where: str) -> None:
+def _word_error(sentences: list[list], where: str) -> None:
     """Raise :class:`CorefInputError` for the first token of ``sentences``
     that is not a non-empty string."""
     for i, sentence in enumerate(sentences):
         for j, token in enumerate(sentence):
             if type(token) is not str or not token:
                 shown = "an empty string" if token == "" else f"{json.dumps(token)[:40]} (JSON {_json_kind(token)})"
-                raise CorefInputError(f"{where}: 'sentences'[{i}][{j}] is {shown}; every token must be a "
-                                      "non-empty string")
+                raise CorefInputError(f"{where}: 'sentences'[{i}][{j}] is {shown}; every token must be a non-empty string")
 
 
 def _json_kind(value: object) -> str:
@@ -348,7 +350,7 @@ def _json_kind(value: object) -> str:
     return "array" if isinstance(value, list) else "object" if isinstance(value, dict) else "string"
 
 
-def _document(obj: object, source: str, line: int, *, role: str, field: Optional[str]) -> Tuple[JsonlinesDocument, _Mentions]:
+def _document(obj: object, source: str, line: int, *, role: str, field: Optional[str]) -> tuple[JsonlinesDocument, _Mentions]:
     """The document of one line (its clusters left empty) and its mentions."""
     if not isinstance(obj, dict):
         raise CorefInputError(f"{source}:{line}: a line must hold a JSON object")
@@ -382,9 +384,17 @@ def _document(obj: object, source: str, line: int, *, role: str, field: Optional
         bounds = sentence_starts + [n_tokens]
         piece_starts = [a for a, b in zip(bounds, bounds[1:]) if b > a]
         sentence_starts = _word_sentence_starts(obj.get("sentence_map"), piece_starts, subtoken_map, where=where)
-    document = JsonlinesDocument(doc_key, sentence_starts, Clusters(), chosen, source=source, line=line, n_words=n_words,
+    document = JsonlinesDocument(
+        doc_key,
+        sentence_starts,
+        Clusters(),
+        chosen,
+        source=source,
+        line=line,
+        n_words=n_words,
         sentences=sentences,
-                                 subtoken_map=subtoken_map.tolist() if subtoken_map is not None else None)
+        subtoken_map=subtoken_map.tolist() if subtoken_map is not None else None,
+    )
     return document, mentions
 
 
@@ -401,7 +411,7 @@ def _field(obj: dict, role: str, field: Optional[str], *, where: str) -> str:
     raise CorefInputError(f"{where}: no {wanted} field")
 
 
-def parsed_spans(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def parsed_spans(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The mentions of clusters texts that :data:`_SPAN_LISTS` matches, all
     parsed at once: inclusive token spans (the numbers in order), the
     cluster of every mention within its text (from the depth of its
@@ -419,7 +429,7 @@ def parsed_spans(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray, np.ndarr
     return np.fromstring(joined.translate(_NUMBERS_ONLY), dtype=np.int64, sep=" ").reshape(-1, 2), labels, owner
 
 
-def _listed_spans(clusters: object, name: str, where: str) -> Tuple[np.ndarray, np.ndarray]:
+def _listed_spans(clusters: object, name: str, where: str) -> tuple[np.ndarray, np.ndarray]:
     """The mentions of clusters decoded by ``json.loads``: inclusive token
     spans and the index of their cluster."""
     if not isinstance(clusters, list):
@@ -447,10 +457,12 @@ def _mention_error(clusters: list, name: str, where: str) -> None:
         if not isinstance(cluster, list):
             raise CorefInputError(f"{where}: {name}[{index}] must be a list of [start, end] mentions")
         for mention in cluster:
-            if (not isinstance(mention, list) or len(mention) != 2
-                    or not all(isinstance(i, int) and not isinstance(i, bool) for i in mention)):
-                raise CorefInputError(f"{where}: mention {mention!r} in {name}[{index}] is not "
-                                      "[start, end] with integer token indices")
+            if (
+                not isinstance(mention, list)
+                or len(mention) != 2
+                or not all(isinstance(i, int) and not isinstance(i, bool) for i in mention)
+            ):
+                raise CorefInputError(f"{where}: mention {mention!r} in {name}[{index}] is not [start, end] with integer token indices")
     raise CorefInputError(f"{where}: {name!r} must hold lists of [start, end] mentions")  # pragma: no cover
 
 
@@ -466,7 +478,7 @@ def _subtoken_map(value: object, n_tokens: int, where: str) -> np.ndarray:
     return array
 
 
-def _clusters_by_document(mentions: Sequence[Tuple[np.ndarray, np.ndarray]]) -> List[Clusters]:
+def _clusters_by_document(mentions: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[Clusters]:
     """The clusters of every document from its word spans (end exclusive)
     and cluster indices, all built at once by :meth:`Clusters.per_document`."""
     counts = [len(labels) for _, labels in mentions]
@@ -476,11 +488,11 @@ def _clusters_by_document(mentions: Sequence[Tuple[np.ndarray, np.ndarray]]) -> 
     return Clusters.per_document(doc, spans[:, 0], spans[:, 1], labels=labels, n_docs=len(mentions))
 
 
-def _starts(lengths: Iterable[int]) -> List[int]:
+def _starts(lengths: Iterable[int]) -> list[int]:
     return list(accumulate(chain((0,), lengths)))[:-1]
 
 
-def _words_from_pieces(pieces: List[str], subtoken_map: np.ndarray) -> List[str]:
+def _words_from_pieces(pieces: list[str], subtoken_map: np.ndarray) -> list[str]:
     """Words rebuilt from word pieces: the pieces of each word joined, with
     continuation/space markers and special tokens dropped."""
     n_words = int(subtoken_map[-1]) + 1 if len(subtoken_map) else 0
@@ -490,15 +502,13 @@ def _words_from_pieces(pieces: List[str], subtoken_map: np.ndarray) -> List[str]
             continue
         for marker in _WORDPIECE_MARKERS:
             if piece.startswith(marker):
-                piece = piece[len(marker):]
+                piece = piece[len(marker) :]
                 break
         words[word] += piece
     return words
 
 
-def _word_sentence_starts(sentence_map: object, piece_starts: List[int], subtoken_map: np.ndarray,
-                          *,
-                          where: str) -> List[int]:
+def _word_sentence_starts(sentence_map: object, piece_starts: list[int], subtoken_map: np.ndarray, *, where: str) -> list[int]:
     """The first word of every sentence: from ``sentence_map`` (the
     sentence of every piece) when given, else from the first piece of every
     non-empty sentence (``piece_starts``)."""

@@ -1,6 +1,7 @@
 """The jsonlines format's reader: a file of jsonlines documents, or of a
 system's output or an annotation tool's export in jsonlines
 (:mod:`..sysout`, :mod:`..prodigy`, :mod:`..doccano`)."""
+
 from pathlib import Path
 from typing import Union
 
@@ -28,8 +29,5 @@ def parse_side(data: Union[bytes, bytearray, str], path: Path, options: ReadOpti
     if system is not None:
         return read_system(text, path, get_format(system), key=options.paired_with)
     key = options.paired_with
-    known = (
-        {d.doc_key: d for d in key.documents if isinstance(d, JsonlinesDocument)}
-        if key is not None and key.format is FORMAT else None
-    )
+    known = {d.doc_key: d for d in key.documents if isinstance(d, JsonlinesDocument)} if key is not None and key.format is FORMAT else None
     return Side(path, FORMAT, list(parse_jsonlines(text, source=str(path), role=options.role, known=known).values()))

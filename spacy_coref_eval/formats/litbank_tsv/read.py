@@ -1,7 +1,8 @@
 """Reading LitBank's TSV (:mod:`.`) into documents of character spans of
 the ``.txt``."""
+
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
 
 from ...errors import CorefInputError
 from ..annotation import AnnotatedDocument, annotated_side, close, read_text
@@ -22,9 +23,9 @@ def read_litbank_tsv(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     return annotated_side(path, FORMAT, documents)
 
 
-def token_offsets(text: str) -> List[List[Tuple[int, int]]]:
+def token_offsets(text: str) -> list[list[tuple[int, int]]]:
     """The characters ``(start, end)`` of every token of every line of ``text``."""
-    out: List[List[Tuple[int, int]]] = []
+    out: list[list[tuple[int, int]]] = []
     at = 0
     for line in text.split("\n"):
         tokens, position = [], at
@@ -40,9 +41,9 @@ def token_offsets(text: str) -> List[List[Tuple[int, int]]]:
 def tsv_document(name: str, text: str, lines: Sequence[str], *, path: Path) -> AnnotatedDocument:
     """One TSV file's mentions on ``text``."""
     tokens = token_offsets(text)
-    spans: Dict[str, Tuple[Tuple[int, int], ...]] = {}
-    labels: Dict[str, List[str]] = {}
-    links: List[Tuple[str, str, str]] = []
+    spans: dict[str, tuple[tuple[int, int], ...]] = {}
+    labels: dict[str, list[str]] = {}
+    links: list[tuple[str, str, str]] = []
     for number, line in enumerate(lines, 1):
         fields = line.split("\t")
         if fields[0] == "MENTION" and len(fields) >= 6:

@@ -1,16 +1,11 @@
 """Reading Prodigy's ``rel.manual``/``coref.manual`` exports (:mod:`.`)."""
+
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Optional, Union
 
 from ...errors import CorefInputError
 from ..annotation import AnnotatedDocument, annotated_side
-from ..annotation.records import (
-    check_names,
-    coreference_type,
-    json_lines,
-    record_name,
-    text_document,
-)
+from ..annotation.records import check_names, coreference_type, json_lines, record_name, text_document
 from ..base import ReadOptions
 from ..document import Side
 from . import FORMAT
@@ -20,7 +15,7 @@ NAMES = ("doc_id", "document", "name", "id")
 
 def parse_prodigy(data: Union[bytes, bytearray], path: Path, options: ReadOptions = ReadOptions()) -> Side:
     """A Prodigy JSONL export's bytes as a :class:`Side` (the format's reader)."""
-    documents: List[AnnotatedDocument] = []
+    documents: list[AnnotatedDocument] = []
     for number, record in json_lines(data, path):
         if record.get("answer", "accept") != "accept":
             continue
@@ -28,8 +23,8 @@ def parse_prodigy(data: Union[bytes, bytearray], path: Path, options: ReadOption
         text = record.get("text")
         if not isinstance(text, str):
             raise CorefInputError(f"{source}: a Prodigy record needs its 'text'")
-        mentions: Dict[Any, List[Tuple[int, int]]] = {}
-        by_token: Dict[Any, Any] = {}
+        mentions: dict[Any, list[tuple[int, int]]] = {}
+        by_token: dict[Any, Any] = {}
         try:
             for span in record.get("spans") or []:
                 key = (int(span["start"]), int(span["end"]))
@@ -47,7 +42,7 @@ def parse_prodigy(data: Union[bytes, bytearray], path: Path, options: ReadOption
     return annotated_side(path, FORMAT, documents)
 
 
-def _end(relation: Dict[str, Any], end: str, by_token: Dict[Any, Any]) -> Optional[Any]:
+def _end(relation: dict[str, Any], end: str, by_token: dict[Any, Any]) -> Optional[Any]:
     """A relation's ``head`` or ``child`` mention: its ``*_span`` where
     given, else the span holding its token."""
     span = relation.get(f"{end}_span")

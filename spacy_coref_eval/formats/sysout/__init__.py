@@ -4,6 +4,7 @@ offsets, wl-coref word spans, mentions given as strings. Each is a format of its
 or detected from a jsonlines file's members (:func:`.detect.system_of`);
 character outputs are put on the key's words through the text
 (:mod:`..alignment`)."""
+
 from functools import partial
 
 from ..base import Format, Lazy, Opened
@@ -16,16 +17,8 @@ def _reader(name: str) -> Opened:
     return Opened(partial(Lazy(f"{_READ}:system_side"), name), long_lines=True)
 
 
-FASTCOREF = Format(
-    "fastcoref", "fastcoref/LingMess output", (), _reader("fastcoref"), write=Lazy(f"{_WRITE}:write_fastcoref"),
-)
-MAVERICK = Format(
-    "maverick", "maverick output", (), _reader("maverick"), write=Lazy(f"{_WRITE}:write_maverick"),
-)
-WLCOREF = Format(
-    "wl-coref", "wl-coref output", (), _reader("wl-coref"), write=Lazy(f"{_WRITE}:write_wlcoref"),
-)
-MENTION_STRINGS = Format(
-    "mention-strings", "mentions as strings", (), _reader("mention-strings"), write=Lazy(f"{_WRITE}:write_strings"),
-)
+FASTCOREF = Format("fastcoref", "fastcoref/LingMess output", (), _reader("fastcoref"), write=Lazy(f"{_WRITE}:write_fastcoref"))
+MAVERICK = Format("maverick", "maverick output", (), _reader("maverick"), write=Lazy(f"{_WRITE}:write_maverick"))
+WLCOREF = Format("wl-coref", "wl-coref output", (), _reader("wl-coref"), write=Lazy(f"{_WRITE}:write_wlcoref"))
+MENTION_STRINGS = Format("mention-strings", "mentions as strings", (), _reader("mention-strings"), write=Lazy(f"{_WRITE}:write_strings"))
 SYSTEMS = (FASTCOREF, MAVERICK, WLCOREF, MENTION_STRINGS)

@@ -6,8 +6,10 @@ few passes over its characters rather than as many passes as it has
 documents. Each document keeps what it would get alone; a document the
 joined pass cannot place (another text, bracket escapes) is left to
 :meth:`~.document.SystemDocument.placed_on`."""
+
+from collections.abc import Sequence
 from itertools import chain
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, cast
+from typing import TYPE_CHECKING, Optional, cast
 
 import numpy as np
 
@@ -29,7 +31,7 @@ from ..jsonlines.read import JsonlinesDocument
 if TYPE_CHECKING:
     from .document import SystemDocument
 
-Pairs = List[Tuple["SystemDocument", SideDocument]]
+Pairs = list[tuple["SystemDocument", SideDocument]]
 
 
 class CharacterBatch:
@@ -40,7 +42,7 @@ class CharacterBatch:
 
     def __init__(self, documents: Sequence["SystemDocument"], key: Side) -> None:
         self.documents, self.key = documents, key
-        self._paired: Optional[Dict[int, Tuple[SideDocument, Paired]]] = None
+        self._paired: Optional[dict[int, tuple[SideDocument, Paired]]] = None
 
     def paired(self, document: "SystemDocument", key: SideDocument) -> Optional[Paired]:
         """``document`` on ``key``'s words as :meth:`~.document.SystemDocument.placed_on`
@@ -59,7 +61,7 @@ class CharacterBatch:
         return [(d, k) for d, k in zip(self.documents, keys) if d.text is not None]
 
 
-def place_all(pairs: Pairs, retry: bool = True) -> Dict[int, Tuple[SideDocument, Paired]]:
+def place_all(pairs: Pairs, retry: bool = True) -> dict[int, tuple[SideDocument, Paired]]:
     """Every response document of ``pairs`` (by ``id``) that the joined pass
     places, with its key document and the pair. Documents whose texts
     count other numbers of visible characters than their keys, or whose
@@ -104,7 +106,7 @@ def place_all(pairs: Pairs, retry: bool = True) -> Dict[int, Tuple[SideDocument,
     replaced = np.bincount(differ_doc, minlength=n_docs).tolist()
     first = np.searchsorted(differ_doc, np.arange(n_docs)).tolist()
 
-    out: Dict[int, Tuple[SideDocument, Paired]] = {}
+    out: dict[int, tuple[SideDocument, Paired]] = {}
     visible_at: Optional[np.ndarray] = None
     for d, (document, key_document) in enumerate(pairs):
         if d in refused:
@@ -116,21 +118,27 @@ def place_all(pairs: Pairs, retry: bool = True) -> Dict[int, Tuple[SideDocument,
             character = int(visible_at[at]) - int(char_offsets[d])
             word = int(np.searchsorted(key.ends, at, side="right"))
             shown = key.source(word, min(word + 3, int(word_offsets[d + 1])))
-            drift = (f"{character_excerpt(cast(str, document.text), character, 12)} against "
-                     f"{shown_words(word - int(word_offsets[d]), shown)}")
-        report = AlignmentReport("characters", replaced=replaced[d], snapped=snapped[d],
-                                 dropped=document.dropped + lost[d], unplaced=document.unplaced, drift=drift)
+            drift = (
+                f"{character_excerpt(cast(str, document.text), character, 12)} against {shown_words(word - int(word_offsets[d]), shown)}"
+            )
+        report = AlignmentReport(
+            "characters",
+            replaced=replaced[d],
+            snapped=snapped[d],
+            dropped=document.dropped + lost[d],
+            unplaced=document.unplaced,
+            drift=drift,
+        )
         out[id(document)] = (key_document, Paired(key_document, clusters[d], 0, report))
     return out
 
 
-def key_words(keys: Sequence[SideDocument]) -> Tuple[Optional[VisibleWords], np.ndarray]:
+def key_words(keys: Sequence[SideDocument]) -> tuple[Optional[VisibleWords], np.ndarray]:
     """The words of all ``keys`` as one :class:`~..alignment.VisibleWords`
     (read from the JSON text of jsonlines keys' ``sentences`` where it can
     be, so that their words are not decoded), and the first word of every
     key (and their number, last)."""
-    if all(isinstance(k, JsonlinesDocument) and k.subtoken_map is None and k.sentences_text is not None
-           for k in keys):
+    if all(isinstance(k, JsonlinesDocument) and k.subtoken_map is None and k.sentences_text is not None for k in keys):
         documents = cast(Sequence[JsonlinesDocument], keys)  # checked just above
         offsets = _offsets((k.sentences.n_tokens for k in documents), len(documents))
         n_lists = sum(len(k.sentences.starts) + 1 for k in documents)

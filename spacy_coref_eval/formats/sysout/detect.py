@@ -1,17 +1,17 @@
 """Which system wrote a jsonlines file, from the members of its first
 line (docs/formats.md, System outputs)."""
+
 import json
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 from ...errors import CorefInputError
 from .strings import STRING_MEMBERS
 
 _MARKERS = ('"text"', '"tokens"', '"clusters_token_offsets"', '"clusters_char_offsets"', '"cased_words"')
-_OFFSETS = ("clusters", "predicted_clusters", "clusters_token_offsets", "clusters_char_offsets", "span_clusters",
-            "word_clusters")
+_OFFSETS = ("clusters", "predicted_clusters", "clusters_token_offsets", "clusters_char_offsets", "span_clusters", "word_clusters")
 
 
-def candidates(obj: Dict[str, Any]) -> List[str]:
+def candidates(obj: dict[str, Any]) -> list[str]:
     """The formats whose members ``obj`` has."""
     found = []
     if "sentences" in obj and ("clusters" in obj or "predicted_clusters" in obj):
@@ -52,7 +52,6 @@ def system_of(text: str, source: str) -> Optional[str]:
     found = candidates(obj) if isinstance(obj, dict) else []
     if len(found) > 1:
         raise CorefInputError(
-            f"{source}:{number}: the members fit several formats ({', '.join(found)}); "
-            "name one with --key-format or --response-format"
+            f"{source}:{number}: the members fit several formats ({', '.join(found)}); name one with --key-format or --response-format"
         )
     return found[0] if found and found[0] != "jsonlines" else None

@@ -2,9 +2,11 @@
 the text cut at white space and at every mention boundary) and its
 mentions as spans of its text's characters or of its words, put on any
 key's words through the text (docs/formats.md, Alignment onto the key)."""
+
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cached_property
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, cast
+from typing import TYPE_CHECKING, Optional, cast
 
 import numpy as np
 
@@ -36,22 +38,31 @@ class SystemDocument(SideDocument):
     batch: Optional["CharacterBatch"] = None
     """The character outputs of its file, placed all at once (:mod:`.batch`)."""
 
-    def __init__(self, name: Optional[str], spans: np.ndarray, labels: np.ndarray, *, text: Optional[str] = None,
-                 words: Optional[List[str]] = None, sentence_starts: Sequence[int] = (), dropped: int = 0,
-                 heads: Optional[np.ndarray] = None) -> None:
+    def __init__(
+        self,
+        name: Optional[str],
+        spans: np.ndarray,
+        labels: np.ndarray,
+        *,
+        text: Optional[str] = None,
+        words: Optional[list[str]] = None,
+        sentence_starts: Sequence[int] = (),
+        dropped: int = 0,
+        heads: Optional[np.ndarray] = None,
+    ) -> None:
         self.name, self.spans, self.labels, self.text = name, spans, labels, text
         self.sentence_starts, self.dropped, self.heads = sentence_starts, dropped, heads
         if words is not None:
             self.words = words
 
     @cached_property
-    def bounds(self) -> Tuple[np.ndarray, np.ndarray]:
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """The first character and end of every word of a character output
         (:func:`cut_words`)."""
         return cut_words(cast(str, self.text), self.spans)  # character outputs have a text
 
     @cached_property
-    def words(self) -> List[str]:  # type: ignore[override]
+    def words(self) -> list[str]:  # type: ignore[override]
         """A character output's text cut at white space and at every
         mention boundary, so that each mention is whole words."""
         starts, ends = self.bounds
@@ -116,21 +127,27 @@ def cluster_words(documents: Sequence[SystemDocument]) -> None:
         document.clusters = clusters
 
 
-def from_words(name: Optional[str], words: List[str], spans: np.ndarray, *, labels: np.ndarray,
-               sentence_starts: Sequence[int] = (), dropped: int = 0,
-               heads: Optional[np.ndarray] = None) -> SystemDocument:
+def from_words(
+    name: Optional[str],
+    words: list[str],
+    spans: np.ndarray,
+    *,
+    labels: np.ndarray,
+    sentence_starts: Sequence[int] = (),
+    dropped: int = 0,
+    heads: Optional[np.ndarray] = None,
+) -> SystemDocument:
     """A word output: ``spans`` are words, end exclusive; ``heads`` their
     head words where given."""
     return SystemDocument(name, spans, labels, text=None, words=words, sentence_starts=sentence_starts, dropped=dropped, heads=heads)
 
 
-def from_text(name: Optional[str], text: str, spans: np.ndarray, *, labels: np.ndarray,
-              dropped: int = 0) -> SystemDocument:
+def from_text(name: Optional[str], text: str, spans: np.ndarray, *, labels: np.ndarray, dropped: int = 0) -> SystemDocument:
     """A character output: ``spans`` are characters of ``text``, end exclusive."""
     return SystemDocument(name, spans, labels, text=text, words=None, sentence_starts=(), dropped=dropped)
 
 
-def cut_words(text: str, spans: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def cut_words(text: str, spans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The words of ``text``: runs of visible characters, also cut at every
     start and end of ``spans``; their first characters and ends."""
     visible = visible_characters(text)

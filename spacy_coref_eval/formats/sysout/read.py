@@ -1,11 +1,13 @@
 """Read system outputs (docs/formats.md, System outputs): one JSON object
 a line, as fastcoref/LingMess, maverick and wl-coref write them, each
 line a :class:`~.document.SystemDocument`."""
+
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain
 from pathlib import Path
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, NamedTuple, Optional, Union
 
 import numpy as np
 
@@ -27,14 +29,14 @@ _OFFSET_MEMBERS = frozenset(("clusters", "clusters_char_offsets", "clusters_toke
 """Members of offsets, kept as their JSON text where it is plainly lists
 of ``[int, int]`` and parsed by :func:`spans_of` without decoding."""
 
-Parser = Callable[[Dict[str, Any], str], SystemDocument]
+Parser = Callable[[dict[str, Any], str], SystemDocument]
 
 
-def parse_lines(text: str, source: str, parse: Parser) -> List[SystemDocument]:
+def parse_lines(text: str, source: str, parse: Parser) -> list[SystemDocument]:
     """Every non-blank line of ``text`` read by ``parse``; a document name
     given twice is an error. The offsets members of all lines are parsed
     at once (:func:`parse_offsets`)."""
-    objects: List[Tuple[int, Dict[str, Any]]] = []
+    objects: list[tuple[int, dict[str, Any]]] = []
     failure: Optional[CorefInputError] = None
     for number, line in enumerate(text.split("\n"), 1):
         if not line or line.isspace():
@@ -51,14 +53,13 @@ def parse_lines(text: str, source: str, parse: Parser) -> List[SystemDocument]:
             break
         objects.append((number, obj))
     parse_offsets([obj for _, obj in objects])
-    documents: List[SystemDocument] = []
-    seen: Dict[str, int] = {}
+    documents: list[SystemDocument] = []
+    seen: dict[str, int] = {}
     for number, obj in objects:
         document = parse(obj, f"{source}:{number}")
         if document.name is not None:
             if document.name in seen:
-                raise CorefInputError(f"{source}:{number}: document {document.name!r} appears twice "
-                                      f"(first at line {seen[document.name]})")
+                raise CorefInputError(f"{source}:{number}: document {document.name!r} appears twice (first at line {seen[document.name]})")
             seen[document.name] = number
         documents.append(document)
     if failure is not None:
@@ -75,12 +76,11 @@ class ParsedSpans(NamedTuple):
     labels: np.ndarray
 
 
-def parse_offsets(objects: Sequence[Dict[str, Any]]) -> None:
+def parse_offsets(objects: Sequence[dict[str, Any]]) -> None:
     """Every offsets member that a line keeps as its JSON text
     (:class:`~..jsonlines.read.SpanText`) replaced by its mentions
     (:class:`ParsedSpans`), those of all lines parsed at once."""
-    found = [(obj, member) for obj in objects for member in _OFFSET_MEMBERS.intersection(obj)
-             if isinstance(obj[member], SpanText)]
+    found = [(obj, member) for obj in objects for member in _OFFSET_MEMBERS.intersection(obj) if isinstance(obj[member], SpanText)]
     if not found:
         return
     spans, labels, owner = parsed_spans([obj[member] for obj, member in found])
@@ -89,7 +89,7 @@ def parse_offsets(objects: Sequence[Dict[str, Any]]) -> None:
         obj[member] = ParsedSpans(spans[low:high], labels[low:high])
 
 
-def _name(obj: Dict[str, Any], member: str, where: str, *, required: bool = False) -> Optional[str]:
+def _name(obj: dict[str, Any], member: str, where: str, *, required: bool = False) -> Optional[str]:
     name = obj.get(member)
     if name is None and not required:
         return None
@@ -98,13 +98,12 @@ def _name(obj: Dict[str, Any], member: str, where: str, *, required: bool = Fals
     return name
 
 
-def _words(value: Any, member: str, where: str) -> Tuple[List[str], List[int]]:
+def _words(value: Any, member: str, where: str) -> tuple[list[str], list[int]]:
     """A word list, or a list of sentences flattened with their first words;
     every word a non-empty string."""
     if isinstance(value, list) and _STRINGS.issuperset(map(type, value)):
         if "" in value:
-            raise CorefInputError(f"{where}: {member}[{value.index('')}] is an empty string; every word must be "
-                                  "a non-empty string")
+            raise CorefInputError(f"{where}: {member}[{value.index('')}] is an empty string; every word must be a non-empty string")
         return value, []
     if isinstance(value, list) and value and _LISTS.issuperset(map(type, value)):
         words = list(chain.from_iterable(value))
@@ -114,17 +113,18 @@ def _words(value: Any, member: str, where: str) -> Tuple[List[str], List[int]]:
             for j, word in enumerate(sentence):
                 if type(word) is not str or not word:
                     shown = "an empty string" if word == "" else json.dumps(word)[:40]
-                    raise CorefInputError(f"{where}: {member}[{i}][{j}] is {shown}; every word must be a "
-                                          "non-empty string")
+                    raise CorefInputError(f"{where}: {member}[{i}][{j}] is {shown}; every word must be a non-empty string")
     if isinstance(value, list):
         bad = next(i for i, word in enumerate(value) if type(word) is not str)
-        raise CorefInputError(f"{where}: {member}[{bad}] is {json.dumps(value[bad])[:40]}; {member!r} must be a "
-                              "list of words (or of sentences of words)")
+        raise CorefInputError(
+            f"{where}: {member}[{bad}] is {json.dumps(value[bad])[:40]}; {member!r} must be a list of words (or of sentences of words)"
+        )
     raise CorefInputError(f"{where}: {member!r} must be a list of words (or of sentences of words)")
 
 
-def spans_of(value: Any, member: str, where: str, *, limit: int, unit: str, inclusive: bool,
-             missing: bool = False) -> Tuple[np.ndarray, np.ndarray, int]:
+def spans_of(
+    value: Any, member: str, where: str, *, limit: int, unit: str, inclusive: bool, missing: bool = False
+) -> tuple[np.ndarray, np.ndarray, int]:
     """The mentions of a clusters member: spans (end exclusive), their
     cluster indices, and how many mentions were ``None`` (allowed with
     ``missing``: fastcoref writes mentions on special tokens so). A mention
@@ -152,12 +152,11 @@ def spans_of(value: Any, member: str, where: str, *, limit: int, unit: str, incl
         what = f"beyond the document's {limit} {unit}s" if beyond else "negative or reversed"
         end = "inclusive" if inclusive else "exclusive"
         mention = [int(spans[m, 0]), int(spans[m, 1]) - inclusive]
-        raise CorefInputError(f"{where}: mention {mention!r} in {member}[{int(labels[m])}] is {what} "
-                              f"(its end is {end})")
+        raise CorefInputError(f"{where}: mention {mention!r} in {member}[{int(labels[m])}] is {what} (its end is {end})")
     return spans, labels, dropped
 
 
-def _plain_mentions(value: Any) -> Tuple[Optional[List[int]], np.ndarray, int]:
+def _plain_mentions(value: Any) -> tuple[Optional[list[int]], np.ndarray, int]:
     """The offsets of clusters that are lists of ``[int, int]`` lists, in
     order, and every mention's cluster; ``None`` for anything else."""
     if not isinstance(value, list) or not _LISTS.issuperset(map(type, value)):
@@ -171,13 +170,13 @@ def _plain_mentions(value: Any) -> Tuple[Optional[List[int]], np.ndarray, int]:
     return numbers, np.repeat(np.arange(len(value), dtype=np.int64), list(map(len, value))), 0
 
 
-def _mentions(value: Any, member: str, where: str, *, unit: str, missing: bool) -> Tuple[List[Any], np.ndarray, int]:
+def _mentions(value: Any, member: str, where: str, *, unit: str, missing: bool) -> tuple[list[Any], np.ndarray, int]:
     """:func:`_plain_mentions` one mention at a time, which says what is
     wrong, and drops ``None`` mentions where ``missing`` allows them."""
     if not isinstance(value, list):
         raise CorefInputError(f"{where}: {member!r} must be a list of clusters")
-    flat: List[Any] = []
-    labels: List[int] = []
+    flat: list[Any] = []
+    labels: list[int] = []
     dropped = 0
     for index, cluster in enumerate(value):
         if not isinstance(cluster, list):
@@ -186,16 +185,18 @@ def _mentions(value: Any, member: str, where: str, *, unit: str, missing: bool) 
             if mention is None and missing:
                 dropped += 1
                 continue
-            if (not isinstance(mention, list) or len(mention) != 2
-                    or not all(isinstance(i, int) and not isinstance(i, bool) for i in mention)):
-                raise CorefInputError(f"{where}: mention {mention!r} in {member}[{index}] is not [start, end] "
-                                      f"with integer {unit} offsets")
+            if (
+                not isinstance(mention, list)
+                or len(mention) != 2
+                or not all(isinstance(i, int) and not isinstance(i, bool) for i in mention)
+            ):
+                raise CorefInputError(f"{where}: mention {mention!r} in {member}[{index}] is not [start, end] with integer {unit} offsets")
             flat.append(mention)
             labels.append(index)
     return flat, np.array(labels, dtype=np.int64), dropped
 
 
-def parse_fastcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
+def parse_fastcoref(obj: dict[str, Any], where: str) -> SystemDocument:
     """``text`` and ``clusters`` of character offsets, end exclusive (or,
     from ``is_split_into_words``, a word list and word offsets)."""
     name = _name(obj, "doc_key", where)
@@ -205,13 +206,16 @@ def parse_fastcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
     text = obj.get("text")
     if isinstance(text, str):
         try:
-            spans, labels, dropped = spans_of(obj["clusters"], "clusters", where, limit=len(text), unit="character", inclusive=False,
-                missing=True)
+            spans, labels, dropped = spans_of(
+                obj["clusters"], "clusters", where, limit=len(text), unit="character", inclusive=False, missing=True
+            )
         except CorefInputError as err:
             if "reversed" not in str(err):
                 raise
-            raise CorefInputError(f"{err}; maverick's evaluate.py writes 'text' and 'clusters' of token offsets, "
-                                  "end inclusive: name --response-format maverick") from None
+            raise CorefInputError(
+                f"{err}; maverick's evaluate.py writes 'text' and 'clusters' of token offsets, "
+                "end inclusive: name --response-format maverick"
+            ) from None
         return from_text(name, text, spans, labels=labels, dropped=dropped)
     if isinstance(text, list):
         words, starts = _words(text, "text", where)
@@ -220,7 +224,7 @@ def parse_fastcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
     raise CorefInputError(f"{where}: 'text' must be the text (or the word list of is_split_into_words)")
 
 
-def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
+def parse_maverick(obj: dict[str, Any], where: str) -> SystemDocument:
     """``tokens`` and ``clusters_token_offsets``, or ``text`` and
     ``clusters_char_offsets``, or (evaluate.py) ``sentences`` or ``text``
     and ``clusters``: word, character or (``text``) spaCy token offsets,
@@ -229,13 +233,15 @@ def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
     where = where if name is None else f"{where}: document {name!r}"
     if obj.get("tokens") is not None and obj.get("clusters_token_offsets") is not None:
         words, starts = _words(obj["tokens"], "tokens", where)
-        spans, labels, _ = spans_of(obj["clusters_token_offsets"], "clusters_token_offsets", where, limit=len(words),
-                                    unit="word", inclusive=True)
+        spans, labels, _ = spans_of(
+            obj["clusters_token_offsets"], "clusters_token_offsets", where, limit=len(words), unit="word", inclusive=True
+        )
         return from_words(name, words, spans, labels=labels, sentence_starts=starts, dropped=0)
     if isinstance(obj.get("text"), str) and obj.get("clusters_char_offsets") is not None:
         text = obj["text"]
-        spans, labels, _ = spans_of(obj["clusters_char_offsets"], "clusters_char_offsets", where, limit=len(text),
-                                    unit="character", inclusive=True)
+        spans, labels, _ = spans_of(
+            obj["clusters_char_offsets"], "clusters_char_offsets", where, limit=len(text), unit="character", inclusive=True
+        )
         return from_text(name, text, spans, labels=labels, dropped=0)
     if obj.get("sentences") is not None and obj.get("clusters") is not None:
         words, starts = _words(obj["sentences"], "sentences", where)
@@ -250,9 +256,11 @@ def parse_maverick(obj: Dict[str, Any], where: str) -> SystemDocument:
     if obj.get("text") is not None or obj.get("tokens") is not None:
         if string_clusters(obj, where)[0] is not None:
             return parse_strings(obj, where)
-    raise CorefInputError(f"{where}: a maverick line holds 'tokens' and 'clusters_token_offsets', 'text' and "
-                          "'clusters_char_offsets', 'sentences' or 'text' and 'clusters' (evaluate.py), "
-                          "or 'text' and mention strings ('clusters_char_text')")
+    raise CorefInputError(
+        f"{where}: a maverick line holds 'tokens' and 'clusters_token_offsets', 'text' and "
+        "'clusters_char_offsets', 'sentences' or 'text' and 'clusters' (evaluate.py), "
+        "or 'text' and mention strings ('clusters_char_text')"
+    )
 
 
 @lru_cache(maxsize=1)
@@ -262,7 +270,7 @@ def _english():
     return spacy.blank("en")
 
 
-def spacy_tokens(text: str) -> Tuple[np.ndarray, np.ndarray]:
+def spacy_tokens(text: str) -> tuple[np.ndarray, np.ndarray]:
     """The first character and end of every token of spaCy's English
     tokenizer (en_core_web_sm's, which maverick's ``evaluate.py`` runs on a
     ``text`` input), white-space tokens included."""
@@ -272,7 +280,7 @@ def spacy_tokens(text: str) -> Tuple[np.ndarray, np.ndarray]:
     return starts, starts + lengths
 
 
-def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
+def parse_wlcoref(obj: dict[str, Any], where: str) -> SystemDocument:
     """``document_id``, ``cased_words``, ``sent_id`` and ``span_clusters``
     (word offsets, end exclusive), or else ``word_clusters`` (head words)."""
     name = _name(obj, "document_id", where, required=True)
@@ -292,19 +300,24 @@ def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
     else:
         spans, labels, _ = spans_of(obj["span_clusters"], "span_clusters", where, limit=len(words), unit="word", inclusive=False)
         if heads is not None and not np.array_equal(labels, head_labels):
-            raise CorefInputError(f"{where}: 'word_clusters' and 'span_clusters' differ in shape; each head of "
-                                  "word_clusters[i][k] is that of span_clusters[i][k]")
+            raise CorefInputError(
+                f"{where}: 'word_clusters' and 'span_clusters' differ in shape; each head of "
+                "word_clusters[i][k] is that of span_clusters[i][k]"
+            )
         if heads is not None and np.any((heads < spans[:, 0]) | (heads >= spans[:, 1])):
             m = int(np.argmax((heads < spans[:, 0]) | (heads >= spans[:, 1])))
-            raise CorefInputError(f"{where}: head {int(heads[m])} (word_clusters) lies outside its span "
-                                  f"{spans[m].tolist()} (span_clusters[{int(labels[m])}])")
+            raise CorefInputError(
+                f"{where}: head {int(heads[m])} (word_clusters) lies outside its span {spans[m].tolist()} (span_clusters[{int(labels[m])}])"
+            )
     sentences = obj.get("sent_id")
     starts: Sequence[int] = ()
     if isinstance(sentences, list) and len(sentences) == len(words):
         if not _SENTENCE_IDS.issuperset(map(type, sentences)):
             bad = next(i for i, s in enumerate(sentences) if type(s) not in _SENTENCE_IDS)
-            raise CorefInputError(f"{where}: sent_id[{bad}] is {json.dumps(sentences[bad])[:40]}; 'sent_id' must "
-                                  "hold one sentence number (or string) per word")
+            raise CorefInputError(
+                f"{where}: sent_id[{bad}] is {json.dumps(sentences[bad])[:40]}; 'sent_id' must "
+                "hold one sentence number (or string) per word"
+            )
         if not _INTS.issuperset(map(type, sentences)):
             sentences = list(map(str, sentences))
         ids = np.array(sentences)
@@ -314,7 +327,7 @@ def parse_wlcoref(obj: Dict[str, Any], where: str) -> SystemDocument:
     return document
 
 
-def parse_strings(obj: Dict[str, Any], where: str) -> SystemDocument:
+def parse_strings(obj: dict[str, Any], where: str) -> SystemDocument:
     """``text`` (or ``tokens``, joined by spaces) and mentions as strings
     (:data:`.strings.STRING_MEMBERS`), placed by :func:`.strings.place_strings`."""
     name = _name(obj, "doc_key", where)
@@ -334,10 +347,7 @@ def parse_strings(obj: Dict[str, Any], where: str) -> SystemDocument:
     return document
 
 
-PARSERS = {
-    "fastcoref": parse_fastcoref, "maverick": parse_maverick, "wl-coref": parse_wlcoref,
-    "mention-strings": parse_strings,
-}
+PARSERS = {"fastcoref": parse_fastcoref, "maverick": parse_maverick, "wl-coref": parse_wlcoref, "mention-strings": parse_strings}
 
 
 def read_system(text: str, path: Path, fmt: Format, *, key: Optional[Side] = None) -> Side:
@@ -357,10 +367,14 @@ def read_system(text: str, path: Path, fmt: Format, *, key: Optional[Side] = Non
             if document.text is not None:
                 document.batch = batch
     heads = [d.name for d in documents if d.heads_only]
-    warnings = [
-        f"{path}: {len(heads)} document(s) give head words only ('word_clusters'), each mention its head word "
-        "alone: only --match head compares them with the key's mentions"
-    ] if heads else []
+    warnings = (
+        [
+            f"{path}: {len(heads)} document(s) give head words only ('word_clusters'), each mention its head word "
+            "alone: only --match head compares them with the key's mentions"
+        ]
+        if heads
+        else []
+    )
     return Side(path, fmt, documents, warnings)
 
 

@@ -3,9 +3,11 @@
 (docs/formats.md, Mention strings): each cluster on its own, its strings
 in the order given, each at its next free occurrence on word boundaries
 after the cluster's previous one, wrapping round to the text's start."""
+
 from bisect import bisect_left
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 import numpy as np
 
@@ -44,7 +46,7 @@ def _as_text(units: np.ndarray) -> str:
     return units.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
 
 
-def place_strings(text: str, clusters: Sequence[Sequence[str]]) -> Tuple[np.ndarray, np.ndarray, int]:
+def place_strings(text: str, clusters: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray, int]:
     """The mentions ``clusters`` (lists of strings) as character spans of
     ``text`` (end exclusive), their cluster indices, and how many strings
     could not be placed. Strings and text are compared folded (white space,
@@ -58,9 +60,9 @@ def place_strings(text: str, clusters: Sequence[Sequence[str]]) -> Tuple[np.ndar
     strings = KeyText.of([string for cluster in clusters for string in cluster])
     folded_strings = _as_text(strings.folded.units)
     needles = iter(folded_strings[a:b] for a, b in zip(strings.starts.tolist(), strings.ends.tolist()))
-    found: Dict[str, Occurrences] = {}
-    spans: List[Tuple[int, int]] = []
-    labels: List[int] = []
+    found: dict[str, Occurrences] = {}
+    spans: list[tuple[int, int]] = []
+    labels: list[int] = []
     unplaced = 0
     for label, cluster in enumerate(clusters):
         after = 0
@@ -80,7 +82,7 @@ def place_strings(text: str, clusters: Sequence[Sequence[str]]) -> Tuple[np.ndar
     return (np.array(spans, dtype=np.int64).reshape(-1, 2), np.array(labels, dtype=np.int64), unplaced)
 
 
-def _found(haystack: str, needle: str) -> List[int]:
+def _found(haystack: str, needle: str) -> list[int]:
     """Every place of ``needle`` in ``haystack``, by searching."""
     places = []
     at = haystack.find(needle) if needle else -1
@@ -103,9 +105,9 @@ class PrefixIndex:
     def __init__(self, units: np.ndarray, cuts: np.ndarray) -> None:
         self.starts = np.flatnonzero(cuts[:-1])
         self.padded = np.concatenate([units.astype(np.uint64) + 1, np.zeros(self.LONGEST, dtype=np.uint64)])
-        self.groups: Dict[int, Tuple[np.ndarray, np.ndarray]] = {}
+        self.groups: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
-    def starting(self, needle: str) -> List[int]:
+    def starting(self, needle: str) -> list[int]:
         """The word boundaries where the text's first units may be those of
         ``needle`` (equal hashes), in order."""
         k = min(self.LONGEST, len(needle))
@@ -122,7 +124,7 @@ class PrefixIndex:
             key = (key * self._BASE + ord(char) + 1) & self._MASK
         keys, starts = self.groups[k]
         at = np.uint64(key)
-        return starts[np.searchsorted(keys, at, "left"):np.searchsorted(keys, at, "right")].tolist()
+        return starts[np.searchsorted(keys, at, "left") : np.searchsorted(keys, at, "right")].tolist()
 
 
 class Occurrences:
@@ -156,15 +158,13 @@ class Occurrences:
         return self.starts[index]
 
 
-def string_clusters(obj: Dict[str, Any], where: str) -> Tuple[Optional[str], List[List[str]]]:
+def string_clusters(obj: dict[str, Any], where: str) -> tuple[Optional[str], list[list[str]]]:
     """The first strings member of ``obj`` that is not ``null`` and its
     clusters; a member of another shape is an error."""
     member = next((m for m in STRING_MEMBERS if obj.get(m) is not None), None)
     if member is None:
         return None, []
     value = obj[member]
-    if not isinstance(value, list) or not all(
-        isinstance(cluster, list) and all(isinstance(s, str) for s in cluster) for cluster in value
-    ):
+    if not isinstance(value, list) or not all(isinstance(cluster, list) and all(isinstance(s, str) for s in cluster) for cluster in value):
         raise CorefInputError(f"{where}: {member!r} must be a list of clusters, each a list of mention strings")
     return member, value

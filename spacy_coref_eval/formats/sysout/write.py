@@ -2,9 +2,11 @@
 can be built: fastcoref with the words detokenised by one documented rule
 (:func:`detokenise`, docs/formats.md), maverick with its token offsets,
 wl-coref with its span clusters."""
+
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, List, Sequence, Tuple, cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -18,16 +20,16 @@ _CLOSING = frozenset((".", ",", ";", ":", "!", "?", "%", ")", "]", "}", "\u201d"
 _OPENING = frozenset(("(", "[", "{", "\u201c", "\u2018", "$", "#"))
 
 
-def detokenise(words: Sequence[str]) -> Tuple[str, List[int], List[int]]:
+def detokenise(words: Sequence[str]) -> tuple[str, list[int], list[int]]:
     """The text of ``words`` and every word's first character and end:
     Penn Treebank escapes and quotes written as characters (`````` and
     ``''`` as typographic quotes, a ``"`` word opening and closing in
     turn), words joined by one space, except none before closing
     punctuation or a clitic (``'s``, ``n't``) and none after opening
     punctuation."""
-    parts: List[str] = []
-    starts: List[int] = []
-    ends: List[int] = []
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
     at, opened, previous = 0, False, None
     for word in words:
         word = _ESCAPES.get(word, _QUOTES.get(word, word))
@@ -45,14 +47,14 @@ def detokenise(words: Sequence[str]) -> Tuple[str, List[int], List[int]]:
     return "".join(parts), starts, ends
 
 
-def _lines(path: Path, lines: Sequence[Dict[str, Any]], inputs: Sequence[Path]) -> List[str]:
+def _lines(path: Path, lines: Sequence[dict[str, Any]], inputs: Sequence[Path]) -> list[str]:
     with open_output(path, "w", inputs, make_parents=True) as out:
         for line in lines:
             out.write(json.dumps(line, ensure_ascii=False) + "\n")
     return []
 
 
-def write_fastcoref(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+def write_fastcoref(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> list[str]:
     """``doc_key``, ``text`` and ``clusters`` of character offsets, end exclusive."""
     lines = []
     for name, document in zip(document_names(documents), documents):
@@ -62,18 +64,18 @@ def write_fastcoref(path: Path, documents: Sequence[SideDocument], inputs: Seque
     return _lines(path, lines, inputs)
 
 
-def write_strings(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+def write_strings(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> list[str]:
     """``doc_key``, ``text`` (as :func:`write_fastcoref` writes it) and
     ``clusters_strings``, every mention as its text."""
     lines = []
     for name, document in zip(document_names(documents), documents):
         text, starts, ends = detokenise(document.words)
-        clusters = [[text[starts[s]:ends[e - 1]] for s, e in entity] for entity in document.clusters.entities()]
+        clusters = [[text[starts[s] : ends[e - 1]] for s, e in entity] for entity in document.clusters.entities()]
         lines.append({"doc_key": name, "text": text, "clusters_strings": clusters})
     return _lines(path, lines, inputs)
 
 
-def write_maverick(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+def write_maverick(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> list[str]:
     """``doc_key``, ``tokens`` and ``clusters_token_offsets``, end inclusive."""
     lines = []
     for name, document in zip(document_names(documents), documents):
@@ -82,7 +84,7 @@ def write_maverick(path: Path, documents: Sequence[SideDocument], inputs: Sequen
     return _lines(path, lines, inputs)
 
 
-def write_wlcoref(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+def write_wlcoref(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> list[str]:
     """``document_id``, ``cased_words``, ``sent_id`` and ``span_clusters``, end
     exclusive; ``word_clusters`` (every mention's head) where the mentions
     have heads."""
@@ -99,12 +101,12 @@ def write_wlcoref(path: Path, documents: Sequence[SideDocument], inputs: Sequenc
     return _lines(path, lines, inputs)
 
 
-def head_clusters(clusters: Clusters) -> List[List[int]]:
+def head_clusters(clusters: Clusters) -> list[list[int]]:
     """Every entity's mention heads, in stored order (an unknown head, -1,
     stands for the mention's first word)."""
     known = cast(np.ndarray, clusters.heads)  # written only for clusters with heads
     heads = np.where(known >= 0, known, clusters.starts).tolist()
-    out: List[List[int]] = [[] for _ in range(clusters.n_entities)]
+    out: list[list[int]] = [[] for _ in range(clusters.n_entities)]
     for head, entity in zip(heads, clusters.entity.tolist()):
         out[entity].append(head)
     return out

@@ -7,8 +7,9 @@ The band is widened until it holds the distance, so every value the
 backtrack reads is the full table's. Documents whose band would exceed
 :data:`MAX_CELLS` are cut at long runs of equal words (:mod:`.diff`) and
 each piece aligned alone."""
+
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
@@ -34,7 +35,7 @@ class WordAlignment:
     (``replaced``)."""
 
     source: np.ndarray
-    zeros: Tuple[Tuple[int, int], ...]
+    zeros: tuple[tuple[int, int], ...]
     inserted: int
     deleted: int
     replaced: int
@@ -43,19 +44,20 @@ class WordAlignment:
 
 def align_words(response: Sequence[str], key: Sequence[str]) -> WordAlignment:
     """:class:`WordAlignment` of the response's word forms onto the key's."""
-    ids: Dict[str, int] = {}
+    ids: dict[str, int] = {}
     gold = np.fromiter((ids.setdefault(w, len(ids)) for w in key), dtype=np.int64, count=len(key))
     forms = np.fromiter((ids.setdefault(w, len(ids)) for w in response), dtype=np.int64, count=len(response))
     zero = np.fromiter((w.startswith(ZERO_PREFIX) for w in response), dtype=bool, count=len(response))
     source = np.full(len(key), -1, dtype=np.int64)
-    zeros: List[Tuple[int, int]] = []
+    zeros: list[tuple[int, int]] = []
     counts = np.zeros(4, dtype=np.int64)
     solved = _solve(forms, gold, zero)
     pieces = [(0, len(forms), 0, len(gold))] if solved is not None else _pieces(forms, gold, zero)
     for number, (a0, a1, b0, b1) in enumerate(pieces):
         table = solved if solved is not None else _solve(forms[a0:a1], gold[b0:b1], zero[a0:a1], limit=False)
-        _backtrack(forms[a0:a1], gold[b0:b1], zero[a0:a1], table=table, at=(a0, b0), source=source, zeros=zeros, counts=counts,
-            first=number == 0)
+        _backtrack(
+            forms[a0:a1], gold[b0:b1], zero[a0:a1], table=table, at=(a0, b0), source=source, zeros=zeros, counts=counts, first=number == 0
+        )
     zeros.sort(key=lambda item: (item[1], item[0]))
     inserted, deleted, replaced, leading = counts.tolist()
     return WordAlignment(source, tuple(zeros), inserted, deleted, replaced=replaced, leading=leading)
@@ -70,7 +72,7 @@ def _solve(forms: np.ndarray, gold: np.ndarray, zero: np.ndarray, *, limit: bool
     tail = 0
     while tail < min(m, n) and forms[m - 1 - tail] == gold[n - 1 - tail] and not zero[m - 1 - tail]:
         tail += 1
-    forms, gold, zero = forms[:m - tail], gold[:n - tail], zero[:m - tail]
+    forms, gold, zero = forms[: m - tail], gold[: n - tail], zero[: m - tail]
     rows = np.flatnonzero(~zero)
     rank = np.concatenate([[0], np.cumsum(~zero)])
     width = max(_bound(forms[rows], gold), abs(len(rows) - len(gold)), 1)
@@ -93,7 +95,7 @@ def _bound(forms: np.ndarray, gold: np.ndarray) -> int:
     return int(np.maximum(gap_i, gap_j).sum())
 
 
-def _pieces(forms: np.ndarray, gold: np.ndarray, zero: np.ndarray) -> List[Tuple[int, int, int, int]]:
+def _pieces(forms: np.ndarray, gold: np.ndarray, zero: np.ndarray) -> list[tuple[int, int, int, int]]:
     """Pieces cut in the middle of runs of :data:`CUT_RUN` equal words
     (:func:`~.diff.matched_pairs`), as response and key bounds."""
     m, n = len(forms), len(gold)
@@ -118,7 +120,7 @@ def _backtrack(forms, gold, zero, *, table, at, source, zeros, counts, first: bo
     a0, b0 = at
     m, n = len(forms), len(gold)
     size = 2 * width + 1
-    source[b0 + n - tail:b0 + n] = np.arange(a0 + m - tail, a0 + m)
+    source[b0 + n - tail : b0 + n] = np.arange(a0 + m - tail, a0 + m)
 
     def dp(i: int, j: int) -> int:
         if j == 0:
@@ -166,10 +168,11 @@ def _band(forms: np.ndarray, gold: np.ndarray, original: np.ndarray, *, width: i
     band = np.full((rows + 1, size), _INF, dtype=np.int32)
     offsets = np.arange(size, dtype=np.int64)
     padded = np.concatenate([np.full(width + 1, -1), gold, np.full(rows + width + 1, -1)])
-    equal = np.lib.stride_tricks.sliding_window_view(padded, size)[1:rows + 1] == forms[:, None]
+    equal = np.lib.stride_tricks.sliding_window_view(padded, size)[1 : rows + 1] == forms[:, None]
     js = offsets - width
-    inside = np.lib.stride_tricks.sliding_window_view(np.concatenate([np.zeros(width + 1, bool), np.ones(n, bool),
-                                                                     np.zeros(rows + width + 1, bool)]), size)
+    inside = np.lib.stride_tricks.sliding_window_view(
+        np.concatenate([np.zeros(width + 1, bool), np.ones(n, bool), np.zeros(rows + width + 1, bool)]), size
+    )
     band[0] = np.where((js >= 0) & (js <= n), js, _INF)
     previous = np.empty(size, dtype=np.int64)
     up = np.empty(size, dtype=np.int64)

@@ -3,10 +3,11 @@ anchoring (words found once on both sides split the problem, Bram
 Cohen's patience diff) with :class:`difflib.SequenceMatcher` on the small
 pieces left, and what lies between matched words counted as replaced,
 inserted or deleted."""
+
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
@@ -37,7 +38,7 @@ def map_words(key: Sequence[str], response: Sequence[str]) -> WordMap:
     given; fold them first). Between two matched words, the unmatched
     words of each side pair in order (replaced); the rest of the longer
     side is inserted or deleted."""
-    ids: Dict[str, int] = {}
+    ids: dict[str, int] = {}
     a = np.fromiter((ids.setdefault(word, len(ids)) for word in key), dtype=np.int64, count=len(key))
     b = np.fromiter((ids.setdefault(word, len(ids)) for word in response), dtype=np.int64, count=len(response))
     i, j = matched_pairs(a, b)
@@ -49,15 +50,13 @@ def map_words(key: Sequence[str], response: Sequence[str]) -> WordMap:
     starts_j = np.concatenate([[0], j + 1])
     paired = np.minimum(gap_i, gap_j)
     for gap in np.flatnonzero(paired).tolist():
-        mapping[starts_j[gap]:starts_j[gap] + paired[gap]] = np.arange(starts_i[gap], starts_i[gap] + paired[gap])
+        mapping[starts_j[gap] : starts_j[gap] + paired[gap]] = np.arange(starts_i[gap], starts_i[gap] + paired[gap])
     open_gaps = np.flatnonzero((gap_i > 0) | (gap_j > 0))
     first = None if not len(open_gaps) else (int(starts_i[open_gaps[0]]), int(starts_j[open_gaps[0]]))
-    return WordMap(
-        mapping, int((gap_i - paired).sum()), int((gap_j - paired).sum()), int(paired.sum()), first=first,
-    )
+    return WordMap(mapping, int((gap_i - paired).sum()), int((gap_j - paired).sum()), int(paired.sum()), first=first)
 
 
-def matched_pairs(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def matched_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Indices ``(i, j)`` of matched elements (``a[i] == b[j]``), both
     increasing: common prefix and suffix, then anchors (runs of words
     unique on both sides, their longest chain in order), recursively;
@@ -65,19 +64,19 @@ def matched_pairs(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, np.ndarray]
     anchors and at most :data:`LARGE` pairs; a larger piece without
     anchors matches nothing."""
     n_ids = int(max(a.max(initial=0), b.max(initial=0))) + 1
-    out_i: List[np.ndarray] = []
-    out_j: List[np.ndarray] = []
+    out_i: list[np.ndarray] = []
+    out_j: list[np.ndarray] = []
     stack = [(0, len(a), 0, len(b))]
     while stack:
         a0, a1, b0, b1 = stack.pop()
         n = min(a1 - a0, b1 - b0)
-        differ = np.flatnonzero(a[a0:a0 + n] != b[b0:b0 + n])
+        differ = np.flatnonzero(a[a0 : a0 + n] != b[b0 : b0 + n])
         head = int(differ[0]) if len(differ) else n
         out_i.append(np.arange(a0, a0 + head))
         out_j.append(np.arange(b0, b0 + head))
         a0, b0 = a0 + head, b0 + head
         n = min(a1 - a0, b1 - b0)
-        differ = np.flatnonzero(a[a1 - n:a1][::-1] != b[b1 - n:b1][::-1])
+        differ = np.flatnonzero(a[a1 - n : a1][::-1] != b[b1 - n : b1][::-1])
         tail = int(differ[0]) if len(differ) else n
         out_i.append(np.arange(a1 - tail, a1))
         out_j.append(np.arange(b1 - tail, b1))
@@ -132,15 +131,15 @@ def _runs(ids: np.ndarray, width: int, bits: int) -> np.ndarray:
     n = len(ids) - width + 1
     codes = ids[:n].copy()
     for offset in range(1, width):
-        codes = (codes << bits) | ids[offset:offset + n]
+        codes = (codes << bits) | ids[offset : offset + n]
     return codes
 
 
 def _increasing_run(values: np.ndarray) -> np.ndarray:
     """Indices of a longest strictly increasing subsequence of ``values``
     (patience sorting, O(n log n))."""
-    tails: List[int] = []
-    tail_at: List[int] = []
+    tails: list[int] = []
+    tail_at: list[int] = []
     before = [-1] * len(values)
     for index, value in enumerate(values.tolist()):
         place = bisect_left(tails, value)

@@ -1,7 +1,9 @@
 """Heads of mentions that carry none, chosen in the key's dependency trees
 as udapi's ``corefud.MoveHead`` chooses them (what text2text-coref's
 ``text2conllu`` writes; docs/formats.md, text2text)."""
-from typing import Dict, List, Optional, Sequence, Union
+
+from collections.abc import Sequence
+from typing import Optional, Union
 
 from ..conllu.document import CorefUDDocument
 
@@ -18,20 +20,20 @@ class Trees:
     def __init__(self, document: CorefUDDocument) -> None:
         starts = document.sentence_starts.tolist()
         heads, deps = document.token_columns.get(6), document.token_columns.get(8)
-        self.parent: List[int] = []
-        self.raw_deps: List[str] = deps
-        self.first: List[int] = []
+        self.parent: list[int] = []
+        self.raw_deps: list[str] = deps
+        self.first: list[int] = []
         for s in range(len(starts) - 1):
             for w in range(starts[s], starts[s + 1]):
                 self.first.append(starts[s])
                 head = heads[w] if w < len(heads) else "_"
                 self.parent.append(starts[s] + int(head) - 1 if head.isdigit() and head != "0" else ROOT)
 
-    def enhanced(self, w: int) -> List[Parent]:
+    def enhanced(self, w: int) -> list[Parent]:
         raw = self.raw_deps[w] if w < len(self.raw_deps) else "_"
         if raw == "_":
             return [self.parent[w]]
-        parents: List[Parent] = []
+        parents: list[Parent] = []
         for item in raw.split("|"):
             head = item.partition(":")[0]
             if head.isdigit():
@@ -67,7 +69,7 @@ class Trees:
         all of them in turn, then down the path climbed alone), as udapi's
         ``find_minimal_common_treelet``."""
         queue = list(nodes)
-        inside: Dict[int, Optional[int]] = {node: None for node in queue}
+        inside: dict[int, Optional[int]] = {node: None for node in queue}
         highest: Optional[int] = None
         while len(queue) > 1:
             node = queue.pop(0)

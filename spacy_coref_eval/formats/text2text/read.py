@@ -2,11 +2,13 @@
 document a line, no names (documents pair with the key's by order), each
 put on its key document's words as text2text-coref's ``clean`` and
 ``text2conllu`` put it, with an :class:`~..document.AlignmentReport`."""
+
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Optional, Union
 
 import numpy as np
 
@@ -35,14 +37,14 @@ class TextDocument(SideDocument):
     when the key's ids are ``eid``, within each line when they are ``GRP``
     (docs/corefud.md §8)."""
 
-    tokens_written: List[str]
+    tokens_written: list[str]
     line: int
     source: str
     name: Optional[str] = None
-    seen: Dict[str, Tuple[int, int, int, int]] = field(default_factory=dict, repr=False, compare=False)
+    seen: dict[str, tuple[int, int, int, int]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
-    def words(self) -> List[str]:
+    def words(self) -> list[str]:
         return [split_token(token)[0] for token in self.tokens_written]
 
     @property
@@ -77,13 +79,13 @@ def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) 
     if lines and lines[-1] == "":
         lines.pop()
     documents = [TextDocument(line.split(), number, str(path)) for number, line in enumerate(lines, 1)]
-    seen: Dict[str, Tuple[int, int, int, int]] = {}
+    seen: dict[str, tuple[int, int, int, int]] = {}
     for document in documents:
         document.seen = seen
     return Side(path, FORMAT, list(documents), unparseable_warnings(path, documents))
 
 
-def unparseable_warnings(path: Path, documents: Sequence[TextDocument]) -> List[str]:
+def unparseable_warnings(path: Path, documents: Sequence[TextDocument]) -> list[str]:
     """One line counting the tags that cannot be parsed (dropped, as
     text2text-coref's ``clean`` drops them), naming the first."""
     counts = TagCounts()
@@ -112,12 +114,12 @@ def place(response: TextDocument, key: SideDocument) -> Paired:
     written = response.tokens_written
     alignment = align_words([split_token(token)[0] for token in written], gold)
     counts = TagCounts()
-    found: List[Tuple[str, int, int]] = []
+    found: list[tuple[str, int, int]] = []
     zeros_at = [at for _, at in alignment.zeros]
     source = alignment.source.tolist()
     for s in range(len(sentences) - 1):
         a, b = sentences[s], sentences[s + 1]
-        stream: List[Tuple[Optional[str], int]] = []
+        stream: list[tuple[Optional[str], int]] = []
         z = int(np.searchsorted(zeros_at, a))
         for w in range(a, b):
             while z < len(zeros_at) and zeros_at[z] == w:
@@ -126,7 +128,7 @@ def place(response: TextDocument, key: SideDocument) -> Paired:
             stream.append((written[source[w]] if source[w] >= 0 else None, w))
         where = f"{response.source}:{response.line}: "
         for eid, first, last in sentence_mentions([token for token, _ in stream], counts, where):
-            words = [w for _, w in stream[first:last + 1] if w >= 0]
+            words = [w for _, w in stream[first : last + 1] if w >= 0]
             if words:
                 found.append((eid, words[0], words[-1]))
     counts.openings = count_openings(written)
@@ -136,13 +138,17 @@ def place(response: TextDocument, key: SideDocument) -> Paired:
     across = conllu is not None and not ids_per_document(["-".join(fields)])
     clusters = _clusters(found, positions, heads, seen=first_mentions(found, response.line, response.seen if across else {}))
     report = AlignmentReport(
-        "words", inserted=alignment.inserted, deleted=alignment.deleted, replaced=alignment.replaced,
-        dropped=max(counts.openings - made, 0), repaired=counts.repaired,
+        "words",
+        inserted=alignment.inserted,
+        deleted=alignment.deleted,
+        replaced=alignment.replaced,
+        dropped=max(counts.openings - made, 0),
+        repaired=counts.repaired,
     )
     return Paired(key, clusters, alignment=report)
 
 
-def _heads(key: SideDocument, conllu, found: Sequence[Tuple[str, int, int]]) -> List[int]:
+def _heads(key: SideDocument, conllu, found: Sequence[tuple[str, int, int]]) -> list[int]:
     """Every mention's head word: by the key's dependency trees when its
     file gives mentions heads (``global.Entity`` with a ``head`` field), else
     the first word, as text2text-coref's output is read back."""
@@ -152,7 +158,7 @@ def _heads(key: SideDocument, conllu, found: Sequence[Tuple[str, int, int]]) -> 
     return [trees.head(first, last) for _, first, last in found]
 
 
-def _identity(source: str) -> Tuple[str, int, int]:
+def _identity(source: str) -> tuple[str, int, int]:
     try:
         status = Path(source).stat()
     except OSError:
@@ -161,7 +167,7 @@ def _identity(source: str) -> Tuple[str, int, int]:
 
 
 @lru_cache(maxsize=8)
-def _header(source: str, mtime: int, size: int) -> Tuple[str, ...]:
+def _header(source: str, mtime: int, size: int) -> tuple[str, ...]:
     """The fields of the CoNLL-U file ``source``'s first ``global.Entity``
     header (text2conllu copies it to its output)."""
     try:
@@ -172,8 +178,8 @@ def _header(source: str, mtime: int, size: int) -> Tuple[str, ...]:
 
 
 def first_mentions(
-    found: Sequence[Tuple[str, int, int]], line: int, seen: Dict[str, Tuple[int, int, int, int]]
-) -> Dict[str, Tuple[int, int, int, int]]:
+    found: Sequence[tuple[str, int, int]], line: int, seen: dict[str, tuple[int, int, int, int]]
+) -> dict[str, tuple[int, int, int, int]]:
     """``seen`` (the lines placed before, kept by whoever placed them) with
     the mentions ``found`` on line ``line``: every entity id at its first
     mention. A line placed again finds its own ids at the same places."""
@@ -185,9 +191,11 @@ def first_mentions(
 
 
 def _clusters(
-    found: Sequence[Tuple[str, int, int]], positions: Sequence[int], heads: Sequence[int],
+    found: Sequence[tuple[str, int, int]],
+    positions: Sequence[int],
+    heads: Sequence[int],
     *,
-    seen: Optional[Dict[str, Tuple[int, int, int, int]]] = None,
+    seen: Optional[dict[str, tuple[int, int, int, int]]] = None,
 ) -> Clusters:
     """Mentions ``(entity id, first word, last word)`` as clusters over the
     key's tokens (word ``w`` at ``positions[w]``), entities in udapi's order
@@ -210,6 +218,6 @@ def _clusters(
     sizes = lasts - firsts + 1
     if np.any(ends - starts != sizes):
         indptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        tokens = np.concatenate([at[first:last + 1] for first, last in zip(firsts.tolist(), lasts.tolist())])
+        tokens = np.concatenate([at[first : last + 1] for first, last in zip(firsts.tolist(), lasts.tolist())])
         nodes = NodeSets(indptr, tokens, np.zeros(len(order), dtype=bool), None)
     return Clusters.from_arrays(starts, ends, labels, heads=head_array, nodes=nodes)

@@ -1,9 +1,11 @@
 """The tags of LLM-track text read and repaired as text2text-coref's
 ``clean`` repairs them, then made mentions as its ``text2conllu`` makes
 them (docs/formats.md, text2text)."""
+
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Optional
 
 _TAG = re.compile(r"(\[?)e(\d+)(\]?)")
 
@@ -27,7 +29,7 @@ class TagCounts:
         return self.invalid + self.pipes + self.stray + self.unclosed
 
 
-def split_token(token: str) -> Tuple[str, Optional[str]]:
+def split_token(token: str) -> tuple[str, Optional[str]]:
     """A written word's form and its tag text (``None`` without ``|``)."""
     form, bar, tags = token.partition("|")
     return form, tags if bar else None
@@ -43,17 +45,15 @@ def count_openings(tokens: Sequence[str]) -> int:
     return total
 
 
-def sentence_mentions(
-    tokens: Sequence[Optional[str]], counts: TagCounts, where: str = ""
-) -> List[Tuple[str, int, int]]:
+def sentence_mentions(tokens: Sequence[Optional[str]], counts: TagCounts, where: str = "") -> list[tuple[str, int, int]]:
     """The mentions ``(entity id, first, last)`` (positions in ``tokens``) of
     one key sentence whose words are ``tokens`` (``None``: a word put back
     without tags). Each word's tags are read left to right: ``[eN]`` is a
     one-word mention, ``eN]`` closes the latest open ``[eN`` of the
     sentence or, with none open, is a one-word mention; openings still
     open at the sentence's end are lost; unparseable tags are dropped."""
-    stacks: Dict[str, List[int]] = {}
-    found: List[Tuple[str, int, int]] = []
+    stacks: dict[str, list[int]] = {}
+    found: list[tuple[str, int, int]] = []
     for position, token in enumerate(tokens):
         if token is None or "|" not in token:
             continue

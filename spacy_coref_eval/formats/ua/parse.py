@@ -3,9 +3,10 @@ columns named by ``# global.columns`` (else at the UA scorer's positions),
 separated by tabs or spaces; in a markable cell closings ``)`` come before
 openings ``(EntityID=…|MarkableID=…)``. Every error names the file, the
 line and the markable or entity."""
+
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Optional
 
 from ...errors import CorefInputError
 from ...model.ua.layer import EMPTY, Layer, Markables, build_layer
@@ -24,18 +25,18 @@ class UADocument:
 
     name: str
     n_tokens: int
-    sentence_starts: List[int]
+    sentence_starts: list[int]
     identity: Layer
     deixis: Layer
     form: int = 1
-    read_lines: Callable[[], List[str]] = field(default=list, compare=False, repr=False)
+    read_lines: Callable[[], list[str]] = field(default=list, compare=False, repr=False)
 
     @cached_property
-    def lines(self) -> List[str]:
+    def lines(self) -> list[str]:
         return self.read_lines()
 
     @cached_property
-    def words(self) -> List[str]:
+    def words(self) -> list[str]:
         """The FORM of every token (``_`` where the line has none)."""
         out = []
         for line in self.lines:
@@ -46,18 +47,18 @@ class UADocument:
 
 @dataclass
 class UAFile:
-    documents: List[UADocument]
-    warnings: List[str] = field(default_factory=list)
+    documents: list[UADocument]
+    warnings: list[str] = field(default_factory=list)
 
 
 def parse_ua(text: str, source: str = "<string>") -> UAFile:
     """The documents of CoNLL-UA ``text``; ``source`` names it in errors."""
     columns = dict(DEFAULT_COLUMNS)
-    documents: List[UADocument] = []
-    warnings: List[str] = []
+    documents: list[UADocument] = []
+    warnings: list[str] = []
     name: Optional[str] = None
-    rows: List[Tuple[int, str]] = []
-    sentence_starts: List[int] = []
+    rows: list[tuple[int, str]] = []
+    sentence_starts: list[int] = []
     new_sentence = True
 
     def close() -> None:
@@ -105,8 +106,7 @@ def parse_ua(text: str, source: str = "<string>") -> UAFile:
 
 
 def _document(
-    name: str, rows: List[Tuple[int, str]], starts: List[int], *, columns: Dict[str, int], source: str,
-    warnings: List[str],
+    name: str, rows: list[tuple[int, str]], starts: list[int], *, columns: dict[str, int], source: str, warnings: list[str]
 ) -> UADocument:
     """A document from its token lines; only lines with a parenthesis can
     hold markables or bridging, so only those are split into cells."""
@@ -119,7 +119,7 @@ def _document(
     return UADocument(name, len(lines), starts or [0], identity, deixis=deixis, form=columns.get("FORM", 1), read_lines=lambda: lines)
 
 
-def fields(text: str, line: int, where: str) -> Dict[str, str]:
+def fields(text: str, line: int, where: str) -> dict[str, str]:
     """``KEY=VALUE|KEY=VALUE`` as a dict (a later key wins)."""
     try:
         return dict(part.split("=", 1) for part in text.split("|"))
@@ -135,13 +135,18 @@ def fields(text: str, line: int, where: str) -> Dict[str, str]:
 
 
 def _layer(
-    rows: List[Tuple[int, int, List[str]]], column: int, bridging_column: Optional[int], *, where: str, warnings: List[str],
+    rows: list[tuple[int, int, list[str]]],
+    column: int,
+    bridging_column: Optional[int],
+    *,
+    where: str,
+    warnings: list[str],
     required: bool = True,
 ) -> Layer:
-    opened: List[Tuple[str, int, Dict[str, str], int]] = []
-    spans: Dict[str, Tuple[int, int, Dict[str, str], int]] = {}
-    seen: Dict[str, None] = {}
-    bridges: List[Tuple[str, str, int]] = []
+    opened: list[tuple[str, int, dict[str, str], int]] = []
+    spans: dict[str, tuple[int, int, dict[str, str], int]] = {}
+    seen: dict[str, None] = {}
+    bridges: list[tuple[str, str, int]] = []
     for position, line, cells in rows:
         if len(cells) <= column:
             if not required:
@@ -177,21 +182,27 @@ def _layer(
         markable_id, _, _, line = opened[-1]
         raise CorefInputError(f"{where}, line {line}: markable {markable_id} is never closed")
     order = list(seen)
-    entity_index: Dict[str, int] = {}
+    entity_index: dict[str, int] = {}
     entity = [entity_index.setdefault(spans[mid][2]["EntityID"], len(entity_index)) for mid in order]
     listed = [spans[mid] for mid in order]
     return build_layer(
         Markables.of_lists(
-            [start for start, _, _, _ in listed], [end for _, end, _, _ in listed], entity, list(entity_index), order,
+            [start for start, _, _, _ in listed],
+            [end for _, end, _, _ in listed],
+            entity,
+            list(entity_index),
+            order,
             [line for _, _, _, line in listed],
             {i: values["Min"] for i, (_, _, values, _) in enumerate(listed) if "Min" in values},
             {i: values["ElementOf"] for i, (_, _, values, _) in enumerate(listed) if "ElementOf" in values},
         ),
-        bridges, where, warnings=warnings,
+        bridges,
+        where,
+        warnings=warnings,
     )
 
 
-def bridging_pairs(cell: str, line: int, where: str, *, warnings: List[str]) -> List[Tuple[str, str, int]]:
+def bridging_pairs(cell: str, line: int, where: str, *, warnings: list[str]) -> list[tuple[str, str, int]]:
     """The ``(anaphor id, anchor id, line)`` pairs of a BRIDGING cell."""
     out = []
     head, *pieces = cell.split("(")

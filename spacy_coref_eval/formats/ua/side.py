@@ -1,10 +1,11 @@
 """CoNLL-UA documents as sides: the clusters of the IDENTITY column by
 default; :func:`~spacy_coref_eval.model.ua.view.ua_clusters` builds those
 of every UA scoring mode from the layers kept with them."""
+
 import codecs
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Tuple, Union
+from typing import Optional, Union
 
 import numpy as np
 
@@ -33,18 +34,18 @@ class UASideDocument(SideDocument):
         return self.document.name
 
     @property
-    def words(self) -> List[str]:
+    def words(self) -> list[str]:
         return self.document.words
 
     @property
-    def sentence_starts(self) -> List[int]:
+    def sentence_starts(self) -> list[int]:
         return self.document.sentence_starts
 
     @property
     def n_tokens(self) -> int:
         return self.document.n_tokens
 
-    def mention_ids(self) -> Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    def mention_ids(self) -> Optional[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """Every IDENTITY markable's span and its ``EntityID`` as written."""
         table = self.document.identity.table
         ids = np.array(self.document.identity.entity_ids or [""], dtype=str)
@@ -86,7 +87,7 @@ def parse_side(data: Union[bytes, bytearray], path: Path, options: ReadOptions) 
     (the format's reader)."""
     data = bytes(data)
     if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
+        data = data[len(codecs.BOM_UTF8) :]
     read = parse_simple(data, str(path))
     if read is None:
         check_utf8(data, path)

@@ -5,7 +5,8 @@ common case: tab-separated token lines with the same number of cells and
 no other white space, ``# global.columns`` before the first document, and
 markable cells of ``)`` closings and ``(KEY=VALUE|...)`` openings, each
 with one ``MarkableID`` and one ``EntityID``."""
-from typing import Dict, List, Optional, Tuple
+
+from typing import Optional
 
 import numpy as np
 
@@ -13,16 +14,7 @@ from ...arrays import pair_brackets, range_values
 from ...errors import CorefInputError
 from ...model.ua.layer import EMPTY, Layer, build_layer
 from ..conll.vectorised import narrow_utf8
-from .parse import (
-    BRIDGING,
-    DEFAULT_COLUMNS,
-    DISCOURSE_DEIXIS,
-    IDENTITY,
-    Markables,
-    UADocument,
-    UAFile,
-    bridging_pairs,
-)
+from .parse import BRIDGING, DEFAULT_COLUMNS, DISCOURSE_DEIXIS, IDENTITY, Markables, UADocument, UAFile, bridging_pairs
 
 _NL, _TAB, _SPACE, _HASH, _UNDERSCORE = 10, 9, 32, 35, 95
 _OPEN, _CLOSE, _PIPE, _EQUALS = 40, 41, 124, 61
@@ -45,7 +37,7 @@ class _Lines:
         nonempty = self.ends > self.starts
         self.first[nonempty] = buf[self.starts[nonempty]]
 
-    def text(self, lines: np.ndarray) -> List[str]:
+    def text(self, lines: np.ndarray) -> list[str]:
         """The decoded text of ``lines``."""
         spans = zip(self.starts[lines].tolist(), self.ends[lines].tolist())
         return b"\n".join([self.data[start:end] for start, end in spans]).decode("utf8").split("\n")
@@ -87,8 +79,9 @@ def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     sentence_bounds = np.searchsorted(sentence, doc_first).tolist()
     where = [f"{source}: document {name!r}" for name in names]
     try:
-        layers, warnings = _document_layers(lines, special, columns, cells=cells, doc=doc, token_index=token_index, token_lines=marked,
-            where=where)
+        layers, warnings = _document_layers(
+            lines, special, columns, cells=cells, doc=doc, token_index=token_index, token_lines=marked, where=where
+        )
     except CorefInputError:
         return None
     if layers is None:
@@ -99,15 +92,22 @@ def parse_simple(data: bytes, source: str) -> Optional[UAFile]:
     documents = []
     for d, name in enumerate(names):
         lo, hi = doc_first[d], doc_first[d + 1]
-        starts = (sentence[sentence_bounds[d]:sentence_bounds[d + 1]] - lo).tolist() or [0]
-        documents.append(UADocument(
-            name, hi - lo, starts, layers[0][d], deixis=layers[1][d], form=columns.get("FORM", 1),
-            read_lines=_token_lines(data, data_starts[d], data_ends[d]),
-        ))
+        starts = (sentence[sentence_bounds[d] : sentence_bounds[d + 1]] - lo).tolist() or [0]
+        documents.append(
+            UADocument(
+                name,
+                hi - lo,
+                starts,
+                layers[0][d],
+                deixis=layers[1][d],
+                form=columns.get("FORM", 1),
+                read_lines=_token_lines(data, data_starts[d], data_ends[d]),
+            )
+        )
     return UAFile(documents, [w for ws in warnings for w in ws])
 
 
-def _bracketed(lines: _Lines, token: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+def _bracketed(lines: _Lines, token: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The token lines with a parenthesis (the only ones that can hold
     markables or bridging), and where the file's parentheses, ``|`` and
     ``=`` are."""
@@ -119,9 +119,7 @@ def _bracketed(lines: _Lines, token: np.ndarray) -> Tuple[np.ndarray, np.ndarray
     return line[token[line]], special
 
 
-def _cells(
-    lines: _Lines, tabs: np.ndarray, token: np.ndarray, *, counted: np.ndarray, marked: np.ndarray, columns: Dict[str, int],
-):
+def _cells(lines: _Lines, tabs: np.ndarray, token: np.ndarray, *, counted: np.ndarray, marked: np.ndarray, columns: dict[str, int]):
     """Where the cells of ``marked`` lines are, as a function of a column
     name, when those lines have the same number of tab-separated cells,
     none empty, enough for every markable column, and no space."""
@@ -138,12 +136,14 @@ def _cells(
     if row is None:
         return None
     width = row.shape[1]
-    if any(columns.get(c, -1) > width for c in (IDENTITY, BRIDGING, DISCOURSE_DEIXIS)) or width and (
-        np.any(row[:, -1] >= ends - 1) or np.any(row[:, 1:] - row[:, :-1] == 1)
+    if (
+        any(columns.get(c, -1) > width for c in (IDENTITY, BRIDGING, DISCOURSE_DEIXIS))
+        or width
+        and (np.any(row[:, -1] >= ends - 1) or np.any(row[:, 1:] - row[:, :-1] == 1))
     ):
         return None
 
-    def cells(column: str) -> Tuple[np.ndarray, np.ndarray]:
+    def cells(column: str) -> tuple[np.ndarray, np.ndarray]:
         c = columns[column]
         lo = row[:, c - 1] + 1 if c else starts
         hi = row[:, c] if c < width else ends
@@ -162,9 +162,7 @@ def _rows(lines: _Lines, tabs: np.ndarray, token: np.ndarray, *, counted: np.nda
     if width * n_token == len(tabs):
         every = tabs.reshape(n_token, width)
         token_lines = np.flatnonzero(token)
-        if width == 0 or (
-            np.all(every[:, 0] > lines.starts[token_lines]) and np.all(every[:, -1] < lines.ends[token_lines])
-        ):
+        if width == 0 or (np.all(every[:, 0] > lines.starts[token_lines]) and np.all(every[:, -1] < lines.ends[token_lines])):
             return every[counted[marked] - 1]
     first_tab = np.searchsorted(tabs, lines.starts[marked])
     n_tabs = np.searchsorted(tabs, lines.ends[marked]) - first_tab
@@ -175,15 +173,22 @@ def _rows(lines: _Lines, tabs: np.ndarray, token: np.ndarray, *, counted: np.nda
 
 
 def _document_layers(
-    lines: _Lines, special: np.ndarray, columns: Dict[str, int], *, cells, doc: np.ndarray, token_index: np.ndarray,
-    token_lines: np.ndarray, where: List[str],
-) -> Tuple[Optional[Tuple[List[Layer], List[Layer]]], List[List[str]]]:
+    lines: _Lines,
+    special: np.ndarray,
+    columns: dict[str, int],
+    *,
+    cells,
+    doc: np.ndarray,
+    token_index: np.ndarray,
+    token_lines: np.ndarray,
+    where: list[str],
+) -> tuple[Optional[tuple[list[Layer], list[Layer]]], list[list[str]]]:
     """The IDENTITY and DISCOURSE_DEIXIS layers of every document and the
     warnings of each, in the order :func:`~.parse.parse_ua` gives them,
     from the cells of ``token_lines`` (those with a parenthesis)."""
     buf, n_docs = lines.buf, len(where)
-    warnings: List[List[str]] = [[] for _ in where]
-    bridges: List[List[Tuple[str, str, int]]] = [[] for _ in where]
+    warnings: list[list[str]] = [[] for _ in where]
+    bridges: list[list[tuple[str, str, int]]] = [[] for _ in where]
     if BRIDGING in columns:
         lo, hi = cells(BRIDGING)
         marked = _marked(buf, lo, hi)
@@ -199,20 +204,23 @@ def _document_layers(
         read = _layers(buf, special, lo=lo, hi=hi, doc=doc, token_index=token_index, line_number=token_lines + 1, n_docs=n_docs)
         if read is None:
             return None, warnings
-        layers.append([
-            build_layer(markables, bridges[d] if column == IDENTITY else [], where[d], warnings=warnings[d])
-            for d, markables in enumerate(read)
-        ])
+        layers.append(
+            [
+                build_layer(markables, bridges[d] if column == IDENTITY else [], where[d], warnings=warnings[d])
+                for d, markables in enumerate(read)
+            ]
+        )
     return (layers[0], layers[1]), warnings
 
 
 def _token_lines(data: bytes, start: int, end: int):
-    def read() -> List[str]:
+    def read() -> list[str]:
         return [line for line in data[start:end].decode("utf8").split("\n") if line and line[0] != "#"]
+
     return read
 
 
-def _structure(lines: _Lines) -> Optional[Tuple[Dict[str, int], List[str], np.ndarray, np.ndarray]]:
+def _structure(lines: _Lines) -> Optional[tuple[dict[str, int], list[str], np.ndarray, np.ndarray]]:
     """The columns, document names and ``# newdoc`` lines, and the lines
     after which a sentence starts (blank, ``# sent_id``, ``# newdoc``), when
     ``# global.columns`` comes before the first document and names are
@@ -223,8 +231,8 @@ def _structure(lines: _Lines) -> Optional[Tuple[Dict[str, int], List[str], np.nd
     sent = long[np.all(lines.buf[at] == _SENT_ID, axis=1)]
     others = np.setdiff1d(comments, sent, assume_unique=True)
     columns = dict(DEFAULT_COLUMNS)
-    names: List[str] = []
-    doc_lines: List[int] = []
+    names: list[str] = []
+    doc_lines: list[int] = []
     for index, line in zip(others.tolist(), lines.text(others) if len(others) else []):
         key, _, value = line[1:].partition("=")
         key = key.strip()
@@ -255,10 +263,16 @@ def _marked(buf: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 def _layers(
-    buf: np.ndarray, special: np.ndarray, *, lo: np.ndarray, hi: np.ndarray, doc: np.ndarray, token_index: np.ndarray,
+    buf: np.ndarray,
+    special: np.ndarray,
+    *,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    doc: np.ndarray,
+    token_index: np.ndarray,
     line_number: np.ndarray,
     n_docs: int,
-) -> Optional[List[Markables]]:
+) -> Optional[list[Markables]]:
     """The markables of one column, document by document, or ``None``
     unless every cell other than ``_`` is ``)`` closings then openings
     ``(KEY=VALUE|...)`` with one non-empty ``MarkableID`` and ``EntityID``
@@ -315,7 +329,7 @@ def _layers(
     key_start, value_start = at[part] + 1, at[equals] + 1
     piece = opened[part] - 1
     n_pieces = int(opened[-1])
-    found: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
+    found: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for key in _KEYS:
         width = len(key)
         candidates = np.flatnonzero(value_start - key_start - 1 == width)
@@ -350,7 +364,7 @@ def _layers(
     value_hi = {key: part_end[hits] for key, (_, hits) in found.items()}
     piece_doc = doc[piece_cell]
     both = _values(buf, np.r_[value_lo["MarkableID"], value_lo["EntityID"]], np.r_[value_hi["MarkableID"], value_hi["EntityID"]])
-    markable_ids, entity_texts = both[:len(piece_doc)], both[len(piece_doc):]
+    markable_ids, entity_texts = both[: len(piece_doc)], both[len(piece_doc) :]
     bounds = np.searchsorted(piece_doc, np.arange(n_docs + 1)).tolist()
     numbered = _numbered(markable_ids, entity_texts, bounds)
     if numbered is None:
@@ -361,25 +375,31 @@ def _layers(
     out = []
     for d in range(n_docs):
         a, b = bounds[d], bounds[d + 1]
-        out.append(Markables(
-            starts[a:b], ends_[a:b], entity[a:b], entity_ids[d], markable_ids=markable_ids[a:b], lines=lines[a:b],
-            mins=_within(*extra["Min"], a=a, b=b), element_of=_within(*extra["ElementOf"], a=a, b=b),
-        ))
+        out.append(
+            Markables(
+                starts[a:b],
+                ends_[a:b],
+                entity[a:b],
+                entity_ids[d],
+                markable_ids=markable_ids[a:b],
+                lines=lines[a:b],
+                mins=_within(*extra["Min"], a=a, b=b),
+                element_of=_within(*extra["ElementOf"], a=a, b=b),
+            )
+        )
     return out
 
 
-def _numbered(
-    markable_ids: List[str], entity_texts: List[str], bounds: List[int]
-) -> Optional[Tuple[np.ndarray, List[List[str]]]]:
+def _numbered(markable_ids: list[str], entity_texts: list[str], bounds: list[int]) -> Optional[tuple[np.ndarray, list[list[str]]]]:
     """Every markable's entity, numbered within its document in order of
     first appearance, and each document's entity ids; ``None`` when a
     markable id is given twice in a document."""
-    entity: List[int] = []
+    entity: list[int] = []
     entity_ids = []
     for a, b in zip(bounds, bounds[1:]):
         if len(set(markable_ids[a:b])) != b - a:
             return None
-        index: Dict[str, int] = {}
+        index: dict[str, int] = {}
         entity += [index.setdefault(e, len(index)) for e in entity_texts[a:b]]
         entity_ids.append(list(index))
     return np.array(entity, dtype=np.int64), entity_ids
@@ -389,11 +409,11 @@ def _equal_rows(rows: np.ndarray, text: bytes) -> np.ndarray:
     """Which rows of bytes are ``text``, compared eight bytes at a time."""
     width = -(-len(text) // 8) * 8
     padded = np.zeros((len(rows), width), dtype=np.uint8)
-    padded[:, :len(text)] = rows
+    padded[:, : len(text)] = rows
     return np.all(padded.view(np.uint64) == np.frombuffer(text.ljust(width, b"\0"), dtype=np.uint64), axis=1)
 
 
-def _within(pieces: np.ndarray, values: List[str], *, a: int, b: int) -> Dict[int, str]:
+def _within(pieces: np.ndarray, values: list[str], *, a: int, b: int) -> dict[int, str]:
     """``values`` of the ``pieces`` (ascending) in ``[a, b)``, by piece from ``a``."""
     if len(pieces) == 0:
         return {}
@@ -401,7 +421,7 @@ def _within(pieces: np.ndarray, values: List[str], *, a: int, b: int) -> Dict[in
     return dict(zip((pieces[lo:hi] - a).tolist(), values[lo:hi]))
 
 
-def _values(buf: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> List[str]:
+def _values(buf: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> list[str]:
     """The text of every ``buf[lo[i]:hi[i]]`` (no tab among them), decoded
     in one piece."""
     if len(lo) == 0:

@@ -4,8 +4,9 @@ openings. A CoNLL-UA document is written with everything it holds (split
 antecedents, minimum spans, non-referring entities, bridging, discourse
 deixis); the documents of other formats with their entities (and CoNLL-U
 ``SplitAnte=`` links as ``ElementOf=``)."""
+
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Dict, Iterator, List, Sequence, Tuple
 
 import numpy as np
 
@@ -17,14 +18,27 @@ from ..document import SideDocument, check_written_name, conll_column, document_
 from .parse import BRIDGING, DISCOURSE_DEIXIS, IDENTITY
 
 COLUMNS = (
-    "ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",
-    IDENTITY, BRIDGING, DISCOURSE_DEIXIS, "REFERENCE", "NOM_SEM",
+    "ID",
+    "FORM",
+    "LEMMA",
+    "UPOS",
+    "XPOS",
+    "FEATS",
+    "HEAD",
+    "DEPREL",
+    "DEPS",
+    "MISC",
+    IDENTITY,
+    BRIDGING,
+    DISCOURSE_DEIXIS,
+    "REFERENCE",
+    "NOM_SEM",
 )
-Opening = Tuple[int, int, str]
+Opening = tuple[int, int, str]
 """A markable to write: ``[start, end)`` and its fields ``KEY=VALUE|...``."""
 
 
-def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> List[str]:
+def write_side(path: Path, documents: Sequence[SideDocument], inputs: Sequence[Path]) -> list[str]:
     """The documents as a CoNLL-UA file (the format's writer)."""
     names = document_names(documents)
     first_scattered(names, documents, "CoNLL-UA")
@@ -69,7 +83,7 @@ def format_document(name: str, document: SideDocument) -> Iterator[str]:
     yield ""
 
 
-def cluster_openings(document: SideDocument) -> List[Opening]:
+def cluster_openings(document: SideDocument) -> list[Opening]:
     """The markables of a document's clusters: entity ``e`` has the id
     ``e+1``, markables are numbered in order of their starts."""
     clusters = document.clusters
@@ -80,9 +94,9 @@ def cluster_openings(document: SideDocument) -> List[Opening]:
     ]
 
 
-def layer_openings(layer: Layer) -> List[Opening]:
+def layer_openings(layer: Layer) -> list[Opening]:
     """The markables of a read CoNLL-UA layer, with their fields."""
-    plurals: Dict[int, List[str]] = {}
+    plurals: dict[int, list[str]] = {}
     for entity, of in enumerate(layer.element_of):
         plurals[entity] = [layer.entity_ids[p] for p in of]
     out = []
@@ -97,22 +111,22 @@ def layer_openings(layer: Layer) -> List[Opening]:
     return out
 
 
-def bridging_cells(layer: Layer, n: int) -> List[str]:
+def bridging_cells(layer: Layer, n: int) -> list[str]:
     """The BRIDGING column: each pair on its anaphor's last token."""
-    cells: List[List[str]] = [[] for _ in range(n)]
+    cells: list[list[str]] = [[] for _ in range(n)]
     for anaphor, anchor in layer.bridging:
         a = layer.markables[anaphor]
         cells[a.end - 1].append(f"(MarkableID={a.markable_id}|MentionAnchor={layer.markables[anchor].markable_id})")
     return ["".join(c) or "_" for c in cells]
 
 
-def markable_cells(openings: Sequence[Opening], n: int, name: str, *, column: str) -> List[str]:
+def markable_cells(openings: Sequence[Opening], n: int, name: str, *, column: str) -> list[str]:
     """One cell per token: closings, then openings (outer first); a
     one-token markable closes itself. Markables must nest, as one ``)``
     closes the most recently opened markable."""
     order = sorted(openings, key=lambda o: (o[0], -o[1]))
-    stack: List[int] = []
-    opens: List[List[str]] = [[] for _ in range(n)]
+    stack: list[int] = []
+    opens: list[list[str]] = [[] for _ in range(n)]
     closes = [0] * n
     for start, end, fields in order:
         while stack and stack[-1] <= start:

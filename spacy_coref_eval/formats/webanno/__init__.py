@@ -5,6 +5,7 @@ referenceRelation``): a token of a link carries ``TYPE[CHAIN]`` and
 the links of one chain an entity. Token offsets are characters of the
 document, whose text is rebuilt from the tokens; one file a document,
 named by the file name up to its first dot (``doc1.txt.tsv``: ``doc1``)."""
+
 from ..base import Format, Lazy
 
 FORMAT = Format("webanno", "INCEpTION/WebAnno TSV 3", (), Lazy(f"{__name__}.read:read_webanno"), directories=True)

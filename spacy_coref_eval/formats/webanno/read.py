@@ -1,7 +1,8 @@
 """Reading WebAnno TSV 3 chain layers (:mod:`.`)."""
+
 import re
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Optional
 
 from ...errors import CorefInputError
 from ..annotation import annotated_side
@@ -23,10 +24,10 @@ def read_webanno(path: Path, options: ReadOptions = ReadOptions()) -> Side:
     return annotated_side(path, FORMAT, [read_document(file, (options or ReadOptions()).limits) for file in files])
 
 
-def _columns(header: List[Tuple[str, List[str]]]) -> Dict[int, str]:
+def _columns(header: list[tuple[str, list[str]]]) -> dict[int, str]:
     """The relation column of every chain layer, by column index (the
     three token columns first)."""
-    out: Dict[int, str] = {}
+    out: dict[int, str] = {}
     at = 3
     for kind, features in header:
         if kind == "T_CH":
@@ -45,10 +46,10 @@ def read_document(path: Path, limits: Optional[InputLimits] = None):
     lines = input_text(path, limits).splitlines()
     if not lines or not lines[0].startswith("#FORMAT=WebAnno TSV 3"):
         raise CorefInputError(f"{path}, line 1: not WebAnno TSV 3 (it begins '#FORMAT=WebAnno TSV 3')")
-    header: List[Tuple[str, List[str]]] = []
-    tokens: List[Tuple[int, int, str]] = []
-    sentences: List[int] = []
-    mentions: Dict[Tuple[str, int, int], List[Tuple[int, int]]] = {}
+    header: list[tuple[str, list[str]]] = []
+    tokens: list[tuple[int, int, str]] = []
+    sentences: list[int] = []
+    mentions: dict[tuple[str, int, int], list[tuple[int, int]]] = {}
     for number, line in enumerate(lines, 1):
         if line.startswith("#T_"):
             kind, _, spec = line[1:].partition("=")
@@ -74,7 +75,7 @@ def read_document(path: Path, limits: Optional[InputLimits] = None):
                     mentions.setdefault((layer, int(match.group(2)), int(match.group(3))), []).append((start, end))
     text = _text(tokens, sentences)
     spans = {key: [(min(s for s, _ in parts), max(e for _, e in parts))] for key, parts in mentions.items()}
-    chains: Dict[Tuple[str, int], List[Tuple[str, int, int]]] = {}
+    chains: dict[tuple[str, int], list[tuple[str, int, int]]] = {}
     for key in sorted(spans, key=lambda k: (k[0], k[1], k[2])):
         chains.setdefault((key[0], key[1]), []).append(key)
     return text_document(path.name.split(".")[0], text, spans, links=[], source=str(path), chains=list(chains.values()))
@@ -84,7 +85,7 @@ def _unescape(word: str) -> str:
     return re.sub(r"\\[tnr\\]", lambda m: _ESCAPES[m.group(0)], word) if "\\" in word else word
 
 
-def _text(tokens: List[Tuple[int, int, str]], sentences: List[int]) -> str:
+def _text(tokens: list[tuple[int, int, str]], sentences: list[int]) -> str:
     """The document's text: every token at its offsets, spaces between, a
     line break before every sentence (``#Text=`` block) but the first."""
     size = max((end for _, end, _ in tokens), default=0)

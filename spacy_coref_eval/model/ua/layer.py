@@ -1,16 +1,18 @@
 """What one markable column of a CoNLL-UA document holds (docs/ua.md):
 markables, their entities, split antecedents (``ElementOf``), minimum
 spans (``Min``), non-referring entities (``-Pseudo``) and bridging pairs."""
+
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, partial
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import NamedTuple, Optional
 
 import numpy as np
 
 from ...errors import CorefInputError
 
-Span = Tuple[int, int]
-Split = Tuple[Tuple[Span, ...], ...]
+Span = tuple[int, int]
+Split = tuple[tuple[Span, ...], ...]
 """A split-antecedent element: one tuple of spans per antecedent entity
 (Paun et al. 2023), in the order the UA scorer lists them (compare two
 as ``frozenset`` s)."""
@@ -57,11 +59,11 @@ class Markables:
     starts: np.ndarray
     ends: np.ndarray
     entity: np.ndarray
-    entity_ids: List[str]
-    markable_ids: List[str]
+    entity_ids: list[str]
+    markable_ids: list[str]
     lines: np.ndarray
-    mins: Dict[int, str]
-    element_of: Dict[int, str]
+    mins: dict[int, str]
+    element_of: dict[int, str]
 
     @classmethod
     def of_lists(cls, starts: Sequence[int], ends: Sequence[int], entity: Sequence[int], *rest) -> "Markables":
@@ -105,27 +107,27 @@ class Layer:
     positions."""
 
     table: Markables
-    entity_ids: Tuple[str, ...]
-    referring: Tuple[bool, ...]
-    element_of: Tuple[Tuple[int, ...], ...]
-    bridging: Tuple[Tuple[int, int], ...] = ()
+    entity_ids: tuple[str, ...]
+    referring: tuple[bool, ...]
+    element_of: tuple[tuple[int, ...], ...]
+    bridging: tuple[tuple[int, int], ...] = ()
 
     @cached_property
-    def markables(self) -> Tuple[Markable, ...]:
+    def markables(self) -> tuple[Markable, ...]:
         table = self.table
-        min_spans: List[Optional[Span]] = [None] * len(table.markable_ids)
+        min_spans: list[Optional[Span]] = [None] * len(table.markable_ids)
         for i, value in table.mins.items():
             min_spans[i] = _min_span(value)
         columns = (table.starts.tolist(), table.ends.tolist(), table.entity.tolist())
         return tuple(map(_markable, zip(*columns, min_spans, table.lines.tolist(), table.markable_ids)))
 
-    def columns(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The markables' starts, ends and entities as arrays."""
         return self.table.starts, self.table.ends, self.table.entity
 
-    def members(self) -> Dict[int, List[int]]:
+    def members(self) -> dict[int, list[int]]:
         """Every plural entity's direct element entities, in markable order."""
-        out: Dict[int, List[int]] = {}
+        out: dict[int, list[int]] = {}
         if not any(self.element_of):
             return out
         for markable in self.markables:
@@ -135,14 +137,14 @@ class Layer:
                     entities.append(markable.entity)
         return out
 
-    def entity_markables(self) -> List[List[Markable]]:
+    def entity_markables(self) -> list[list[Markable]]:
         """The markables of every entity, in markable order."""
-        out: List[List[Markable]] = [[] for _ in self.entity_ids]
+        out: list[list[Markable]] = [[] for _ in self.entity_ids]
         for markable in self.markables:
             out[markable.entity].append(markable)
         return out
 
-    def splits(self) -> Dict[int, Split]:
+    def splits(self) -> dict[int, Split]:
         """Every plural entity's split-antecedent element: the entities
         reached from it through ``ElementOf`` that are not plurals
         themselves (a plural of plurals is flattened), each as the tuple
@@ -151,7 +153,7 @@ class Layer:
         if not members:
             return {}
         spans = [tuple((m.start, m.end) for m in ms) for ms in self.entity_markables()]
-        out: Dict[int, Split] = {}
+        out: dict[int, Split] = {}
         for plural in members:
             leaves, seen, queue = set(), {plural}, list(members[plural])
             while queue:
@@ -171,13 +173,13 @@ GUIDELINES_NON_REFERRING = "_Pseudo"
 read so by the UA scorer)."""
 
 
-def build_layer(columns: Markables, bridges: List[Tuple[str, str, int]], where: str, *, warnings: List[str]) -> Layer:
+def build_layer(columns: Markables, bridges: list[tuple[str, str, int]], where: str, *, warnings: list[str]) -> Layer:
     """The :class:`Layer` of ``columns`` and their bridging pairs
     ``(anaphor id, anchor id, line)``; split antecedents checked for cycles,
     references to missing entities and markables warned and ignored."""
     entity_ids = tuple(columns.entity_ids)
     entity_index = {eid: i for i, eid in enumerate(entity_ids)} if columns.element_of else {}
-    element_of: List[List[int]] = [[] for _ in entity_ids] if columns.element_of else []
+    element_of: list[list[int]] = [[] for _ in entity_ids] if columns.element_of else []
     for i in sorted(columns.element_of):
         own = int(columns.entity[i])
         for plural in filter(None, columns.element_of[i].split(",")):
@@ -203,7 +205,7 @@ def build_layer(columns: Markables, bridges: List[Tuple[str, str, int]], where: 
     return Layer(columns, entity_ids, referring, elements, bridging=tuple(pairs))
 
 
-def _check_acyclic(element_of: List[List[int]], entity_ids: Tuple[str, ...], where: str) -> None:
+def _check_acyclic(element_of: list[list[int]], entity_ids: tuple[str, ...], where: str) -> None:
     """Refuse split antecedents that form a cycle (the UA scorer never
     returns on them), naming an entity on the cycle."""
     state = [0] * len(entity_ids)
@@ -220,8 +222,7 @@ def _check_acyclic(element_of: List[List[int]], entity_ids: Tuple[str, ...], whe
                 stack.pop()
             elif state[child] == 1:
                 raise CorefInputError(
-                    f"{where}: split antecedents form a cycle: entity {entity_ids[child]} is (through ElementOf) "
-                    f"an element of itself"
+                    f"{where}: split antecedents form a cycle: entity {entity_ids[child]} is (through ElementOf) an element of itself"
                 )
             elif state[child] == 0:
                 state[child] = 1

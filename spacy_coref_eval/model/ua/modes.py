@@ -1,8 +1,8 @@
 """The UA scorer's modes as one value (docs/ua.md, Modes), apart from
 the clusters they select (:mod:`.view`), so that settings hold them
 without importing the UA reader."""
+
 from dataclasses import dataclass
-from typing import Dict, Tuple
 
 SPLIT_MODES = ("keep", "remove", "only")
 
@@ -45,16 +45,17 @@ class Modes:
         return self.discourse_deixis or self.split_antecedents == "only"
 
     @property
-    def metrics(self) -> Tuple[str, ...]:
+    def metrics(self) -> tuple[str, ...]:
         """The extra scores the modes ask for."""
         effective = self.effective
         return ("non_referring",) * effective.non_referring + ("bridging",) * effective.bridging
 
-    def to_dict(self) -> Dict[str, object]:
+    def to_dict(self) -> dict[str, object]:
         """The modes that differ from the defaults (``as_scorer`` goes with
         the preset, echoed as such)."""
         default = Modes()
         return {
-            name: getattr(self, name) for name in self.__dataclass_fields__
+            name: getattr(self, name)
+            for name in self.__dataclass_fields__
             if name != "as_scorer" and getattr(self, name) != getattr(default, name)
         }

@@ -4,8 +4,8 @@ as the :class:`~.layer.Layer` the same document written as CoNLL-UA
 would give, each link ``A<P`` an ``ElementOf=P`` on the first markable of
 entity ``A``. Scored so under ``--preset ua`` (:func:`~.view.in_modes`)
 and written so by ``convert`` to CoNLL-UA."""
+
 from dataclasses import dataclass, fields
-from typing import Dict, List, Tuple
 
 import numpy as np
 
@@ -13,7 +13,7 @@ from ...errors import CorefInputError
 from ..clusters import Clusters
 from .layer import EMPTY, Layer, Markables, build_layer
 
-Link = Tuple[str, str, int]
+Link = tuple[str, str, int]
 """A ``SplitAnte=`` link: antecedent entity id, plural entity id, line."""
 
 
@@ -25,12 +25,12 @@ class SplitClusters(Clusters):
     messages). Scored as plain clusters unless read as the UA scorer
     reads."""
 
-    entity_ids: Tuple[str, ...] = ()
-    split_antecedents: Tuple[Link, ...] = ()
+    entity_ids: tuple[str, ...] = ()
+    split_antecedents: tuple[Link, ...] = ()
     where: str = ""
 
     @classmethod
-    def wrap(cls, clusters: Clusters, entity_ids: Tuple[str, ...], links: Tuple[Link, ...], *, where: str) -> "SplitClusters":
+    def wrap(cls, clusters: Clusters, entity_ids: tuple[str, ...], links: tuple[Link, ...], *, where: str) -> "SplitClusters":
         values = {f.name: getattr(clusters, f.name) for f in fields(Clusters)}
         return cls(**values, entity_ids=tuple(entity_ids), split_antecedents=tuple(links), where=where)
 
@@ -67,7 +67,7 @@ def split_layer(clusters: SplitClusters) -> Layer:
     entity = rank[labels]
     entity_ids = [clusters.entity_ids[e] for e in by_first.tolist()]
     first_markable = {eid: int(i) for eid, i in zip(entity_ids, np.sort(first).tolist())}
-    plurals: Dict[int, List[str]] = {}
+    plurals: dict[int, list[str]] = {}
     for ante, plural, line in clusters.split_antecedents:
         for eid in (ante, plural):
             if eid not in first_markable:
@@ -79,7 +79,13 @@ def split_layer(clusters: SplitClusters) -> Layer:
     for ante, _, line in clusters.split_antecedents:
         lines[first_markable[ante]] = line
     table = Markables(
-        starts, ends, entity, entity_ids, markable_ids=[f"markable_{i + 1}" for i in range(len(starts))], lines=lines, mins={},
+        starts,
+        ends,
+        entity,
+        entity_ids,
+        markable_ids=[f"markable_{i + 1}" for i in range(len(starts))],
+        lines=lines,
+        mins={},
         element_of={i: ",".join(names) for i, names in plurals.items()},
     )
     return build_layer(table, [], f"{clusters.where} (SplitAnte=)", warnings=[])

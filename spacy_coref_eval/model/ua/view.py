@@ -2,9 +2,11 @@
 referring entities of the IDENTITY (or DISCOURSE_DEIXIS) column, and with
 split antecedents kept each plural entity's split-antecedent element
 (Paun et al. 2023), plurals with the same element merged."""
+
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
+from typing import Any, Optional, cast
 
 import numpy as np
 
@@ -28,15 +30,15 @@ class UAClusters(Clusters):
     each entity (``groups``; ``None``: every referring entity alone) and
     how many spans the entities list (``listed``)."""
 
-    splits: Dict[int, Split] = field(default_factory=dict)
+    splits: dict[int, Split] = field(default_factory=dict)
     layer: Optional[Layer] = None
     modes: Modes = Modes()
     source: object = None
-    groups: Optional[Tuple[Tuple[int, ...], ...]] = None
+    groups: Optional[tuple[tuple[int, ...], ...]] = None
     listed: int = 0
 
     @cached_property
-    def _listing(self) -> Tuple[Tuple[Tuple[Span, ...], ...], Tuple[Tuple[Optional[Span], ...], ...]]:
+    def _listing(self) -> tuple[tuple[tuple[Span, ...], ...], tuple[tuple[Optional[Span], ...], ...]]:
         if self.layer is None:
             return (), ()
         groups = self.groups
@@ -46,11 +48,11 @@ class UAClusters(Clusters):
         return tuple(spans), tuple(mins)
 
     @property
-    def entity_spans(self) -> Tuple[Tuple[Span, ...], ...]:
+    def entity_spans(self) -> tuple[tuple[Span, ...], ...]:
         return self._listing[0]
 
     @property
-    def entity_mins(self) -> Tuple[Tuple[Optional[Span], ...], ...]:
+    def entity_mins(self) -> tuple[tuple[Optional[Span], ...], ...]:
         return self._listing[1]
 
     @property
@@ -59,20 +61,17 @@ class UAClusters(Clusters):
         two entities, or twice in one)."""
         return self.listed != len(self)
 
-    def scored_spans(self, remove_singletons: bool = False) -> List[Tuple[Span, ...]]:
+    def scored_spans(self, remove_singletons: bool = False) -> list[tuple[Span, ...]]:
         """The spans of every entity scored (a plural's split element
         counting as a member when singletons are removed)."""
-        return [
-            spans for e, spans in enumerate(self.entity_spans)
-            if not remove_singletons or len(spans) + (e in self.splits) > 1
-        ]
+        return [spans for e, spans in enumerate(self.entity_spans) if not remove_singletons or len(spans) + (e in self.splits) > 1]
 
     @property
     def has_min(self) -> bool:
         return any(m is not None for mins in self.entity_mins for m in mins)
 
 
-def _listed(layer: Layer, groups, keep: bool) -> Tuple[List[Tuple[Span, ...]], List[Tuple[Optional[Span], ...]]]:
+def _listed(layer: Layer, groups, keep: bool) -> tuple[list[tuple[Span, ...]], list[tuple[Optional[Span], ...]]]:
     """The spans and minimum spans of every group of entities, in markable
     order; with split antecedents kept a span repeated within a group is
     listed once."""
@@ -96,13 +95,13 @@ def ua_clusters(document: object, modes: Modes) -> UAClusters:
     return ua_clusters_of([document], modes)[0]
 
 
-def ua_clusters_of(documents: Sequence[Any], modes: Modes) -> List[UAClusters]:
+def ua_clusters_of(documents: Sequence[Any], modes: Modes) -> list[UAClusters]:
     """:func:`ua_clusters` of every document; those without split elements
     and without a span given twice among their referring markables are
     built at once (no entity merges and every span is listed once)."""
     modes = modes.effective
     keep = modes.split_antecedents != "remove"
-    out: List[Optional[UAClusters]] = [None] * len(documents)
+    out: list[Optional[UAClusters]] = [None] * len(documents)
     layers = [_as_read(document.deixis if modes.discourse_deixis else document.identity, modes) for document in documents]
     simple = []
     for d, layer in enumerate(layers):
@@ -121,10 +120,9 @@ def ua_clusters_of(documents: Sequence[Any], modes: Modes) -> List[UAClusters]:
                 out[d] = _grouped(documents[d], layers[d], modes, splits={})
             else:
                 out[d] = UAClusters(
-                    base.starts, base.ends, base.entity, base.n_entities, layer=layers[d], modes=modes,
-                    source=documents[d], listed=size,
+                    base.starts, base.ends, base.entity, base.n_entities, layer=layers[d], modes=modes, source=documents[d], listed=size
                 )
-    return cast(List[UAClusters], out)
+    return cast(list[UAClusters], out)
 
 
 def _as_read(layer: Layer, modes: Modes) -> Layer:
@@ -142,7 +140,7 @@ def _guidelines_non_referring(entity_ids: Sequence[str]) -> bool:
     return (GUIDELINES_NON_REFERRING + "\n") in "\n".join(entity_ids) + "\n"
 
 
-def _referring_columns(layer: Layer) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _referring_columns(layer: Layer) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The starts, ends and entities (referring ones renumbered) of the
     referring markables of ``layer``."""
     starts, ends, entity = layer.columns()
@@ -162,13 +160,13 @@ def unmerged_clusters(document: Any) -> UAClusters:
     return _grouped(document, layer, Modes(), splits=layer.splits(), merge=False)
 
 
-def _grouped(document: object, layer: Layer, modes: Modes, *, splits: Dict[int, Split], merge: bool = True) -> UAClusters:
+def _grouped(document: object, layer: Layer, modes: Modes, *, splits: dict[int, Split], merge: bool = True) -> UAClusters:
     """:func:`ua_clusters` in general: plurals with the same split element
     merged (unless not ``merge``), spans listed as the UA scorer lists
     them."""
     keep = modes.split_antecedents != "remove"
-    groups: List[List[int]] = []
-    by_split: Dict[frozenset, int] = {}
+    groups: list[list[int]] = []
+    by_split: dict[frozenset, int] = {}
     for entity, referring in enumerate(layer.referring):
         if not referring:
             continue
@@ -189,8 +187,16 @@ def _grouped(document: object, layer: Layer, modes: Modes, *, splits: Dict[int, 
         unique.append([span for span in spans if span not in seen and not seen.add(span)])  # type: ignore[func-returns-value]
     base = Clusters.from_entities(unique)
     return UAClusters(
-        base.starts, base.ends, base.entity, base.n_entities, splits=group_splits, layer=layer, modes=modes,
-        source=document, groups=tuple(map(tuple, groups)), listed=sum(map(len, entity_spans)),
+        base.starts,
+        base.ends,
+        base.entity,
+        base.n_entities,
+        splits=group_splits,
+        layer=layer,
+        modes=modes,
+        source=document,
+        groups=tuple(map(tuple, groups)),
+        listed=sum(map(len, entity_spans)),
     )
 
 

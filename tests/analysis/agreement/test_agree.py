@@ -1,5 +1,6 @@
 """``agree``: pairwise scores equal ``score A B``, Krippendorff's alpha
 (MASI) equals NLTK's, missing documents are missing data."""
+
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -163,10 +164,13 @@ def test_missing_document_changes_only_its_units():
     assert changed["d0"].values == by_doc["d0"].values
     assert changed["d1"].annotators == [0, 1] and by_doc["d1"].annotators == [0, 1, 2]
     assert after.to_dict()["documents"]["missing"] == {"a": [], "b": [], "c": ["d1"]}
-    assert after.pairwise["conll"][0][2] == evaluate_corpus(
-        Side(Path("a"), get_format("conll"), side("a", {"d0": full["d0"]}).key.documents),
-        Side(Path("c"), get_format("conll"), side("c", {"d0": third["d0"]}).key.documents),
-    ).metrics()["conll"]["f1"]
+    assert (
+        after.pairwise["conll"][0][2]
+        == evaluate_corpus(
+            Side(Path("a"), get_format("conll"), side("a", {"d0": full["d0"]}).key.documents),
+            Side(Path("c"), get_format("conll"), side("c", {"d0": third["d0"]}).key.documents),
+        ).metrics()["conll"]["f1"]
+    )
 
 
 def test_linking_is_scored_on_shared_mentions():
@@ -188,10 +192,27 @@ def test_consensus_is_the_majority():
 @pytest.mark.filterwarnings("ignore:bootstrap intervals")
 def test_command_writes_json_html_and_consensus(tmp_path):
     out, page, draft = tmp_path / "agree.json", tmp_path / "agree.html", tmp_path / "draft.conll"
-    run = CliRunner().invoke(app, [
-        "agree", str(KEY), str(RESPONSE), str(KEY), "--names", "x,y,z", "--system", str(RESPONSE),
-        "--n-resamples", "50", "-o", str(out), "--html", str(page), "--consensus", str(draft),
-    ])
+    run = CliRunner().invoke(
+        app,
+        [
+            "agree",
+            str(KEY),
+            str(RESPONSE),
+            str(KEY),
+            "--names",
+            "x,y,z",
+            "--system",
+            str(RESPONSE),
+            "--n-resamples",
+            "50",
+            "-o",
+            str(out),
+            "--html",
+            str(page),
+            "--consensus",
+            str(draft),
+        ],
+    )
     assert run.exit_code == 0, run.output
     data = json.loads(out.read_text())
     assert data["annotators"] == ["x", "y", "z"]

@@ -3,6 +3,7 @@ on hand-made documents (string ties, uncertain heads, every signal), the
 vectorised classifier and MUC-RC against naive ones written from the
 definitions (tests/support/oracle_rc.py) on random documents, and the properties
 the issue names on hand-made documents and on LitBank."""
+
 import json
 
 import numpy as np
@@ -55,29 +56,40 @@ def rc_rates(key, response, classes, twins=None):
 # --- classes on hand-made documents -------------------------------------------
 
 STORY = (
-    "John Smith met the old man in London . "             # 0-8
-    "Later , John Smith and Mr. Smith met Johnny . "       # 9-18
-    "The old man saw the fellow and the old fellow . "     # 19-29
-    "I told you : he and she saw it and they left ."       # 30-43
+    "John Smith met the old man in London . "  # 0-8
+    "Later , John Smith and Mr. Smith met Johnny . "  # 9-18
+    "The old man saw the fellow and the old fellow . "  # 19-29
+    "I told you : he and she saw it and they left ."  # 30-43
 )
 STORY_SENTENCES = (0, 9, 19, 30)
 STORY_ENTITIES = [
-    [(0, 2), (11, 13), (14, 16), (17, 18)],   # John Smith, John Smith, Mr. Smith, Johnny
-    [(3, 6), (19, 22), (23, 25), (26, 29)],   # the old man, The old man, the fellow, the old fellow
-    [(30, 31), (32, 33)],                     # I, you (one speaker, for the test)
-    [(7, 8), (34, 35), (36, 37)],             # London, he, she
-    [(21, 22), (38, 39), (40, 41)],           # man, it, they
+    [(0, 2), (11, 13), (14, 16), (17, 18)],  # John Smith, John Smith, Mr. Smith, Johnny
+    [(3, 6), (19, 22), (23, 25), (26, 29)],  # the old man, The old man, the fellow, the old fellow
+    [(30, 31), (32, 33)],  # I, you (one speaker, for the test)
+    [(7, 8), (34, 35), (36, 37)],  # London, he, she
+    [(21, 22), (38, 39), (40, 41)],  # man, it, they
 ]
 
 
 def test_every_class_on_a_story():
     found = classify(STORY, STORY_ENTITIES, STORY_SENTENCES)
     assert found == {
-        (0, 2): None, (11, 13): "PN-e", (14, 16): "PN-p", (17, 18): "PN-n",
-        (3, 6): None, (19, 22): "CN-e", (23, 25): "CN-n", (26, 29): "CN-p",
-        (30, 31): None, (32, 33): "1+2Pr",
-        (7, 8): None, (34, 35): "G3Pr", (36, 37): "G3Pr",
-        (21, 22): None, (38, 39): "U3Pr", (40, 41): "U3Pr",
+        (0, 2): None,
+        (11, 13): "PN-e",
+        (14, 16): "PN-p",
+        (17, 18): "PN-n",
+        (3, 6): None,
+        (19, 22): "CN-e",
+        (23, 25): "CN-n",
+        (26, 29): "CN-p",
+        (30, 31): None,
+        (32, 33): "1+2Pr",
+        (7, 8): None,
+        (34, 35): "G3Pr",
+        (36, 37): "G3Pr",
+        (21, 22): None,
+        (38, 39): "U3Pr",
+        (40, 41): "U3Pr",
     }
 
 
@@ -87,20 +99,23 @@ def test_first_mentions_and_other_heads_are_in_no_class():
     assert found == {(0, 2): None, (8, 9): None, (4, 5): None, (10, 11): None, (3, 4): None, (6, 7): "U3Pr"}
 
 
-@pytest.mark.parametrize("words, entity, expected", [
-    pytest.param("the house , the big house , the house", [(0, 2), (3, 6), (7, 9)], "CN-e", id="exact beats partial"),
-    pytest.param("the big house , the house , the house", [(0, 3), (4, 6), (7, 9)], "CN-e", id="exact from the nearer"),
-    pytest.param("the big house , a house", [(0, 3), (4, 6)], "CN-p", id="partial"),
-    pytest.param("London and LONDON", [(0, 1), (2, 3)], "PN-e", id="case-insensitive exact"),
-    pytest.param("the OLD dog and an old cat", [(0, 3), (4, 7)], "CN-p", id="case-insensitive content word"),
-    pytest.param("the dog and the cat", [(0, 2), (3, 5)], "CN-n", id="determiners are not content"),
-    pytest.param("a man of Kent and a son of Kent", [(0, 2), (5, 7)], "CN-n", id="only the mention's words"),
-    pytest.param("the son of Kent and the King of France", [(0, 4), (5, 9)], "PN-n", id="prepositions are not content"),
-    pytest.param("his own dog and her own cat", [(0, 3), (4, 7)], "CN-p", id="pronouns are not content"),
-    pytest.param("his dog and her dog", [(0, 2), (3, 5)], "CN-p", id="same noun, other pronoun"),
-    pytest.param("John 's dog and Mary 's cat", [(0, 3), (4, 7)], "CN-n", id="possessive markers are not content"),
-    pytest.param("the man , the man", [(3, 5), (0, 2)], "CN-e", id="order by position, not storage"),
-])
+@pytest.mark.parametrize(
+    "words, entity, expected",
+    [
+        pytest.param("the house , the big house , the house", [(0, 2), (3, 6), (7, 9)], "CN-e", id="exact beats partial"),
+        pytest.param("the big house , the house , the house", [(0, 3), (4, 6), (7, 9)], "CN-e", id="exact from the nearer"),
+        pytest.param("the big house , a house", [(0, 3), (4, 6)], "CN-p", id="partial"),
+        pytest.param("London and LONDON", [(0, 1), (2, 3)], "PN-e", id="case-insensitive exact"),
+        pytest.param("the OLD dog and an old cat", [(0, 3), (4, 7)], "CN-p", id="case-insensitive content word"),
+        pytest.param("the dog and the cat", [(0, 2), (3, 5)], "CN-n", id="determiners are not content"),
+        pytest.param("a man of Kent and a son of Kent", [(0, 2), (5, 7)], "CN-n", id="only the mention's words"),
+        pytest.param("the son of Kent and the King of France", [(0, 4), (5, 9)], "PN-n", id="prepositions are not content"),
+        pytest.param("his own dog and her own cat", [(0, 3), (4, 7)], "CN-p", id="pronouns are not content"),
+        pytest.param("his dog and her dog", [(0, 2), (3, 5)], "CN-p", id="same noun, other pronoun"),
+        pytest.param("John 's dog and Mary 's cat", [(0, 3), (4, 7)], "CN-n", id="possessive markers are not content"),
+        pytest.param("the man , the man", [(3, 5), (0, 2)], "CN-e", id="order by position, not storage"),
+    ],
+)
 def test_string_classes(words, entity, expected):
     found = classify(words, [entity])
     last = max(entity)
@@ -108,15 +123,18 @@ def test_string_classes(words, entity, expected):
     assert found[min(entity)] is None
 
 
-@pytest.mark.parametrize("words, span, kind", [
-    pytest.param("the man in the house", (0, 5), "CN", id="cut at a preposition"),
-    pytest.param("the King of France", (0, 4), "PN", id="capitalised head before a preposition"),
-    pytest.param("the man , Smith", (0, 4), "CN", id="cut at a comma"),
-    pytest.param("the man who met Smith", (0, 5), "CN", id="cut at a wh-word"),
-    pytest.param("Lincoln 's Inn Hall", (0, 4), "PN", id="possessive inside"),
-    pytest.param("the Smiths 's", (0, 3), "PN", id="possessive marker is never the head"),
-    pytest.param("the very old", (0, 3), "CN", id="no noun: last word"),
-])
+@pytest.mark.parametrize(
+    "words, span, kind",
+    [
+        pytest.param("the man in the house", (0, 5), "CN", id="cut at a preposition"),
+        pytest.param("the King of France", (0, 4), "PN", id="capitalised head before a preposition"),
+        pytest.param("the man , Smith", (0, 4), "CN", id="cut at a comma"),
+        pytest.param("the man who met Smith", (0, 5), "CN", id="cut at a wh-word"),
+        pytest.param("Lincoln 's Inn Hall", (0, 4), "PN", id="possessive inside"),
+        pytest.param("the Smiths 's", (0, 3), "PN", id="possessive marker is never the head"),
+        pytest.param("the very old", (0, 3), "CN", id="no noun: last word"),
+    ],
+)
 def test_lexical_head_rule(words, span, kind):
     words = "x x . " + words
     span = (span[0] + 3, span[1] + 3)
@@ -125,11 +143,10 @@ def test_lexical_head_rule(words, span, kind):
 
 
 def test_uncertain_capitalised_heads_at_sentence_starts():
-    words = "Paris met Kate . London was far . \" Kate left . Paris ? We saw London ."
+    words = 'Paris met Kate . London was far . " Kate left . Paris ? We saw London .'
     #        0     1   2    3 4      5   6   7 8 9    10   11 12    13 14 15  16     17
     sentences = (0, 4, 8, 12, 14)
-    found = classify(words, [[(0, 1), (12, 13)], [(4, 5), (16, 17)], [(2, 3), (9, 10)], [(14, 15), (1, 2)]],
-                     sentences)
+    found = classify(words, [[(0, 1), (12, 13)], [(4, 5), (16, 17)], [(2, 3), (9, 10)], [(14, 15), (1, 2)]], sentences)
     assert found[(16, 17)] == "PN-e", "not at a sentence start"
     assert found[(12, 13)] == "CN-e", "at a sentence start and nowhere else"
     assert found[(9, 10)] == "PN-e", "after an opening quote, but seen mid-sentence"
@@ -177,11 +194,11 @@ def test_part_of_speech_heads_and_content_words():
     assert classify(words, [entity], (0, 4), pos=upos)[(4, 8)] == "CN-p", "head 'man', before the ADP"
     no_adp = upos[:6] + ["X"] + upos[7:]
     assert classify(words, [entity], (0, 4), pos=no_adp)[(4, 8)] == "PN-p", "head 'Kent', the last nominal"
-    comma = classify("Anne met Smith , the man , Smith", [[(0, 1), (4, 8)]],
-                     pos=["PROPN", "VERB", "PROPN", "PUNCT", "DET", "NOUN", "PUNCT", "PROPN"])
+    comma = classify(
+        "Anne met Smith , the man , Smith", [[(0, 1), (4, 8)]], pos=["PROPN", "VERB", "PROPN", "PUNCT", "DET", "NOUN", "PUNCT", "PROPN"]
+    )
     assert comma[(4, 8)] == "CN-n", "cut at the comma: head 'man', not 'Smith'"
-    relative = classify("Anne , the girl that Kate met", [[(0, 1), (2, 7)]],
-                        pos=["PROPN", "PUNCT", "DET", "NOUN", "PRON", "PROPN", "VERB"])
+    relative = classify("Anne , the girl that Kate met", [[(0, 1), (2, 7)]], pos=["PROPN", "PUNCT", "DET", "NOUN", "PRON", "PROPN", "VERB"])
     assert relative[(2, 7)] == "CN-n", "cut at the relative 'that': head 'girl', not 'Kate'"
 
 
@@ -207,12 +224,22 @@ def test_tokens_from_conllu_columns_and_spacy_docs():
     from spacy.vocab import Vocab
 
     words = ["Anna", "came", ".", "She", "left"]
-    conllu = Tokens.from_columns(words, [0, 3], ["PROPN", "VERB", "PUNCT", "PRON", "VERB"],
-                                 xpos=["NNP", "VBD", ".", "PRP", "VBD"],
-                                 feats=["Number=Sing", "_", "_", "Case=Nom|Gender=Fem|Person=3", "_"])
+    conllu = Tokens.from_columns(
+        words,
+        [0, 3],
+        ["PROPN", "VERB", "PUNCT", "PRON", "VERB"],
+        xpos=["NNP", "VBD", ".", "PRP", "VBD"],
+        feats=["Number=Sing", "_", "_", "Case=Nom|Gender=Fem|Person=3", "_"],
+    )
     assert conllu.person == ["", "", "", "3", ""] and conllu.gender == ["", "", "", "Fem", ""]
-    doc = Doc(Vocab(), words=words, pos=conllu.pos, tags=conllu.tag,
-              morphs=["", "", "", "Case=Nom|Gender=Fem|Person=3", ""], sent_starts=[True, False, False, True, False])
+    doc = Doc(
+        Vocab(),
+        words=words,
+        pos=conllu.pos,
+        tags=conllu.tag,
+        morphs=["", "", "", "Case=Nom|Gender=Fem|Person=3", ""],
+        sent_starts=[True, False, False, True, False],
+    )
     from_doc = Tokens.from_spacy(doc)
     assert list(from_doc.words) == words and from_doc.sentence_starts.tolist() == [0, 3]
     assert from_doc.pos == conllu.pos and from_doc.tag == conllu.tag
@@ -232,14 +259,20 @@ def test_the_classifier_is_registered():
     assert resolved["classify"] is classify_mentions
 
 
-@pytest.mark.parametrize("build, message", [
-    pytest.param(lambda: Tokens(["a", "b"], [0], pos=["DET"]), "pos column", id="short column"),
-    pytest.param(lambda: Tokens(["a"], [3]), "sentence start", id="sentence start outside"),
-    pytest.param(lambda: Tokens(["a", "b"], [0], document_starts=[1]), "document starts", id="documents"),
-    pytest.param(lambda: classify_mentions(Clusters.from_entities([[(0, 1), (4, 6)]]), Tokens(["a"] * 5, [0])),
-                 "beyond the 5 tokens", id="mention past the tokens"),
-    pytest.param(lambda: Tokens.stack([Tokens(["a", "b"]), Tokens(["c"])], [0, 1]), "overlaps", id="stack"),
-])
+@pytest.mark.parametrize(
+    "build, message",
+    [
+        pytest.param(lambda: Tokens(["a", "b"], [0], pos=["DET"]), "pos column", id="short column"),
+        pytest.param(lambda: Tokens(["a"], [3]), "sentence start", id="sentence start outside"),
+        pytest.param(lambda: Tokens(["a", "b"], [0], document_starts=[1]), "document starts", id="documents"),
+        pytest.param(
+            lambda: classify_mentions(Clusters.from_entities([[(0, 1), (4, 6)]]), Tokens(["a"] * 5, [0])),
+            "beyond the 5 tokens",
+            id="mention past the tokens",
+        ),
+        pytest.param(lambda: Tokens.stack([Tokens(["a", "b"]), Tokens(["c"])], [0, 1]), "overlaps", id="stack"),
+    ],
+)
 def test_bad_tokens_raise_input_errors(build, message):
     with pytest.raises(CorefInputError, match=message):
         build()
@@ -248,8 +281,36 @@ def test_bad_tokens_raise_input_errors(build, message):
 # --- classifier against the naive one -----------------------------------------
 
 VOCABULARY = [
-    "John", "Mary", "London", "Smith", "the", "The", "a", "man", "house", "House", "HOUSE", "old", "of", "in",
-    "he", "she", "it", "they", "I", "you", "You", "who", "this", ",", ".", "\"", "'s", "3", "—", "and",
+    "John",
+    "Mary",
+    "London",
+    "Smith",
+    "the",
+    "The",
+    "a",
+    "man",
+    "house",
+    "House",
+    "HOUSE",
+    "old",
+    "of",
+    "in",
+    "he",
+    "she",
+    "it",
+    "they",
+    "I",
+    "you",
+    "You",
+    "who",
+    "this",
+    ",",
+    ".",
+    '"',
+    "'s",
+    "3",
+    "—",
+    "and",
 ]
 
 
@@ -259,8 +320,9 @@ def lexical_documents(draw, max_tokens=14, with_heads=False):
     n = draw(st.integers(1, max_tokens))
     words = draw(st.lists(st.sampled_from(VOCABULARY), min_size=n, max_size=n))
     sentences = sorted({0} | set(draw(st.lists(st.integers(0, n - 1), max_size=4))))
-    spans = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, 4)).map(
-        lambda p: (p[0], min(p[0] + p[1], n))), max_size=10, unique=True))
+    spans = draw(
+        st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, 4)).map(lambda p: (p[0], min(p[0] + p[1], n))), max_size=10, unique=True)
+    )
     entities = draw(entities_over(spans, max_entities=4))
     heads = None
     if with_heads:
@@ -296,6 +358,7 @@ def test_classes_do_not_depend_on_storage_order(pair):
 
 # --- MUC-RC -------------------------------------------------------------------
 
+
 @st.composite
 def classed_corpora(draw, max_documents=3, max_mentions=9):
     """Documents (key entities, response entities, class per key span)."""
@@ -314,13 +377,20 @@ def fast_counts(documents, matcher=exact_twins):
     offsets = np.arange(len(documents)) * 100
     key, key_doc = Clusters.stack(keys, offsets)
     response, response_doc = Clusters.stack(responses, offsets)
-    classes = np.concatenate([
-        np.array([labels[(s, e)] for s, e in zip(k.starts.tolist(), k.ends.tolist())], dtype=np.int64)
-        for k, (_, _, labels) in zip(keys, documents)
-    ]) if len(key) else np.zeros(0, dtype=np.int64)
+    classes = (
+        np.concatenate(
+            [
+                np.array([labels[(s, e)] for s, e in zip(k.starts.tolist(), k.ends.tolist())], dtype=np.int64)
+                for k, (_, _, labels) in zip(keys, documents)
+            ]
+        )
+        if len(key)
+        else np.zeros(0, dtype=np.int64)
+    )
     twins = matcher(key, response)
-    muc_rc, members = count_resolution_classes(key, response, twins, classes=classes, key_doc=key_doc, response_doc=response_doc,
-        n_docs=len(documents))
+    muc_rc, members = count_resolution_classes(
+        key, response, twins, classes=classes, key_doc=key_doc, response_doc=response_doc, n_docs=len(documents)
+    )
     return muc_rc, members, twins, key, response, key_doc
 
 
@@ -339,7 +409,9 @@ def span_twins(key, response, twins, key_doc):
     for r, k in enumerate(twins.tolist()):
         if k >= 0:
             out[int(key_doc[k])][(int(response.starts[r]) % 100, int(response.ends[r]) % 100)] = (
-                int(key.starts[k]) % 100, int(key.ends[k]) % 100)
+                int(key.starts[k]) % 100,
+                int(key.ends[k]) % 100,
+            )
     return out
 
 
@@ -433,23 +505,28 @@ def test_links_to_twinless_response_mentions_are_ignored():
     assert rc_rates(key, response, classes, OverlapMatcher(0.5)(key, response))["G3Pr"]["f1"] == 1.0
 
 
-@pytest.mark.parametrize("twins, classes, docs, message", [
-    pytest.param([0], [-1, 9], None, "class index 9", id="class out of range"),
-    pytest.param([0], [-1], None, "2 key mentions but 1 classes", id="classes short"),
-    pytest.param([0, 0], [-1, 2], None, "twins", id="twins long"),
-    pytest.param([5], [-1, 2], None, "not a key mention", id="twin out of range"),
-    pytest.param([1], [-1, 2], ([0, 1], [0]), "another document", id="twin across documents"),
-])
+@pytest.mark.parametrize(
+    "twins, classes, docs, message",
+    [
+        pytest.param([0], [-1, 9], None, "class index 9", id="class out of range"),
+        pytest.param([0], [-1], None, "2 key mentions but 1 classes", id="classes short"),
+        pytest.param([0, 0], [-1, 2], None, "twins", id="twins long"),
+        pytest.param([5], [-1, 2], None, "not a key mention", id="twin out of range"),
+        pytest.param([1], [-1, 2], ([0, 1], [0]), "another document", id="twin across documents"),
+    ],
+)
 def test_bad_counting_input_raises_input_errors(twins, classes, docs, message):
     key = Clusters.from_entities([[(0, 1), (2, 3)]])
     response = Clusters.from_entities([[(2, 3)]])
     key_doc, response_doc = docs if docs else (None, None)
     with pytest.raises(CorefInputError, match=message):
-        count_resolution_classes(key, response, np.array(twins), classes=np.array(classes), key_doc=key_doc, response_doc=response_doc,
-            n_docs=2)
+        count_resolution_classes(
+            key, response, np.array(twins), classes=np.array(classes), key_doc=key_doc, response_doc=response_doc, n_docs=2
+        )
 
 
 # --- profile and CPP ----------------------------------------------------------
+
 
 def test_cpp_weights_table4_by_shares_of_all_anaphoric_mentions():
     members = np.zeros((2, len(MEMBER_COLUMNS)))
@@ -475,14 +552,17 @@ def test_class_scores_read_from_plain_and_report_json(tmp_path):
     assert read_class_scores(report) == {"PN-e": 0.25}
 
 
-@pytest.mark.parametrize("data, message", [
-    pytest.param({"PN_e": 0.5}, "not a resolution class", id="typo"),
-    pytest.param({"PN-e": 1.5}, "between 0 and 1", id="out of range"),
-    pytest.param({"PN-e": True}, "between 0 and 1", id="boolean"),
-    pytest.param({"resolution_classes": {"PN-e": {"muc_rc": {}}}}, "between 0 and 1", id="no f1"),
-    pytest.param({"resolution_classes": {"none": 3}}, "no per-class scores", id="empty"),
-    pytest.param({"resolution_classes": [1]}, "JSON object", id="block not an object"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        pytest.param({"PN_e": 0.5}, "not a resolution class", id="typo"),
+        pytest.param({"PN-e": 1.5}, "between 0 and 1", id="out of range"),
+        pytest.param({"PN-e": True}, "between 0 and 1", id="boolean"),
+        pytest.param({"resolution_classes": {"PN-e": {"muc_rc": {}}}}, "between 0 and 1", id="no f1"),
+        pytest.param({"resolution_classes": {"none": 3}}, "no per-class scores", id="empty"),
+        pytest.param({"resolution_classes": [1]}, "JSON object", id="block not an object"),
+    ],
+)
 def test_bad_class_scores_raise_input_errors(data, message):
     with pytest.raises(CorefInputError, match=message):
         read_class_scores(data)
@@ -500,17 +580,15 @@ def test_unreadable_class_scores_name_the_file(tmp_path):
 
 # --- a corpus -----------------------------------------------------------------
 
+
 def test_corpus_scoring_sums_its_documents_and_round_trips_its_scores():
     story = Tokens(STORY.split(), STORY_SENTENCES)
     key = Clusters.from_entities(STORY_ENTITIES)
     classes = classify_mentions(key, story)
     response = cut_out(key, np.isin(classes, [CLASS_INDEX[n] for n in PRONOUN_CLASSES]))
     small_words = "Anna met Bob . She saw him"
-    small = (Clusters.from_entities([[(0, 1), (4, 5)], [(2, 3), (6, 7)]]),
-             Clusters.from_entities([[(0, 1), (4, 5), (6, 7)], [(2, 3)]]))
-    result = classes_of([
-        ("story", key, response, story), ("small", *small, Tokens(small_words.split(), (0, 4))),
-    ])
+    small = (Clusters.from_entities([[(0, 1), (4, 5)], [(2, 3), (6, 7)]]), Clusters.from_entities([[(0, 1), (4, 5), (6, 7)], [(2, 3)]]))
+    result = classes_of([("story", key, response, story), ("small", *small, Tokens(small_words.split(), (0, 4)))])
     assert result.names == ["story", "small"]
     alone, _ = count_resolution_classes(key, response, exact_twins(key, response), classes=classes)
     assert np.array_equal(result.muc_rc[0], alone[0])
@@ -549,10 +627,10 @@ def classes_of(documents, settings=None, classify=None):
 
 # --- LitBank ------------------------------------------------------------------
 
+
 def litbank_classes():
     corpus = litbank()
-    documents = [(name, corpus.key[name], corpus.key[name], Tokens.from_conll(doc))
-                 for name, doc in corpus.documents.items()]
+    documents = [(name, corpus.key[name], corpus.key[name], Tokens.from_conll(doc)) for name, doc in corpus.documents.items()]
     return corpus, documents
 
 

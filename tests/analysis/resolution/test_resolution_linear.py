@@ -4,6 +4,7 @@ classified as the naive classifier (tests/support/oracle_rc.py) classifies them,
 the pieces that replace per-token work (merged spans, exact substring ids,
 batched content-word walks) against brute force, and the memory of a
 deeply nested document bounded."""
+
 import tracemalloc
 
 import numpy as np
@@ -12,13 +13,7 @@ from hypothesis import given, strategies as st
 
 from spacy_coref_eval import Clusters
 from spacy_coref_eval.analysis.resolution import RESOLUTION_CLASSES, classify_mentions
-from spacy_coref_eval.analysis.resolution.strings import (
-    _span_hashes,
-    exact_repeats,
-    merged_spans,
-    shares_content_word,
-    substring_ids,
-)
+from spacy_coref_eval.analysis.resolution.strings import _span_hashes, exact_repeats, merged_spans, shares_content_word, substring_ids
 from spacy_coref_eval.model.tokens import Tokens
 from tests.support.oracle_rc import naive_classes
 from tests.support.strategies import deterministic, entities_over
@@ -43,8 +38,10 @@ def piled_documents(draw, max_tokens=40):
     sentences = sorted({0} | set(draw(st.lists(st.integers(0, n - 1), max_size=5))))
     depth = draw(st.integers(0, n // 2))
     spans = {(i, n - i) for i in range(depth)}
-    spans |= {tuple(sorted(pair)) for pair in draw(st.lists(
-        st.tuples(st.integers(0, n), st.integers(0, n)).filter(lambda p: p[0] != p[1]), max_size=12))}
+    spans |= {
+        tuple(sorted(pair))
+        for pair in draw(st.lists(st.tuples(st.integers(0, n), st.integers(0, n)).filter(lambda p: p[0] != p[1]), max_size=12))
+    }
     entities = draw(entities_over(sorted(spans), max_entities=draw(st.integers(1, 6))))
     heads = None
     if draw(st.booleans()):
@@ -72,7 +69,7 @@ def test_a_deeply_nested_document_classifies_in_bounded_memory():
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert peak < 16 * 2 ** 20
+    assert peak < 16 * 2**20
     assert ((classes < 0) == (nested.starts < 2)).all(), "every mention but the two outermost has a class"
 
 
@@ -91,8 +88,7 @@ def test_exact_repeats_are_exact_where_the_hash_collides():
     assert exact_repeats(np.zeros(2, dtype=np.int64), starts, ends, rank=np.arange(2), word=word).tolist() == [False, False]
     twice = np.concatenate([word, word[:2048]])
     thirds = np.array([0, 2048, 4096])
-    assert exact_repeats(np.zeros(3, dtype=np.int64), thirds, thirds + 2048, rank=np.arange(3), word=twice).tolist() == [
-        False, False, True]
+    assert exact_repeats(np.zeros(3, dtype=np.int64), thirds, thirds + 2048, rank=np.arange(3), word=twice).tolist() == [False, False, True]
     found = classify(["x" if b else "y" for b in word.tolist()], [0], [[(0, 2048), (2048, 4096)]])
     assert found[(2048, 4096)] == "CN-p"
 
@@ -102,8 +98,9 @@ def test_exact_repeats_are_exact_where_the_hash_collides():
 def test_substring_ids_tell_equal_spans_exactly(words, data):
     word = np.array(words, dtype=np.int64)
     n = len(word)
-    spans = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, n)).map(
-        lambda p: (p[0], min(n, p[0] + p[1]))), min_size=1, max_size=12))
+    spans = data.draw(
+        st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, n)).map(lambda p: (p[0], min(n, p[0] + p[1]))), min_size=1, max_size=12)
+    )
     starts = np.array([s for s, _ in spans])
     lengths = np.array([e - s for s, e in spans])
     first, last = substring_ids(word, starts, lengths)
@@ -137,13 +134,11 @@ def test_content_words_are_walked_alike_in_batches_of_any_size(budget, document)
     content = np.array([w.lower() not in ("the", "of", "he", ",", "who", "it", "'s") for w in words])
     rank = np.lexsort((clusters.ends, clusters.starts)).argsort()
     wanted = np.ones(len(clusters), dtype=bool)
-    found = shares_content_word(clusters.entity, clusters.starts, clusters.ends, rank=rank, word=word, content=content, wanted=wanted,
-        budget=budget)
+    found = shares_content_word(
+        clusters.entity, clusters.starts, clusters.ends, rank=rank, word=word, content=content, wanted=wanted, budget=budget
+    )
     for m in range(len(clusters)):
         own = {word[t] for t in range(clusters.starts[m], clusters.ends[m]) if content[t]}
-        earlier = [
-            o for o in range(len(clusters)) if clusters.entity[o] == clusters.entity[m] and rank[o] < rank[m]
-        ]
-        expected = any(own & {word[t] for t in range(clusters.starts[o], clusters.ends[o]) if content[t]}
-                       for o in earlier)
+        earlier = [o for o in range(len(clusters)) if clusters.entity[o] == clusters.entity[m] and rank[o] < rank[m]]
+        expected = any(own & {word[t] for t in range(clusters.starts[o], clusters.ends[o]) if content[t]} for o in earlier)
         assert found[m] == expected

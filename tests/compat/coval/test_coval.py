@@ -1,5 +1,6 @@
 """coval's minimum spans (MINA), NP_only and remove_nested, against coval's
 own outputs at commit 87071a6 (tests/data/coval/PROVENANCE.md)."""
+
 import pytest
 from hypothesis import given
 
@@ -163,8 +164,13 @@ def test_the_preset_through_evaluate_corpus_equals_coval_in_every_combination(tm
     for name, result in pair["results"].items():
         o = combo(name)
         run = evaluate_corpus(
-            key, response, preset="coval", mina=o["min_span"], np_only=o["NP_only"],
-            remove_nested=o["remove_nested"], singletons="keep" if o["keep_singletons"] else "remove",
+            key,
+            response,
+            preset="coval",
+            mina=o["min_span"],
+            np_only=o["NP_only"],
+            remove_nested=o["remove_nested"],
+            singletons="keep" if o["keep_singletons"] else "remove",
             metrics=["muc", "bcub", "ceafe", "lea"],
         )
         scores = run.metrics()
@@ -178,10 +184,19 @@ def test_the_command_line_prints_covals_numbers():
 
     from spacy_coref_eval.cli import app
 
-    out = CliRunner().invoke(app, [
-        "score", str(DATA / "gen-1000.key.conll"), str(DATA / "gen-1000.response.conll"),
-        "--mina", "--np-only", "--remove-nested", "--singletons", "remove",
-    ])
+    out = CliRunner().invoke(
+        app,
+        [
+            "score",
+            str(DATA / "gen-1000.key.conll"),
+            str(DATA / "gen-1000.response.conll"),
+            "--mina",
+            "--np-only",
+            "--remove-nested",
+            "--singletons",
+            "remove",
+        ],
+    )
     assert out.exit_code == 0, out.output
     rows = {line.split()[0]: line.split()[1:4] for line in out.output.splitlines() if line[:1].isalpha()}
     # coval's scorer.py on the same files: mentions 73.33 70.97 72.13, muc 45.00 44.44 44.72,
@@ -194,11 +209,14 @@ def test_the_command_line_prints_covals_numbers():
     assert rows["CoNLL"] == ["54.77"]
 
 
-@pytest.mark.parametrize("names, message", [
-    (dict(preset="corefud", mina=True), "options of the coval preset"),
-    (dict(preset="coval", metrics=["blanc"]), "coval has no blanc"),
-    (dict(mina=True, twinless="sys"), "no --twinless"),
-])
+@pytest.mark.parametrize(
+    "names, message",
+    [
+        (dict(preset="corefud", mina=True), "options of the coval preset"),
+        (dict(preset="coval", metrics=["blanc"]), "coval has no blanc"),
+        (dict(mina=True, twinless="sys"), "no --twinless"),
+    ],
+)
 def test_what_the_preset_refuses(names, message):
     from spacy_coref_eval.scoring import Settings
 

@@ -5,6 +5,7 @@ random_fixtures.json.gz) to 1e-9, except LEA and BLANC where the UA
 scorer's result depends on set order (docs/ua.md, Differences): there
 they equal the rule its plural tests assert, computed by the naive oracle
 (tests/support/ua_oracle.py), and the documents where the two differ are counted."""
+
 import gzip
 import json
 
@@ -30,12 +31,61 @@ METRICS = ("lea", "muc", "bcub", "ceafe", "ceafm", "blanc")
 ORDER_DEPENDENT = ("lea", "blanc")
 RATES = ("recall", "precision", "f1")
 LEA_ORDER_DEPENDENT = [
-    1001, 1005, 1009, 1012, 1013, 1014, 1016, 1018, 1020, 1026, 1029, 1032,
-    1033, 1034, 1037, 1039, 1041, 1044, 1045, 1053, 1055, 1060, 1061, 1062,
+    1001,
+    1005,
+    1009,
+    1012,
+    1013,
+    1014,
+    1016,
+    1018,
+    1020,
+    1026,
+    1029,
+    1032,
+    1033,
+    1034,
+    1037,
+    1039,
+    1041,
+    1044,
+    1045,
+    1053,
+    1055,
+    1060,
+    1061,
+    1062,
 ]
 BLANC_ORDER_DEPENDENT = [
-    1002, 1005, 1009, 1012, 1013, 1014, 1016, 1017, 1018, 1020, 1026, 1028, 1029, 1032, 1033,
-    1034, 1038, 1039, 1040, 1041, 1044, 1047, 1048, 1052, 1053, 1054, 1055, 1061, 1062,
+    1002,
+    1005,
+    1009,
+    1012,
+    1013,
+    1014,
+    1016,
+    1017,
+    1018,
+    1020,
+    1026,
+    1028,
+    1029,
+    1032,
+    1033,
+    1034,
+    1038,
+    1039,
+    1040,
+    1041,
+    1044,
+    1047,
+    1048,
+    1052,
+    1053,
+    1054,
+    1055,
+    1061,
+    1062,
 ]
 ORDER_DEPENDENT_DEFAULT = sorted(
     [(seed, "lea") for seed in LEA_ORDER_DEPENDENT] + [(seed, "blanc") for seed in BLANC_ORDER_DEPENDENT],

@@ -4,6 +4,7 @@ an ordinary entity id, a range ``Min=a-b`` is refused under
 ``--min-spans``, as the scorer crashes on it); outside the preset as the
 guidelines say (``_Pseudo`` marks a non-referring entity, ``Min=a-b`` is
 the span from a to b)."""
+
 import re
 
 import pytest

@@ -2,6 +2,7 @@
 plural_unittests.py, 81) through ``evaluate_corpus(..., preset="ua")``:
 every asserted recall, precision and F1 equal to the UA scorer's output
 (tests/data/ua/suite_cases.json.gz, see tests/data/README.md) to 1e-9."""
+
 import gzip
 import json
 
@@ -36,4 +37,3 @@ def test_every_assertion(tmp_path, case):
     for rate in ("recall", "precision", "f1"):
         assert scores[rate] == pytest.approx(case["peer_actual"][rate], abs=1e-9)
         assert scores[rate] == pytest.approx(case["expected"][rate], abs=1e-4)
-

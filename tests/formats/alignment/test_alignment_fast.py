@@ -4,6 +4,7 @@ characters, :func:`same_characters` places them without folding; it must
 give what folding gives (KeyText.of, fold, align_text, place_units: the
 general path) on every text, the alignment report included, and leave
 every other text to the general path."""
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -21,10 +22,40 @@ from spacy_coref_eval.formats.alignment import (
 from spacy_coref_eval.formats.document import WordMismatch
 from tests.support.strategies import deterministic
 
-PIECES = ["a", "Bc", "é", "\U0001F600", ".", "'", "’", "‘", "`", '"', "“", "”", "``", "''", "-LRB-", "(", "B-",
-          "\u00a0", "\u200b", "\x00", "\n"]
-SAME = {"'": ["’", "‘", "`"], "’": ["'"], '"': ["“", "”", "„"], "“": ['"'], "”": ['"', "“"], "``": ["“", '"'],
-        "''": ["”", '"'], "-LRB-": ["("], "(": ["-LRB-"]}
+PIECES = [
+    "a",
+    "Bc",
+    "é",
+    "\U0001f600",
+    ".",
+    "'",
+    "’",
+    "‘",
+    "`",
+    '"',
+    "“",
+    "”",
+    "``",
+    "''",
+    "-LRB-",
+    "(",
+    "B-",
+    "\u00a0",
+    "\u200b",
+    "\x00",
+    "\n",
+]
+SAME = {
+    "'": ["’", "‘", "`"],
+    "’": ["'"],
+    '"': ["“", "”", "„"],
+    "“": ['"'],
+    "”": ['"', "“"],
+    "``": ["“", '"'],
+    "''": ["”", '"'],
+    "-LRB-": ["("],
+    "(": ["-LRB-"],
+}
 SPACES = ["", " ", " ", "  ", "\n", "\t", "\u3000", "\u200b"]
 
 words_lists = st.lists(st.lists(st.sampled_from(PIECES), min_size=1, max_size=3).map("".join), max_size=10)
@@ -58,7 +89,7 @@ def written(draw, words):
     edit = draw(st.sampled_from(["none", "none", "none", "insert", "delete"]))
     if text and edit != "none":
         at = draw(st.integers(0, len(text) - 1))
-        text = text[:at] + draw(st.sampled_from(PIECES)) + text[at:] if edit == "insert" else text[:at] + text[at + 1:]
+        text = text[:at] + draw(st.sampled_from(PIECES)) + text[at:] if edit == "insert" else text[:at] + text[at + 1 :]
     return text
 
 
@@ -84,10 +115,13 @@ def test_a_text_of_the_keys_characters_is_placed_without_folding(words):
     assert same_characters(visible_words(words), text, starts=np.zeros(1, dtype=np.int64), ends=ends) is not None
 
 
-@pytest.mark.parametrize("words,text", [
-    (["``", "Hi", "''"], "“Hi”"),  # two quote characters for one
-    (["a", "b"], "a c"),  # another text
-])
+@pytest.mark.parametrize(
+    "words,text",
+    [
+        (["``", "Hi", "''"], "“Hi”"),  # two quote characters for one
+        (["a", "b"], "a c"),  # another text
+    ],
+)
 def test_other_texts_are_left_to_folding(words, text):
     ends = np.array([len(text)], dtype=np.int64)
     assert same_characters(visible_words(words), text, starts=np.zeros(1, dtype=np.int64), ends=ends) is None

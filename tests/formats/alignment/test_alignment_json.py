@@ -3,6 +3,7 @@ without decoding them (formats/alignment/json_words.py): the same
 visible characters and word bounds as from the decoded words
 (visible_words), on random words written every way json.dumps writes them;
 anything but lists of lists of strings is refused."""
+
 import json
 from dataclasses import replace
 
@@ -12,15 +13,40 @@ from hypothesis import given, strategies as st
 from spacy_coref_eval.formats.alignment import json_visible_words, visible_words
 from tests.support.strategies import deterministic
 
-PIECES = ["a", "Bc", "B", "-", "é", "\U0001F600", ".", '"', "“", "\\", "/", "\t", " ", "\u00a0", "\u200b", "[", "]",
-          "{", ",", ":", "\n", "\x00", "\x7f"]
+PIECES = [
+    "a",
+    "Bc",
+    "B",
+    "-",
+    "é",
+    "\U0001f600",
+    ".",
+    '"',
+    "“",
+    "\\",
+    "/",
+    "\t",
+    " ",
+    "\u00a0",
+    "\u200b",
+    "[",
+    "]",
+    "{",
+    ",",
+    ":",
+    "\n",
+    "\x00",
+    "\x7f",
+]
 words = st.lists(st.sampled_from(PIECES), max_size=3).map("".join)
 sentences = st.lists(st.lists(words, max_size=5), max_size=4)
-dumping = st.fixed_dictionaries({
-    "ensure_ascii": st.booleans(),
-    "separators": st.sampled_from([(", ", ": "), (",", ":"), (" ,\n", " : ")]),
-    "indent": st.sampled_from([None, 1]),
-})
+dumping = st.fixed_dictionaries(
+    {
+        "ensure_ascii": st.booleans(),
+        "separators": st.sampled_from([(", ", ": "), (",", ":"), (" ,\n", " : ")]),
+        "indent": st.sampled_from([None, 1]),
+    }
+)
 
 
 def decoded(flat):
@@ -37,9 +63,9 @@ def decoded(flat):
 
 
 def same(found, expected):
-    return (found is None) == (expected is None) and (found is None or all(
-        np.array_equal(getattr(found, member), getattr(expected, member)) for member in ("chars", "starts", "ends")
-    ))
+    return (found is None) == (expected is None) and (
+        found is None or all(np.array_equal(getattr(found, member), getattr(expected, member)) for member in ("chars", "starts", "ends"))
+    )
 
 
 @deterministic(600)
@@ -52,7 +78,7 @@ def test_words_read_from_json_text_are_the_decoded_words(value, options):
     if found is not None:
         assert same(found, expected)
         assert found.source(0, len(flat)) == flat
-    plain = "\\\\" not in text and "B-" not in text and not (options["ensure_ascii"] and "\U0001F600" in "".join(flat))
+    plain = "\\\\" not in text and "B-" not in text and not (options["ensure_ascii"] and "\U0001f600" in "".join(flat))
     assert (found is not None) == plain
 
 
@@ -66,9 +92,11 @@ def test_joined_texts_are_read_as_one(values, options):
     assert found is None or same(found, decoded(flat))
 
 
-others = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | words,
-                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(words, inner, max_size=2),
-                      max_leaves=6)
+others = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | words,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(words, inner, max_size=2),
+    max_leaves=6,
+)
 
 
 @deterministic(400)

@@ -1,6 +1,7 @@
 """The alignment report says how every aligned document was paired with
 its key document (by name or by order), per document and in total, in the
 JSON and the HTML report."""
+
 import json
 
 from click.testing import CliRunner
@@ -9,16 +10,16 @@ from spacy_coref_eval.cli import app
 from spacy_coref_eval.formats.corpus import read_corpus
 
 runner = CliRunner()
-KEY = ("#begin document (d{n}); part 000\nd\t0\t0\tThe\t(0\nd\t0\t1\tcat\t0)\nd\t0\t2\tsat\t-\n"
-       "d\t0\t3\t.\t-\n\n#end document\n")
+KEY = "#begin document (d{n}); part 000\nd\t0\t0\tThe\t(0\nd\t0\t1\tcat\t0)\nd\t0\t2\tsat\t-\nd\t0\t3\t.\t-\n\n#end document\n"
 
 
 def files(tmp_path, named):
     key = tmp_path / "key.conll"
     key.write_text("".join(KEY.format(n=n) for n in range(3)), encoding="utf-8")
     response = tmp_path / "response.jsonl"
-    lines = [{**({"doc_key": f"(d{n}); part 000"} if named else {}), "text": "The cat  sat.",
-              "clusters": [[[0, 7], [9, 12]]]} for n in range(3)]
+    lines = [
+        {**({"doc_key": f"(d{n}); part 000"} if named else {}), "text": "The cat  sat.", "clusters": [[[0, 7], [9, 12]]]} for n in range(3)
+    ]
     response.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     return key, response
 

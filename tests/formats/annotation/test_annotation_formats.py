@@ -1,6 +1,7 @@
 """The annotation tools' exports: brat (ChEMU-style relations, equivalences,
 LitBank labels), LitBank TSV, INCEpTION/WebAnno TSV 3, Label Studio,
 Prodigy and doccano, closed into entities with a closure report."""
+
 import os
 from pathlib import Path
 
@@ -19,9 +20,7 @@ from tests.support.strategies import deterministic
 
 DATA = REPO / "tests" / "data" / "annotation"
 LITBANK_CONLL = REPO / "tests" / "data" / "corpora" / "litbank.key.conll.gz"
-ALICE = {
-    frozenset({"Alice", "She"}), frozenset({"Bob", "him", "Bob#2"}), frozenset({"warmly"}),
-}
+ALICE = {frozenset({"Alice", "She"}), frozenset({"Bob", "him", "Bob#2"}), frozenset({"warmly"})}
 
 
 def entities(document):
@@ -44,13 +43,16 @@ def only(side):
     return side.documents[0]
 
 
-@pytest.mark.parametrize("path, fmt", [
-    (DATA / "alice.ann", "brat"),
-    (DATA / "alice.webanno.tsv", "webanno"),
-    (DATA / "alice.labelstudio.json", "labelstudio"),
-    (DATA / "alice.prodigy.jsonl", "prodigy"),
-    (DATA / "alice.doccano.jsonl", "doccano"),
-])
+@pytest.mark.parametrize(
+    "path, fmt",
+    [
+        (DATA / "alice.ann", "brat"),
+        (DATA / "alice.webanno.tsv", "webanno"),
+        (DATA / "alice.labelstudio.json", "labelstudio"),
+        (DATA / "alice.prodigy.jsonl", "prodigy"),
+        (DATA / "alice.doccano.jsonl", "doccano"),
+    ],
+)
 def test_one_annotation_gives_the_same_entities_in_every_tool(path, fmt):
     document = only(read_side(path, get_format(fmt)))
     assert document.name == "alice"
@@ -82,11 +84,18 @@ def test_chemu_relations_close_to_hand_built_entities():
     assert entities(document) == {
         frozenset({"The title compound", "the product", "a white solid"}),
         frozenset({"The mixture", "The resulting solution"}),
-        frozenset({"THF"}), frozenset({"the residue"}),
+        frozenset({"THF"}),
+        frozenset({"the residue"}),
     }
     counts = document.closure.to_dict()["counts"]
     assert counts == {
-        "mentions": 7, "entities": 4, "chains": 0, "links": 5, "merged_chains": 0, "cycles": 1, "missing": 1,
+        "mentions": 7,
+        "entities": 4,
+        "chains": 0,
+        "links": 5,
+        "merged_chains": 0,
+        "cycles": 1,
+        "missing": 1,
         "unknown_types": 1,
     }
     assert document.closure.types == {"Transformed": 1}
@@ -99,9 +108,7 @@ def test_chemu_relations_close_to_hand_built_entities():
 def test_chains_sharing_a_mention_are_merged_and_counted():
     side = read_side(DATA / "chains.ann")
     document = only(side)
-    assert entities(document) == {
-        frozenset({"Ann", "Ann#2", "Ann#3"}), frozenset({"Beth", "Beth#2"}), frozenset({"the two sisters"}),
-    }
+    assert entities(document) == {frozenset({"Ann", "Ann#2", "Ann#3"}), frozenset({"Beth", "Beth#2"}), frozenset({"the two sisters"})}
     assert document.closure.merged_chains == 1 and document.closure.chains == 3
     assert "1 chain(s) merged with another through a shared mention" in side.warnings[0]
 
@@ -117,8 +124,11 @@ def test_litbank_labels_cop_and_discontinuous_spans():
     side = read_side(DATA / "litbank" / "bell_brat.ann")
     document = only(side)
     assert entities(document) == {
-        frozenset({"Mr. Bell", "The doctor", "Bell", "He", "his"}), frozenset({"a doctor"}), frozenset({"town"}),
-        frozenset({"his wife"}), frozenset({"He wife"}),
+        frozenset({"Mr. Bell", "The doctor", "Bell", "He", "his"}),
+        frozenset({"a doctor"}),
+        frozenset({"town"}),
+        frozenset({"his wife"}),
+        frozenset({"He wife"}),
     }
     assert document.clusters.scattered().sum() == 1
     assert document.sentence_starts == [0, 6, 15]
@@ -135,8 +145,14 @@ def test_litbank_tsv_lines():
     from spacy_coref_eval.formats.litbank_tsv.read import tsv_document
 
     text = "Mr. Bell was a doctor .\nHe smiled .\n"
-    lines = ["MENTION\tT1\t0\t0\t0\t1\tMr. Bell\tPER\tPROP", "MENTION\tT2\t0\t3\t0\t4\ta doctor\tPER\tNOM",
-             "MENTION\tT3\t1\t0\t1\t0\tHe\tPER\tPRON", "COREF\tT1\tBell-0", "COREF\tT3\tBell-0", "COP\tT1\tT2"]
+    lines = [
+        "MENTION\tT1\t0\t0\t0\t1\tMr. Bell\tPER\tPROP",
+        "MENTION\tT2\t0\t3\t0\t4\ta doctor\tPER\tNOM",
+        "MENTION\tT3\t1\t0\t1\t0\tHe\tPER\tPRON",
+        "COREF\tT1\tBell-0",
+        "COREF\tT3\tBell-0",
+        "COP\tT1\tT2",
+    ]
     document = tsv_document("bell", text, lines, path=Path("bell.ann"))
     assert entities(document) == {frozenset({"Mr. Bell", "He"}), frozenset({"a doctor"})}
     assert document.closure.types == {"cop": 1}
@@ -156,8 +172,11 @@ def test_bad_lines_name_file_and_line(tmp_path):
 
 
 def test_close_reports_every_kind():
-    labels, report = close(["a", "b", "c", "d"], chains=[["a", "b"], ["b", "c"], ["x"]],
-                           links=[("Coref", "a", "c"), ("Bridging", "a", "d"), ("Coref", "d", "y")])
+    labels, report = close(
+        ["a", "b", "c", "d"],
+        chains=[["a", "b"], ["b", "c"], ["x"]],
+        links=[("Coref", "a", "c"), ("Bridging", "a", "d"), ("Coref", "d", "y")],
+    )
     assert labels.tolist() == [0, 0, 0, 1]
     assert (report.merged_chains, report.cycles, report.missing, report.unknown_types) == (1, 1, 2, 1)
 
@@ -254,13 +273,16 @@ def test_webanno_chains_stacked_on_one_mention_are_merged(tmp_path):
     lines = [
         "#FORMAT=WebAnno TSV 3.3",
         "#T_CH=de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink|referenceType|referenceRelation",
-        "", "", "#Text=Ann met Ann and her .",
+        "",
+        "",
+        "#Text=Ann met Ann and her .",
         "1-1\t0-3\tAnn\tnam[1]\tcoref->1-1",
         "1-2\t4-7\tmet\t_\t_",
         "1-3\t8-11\tAnn\tnam[1]|nam[2]\t*->1-2|coref->2-1",
         "1-4\t12-15\tand\t_\t_",
         "1-5\t16-19\ther\tpr[2]\t*->2-2",
-        "1-6\t20-21\t.\t_\t_", "",
+        "1-6\t20-21\t.\t_\t_",
+        "",
     ]
     path = tmp_path / "ann.tsv"
     path.write_text("\n".join(lines))
@@ -269,14 +291,17 @@ def test_webanno_chains_stacked_on_one_mention_are_merged(tmp_path):
     assert document.closure.merged_chains == 1
 
 
-@pytest.mark.parametrize("fmt, text", [
-    ("prodigy", '{"text": "Ann met Ann.", "spans": [{"end": 3}]}\n'),
-    ("doccano", '{"text": "Ann met Ann.", "entities": [{"id": 1, "start_offset": 0}]}\n'),
-    ("prodigy", '{"text": "Ann met Ann.", "spans": [{"start": 0, "end": 30}]}\n'),
-    ("doccano", "not json\n"),
-    ("labelstudio", '[{"data": {"text": "Ann"}, "annotations": [{"result": [1]}]}]'),
-    ("webanno", "#FORMAT=Other\n"),
-])
+@pytest.mark.parametrize(
+    "fmt, text",
+    [
+        ("prodigy", '{"text": "Ann met Ann.", "spans": [{"end": 3}]}\n'),
+        ("doccano", '{"text": "Ann met Ann.", "entities": [{"id": 1, "start_offset": 0}]}\n'),
+        ("prodigy", '{"text": "Ann met Ann.", "spans": [{"start": 0, "end": 30}]}\n'),
+        ("doccano", "not json\n"),
+        ("labelstudio", '[{"data": {"text": "Ann"}, "annotations": [{"result": [1]}]}]'),
+        ("webanno", "#FORMAT=Other\n"),
+    ],
+)
 def test_bad_exports_are_one_line_errors(tmp_path, fmt, text):
     path = tmp_path / "bad.txt"
     path.write_text(text)
@@ -330,11 +355,13 @@ def naive_components(n, pairs):
 
 @deterministic(100)
 @given(
-    st.integers(1, 8).flatmap(lambda n: st.tuples(
-        st.just(n),
-        st.lists(st.lists(st.integers(0, n + 1), min_size=1, max_size=4), max_size=4),
-        st.lists(st.tuples(st.sampled_from(["Coref", "Other"]), st.integers(0, n + 1), st.integers(0, n + 1)), max_size=8),
-    ))
+    st.integers(1, 8).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.lists(st.integers(0, n + 1), min_size=1, max_size=4), max_size=4),
+            st.lists(st.tuples(st.sampled_from(["Coref", "Other"]), st.integers(0, n + 1), st.integers(0, n + 1)), max_size=8),
+        )
+    )
 )
 def test_close_equals_naive_components(drawn):
     n, chains, links = drawn
@@ -345,18 +372,26 @@ def test_close_equals_naive_components(drawn):
     assert found == naive_components(n, pairs)
     first = [labels.tolist().index(x) for x in sorted(set(labels.tolist()))]
     assert first == sorted(first), "entities are numbered by their first mention"
-    missing = sum(m >= n for chain in chains for m in chain) + sum(
-        kind == "Coref" and (a >= n or b >= n) for kind, a, b in links)
+    missing = sum(m >= n for chain in chains for m in chain) + sum(kind == "Coref" and (a >= n or b >= n) for kind, a, b in links)
     assert report.missing == missing
     assert report.unknown_types == sum(kind == "Other" for kind, _, _ in links)
     assert report.entities == len(found)
 
 
 @deterministic(60)
-@given(st.lists(st.sampled_from(["Ann", "met", "her", "sister", ",", "\u201cyes\u201d", "."]), min_size=2, max_size=12).flatmap(
-    lambda words: st.tuples(st.just(words), st.lists(st.tuples(
-        st.lists(st.tuples(st.integers(0, len(words) - 1), st.integers(1, 3)), min_size=1, max_size=2), st.integers(0, 2),
-    ), max_size=5))))
+@given(
+    st.lists(st.sampled_from(["Ann", "met", "her", "sister", ",", "\u201cyes\u201d", "."]), min_size=2, max_size=12).flatmap(
+        lambda words: st.tuples(
+            st.just(words),
+            st.lists(
+                st.tuples(
+                    st.lists(st.tuples(st.integers(0, len(words) - 1), st.integers(1, 3)), min_size=1, max_size=2), st.integers(0, 2)
+                ),
+                max_size=5,
+            ),
+        )
+    )
+)
 def test_character_mentions_on_own_and_key_words(drawn):
     from spacy_coref_eval.formats.annotation import AnnotatedDocument
     from spacy_coref_eval.formats.document import WordsDocument

@@ -2,6 +2,7 @@
 scorer reads it (with one warning per file) or refused with a short
 CorefInputError naming the file, line and document, quickly and within a
 bounded amount of memory."""
+
 import gzip
 import os
 import re
@@ -40,6 +41,7 @@ def hang_guard(seconds: int):
     """Fails a test still running after ``seconds``: a guard against the
     quadratic reader, which took minutes on these fields, not a measure of
     speed (that is benchmarks/' job)."""
+
     def stop(*_):
         raise AssertionError(f"still running after {seconds} s")
 
@@ -68,17 +70,18 @@ def test_a_huge_malformed_field_fails_fast_with_a_short_message(tmp_path, field,
         read_conll(path)
     message = str(error.value)
     assert len(message) < 400
-    assert re.match(rf"{re.escape(str(path))}:3: cannot read coreference field '.{{40}}'… \({len(field)} characters\) "
-                    rf"in document '\(a\); part 000': ", message), message
+    assert re.match(
+        rf"{re.escape(str(path))}:3: cannot read coreference field '.{{40}}'… \({len(field)} characters\) "
+        rf"in document '\(a\); part 000': ",
+        message,
+    ), message
     assert re.search(detail, message), message
 
 
 def test_a_huge_id_or_document_name_is_shortened_in_messages():
     with pytest.raises(CorefInputError) as error:
         parse_conll(document(["(" + "7" * BIG]), source="s")
-    assert str(error.value) == (
-        f"s:2: mention of entity {'7' * 40}… ({BIG} characters) opens but never closes (document '{NAME}')"
-    )
+    assert str(error.value) == (f"s:2: mention of entity {'7' * 40}… ({BIG} characters) opens but never closes (document '{NAME}')")
     with pytest.raises(CorefInputError) as error:
         parse_conll("#begin document " + "n" * BIG + "\n", source="s")
     assert str(error.value) == f"s: document '{'n' * 40}'… ({BIG} characters) (line 1) has no '#end document'"
@@ -127,8 +130,11 @@ def test_a_clean_file_has_no_warnings_on_either_path(tmp_path):
 )
 def test_other_text_in_the_coreference_field_is_refused(tmp_path, field, detail):
     path = write(tmp_path, document(["(1", field, "1)"]))
-    with pytest.raises(CorefInputError, match=rf"^{re.escape(str(path))}:3: cannot read coreference field .* "
-                                              rf"in document '\(a\); part 000': {detail}"):
+    with pytest.raises(
+        CorefInputError,
+        match=rf"^{re.escape(str(path))}:3: cannot read coreference field .* "
+        rf"in document '\(a\); part 000': {detail}",
+    ):
         read_conll(path)
 
 
@@ -152,7 +158,7 @@ def reference_reading(field: str):
         match = re.search(pattern, field)
         while match:
             taken.append(match.group(match.lastindex or 0))
-            field = field[: match.start()] + field[match.end():]
+            field = field[: match.start()] + field[match.end() :]
             match = re.search(pattern, field)
         found.append(taken)
     dropped, singles, opens, closes = found
@@ -161,7 +167,9 @@ def reference_reading(field: str):
 
 IDS = st.from_regex(r"[0-9]{1,3}", fullmatch=True)
 PIECES = st.one_of(
-    IDS.map("({})".format), IDS.map("({}".format), IDS.map("{})".format),
+    IDS.map("({})".format),
+    IDS.map("({}".format),
+    IDS.map("{})".format),
     st.tuples(IDS, st.integers(0, 9)).map(lambda p: f"({p[0]}+{p[1]})"),
     st.just("-"),
 )
@@ -214,9 +222,12 @@ def test_a_line_longer_than_the_maximum_is_refused(tmp_path, monkeypatch):
     path = write(tmp_path, header + longest + "\n#end document\n")
     assert read_conll(path)["(a)"].clusters.entities() == (((0, 1),),)
     path = write(tmp_path, header + "d 0 0 w -\n" + longest + "-\n#end document\n")
-    with pytest.raises(CorefInputError, match=rf"^{re.escape(str(path))}:3: line longer than the maximum line "
-                                              r"length \(1000 bytes; raise it with the environment variable "
-                                              r"SPACY_COREF_EVAL_MAX_LINE_BYTES\)$"):
+    with pytest.raises(
+        CorefInputError,
+        match=rf"^{re.escape(str(path))}:3: line longer than the maximum line "
+        r"length \(1000 bytes; raise it with the environment variable "
+        r"SPACY_COREF_EVAL_MAX_LINE_BYTES\)$",
+    ):
         read_conll(path)
 
 
@@ -226,9 +237,12 @@ def test_an_input_larger_than_the_maximum_is_refused(tmp_path, monkeypatch):
     assert len(small.encode()) < 10_000
     assert read_conll(write(tmp_path, small))[NAME].clusters.entities() == (((0, 1), (1, 2)),)
     path = write(tmp_path, document(["-"] * 1000))
-    with pytest.raises(CorefInputError, match=rf"^{re.escape(str(path))}: larger than the maximum input size "
-                                              r"\(10000 bytes; raise it with the environment variable "
-                                              r"SPACY_COREF_EVAL_MAX_INPUT_BYTES\)$"):
+    with pytest.raises(
+        CorefInputError,
+        match=rf"^{re.escape(str(path))}: larger than the maximum input size "
+        r"\(10000 bytes; raise it with the environment variable "
+        r"SPACY_COREF_EVAL_MAX_INPUT_BYTES\)$",
+    ):
         read_conll(path)
 
 
@@ -247,8 +261,11 @@ def test_a_gzip_bomb_is_refused_after_reading_a_little(tmp_path, monkeypatch):
     gzip_bomb(newlines, b"\n", 16)
     with pytest.raises(CorefInputError, match=r"zeros\.conll\.gz:1: line longer than the maximum line length"):
         read_conll(zeros)
-    with pytest.raises(CorefInputError, match=r"newlines\.conll\.gz: larger than the maximum input size "
-                                              r"\(1048576 bytes decompressed; raise it"):
+    with pytest.raises(
+        CorefInputError,
+        match=r"newlines\.conll\.gz: larger than the maximum input size "
+        r"\(1048576 bytes decompressed; raise it",
+    ):
         read_conll(newlines)
 
 

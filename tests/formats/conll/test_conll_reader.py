@@ -1,4 +1,5 @@
 """Reading CoNLL-2012 files, and every kind of bad or odd input."""
+
 import gzip
 
 import pytest

@@ -1,4 +1,5 @@
 """The vectorised CoNLL reader gives exactly what the line reader gives."""
+
 import gzip
 from pathlib import Path
 
@@ -13,20 +14,14 @@ from tests.conftest import data_path
 from tests.support.strategies import deterministic
 
 MARK = st.sampled_from(["({})", "({}", "{})"])
-JUNK = st.one_of(
-    st.just("-"),
-    st.sampled_from(["_", "|", "(1+2)", "(3+45)", "x", "\x00", "\xa0", " ", "(", ")", "(01)", "(x1)", "1", "+"]),
-)
+JUNK = st.one_of(st.just("-"), st.sampled_from(["_", "|", "(1+2)", "(3+45)", "x", "\x00", "\xa0", " ", "(", ")", "(01)", "(x1)", "1", "+"]))
 EMPTY = st.sampled_from(["_", "|", "--", "-|-"])
 
 
 @st.composite
 def random_marks(draw, n_tokens: int):
     """Marks for every token (often unbalanced), in any order."""
-    return [
-        [draw(MARK).format(draw(st.integers(0, 3))) for _ in range(draw(st.integers(0, 3)))]
-        for _ in range(n_tokens)
-    ]
+    return [[draw(MARK).format(draw(st.integers(0, 3))) for _ in range(draw(st.integers(0, 3)))] for _ in range(n_tokens)]
 
 
 @st.composite
@@ -191,9 +186,7 @@ def test_words_read_beside_the_vectorised_reader_equal_the_line_reader(text):
 
 
 WORDS = st.text(st.sampled_from("ab\u00e9\u201c\u4e2d_-("), min_size=0, max_size=3)
-ODD = st.integers(0, 39).flatmap(
-    lambda n: st.sampled_from(["\xa0", "\u2003", " ", "\t", "\x0b", "\x85"]) if n == 0 else st.just("")
-)
+ODD = st.integers(0, 39).flatmap(lambda n: st.sampled_from(["\xa0", "\u2003", " ", "\t", "\x0b", "\x85"]) if n == 0 else st.just(""))
 
 
 @st.composite
@@ -257,9 +250,7 @@ def test_the_wide_spaces_are_those_str_split_splits_at():
 
 @deterministic(max_examples=200)
 @given(
-    mentions=st.lists(
-        st.tuples(st.integers(0, 3), st.integers(0, 4), st.integers(1, 3), st.integers(0, 4)), max_size=25
-    ),
+    mentions=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 4), st.integers(1, 3), st.integers(0, 4)), max_size=25),
     n_docs=st.integers(4, 6),
 )
 def test_clusters_of_all_documents_at_once_equal_one_at_a_time(mentions, n_docs):

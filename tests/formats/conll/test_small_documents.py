@@ -3,10 +3,10 @@ columns (docs/formats.md, Columns): the counts, the twinning and the JSON
 must be those of the per-document path, on random corpora (repeated
 spans, empty documents, differing token counts, any matcher the columns
 take) and on LitBank."""
+
 import json
 import re
 from pathlib import Path
-from typing import List, Tuple
 
 import numpy as np
 import pytest
@@ -27,7 +27,7 @@ from tests.support.strategies import deterministic, limits_env
 
 pytestmark = pytest.mark.usefixtures("stream_files_of_any_size")
 
-Mention = Tuple[int, int, int]
+Mention = tuple[int, int, int]
 OPTIONS = (
     {},
     {"match": "overlap"},
@@ -39,7 +39,7 @@ OPTIONS = (
 
 
 @st.composite
-def documents(draw) -> Tuple[int, List[Mention]]:
+def documents(draw) -> tuple[int, list[Mention]]:
     """A document's token count and mentions ``(start, end, id)``, spans
     given twice (in one entity or two) included."""
     n_tokens = draw(st.integers(0, 6))
@@ -50,12 +50,12 @@ def documents(draw) -> Tuple[int, List[Mention]]:
     return n_tokens, [(start, end, ident) for (start, end), ident in mentions]
 
 
-def conll_text(corpus: List[Tuple[int, List[Mention]]], names: List[str]) -> str:
+def conll_text(corpus: list[tuple[int, list[Mention]]], names: list[str]) -> str:
     """The corpus as a CoNLL-2012 file in the simple form (one-token
     mentions as ``(N)``, others as ``(N`` ... ``N)``)."""
     lines = []
     for name, (n_tokens, mentions) in zip(names, corpus):
-        marks: List[List[str]] = [[] for _ in range(n_tokens)]
+        marks: list[list[str]] = [[] for _ in range(n_tokens)]
         for start, end, ident in mentions:
             if end - start == 1:
                 marks[start].append(f"({ident})")
@@ -69,7 +69,7 @@ def conll_text(corpus: List[Tuple[int, List[Mention]]], names: List[str]) -> str
 
 
 @st.composite
-def corpus_pairs(draw) -> Tuple[str, str]:
+def corpus_pairs(draw) -> tuple[str, str]:
     n_docs = draw(st.integers(1, 5))
     names = [f"(d{index}); part 000" for index in range(n_docs)]
     key = [draw(documents()) for _ in range(n_docs)]
@@ -83,7 +83,7 @@ def per_document(key: Path, response: Path, options: Options) -> CorpusResult:
     return per_document_run(key, response, options)[0]
 
 
-def per_document_run(key: Path, response: Path, options: Options) -> Tuple[CorpusResult, List[str]]:
+def per_document_run(key: Path, response: Path, options: Options) -> tuple[CorpusResult, list[str]]:
     """:func:`per_document`'s result and the response's document names."""
     sides = [Side(path, FORMAT, list(read_conll(path).values())) for path in (key, response)]
     corpus = pair_sides(*sides, positional=True)

@@ -1,6 +1,7 @@
 """The CoNLL-U reader on random files, and the byte routines it reads
 with: every random file, malformed or not, is read or refused with one
 line naming the file and line, never an exception of another kind."""
+
 import gzip
 
 import numpy as np
@@ -50,14 +51,26 @@ def test_mentions_lie_on_their_document_s_nodes(text):
 def test_mentions_over_empty_nodes():
     """A zero (head on an empty node), a mention of one empty node and one
     spanning a word, an empty node and a multiword range."""
+
     def row(ident, misc):
         return "\t".join([ident, "w", "_", "X", "x", "_", "0", "_", "_" if "." not in ident else "1:nsubj", misc])
 
-    text = "\n".join([
-        "# newdoc id = d", "# global.Entity = eid-etype-head",
-        row("1", "Entity=(e1-person-2-"), row("1.1", "Entity=e1)(e2-thing-1)"), row("2-3", "_"), row("2", "Entity=(e3-x-3-"),
-        row("2.1", "_"), row("3", "Entity=e3)"), "",
-    ]) + "\n"
+    text = (
+        "\n".join(
+            [
+                "# newdoc id = d",
+                "# global.Entity = eid-etype-head",
+                row("1", "Entity=(e1-person-2-"),
+                row("1.1", "Entity=e1)(e2-thing-1)"),
+                row("2-3", "_"),
+                row("2", "Entity=(e3-x-3-"),
+                row("2.1", "_"),
+                row("3", "Entity=e3)"),
+                "",
+            ]
+        )
+        + "\n"
+    )
     (document,) = outcome(text.encode()).documents.values()
     assert document.mention_zero.tolist() == [True, True, False]
     assert document.mention_empty == {0: (0,), 1: (0,), 2: (1,)}
@@ -68,6 +81,7 @@ def test_gum_reads_three_documents_with_mentions_over_empty_nodes():
     read = outcome(gzip.decompress(GUM.read_bytes()))
     assert len(read.documents) == 40
     assert sum(bool(document.mention_empty) for document in read.documents.values()) == 3
+
 
 @deterministic(max_examples=300)
 @given(text=st.binary(max_size=12), before=st.binary(max_size=10))
@@ -81,8 +95,9 @@ def test_numbers_read_plain_digits_as_int_does(text, before):
 
 
 @deterministic(max_examples=200)
-@given(words=st.lists(st.sampled_from(["", "a", "e1", "e12", "12345678", "123456789", "ünï", "a_long_identifier"]),
-                      min_size=1, max_size=12))
+@given(
+    words=st.lists(st.sampled_from(["", "a", "e1", "e12", "12345678", "123456789", "ünï", "a_long_identifier"]), min_size=1, max_size=12)
+)
 def test_gathered_lines_and_prefixes(words):
     data = ("\n".join(words) + "\n").encode()
     starts, ends, at = [], [], 0

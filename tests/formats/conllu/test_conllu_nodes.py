@@ -2,7 +2,8 @@
 one pass over the mentions) and node forms equal a mention-by-mention and
 node-by-node reading, on random files with empty nodes (paired with
 another file's empty nodes) and on GUM."""
-from typing import List, Optional
+
+from typing import Optional
 
 import numpy as np
 from hypothesis import given
@@ -18,7 +19,7 @@ from tests.support.strategies import deterministic
 GUM = REPO / "tests" / "data" / "corpora" / "gum-corefud.40docs.conllu.gz"
 
 
-def oracle_types(document: CorefUDDocument) -> Optional[List[Optional[str]]]:
+def oracle_types(document: CorefUDDocument) -> Optional[list[Optional[str]]]:
     """The etype of each entity's first mention that gives one."""
     types = {}
     for mention in document.mentions():
@@ -29,7 +30,7 @@ def oracle_types(document: CorefUDDocument) -> Optional[List[Optional[str]]]:
     return [types.get(eid) for eid in document.entities]
 
 
-def oracle_forms(document: CorefUDDocument, order, other: Optional[CorefUDDocument]) -> List[str]:
+def oracle_forms(document: CorefUDDocument, order, other: Optional[CorefUDDocument]) -> list[str]:
     """Node by node: a word's form, else an empty node's of this file, else
     of ``other``, else :data:`EMPTY_FORM`."""
     keys = order.tolist()
@@ -39,7 +40,7 @@ def oracle_forms(document: CorefUDDocument, order, other: Optional[CorefUDDocume
     return [words.get(key, empty.get(key, others.get(key, EMPTY_FORM))) for key in keys]
 
 
-def documents(text: str) -> List[CorefUDDocument]:
+def documents(text: str) -> list[CorefUDDocument]:
     try:
         return list(parse_conllu(text).documents.values())
     except CorefInputError:

@@ -2,8 +2,9 @@
 of a file at once, equals a plain per-entity sort: on random files (eids
 reused across documents, ``GRP`` and ``eid`` headers, eids ranked by
 earlier batches) and on GUM with both kinds of ids."""
+
 import gzip
-from typing import Dict, Optional, Tuple
+from typing import Optional
 
 from hypothesis import given, strategies as st
 
@@ -18,7 +19,7 @@ from tests.support.strategies import deterministic, patched
 GUM = REPO / "tests" / "data" / "corpora" / "gum-corefud.40docs.conllu.gz"
 
 
-def mention_key(document: CorefUDDocument, m: int) -> Tuple[int, int, int]:
+def mention_key(document: CorefUDDocument, m: int) -> tuple[int, int, int]:
     """udapi's place of mention ``m``: line of its first node, minus its
     number of nodes, its last word."""
     words = document.words_of(m)
@@ -27,14 +28,14 @@ def mention_key(document: CorefUDDocument, m: int) -> Tuple[int, int, int]:
     return int(document.mention_line[m]), -n_nodes, last
 
 
-def oracle_order(read: ConlluFile, per_document: bool, seen: Optional[Dict[str, int]]) -> Dict[str, tuple]:
+def oracle_order(read: ConlluFile, per_document: bool, seen: Optional[dict[str, int]]) -> dict[str, tuple]:
     """Every document's entities sorted one by one by their first mention
     (in the document for ``GRP`` ids, else in the file, an eid of ``seen``
     first by rank), then eid."""
-    in_file: Dict[str, Tuple[int, int, int]] = {}
+    in_file: dict[str, tuple[int, int, int]] = {}
     firsts = {}
     for name, document in read.documents.items():
-        first: Dict[str, Tuple[int, int, int]] = {}
+        first: dict[str, tuple[int, int, int]] = {}
         for m in range(len(document)):
             eid = document.entities[int(document.mention_entity[m])]
             key = mention_key(document, m)
@@ -51,7 +52,7 @@ def oracle_order(read: ConlluFile, per_document: bool, seen: Optional[Dict[str, 
     return out
 
 
-def check(data: bytes, seen: Optional[Dict[str, int]] = None) -> None:
+def check(data: bytes, seen: Optional[dict[str, int]] = None) -> None:
     try:
         parser = FileParser(data, "t.conllu", seen=None if seen is None else dict(seen))
         ordered = parser.parse()
@@ -73,8 +74,7 @@ def check(data: bytes, seen: Optional[Dict[str, int]] = None) -> None:
 
 
 @deterministic(max_examples=300, shrink=False)
-@given(text=conllu_texts(), before=st.integers(0, 300),
-       ranked=st.lists(st.sampled_from(EIDS), unique=True, max_size=4))
+@given(text=conllu_texts(), before=st.integers(0, 300), ranked=st.lists(st.sampled_from(EIDS), unique=True, max_size=4))
 def test_entities_sorted_at_once_as_one_by_one(text, before, ranked):
     """``seen`` holds ``before`` eids of no document here, then ``ranked``."""
     seen = [f"elsewhere{i}" for i in range(before)] + ranked

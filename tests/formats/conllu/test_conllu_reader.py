@@ -1,10 +1,10 @@
 """The CorefUD CoNLL-U reader: conformance files and GUM against udapi (the
 library the official CorefUD scorer reads files with), hand-made cases,
 errors, key/response alignment, and a round-trip property."""
+
 import gzip
 import logging
 from pathlib import Path
-from typing import Dict, List, Set, Tuple
 
 import pytest
 from hypothesis import given, strategies as st
@@ -20,15 +20,15 @@ CONFORMANCE = DATA / "conformance" / "corefud"
 GUM = DATA / "corpora" / "gum-corefud.40docs.conllu.gz"
 CONFORMANCE_FILES = sorted(p for p in CONFORMANCE.rglob("TC-*") if p.suffix in (".key", ".response"))
 
-NodeKey = Tuple[int, int, int]
-MentionView = Tuple[str, Tuple[NodeKey, ...], NodeKey]
+NodeKey = tuple[int, int, int]
+MentionView = tuple[str, tuple[NodeKey, ...], NodeKey]
 
 
 def _split_key(key: int) -> NodeKey:
     return key >> 40, (key >> 16) & ((1 << 24) - 1), key & 0xFFFF
 
 
-def our_mentions(path: Path) -> Dict[str, Set[MentionView]]:
+def our_mentions(path: Path) -> dict[str, set[MentionView]]:
     """Every mention as (eid, node keys, head key) by document."""
     out = {}
     for name, doc in read_conllu(path).documents.items():
@@ -44,7 +44,7 @@ def our_mentions(path: Path) -> Dict[str, Set[MentionView]]:
     return out
 
 
-def udapi_mentions(path: Path) -> Dict[str, Set[MentionView]]:
+def udapi_mentions(path: Path) -> dict[str, set[MentionView]]:
     """The same, as udapi reads them (test-only reference)."""
     from udapi.block.read.conllu import Conllu
     from udapi.core.document import Document
@@ -61,7 +61,7 @@ def udapi_mentions(path: Path) -> Dict[str, Set[MentionView]]:
     finally:
         logging.disable(logging.NOTSET)
     place = {}
-    out: Dict[str, Set[MentionView]] = {}
+    out: dict[str, set[MentionView]] = {}
     name, ordinal, index = None, 0, 0
     for tree in document.trees:
         if tree.newdoc:
@@ -117,9 +117,7 @@ def test_gum_words_sentences_and_warning():
     assert [x for d in docs for x in d.xpos] == [f[4] for f in word_lines]
     assert [x for d in docs for x in d.feats] == [f[5] for f in word_lines]
     assert sum(len(d.empty_nodes) for d in docs) == len(empty_lines)
-    assert [s for d in docs for s in d.sentence_ids] == [
-        line.split("=", 1)[1].strip() for line in lines if line.startswith("# sent_id")
-    ]
+    assert [s for d in docs for s in d.sentence_ids] == [line.split("=", 1)[1].strip() for line in lines if line.startswith("# sent_id")]
     assert list(parsed.documents) == [line.split("=", 1)[1].strip() for line in lines if line.startswith("# newdoc id")]
     bridges = sum(item.startswith("Bridge=") for line in lines if line[:1].isdigit() for item in line.split("\t")[-1].split("|"))
     splits = sum(item.startswith("SplitAnte=") for line in lines if line[:1].isdigit() for item in line.split("\t")[-1].split("|"))
@@ -127,12 +125,11 @@ def test_gum_words_sentences_and_warning():
     assert f"{bridges} Bridge= and {splits} SplitAnte=" in parsed.warnings()[0]
     for doc in docs:
         assert doc.word_ords.tolist() == [
-            o for s in range(doc.n_sentences)
-            for o in range(1, int(doc.sentence_starts[s + 1] - doc.sentence_starts[s]) + 1)
+            o for s in range(doc.n_sentences) for o in range(1, int(doc.sentence_starts[s + 1] - doc.sentence_starts[s]) + 1)
         ]
 
 
-def _sentence(rows: List[str], sent_id: str = "s1", doc: str = "d", header: str = "eid-etype-head-other") -> str:
+def _sentence(rows: list[str], sent_id: str = "s1", doc: str = "d", header: str = "eid-etype-head-other") -> str:
     head = [f"# newdoc id = {doc}"] if doc else []
     if header:
         head.append(f"# global.Entity = {header}")
@@ -151,9 +148,7 @@ def test_discontinuous_mention_is_a_word_set_with_head_over_all_parts():
 
 
 def test_zero_mention_and_head_counting_empty_nodes():
-    text = _sentence([
-        "1 Entity=(e1-x-2-", "1.1", "2 Entity=e1)", "3", "3.1 Entity=(e2-x-1-)", "4 Entity=(e2-x-1-)",
-    ])
+    text = _sentence(["1 Entity=(e1-x-2-", "1.1", "2 Entity=e1)", "3", "3.1 Entity=(e2-x-1-)", "4 Entity=(e2-x-1-)"])
     doc = parse_conllu(text).documents["d"]
     outer, zero, word = doc.mentions()
     assert (outer.words, outer.empty, outer.head, outer.zero, outer.contiguous) == ((0, 1), (0,), 0, True, True)
@@ -169,9 +164,7 @@ def test_zero_mention_and_head_counting_empty_nodes():
 def test_head_defaults_to_first_word_without_head_field_and_grp_is_the_eid():
     text = _sentence(["1 Entity=(7-person-x", "2", "3 Entity=7)", "4 Entity=(7-person-y)"], header="GRP-etype-infstat")
     doc = parse_conllu(text).documents["d"]
-    assert [(m.eid, m.etype, m.words, m.head) for m in doc.mentions()] == [
-        ("7", "person", (0, 1, 2), 0), ("7", "person", (3,), 3),
-    ]
+    assert [(m.eid, m.etype, m.words, m.head) for m in doc.mentions()] == [("7", "person", (0, 1, 2), 0), ("7", "person", (3,), 3)]
 
 
 def test_multiword_tokens_are_not_words():
@@ -189,8 +182,11 @@ def test_same_entity_nesting_closes_latest_first():
 
 
 def test_documents_without_id_are_numbered_and_bridges_counted():
-    text = _sentence(["1 Entity=(e1-x-1-)|Bridge=e1<e2", "2"], doc="") + "# newdoc\n" + _sentence(
-        ["1 SplitAnte=e1<e3,e2<e3", "2"], doc="", header="")
+    text = (
+        _sentence(["1 Entity=(e1-x-1-)|Bridge=e1<e2", "2"], doc="")
+        + "# newdoc\n"
+        + _sentence(["1 SplitAnte=e1<e3,e2<e3", "2"], doc="", header="")
+    )
     parsed = parse_conllu(text)
     assert list(parsed.documents) == ["1", "2"]
     assert (parsed.bridges, parsed.split_antecedents) == (1, 1)
@@ -251,7 +247,7 @@ def test_check_aligned_names_the_first_differing_sentence():
         check_aligned(key, shorter)
 
 
-def _write(sentences: List[List[Tuple[str, List[str]]]]) -> str:
+def _write(sentences: list[list[tuple[str, list[str]]]]) -> str:
     """CoNLL-U text from sentences of (ID, Entity chunks) rows."""
     out = ["# newdoc id = p", "# global.Entity = eid-etype-head-other"]
     for s, rows in enumerate(sentences):
@@ -290,7 +286,7 @@ def _documents(draw):
             else:
                 chunks[a][0].append(f"({eid}-t-{head}-")
                 chunks[b][1].insert(0, f"{eid})")
-            expected.append((eid, tuple(key for _, key in nodes[a:b + 1]), nodes[a + head - 1][1]))
+            expected.append((eid, tuple(key for _, key in nodes[a : b + 1]), nodes[a + head - 1][1]))
         sentences.append([(ident, close + open_) for (ident, _), (open_, close) in zip(nodes, chunks)])
     return sentences, expected
 
@@ -302,8 +298,11 @@ def test_round_trip_of_written_mentions(case):
     doc = parse_conllu(_write(sentences)).documents["p"]
     keys = doc.word_keys()
     got = [
-        (doc.entities[int(doc.mention_entity[m])], tuple(_split_key(k) for k in doc.node_keys_of(m, keys)),
-         _split_key(doc.head_key_of(m, keys)))
+        (
+            doc.entities[int(doc.mention_entity[m])],
+            tuple(_split_key(k) for k in doc.node_keys_of(m, keys)),
+            _split_key(doc.head_key_of(m, keys)),
+        )
         for m in range(len(doc))
     ]
     assert sorted(got) == sorted(expected)

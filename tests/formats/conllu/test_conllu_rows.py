@@ -3,8 +3,9 @@ once (multiword ranges, empty nodes, sentences without words, token
 columns), equal a row-by-row reading of each document: same words,
 sentences, empty nodes and columns, or the same first error, on random
 files of several documents whose IDs are sometimes wrong."""
+
 import re
-from typing import List, Tuple, Union
+from typing import Union
 
 from hypothesis import given, strategies as st
 
@@ -12,15 +13,15 @@ from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conllu.read import parse_conllu
 from tests.support.strategies import deterministic
 
-Document = Tuple[str, List[List[str]]]
+Document = tuple[str, list[list[str]]]
 """A document's name and the IDs of the rows of each of its sentences."""
 
 
 @st.composite
-def sentence_ids(draw) -> List[str]:
+def sentence_ids(draw) -> list[str]:
     """Words, multiword ranges and empty nodes; now and then a range or an
     empty node that is out of place, or a sentence of empty nodes alone."""
-    ids: List[str] = []
+    ids: list[str] = []
     n_words = draw(st.integers(0, 4)) if draw(st.integers(0, 9)) == 0 else draw(st.integers(1, 4))
     for minor in range(1, draw(st.integers(0 if n_words else 1, 2)) + 1):
         ids.append(f"0.{minor}")
@@ -38,11 +39,15 @@ def sentence_ids(draw) -> List[str]:
     return ids
 
 
-documents = st.lists(st.tuples(st.sampled_from(["a", "b", "c", "d"]), st.lists(sentence_ids(), min_size=1, max_size=3)),
-                     min_size=1, max_size=4, unique_by=lambda document: document[0])
+documents = st.lists(
+    st.tuples(st.sampled_from(["a", "b", "c", "d"]), st.lists(sentence_ids(), min_size=1, max_size=3)),
+    min_size=1,
+    max_size=4,
+    unique_by=lambda document: document[0],
+)
 
 
-def text_of(files: List[Document]) -> str:
+def text_of(files: list[Document]) -> str:
     lines = []
     for name, sentences in files:
         lines.append(f"# newdoc id = {name}")
@@ -53,7 +58,7 @@ def text_of(files: List[Document]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def oracle(files: List[Document]) -> Union[str, list]:
+def oracle(files: list[Document]) -> Union[str, list]:
     """Each document read row by row: words, sentence starts and lines,
     UPOS, empty nodes; or the first error (a sentence without words, then
     the rows in order)."""
@@ -88,7 +93,7 @@ def oracle(files: List[Document]) -> Union[str, list]:
     return out
 
 
-def _row_error(ident: str, expected: int, last: Tuple[int, int], line: int) -> str:
+def _row_error(ident: str, expected: int, last: tuple[int, int], line: int) -> str:
     if ident.isdigit():
         return None
     if re.fullmatch(r"\d+-\d+", ident):
@@ -108,8 +113,14 @@ def read(text: str) -> Union[str, list]:
     except CorefInputError as err:
         return str(err).split("f:", 1)[1]
     return [
-        (name, d.words, d.upos, d.sentence_starts.tolist(), d.sentence_lines,
-         [(n.sentence, n.id, n.after, n.form, n.line) for n in d.empty_nodes])
+        (
+            name,
+            d.words,
+            d.upos,
+            d.sentence_starts.tolist(),
+            d.sentence_lines,
+            [(n.sentence, n.id, n.after, n.form, n.line) for n in d.empty_nodes],
+        )
         for name, d in parsed.documents.items()
     ]
 

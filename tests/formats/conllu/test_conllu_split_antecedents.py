@@ -4,6 +4,7 @@ as the same document written as CoNLL-UA with ``ElementOf=`` (``convert``
 both ways keeps the split antecedents); under the corefud and reference
 presets identity coreference alone is scored, as the CorefUD scorer does;
 bad links are refused naming the file, line and entity."""
+
 import json
 import re
 
@@ -18,8 +19,12 @@ from tests.support.strategies import deterministic
 from tests.support.ua_generator import generate_pair
 
 runner = CliRunner()
-MODES = [("--split-antecedents", "keep"), ("--split-antecedents", "only"), ("--split-antecedents", "remove"),
-         ("--split-antecedents", "remove", "--singletons", "remove")]
+MODES = [
+    ("--split-antecedents", "keep"),
+    ("--split-antecedents", "only"),
+    ("--split-antecedents", "remove"),
+    ("--split-antecedents", "remove", "--singletons", "remove"),
+]
 
 
 def plain_identity(text: str) -> str:
@@ -65,8 +70,9 @@ def _flat(value, path=()):
 @given(seed=st.integers(0, 10**6), same_span=st.sampled_from([0.0, 0.05]))
 def test_split_antecedents_score_the_same_in_conllu_and_conll_ua(tmp_path_factory, seed, same_span):
     folder = tmp_path_factory.mktemp("split")
-    texts = generate_pair(seed, n_tokens=80, n_docs=2, plural_rate=0.3, p_pseudo=0.0, p_min=0.0, p_same_span=same_span,
-                          dd_chains=0, dd_singletons=0)[:2]
+    texts = generate_pair(
+        seed, n_tokens=80, n_docs=2, plural_rate=0.3, p_pseudo=0.0, p_min=0.0, p_same_span=same_span, dd_chains=0, dd_singletons=0
+    )[:2]
     ua = []
     for role, text in zip(("key", "response"), texts):
         path = folder / f"{role}.ua"
@@ -86,8 +92,9 @@ def test_split_antecedents_score_the_same_in_conllu_and_conll_ua(tmp_path_factor
 
 
 def test_split_antecedents_are_scored_under_the_ua_preset_only(tmp_path):
-    texts = generate_pair(7, n_tokens=80, n_docs=2, plural_rate=0.4, p_pseudo=0.0, p_min=0.0, p_same_span=0.0,
-                          dd_chains=0, dd_singletons=0)[:2]
+    texts = generate_pair(
+        7, n_tokens=80, n_docs=2, plural_rate=0.4, p_pseudo=0.0, p_min=0.0, p_same_span=0.0, dd_chains=0, dd_singletons=0
+    )[:2]
     paths = []
     for role, text in zip(("key", "response"), texts):
         path = tmp_path / f"{role}.ua"
@@ -116,11 +123,14 @@ CONLLU = """# global.Entity = eid-etype-head-other
 """
 
 
-@pytest.mark.parametrize("links, message", [
-    ("e1", r"f\.conllu:4: document 'd': SplitAnte link 'e1' is not ANTECEDENT<PLURAL"),
-    ("e1<e2<e3", r"f\.conllu:4: document 'd': SplitAnte link 'e1<e2<e3' is not"),
-    ("e3<e3", r"f\.conllu:4: document 'd': SplitAnte=e3<e3: entity e3 is its own split antecedent"),
-])
+@pytest.mark.parametrize(
+    "links, message",
+    [
+        ("e1", r"f\.conllu:4: document 'd': SplitAnte link 'e1' is not ANTECEDENT<PLURAL"),
+        ("e1<e2<e3", r"f\.conllu:4: document 'd': SplitAnte link 'e1<e2<e3' is not"),
+        ("e3<e3", r"f\.conllu:4: document 'd': SplitAnte=e3<e3: entity e3 is its own split antecedent"),
+    ],
+)
 def test_malformed_links_are_refused_naming_the_line(tmp_path, links, message):
     path = tmp_path / "f.conllu"
     path.write_text(CONLLU.format(links=links), encoding="utf8")
@@ -128,10 +138,13 @@ def test_malformed_links_are_refused_naming_the_line(tmp_path, links, message):
         evaluate_corpus(path, path)
 
 
-@pytest.mark.parametrize("links, message", [
-    ("e1<e3,e9<e3", r"f\.conllu: document 'd', line 4: SplitAnte=e9<e3: no entity e9 in the document"),
-    ("e1<e3,e3<e1", r"split antecedents form a cycle: entity e[13] is"),
-])
+@pytest.mark.parametrize(
+    "links, message",
+    [
+        ("e1<e3,e9<e3", r"f\.conllu: document 'd', line 4: SplitAnte=e9<e3: no entity e9 in the document"),
+        ("e1<e3,e3<e1", r"split antecedents form a cycle: entity e[13] is"),
+    ],
+)
 def test_missing_entities_and_cycles_are_refused_when_scored(tmp_path, links, message):
     path = tmp_path / "f.conllu"
     path.write_text(CONLLU.format(links=links), encoding="utf8")

@@ -2,9 +2,9 @@
 (``Entity=`` values, ``Bridge=`` and ``SplitAnte=``/``Split=`` counts and
 values) are those a line-by-line split at tabs and pipes finds, on random
 token lines whose FEATS and MISC hold look-alike attributes, and on GUM."""
+
 import gzip
 import re
-from typing import List, Tuple
 
 import pytest
 from hypothesis import given, strategies as st
@@ -16,14 +16,30 @@ from tests.support.strategies import deterministic
 
 GUM = REPO / "tests" / "data" / "corpora" / "gum-corefud.40docs.conllu.gz"
 ITEMS = [
-    "Entity=(e1)", "Entity=", "Entity=(e2-x-1-", "e2)", "Bridge=e1<e2", "SplitAnte=e1<e2", "Split=e2<e3",
-    "SplitAntecedent=x", "SpaceAfter=No", "E", "", "Entit", "BridgeX=1", "S=", "SplitAnte=", "B", "Entity=e1)",
-    "MSeg=a-b", "Xy=1",
+    "Entity=(e1)",
+    "Entity=",
+    "Entity=(e2-x-1-",
+    "e2)",
+    "Bridge=e1<e2",
+    "SplitAnte=e1<e2",
+    "Split=e2<e3",
+    "SplitAntecedent=x",
+    "SpaceAfter=No",
+    "E",
+    "",
+    "Entit",
+    "BridgeX=1",
+    "S=",
+    "SplitAnte=",
+    "B",
+    "Entity=e1)",
+    "MSeg=a-b",
+    "Xy=1",
 ]
 FEATS = ["_", "Number=Sing", "Style=x|Entity=y", "Bridge=z|Split=w", "SplitAnte=v"]
 
 
-def oracle(text: str) -> Tuple[List[Tuple[int, str]], int, int, List[Tuple[int, str]]]:
+def oracle(text: str) -> tuple[list[tuple[int, str]], int, int, list[tuple[int, str]]]:
     """``(row, Entity= value)`` of every non-empty value, the numbers of
     ``Bridge=`` and of ``SplitAnte=``/``Split=`` items, and ``(row,
     value)`` of every ``SplitAnte=`` (``Split=`` where a row has none)."""
@@ -42,9 +58,13 @@ def oracle(text: str) -> Tuple[List[Tuple[int, str]], int, int, List[Tuple[int, 
 
 def found(parser: FileParser):
     offsets = parser.entity_offsets.tolist()
-    values = [parser.entity_text[a:b - 1].tobytes().decode() for a, b in zip(offsets, offsets[1:])]
-    return (list(zip(parser.entity_rows.tolist(), values)), parser.bridges, parser.split_antecedents,
-            list(zip(parser.split_rows.tolist(), parser.split_texts)))
+    values = [parser.entity_text[a : b - 1].tobytes().decode() for a, b in zip(offsets, offsets[1:])]
+    return (
+        list(zip(parser.entity_rows.tolist(), values)),
+        parser.bridges,
+        parser.split_antecedents,
+        list(zip(parser.split_rows.tolist(), parser.split_texts)),
+    )
 
 
 @st.composite
@@ -76,8 +96,26 @@ def test_gum_misc_attributes():
     assert found(parser) == oracle(text)
 
 
-SENT_ID_TAILS = ["", " = s1", " = s-1.x", "=s2", " =  s3 ", " = ünï", " = a\u00a0b", " = a b", " = a\x1fb", " = \u2003c",
-                 "  = d", " = =e", " = f=g", "s", " = é", " = h\x0bi", " =", " = ~!#"]
+SENT_ID_TAILS = [
+    "",
+    " = s1",
+    " = s-1.x",
+    "=s2",
+    " =  s3 ",
+    " = ünï",
+    " = a\u00a0b",
+    " = a b",
+    " = a\x1fb",
+    " = \u2003c",
+    "  = d",
+    " = =e",
+    " = f=g",
+    "s",
+    " = é",
+    " = h\x0bi",
+    " =",
+    " = ~!#",
+]
 
 
 @st.composite
@@ -92,7 +130,7 @@ def sent_id_texts(draw):
     return "\n".join(lines) + "\n"
 
 
-def oracle_sentence_ids(text: str) -> List[object]:
+def oracle_sentence_ids(text: str) -> list[object]:
     """Each sentence's last ``# sent_id`` line's id: what
     ``^# sent_id\\s*=?\\s*(\\S+)`` matches in the line alone."""
     ids, current = [], None

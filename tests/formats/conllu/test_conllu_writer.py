@@ -1,9 +1,9 @@
 """The CorefUD CoNLL-U writer: GUM and generated nested and crossing
 mentions read back as written (by our reader and by udapi), udapi's
 chunk order, sentences joined under mentions, token columns, errors."""
+
 import logging
 from pathlib import Path
-from typing import Dict, List, Tuple
 
 import numpy as np
 import pytest
@@ -22,16 +22,23 @@ from tests.support.strategies import collector_paused, deterministic, entities_o
 
 GUM = data_path("corpora", "gum-corefud.40docs.conllu.gz")
 
-Mention = Tuple[int, int, int]
+Mention = tuple[int, int, int]
 
 
-def partition(clusters: Clusters, heads: bool = True) -> List[Tuple[Mention, ...]]:
+def partition(clusters: Clusters, heads: bool = True) -> list[tuple[Mention, ...]]:
     """The entities as sorted ``(start, end, head)`` tuples, sorted: the
     clusters whatever their order (head -1 when ``heads`` is false)."""
     head = clusters.heads if heads and clusters.heads is not None else np.full(len(clusters), -1)
     return sorted(
-        tuple(sorted(zip(clusters.starts[clusters.entity == k].tolist(), clusters.ends[clusters.entity == k].tolist(),
-                         head[clusters.entity == k].tolist())))
+        tuple(
+            sorted(
+                zip(
+                    clusters.starts[clusters.entity == k].tolist(),
+                    clusters.ends[clusters.entity == k].tolist(),
+                    head[clusters.entity == k].tolist(),
+                )
+            )
+        )
         for k in range(clusters.n_entities)
     )
 
@@ -41,7 +48,7 @@ def word_spans(path: Path):
     return read_side(path, get_format("conllu")).documents
 
 
-def ours(path: Path) -> Dict[str, List[Tuple[Mention, ...]]]:
+def ours(path: Path) -> dict[str, list[tuple[Mention, ...]]]:
     return {document.name: partition(document.clusters) for document in word_spans(path)}
 
 
@@ -61,7 +68,7 @@ def udapi_document(path: Path):
     return document
 
 
-def udapi_partitions(document) -> Dict[str, List[Tuple[Mention, ...]]]:
+def udapi_partitions(document) -> dict[str, list[tuple[Mention, ...]]]:
     """The entities of every document of a udapi document, as
     :func:`partition` gives them."""
     position, entities = {}, {}
@@ -74,9 +81,9 @@ def udapi_partitions(document) -> Dict[str, List[Tuple[Mention, ...]]]:
             count += 1
     for entity in document.coref_entities:
         doc = position[entity.mentions[0].words[0]][0]
-        entities[doc].append(tuple(sorted(
-            (position[m.words[0]][1], position[m.words[-1]][1] + 1, position[m.head][1]) for m in entity.mentions
-        )))
+        entities[doc].append(
+            tuple(sorted((position[m.words[0]][1], position[m.words[-1]][1] + 1, position[m.head][1]) for m in entity.mentions))
+        )
     return {name: sorted(value) for name, value in entities.items()}
 
 
@@ -116,17 +123,10 @@ def test_gum_reads_back_as_written_by_us_and_by_udapi(tmp_path):
 
 def test_chunks_follow_udapi_order():
     clusters = Clusters.from_entities(
-        [[(0, 3), (1, 2)], [(0, 2)], [(2, 5)], [(2, 3)], [(3, 4)], [(2, 4)]],
-        heads=[[2, 1], [0], [4], [2], [3], [2]],
+        [[(0, 3), (1, 2)], [(0, 2)], [(2, 5)], [(2, 3)], [(3, 4)], [(2, 4)]], heads=[[2, 1], [0], [4], [2], [3], [2]]
     )
     column = entity_column("d", clusters, 5)
-    assert column == [
-        "Entity=(e1--3(e2--1",
-        "Entity=(e1--1)e2)",
-        "Entity=e1)(e3--3(e4--1(e5--1)",
-        "Entity=(e6--1)e4)",
-        "Entity=e3)",
-    ]
+    assert column == ["Entity=(e1--3(e2--1", "Entity=(e1--1)e2)", "Entity=e1)(e3--3(e4--1(e5--1)", "Entity=(e6--1)e4)", "Entity=e3)"]
 
 
 @st.composite
@@ -149,7 +149,7 @@ def documents(draw):
     return ConlluDocument("doc one", [f"w{i}" for i in range(n_words)], clusters, starts)
 
 
-def expected_back(document: ConlluDocument) -> List[Tuple[Mention, ...]]:
+def expected_back(document: ConlluDocument) -> list[tuple[Mention, ...]]:
     """The entities read back: unknown heads become the first word."""
     clusters = document.clusters
     heads = clusters.starts if clusters.heads is None else np.where(clusters.heads < 0, clusters.starts, clusters.heads)
@@ -167,8 +167,11 @@ def test_generated_clusters_read_back_as_written(tmp_path_factory, docs):
     for doc, (_name, parsed) in zip(docs, back.items()):
         starts = parsed.sentence_starts[:-1]
         assert parsed.words == doc.words
-        covered = [s for s in set(doc.sentence_starts) if 0 < s < len(doc.words)
-                   and any(a < s < b for a, b in zip(doc.clusters.starts.tolist(), doc.clusters.ends.tolist()))]
+        covered = [
+            s
+            for s in set(doc.sentence_starts)
+            if 0 < s < len(doc.words) and any(a < s < b for a, b in zip(doc.clusters.starts.tolist(), doc.clusters.ends.tolist()))
+        ]
         assert set(starts.tolist()) == {0} | {s for s in doc.sentence_starts if 0 < s < len(doc.words)} - set(covered)
         read = Clusters.from_arrays(parsed.mention_start, parsed.mention_end, parsed.mention_entity, heads=parsed.mention_head)
         assert partition(read) == expected_back(doc)
@@ -193,13 +196,14 @@ def test_sentences_under_a_mention_are_joined(tmp_path):
 
 
 def test_token_columns_and_odd_words(tmp_path):
-    tokens = Tokens(["a b", "", "c"], [0], pos=["NOUN", "", "VERB"], tag=["NN", "-", "VB"],
-                    person=["3", "", "1"], gender=["Fem", "", ""])
+    tokens = Tokens(["a b", "", "c"], [0], pos=["NOUN", "", "VERB"], tag=["NN", "-", "VB"], person=["3", "", "1"], gender=["Fem", "", ""])
     path = tmp_path / "t.conllu"
     write_conllu(path, [ConlluDocument("t", ["a b", "", "c"], Clusters(), [], tokens)])
     rows = [line.split("\t") for line in path.read_text().splitlines() if line[:1].isdigit()]
     assert [row[1:6] for row in rows] == [
-        ["a_b", "_", "NOUN", "NN", "Gender=Fem|Person=3"], ["_", "_", "_", "_", "_"], ["c", "_", "VERB", "VB", "Person=1"],
+        ["a_b", "_", "NOUN", "NN", "Gender=Fem|Person=3"],
+        ["_", "_", "_", "_", "_"],
+        ["c", "_", "VERB", "VB", "Person=1"],
     ]
     assert [row[9] for row in rows] == ["_", "_", "_"]
 
@@ -213,16 +217,23 @@ def test_empty_documents_keep_their_place(tmp_path):
     assert documents["full"].mention_start.tolist() == [0] and documents["empty"].n_words == 0
 
 
-@pytest.mark.parametrize("document, message", [
-    (("c", list("abcd"), Clusters.from_entities([[(0, 2), (1, 3)]]), []),
-     r"document 'c': mention \(1, 3\) of entity 0 overlaps another mention of that entity without nesting; CoNLL-U"),
-    (("h", list("abc"), Clusters(np.array([0]), np.array([2]), np.array([0]), 1, heads=np.array([2])), []),
-     r"document 'h': the head 2 of mention \(0, 2\) lies outside it"),
-    (("a\nb", ["x"], Clusters(), []), r"document 'a\\nb': a CoNLL-U document id is one line, not empty"),
-    ((" a", ["x"], Clusters(), []), r"document ' a': a CoNLL-U document id is one line"),
-    (("", ["x"], Clusters(), []), r"document '': a CoNLL-U document id is one line"),
-    (("o", ["x"], Clusters.from_entities([[(0, 2)]]), []), r"document 'o': mention \(0, 2\) ends after the document's 1 words"),
-])
+@pytest.mark.parametrize(
+    "document, message",
+    [
+        (
+            ("c", list("abcd"), Clusters.from_entities([[(0, 2), (1, 3)]]), []),
+            r"document 'c': mention \(1, 3\) of entity 0 overlaps another mention of that entity without nesting; CoNLL-U",
+        ),
+        (
+            ("h", list("abc"), Clusters(np.array([0]), np.array([2]), np.array([0]), 1, heads=np.array([2])), []),
+            r"document 'h': the head 2 of mention \(0, 2\) lies outside it",
+        ),
+        (("a\nb", ["x"], Clusters(), []), r"document 'a\\nb': a CoNLL-U document id is one line, not empty"),
+        ((" a", ["x"], Clusters(), []), r"document ' a': a CoNLL-U document id is one line"),
+        (("", ["x"], Clusters(), []), r"document '': a CoNLL-U document id is one line"),
+        (("o", ["x"], Clusters.from_entities([[(0, 2)]]), []), r"document 'o': mention \(0, 2\) ends after the document's 1 words"),
+    ],
+)
 def test_what_cannot_be_written_is_refused(tmp_path, document, message):
     path = tmp_path / "x.conllu"
     with pytest.raises(CorefInputError, match=message):

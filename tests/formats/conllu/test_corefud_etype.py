@@ -1,5 +1,6 @@
 """Entity types (CorefUD ``etype``) kept on entities: read from CoNLL-U,
 carried through subsets and stacking, written back by ``convert``."""
+
 import numpy as np
 from click.testing import CliRunner
 

@@ -3,8 +3,9 @@
 the scores equal those of the file with every topic's documents
 concatenated into one ``# newdoc``, scored the usual way. GUM documents
 (heads, zeros, discontinuous mentions) against a seeded perturbation."""
+
 import re
-from typing import Dict, List, Optional
+from typing import Optional
 
 import numpy as np
 import pytest
@@ -26,9 +27,9 @@ def gum(tmp_path_factory):
     return write_gum_pair(tmp_path_factory.mktemp("gum"), 8)
 
 
-def documents(text: str) -> Dict[str, List[str]]:
+def documents(text: str) -> dict[str, list[str]]:
     """Every ``# newdoc`` document's lines, by name, in file order."""
-    out: Dict[str, List[str]] = {}
+    out: dict[str, list[str]] = {}
     name = None
     for line in text.splitlines():
         found = re.match(r"# newdoc id = (.*)$", line)
@@ -42,7 +43,7 @@ def documents(text: str) -> Dict[str, List[str]]:
 
 def concatenated(text: str, pattern: Optional[str]) -> str:
     """The file with one ``# newdoc`` per topic holding its documents' sentences in order."""
-    topics: Dict[str, List[str]] = {}
+    topics: dict[str, list[str]] = {}
     compiled = compile_topic_pattern(pattern)
     for name, lines in documents(text).items():
         topic = topics.setdefault(topic_of(name, compiled), [])
@@ -83,19 +84,28 @@ def test_within_and_across_links_and_lea_by_type(gum, tmp_path):
     key, response = gum
     weights = tmp_path / "weights.json"
     weights.write_text('{"person": 2, "place": 1}', encoding="utf-8")
-    result = CliRunner().invoke(app, [
-        "score", str(key), str(response), "--topic-pattern", PATTERNS[1], "--format", "json", "--metrics", "muc,blanc,lea",
-    ])
+    result = CliRunner().invoke(
+        app, ["score", str(key), str(response), "--topic-pattern", PATTERNS[1], "--format", "json", "--metrics", "muc,blanc,lea"]
+    )
     assert result.exit_code == 0, result.output
     assert '"across"' in result.output
-    typed = CliRunner().invoke(app, [
-        "score", str(key), str(response), "--cross-document", "--metrics", "lea", "--lea-importance", "entity-type",
-        "--lea-weights", str(weights),
-    ])
-    assert typed.exit_code != 0 and "not by type" in typed.output
-    typed = evaluate_corpus(
-        key, response, cross_document=True, metrics=["lea"], lea_importance="entity-type", lea_weights={"person": 2},
+    typed = CliRunner().invoke(
+        app,
+        [
+            "score",
+            str(key),
+            str(response),
+            "--cross-document",
+            "--metrics",
+            "lea",
+            "--lea-importance",
+            "entity-type",
+            "--lea-weights",
+            str(weights),
+        ],
     )
+    assert typed.exit_code != 0 and "not by type" in typed.output
+    typed = evaluate_corpus(key, response, cross_document=True, metrics=["lea"], lea_importance="entity-type", lea_weights={"person": 2})
     assert 0 < typed.metrics()["lea"]["f1"] < 1
 
 

@@ -1,4 +1,5 @@
 """CoNLL-2012 ↔ spaCy DocBin: convert, export, and scoring ``.spacy`` files."""
+
 import json
 from pathlib import Path
 
@@ -136,8 +137,7 @@ def test_different_document_counts_name_both_files(tmp_path):
     with pytest.raises(CorefInputError) as error:
         read_corpus(key, response)
     assert str(error.value) == (
-        f"cannot pair {key} (2 documents) with {response} (1 documents): "
-        "documents without stored names are paired by order"
+        f"cannot pair {key} (2 documents) with {response} (1 documents): documents without stored names are paired by order"
     )
     result = runner.invoke(app, ["score", str(key), str(response)])
     assert result.exit_code == 1
@@ -161,8 +161,11 @@ def test_spacy_against_conll_compares_words(tmp_path):
     docs = conll_docs(KEY)
     docs[0] = Doc(docs[0].vocab, words=[t.text for t in docs[0]][:-1] + ["!"])
     key = to_docbin(tmp_path / "key.spacy", docs)
-    with pytest.raises(CorefInputError, match=r"document index 0 \('doc0'\) has different words: from word 25 "
-                       r"the key reads '!' and the response '\.'"):
+    with pytest.raises(
+        CorefInputError,
+        match=r"document index 0 \('doc0'\) has different words: from word 25 "
+        r"the key reads '!' and the response '\.'",
+    ):
         read_corpus(key, RESPONSE)
 
 
@@ -221,8 +224,13 @@ def test_convert_reads_a_directory_of_conll_files(tmp_path):
     folder.mkdir()
     row = "{0}\t0\t{1}\t{2}\t_\t_\t_\t_\t_\t_\t_\t_\t{3}\n"
     (folder / "b_brat.conll").write_text(
-        "#begin document (b); part 0\n" + row.format("b", 0, "The", "(0") + row.format("b", 1, "wall", "0)")
-        + row.format("b", 2, ".", "") + "\n" + row.format("b", 0, "It", "(0)") + "#end document\n"
+        "#begin document (b); part 0\n"
+        + row.format("b", 0, "The", "(0")
+        + row.format("b", 1, "wall", "0)")
+        + row.format("b", 2, ".", "")
+        + "\n"
+        + row.format("b", 0, "It", "(0)")
+        + "#end document\n"
     )
     (folder / "a_brat.conll").write_text("#begin document (a); part 0\n" + row.format("a", 0, "Hi", "") + "#end document\n")
     (folder / "README.md").write_text("not CoNLL\n")

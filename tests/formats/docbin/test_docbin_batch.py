@@ -3,6 +3,7 @@
 :func:`~spacy_coref_eval.formats.docbin.batch.batch_groups` against
 :func:`~spacy_coref_eval.formats.docbin.groups.decode_groups`, intact and
 damaged."""
+
 import math
 import struct
 import subprocess
@@ -22,14 +23,11 @@ from tests.conftest import REPO
 from tests.support.strategies import deterministic
 
 SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(-(2**63), 2**64 - 1), st.floats(allow_nan=False),
-    st.text(max_size=40), st.binary(max_size=300),
+    st.none(), st.booleans(), st.integers(-(2**63), 2**64 - 1), st.floats(allow_nan=False), st.text(max_size=40), st.binary(max_size=300)
 )
 KEYS = st.one_of(st.text(max_size=5), st.binary(max_size=3), st.integers(-3, 3))
 OBJECTS = st.recursive(
-    SCALARS,
-    lambda inner: st.one_of(st.lists(inner, max_size=20), st.dictionaries(KEYS, inner, max_size=18)),
-    max_leaves=60,
+    SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=20), st.dictionaries(KEYS, inner, max_size=18)), max_leaves=60
 )
 
 
@@ -44,7 +42,7 @@ def damaged(data: bytes, how: int, where: int, byte: int) -> bytes:
     if not data:
         return bytes([byte])
     at = where % len(data)
-    return [data[:at], data[:at] + bytes([byte]) + data[at + 1:], data + bytes([byte]), data[:at] + data[at + 1:]][how]
+    return [data[:at], data[:at] + bytes([byte]) + data[at + 1 :], data + bytes([byte]), data[:at] + data[at + 1 :]][how]
 
 
 @deterministic(300)
@@ -90,10 +88,7 @@ def _same(a, b) -> bool:
 
 
 SPAN = struct.Struct(">QQQllll")
-NAMES = st.one_of(
-    st.sampled_from(["coref_clusters_1", "coref_clusters_2", "sc", "ñame", "a\nb", "x" * 40, "y" * 300]),
-    st.text(max_size=8),
-)
+NAMES = st.one_of(st.sampled_from(["coref_clusters_1", "coref_clusters_2", "sc", "ñame", "a\nb", "x" * 40, "y" * 300]), st.text(max_size=8))
 
 
 @st.composite
@@ -167,8 +162,10 @@ def test_batched_groups_take_the_common_layout():
     """Groups as spaCy writes them, long names, many spans and groups over
     256 bytes included, are read without a msgpack call."""
     spans = [SPAN.pack(0, 0, 7, i % 5, i % 5 + 1, 0, 0) for i in range(20)]
-    groups = {srsly.msgpack_dumps({"name": name, "attrs": {}, "spans": spans[:count]}): [name]
-              for name, count in (("coref_clusters_1", 2), ("ñ" * 20, 0), ("sc", 20), ("x" * 40, 16))}
+    groups = {
+        srsly.msgpack_dumps({"name": name, "attrs": {}, "spans": spans[:count]}): [name]
+        for name, count in (("coref_clusters_1", 2), ("ñ" * 20, 0), ("sc", 20), ("x" * 40, 16))
+    }
     docs = [srsly.msgpack_dumps(groups), srsly.msgpack_dumps(list(groups)), b"\x90", b""]
     tables = batch_groups(docs, np.array([5, 5, 0, 0]))
     for data, fast in zip(docs, tables):

@@ -1,12 +1,13 @@
 """The DocBin record reader against spaCy's own reading (``DocBin.get_docs``
 then :func:`doc_clusters`): LitBank, generated docs, older layouts, and
 damaged files, which must end in a one-line :class:`CorefInputError`."""
+
 import re
 import struct
 import zlib
 from dataclasses import dataclass
 from itertools import islice
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Optional
 
 import numpy as np
 import pytest
@@ -43,11 +44,11 @@ READERS = [
 SPAN = ">QQQllll"
 
 
-def spacy_docs(data: bytes) -> List[Doc]:
+def spacy_docs(data: bytes) -> list[Doc]:
     return list(DocBin(store_user_data=True).from_bytes(data).get_docs(Vocab()))
 
 
-def outcome(work: Callable[[], object]) -> Tuple[str, object]:
+def outcome(work: Callable[[], object]) -> tuple[str, object]:
     try:
         return "ok", work()
     except CorefInputError as err:
@@ -65,9 +66,7 @@ def assert_same_clusters(fast: Clusters, slow: Clusters) -> None:
         assert fast.heads.tolist() == slow.heads.tolist()
 
 
-def assert_same_docs(
-    data: bytes, reader, heads: Optional[bool], token_attrs: bool = False, docs: Optional[List[Doc]] = None
-) -> None:
+def assert_same_docs(data: bytes, reader, heads: Optional[bool], token_attrs: bool = False, docs: Optional[list[Doc]] = None) -> None:
     """The records of ``data`` match spaCy's ``docs`` (read from ``data``
     when not given); where spaCy fails on a doc, the record reader fails
     with a CorefInputError."""
@@ -165,16 +164,16 @@ GROUP_NAMES = ["mentions", "sc", "sc_1", "coref_clusters_x", "ñame"]
 
 @dataclass
 class DocSpec:
-    words: List[str]
-    spaces: Optional[List[bool]]
+    words: list[str]
+    spaces: Optional[list[bool]]
     parse: str
-    sent_starts: Optional[List[Optional[bool]]]
-    heads: List[int]
-    deps: List[str]
-    pos: Optional[List[str]]
-    tags: Optional[List[str]]
-    morphs: Optional[List[str]]
-    groups: List[Tuple[str, List[Tuple[int, int, str, str, str]]]]
+    sent_starts: Optional[list[Optional[bool]]]
+    heads: list[int]
+    deps: list[str]
+    pos: Optional[list[str]]
+    tags: Optional[list[str]]
+    morphs: Optional[list[str]]
+    groups: list[tuple[str, list[tuple[int, int, str, str, str]]]]
     user_data: str
     name: object
 
@@ -201,8 +200,7 @@ def doc_specs(draw):
 
     pos, tags, morphs = optional(POS), optional(TAGS), optional(MORPHS)
     span = st.tuples(
-        st.integers(0, max(n - 1, 0)), st.integers(1, 4),
-        st.sampled_from(STRINGS), st.sampled_from(STRINGS), st.sampled_from(STRINGS),
+        st.integers(0, max(n - 1, 0)), st.integers(1, 4), st.sampled_from(STRINGS), st.sampled_from(STRINGS), st.sampled_from(STRINGS)
     ).map(lambda t: (t[0], min(t[0] + t[1], n), t[2], t[3], t[4]))
     spans = st.lists(span, max_size=5) if n else st.just([])
     numbers = draw(st.lists(st.sampled_from(["0", "1", "2", "01", "10"]), unique=True, max_size=4))
@@ -222,8 +220,9 @@ def doc_specs(draw):
 
 def make_doc(vocab: Vocab, spec: DocSpec) -> Doc:
     parse = {"heads": spec.heads, "deps": spec.deps} if spec.parse == "full" else {}
-    doc = Doc(vocab, words=spec.words, spaces=spec.spaces, pos=spec.pos, tags=spec.tags, morphs=spec.morphs,
-              sent_starts=spec.sent_starts, **parse)
+    doc = Doc(
+        vocab, words=spec.words, spaces=spec.spaces, pos=spec.pos, tags=spec.tags, morphs=spec.morphs, sent_starts=spec.sent_starts, **parse
+    )
     if spec.parse == "heads only":
         relative = np.array([head - i for i, head in enumerate(spec.heads)], dtype=np.int64)
         doc.from_array(["HEAD"], relative.astype(np.uint64).reshape(-1, 1))
@@ -237,7 +236,7 @@ def make_doc(vocab: Vocab, spec: DocSpec) -> Doc:
     return doc
 
 
-def docbin_bytes(specs: List[DocSpec], store_user_data: bool) -> bytes:
+def docbin_bytes(specs: list[DocSpec], store_user_data: bool) -> bytes:
     vocab = Vocab()
     return DocBin(store_user_data=store_user_data, docs=[make_doc(vocab, spec) for spec in specs]).to_bytes()
 
@@ -290,8 +289,12 @@ def test_group_keys_follow_spacy_order_when_groups_are_equal():
 def test_span_ids_missing_from_the_string_table_group_by_hash():
     """spaCy 3.5.0-3.5.1 wrote span ids without their strings."""
     doc = Doc(Vocab(), words=["a", "b", "c", "d"])
-    doc.spans["mentions"] = [Span(doc, 0, 1, span_id="id-A"), Span(doc, 1, 2, span_id="id-B"),
-                             Span(doc, 2, 3, span_id="id-A"), Span(doc, 3, 4)]
+    doc.spans["mentions"] = [
+        Span(doc, 0, 1, span_id="id-A"),
+        Span(doc, 1, 2, span_id="id-B"),
+        Span(doc, 2, 3, span_id="id-A"),
+        Span(doc, 3, 4),
+    ]
     data = DocBin(docs=[doc]).to_bytes()
     expected = doc_clusters(spacy_docs(data)[0], labeled_span_group("mentions"))
     msg = srsly.msgpack_loads(zlib.decompress(data))
@@ -336,8 +339,12 @@ def base_bytes() -> bytes:
     vocab = Vocab()
     docs = []
     for number in range(2):
-        doc = Doc(vocab, words=["The", "cat", "sat", "on", "the", "mat", "."], heads=[1, 2, 2, 2, 5, 3, 2],
-                  deps=["det", "nsubj", "ROOT", "prep", "det", "pobj", "punct"])
+        doc = Doc(
+            vocab,
+            words=["The", "cat", "sat", "on", "the", "mat", "."],
+            heads=[1, 2, 2, 2, 5, 3, 2],
+            deps=["det", "nsubj", "ROOT", "prep", "det", "pobj", "punct"],
+        )
         doc.spans["coref_clusters_1"] = [doc[0:2], doc[4:6]]
         doc.user_data[NAME_KEY] = f"doc {number}"
         docs.append(doc)
@@ -479,8 +486,11 @@ def test_damaged_file_names_file(tmp_path, case):
 
 @pytest.mark.parametrize(
     "data, detail",
-    [(b"not zlib", "not zlib-compressed"), (zlib.compress(b"\xc1"), "damaged msgpack"),
-     (zlib.compress(srsly.msgpack_dumps([1])), "no field table")],
+    [
+        (b"not zlib", "not zlib-compressed"),
+        (zlib.compress(b"\xc1"), "damaged msgpack"),
+        (zlib.compress(srsly.msgpack_dumps([1])), "no field table"),
+    ],
 )
 def test_not_a_docbin(tmp_path, data, detail):
     path = tmp_path / "other.spacy"

@@ -1,9 +1,9 @@
 """``.spacy`` input is decoded without importing spaCy (issue #21): spaCy
 comes in only when words or token attributes are needed."""
+
 import json
 import subprocess
 import sys
-from typing import Tuple
 
 import pytest
 from spacy.vocab import Vocab
@@ -20,7 +20,7 @@ def run(code: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
 
 
-def imported_by(code: str) -> Tuple[str, str]:
+def imported_by(code: str) -> tuple[str, str]:
     """What ``code`` printed in a fresh process, and which of
     :data:`HEAVY` it had imported by the end."""
     result = run(code + f"\nprint(','.join(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)\n")

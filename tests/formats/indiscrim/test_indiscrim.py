@@ -2,6 +2,7 @@
 ``[sentence, start, end]`` chains on the sentences' tokens read as
 document spans, scored from files and from rows in Python, converted both
 ways; malformed rows are one line naming file, line, document and chain."""
+
 import json
 from pathlib import Path
 
@@ -71,13 +72,16 @@ def test_conversion_keeps_every_score(tmp_path):
     assert all(len(mention) == 3 for chain in row["coref_chains"] for mention in chain)
 
 
-@pytest.mark.parametrize("chains, message", [
-    ([[[0, 2, 1]]], "chain 0: mention [0, 2, 1]: tokens 2..1 (inclusive) do not lie in sentence 0 of 3 tokens"),
-    ([[[0, 0, 0]], [[0, 1, 3]]], "chain 1: mention [0, 1, 3]: tokens 1..3 (inclusive) do not lie in sentence 0 of 3 tokens"),
-    ([[[1, 0, 0]]], "chain 0: mention [1, 0, 0]: no sentence 1 (the document has 1)"),
-    ([[[0, 0]]], "chain 0: a mention is [sentence, start, end] (three integers), not [0, 0]"),
-    ([[[0, 0, "1"]]], "chain 0: a mention is [sentence, start, end] (three integers), not [0, 0, '1']"),
-])
+@pytest.mark.parametrize(
+    "chains, message",
+    [
+        ([[[0, 2, 1]]], "chain 0: mention [0, 2, 1]: tokens 2..1 (inclusive) do not lie in sentence 0 of 3 tokens"),
+        ([[[0, 0, 0]], [[0, 1, 3]]], "chain 1: mention [0, 1, 3]: tokens 1..3 (inclusive) do not lie in sentence 0 of 3 tokens"),
+        ([[[1, 0, 0]]], "chain 0: mention [1, 0, 0]: no sentence 1 (the document has 1)"),
+        ([[[0, 0]]], "chain 0: a mention is [sentence, start, end] (three integers), not [0, 0]"),
+        ([[[0, 0, "1"]]], "chain 0: a mention is [sentence, start, end] (three integers), not [0, 0, '1']"),
+    ],
+)
 def test_malformed_rows_are_one_line_naming_file_line_document_and_chain(tmp_path, chains, message):
     good = {"id": "ok", "sentences": [{"tokens": [{"text": "a"}]}], "coref_chains": []}
     bad = {"id": "d1", "sentences": [{"tokens": [{"text": w} for w in "abc"]}], "coref_chains": chains}

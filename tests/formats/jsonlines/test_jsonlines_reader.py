@@ -2,6 +2,7 @@
 doc_key pairing, errors, a round trip through a CoNLL file, and the fast
 path (clusters read as text, built in one batch) against ``json.loads`` and
 per-document clusters."""
+
 import json
 
 import numpy as np
@@ -158,8 +159,11 @@ def jsonlines_texts(draw):
         last = max(n_tokens - 1, 0)
         span = st.integers(0, last).flatmap(lambda s: st.tuples(st.just(s), st.integers(s, min(s + 3, last))))
         clusters = draw(st.lists(st.lists(span, max_size=4), max_size=4)) if n_tokens else draw(st.sampled_from([[], [[]]]))
-        obj = {"doc_key": f"d{index}", "sentences": [[f"w{i}" for i in range(n)] for n in lengths],
-               "clusters": [[list(m) for m in c] for c in clusters]}
+        obj = {
+            "doc_key": f"d{index}",
+            "sentences": [[f"w{i}" for i in range(n)] for n in lengths],
+            "clusters": [[list(m) for m in c] for c in clusters],
+        }
         if draw(st.booleans()):
             obj["predicted_clusters"] = [[list(m) for m in reversed(c)] for c in reversed(clusters)]
         items = list(obj.items())
@@ -186,11 +190,30 @@ def test_the_fast_path_is_taken_and_the_slow_one_agrees(monkeypatch):
         assert document.clusters.repeated == 1
 
 
-@pytest.mark.parametrize("clusters", [
-    "[[[0, 1],]]", "[[[01, 1]]]", "[[[0 1]]]", "[[[0, 1][1, 1]]]", "[[0, 1]]", "[[[0, 1, 1]]]", "[[[]]]",
-    "[[[0, --1]]]", "[[[0, 1]]]]", "[[[0, 1.0]]]", "[[[true, 1]]]", "[[[0, 1]], ]", "[[[0, 1e0]]]",
-    "[[[-1, 1]]]", "[[[1, 0]]]", "[[[0, 5]]]", "[[[0, 12345678901234567890]]]", "[[[0, 1]]] x", '[[["0", 1]]]',
-])
+@pytest.mark.parametrize(
+    "clusters",
+    [
+        "[[[0, 1],]]",
+        "[[[01, 1]]]",
+        "[[[0 1]]]",
+        "[[[0, 1][1, 1]]]",
+        "[[0, 1]]",
+        "[[[0, 1, 1]]]",
+        "[[[]]]",
+        "[[[0, --1]]]",
+        "[[[0, 1]]]]",
+        "[[[0, 1.0]]]",
+        "[[[true, 1]]]",
+        "[[[0, 1]], ]",
+        "[[[0, 1e0]]]",
+        "[[[-1, 1]]]",
+        "[[[1, 0]]]",
+        "[[[0, 5]]]",
+        "[[[0, 12345678901234567890]]]",
+        "[[[0, 1]]] x",
+        '[[["0", 1]]]',
+    ],
+)
 def test_odd_clusters_text_fails_or_reads_as_json_loads_says(clusters, monkeypatch):
     text = '{"doc_key": "d", "sentences": [["a", "b"]], "clusters": ' + clusters + "}\n"
 
@@ -216,8 +239,7 @@ def test_a_field_the_reader_reads_otherwise_is_never_kept_as_text(monkeypatch):
 
     fast = outcome()
     monkeypatch.setattr(jsonlines_module, "line_members", lambda *args, **options: None)
-    assert fast == outcome() == ("f:1: document 'a': 'sentences'[0][0] is [0, 0] (JSON array); every token must "
-                                 "be a non-empty string")
+    assert fast == outcome() == ("f:1: document 'a': 'sentences'[0][0] is [0, 0] (JSON array); every token must be a non-empty string")
 
 
 def test_clusters_built_in_one_batch_equal_those_built_alone():
@@ -235,7 +257,12 @@ def test_clusters_built_in_one_batch_equal_those_built_alone():
     assert len(built) == len(expected)
     for got, want in zip(built, expected):
         assert [got.starts.tolist(), got.ends.tolist(), got.entity.tolist(), got.n_entities, got.repeated] == [
-            want.starts.tolist(), want.ends.tolist(), want.entity.tolist(), want.n_entities, want.repeated]
+            want.starts.tolist(),
+            want.ends.tolist(),
+            want.entity.tolist(),
+            want.n_entities,
+            want.repeated,
+        ]
 
 
 def test_the_first_error_in_the_file_is_reported():

@@ -4,6 +4,7 @@ gives (SystemDocument.placed_on without the batch: the mentions, repeats
 and the alignment report), on random documents written as systems write
 them (white space, quotes, inserted and deleted characters); a document
 that cannot be placed so is left to placed_on (its error included)."""
+
 import json
 from pathlib import Path
 
@@ -39,8 +40,7 @@ def described(paired):
         return c.starts.tolist(), c.ends.tolist(), c.entity.tolist(), c.n_entities, c.repeated
 
     memberships = paired.response.memberships
-    return (clusters(paired.response), memberships and clusters(memberships), paired.unmapped, paired.alignment,
-            paired.key)
+    return (clusters(paired.response), memberships and clusters(memberships), paired.unmapped, paired.alignment, paired.key)
 
 
 @st.composite
@@ -58,8 +58,7 @@ def corpora(draw):
         labels = np.array(draw(st.lists(st.integers(0, 2), min_size=len(spans), max_size=len(spans))), dtype=np.int64)
         documents.append(from_text(f"d{d}", text, spans, labels=labels, dropped=draw(st.integers(0, 1))))
     if draw(st.booleans()):
-        lines = "\n".join(json.dumps({"doc_key": f"d{d}", "sentences": [w[:2], w[2:]], "clusters": []})
-                          for d, w in enumerate(keys))
+        lines = "\n".join(json.dumps({"doc_key": f"d{d}", "sentences": [w[:2], w[2:]], "clusters": []}) for d, w in enumerate(keys))
         key = Side(Path("key.jsonlines"), FORMAT, list(parse_jsonlines(lines, role="key").values()))
     else:
         key = Side(Path("key.txt"), FORMAT, [WordsDocument(f"d{d}", Clusters(), w) for d, w in enumerate(keys)])
@@ -94,7 +93,6 @@ def test_a_document_paired_with_another_key_is_placed_alone():
     assert batch.paired(documents[0], key.documents[1]) is None
 
 
-
 spans_lists = st.lists(st.tuples(st.integers(0, 6), st.integers(1, 4), st.integers(0, 3)), max_size=8)
 
 
@@ -102,8 +100,15 @@ spans_lists = st.lists(st.tuples(st.integers(0, 6), st.integers(1, 4), st.intege
 @given(st.lists(spans_lists, min_size=2, max_size=5))
 def test_word_outputs_clustered_at_once_are_clustered_alone(documents):
     """Repeated spans and clusters in any order included."""
-    outputs = [from_words(None, ["w"] * 10, np.array([(a, a + n) for a, n, _ in spans], dtype=np.int64).reshape(-1, 2),
-                          labels=np.array([label for _, _, label in spans], dtype=np.int64)) for spans in documents]
+    outputs = [
+        from_words(
+            None,
+            ["w"] * 10,
+            np.array([(a, a + n) for a, n, _ in spans], dtype=np.int64).reshape(-1, 2),
+            labels=np.array([label for _, _, label in spans], dtype=np.int64),
+        )
+        for spans in documents
+    ]
     expected = [Clusters.from_arrays(o.spans[:, 0], o.spans[:, 1], o.labels) for o in outputs]
     cluster_words(outputs)
     for output, clusters in zip(outputs, expected):
@@ -111,11 +116,12 @@ def test_word_outputs_clustered_at_once_are_clustered_alone(documents):
 
 
 def test_keys_with_bracket_escapes_are_left_out_and_the_rest_placed_at_once():
-    lines = "\n".join(json.dumps({"doc_key": f"d{d}", "sentences": [words], "clusters": []})
-                      for d, words in enumerate([["a", "b"], ["-LRB-", "a", "-RRB-"], ["c"], ["d", "e"]]))
+    lines = "\n".join(
+        json.dumps({"doc_key": f"d{d}", "sentences": [words], "clusters": []})
+        for d, words in enumerate([["a", "b"], ["-LRB-", "a", "-RRB-"], ["c"], ["d", "e"]])
+    )
     key = Side(Path("key.jsonlines"), FORMAT, list(parse_jsonlines(lines, role="key").values()))
-    documents = [from_text(f"d{d}", text, np.array([[0, 1]]), labels=np.array([0]))
-                 for d, text in enumerate(["a b", "(a)", "c", "d e"])]
+    documents = [from_text(f"d{d}", text, np.array([[0, 1]]), labels=np.array([0])) for d, text in enumerate(["a b", "(a)", "c", "d e"])]
     batch = CharacterBatch(documents, key)
     found = [batch.paired(document, k) for document, k in zip(documents, key.documents)]
     assert [paired is not None for paired in found] == [True, False, True, True]

@@ -2,6 +2,7 @@
 ``text`` and ``clusters`` of spaCy token offsets, end inclusive (the
 tokens of spaCy's English tokenizer, as maverick's ``ontonotes_to_dataframe``
 makes them), read with ``--response-format maverick``."""
+
 import json
 from bisect import bisect_right
 
@@ -39,11 +40,15 @@ def written(tmp_path_factory):
         line = json.loads(line)
         tokens = nlp.tokenizer(line["text"])
         starts = [token.idx for token in tokens]
-        clusters = [[[bisect_right(starts, a) - 1, bisect_right(starts, b - 1) - 1] for a, b in cluster]
-                    for cluster in line["clusters"]]
+        clusters = [[[bisect_right(starts, a) - 1, bisect_right(starts, b - 1) - 1] for a, b in cluster] for cluster in line["clusters"]]
         evaluate.append({"doc_key": line["doc_key"], "text": line["text"], "clusters": clusters})
-        characters.append({"doc_key": line["doc_key"], "text": line["text"], "clusters": [
-            [[tokens[s].idx, tokens[e].idx + len(tokens[e].text)] for s, e in cluster] for cluster in clusters]})
+        characters.append(
+            {
+                "doc_key": line["doc_key"],
+                "text": line["text"],
+                "clusters": [[[tokens[s].idx, tokens[e].idx + len(tokens[e].text)] for s, e in cluster] for cluster in clusters],
+            }
+        )
     paths = {}
     for name, lines in (("evaluate", evaluate), ("characters", characters)):
         paths[name] = folder / f"{name}.jsonl"
@@ -63,8 +68,13 @@ def test_litbank_written_by_evaluate_py_scores_like_its_character_offsets(writte
 
 def test_a_hand_made_line_is_read_on_spacy_tokens(tmp_path):
     path = tmp_path / "output.jsonlines"
-    path.write_text(json.dumps({"doc_key": "d", "text": "Barack Obama is traveling to Rome.  The city is nice.",
-                                "clusters": [[[5, 5], [8, 9]], [[0, 1]]]}) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {"doc_key": "d", "text": "Barack Obama is traveling to Rome.  The city is nice.", "clusters": [[[5, 5], [8, 9]], [[0, 1]]]}
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     document = read_side(path, get_format("maverick")).documents[0]
     text = document.text
     assert [text[a:b] for a, b in document.spans.tolist()] == ["Rome", "The city", "Barack Obama"]
@@ -72,15 +82,16 @@ def test_a_hand_made_line_is_read_on_spacy_tokens(tmp_path):
 
 def test_read_as_fastcoref_an_inclusive_one_token_mention_names_the_maverick_format(tmp_path):
     path = tmp_path / "output.jsonlines"
-    path.write_text(json.dumps({"doc_key": "d", "text": "Barack Obama is here.", "clusters": [[[0, 1], [3, 3]]]}) + "\n",
-                    encoding="utf-8")
+    path.write_text(json.dumps({"doc_key": "d", "text": "Barack Obama is here.", "clusters": [[[0, 1], [3, 3]]]}) + "\n", encoding="utf-8")
     with pytest.raises(CorefInputError, match="--response-format maverick"):
         read_side(path)
 
 
 def test_maverick_with_mention_strings_only_reads_them(tmp_path):
     path = tmp_path / "output.jsonlines"
-    path.write_text(json.dumps({"text": "Anna met Ben. She smiled.", "clusters_char_offsets": None,
-                                "clusters_char_text": [["Anna", "She"]]}) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps({"text": "Anna met Ben. She smiled.", "clusters_char_offsets": None, "clusters_char_text": [["Anna", "She"]]}) + "\n",
+        encoding="utf-8",
+    )
     document = read_side(path, get_format("maverick")).documents[0]
     assert [document.text[a:b] for a, b in document.spans.tolist()] == ["Anna", "She"]

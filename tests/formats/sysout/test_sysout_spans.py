@@ -3,6 +3,7 @@ parse_lines keeps a member that is plainly lists of ``[int, int]`` as its
 text, and spans_of parses it without decoding): the same spans, cluster
 indices and errors as from the decoded lists (the line decoded whole by
 json.loads), on random clusters."""
+
 import json
 import re
 
@@ -39,9 +40,10 @@ def from_line(line):
 def test_offsets_read_from_their_text_are_those_decoded(clusters, separators, inclusive):
     dumped = json.dumps(clusters, separators=separators)
     decoded = outcome(spans_of, clusters, "clusters", "f:1", limit=len(TEXT), unit="character", inclusive=inclusive, missing=True)
-    assert outcome(
-        spans_of, SpanText(dumped), "clusters", "f:1", limit=len(TEXT), unit="character", inclusive=inclusive, missing=True
-    ) == decoded
+    assert (
+        outcome(spans_of, SpanText(dumped), "clusters", "f:1", limit=len(TEXT), unit="character", inclusive=inclusive, missing=True)
+        == decoded
+    )
     line = json.dumps({"text": TEXT, "clusters": clusters}, separators=separators)
     with patched(read, "line_members", lambda *args, **options: None):
         whole = outcome(from_line, line)
@@ -58,12 +60,14 @@ def test_offsets_that_are_not_plain_pairs_are_decoded():
         parse_lines('{"text": "a", "clusters": [[[0, 1234567890123456789012]]]}', "f", parse_fastcoref)
 
 
-@pytest.mark.parametrize("lines,error", [
-    (['{"text": "a b", "clusters": [[[0, 9]]]}', "not json"], "f.jsonl:1: mention [0, 9]"),
-    (['{"text": "a b", "clusters": [[[0, 1]]]}', "not json", '{"text": "a", "clusters": [[[0, 9]]]}'],
-     "f.jsonl:2: not a JSON object"),
-    (['{"text": "a b", "clusters": [[[0, 1]]]}', "[1]"], "f.jsonl:2: a line must hold a JSON object"),
-])
+@pytest.mark.parametrize(
+    "lines,error",
+    [
+        (['{"text": "a b", "clusters": [[[0, 9]]]}', "not json"], "f.jsonl:1: mention [0, 9]"),
+        (['{"text": "a b", "clusters": [[[0, 1]]]}', "not json", '{"text": "a", "clusters": [[[0, 9]]]}'], "f.jsonl:2: not a JSON object"),
+        (['{"text": "a b", "clusters": [[[0, 1]]]}', "[1]"], "f.jsonl:2: a line must hold a JSON object"),
+    ],
+)
 def test_the_first_bad_line_is_the_one_reported(lines, error):
     """The offsets of all lines are parsed at once, after the lines are
     read: an error still names the first line that has one."""

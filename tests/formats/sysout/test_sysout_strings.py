@@ -2,6 +2,7 @@
 placed by the documented rule (docs/formats.md, Mention strings) exactly
 as a naive oracle places them, on hand-made documents and on LitBank;
 strings found nowhere are counted, never an error."""
+
 import json
 
 import pytest
@@ -39,9 +40,11 @@ def oracle(text, clusters):
         after = 0
         for string in cluster:
             needle = "".join(c for c in string if not c.isspace())
-            starts = [u for u in range(len(units) - len(needle) + 1)
-                      if needle and units[u:u + len(needle)] == needle and cut(u) and cut(u + len(needle))
-                      and (u, u + len(needle)) not in taken]
+            starts = [
+                u
+                for u in range(len(units) - len(needle) + 1)
+                if needle and units[u : u + len(needle)] == needle and cut(u) and cut(u + len(needle)) and (u, u + len(needle)) not in taken
+            ]
             found = [u for u in starts if u >= after] + [u for u in starts if u < after]
             if not found:
                 unplaced += 1
@@ -53,21 +56,30 @@ def oracle(text, clusters):
     return placed, unplaced
 
 
-@pytest.mark.parametrize("text, clusters, expected, unplaced", [
-    ("John saw Bill. He waved at the man, and he left.",
-     [["John", "He"], ["Bill", "he", "the man"]], [("John", 0), ("He", 0), ("Bill", 1), ("he", 1), ("the man", 1)], 0),
-    ("the cat and the dog", [["he"], ["the"], ["the"]], [("the", 1), ("the", 2)], 1),
-    ("A b A b A", [["A", "A", "A", "A"]], [("A", 0), ("A", 0), ("A", 0)], 1),
-    ("her and her", [["her"], ["her"]], [("her", 0), ("her", 1)], 0),
-    ("Lincoln's Inn   Hall", [["Lincoln", "Inn Hall", "Lincoln 's"]], [("Lincoln", 0), ("Inn   Hall", 0), ("Lincoln's", 0)], 0),
-    ("x y", [[""], ["  "], ["z"]], [], 3),
-])
+@pytest.mark.parametrize(
+    "text, clusters, expected, unplaced",
+    [
+        (
+            "John saw Bill. He waved at the man, and he left.",
+            [["John", "He"], ["Bill", "he", "the man"]],
+            [("John", 0), ("He", 0), ("Bill", 1), ("he", 1), ("the man", 1)],
+            0,
+        ),
+        ("the cat and the dog", [["he"], ["the"], ["the"]], [("the", 1), ("the", 2)], 1),
+        ("A b A b A", [["A", "A", "A", "A"]], [("A", 0), ("A", 0), ("A", 0)], 1),
+        ("her and her", [["her"], ["her"]], [("her", 0), ("her", 1)], 0),
+        ("Lincoln's Inn   Hall", [["Lincoln", "Inn Hall", "Lincoln 's"]], [("Lincoln", 0), ("Inn   Hall", 0), ("Lincoln's", 0)], 0),
+        ("x y", [[""], ["  "], ["z"]], [], 3),
+    ],
+)
 def test_the_rule_on_hand_made_documents(text, clusters, expected, unplaced):
     spans, labels, missing = place_strings(text, clusters)
     assert sorted((text[a:b], label) for (a, b), label in zip(spans.tolist(), labels.tolist())) == sorted(expected)
     assert missing == unplaced
     assert (sorted((a, b, label) for (a, b), label in zip(spans.tolist(), labels.tolist())), missing) == (
-        sorted(oracle(text, clusters)[0]), oracle(text, clusters)[1])
+        sorted(oracle(text, clusters)[0]),
+        oracle(text, clusters)[1],
+    )
 
 
 def test_each_string_goes_to_the_next_occurrence_after_its_cluster_s_previous_one():
@@ -83,8 +95,7 @@ def documents(draw):
     separators = draw(st.lists(st.sampled_from([" ", "  ", "\n", ""]), min_size=len(words), max_size=len(words)))
     text = "".join(w + s for w, s in zip(words, separators))
     strings = st.one_of(
-        st.lists(st.sampled_from(words or ["a"]), min_size=1, max_size=3).map(" ".join),
-        st.sampled_from(["a", "b", "ab", "zz", "", "a b"]),
+        st.lists(st.sampled_from(words or ["a"]), min_size=1, max_size=3).map(" ".join), st.sampled_from(["a", "b", "ab", "zz", "", "a b"])
     )
     return text, draw(st.lists(st.lists(strings, max_size=5), max_size=5))
 
@@ -130,12 +141,17 @@ def test_litbank_gold_as_strings_scores_as_close_as_the_rule_permits(litbank_str
 
 def test_a_string_not_in_the_text_is_counted_never_an_error(tmp_path):
     key = tmp_path / "key.jsonl"
-    key.write_text(json.dumps({"doc_key": "d", "text": "Anna met Ben . She smiled .",
-                               "clusters": [[[0, 4], [15, 18]]]}) + "\n", encoding="utf-8")
+    key.write_text(
+        json.dumps({"doc_key": "d", "text": "Anna met Ben . She smiled .", "clusters": [[[0, 4], [15, 18]]]}) + "\n", encoding="utf-8"
+    )
     response = tmp_path / "response.jsonl"
-    response.write_text(json.dumps({"doc_key": "d", "text": "Anna met Ben. She smiled.",
-                                    "clusters_text_mentions": [["Anna", "She", "Clara"], ["Ben", "him"]]}) + "\n",
-                        encoding="utf-8")
+    response.write_text(
+        json.dumps(
+            {"doc_key": "d", "text": "Anna met Ben. She smiled.", "clusters_text_mentions": [["Anna", "She", "Clara"], ["Ben", "him"]]}
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     assert read_side(response).format.name == "mention-strings"
     corpus = read_corpus(key, response)
     report = corpus.alignment["d"]
@@ -149,22 +165,26 @@ def test_a_string_not_in_the_text_is_counted_never_an_error(tmp_path):
 
 def test_tokens_are_joined_and_offsets_win_over_strings(tmp_path):
     tokens = tmp_path / "tokens.jsonl"
-    tokens.write_text(json.dumps({"tokens": [["Anna", "met", "Ben", "."], ["She", "smiled", "."]],
-                                  "clusters_strings": [["Anna", "She"]]}) + "\n", encoding="utf-8")
+    tokens.write_text(
+        json.dumps({"tokens": [["Anna", "met", "Ben", "."], ["She", "smiled", "."]], "clusters_strings": [["Anna", "She"]]}) + "\n",
+        encoding="utf-8",
+    )
     side = read_side(tokens)
     assert side.format.name == "mention-strings"
     assert side.documents[0].clusters.entities() == (((0, 1), (4, 5)),)
     both = tmp_path / "both.jsonl"
-    both.write_text(json.dumps({"text": "Anna met Ben.", "clusters": [[[0, 4]]], "clusters_strings": [["Anna"]]}) + "\n",
-                    encoding="utf-8")
+    both.write_text(json.dumps({"text": "Anna met Ben.", "clusters": [[[0, 4]]], "clusters_strings": [["Anna"]]}) + "\n", encoding="utf-8")
     assert read_side(both).format.name == "fastcoref"
 
 
-@pytest.mark.parametrize("line, message", [
-    ({"text": "a b", "clusters_strings": "a"}, "'clusters_strings' must be a list of clusters"),
-    ({"text": "a b", "clusters_strings": [["a", 3]]}, "'clusters_strings' must be a list of clusters"),
-    ({"doc_key": "d", "clusters_strings": [["a"]], "sentences": 1}, "need the 'text'"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ({"text": "a b", "clusters_strings": "a"}, "'clusters_strings' must be a list of clusters"),
+        ({"text": "a b", "clusters_strings": [["a", 3]]}, "'clusters_strings' must be a list of clusters"),
+        ({"doc_key": "d", "clusters_strings": [["a"]], "sentences": 1}, "need the 'text'"),
+    ],
+)
 def test_bad_strings_are_one_line(tmp_path, line, message):
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps(line) + "\n", encoding="utf-8")

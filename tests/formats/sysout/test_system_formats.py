@@ -2,6 +2,7 @@
 perturbed response written in each format score exactly like their CoNLL
 copies; character offsets are put on the key's words as a naive oracle
 puts them; bad input is one clear line."""
+
 import json
 
 import numpy as np
@@ -73,8 +74,7 @@ def files(tmp_path_factory):
 
     folder = tmp_path_factory.mktemp("systems")
     documents = read_conll(LITBANK, with_words=True)
-    system = perturb_corpus({n: d.clusters for n, d in documents.items()},
-                            {n: d.n_tokens for n, d in documents.items()}, seed=3)
+    system = perturb_corpus({n: d.clusters for n, d in documents.items()}, {n: d.n_tokens for n, d in documents.items()}, seed=3)
     response = folder / "response.conll"
     write_conll(response, [(n, d.words, system[n], d.sentence_starts) for n, d in documents.items()])
     out = {"response": response}
@@ -135,19 +135,18 @@ def test_the_typographic_text_is_reported_as_replaced_characters(files):
 
 
 def test_detokenise_writes_realistic_text():
-    text, starts, ends = detokenise(["He", "said", "``", "Hi", "-LRB-", "there", "-RRB-", "!", "''", "I", "do", "n't",
-                                     "\"", "go", "\"", "."])
+    text, starts, ends = detokenise(["He", "said", "``", "Hi", "-LRB-", "there", "-RRB-", "!", "''", "I", "do", "n't", '"', "go", '"', "."])
     assert text == "He said \u201cHi (there)!\u201d I don't \u201cgo\u201d."
-    assert text[starts[4]:ends[6]] == "(there)"
+    assert text[starts[4] : ends[6]] == "(there)"
 
 
 # The character -> word mapping against a naive oracle
 
+
 @st.composite
 def placed_texts(draw):
     words = draw(st.lists(st.text("ab.,'", min_size=1, max_size=3), min_size=1, max_size=10))
-    separators = draw(st.lists(st.sampled_from(["", " ", "  ", "\n", " \t"]), min_size=len(words) + 1,
-                               max_size=len(words) + 1))
+    separators = draw(st.lists(st.sampled_from(["", " ", "  ", "\n", " \t"]), min_size=len(words) + 1, max_size=len(words) + 1))
     text, owner, first, last = "", [], [], []
     for index, word in enumerate(words):
         text += separators[index]
@@ -159,8 +158,7 @@ def placed_texts(draw):
     text += separators[-1]
     owner += [-1] * len(separators[-1])
     n = len(text)
-    spans = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, n)).filter(lambda s: s[0] < s[1]),
-                          max_size=8))
+    spans = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, n)).filter(lambda s: s[0] < s[1]), max_size=8))
     return words, text, owner, first, last, spans
 
 
@@ -199,6 +197,7 @@ def test_character_spans_are_placed_as_the_naive_oracle_places_them(case):
 
 # Bad input
 
+
 def fastcoref_file(tmp_path, *lines):
     path = tmp_path / "out.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
@@ -207,19 +206,24 @@ def fastcoref_file(tmp_path, *lines):
 
 def key_file(tmp_path):
     path = tmp_path / "key.conll"
-    path.write_text("#begin document (d); part 000\nd\t0\t0\tThe\t(0\nd\t0\t1\tcat\t0)\nd\t0\t2\tsat\t-\n"
-                    "d\t0\t3\t.\t-\n\n#end document\n", encoding="utf-8")
+    path.write_text(
+        "#begin document (d); part 000\nd\t0\t0\tThe\t(0\nd\t0\t1\tcat\t0)\nd\t0\t2\tsat\t-\nd\t0\t3\t.\t-\n\n#end document\n",
+        encoding="utf-8",
+    )
     return path
 
 
-@pytest.mark.parametrize("clusters, message", [
-    ([[[0, 7], [4, 40]]], "mention [4, 40] in clusters[0] is beyond the document's 12 characters"),
-    ([[[-1, 3]]], "mention [-1, 3] in clusters[0] is negative or reversed"),
-    ([[[5, 3]]], "mention [5, 3] in clusters[0] is negative or reversed"),
-    ([[[0, "3"]]], "mention [0, '3'] in clusters[0] is not [start, end] with integer character offsets"),
-    ([[0, 3]], "mention 0 in clusters[0] is not [start, end] with integer character offsets"),
-    ([0], "clusters[0] must be a list of [start, end] mentions"),
-])
+@pytest.mark.parametrize(
+    "clusters, message",
+    [
+        ([[[0, 7], [4, 40]]], "mention [4, 40] in clusters[0] is beyond the document's 12 characters"),
+        ([[[-1, 3]]], "mention [-1, 3] in clusters[0] is negative or reversed"),
+        ([[[5, 3]]], "mention [5, 3] in clusters[0] is negative or reversed"),
+        ([[[0, "3"]]], "mention [0, '3'] in clusters[0] is not [start, end] with integer character offsets"),
+        ([[0, 3]], "mention 0 in clusters[0] is not [start, end] with integer character offsets"),
+        ([0], "clusters[0] must be a list of [start, end] mentions"),
+    ],
+)
 def test_bad_offsets_are_one_line_naming_the_document(tmp_path, clusters, message):
     response = fastcoref_file(tmp_path, {"doc_key": "(d); part 000", "text": "The cat sat.", "clusters": clusters})
     result = run("score", key_file(tmp_path), response)
@@ -243,13 +247,22 @@ def test_split_into_words_output_and_null_mentions(tmp_path):
     """fastcoref's ``is_split_into_words`` form: ``text`` is the word list
     and offsets are words, end exclusive; a ``null`` mention (on a special
     token) is dropped and counted."""
-    response = fastcoref_file(tmp_path, {"doc_key": "(d); part 000", "text": ["The", "cat", "sat", "."],
-                                         "clusters": [[[0, 2], None, [2, 3]]]})
+    response = fastcoref_file(
+        tmp_path, {"doc_key": "(d); part 000", "text": ["The", "cat", "sat", "."], "clusters": [[[0, 2], None, [2, 3]]]}
+    )
     data = scores(key_file(tmp_path), response)
     assert data["metrics"]["mentions"]["precision_den"] == 2 and data["metrics"]["mentions"]["recall_num"] == 1
-    assert data["alignment"]["total"] == {"unit": "words", "inserted": 0, "deleted": 0, "replaced": 0,
-                                          "snapped": 0, "dropped": 1, "unplaced": 0, "repaired": 0,
-                                          "paired": {"name": 1, "order": 0}}
+    assert data["alignment"]["total"] == {
+        "unit": "words",
+        "inserted": 0,
+        "deleted": 0,
+        "replaced": 0,
+        "snapped": 0,
+        "dropped": 1,
+        "unplaced": 0,
+        "repaired": 0,
+        "paired": {"name": 1, "order": 0},
+    }
 
 
 def test_mentions_inside_words_are_snapped_and_on_white_space_dropped(tmp_path):
@@ -295,6 +308,7 @@ def test_the_html_report_shows_the_alignment_section_only_when_aligned(tmp_path)
 def naive_replaced(key_words, text):
     """The response characters whose own character differs from the key's
     at the same unit, unit by unit."""
+
     def sources(string):
         out, index = [], 0
         while index < len(string):
@@ -319,13 +333,21 @@ DOUBLE = '"“”'
 
 
 @deterministic(200)
-@given(st.lists(st.sampled_from(["a", "b.", "``", "''", '"', "'", "’", "-LRB-", "-RRB-", "(", ")"]), min_size=1,
-                max_size=12), st.data())
+@given(st.lists(st.sampled_from(["a", "b.", "``", "''", '"', "'", "’", "-LRB-", "-RRB-", "(", ")"]), min_size=1, max_size=12), st.data())
 def test_replaced_characters_are_those_a_unit_by_unit_comparison_finds(words, data):
     from spacy_coref_eval.formats.alignment import KeyText, fold, replaced_characters
 
-    same = {"``": ["“", '"', "``"], "''": ["”", '"', "''"], '"': ["“", "”", '"'], "'": ["’", "'"], "’": ["'", "’"],
-            "-LRB-": ["(", "-LRB-"], "-RRB-": [")", "-RRB-"], "(": ["(", "-LRB-"], ")": [")", "-RRB-"]}
+    same = {
+        "``": ["“", '"', "``"],
+        "''": ["”", '"', "''"],
+        '"': ["“", "”", '"'],
+        "'": ["’", "'"],
+        "’": ["'", "’"],
+        "-LRB-": ["(", "-LRB-"],
+        "-RRB-": [")", "-RRB-"],
+        "(": ["(", "-LRB-"],
+        ")": [")", "-RRB-"],
+    }
     written = [data.draw(st.sampled_from(same.get(word, [word]))) for word in words]
     text = " ".join(written)
     key = KeyText.of(words)
@@ -347,8 +369,7 @@ def test_wl_coref_head_words_are_one_word_mentions_scored_by_head(tmp_path):
     assert run("convert", GUM, converted, "--output-format", "wl-coref").exit_code == 0
     both = scores(GUM, converted, "--match", "head")
     assert both["metrics"] == scores(GUM, GUM, "--match", "head")["metrics"]
-    heads_only = rewrite(converted, tmp_path / "gum.heads.jsonl",
-                         lambda line: {k: v for k, v in line.items() if k != "span_clusters"})
+    heads_only = rewrite(converted, tmp_path / "gum.heads.jsonl", lambda line: {k: v for k, v in line.items() if k != "span_clusters"})
     result = run("score", GUM, heads_only, "--match", "head", "-f", "json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
@@ -360,17 +381,32 @@ def test_wl_coref_head_words_are_one_word_mentions_scored_by_head(tmp_path):
         pairs.append(Pair(pair.name, key, Clusters.from_arrays(heads, heads + 1, key.entity, heads=heads), pair.n_tokens))
     expected = score_pairs(pairs, Options.from_names(match="head").settings).metrics()
     assert data["metrics"] == json.loads(json.dumps(expected))
-    plain = run("score", key_file(tmp_path), fastcoref_file(tmp_path, {"document_id": "(d); part 000",
-                "cased_words": ["The", "cat", "sat", "."], "word_clusters": [[1]]}), "--match", "head")
+    plain = run(
+        "score",
+        key_file(tmp_path),
+        fastcoref_file(tmp_path, {"document_id": "(d); part 000", "cased_words": ["The", "cat", "sat", "."], "word_clusters": [[1]]}),
+        "--match",
+        "head",
+    )
     assert plain.exit_code == 1 and "the 'head' matcher needs mention heads, but the key has none" in plain.stderr
 
 
-@pytest.mark.parametrize("word_clusters, message", [
-    ([[1, 2]], "'word_clusters' and 'span_clusters' differ in shape"),
-    ([[2]], "head 2 (word_clusters) lies outside its span [0, 2] (span_clusters[0])"),
-])
+@pytest.mark.parametrize(
+    "word_clusters, message",
+    [
+        ([[1, 2]], "'word_clusters' and 'span_clusters' differ in shape"),
+        ([[2]], "head 2 (word_clusters) lies outside its span [0, 2] (span_clusters[0])"),
+    ],
+)
 def test_wl_coref_heads_must_fit_their_spans(tmp_path, word_clusters, message):
-    response = fastcoref_file(tmp_path, {"document_id": "(d); part 000", "cased_words": ["The", "cat", "sat", "."],
-                                         "span_clusters": [[[0, 2]]], "word_clusters": word_clusters})
+    response = fastcoref_file(
+        tmp_path,
+        {
+            "document_id": "(d); part 000",
+            "cased_words": ["The", "cat", "sat", "."],
+            "span_clusters": [[[0, 2]]],
+            "word_clusters": word_clusters,
+        },
+    )
     result = run("score", key_file(tmp_path), response)
     assert result.exit_code == 1 and message in result.stderr

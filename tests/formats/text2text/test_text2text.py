@@ -2,6 +2,7 @@
 alignment against clean's full table, the diff against a naive LCS, the
 tag repair, MoveHead heads, and the official pipeline's mentions and
 numbers on the GUM fixture (tests/data/text2text/PROVENANCE.md)."""
+
 import math
 
 import numpy as np
@@ -133,18 +134,21 @@ def test_the_diff_is_a_common_subsequence_no_longer_than_an_lcs(case):
     assert len(response) == len(i) + words.replaced + words.deleted
 
 
-@pytest.mark.parametrize("tokens, mentions, counts", [
-    (["So", "you|[e1]", "go"], [("e1", 1, 1)], (0, 0, 0, 0)),
-    (["to|[e4", "the|[e5", "feet|e4],e5]"], [("e4", 0, 2), ("e5", 1, 2)], (0, 0, 0, 0)),
-    (["a|[e4", "b", "c|e5]"], [("e5", 2, 2)], (0, 0, 1, 1)),
-    (["a|[e12x", "b|e12]"], [("e12", 0, 1)], (0, 0, 0, 0)),
-    (["a|[e1]-[e2]", "b|[E1", "c|(e1)", "d|e1", "e|[ent1]"], [("e1", 0, 0)], (4, 0, 0, 0)),
-    (["a|[e1|x", "b|e1]"], [("e1", 1, 1)], (0, 2, 1, 0)),
-    (["a|[e01", "b|e1]"], [("e1", 1, 1)], (0, 0, 1, 1)),
-    (["B|[e5,e5]"], [("e5", 0, 0)], (0, 0, 0, 0)),
-    (["x|e1],[e1"], [("e1", 0, 0)], (0, 0, 1, 1)),
-    ([None, "b|e3]"], [("e3", 1, 1)], (0, 0, 1, 0)),
-])
+@pytest.mark.parametrize(
+    "tokens, mentions, counts",
+    [
+        (["So", "you|[e1]", "go"], [("e1", 1, 1)], (0, 0, 0, 0)),
+        (["to|[e4", "the|[e5", "feet|e4],e5]"], [("e4", 0, 2), ("e5", 1, 2)], (0, 0, 0, 0)),
+        (["a|[e4", "b", "c|e5]"], [("e5", 2, 2)], (0, 0, 1, 1)),
+        (["a|[e12x", "b|e12]"], [("e12", 0, 1)], (0, 0, 0, 0)),
+        (["a|[e1]-[e2]", "b|[E1", "c|(e1)", "d|e1", "e|[ent1]"], [("e1", 0, 0)], (4, 0, 0, 0)),
+        (["a|[e1|x", "b|e1]"], [("e1", 1, 1)], (0, 2, 1, 0)),
+        (["a|[e01", "b|e1]"], [("e1", 1, 1)], (0, 0, 1, 1)),
+        (["B|[e5,e5]"], [("e5", 0, 0)], (0, 0, 0, 0)),
+        (["x|e1],[e1"], [("e1", 0, 0)], (0, 0, 1, 1)),
+        ([None, "b|e3]"], [("e3", 1, 1)], (0, 0, 1, 0)),
+    ],
+)
 def test_tags_are_repaired_as_clean_repairs_them(tokens, mentions, counts):
     found = TagCounts()
     assert sentence_mentions(tokens, found) == mentions
@@ -201,13 +205,15 @@ def corpora(keys):
 EXPECTED = expected()
 
 
-
-@pytest.mark.parametrize("name, key", [
-    # the headed key with the edited variants is slow, as their scores below
-    pytest.param(name, key, id=f"{key}-{name}",
-                 marks=() if key == "gum" or name in ("unchanged", "insert") else (pytest.mark.slow,))
-    for key in ("gum", "gum_headed") for name in VARIANTS
-])
+@pytest.mark.parametrize(
+    "name, key",
+    [
+        # the headed key with the edited variants is slow, as their scores below
+        pytest.param(name, key, id=f"{key}-{name}", marks=() if key == "gum" or name in ("unchanged", "insert") else (pytest.mark.slow,))
+        for key in ("gum", "gum_headed")
+        for name in VARIANTS
+    ],
+)
 def test_the_mentions_are_text2conllu_s(corpora, name, key):
     ours = [mention_digest(pair.response) for pair in corpora[name, key].pairs]
     assert ours == EXPECTED[name]["mentions"][key]
@@ -246,9 +252,10 @@ def test_the_report_counts_the_words_clean_counts(corpora, name):
         assert ours[1] >= logged["delete"]
 
 
-@pytest.mark.parametrize("name, field, injected", [
-    ("insert", "deleted", "inserted_words"), ("delete", "inserted", "deleted_words"), ("replace", "replaced", "replaced_words"),
-])
+@pytest.mark.parametrize(
+    "name, field, injected",
+    [("insert", "deleted", "inserted_words"), ("delete", "inserted", "deleted_words"), ("replace", "replaced", "replaced_words")],
+)
 def test_the_report_counts_the_injected_edits(corpora, name, field, injected):
     reports = corpora[name, "gum"].alignment
     assert sum(getattr(report, field) for report in reports.values()) == EXPECTED[name]["totals"]["injected"][injected]
@@ -352,14 +359,17 @@ TWO_DOCUMENTS = """# global.Entity = eid-etype-head
 """
 
 
-@pytest.mark.parametrize("first, second, entities, header", [
-    ("x y", "p|[e10],[e9] q r|[e9]", [[(0, 1)], [(0, 1), (2, 3)]], "eid-etype-head"),
-    ("x y", "p|[e9],[e10] q r|[e9]", [[(0, 1)], [(0, 1), (2, 3)]], "eid-etype-head"),
-    ("x|[e9] y|[e9]", "p|[e10],[e9] q r|[e10]", [[(0, 1)], [(0, 1), (2, 3)]], "eid-etype-head"),
-    ("x|[e9] y|[e9]", "p|[e1],[e9] q r|[e1]", [[(0, 1)], [(0, 1), (2, 3)]], "eid-etype-head"),
-    ("x y|[e1] y", "p|[e1],[e9] q r|[e1]", [[(0, 1), (2, 3)], [(0, 1)]], "eid-etype-head"),
-    ("x|[e9] y|[e9]", "p|[e1],[e9] q r|[e1]", [[(0, 1), (2, 3)], [(0, 1)]], "GRP-etype-head"),
-])
+@pytest.mark.parametrize(
+    "first, second, entities, header",
+    [
+        ("x y", "p|[e10],[e9] q r|[e9]", [[(0, 1)], [(0, 1), (2, 3)]], "eid-etype-head"),
+        ("x y", "p|[e9],[e10] q r|[e9]", [[(0, 1)], [(0, 1), (2, 3)]], "eid-etype-head"),
+        ("x|[e9] y|[e9]", "p|[e10],[e9] q r|[e10]", [[(0, 1)], [(0, 1), (2, 3)]], "eid-etype-head"),
+        ("x|[e9] y|[e9]", "p|[e1],[e9] q r|[e1]", [[(0, 1)], [(0, 1), (2, 3)]], "eid-etype-head"),
+        ("x y|[e1] y", "p|[e1],[e9] q r|[e1]", [[(0, 1), (2, 3)], [(0, 1)]], "eid-etype-head"),
+        ("x|[e9] y|[e9]", "p|[e1],[e9] q r|[e1]", [[(0, 1), (2, 3)], [(0, 1)]], "GRP-etype-head"),
+    ],
+)
 def test_entities_are_in_udapi_s_order_across_the_file(tmp_path, first, second, entities, header):
     """A span in two entities: the scorer counts it in the last of them in
     udapi's order, by first mention in the whole file (an id of an earlier
@@ -374,10 +384,9 @@ def test_entities_are_in_udapi_s_order_across_the_file(tmp_path, first, second, 
     assert [got[e] for e in sorted(got)] == entities
 
 
-@pytest.mark.parametrize("header, entities", [
-    ("eid-etype-head", [[(0, 1)], [(0, 1), (2, 3)]]),
-    ("GRP-etype-head", [[(0, 1), (2, 3)], [(0, 1)]]),
-])
+@pytest.mark.parametrize(
+    "header, entities", [("eid-etype-head", [[(0, 1)], [(0, 1), (2, 3)]]), ("GRP-etype-head", [[(0, 1), (2, 3)], [(0, 1)]])]
+)
 def test_the_conllu_reader_orders_grp_ids_per_document(tmp_path, header, entities):
     """What text2conllu's output is read as: with ``eid`` ids ``e9`` of the
     first document comes first in the second; with ``GRP`` ids udapi

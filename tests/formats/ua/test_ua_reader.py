@@ -1,6 +1,7 @@
 """The CoNLL-UA reader (docs/ua.md, Reading): columns by header or the UA
 scorer's positions, tabs or spaces, closings before openings, and one
 clear line naming file, line and markable or entity for bad input."""
+
 import json
 
 import pytest
@@ -51,30 +52,37 @@ def test_columns_by_header():
 
 def test_split_antecedents_flattened_and_plurals_merged():
     text = document(
-        "(EntityID=1|MarkableID=a|ElementOf=3)", "(EntityID=2|MarkableID=b|ElementOf=3,4)",
-        "(EntityID=3|MarkableID=c|ElementOf=5)", "(EntityID=4|MarkableID=d)", "(EntityID=5|MarkableID=e)",
+        "(EntityID=1|MarkableID=a|ElementOf=3)",
+        "(EntityID=2|MarkableID=b|ElementOf=3,4)",
+        "(EntityID=3|MarkableID=c|ElementOf=5)",
+        "(EntityID=4|MarkableID=d)",
+        "(EntityID=5|MarkableID=e)",
         "(EntityID=6|MarkableID=f|ElementOf=4)",
     )
     entities, splits = spans(text)
     assert entities == [[(0, 1)], [(1, 2)], [(2, 3), (4, 5)], [(3, 4)], [(5, 6)]]
     assert {entity: frozenset(split) for entity, split in splits.items()} == {
-        2: frozenset({((0, 1),), ((1, 2),)}), 3: frozenset({((1, 2),), ((5, 6),)}),
+        2: frozenset({((0, 1),), ((1, 2),)}),
+        3: frozenset({((1, 2),), ((5, 6),)}),
     }
     entities, splits = spans(text, Modes("remove"))
     assert splits == {} and len(entities) == 6
 
 
-@pytest.mark.parametrize("cells, message", [
-    (("(EntityID=1|MarkableID=a",), "line 3: markable a is never closed"),
-    ((")",), "line 3: ')' closes a markable but none is open"),
-    (("-(EntityID=1|MarkableID=a)",), "line 3: '-' before the first '('"),
-    (("(EntityID=1)",), "line 3: markable 'EntityID=1)' has no MarkableID="),
-    (("(MarkableID=a)",), "has no EntityID="),
-    (("(EntityID=1|MarkableID=a)", "(EntityID=2|MarkableID=a)"), "line 4: MarkableID=a is given twice"),
-    (("(EntityID=1|MarkableID=a|ElementOf=2)", "(EntityID=2|MarkableID=b|ElementOf=1)"), "form a cycle: entity 1"),
-    (("(EntityID=1|MarkableID=a|ElementOf=1)",), "form a cycle: entity 1"),
-    (("(EntityID=1|MarkableID=a|x)",), "'x' in 'EntityID=1|MarkableID=a|x' is not KEY=VALUE"),
-])
+@pytest.mark.parametrize(
+    "cells, message",
+    [
+        (("(EntityID=1|MarkableID=a",), "line 3: markable a is never closed"),
+        ((")",), "line 3: ')' closes a markable but none is open"),
+        (("-(EntityID=1|MarkableID=a)",), "line 3: '-' before the first '('"),
+        (("(EntityID=1)",), "line 3: markable 'EntityID=1)' has no MarkableID="),
+        (("(MarkableID=a)",), "has no EntityID="),
+        (("(EntityID=1|MarkableID=a)", "(EntityID=2|MarkableID=a)"), "line 4: MarkableID=a is given twice"),
+        (("(EntityID=1|MarkableID=a|ElementOf=2)", "(EntityID=2|MarkableID=b|ElementOf=1)"), "form a cycle: entity 1"),
+        (("(EntityID=1|MarkableID=a|ElementOf=1)",), "form a cycle: entity 1"),
+        (("(EntityID=1|MarkableID=a|x)",), "'x' in 'EntityID=1|MarkableID=a|x' is not KEY=VALUE"),
+    ],
+)
 def test_bad_markables_name_file_line_and_markable(cells, message):
     with pytest.raises(CorefInputError, match="^f.ua: document 'd'.*" + message.replace("(", r"\(").replace(")", r"\)")):
         parse_ua(document(*cells), "f.ua")
@@ -99,10 +107,21 @@ def test_min_outside_its_markable_is_refused_under_min_spans(tmp_path):
 
 
 def test_cli_json_has_non_referring_and_bridging():
-    result = CliRunner().invoke(app, [
-        "score", str(EXAMPLE / "example.key.ua"), str(EXAMPLE / "example.response.ua"), "--preset", "ua",
-        "--non-referring", "--bridging", "--min-spans", "--format", "json",
-    ])
+    result = CliRunner().invoke(
+        app,
+        [
+            "score",
+            str(EXAMPLE / "example.key.ua"),
+            str(EXAMPLE / "example.response.ua"),
+            "--preset",
+            "ua",
+            "--non-referring",
+            "--bridging",
+            "--min-spans",
+            "--format",
+            "json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["settings"]["preset"] == "ua"
@@ -124,8 +143,7 @@ def test_singletons_removed_with_split_antecedents_kept_is_refused(tmp_path):
 
 
 def test_table_and_report_show_the_extra_scores(tmp_path):
-    args = [str(EXAMPLE / "example.key.ua"), str(EXAMPLE / "example.response.ua"), "--preset", "ua",
-            "--non-referring", "--bridging"]
+    args = [str(EXAMPLE / "example.key.ua"), str(EXAMPLE / "example.response.ua"), "--preset", "ua", "--non-referring", "--bridging"]
     table = CliRunner().invoke(app, ["score", *args])
     assert table.exit_code == 0, table.output
     for label in ("Non-referring", "Bridging", "anaphora recognition", "markable level", "entity level"):

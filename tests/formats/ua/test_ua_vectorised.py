@@ -2,6 +2,7 @@
 the documents and warnings of the line reader (formats/ua/parse.py, the
 oracle) or declines; and the clusters of a layer without split antecedents
 built at once equal those of the general construction (model/ua/view.py)."""
+
 import pytest
 from hypothesis import given, strategies as st
 
@@ -35,19 +36,42 @@ def same_as_line_reader(text: str):
 
 @deterministic(max_examples=60, shrink=False)
 @given(
-    seed=st.integers(0, 10**6), plural_rate=st.sampled_from([0.0, 0.12, 0.3]), p_same_span=st.sampled_from([0.0, 0.1]),
-    p_pseudo=st.sampled_from([0.0, 0.1]), n_docs=st.integers(1, 3), sep=st.sampled_from(["tab", "space", "mixed"]),
+    seed=st.integers(0, 10**6),
+    plural_rate=st.sampled_from([0.0, 0.12, 0.3]),
+    p_same_span=st.sampled_from([0.0, 0.1]),
+    p_pseudo=st.sampled_from([0.0, 0.1]),
+    n_docs=st.integers(1, 3),
+    sep=st.sampled_from(["tab", "space", "mixed"]),
 )
 def test_generated_documents_read_as_the_line_reader_reads_them(seed, plural_rate, p_same_span, p_pseudo, n_docs, sep):
-    for text in generate_pair(seed, n_tokens=60, n_docs=n_docs, plural_rate=plural_rate, p_same_span=p_same_span,
-                              p_pseudo=p_pseudo, sep=sep)[:2]:
+    for text in generate_pair(
+        seed, n_tokens=60, n_docs=n_docs, plural_rate=plural_rate, p_same_span=p_same_span, p_pseudo=p_pseudo, sep=sep
+    )[:2]:
         read = same_as_line_reader(text)
         if sep == "tab":
             assert read is not None, "tab-separated generated documents are the common case"
 
 
-_NOISE = ["(", ")", "|", "=", "_", " ", "\t", "\n", "#", "x", "(EntityID=9|MarkableID=z)", ")(", "\n# newdoc id = d\n",
-          "Min=3", "|ElementOf=1", "é", "\u00a0", "\r"]
+_NOISE = [
+    "(",
+    ")",
+    "|",
+    "=",
+    "_",
+    " ",
+    "\t",
+    "\n",
+    "#",
+    "x",
+    "(EntityID=9|MarkableID=z)",
+    ")(",
+    "\n# newdoc id = d\n",
+    "Min=3",
+    "|ElementOf=1",
+    "é",
+    "\u00a0",
+    "\r",
+]
 
 
 @deterministic(max_examples=150, shrink=False)
@@ -71,8 +95,7 @@ _PLAIN_EDITS = ["space", "fewer cells", "empty cell", "parenthesis in FORM", "ta
 
 
 @deterministic(max_examples=80, shrink=False)
-@given(seed=st.integers(0, 10**6), edits=st.lists(st.tuples(st.floats(0, 1), st.sampled_from(_PLAIN_EDITS)), min_size=1,
-                                                  max_size=4))
+@given(seed=st.integers(0, 10**6), edits=st.lists(st.tuples(st.floats(0, 1), st.sampled_from(_PLAIN_EDITS)), min_size=1, max_size=4))
 def test_token_lines_without_a_parenthesis_are_not_looked_into(seed, edits):
     """As the line reader, the numpy reader reads only the token lines with
     a parenthesis: the others may have spaces, other numbers of cells or
@@ -96,12 +119,7 @@ def test_token_lines_without_a_parenthesis_are_not_looked_into(seed, edits):
     assert same_as_line_reader("\n".join(lines)) is not None
 
 
-@pytest.mark.parametrize("body", [
-    "1\tw\t_\n2\tx\n",
-    "1\tw\t_\n2\tx\t_\n",
-    "1\tw\n2\tx\n",
-    "1\tw\t_\n2\tx\t_\t_\t_\n",
-])
+@pytest.mark.parametrize("body", ["1\tw\t_\n2\tx\n", "1\tw\t_\n2\tx\t_\n", "1\tw\n2\tx\n", "1\tw\t_\n2\tx\t_\t_\t_\n"])
 def test_documents_without_a_parenthesis(body):
     text = "# global.columns = ID FORM IDENTITY BRIDGING\n# newdoc id = a\n" + body
     read = same_as_line_reader(text)
@@ -118,14 +136,17 @@ def test_a_space_in_a_token_line_with_a_parenthesis_is_declined():
     assert same_as_line_reader("\n".join(lines)) is None
 
 
-@pytest.mark.parametrize("text", [
-    "1\tw\t_\n",
-    "# newdoc id = a\n1\tw\t(EntityID=1|MarkableID=m)\n# newdoc id = a\n1\tw\t_\n",
-    "# newdoc id = a\n1\tw\t(EntityID=1|MarkableID=m\n",
-    "# newdoc id = a\n1\tw\t(EntityID=1|MarkableID=m)\n2\tw\t(EntityID=1|MarkableID=m)\n",
-    "# newdoc id = a\n1\tw\t(EntityID=1)\n",
-    "# newdoc id = a\n1\tw\tx(EntityID=1|MarkableID=m)\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1\tw\t_\n",
+        "# newdoc id = a\n1\tw\t(EntityID=1|MarkableID=m)\n# newdoc id = a\n1\tw\t_\n",
+        "# newdoc id = a\n1\tw\t(EntityID=1|MarkableID=m\n",
+        "# newdoc id = a\n1\tw\t(EntityID=1|MarkableID=m)\n2\tw\t(EntityID=1|MarkableID=m)\n",
+        "# newdoc id = a\n1\tw\t(EntityID=1)\n",
+        "# newdoc id = a\n1\tw\tx(EntityID=1|MarkableID=m)\n",
+    ],
+)
 def test_input_the_line_reader_refuses_is_declined(text):
     text = "# global.columns = ID FORM IDENTITY\n" + text
     with pytest.raises(CorefInputError):
@@ -134,11 +155,15 @@ def test_input_the_line_reader_refuses_is_declined(text):
 
 
 @deterministic(max_examples=40, shrink=False)
-@given(seed=st.integers(0, 10**6), p_same_span=st.sampled_from([0.0, 0.1]), p_pseudo=st.sampled_from([0.0, 0.2]),
-       plural_rate=st.sampled_from([0.0, 0.2]), mode=st.sampled_from([Modes(), Modes("remove"), Modes(discourse_deixis=True)]))
+@given(
+    seed=st.integers(0, 10**6),
+    p_same_span=st.sampled_from([0.0, 0.1]),
+    p_pseudo=st.sampled_from([0.0, 0.2]),
+    plural_rate=st.sampled_from([0.0, 0.2]),
+    mode=st.sampled_from([Modes(), Modes("remove"), Modes(discourse_deixis=True)]),
+)
 def test_clusters_built_at_once_equal_the_general_construction(seed, p_same_span, p_pseudo, plural_rate, mode):
-    text = generate_pair(seed, n_tokens=80, n_docs=3, plural_rate=plural_rate, p_same_span=p_same_span,
-                         p_pseudo=p_pseudo)[0]
+    text = generate_pair(seed, n_tokens=80, n_docs=3, plural_rate=plural_rate, p_same_span=p_same_span, p_pseudo=p_pseudo)[0]
     documents = parse_ua(text, "f.ua").documents
     for document, fast in zip(documents, ua_clusters_of(documents, mode)):
         layer = document.deixis if mode.discourse_deixis else document.identity
@@ -146,7 +171,11 @@ def test_clusters_built_at_once_equal_the_general_construction(seed, p_same_span
         for name in ("starts", "ends", "entity"):
             assert getattr(fast, name).tolist() == getattr(general, name).tolist()
         assert (fast.n_entities, fast.repeated, fast.listed, fast.dropped) == (
-            general.n_entities, general.repeated, general.listed, general.dropped)
+            general.n_entities,
+            general.repeated,
+            general.listed,
+            general.dropped,
+        )
         assert fast.splits == general.splits and fast.modes == general.modes
         assert fast.entity_spans == general.entity_spans and fast.entity_mins == general.entity_mins
 

@@ -1,6 +1,7 @@
 """Writing CoNLL-UA: a CoNLL-UA document written and read back holds the
 same layers; other formats convert to it with unchanged scores, and it
 converts to them only where they hold everything (else one clear line)."""
+
 import gzip
 import json
 
@@ -21,11 +22,16 @@ def layers(path):
     out = []
     for document in side.documents:
         for layer in (document.document.identity, document.document.deixis):
-            out.append((
-                document.name, document.words,
-                [(m.start, m.end, layer.entity_ids[m.entity], m.min_span, m.markable_id) for m in layer.markables],
-                layer.referring, layer.element_of, sorted(layer.bridging),
-            ))
+            out.append(
+                (
+                    document.name,
+                    document.words,
+                    [(m.start, m.end, layer.entity_ids[m.entity], m.min_span, m.markable_id) for m in layer.markables],
+                    layer.referring,
+                    layer.element_of,
+                    sorted(layer.bridging),
+                )
+            )
     return out
 
 
