@@ -1,5 +1,6 @@
 """tests/data: complete, documented, and equal to where it was copied from."""
 
+import hashlib
 import json
 import re
 
@@ -8,6 +9,9 @@ import pytest
 from tests.conftest import DATA, REPO, SHARED
 
 COPIES = ("conformance", "corpora")
+EXCERPTS = ("litbank-coref",)
+"""Unchanged files of a public repository at one commit, each listed with
+its git blob hash in the folder's README."""
 NOT_DATA = {"README.md", ".gitattributes", "GUM.md"}
 
 
@@ -37,7 +41,21 @@ def test_every_data_folder_is_described_in_the_readme():
 
 def test_every_file_is_a_copy_or_a_demo_shard():
     made_here = ("demo-shards", "corefud-rerun", "text2text", "ua", "coval", "hf_coval", "indiscrim", "annotation")
-    assert [name for name in data_files() if name.split("/")[0] not in COPIES + made_here] == []
+    assert [name for name in data_files() if name.split("/")[0] not in COPIES + EXCERPTS + made_here] == []
+
+
+def git_blob(path):
+    """The hash git gives the file's content (``git hash-object``)."""
+    data = path.read_bytes()
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+@pytest.mark.parametrize("folder", EXCERPTS)
+def test_excerpts_are_the_files_their_readme_lists(folder):
+    readme = (DATA / folder / "README.md").read_text(encoding="utf8")
+    listed = dict(re.findall(r"^\| `([^`]+)` \| [0-9]+ \| `([0-9a-f]{40})` \|$", readme, flags=re.MULTILINE))
+    files = [name.split("/", 1)[1] for name in data_files() if name.split("/")[0] == folder]
+    assert files and {name: git_blob(DATA / folder / name) for name in files} == listed
 
 
 @pytest.mark.parametrize("side, short", [("key", "key"), ("response", "sys")])

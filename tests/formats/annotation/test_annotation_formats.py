@@ -181,13 +181,17 @@ def test_close_reports_every_kind():
     assert (report.merged_chains, report.cycles, report.missing, report.unknown_types) == (1, 1, 2, 1)
 
 
-LITBANK = os.environ.get("LITBANK_COREF") or next(
+LITBANK_FULL = os.environ.get("LITBANK_COREF") or next(
     (str(folder) for folder in [SHARED / "corpora" / "litbank-coref"] if (folder / "brat").is_dir()), None
 )
 """The ``coref`` folder of a checkout of https://github.com/dbamman/litbank
 (not committed here): LITBANK_COREF=/path/to/litbank/coref, or the shared
 data beside the repository (``../shared/corpora/litbank-coref``) where it
-holds LitBank's ``brat`` and ``tsv`` folders."""
+holds LitBank's ``brat``, ``tsv`` and ``conll`` folders."""
+LITBANK = Path(LITBANK_FULL) if LITBANK_FULL else DATA.parent / "litbank-coref"
+"""The full corpus where it is there, else the four documents bundled in
+``tests/data/litbank-coref`` (its README says which and why)."""
+LITBANK_DOCUMENTS, LITBANK_MENTIONS = (100, 29103) if LITBANK_FULL else (4, 1207)
 DIFFERING = "(1400_great_expectations_brat); part 000"
 """The one document where LitBank's CoNLL file and its brat and TSV files
 disagree: five mentions of repeated strings ('the sea', 'the river', 'the
@@ -195,11 +199,32 @@ churchyard') sit in other chains in the CoNLL file than the brat and TSV
 files (which agree with each other) put them."""
 
 
-@pytest.mark.skipif(not LITBANK, reason="LitBank's brat and TSV files: set LITBANK_COREF, or put them in ../shared/corpora/litbank-coref")
+@pytest.fixture(scope="module")
+def litbank_key(tmp_path_factory):
+    """LitBank's CoNLL file, or for the bundled subset the CoNLL file's
+    documents that the subset holds, in the file's order."""
+    if LITBANK_FULL:
+        return LITBANK_CONLL
+    import gzip
+
+    names = {path.stem for path in (LITBANK / "brat").glob("*.ann")}
+    kept, keep = [], False
+    with gzip.open(LITBANK_CONLL, "rt", encoding="utf8") as lines:
+        for line in lines:
+            if line.startswith("#begin document ("):
+                keep = line[len("#begin document (") :].split(")")[0] in names
+            if keep:
+                kept.append(line)
+    assert sum(line.startswith("#begin document") for line in kept) == len(names) == LITBANK_DOCUMENTS
+    path = tmp_path_factory.mktemp("litbank") / "litbank.key.conll"
+    path.write_text("".join(kept), encoding="utf8")
+    return path
+
+
 @pytest.mark.parametrize("folder", ["brat", "tsv"])
-def test_litbank_brat_and_tsv_against_its_conll(folder):
-    run = evaluate_corpus(LITBANK_CONLL, Path(LITBANK) / folder, twinning=False)
-    assert len(run.result.names) == 100
+def test_litbank_brat_and_tsv_against_its_conll(folder, litbank_key):
+    run = evaluate_corpus(litbank_key, LITBANK / folder, twinning=False)
+    assert len(run.result.names) == LITBANK_DOCUMENTS
     documents = run.result.document_metrics()
     for name, scores in documents.items():
         assert scores["mentions"]["recall_den"] == scores["mentions"]["precision_den"] == scores["mentions"]["recall_num"]
@@ -208,9 +233,8 @@ def test_litbank_brat_and_tsv_against_its_conll(folder):
     assert run.metrics()["mentions"]["f1"] == 1.0
 
 
-@pytest.mark.skipif(not LITBANK, reason="LitBank's brat and TSV files: set LITBANK_COREF, or put them in ../shared/corpora/litbank-coref")
 def test_litbank_brat_equals_its_tsv():
-    run = evaluate_corpus(Path(LITBANK) / "brat", Path(LITBANK) / "tsv", twinning=False)
+    run = evaluate_corpus(LITBANK / "brat", LITBANK / "tsv", twinning=False)
     assert run.metrics()["conll"]["f1"] == 1.0 and run.metrics()["mentions"]["f1"] == 1.0
 
 
@@ -255,17 +279,16 @@ def test_part_zero_names_pair_with_bare_names_both_ways():
     assert match_names(["a"], ["a", "(a); part 000"]) == {"a": "a"}
 
 
-@pytest.mark.skipif(not LITBANK, reason="LitBank's brat and TSV files: set LITBANK_COREF, or put them in ../shared/corpora/litbank-coref")
-def test_agree_points_at_the_litbank_document_that_differs():
+def test_agree_points_at_the_litbank_document_that_differs(litbank_key):
     from spacy_coref_eval.analysis.agreement import agreement, read_annotation
     from spacy_coref_eval.scoring import Options
 
     options = Options.from_names()
-    files = {"brat": Path(LITBANK) / "brat", "tsv": Path(LITBANK) / "tsv", "conll": LITBANK_CONLL}
+    files = {"brat": LITBANK / "brat", "tsv": LITBANK / "tsv", "conll": litbank_key}
     result = agreement([read_annotation(path, name, options) for name, path in files.items()], options, level=None)
     data = result.to_dict()
     assert data["pairwise"]["conll"][0][1] == 1.0 and data["pairwise"]["conll"][0][2] < 1.0
-    assert data["alpha"]["units"] == 29103
+    assert data["alpha"]["units"] == LITBANK_MENTIONS
     assert {entry["document"] for entry in data["disagreements"]} == {"1400_great_expectations_brat"}
 
 
@@ -326,14 +349,13 @@ def test_brat_types_on_the_command_line(tmp_path):
         get_format("conll:x")
 
 
-@pytest.mark.skipif(not LITBANK, reason="LitBank's brat and TSV files: set LITBANK_COREF, or put them in ../shared/corpora/litbank-coref")
 def test_litbank_conll_folder_against_brat_folder():
-    conll = {d.name: d for d in read_side(Path(LITBANK) / "conll", get_format("conll")).documents}
-    for document in read_side(Path(LITBANK) / "brat").documents:
+    conll = {d.name: d for d in read_side(LITBANK / "conll", get_format("conll")).documents}
+    for document in read_side(LITBANK / "brat").documents:
         key = conll[f"({document.name}); part 0"]
         assert document.words == key.words and list(document.sentence_starts) == list(key.sentence_starts)
-    run = evaluate_corpus(Path(LITBANK) / "conll", Path(LITBANK) / "brat", twinning=False)
-    assert len(run.result.names) == 100
+    run = evaluate_corpus(LITBANK / "conll", LITBANK / "brat", twinning=False)
+    assert len(run.result.names) == LITBANK_DOCUMENTS
     assert run.metrics()["mentions"]["f1"] == 1.0
     differing = [name for name, scores in run.result.document_metrics().items() if scores["conll"]["f1"] != 1.0]
     assert differing == ["(1400_great_expectations_brat); part 0"]
