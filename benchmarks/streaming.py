@@ -130,10 +130,11 @@ def streaming_rows(key_path: Path, response_path: Path, folder: Path, large: boo
 
 
 def small_parallel_rows(key_path: Path, response_path: Path, folder: Path, repeat: int = 3) -> list[Row]:
-    """``--n-process 2`` against 1 below ``InputLimits.parallel_from``
-    (1x, 2x and 4x LitBank, where it runs one process), and with a pool
-    forced (``SPACY_COREF_EVAL_PARALLEL_FROM=0``), the best of ``repeat``
-    runs taking turns (issue 34 item 13: never slower than one process)."""
+    """``--n-process 2`` against 1 at 1x LitBank (below
+    ``InputLimits.parallel_from``: one process), 2x and 4x (a pool), and
+    with a pool forced (``SPACY_COREF_EVAL_PARALLEL_FROM=0``), the best of
+    ``repeat`` runs taking turns (issue 34 item 13: never slower than one
+    process)."""
     rows: list[Row] = []
     for n in (1, 2, 4):
         key = copies(key_path, folder / f"key{n}.conll", n)

@@ -33,15 +33,15 @@ class InputLimits:
     batch of documents at a time (``stream_from``; 0: always), the bytes
     of a batch (``batch_bytes``; 0: never streamed), docs/streaming.md, and
     the size of two files from which ``--n-process`` starts worker
-    processes (``parallel_from``: 256 MiB, 12.5× LitBank, below which a pool costs
-    more than it saves, benchmarks/parallel.py).
+    processes (``parallel_from``: 32 MiB, 1.6× LitBank, below which a pool costs
+    more than it saves; docs/streaming.md §4).
     :meth:`from_environ` reads them from ``SPACY_COREF_EVAL_*`` variables."""
 
     max_input_bytes: int = 1 << 30
     max_line_bytes: int = 1 << 24
     stream_from: int = 32 << 20
     batch_bytes: int = 8 << 20
-    parallel_from: int = 256 << 20
+    parallel_from: int = 32 << 20
 
     @classmethod
     def from_environ(cls, environ: Optional[Mapping[str, str]] = None) -> "InputLimits":
