@@ -47,6 +47,10 @@ def _no_line_members(line, raw, known=None, *, sentences=True):
     return None
 
 
+def _no_tabbed_columns(data, documents):
+    return None
+
+
 def _not_in_columns(pairs, settings):
     return False
 
@@ -69,6 +73,12 @@ def _patch_conll() -> None:
     from spacy_coref_eval.formats.conll import read
 
     read.parse_columns = _no_columns  # type: ignore[assignment]
+
+
+def _patch_words() -> None:
+    from spacy_coref_eval.formats.conll import read
+
+    read.tabbed_columns = _no_tabbed_columns  # type: ignore[assignment]
 
 
 def _patch_columns() -> None:
@@ -153,6 +163,14 @@ PAIRS = {
             "LitBank CoNLL-2012",
             _touch("spacy_coref_eval.formats.conll.read"),
             _patch_conll,
+        ),
+        Pair(
+            "conll-words",
+            "words at the stride of tabs (conll/vectorised.py)",
+            "words of the lines split (conll/read.py)",
+            "LitBank CoNLL-2012, score --classes",
+            _touch("spacy_coref_eval.formats.conll.read"),
+            _patch_words,
         ),
         Pair(
             "columns",
@@ -300,6 +318,7 @@ def corpora(folder: Path, key: Path, response: Path) -> dict[str, list[str]]:
     docbin = [str(spacy[0]), str(spacy[1]), *json]
     return {
         "conll": [str(key), str(response), *json],
+        "conll-words": [str(key), str(response), "--classes", *json],
         "columns": [str(key), str(response), *json],
         "ua": [str(ua_key), str(ua_response), "--preset", "ua", *json],
         "jsonlines": [str(jsonl[0]), str(jsonl[1]), *json],
@@ -414,14 +433,20 @@ def table(measured: list[Measured], streamed: list[Streamed], mentions: int) -> 
             continue
         small, large = pair[0], pair[-1]
         kind = "score --cross-document" if cross else "score"
+        fits = {}
         for label, lo, hi in (("streamed", small.streamed_mb, large.streamed_mb), ("read whole", small.whole_mb, large.whole_mb)):
             slope = (hi - lo) / (large.n - small.n)
             at = hi + slope * (copies_needed - large.n)
+            fits[label] = at < LAPTOP_MB
             lines.append(
                 f"{kind}, {label}: {slope:,.1f} MB more peak RSS per LitBank copy ({mentions:,} key mentions); "
                 f"{CROSSDOC_MENTIONS / 1e6:.0f} M key mentions = {copies_needed:,.0f} copies -> ~{at / 1024:,.1f} GB "
-                f"({'fits' if at < LAPTOP_MB else 'does not fit'} in 16 GB)"
+                f"({'fits' if fits[label] else 'does not fit'} in 16 GB)"
             )
+        speed = large.whole / large.streamed
+        keep = speed >= RULE or (fits["streamed"] and not fits["read whole"])
+        verdict = decision(speed, memory=keep) if keep else "below the rule"
+        lines.append(f"{kind}, streaming: {verdict} ({speed:.2f}x at {large.n}x LitBank)")
     return lines
 
 
