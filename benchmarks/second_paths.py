@@ -12,7 +12,7 @@ cross-document corpus.
 
     python -m benchmarks.second_paths              # best of 3
     python -m benchmarks.second_paths --repeat 1   # one run each
-    python -m benchmarks.second_paths --child PAIR fast|slow ARGS...  # one process (used by the rows)
+    python -m benchmarks.second_paths --child PAIR fast|slow score ARGS...  # one process (the rows run these)
 
 Top-level imports are the standard library's only, so that a child process
 imports no more than ``score`` itself does.
