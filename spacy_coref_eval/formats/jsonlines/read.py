@@ -1,18 +1,14 @@
 """Read jsonlines files, the format of e2e-coref and its descendants
-(docs/formats.md §6), giving what ``json.loads`` of every line gives,
-with the clusters of all lines turned into numbers at once."""
+(docs/formats.md §6): every line read by ``json.loads``, the clusters of
+all lines turned into documents' clusters at once."""
 
 import json
-import re
-import sys
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate, chain
-from json.decoder import scanstring  # type: ignore[attr-defined]  # public in json.decoder, absent from typeshed
-from json.scanner import make_scanner
 from pathlib import Path
-from typing import Any, Callable, NamedTuple, Optional, Union, cast
+from typing import Any, NamedTuple, Optional, Union
 
 import numpy as np
 
@@ -29,49 +25,6 @@ _STRINGS = frozenset((str,))
 _INTS = frozenset((int,))
 _WORDPIECE_MARKERS = ("##", "\u0120", "\u2581")
 _SPECIAL_PIECES = frozenset(("[CLS]", "[SEP]", "<s>", "</s>", "<pad>", "[PAD]"))
-_CLUSTER_FIELDS = ("predicted_clusters", "clusters")
-_OTHER_MEMBERS = frozenset(("doc_key", "sentences", "subtoken_map", "sentence_map"))
-
-
-def _span_lists(dumped: bool = False) -> "re.Pattern[str]":
-    """JSON text of a list of lists of ``[int, int]`` (ints of at most 18
-    digits), possessive where Python has it (3.11): with any JSON white
-    space, or as ``json.dumps`` writes it by default (``dumped``: the one
-    space after each comma, which matches in two thirds of the time)."""
-    more = "+" if sys.version_info >= (3, 11) else ""
-    space, comma = ("", ", ") if dumped else (rf"[ \t\n\r]*{more}", rf"[ \t\n\r]*{more},[ \t\n\r]*{more}")
-    number = rf"-?{more}(?:0|[1-9][0-9]{{0,17}}{more})"
-    mention = rf"\[{space}{number}{comma}{number}{space}\]"
-    cluster = rf"\[{space}(?:{mention}(?:{comma}{mention})*{more})?{more}{space}\]"
-    return re.compile(rf"\[{space}(?:{cluster}(?:{comma}{cluster})*{more})?{more}{space}\]")
-
-
-_SPAN_LISTS = _span_lists()
-_DUMPED_SPAN_LISTS = _span_lists(dumped=True)
-"""Tried first: where it matches, :data:`_SPAN_LISTS` matches the same text
-(the outer list closes at one place)."""
-_SPACE = re.compile(r"[ \t\n\r]*")
-_SCAN = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # typeshed types make_scanner as a class
-_NUMBERS_ONLY = str.maketrans("[],", "   ")
-_BRACKETS_ONLY = str.maketrans("", "", "0123456789-, \t\n\r")
-
-
-class SpanText(str):
-    """The JSON text of a clusters field that :data:`_SPAN_LISTS` matches."""
-
-
-class _Sentences(NamedTuple):
-    """A ``sentences`` value: its JSON text and, when the whole line was
-    decoded by ``json.loads``, the value decoded instead; its number of
-    tokens and the first token of every sentence. The text is decoded once
-    to check and count it, and again only when the words are asked for:
-    the lists of a whole corpus kept alive cost the garbage collector more
-    than decoding twice."""
-
-    text: Optional[str]
-    n_tokens: int
-    starts: list[int]
-    decoded: Optional[list[list]]
 
 
 @dataclass
@@ -80,8 +33,8 @@ class JsonlinesDocument(SideDocument):
     spans, end exclusive) and the field they were read from, and the number
     of words. ``pieces`` are the flattened ``sentences`` as written and
     ``words`` the pieces, or with ``subtoken_map`` the words rebuilt from
-    their pieces (markers and special tokens dropped); both are decoded
-    only when asked for."""
+    their pieces (markers and special tokens dropped); both are built only
+    when asked for."""
 
     doc_key: str
     sentence_starts: list[int]
@@ -90,7 +43,7 @@ class JsonlinesDocument(SideDocument):
     source: str
     line: int
     n_words: int
-    sentences: _Sentences
+    sentences: list[list[str]]
     subtoken_map: Optional[list[int]] = None
 
     @property
@@ -101,35 +54,15 @@ class JsonlinesDocument(SideDocument):
     def n_tokens(self) -> int:
         return self.n_words
 
-    @property
-    def sentences_text(self) -> Optional[str]:
-        """The JSON text of ``sentences`` as the line holds it."""
-        return self.sentences.text
-
     @cached_property
     def pieces(self) -> list[Any]:
-        decoded = self.sentences.decoded
-        text = cast(str, self.sentences.text)  # held where not decoded
-        return list(chain.from_iterable(json.loads(text) if decoded is None else decoded))
+        return list(chain.from_iterable(self.sentences))
 
     @cached_property
     def words(self) -> list[Any]:
         if self.subtoken_map is None:
             return self.pieces
         return _words_from_pieces(self.pieces, np.array(self.subtoken_map, dtype=np.int64))
-
-    def same_words(self, other: SideDocument) -> bool:
-        """Two lines whose ``sentences`` are the same JSON text of words
-        (no word pieces) have the same words without decoding them."""
-        if (
-            isinstance(other, JsonlinesDocument)
-            and self.subtoken_map is None
-            and other.subtoken_map is None
-            and self.sentences_text is not None
-            and self.sentences_text == other.sentences_text
-        ):
-            return True
-        return super().same_words(other)
 
 
 ANNOTATION_TOOLS = ("prodigy", "doccano")
@@ -138,19 +71,13 @@ when a ``.jsonl`` file's members say so."""
 
 
 def read_jsonlines(
-    path: PathLike,
-    *,
-    role: str = "response",
-    field: Optional[str] = None,
-    known: Optional[Mapping[str, JsonlinesDocument]] = None,
-    limits: Optional[InputLimits] = None,
+    path: PathLike, *, role: str = "response", field: Optional[str] = None, limits: Optional[InputLimits] = None
 ) -> dict[str, JsonlinesDocument]:
     """Documents of a jsonlines file (``.gz`` read transparently) by doc_key,
     in file order. ``role`` and ``field`` choose the clusters read (module
-    docstring); ``known`` are the documents of the file this one is paired
-    with, whose ``sentences`` a line may share."""
+    docstring)."""
     path = Path(path)
-    return parse_jsonlines(load_text(path, limits), source=str(path), role=role, field=field, known=known)
+    return parse_jsonlines(load_text(path, limits), source=str(path), role=role, field=field)
 
 
 def load_text(path: Path, limits: Optional[InputLimits] = None) -> str:
@@ -168,39 +95,27 @@ def decode_text(data: Union[bytes, bytearray], path: Path) -> str:
 
 
 def parse_jsonlines(
-    text: str,
-    *,
-    source: str = "<string>",
-    role: str = "response",
-    field: Optional[str] = None,
-    known: Optional[Mapping[str, JsonlinesDocument]] = None,
+    text: str, *, source: str = "<string>", role: str = "response", field: Optional[str] = None
 ) -> dict[str, JsonlinesDocument]:
     """Like :func:`read_jsonlines`, from a string."""
     if role not in _ROLES:
         raise ValueError(f"role must be one of {_ROLES}, not {role!r}")
     documents: dict[str, JsonlinesDocument] = {}
     pending: list[_Mentions] = []
-    raw = frozenset((field,) if field is not None else _CLUSTER_FIELDS) - _OTHER_MEMBERS
-    try:
-        for number, line in enumerate(text.split("\n"), 1):
-            if not line or line.isspace():
-                continue
-            obj = line_members(line, raw, known, sentences=field != "sentences")
-            if obj is None:
-                try:
-                    obj = json.loads(line)
-                except ValueError as err:
-                    raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
-            document, mentions = _document(obj, source, number, role=role, field=field)
-            if document.doc_key in documents:
-                raise CorefInputError(
-                    f"{source}:{number}: doc_key {document.doc_key!r} appears twice (first at line {documents[document.doc_key].line})"
-                )
-            documents[document.doc_key] = document
-            pending.append(mentions)
-    except CorefInputError:
-        _word_spans(pending)  # a mention error of an earlier line is the one to report
-        raise
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line or line.isspace():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError as err:
+            raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
+        document, mentions = _document(obj, source, number, role=role, field=field)
+        if document.doc_key in documents:
+            raise CorefInputError(
+                f"{source}:{number}: doc_key {document.doc_key!r} appears twice (first at line {documents[document.doc_key].line})"
+            )
+        documents[document.doc_key] = document
+        pending.append(mentions)
     built = _clusters_by_document(_word_spans(pending))
     for document, clusters in zip(documents.values(), built):
         document.clusters = clusters
@@ -209,12 +124,10 @@ def parse_jsonlines(
 
 class _Mentions(NamedTuple):
     """The mentions of one document as read from its line: inclusive token
-    spans and cluster indices, or the clusters text they are still to be
-    parsed from; and what checking and placing them needs."""
+    spans and cluster indices; and what checking and placing them needs."""
 
     spans: np.ndarray
     labels: np.ndarray
-    text: Optional[str]
     subtoken_map: Optional[np.ndarray]
     field: str
     n_tokens: int
@@ -223,23 +136,10 @@ class _Mentions(NamedTuple):
 
 def _word_spans(pending: Sequence[_Mentions]) -> list[tuple[np.ndarray, np.ndarray]]:
     """Every document's mentions as word spans (end exclusive) and cluster
-    indices. The clusters texts of all documents are parsed at once; a
-    mention outside its document raises :class:`CorefInputError` for the
-    first such document."""
-    deferred = [m for m in pending if m.text is not None]
-    parsed: Iterator[tuple[np.ndarray, np.ndarray]] = iter(())
-    if deferred:
-        spans, labels, owner = parsed_spans([cast(str, m.text) for m in deferred])
-        limits = np.array([m.n_tokens for m in deferred], dtype=np.int64)[owner]
-        bounds = np.searchsorted(owner, np.arange(len(deferred) + 1)).tolist()
-        outside = _outside(spans, limits)
-        if outside.any():
-            d = int(owner[np.argmax(outside)])
-            _check_inside(spans[bounds[d] : bounds[d + 1]], labels[bounds[d] : bounds[d + 1]], deferred[d])
-        parsed = iter(zip(np.split(spans, bounds[1:-1]), np.split(labels, bounds[1:-1])))
+    indices."""
     out = []
     for mentions in pending:
-        spans, labels = next(parsed) if mentions.text is not None else (mentions.spans, mentions.labels)
+        spans, labels = mentions.spans, mentions.labels
         if mentions.subtoken_map is not None and len(spans):
             spans = mentions.subtoken_map[spans]
         out.append((spans + (0, 1), labels))
@@ -260,69 +160,9 @@ def _check_inside(spans: np.ndarray, labels: np.ndarray, mentions: _Mentions) ->
         )
 
 
-def _outside(spans: np.ndarray, n_tokens: Union[int, np.ndarray]) -> np.ndarray:
+def _outside(spans: np.ndarray, n_tokens: int) -> np.ndarray:
     """Mask of the inclusive spans that are reversed or outside ``n_tokens``."""
     return (spans[:, 0] < 0) | (spans[:, 1] < spans[:, 0]) | (spans[:, 1] >= n_tokens)
-
-
-def line_members(
-    line: str, raw: Collection[str], known: Optional[Mapping[str, JsonlinesDocument]] = None, *, sentences: bool = True
-) -> Optional[dict[str, Any]]:
-    """The JSON object on ``line`` as ``json.loads`` gives it, except that
-    the value of a member named in ``raw`` that :data:`_SPAN_LISTS` matches
-    is kept as its text (:class:`SpanText`), and with ``sentences`` the
-    ``sentences`` value is read by :func:`_sentences`. None for anything
-    but a plain object (``json.loads`` then reads it, or says what is
-    wrong)."""
-    space = cast(Callable[..., "re.Match[str]"], _SPACE.match)  # [ \t\n\r]* matches everywhere
-    obj: dict[str, Any] = {}
-    try:
-        at = space(line).end()
-        if line[at] != "{":
-            return None
-        at = space(line, at + 1).end()
-        while line[at] != "}":
-            if line[at] != '"':
-                return None
-            key, at = scanstring(line, at + 1)
-            at = space(line, at).end()
-            if line[at] != ":":
-                return None
-            at = space(line, at + 1).end()
-            spans = (_DUMPED_SPAN_LISTS.match(line, at) or _SPAN_LISTS.match(line, at)) if key in raw else None
-            if spans:
-                obj[key], at = SpanText(spans.group()), spans.end()
-            elif sentences and key == "sentences":
-                doc_key = obj.get("doc_key")
-                namesake = known.get(doc_key) if known and isinstance(doc_key, str) else None
-                obj[key], at = _sentences(line, at, namesake.sentences if namesake else None)
-            else:
-                obj[key], at = _SCAN(line, at)
-            at = space(line, at).end()
-            if line[at] == ",":
-                at = space(line, at + 1).end()
-                if line[at] != '"':
-                    return None
-            elif line[at] != "}":
-                return None
-    except (IndexError, ValueError, StopIteration):
-        return None
-    return obj if space(line, at + 1).end() == len(line) else None
-
-
-def _sentences(line: str, at: int, known: Optional[_Sentences]) -> tuple[Any, int]:
-    """The ``sentences`` value at ``at`` and where it ends: ``known`` (those
-    of the other file's document with the same doc_key) when the line holds
-    the same text there, else decoded, measured and kept as text (anything
-    but a list of lists is returned as decoded, for :func:`_document` to
-    refuse)."""
-    if known is not None and known.text is not None and line.startswith(known.text, at):
-        return known, at + len(known.text)
-    value, end = _SCAN(line, at)
-    if not isinstance(value, list) or not _LISTS.issuperset(map(type, value)) or not _all_words(value):
-        return value, end
-    lengths = list(map(len, value))
-    return _Sentences(line[at:end], sum(lengths), _starts(lengths), None), end
 
 
 def _all_words(sentences: list[list]) -> bool:
@@ -359,22 +199,17 @@ def _document(obj: object, source: str, line: int, *, role: str, field: Optional
         raise CorefInputError(f"{source}:{line}: no doc_key string")
     where = f"{source}:{line}: document {doc_key!r}"
     sentences = obj.get("sentences")
-    if not isinstance(sentences, _Sentences):
-        if not isinstance(sentences, list) or not _LISTS.issuperset(map(type, sentences)):
-            raise CorefInputError(f"{where}: 'sentences' must be a list of lists of tokens")
-        if not _all_words(sentences):
-            _word_error(sentences, where)
-        lengths = list(map(len, sentences))
-        sentences = _Sentences(None, sum(lengths), _starts(lengths), sentences)
-    n_tokens, sentence_starts = sentences.n_tokens, sentences.starts
+    if not isinstance(sentences, list) or not _LISTS.issuperset(map(type, sentences)):
+        raise CorefInputError(f"{where}: 'sentences' must be a list of lists of tokens")
+    if not _all_words(sentences):
+        _word_error(sentences, where)
+    lengths = list(map(len, sentences))
+    n_tokens, sentence_starts = sum(lengths), _starts(lengths)
     chosen = _field(obj, role, field, where=where)
     clusters = obj[chosen]
-    if isinstance(clusters, SpanText):
-        mentions = _Mentions(NO_SPANS, NO_INTEGERS, clusters, None, chosen, n_tokens, where)
-    else:
-        spans, labels = _listed_spans(clusters, chosen, where)
-        mentions = _Mentions(spans, labels, None, None, chosen, n_tokens, where)
-        _check_inside(spans, labels, mentions)
+    spans, labels = _listed_spans(clusters, chosen, where)
+    mentions = _Mentions(spans, labels, None, chosen, n_tokens, where)
+    _check_inside(spans, labels, mentions)
     subtoken_map = obj.get("subtoken_map")
     n_words = n_tokens
     if subtoken_map is not None:
@@ -409,24 +244,6 @@ def _field(obj: dict, role: str, field: Optional[str], *, where: str) -> str:
         return "clusters"
     wanted = "'predicted_clusters' or 'clusters'" if role == "response" else "'clusters'"
     raise CorefInputError(f"{where}: no {wanted} field")
-
-
-def parsed_spans(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The mentions of clusters texts that :data:`_SPAN_LISTS` matches, all
-    parsed at once: inclusive token spans (the numbers in order), the
-    cluster of every mention within its text (from the depth of its
-    bracket), and the text it comes from."""
-    joined = "".join(texts)
-    brackets = np.frombuffer(joined.translate(_BRACKETS_ONLY).encode("ascii"), dtype=np.uint8) == ord("[")
-    depth = np.cumsum(brackets.astype(np.int64) * 2 - 1)
-    mention = brackets & (depth == 3)
-    text_open = brackets & (depth == 1)
-    clusters = np.cumsum(brackets & (depth == 2))
-    owner = np.cumsum(text_open)[mention] - 1
-    labels = clusters[mention] - 1 - clusters[text_open][owner]
-    if not len(labels):
-        return NO_SPANS, labels, owner
-    return np.fromstring(joined.translate(_NUMBERS_ONLY), dtype=np.int64, sep=" ").reshape(-1, 2), labels, owner
 
 
 def _listed_spans(clusters: object, name: str, where: str) -> tuple[np.ndarray, np.ndarray]:

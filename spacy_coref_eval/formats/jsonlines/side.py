@@ -11,13 +11,12 @@ from ..registry import get_format
 from ..sysout.detect import system_of
 from ..sysout.read import read_system
 from . import FORMAT
-from .read import ANNOTATION_TOOLS, JsonlinesDocument, decode_text, parse_jsonlines
+from .read import ANNOTATION_TOOLS, decode_text, parse_jsonlines
 
 
 def parse_side(data: Union[bytes, bytearray, str], path: Path, options: ReadOptions) -> Side:
     """A jsonlines file's bytes (or text) as a :class:`Side`, ``path``
-    naming it (the format's reader): a response reuses what was read of
-    the sentences it shares with a jsonlines key. A file whose members are
+    naming it (the format's reader). A file whose members are
     a system's output is read in that system's format
     (:func:`~..sysout.detect.system_of`)."""
     text = data if isinstance(data, str) else decode_text(data, path)
@@ -28,6 +27,4 @@ def parse_side(data: Union[bytes, bytearray, str], path: Path, options: ReadOpti
         return parse(text.encode("utf8") if isinstance(data, str) else data, path, options)
     if system is not None:
         return read_system(text, path, get_format(system), key=options.paired_with)
-    key = options.paired_with
-    known = {d.doc_key: d for d in key.documents if isinstance(d, JsonlinesDocument)} if key is not None and key.format is FORMAT else None
-    return Side(path, FORMAT, list(parse_jsonlines(text, source=str(path), role=options.role, known=known).values()))
+    return Side(path, FORMAT, list(parse_jsonlines(text, source=str(path), role=options.role).values()))

@@ -14,17 +14,7 @@ from typing import TYPE_CHECKING, Optional, cast
 import numpy as np
 
 from ...model.clusters import Clusters
-from ..alignment import (
-    VisibleWords,
-    character_excerpt,
-    json_visible_words,
-    place_units,
-    quote_kinds,
-    shown_words,
-    visible_before,
-    visible_codes,
-    visible_words,
-)
+from ..alignment import VisibleWords, character_excerpt, place_units, quote_kinds, shown_words, visible_before, visible_codes, visible_words
 from ..document import AlignmentReport, Paired, Side, SideDocument
 from ..jsonlines.read import JsonlinesDocument
 
@@ -134,18 +124,8 @@ def place_all(pairs: Pairs, retry: bool = True) -> dict[int, tuple[SideDocument,
 
 
 def key_words(keys: Sequence[SideDocument]) -> tuple[Optional[VisibleWords], np.ndarray]:
-    """The words of all ``keys`` as one :class:`~..alignment.VisibleWords`
-    (read from the JSON text of jsonlines keys' ``sentences`` where it can
-    be, so that their words are not decoded), and the first word of every
-    key (and their number, last)."""
-    if all(isinstance(k, JsonlinesDocument) and k.subtoken_map is None and k.sentences_text is not None for k in keys):
-        documents = cast(Sequence[JsonlinesDocument], keys)  # checked just above
-        offsets = _offsets((k.sentences.n_tokens for k in documents), len(documents))
-        n_lists = sum(len(k.sentences.starts) + 1 for k in documents)
-        joined = "".join(cast(str, k.sentences_text) for k in documents)
-        visible = json_visible_words(joined, int(offsets[-1]), n_lists)
-        if visible is not None or "B-" in joined:
-            return visible, offsets
+    """The words of all ``keys`` as one :class:`~..alignment.VisibleWords`,
+    and the first word of every key (and their number, last)."""
     words = [k.words for k in keys]
     offsets = _offsets(map(len, words), len(keys))
     return visible_words(list(chain.from_iterable(words))), offsets
@@ -154,7 +134,7 @@ def key_words(keys: Sequence[SideDocument]) -> tuple[Optional[VisibleWords], np.
 def _escaped(key: SideDocument) -> bool:
     """Whether a jsonlines key's ``sentences`` may hold a bracket escape
     (OntoNotes' ``-LRB-``)."""
-    return "B-" in (getattr(key, "sentences_text", None) or "")
+    return isinstance(key, JsonlinesDocument) and any("B-" in piece for piece in key.pieces)
 
 
 def _offsets(lengths, n: int) -> np.ndarray:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain
 from pathlib import Path
-from typing import Any, Callable, NamedTuple, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
@@ -15,7 +15,7 @@ from ...arrays import NO_INTEGERS
 from ...errors import CorefInputError
 from ..base import Format, ReadOptions
 from ..document import Side
-from ..jsonlines.read import SpanText, decode_text, line_members, parsed_spans
+from ..jsonlines.read import decode_text
 from . import SYSTEMS
 from .batch import CharacterBatch
 from .document import SystemDocument, cluster_words, from_text, from_words
@@ -25,34 +25,27 @@ _LISTS = frozenset((list,))
 _INTS = frozenset((int,))
 _STRINGS = frozenset((str,))
 _SENTENCE_IDS = frozenset((int, str))
-_OFFSET_MEMBERS = frozenset(("clusters", "clusters_char_offsets", "clusters_token_offsets", "span_clusters"))
-"""Members of offsets, kept as their JSON text where it is plainly lists
-of ``[int, int]`` and parsed by :func:`spans_of` without decoding."""
 
 Parser = Callable[[dict[str, Any], str], SystemDocument]
 
 
 def parse_lines(text: str, source: str, parse: Parser) -> list[SystemDocument]:
     """Every non-blank line of ``text`` read by ``parse``; a document name
-    given twice is an error. The offsets members of all lines are parsed
-    at once (:func:`parse_offsets`)."""
+    given twice is an error."""
     objects: list[tuple[int, dict[str, Any]]] = []
     failure: Optional[CorefInputError] = None
     for number, line in enumerate(text.split("\n"), 1):
         if not line or line.isspace():
             continue
-        obj = line_members(line, _OFFSET_MEMBERS, None, sentences=False)
-        if obj is None:
-            try:
-                obj = json.loads(line)
-            except ValueError as err:
-                failure = CorefInputError(f"{source}:{number}: not a JSON object: {err}")
-                break
+        try:
+            obj = json.loads(line)
+        except ValueError as err:
+            failure = CorefInputError(f"{source}:{number}: not a JSON object: {err}")
+            break
         if not isinstance(obj, dict):
             failure = CorefInputError(f"{source}:{number}: a line must hold a JSON object")
             break
         objects.append((number, obj))
-    parse_offsets([obj for _, obj in objects])
     documents: list[SystemDocument] = []
     seen: dict[str, int] = {}
     for number, obj in objects:
@@ -65,28 +58,6 @@ def parse_lines(text: str, source: str, parse: Parser) -> list[SystemDocument]:
     if failure is not None:
         raise failure
     return documents
-
-
-class ParsedSpans(NamedTuple):
-    """An offsets member's mentions parsed from its JSON text with those of
-    the other lines (:func:`parse_offsets`): spans as written and every
-    mention's cluster index."""
-
-    spans: np.ndarray
-    labels: np.ndarray
-
-
-def parse_offsets(objects: Sequence[dict[str, Any]]) -> None:
-    """Every offsets member that a line keeps as its JSON text
-    (:class:`~..jsonlines.read.SpanText`) replaced by its mentions
-    (:class:`ParsedSpans`), those of all lines parsed at once."""
-    found = [(obj, member) for obj in objects for member in _OFFSET_MEMBERS.intersection(obj) if isinstance(obj[member], SpanText)]
-    if not found:
-        return
-    spans, labels, owner = parsed_spans([obj[member] for obj, member in found])
-    bounds = np.searchsorted(owner, np.arange(len(found) + 1)).tolist()
-    for (obj, member), low, high in zip(found, bounds, bounds[1:]):
-        obj[member] = ParsedSpans(spans[low:high], labels[low:high])
 
 
 def _name(obj: dict[str, Any], member: str, where: str, *, required: bool = False) -> Optional[str]:
@@ -130,19 +101,13 @@ def spans_of(
     ``missing``: fastcoref writes mentions on special tokens so). A mention
     that is not two integers, negative, reversed or beyond ``limit`` is an
     error."""
-    if isinstance(value, ParsedSpans):
-        spans, labels, dropped = value.spans, value.labels, 0
-    elif isinstance(value, SpanText):
-        spans, labels, _ = parsed_spans([value])
-        dropped = 0
-    else:
-        flat, labels, dropped = _plain_mentions(value)
-        if flat is None:
-            flat, labels, dropped = _mentions(value, member, where, unit=unit, missing=missing)
-        try:
-            spans = np.array(flat, dtype=np.int64).reshape(-1, 2)
-        except OverflowError:
-            raise CorefInputError(f"{where}: {member!r} holds an offset too large for any document") from None
+    flat, labels, dropped = _plain_mentions(value)
+    if flat is None:
+        flat, labels, dropped = _mentions(value, member, where, unit=unit, missing=missing)
+    try:
+        spans = np.array(flat, dtype=np.int64).reshape(-1, 2)
+    except OverflowError:
+        raise CorefInputError(f"{where}: {member!r} holds an offset too large for any document") from None
     if inclusive:
         spans = spans + (0, 1)
     bad = (spans[:, 0] < 0) | (spans[:, 1] <= spans[:, 0]) | (spans[:, 1] > limit)

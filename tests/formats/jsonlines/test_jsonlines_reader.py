@@ -1,13 +1,11 @@
 """The jsonlines reader: hand-made lines, field precedence, word pieces,
-doc_key pairing, errors, a round trip through a CoNLL file, and the fast
-path (clusters read as text, built in one batch) against ``json.loads`` and
-per-document clusters."""
+doc_key pairing, errors, a round trip through a CoNLL file, and clusters
+built in one batch against per-document clusters."""
 
 import json
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
 
 from spacy_coref_eval.errors import CorefInputError
 from spacy_coref_eval.formats.conll.read import read_conll
@@ -18,7 +16,6 @@ from spacy_coref_eval.formats.jsonlines.read import parse_jsonlines, read_jsonli
 from spacy_coref_eval.formats.jsonlines.write import write_jsonlines
 from spacy_coref_eval.model.clusters import Clusters
 from tests.conftest import data_path
-from tests.support.strategies import deterministic
 
 
 def _line(**fields) -> str:
@@ -114,80 +111,11 @@ def test_round_trip_through_a_conll_file(tmp_path):
     assert sum(len(d.clusters) for d in read.values()) == sum(len(d.clusters) for d in documents)
 
 
-def reference(text: str, role: str = "response", field=None):
-    """What every line gives read by ``json.loads``, each document's
-    clusters built alone: (doc_key, words, sentence starts, field,
-    clusters) by doc_key."""
-    out = {}
-    for line in text.split("\n"):
-        if not line.strip():
-            continue
-        obj = json.loads(line)
-        chosen = field or ("predicted_clusters" if role == "response" and "predicted_clusters" in obj else "clusters")
-        spans = [(s, e + 1, k) for k, cluster in enumerate(obj[chosen]) for s, e in cluster]
-        array = np.array(spans, dtype=np.int64).reshape(-1, 3)
-        clusters = Clusters.from_arrays(array[:, 0], array[:, 1], array[:, 2]) if len(spans) else Clusters()
-        words = [w for sentence in obj["sentences"] for w in sentence]
-        starts = list(np.cumsum([0] + [len(s) for s in obj["sentences"]])[:-1])
-        out[obj["doc_key"]] = (words, starts, chosen, clusters)
-    return out
-
-
-def same(got, expected) -> None:
-    assert list(got) == list(expected)
-    for key, (words, starts, chosen, clusters) in expected.items():
-        document = got[key]
-        assert (document.words, document.sentence_starts, document.field) == (words, starts, chosen)
-        for name in ("starts", "ends", "entity"):
-            assert getattr(document.clusters, name).tolist() == getattr(clusters, name).tolist(), (key, name)
-        assert (document.clusters.n_entities, document.clusters.repeated) == (clusters.n_entities, clusters.repeated)
-        assert document.clusters.heads is None
-
-
-SEPARATORS = [(", ", ": "), (",", ":"), (" ,  ", " :\t"), (",\r", ":")]
-
-
-@st.composite
-def jsonlines_texts(draw):
-    """Lines of documents (some empty) whose clusters hold repeated,
-    nested and empty clusters, written with varied JSON white space and
-    member order, gold and predicted clusters side by side."""
-    lines = []
-    for index in range(draw(st.integers(1, 4))):
-        lengths = draw(st.lists(st.integers(0, 5), min_size=0, max_size=4))
-        n_tokens = sum(lengths)
-        last = max(n_tokens - 1, 0)
-        span = st.integers(0, last).flatmap(lambda s: st.tuples(st.just(s), st.integers(s, min(s + 3, last))))
-        clusters = draw(st.lists(st.lists(span, max_size=4), max_size=4)) if n_tokens else draw(st.sampled_from([[], [[]]]))
-        obj = {
-            "doc_key": f"d{index}",
-            "sentences": [[f"w{i}" for i in range(n)] for n in lengths],
-            "clusters": [[list(m) for m in c] for c in clusters],
-        }
-        if draw(st.booleans()):
-            obj["predicted_clusters"] = [[list(m) for m in reversed(c)] for c in reversed(clusters)]
-        items = list(obj.items())
-        if draw(st.booleans()):
-            items.reverse()
-        lines.append(json.dumps(dict(items), separators=draw(st.sampled_from(SEPARATORS))))
-    return "\n".join(lines) + "\n"
-
-
-@deterministic(300)
-@given(jsonlines_texts(), st.sampled_from(["response", "key"]))
-def test_fast_path_reads_what_json_loads_and_per_document_clusters_give(text, role):
-    same(parse_jsonlines(text, role=role), reference(text, role))
-
-
-def test_the_fast_path_is_taken_and_the_slow_one_agrees(monkeypatch):
+def test_empty_and_repeated_clusters_read():
     text = _line(doc_key="a", sentences=[["x", "y", "z"]], clusters=[[[0, 0], [1, 2]], [], [[0, 0], [2, 2]]]) + "\n"
-    assert isinstance(jsonlines_module.line_members(text.strip(), {"clusters"})["clusters"], jsonlines_module.SpanText)
-    fast = parse_jsonlines(text, role="key")
-    monkeypatch.setattr(jsonlines_module, "line_members", lambda *args, **options: None)
-    slow = parse_jsonlines(text, role="key")
-    for document in (fast["a"], slow["a"]):
-        assert document.clusters.entities() == (((0, 1), (1, 3)), ((2, 3),))
-        assert document.clusters.repeated == 1
+    document = parse_jsonlines(text, role="key")["a"]
+    assert document.clusters.entities() == (((0, 1), (1, 3)), ((2, 3),))
+    assert document.clusters.repeated == 1
 
 
 @pytest.mark.parametrize(
@@ -214,32 +142,21 @@ def test_the_fast_path_is_taken_and_the_slow_one_agrees(monkeypatch):
         '[[["0", 1]]]',
     ],
 )
-def test_odd_clusters_text_fails_or_reads_as_json_loads_says(clusters, monkeypatch):
+def test_odd_clusters_text_fails_with_its_line_or_reads(clusters):
     text = '{"doc_key": "d", "sentences": [["a", "b"]], "clusters": ' + clusters + "}\n"
-
-    def outcome():
-        try:
-            return parse_jsonlines(text, source="f", role="key")["d"].clusters.entities()
-        except CorefInputError as err:
-            return type(err), str(err)
-
-    fast = outcome()
-    monkeypatch.setattr(jsonlines_module, "line_members", lambda *args, **options: None)
-    assert fast == outcome()
+    try:
+        entities = parse_jsonlines(text, source="f", role="key")["d"].clusters.entities()
+    except CorefInputError as err:
+        assert str(err).startswith("f:1: ")
+    else:
+        assert entities == (((0, 2),),)
 
 
-def test_a_field_the_reader_reads_otherwise_is_never_kept_as_text(monkeypatch):
+def test_sentences_read_as_the_clusters_field_are_checked_as_sentences():
     text = '{"doc_key": "a", "sentences": [[[0, 0]], [[0, 0]]], "clusters": [[[0, 1]]]}\n'
-
-    def outcome():
-        try:
-            return parse_jsonlines(text, source="f", field="sentences")["a"].clusters.entities()
-        except CorefInputError as err:
-            return str(err)
-
-    fast = outcome()
-    monkeypatch.setattr(jsonlines_module, "line_members", lambda *args, **options: None)
-    assert fast == outcome() == ("f:1: document 'a': 'sentences'[0][0] is [0, 0] (JSON array); every token must be a non-empty string")
+    with pytest.raises(CorefInputError) as caught:
+        parse_jsonlines(text, source="f", field="sentences")
+    assert str(caught.value) == ("f:1: document 'a': 'sentences'[0][0] is [0, 0] (JSON array); every token must be a non-empty string")
 
 
 def test_clusters_built_in_one_batch_equal_those_built_alone():
@@ -275,41 +192,7 @@ def test_the_first_error_in_the_file_is_reported():
         parse_jsonlines("\n".join([fine, fine.replace('"b"', '"c"'), "{not json", outside]), source="f", role="key")
 
 
-@st.composite
-def paired_texts(draw):
-    """A key text and a response whose lines share the key's ``sentences``
-    text, or hold the same words written otherwise, or other words; the
-    response's members in either order (what was read of a line's
-    namesake is reused only when ``doc_key`` comes before ``sentences``)."""
-    key_lines, response_lines = [], []
-    for index in range(draw(st.integers(1, 4))):
-        sentences = [[f"w{i}" for i in range(n)] for n in draw(st.lists(st.integers(0, 4), max_size=3))]
-        n_tokens = sum(map(len, sentences))
-        clusters = [[[0, 0]]] if n_tokens else []
-        key_lines.append(json.dumps({"doc_key": f"d{index}", "sentences": sentences, "clusters": clusters}))
-        how = draw(st.sampled_from(["same", "spaced", "other"]))
-        separators = (",", ":") if how == "spaced" else (", ", ": ")
-        words = [[w + "x" for w in s] for s in sentences] if how == "other" else sentences
-        members = [("doc_key", f"d{index}"), ("sentences", words), ("predicted_clusters", clusters)]
-        if draw(st.booleans()):
-            members.reverse()
-        response_lines.append(json.dumps(dict(members), separators=separators))
-    return "\n".join(key_lines) + "\n", "\n".join(response_lines) + "\n"
-
-
-@deterministic(200)
-@given(paired_texts())
-def test_a_line_sharing_the_sentences_of_its_namesake_reads_as_alone(texts):
-    key_text, response_text = texts
-    key = parse_jsonlines(key_text, role="key")
-    response = parse_jsonlines(response_text, known=key)
-    same(response, reference(response_text))
-    for (doc_key, document), line in zip(response.items(), response_text.splitlines()):
-        reusable = document.sentences_text == key[doc_key].sentences_text and line.index("doc_key") < line.index("sentences")
-        assert (document.sentences is key[doc_key].sentences) == reusable
-
-
-def test_pairing_two_files_with_the_same_sentences_decodes_no_words(tmp_path):
+def test_pairing_two_files_with_the_same_or_other_sentences(tmp_path):
     sentences = [["A", "cat", "sat", "."], ["It", "purred"]]
     key, response, other = tmp_path / "k.jsonlines", tmp_path / "r.jsonlines", tmp_path / "o.jsonlines"
     key.write_text(_line(doc_key="d", sentences=sentences, clusters=[[[0, 1], [4, 4]]]) + "\n")
@@ -319,21 +202,13 @@ def test_pairing_two_files_with_the_same_sentences_decodes_no_words(tmp_path):
     corpus = read_corpus(key, response)
     pairs, _ = corpus.pairs, corpus.warnings
     assert [pair[2].entities() for pair in pairs] == [(((1, 2), (4, 5)),)]
-    from spacy_coref_eval.formats import ReadOptions
-    from spacy_coref_eval.formats.corpus import read_side
-
-    key_side = read_side(key, options=ReadOptions("key"))
-    response_side = read_side(response, options=ReadOptions(paired_with=key_side))
-    assert response_side.documents[0].sentences is key_side.documents[0].sentences
-    assert "pieces" not in response_side.documents[0].__dict__
     other.write_text(_line(doc_key="d", sentences=[["A", "cat", "sat", "!"], ["It", "purred"]], clusters=[]) + "\n")
     with pytest.raises(CorefInputError, match=r"different words: from word 3 the key reads '\. It purred' and the response '! It"):
         read_corpus(key, other)
 
 
 @pytest.mark.parametrize("doc_key", ["[1]", "{}", "null", "7"])
-def test_a_doc_key_that_is_no_string_is_refused_beside_a_known_file(doc_key):
-    key = parse_jsonlines(_line(doc_key="d", sentences=[["a"]], clusters=[]) + "\n", role="key")
+def test_a_doc_key_that_is_no_string_is_refused(doc_key):
     line = '{"doc_key": ' + doc_key + ', "sentences": [["a"]], "clusters": []}\n'
     with pytest.raises(CorefInputError, match=r"^f:1: no doc_key string"):
-        parse_jsonlines(line, source="f", known=key)
+        parse_jsonlines(line, source="f")
