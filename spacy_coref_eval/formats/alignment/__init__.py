@@ -3,12 +3,11 @@ are compared by their place among the non-white-space characters
 (docs/formats.md §4). spaCy docs on other tokens (:mod:`.spans`); system
 outputs (:mod:`.place`), whose quotes and bracket escapes are folded too
 (:mod:`.characters`) and whose spans are snapped outward to whole key
-words (:mod:`.words`, :mod:`.json_words`), and what aligning changed
+words (:mod:`.words`), and what aligning changed
 (:mod:`.report`, :mod:`.excerpts`)."""
 
 from .characters import Folded, fold, quote_kinds, replaced_characters, visible_before, visible_characters, visible_codes
 from .excerpts import character_excerpt, shown_words, text_excerpt, word_excerpt
-from .json_words import json_visible_words
 from .place import Placed, align_text, fold_characters, place_characters, place_units, same_characters
 from .report import alignment_warning, placed_report
 from .spans import MAX_LISTED, Offsets, align_clusters, map_spans, unmapped_warnings, visible_offsets
@@ -28,7 +27,6 @@ __all__ = [
     "character_excerpt",
     "fold",
     "fold_characters",
-    "json_visible_words",
     "map_spans",
     "place_characters",
     "place_units",
