@@ -67,21 +67,7 @@ MAX_ROUNDS = 10_000_000
     ),
 )
 @scoring_options
-def compare_command(
-    scoring: ScoringOptions,
-    key: Path,
-    systems: Sequence[Path],
-    *,
-    rounds: int,
-    n_resamples: int,
-    seed: int,
-    classes: bool,
-    rank_by: str,
-    level: float,
-    html_path: Optional[Path],
-    fmt: Optional[str],
-    output: Optional[Path],
-) -> None:
+def compare_command(scoring: ScoringOptions, key: Path, systems: Sequence[Path], **options: Any) -> None:
     """Compare SYSTEMS on KEY. Two systems A and B: per metric both F1,
     B − A and p-values of approximate randomization (two-sided) and of a
     paired bootstrap (one-sided, in the direction observed). Three or
@@ -90,23 +76,21 @@ def compare_command(
     given = scoring.formats()
     labels = ("KEY", *(f"SYSTEM {index + 1}" for index in range(len(systems))))
     with standard_input((key, *systems), labels, (given[0], *(given[1],) * len(systems))) as paths:
-        compared(
-            scoring,
-            paths[0],
-            paths[1:],
-            rounds=rounds,
-            n_resamples=n_resamples,
-            seed=seed,
-            classes=classes,
-            rank_by=rank_by,
-            level=level,
-            html_path=html_path,
-            fmt=fmt,
-            output=output,
-        )
+        compared(scoring, paths[0], paths[1:], **options)
 
 
-def compared(
+def compared(scoring: ScoringOptions, key: Path, systems: Sequence[Path], *, classes: bool, **options: Any) -> None:
+    """``compare`` of files (standard input already in one)."""
+    if len(systems) < 2:
+        raise click.UsageError("compare needs at least two systems")
+    if len(systems) > 2:
+        if classes:
+            raise click.UsageError("--classes compares two systems")
+        return rank_command(scoring, key, systems, **options)
+    return pair_command(scoring, key, systems, classes=classes, **options)
+
+
+def pair_command(
     scoring: ScoringOptions,
     key: Path,
     systems: Sequence[Path],
@@ -115,31 +99,13 @@ def compared(
     n_resamples: int,
     seed: int,
     classes: bool,
-    rank_by: str,
-    level: float,
     html_path: Optional[Path],
     fmt: Optional[str],
     output: Optional[Path],
+    **ranking: Any,
 ) -> None:
-    """``compare`` of files (standard input already in one)."""
-    if len(systems) < 2:
-        raise click.UsageError("compare needs at least two systems")
-    if len(systems) > 2:
-        if classes:
-            raise click.UsageError("--classes compares two systems")
-        return rank_command(
-            scoring,
-            key,
-            systems,
-            rounds=rounds,
-            n_resamples=n_resamples,
-            seed=seed,
-            rank_by=rank_by,
-            level=level,
-            html_path=html_path,
-            fmt=fmt,
-            output=output,
-        )
+    """``compare`` of two systems (``ranking``: the options only a
+    ranking uses)."""
     if html_path is not None:
         raise click.UsageError("--html writes the ranking of three or more systems ('report' writes one system's page)")
     system_a, system_b = systems
