@@ -114,20 +114,16 @@ def pair_command(
     from ..report.json import comparison_json, json_text
     from ..report.labels import settings_line
     from ..report.table import comparison_table
-    from ..scoring import evaluate_corpus
 
     fmt = output_format(fmt, output, (key, *systems))
     with reported_errors():
-        options = scoring.options(tokens=classes, twinning=classes)
-        runs = [evaluate_corpus(key, path, options) for path in systems]
-        check_systems(systems, runs)
+        runs = scored_systems(key, systems, scoring.options(tokens=classes, twinning=classes))
         per_class = None
         if classes:
             # two systems: more are ranked above
             per_class = cast(tuple[Any, Any], tuple(score_resolution_classes(run.result, run.corpus.tokens()) for run in runs))
         comparison = compare(runs[0].result, runs[1].result, n_rounds=rounds, n_resamples=n_resamples, seed=seed, classes=per_class)
-    warnings = [f"{named(path)}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
-    say_warnings(warnings)
+    warnings = said_warnings(systems, runs)
     if fmt == "json":
         data = comparison_json(
             named(key),
@@ -170,7 +166,6 @@ def rank_command(
     from ..report.json import json_text, ranking_json
     from ..report.labels import settings_line
     from ..report.table import ranking_table
-    from ..scoring import evaluate_corpus
 
     fmt = output_format(fmt, output, (key, *systems))
     labels = [named(path) for path in systems]
@@ -179,14 +174,11 @@ def rank_command(
             from ..files import check_distinct
 
             check_distinct([output, html_path])
-        options = scoring.options(twinning=False)
-        runs = [evaluate_corpus(key, path, options) for path in systems]
-        check_systems(systems, runs)
+        runs = scored_systems(key, systems, scoring.options(twinning=False))
         ranking = rank_systems(
             [run.result for run in runs], labels, rank_by, n_rounds=rounds, n_resamples=n_resamples, seed=seed, level=level
         )
-    warnings = [f"{named(path)}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
-    say_warnings(warnings)
+    warnings = said_warnings(systems, runs)
     result = runs[0].result
     if fmt == "json":
         text = json_text(
@@ -219,11 +211,14 @@ def rank_command(
         write(page, html_path, "the ranking page", inputs=(key, *systems))
 
 
-def check_systems(systems: Sequence[Path], runs: Sequence) -> None:
-    """Refuse systems that do not hold the same documents as the first
-    (a missing document would be scored as an empty response)."""
+def scored_systems(key: Path, systems: Sequence[Path], options: Any) -> list:
+    """The runs of ``systems`` against ``key``; refused where a system does
+    not hold the same documents as the first (a missing document would be
+    scored as an empty response)."""
     from ..analysis.statistics import check_same_documents
+    from ..scoring import evaluate_corpus
 
+    runs = [evaluate_corpus(key, path, options) for path in systems]
     for path, run in zip(systems[1:], runs[1:]):
         check_same_documents(
             runs[0].corpus.response_names,
@@ -231,3 +226,11 @@ def check_systems(systems: Sequence[Path], runs: Sequence) -> None:
             f"cannot compare {named(systems[0])} with {named(path)}: they hold different documents",
             labels=(Path(named(systems[0])).name, Path(named(path)).name),
         )
+    return runs
+
+
+def said_warnings(systems: Sequence[Path], runs: Sequence) -> list[str]:
+    """The runs' warnings, each after its system's name, said on standard error."""
+    warnings = [f"{named(path)}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
+    say_warnings(warnings)
+    return warnings
