@@ -109,6 +109,12 @@ class Breakdowns:
         """Whether they read attributes of the response's own documents."""
         return "response_documents" in self.needs
 
+    def run_options(self) -> dict[str, Any]:
+        """What the run keeps for them, as :class:`~..scoring.Options`
+        fields: ``tokens``, ``words``, ``twinning``, and ``stream`` unless
+        they need every document read at once."""
+        return {"tokens": self.tokens, "words": self.words, "twinning": self.twinning, "stream": not self.whole}
+
     def check(self, scoring: Any = None) -> "Breakdowns":
         """Itself, once every analysis asked for accepts its option values
         (and the run's ``scoring`` options); else :class:`ValueError`."""

@@ -170,14 +170,7 @@ def _options(given: dict, n_process: int, cross_document: bool, *, topic_pattern
     if isinstance(given.get("metrics"), str):
         given["metrics"] = [name.strip() for name in given["metrics"].split(",") if name.strip()]
     return Options.from_names(
-        **given,
-        tokens=breakdowns.tokens,
-        words=breakdowns.words,
-        n_process=n_process,
-        twinning=breakdowns.twinning,
-        cross_document=cross_document,
-        topic_pattern=topic_pattern,
-        stream=not breakdowns.whole,
+        **given, **breakdowns.run_options(), n_process=n_process, cross_document=cross_document, topic_pattern=topic_pattern
     )
 
 

@@ -67,21 +67,7 @@ MAX_ROUNDS = 10_000_000
     ),
 )
 @scoring_options
-def compare_command(
-    scoring: ScoringOptions,
-    key: Path,
-    systems: Sequence[Path],
-    *,
-    rounds: int,
-    n_resamples: int,
-    seed: int,
-    classes: bool,
-    rank_by: str,
-    level: float,
-    html_path: Optional[Path],
-    fmt: Optional[str],
-    output: Optional[Path],
-) -> None:
+def compare_command(scoring: ScoringOptions, key: Path, systems: Sequence[Path], **options: Any) -> None:
     """Compare SYSTEMS on KEY. Two systems A and B: per metric both F1,
     B − A and p-values of approximate randomization (two-sided) and of a
     paired bootstrap (one-sided, in the direction observed). Three or
@@ -90,23 +76,21 @@ def compare_command(
     given = scoring.formats()
     labels = ("KEY", *(f"SYSTEM {index + 1}" for index in range(len(systems))))
     with standard_input((key, *systems), labels, (given[0], *(given[1],) * len(systems))) as paths:
-        compared(
-            scoring,
-            paths[0],
-            paths[1:],
-            rounds=rounds,
-            n_resamples=n_resamples,
-            seed=seed,
-            classes=classes,
-            rank_by=rank_by,
-            level=level,
-            html_path=html_path,
-            fmt=fmt,
-            output=output,
-        )
+        compared(scoring, paths[0], paths[1:], **options)
 
 
-def compared(
+def compared(scoring: ScoringOptions, key: Path, systems: Sequence[Path], *, classes: bool, **options: Any) -> None:
+    """``compare`` of files (standard input already in one)."""
+    if len(systems) < 2:
+        raise click.UsageError("compare needs at least two systems")
+    if len(systems) > 2:
+        if classes:
+            raise click.UsageError("--classes compares two systems")
+        return rank_command(scoring, key, systems, **options)
+    return pair_command(scoring, key, systems, classes=classes, **options)
+
+
+def pair_command(
     scoring: ScoringOptions,
     key: Path,
     systems: Sequence[Path],
@@ -115,31 +99,13 @@ def compared(
     n_resamples: int,
     seed: int,
     classes: bool,
-    rank_by: str,
-    level: float,
     html_path: Optional[Path],
     fmt: Optional[str],
     output: Optional[Path],
+    **ranking: Any,
 ) -> None:
-    """``compare`` of files (standard input already in one)."""
-    if len(systems) < 2:
-        raise click.UsageError("compare needs at least two systems")
-    if len(systems) > 2:
-        if classes:
-            raise click.UsageError("--classes compares two systems")
-        return rank_command(
-            scoring,
-            key,
-            systems,
-            rounds=rounds,
-            n_resamples=n_resamples,
-            seed=seed,
-            rank_by=rank_by,
-            level=level,
-            html_path=html_path,
-            fmt=fmt,
-            output=output,
-        )
+    """``compare`` of two systems (``ranking``: the options only a
+    ranking uses)."""
     if html_path is not None:
         raise click.UsageError("--html writes the ranking of three or more systems ('report' writes one system's page)")
     system_a, system_b = systems
@@ -148,20 +114,16 @@ def compared(
     from ..report.json import comparison_json, json_text
     from ..report.labels import settings_line
     from ..report.table import comparison_table
-    from ..scoring import evaluate_corpus
 
     fmt = output_format(fmt, output, (key, *systems))
     with reported_errors():
-        options = scoring.options(tokens=classes, twinning=classes)
-        runs = [evaluate_corpus(key, path, options) for path in systems]
-        check_systems(systems, runs)
+        runs = scored_systems(key, systems, scoring.options(tokens=classes, twinning=classes))
         per_class = None
         if classes:
             # two systems: more are ranked above
             per_class = cast(tuple[Any, Any], tuple(score_resolution_classes(run.result, run.corpus.tokens()) for run in runs))
         comparison = compare(runs[0].result, runs[1].result, n_rounds=rounds, n_resamples=n_resamples, seed=seed, classes=per_class)
-    warnings = [f"{named(path)}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
-    say_warnings(warnings)
+    warnings = said_warnings(systems, runs)
     if fmt == "json":
         data = comparison_json(
             named(key),
@@ -204,7 +166,6 @@ def rank_command(
     from ..report.json import json_text, ranking_json
     from ..report.labels import settings_line
     from ..report.table import ranking_table
-    from ..scoring import evaluate_corpus
 
     fmt = output_format(fmt, output, (key, *systems))
     labels = [named(path) for path in systems]
@@ -213,14 +174,11 @@ def rank_command(
             from ..files import check_distinct
 
             check_distinct([output, html_path])
-        options = scoring.options(twinning=False)
-        runs = [evaluate_corpus(key, path, options) for path in systems]
-        check_systems(systems, runs)
+        runs = scored_systems(key, systems, scoring.options(twinning=False))
         ranking = rank_systems(
             [run.result for run in runs], labels, rank_by, n_rounds=rounds, n_resamples=n_resamples, seed=seed, level=level
         )
-    warnings = [f"{named(path)}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
-    say_warnings(warnings)
+    warnings = said_warnings(systems, runs)
     result = runs[0].result
     if fmt == "json":
         text = json_text(
@@ -253,11 +211,14 @@ def rank_command(
         write(page, html_path, "the ranking page", inputs=(key, *systems))
 
 
-def check_systems(systems: Sequence[Path], runs: Sequence) -> None:
-    """Refuse systems that do not hold the same documents as the first
-    (a missing document would be scored as an empty response)."""
+def scored_systems(key: Path, systems: Sequence[Path], options: Any) -> list:
+    """The runs of ``systems`` against ``key``; refused where a system does
+    not hold the same documents as the first (a missing document would be
+    scored as an empty response)."""
     from ..analysis.statistics import check_same_documents
+    from ..scoring import evaluate_corpus
 
+    runs = [evaluate_corpus(key, path, options) for path in systems]
     for path, run in zip(systems[1:], runs[1:]):
         check_same_documents(
             runs[0].corpus.response_names,
@@ -265,3 +226,11 @@ def check_systems(systems: Sequence[Path], runs: Sequence) -> None:
             f"cannot compare {named(systems[0])} with {named(path)}: they hold different documents",
             labels=(Path(named(systems[0])).name, Path(named(path)).name),
         )
+    return runs
+
+
+def said_warnings(systems: Sequence[Path], runs: Sequence) -> list[str]:
+    """The runs' warnings, each after its system's name, said on standard error."""
+    warnings = [f"{named(path)}: {note}" for path, run in zip(systems, runs) for note in run.result.warnings]
+    say_warnings(warnings)
+    return warnings

@@ -7,7 +7,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence, Sequence as SequenceABC
 from pathlib import Path
-from typing import Optional, TypeVar
+from typing import Any, Optional, TypeVar
 
 import click
 
@@ -66,15 +66,7 @@ class Progressed(SequenceABC):  # type: ignore[type-arg]
 @OUTPUT_FORMAT
 @SPANS
 @HEAD_PREFIX
-def convert(
-    input_path: Path,
-    output_path: Path,
-    input_format: Optional[str],
-    *,
-    output_format: Optional[str],
-    spans: Optional[str],
-    head_prefix: Optional[str],
-) -> None:
+def convert(input_path: Path, output_path: Path, input_format: Optional[str], **options: Any) -> None:
     """Convert coreference between formats, keeping every score. IN and
     OUT: files in any format the package reads and writes ('formats' lists
     them); OUT's name says the format to write (gzip-compressed when it
@@ -94,7 +86,7 @@ def convert(
     its content); OUT - writes standard output (give --output-format).
     """
     with standard_input((input_path,), ("IN",), (input_format,)) as (input_path,):
-        converted(input_path, output_path, input_format, output_format=output_format, spans=spans, head_prefix=head_prefix)
+        converted(input_path, output_path, input_format, **options)
 
 
 @app.command(short_help="Export the coreference of a .spacy file")
@@ -103,7 +95,7 @@ def convert(
 @OUTPUT_FORMAT
 @SPANS
 @HEAD_PREFIX
-def export(input_path: Path, output_path: Path, output_format: Optional[str], *, spans: Optional[str], head_prefix: Optional[str]) -> None:
+def export(input_path: Path, output_path: Path, **options: Any) -> None:
     """Export the coreference of a spaCy DocBin (IN, .spacy) to OUT, in the
     format OUT's name says (CoNLL-2012 for *conll), as 'convert' does.
 
@@ -119,28 +111,20 @@ def export(input_path: Path, output_path: Path, output_format: Optional[str], *,
         source = format_of(input_path)
         if source is not DOCBIN:
             raise ValueError(f"{input_path} looks like a {source.title} file (did you mean 'convert'?)")
-    converted(input_path, output_path, DOCBIN.name, output_format=output_format, spans=spans, head_prefix=head_prefix)
+    converted(input_path, output_path, DOCBIN.name, **options)
 
 
-def converted(
-    input_path: Path,
-    output_path: Path,
-    input_format: Optional[str],
-    *,
-    output_format: Optional[str],
-    spans: Optional[str],
-    head_prefix: Optional[str],
-) -> None:
+def converted(input_path: Path, output_path: Path, input_format: Optional[str], *, output_format: Optional[str], **options: Any) -> None:
     """Read ``input_path`` in its format and write it in ``output_path``'s
     (``-``: standard output, through a temporary file)."""
     if not is_dash(output_path):
-        return _converted(input_path, output_path, input_format, output_format=output_format, spans=spans, head_prefix=head_prefix)
+        return _converted(input_path, output_path, input_format, output_format=output_format, **options)
     if output_format is None:
         raise click.UsageError("OUT - (standard output) has no name to tell the format by; give --output-format")
     with tempfile.TemporaryDirectory(prefix="spacy-coref-eval-") as folder:
         path = Path(folder) / "<stdout>"
         with aliased(str(path), "<stdout>"):
-            _converted(input_path, path, input_format, output_format=output_format, spans=spans, head_prefix=head_prefix)
+            _converted(input_path, path, input_format, output_format=output_format, **options)
         out = sys.stdout.buffer
         with path.open("rb") as source:
             shutil.copyfileobj(source, out)

@@ -117,13 +117,7 @@ def score(
         with reported_errors():
             check_distinct([output, save_counts_to])
             options = scoring.options(
-                tokens=breakdowns.tokens,
-                words=breakdowns.words,
-                n_process=n_process,
-                twinning=breakdowns.twinning,
-                cross_document=cross_document,
-                topic_pattern=topic_pattern,
-                stream=not breakdowns.whole,
+                **breakdowns.run_options(), n_process=n_process, cross_document=cross_document, topic_pattern=topic_pattern
             )
             run = evaluate_corpus(key, response, options)
             if save_counts_to is not None:

@@ -273,8 +273,14 @@ def gain_graphs(draw):
 @deterministic(max_examples=300)
 @given(graph=gain_graphs())
 def test_max_gain_matching_reaches_the_dense_optimum(graph):
+    check_optimal(max_gain_matching, graph)
+
+
+def check_optimal(matching, graph) -> None:
+    """``matching`` of a :func:`gain_graphs` graph pairs each row and column
+    at most once and reaches the gain of the dense assignment."""
     rows, cols, gains, n_rows, n_cols = graph
-    chosen = max_gain_matching(rows, cols, gains, n_rows=n_rows, n_cols=n_cols)
+    chosen = matching(rows, cols, gains, n_rows=n_rows, n_cols=n_cols)
     assert len(set(rows[chosen].tolist())) == len(chosen) == len(set(cols[chosen].tolist()))
     dense = np.zeros((n_rows, n_cols))
     dense[rows, cols] = gains

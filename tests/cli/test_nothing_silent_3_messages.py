@@ -148,6 +148,15 @@ def test_the_other_writers_keep_a_name_with_a_unicode_line_break_pairable(tmp_pa
 # --- item 10: --topic-pattern on the bare document name ----------------------------------
 
 
+def _alice_met_bob(path: Path, tags: tuple[str, ...]) -> Path:
+    """One CoNLL-2012 document ``d``, "Alice met Bob and she left", with
+    ``tags`` in the coreference column."""
+    words = ("Alice", "met", "Bob", "and", "she", "left")
+    rows = "".join(f"d\t0\t{index}\t{word}\t{tag}\n" for index, (word, tag) in enumerate(zip(words, tags)))
+    path.write_text(f"#begin document d\n{rows}\n#end document\n")
+    return path
+
+
 def _standard_headers(source: Path, target: Path) -> Path:
     """The file with ``#begin document (NAME); part 000`` headers."""
     lines = []
@@ -352,10 +361,7 @@ def test_evaluate_gives_a_conll_key_the_text_convert_gives_its_docbin(tmp_path):
 
 def test_muc_and_conll_are_undefined_on_a_stratum_of_singletons(tmp_path):
     path = tmp_path / "s.conll"
-    path.write_text(
-        "#begin document d\nd\t0\t0\tAlice\t(1)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(2)\n"
-        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t(1)\nd\t0\t5\tleft\t(3)\n\n#end document\n"
-    )
+    _alice_met_bob(path, ("(1)", "-", "(2)", "-", "(1)", "(3)"))
     data = json.loads(run("score", path, path, "--by", "chain-length", "-f", "json").stdout)
     strata = data["strata"]["chain-length"]
     assert strata["1"]["undefined"] == ["muc", "conll"]
@@ -465,15 +471,9 @@ def test_python_warnings_point_at_the_callers_line_and_print_one_line():
 
 def test_the_errors_list_names_entities_by_the_key_files_ids(tmp_path):
     key = tmp_path / "k.conll"
-    key.write_text(
-        "#begin document d\nd\t0\t0\tAlice\t(104)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(7)\n"
-        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t(104)\nd\t0\t5\tleft\t-\n\n#end document\n"
-    )
+    _alice_met_bob(key, ("(104)", "-", "(7)", "-", "(104)", "-"))
     response = tmp_path / "r.conll"
-    response.write_text(
-        "#begin document d\nd\t0\t0\tAlice\t(9)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(9)\n"
-        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t-\nd\t0\t5\tleft\t-\n\n#end document\n"
-    )
+    _alice_met_bob(response, ("(9)", "-", "(9)", "-", "-", "-"))
     listing = json.loads(run("score", key, response, "--errors-list", "-f", "json").stdout)["errors_list"]["d"]
     assert listing["missing_mentions"] == [{"span": [4, 5], "text": "she", "entity": 1, "entity_id": "104", "entity_missing": False}]
     conflated = listing["conflated_entities"][0]
@@ -499,15 +499,9 @@ def test_the_errors_list_names_conllu_entities_by_their_eids(tmp_path):
 
 def test_the_html_report_labels_key_entities_by_the_files_ids(tmp_path):
     key = tmp_path / "k.conll"
-    key.write_text(
-        "#begin document d\nd\t0\t0\tAlice\t(104)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(7)\n"
-        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t(104)\nd\t0\t5\tleft\t-\n\n#end document\n"
-    )
+    _alice_met_bob(key, ("(104)", "-", "(7)", "-", "(104)", "-"))
     response = tmp_path / "r.conll"
-    response.write_text(
-        "#begin document d\nd\t0\t0\tAlice\t(9)\nd\t0\t1\tmet\t-\nd\t0\t2\tBob\t(8)\n"
-        "d\t0\t3\tand\t-\nd\t0\t4\tshe\t-\nd\t0\t5\tleft\t(9)\n\n#end document\n"
-    )
+    _alice_met_bob(response, ("(9)", "-", "(8)", "-", "-", "(9)"))
     assert run("report", key, response, "-o", tmp_path / "r.html").exit_code == 0
     page = (tmp_path / "r.html").read_text()
     import re

@@ -281,26 +281,19 @@ def test_spacy_train_logs_and_saves_coref_scores(workdir, rules, dev_path):
     assert weights == {"coref_lea_f": 0.5, "coref_conll_f": 0.5}, "the README's score weights are the weights used"
 
 
+def evaluate(pipeline: Path, data: Path, rules: Path, *options: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``python -m spacy_coref_eval evaluate`` of ``pipeline`` on ``data``
+    with the rules' code and ``options``."""
+    return run("-m", "spacy_coref_eval", "evaluate", str(pipeline), str(data), "--code", str(rules), *options, cwd=cwd)
+
+
 def test_spacy_coref_eval_evaluate_prints_every_metric_of_a_pipeline(workdir, rules, dev_path):
     nlp = spacy.blank("en")
     nlp.add_pipe("rule_coref")
     pipeline = workdir / "rules-only"
     nlp.to_disk(pipeline)
     output, report = workdir / "evaluate.json", workdir / "evaluate.html"
-    result = run(
-        "-m",
-        "spacy_coref_eval",
-        "evaluate",
-        str(pipeline),
-        str(dev_path),
-        "--code",
-        str(rules),
-        "--output",
-        str(output),
-        "--report",
-        str(report),
-        cwd=workdir,
-    )
+    result = evaluate(pipeline, dev_path, rules, "--output", str(output), "--report", str(report), cwd=workdir)
     for label in ("Mentions", "MUC", "B³", "CEAFm", "CEAFe", "BLANC", "LEA", "CoNLL"):
         assert any(line.startswith(label) for line in result.stdout.splitlines()), label
     gold = gold_docs(nlp)
@@ -330,19 +323,7 @@ def test_evaluate_scores_as_the_pipeline_s_scorer_unless_options_say_otherwise(w
         (("--twinless", "conll"), ("--twinless", "conll", "--singletons", "remove")),
     ]:
         output = workdir / "configured.json"
-        result = run(
-            "-m",
-            "spacy_coref_eval",
-            "evaluate",
-            str(pipeline),
-            str(dev_path),
-            "--code",
-            str(rules),
-            "--output",
-            str(output),
-            *options,
-            cwd=workdir,
-        )
+        result = evaluate(pipeline, dev_path, rules, "--output", str(output), *options, cwd=workdir)
         assert "Settings (the pipeline's coreference scorer" in result.stderr
         assert json.loads(output.read_text())["settings"]["singletons"] == "remove"
         expected = cli_scores(workdir / "key.conll", workdir / "response.conll", workdir, *expected_options)
@@ -361,7 +342,7 @@ def test_evaluate_reads_the_gold_in_any_format(workdir, rules, dev_path, suffix)
     run("-m", "spacy_coref_eval", "convert", str(dev_path), str(gold), cwd=workdir)
     from_docbin, from_other = workdir / "from-docbin.json", workdir / f"from{suffix}.json"
     for data, output in ((dev_path, from_docbin), (gold, from_other)):
-        run("-m", "spacy_coref_eval", "evaluate", str(pipeline), str(data), "--code", str(rules), "-o", str(output), cwd=workdir)
+        evaluate(pipeline, data, rules, "-o", str(output), cwd=workdir)
     assert json.loads(from_other.read_text())["metrics"] == json.loads(from_docbin.read_text())["metrics"]
     empty = workdir / f"empty{suffix}"
     empty.write_text("")
