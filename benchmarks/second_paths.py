@@ -8,10 +8,15 @@ one function of the package (:data:`PAIRS`: nothing in the package changes),
 the two taking turns, best of ``--repeat``; both must print the same JSON.
 Streaming is read against reading whole at 4x and 16x LitBank (plain and
 ``--cross-document``), its peak memory extrapolated to the 40 M-mention
-cross-document corpus.
+cross-document corpus. ``--corpus tiny`` runs the pairs built for many
+small documents (:data:`TINY_PAIRS`) on issue #21 item 5's 10^5
+three-token documents (:func:`.small_documents.write_small`) instead, and
+sets each side against LitBank's plain ``score`` time (that row's target:
+at most 3x LitBank).
 
     python -m benchmarks.second_paths              # best of 3
     python -m benchmarks.second_paths --repeat 1   # one run each
+    python -m benchmarks.second_paths --corpus tiny --repeat 5
     python -m benchmarks.second_paths --child PAIR fast|slow score ARGS...  # one process (the rows run these)
 
 Top-level imports are the standard library's only, so that a child process
@@ -33,6 +38,11 @@ RULE = 1.5
 LAPTOP_MB = 16 * 1024
 CROSSDOC_MENTIONS = 40_000_000
 """The one corpus streaming is for: 40 M mentions scored cross-document."""
+TINY_PAIRS = ("conll", "columns", "jsonlines", "docbin-batch", "minipack", "sysout-batch")
+"""The pairs ``--corpus tiny`` runs by default: the batch paths built for
+many small documents (issue #21 item 5) and ``conll`` for reference."""
+TINY_TARGET = 3.0
+"""Issue #21 item 5: 10^5 three-token documents in at most 3x LitBank's time."""
 
 
 def _no_columns(data, raw=None):
@@ -275,7 +285,7 @@ class Measured:
         return self.slow / self.fast
 
 
-def measure_pair(pair: Pair, args: list[str], repeat: int, folder: Path) -> Measured:
+def measure_pair(pair: Pair, args: list[str], repeat: int, folder: Path, corpus: str = "LitBank") -> Measured:
     """Fast and slow processes taking turns after one untimed turn that
     also checks both print the same JSON; best time, peak memory of all."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
@@ -295,7 +305,7 @@ def measure_pair(pair: Pair, args: list[str], repeat: int, folder: Path) -> Meas
                 outputs[side] = out.read_bytes()
     if outputs["fast"] != outputs["slow"]:
         raise RuntimeError(f"{pair.name}: the slow path prints other scores than the fast path")
-    return Measured(pair.name, pair.corpus, best["fast"], best["slow"], peak["fast"], peak["slow"])
+    return Measured(pair.name, pair.corpus.replace("LitBank", corpus), best["fast"], best["slow"], peak["fast"], peak["slow"])
 
 
 def convert(source: Path, target: Path, *extra: str) -> Path:
@@ -304,29 +314,69 @@ def convert(source: Path, target: Path, *extra: str) -> Path:
     return target
 
 
-def corpora(folder: Path, key: Path, response: Path) -> dict[str, list[str]]:
-    """The ``score`` arguments of every pair: LitBank and its perturbed
-    response as CoNLL, CoNLL-UA (:func:`.ua.ua_files`: crossing mentions
-    left out), jsonlines, .spacy, and the response as fastcoref output."""
+def corpora(folder: Path, key: Path, response: Path, only: Optional[set[str]] = None) -> dict[str, list[str]]:
+    """The ``score`` arguments of every pair (of ``only``'s, the files
+    converted only for them): a key and its response (LitBank and its
+    perturbed response, or :func:`.small_documents.write_small`'s) as
+    CoNLL, CoNLL-UA (:func:`.ua.ua_files`: crossing mentions left out),
+    jsonlines, .spacy, and the response as fastcoref output."""
     from .ua import ua_files
 
-    ua_key, ua_response = ua_files(folder, key, response)
-    jsonl = [convert(path, folder / f"{path.stem}.jsonlines") for path in (key, response)]
-    spacy = [convert(path, folder / f"{path.stem}.spacy") for path in (key, response)]
-    fastcoref = convert(response, folder / "litbank.response.fastcoref.jsonl", "--output-format", "fastcoref")
+    wanted = set(PAIRS) if only is None else only
     json = ("-f", "json")
-    docbin = [str(spacy[0]), str(spacy[1]), *json]
-    return {
+    arguments = {
         "conll": [str(key), str(response), *json],
         "conll-words": [str(key), str(response), "--classes", *json],
         "columns": [str(key), str(response), *json],
-        "ua": [str(ua_key), str(ua_response), "--preset", "ua", *json],
-        "jsonlines": [str(jsonl[0]), str(jsonl[1]), *json],
-        "docbin": docbin,
-        "docbin-batch": docbin,
-        "minipack": docbin,
-        "sysout-batch": [str(jsonl[0]), str(fastcoref), "--response-format", "fastcoref", *json],
     }
+    if "ua" in wanted:
+        ua_key, ua_response = ua_files(folder, key, response)
+        arguments["ua"] = [str(ua_key), str(ua_response), "--preset", "ua", *json]
+    if wanted & {"jsonlines", "sysout-batch"}:
+        jsonl = [convert(path, folder / f"{path.stem}.jsonlines") for path in (key, response)]
+        arguments["jsonlines"] = [str(jsonl[0]), str(jsonl[1]), *json]
+    if "sysout-batch" in wanted:
+        fastcoref = convert(response, folder / f"{response.stem}.fastcoref.jsonl", "--output-format", "fastcoref")
+        arguments["sysout-batch"] = [str(jsonl[0]), str(fastcoref), "--response-format", "fastcoref", *json]
+    if wanted & {"docbin", "docbin-batch", "minipack"}:
+        spacy = [convert(path, folder / f"{path.stem}.spacy") for path in (key, response)]
+        for name in ("docbin", "docbin-batch", "minipack"):
+            arguments[name] = [str(spacy[0]), str(spacy[1]), *json]
+    return arguments
+
+
+def tiny_files(folder: Path, n: int) -> tuple[Path, Path]:
+    """Issue #21 item 5's key and response (seeds 1 and 2, as
+    :func:`.small_documents.small_documents_rows` writes them)."""
+    from .small_documents import write_small
+
+    key, response = folder / "small.key.conll", folder / "small.response.conll"
+    write_small(key, 1, n)
+    write_small(response, 2, n)
+    return key, response
+
+
+def measure_plain(args: list[str], repeat: int) -> float:
+    """Best time of a plain ``score`` process (no pair touched), after one
+    untimed turn."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(REPO), env.get("PYTHONPATH"))))
+    argv = [sys.executable, "-m", "spacy_coref_eval", "score", *args]
+    return min([run_process(argv, env)[0] for _ in range(repeat + 1)][1:])
+
+
+def against_litbank(measured: list[Measured], litbank: float, documents: int) -> list[str]:
+    """Issue #21 item 5's row (at most 3x LitBank) with each pair's fast
+    and its slow path."""
+    lines = [f"LitBank CoNLL-2012, plain score: {litbank * 1000:.0f} ms (best of the turns before and after the pairs)"]
+    for m in measured:
+        fast, slow = m.fast / litbank, m.slow / litbank
+        verdict = "within" if slow <= TINY_TARGET else "over"
+        lines.append(
+            f"{documents:,} three-token documents, {m.pair}: fast {fast:.2f}x LitBank, slow {slow:.2f}x "
+            f"({verdict} the {TINY_TARGET:g}x target without the fast path)"
+        )
+    return lines
 
 
 def count_mentions(path: Path) -> int:
@@ -458,13 +508,22 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timed turns of each side (after one untimed turn)")
     parser.add_argument("--only", nargs="*", choices=[*PAIRS, "streaming"], help="these rows only")
     parser.add_argument("--sizes", type=int, nargs="*", default=[4, 16], help="LitBank copies for streaming (default 4 16)")
-    parser.add_argument("--head", type=int, default=0, help="the first N documents of LitBank only (to try the script)")
+    parser.add_argument("--head", type=int, default=0, help="the first N documents of LitBank (N tiny ones) only, to try the script")
+    parser.add_argument(
+        "--corpus",
+        choices=["litbank", "tiny"],
+        default="litbank",
+        help="tiny: the pairs on 10^5 three-token documents (issue #21 item 5), set against LitBank's score time",
+    )
     args = parser.parse_args()
     from .run import LITBANK, litbank_files
 
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         key, response, _ = litbank_files(folder)
+        if args.corpus == "tiny":
+            tiny(folder, key, response, args)
+            return
         if args.head:
             for path in (key, response):
                 text = path.read_text(encoding="utf8")
@@ -472,7 +531,7 @@ def main() -> None:
         only = set(args.only or [*PAIRS, "streaming"])
         measured = []
         if only & set(PAIRS):
-            arguments = corpora(folder, key, response)
+            arguments = corpora(folder, key, response, only)
             for pair in PAIRS.values():
                 if pair.name in only:
                     measured.append(measure_pair(pair, arguments[pair.name], args.repeat, folder))
@@ -482,6 +541,30 @@ def main() -> None:
         print(f"# {sys.version.split()[0]}, repeat {args.repeat}, LitBank key mentions {mentions:,}")
         for line in table(measured, streamed, mentions):
             print(line)
+
+
+def tiny(folder: Path, litbank_key: Path, litbank_response: Path, args: argparse.Namespace) -> None:
+    """``--corpus tiny``: the pairs on 10^5 three-token documents, LitBank's
+    plain ``score`` timed before and after them."""
+    from .small_documents import N_DOCUMENTS
+
+    documents = args.head or N_DOCUMENTS
+    only = [name for name in PAIRS if name in set(args.only or TINY_PAIRS)]
+    plain = [str(litbank_key), str(litbank_response), "-f", "json"]
+    litbank = measure_plain(plain, args.repeat)
+    key, response = tiny_files(folder, documents)
+    arguments = corpora(folder, key, response, set(only))
+    label = f"{documents:,} three-token docs"
+    measured = []
+    for name in only:
+        measured.append(measure_pair(PAIRS[name], arguments[name], args.repeat, folder, label))
+        print(f"# {name} done", file=sys.stderr)
+    litbank = min(litbank, measure_plain(plain, args.repeat))
+    print(f"# {sys.version.split()[0]}, repeat {args.repeat}, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for line in table(measured, [], 1):
+        print(line)
+    for line in against_litbank(measured, litbank, documents):
+        print(line)
 
 
 if __name__ == "__main__":
