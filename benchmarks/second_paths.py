@@ -38,7 +38,7 @@ RULE = 1.5
 LAPTOP_MB = 16 * 1024
 CROSSDOC_MENTIONS = 40_000_000
 """The one corpus streaming is for: 40 M mentions scored cross-document."""
-TINY_PAIRS = ("conll", "columns", "jsonlines", "docbin-batch", "minipack", "sysout-batch")
+TINY_PAIRS = ("conll", "columns", "docbin-batch", "minipack", "sysout-batch")
 """The pairs ``--corpus tiny`` runs by default: the batch paths built for
 many small documents (issue #21 item 5) and ``conll`` for reference."""
 TINY_TARGET = 3.0
@@ -50,14 +50,6 @@ def _no_columns(data, raw=None):
 
 
 def _no_ua_columns(data, source):
-    return None
-
-
-def _no_line_members(line, raw, known=None, *, sentences=True):
-    return None
-
-
-def _no_tabbed_columns(data, documents):
     return None
 
 
@@ -85,12 +77,6 @@ def _patch_conll() -> None:
     read.parse_columns = _no_columns  # type: ignore[assignment]
 
 
-def _patch_words() -> None:
-    from spacy_coref_eval.formats.conll import read
-
-    read.tabbed_columns = _no_tabbed_columns  # type: ignore[assignment]
-
-
 def _patch_columns() -> None:
     from spacy_coref_eval.scoring import score
 
@@ -101,12 +87,6 @@ def _patch_ua() -> None:
     from spacy_coref_eval.formats.ua import side
 
     side.parse_simple = _no_ua_columns  # type: ignore[assignment]
-
-
-def _patch_jsonlines() -> None:
-    from spacy_coref_eval.formats.jsonlines import read
-
-    read.line_members = _no_line_members  # type: ignore[assignment]
 
 
 def _patch_docbin_decoder() -> None:
@@ -175,14 +155,6 @@ PAIRS = {
             _patch_conll,
         ),
         Pair(
-            "conll-words",
-            "words at the stride of tabs (conll/vectorised.py)",
-            "words of the lines split (conll/read.py)",
-            "LitBank CoNLL-2012, score --classes",
-            _touch("spacy_coref_eval.formats.conll.read"),
-            _patch_words,
-        ),
-        Pair(
             "columns",
             "documents twinned as columns (scoring/score.py)",
             "twin_corpus document by document",
@@ -197,14 +169,6 @@ PAIRS = {
             "LitBank as CoNLL-UA, --preset ua",
             _touch("spacy_coref_eval.formats.ua.side"),
             _patch_ua,
-        ),
-        Pair(
-            "jsonlines",
-            "member scanner (jsonlines/read.py line_members)",
-            "json.loads of every line",
-            "LitBank as jsonlines",
-            _touch("spacy_coref_eval.formats.jsonlines.read"),
-            _patch_jsonlines,
         ),
         Pair(
             "docbin",
@@ -324,17 +288,12 @@ def corpora(folder: Path, key: Path, response: Path, only: Optional[set[str]] = 
 
     wanted = set(PAIRS) if only is None else only
     json = ("-f", "json")
-    arguments = {
-        "conll": [str(key), str(response), *json],
-        "conll-words": [str(key), str(response), "--classes", *json],
-        "columns": [str(key), str(response), *json],
-    }
+    arguments = {"conll": [str(key), str(response), *json], "columns": [str(key), str(response), *json]}
     if "ua" in wanted:
         ua_key, ua_response = ua_files(folder, key, response)
         arguments["ua"] = [str(ua_key), str(ua_response), "--preset", "ua", *json]
-    if wanted & {"jsonlines", "sysout-batch"}:
+    if "sysout-batch" in wanted:
         jsonl = [convert(path, folder / f"{path.stem}.jsonlines") for path in (key, response)]
-        arguments["jsonlines"] = [str(jsonl[0]), str(jsonl[1]), *json]
     if "sysout-batch" in wanted:
         fastcoref = convert(response, folder / f"{response.stem}.fastcoref.jsonl", "--output-format", "fastcoref")
         arguments["sysout-batch"] = [str(jsonl[0]), str(fastcoref), "--response-format", "fastcoref", *json]
