@@ -38,7 +38,7 @@ RULE = 1.5
 LAPTOP_MB = 16 * 1024
 CROSSDOC_MENTIONS = 40_000_000
 """The one corpus streaming is for: 40 M mentions scored cross-document."""
-TINY_PAIRS = ("conll", "columns", "docbin-batch", "minipack", "sysout-batch")
+TINY_PAIRS = ("conll", "columns", "docbin-batch", "minipack")
 """The pairs ``--corpus tiny`` runs by default: the batch paths built for
 many small documents (issue #21 item 5) and ``conll`` for reference."""
 TINY_TARGET = 3.0
@@ -65,10 +65,6 @@ def _no_minipack(data, use_list=True):
     from spacy_coref_eval.formats.docbin.minipack import Unsupported
 
     raise Unsupported("forced")
-
-
-def _no_character_batch(self, document, key):
-    return None
 
 
 def _patch_conll() -> None:
@@ -115,12 +111,6 @@ def _patch_minipack() -> None:
     from spacy_coref_eval.formats.docbin import table
 
     table.loads = _no_minipack  # type: ignore[assignment]
-
-
-def _patch_sysout_batch() -> None:
-    from spacy_coref_eval.formats.sysout.batch import CharacterBatch
-
-    CharacterBatch.paired = _no_character_batch  # type: ignore[method-assign]
 
 
 def _touch(module: str) -> Callable[[], None]:
@@ -193,14 +183,6 @@ PAIRS = {
             "LitBank as .spacy",
             _touch("spacy_coref_eval.formats.docbin.table"),
             _patch_minipack,
-        ),
-        Pair(
-            "sysout-batch",
-            "characters placed at once (sysout/batch.py)",
-            "placed_on doc by doc",
-            "LitBank response as fastcoref, key jsonlines",
-            _touch("spacy_coref_eval.formats.sysout.batch"),
-            _patch_sysout_batch,
         ),
     )
 }
@@ -283,7 +265,7 @@ def corpora(folder: Path, key: Path, response: Path, only: Optional[set[str]] = 
     converted only for them): a key and its response (LitBank and its
     perturbed response, or :func:`.small_documents.write_small`'s) as
     CoNLL, CoNLL-UA (:func:`.ua.ua_files`: crossing mentions left out),
-    jsonlines, .spacy, and the response as fastcoref output."""
+    and .spacy."""
     from .ua import ua_files
 
     wanted = set(PAIRS) if only is None else only
@@ -292,11 +274,6 @@ def corpora(folder: Path, key: Path, response: Path, only: Optional[set[str]] = 
     if "ua" in wanted:
         ua_key, ua_response = ua_files(folder, key, response)
         arguments["ua"] = [str(ua_key), str(ua_response), "--preset", "ua", *json]
-    if "sysout-batch" in wanted:
-        jsonl = [convert(path, folder / f"{path.stem}.jsonlines") for path in (key, response)]
-    if "sysout-batch" in wanted:
-        fastcoref = convert(response, folder / f"{response.stem}.fastcoref.jsonl", "--output-format", "fastcoref")
-        arguments["sysout-batch"] = [str(jsonl[0]), str(fastcoref), "--response-format", "fastcoref", *json]
     if wanted & {"docbin", "docbin-batch", "minipack"}:
         spacy = [convert(path, folder / f"{path.stem}.spacy") for path in (key, response)]
         for name in ("docbin", "docbin-batch", "minipack"):

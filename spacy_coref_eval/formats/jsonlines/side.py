@@ -26,5 +26,5 @@ def parse_side(data: Union[bytes, bytearray, str], path: Path, options: ReadOpti
         assert parse is not None
         return parse(text.encode("utf8") if isinstance(data, str) else data, path, options)
     if system is not None:
-        return read_system(text, path, get_format(system), key=options.paired_with)
+        return read_system(text, path, get_format(system))
     return Side(path, FORMAT, list(parse_jsonlines(text, source=str(path), role=options.role).values()))

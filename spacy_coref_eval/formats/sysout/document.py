@@ -6,18 +6,14 @@ key's words through the text (docs/formats.md, Alignment onto the key)."""
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Optional, cast
+from typing import Optional, cast
 
 import numpy as np
 
 from ...arrays import NO_INTEGERS, NO_SPANS
 from ...model.clusters import Clusters
-from ..alignment import KeyText, align_text, fold_characters, place_units, placed_report, same_characters, visible_characters
+from ..alignment import KeyText, align_text, fold_characters, place_units, placed_report, same_characters, visible_characters, visible_words
 from ..document import AlignmentReport, Paired, SideDocument
-from .batch import key_words
-
-if TYPE_CHECKING:
-    from .batch import CharacterBatch
 
 
 class SystemDocument(SideDocument):
@@ -35,8 +31,6 @@ class SystemDocument(SideDocument):
     """Every mention is its head word alone (``word_clusters`` without spans)."""
     unplaced = 0
     """Mention strings found nowhere in the text (:mod:`.strings`)."""
-    batch: Optional["CharacterBatch"] = None
-    """The character outputs of its file, placed all at once (:mod:`.batch`)."""
 
     def __init__(
         self,
@@ -91,15 +85,11 @@ class SystemDocument(SideDocument):
         the key's words, else through the non-space characters of both
         (:func:`~..alignment.align_text`, :func:`~..alignment.place_units`),
         with what that changed (:class:`~..document.AlignmentReport`)."""
-        if self.batch is not None:
-            paired = self.batch.paired(self, key)
-            if paired is not None:
-                return paired
         if self.text is None and key.same_words(self):
             return Paired(key, self.clusters, 0, AlignmentReport("words", dropped=self.dropped) if self.dropped else None)
         starts, ends = self.spans[:, 0], self.spans[:, 1]
         if self.text is not None:
-            visible = key_words([key])[0]
+            visible = visible_words(list(key.words))
             same = same_characters(visible, self.text, starts=starts, ends=ends) if visible is not None else None
             placed, report = same if same is not None else fold_characters(key.words, self.text, starts=starts, ends=ends)
         else:

@@ -17,7 +17,6 @@ from ..base import Format, ReadOptions
 from ..document import Side
 from ..jsonlines.read import decode_text
 from . import SYSTEMS
-from .batch import CharacterBatch
 from .document import SystemDocument, cluster_words, from_text, from_words
 from .strings import STRING_MEMBERS, place_strings, string_clusters
 
@@ -315,22 +314,17 @@ def parse_strings(obj: dict[str, Any], where: str) -> SystemDocument:
 PARSERS = {"fastcoref": parse_fastcoref, "maverick": parse_maverick, "wl-coref": parse_wlcoref, "mention-strings": parse_strings}
 
 
-def read_system(text: str, path: Path, fmt: Format, *, key: Optional[Side] = None) -> Side:
+def read_system(text: str, path: Path, fmt: Format) -> Side:
     """The documents of a system output of format ``fmt``, ``text`` read
-    from ``path``, with a
-    warning where mentions are head words alone. The clusters of its word
-    outputs are built all at once (:func:`~.document.cluster_words`); read
-    against ``key``, its character outputs are placed on the key's words
-    all at once (:class:`~.batch.CharacterBatch`)."""
+    from ``path``, with a warning where mentions are head words alone. The
+    clusters of its word outputs are built all at once
+    (:func:`~.document.cluster_words`); its character outputs are placed
+    on a key's words document by document
+    (:meth:`~.document.SystemDocument.placed_on`)."""
     documents = parse_lines(text, str(path), PARSERS[fmt.name])
     words = [document for document in documents if document.text is None and document.heads is None]
     if len(words) > 1:
         cluster_words(words)
-    if key is not None:
-        batch = CharacterBatch(documents, key)
-        for document in documents:
-            if document.text is not None:
-                document.batch = batch
     heads = [d.name for d in documents if d.heads_only]
     warnings = (
         [
@@ -347,4 +341,4 @@ def system_side(name: str, data: Union[bytes, bytearray], path: Path, options: R
     """The bytes of an output of the system ``name`` (a format of
     :data:`~.SYSTEMS`) as a :class:`Side` (the formats' reader)."""
     fmt = next(fmt for fmt in SYSTEMS if fmt.name == name)
-    return read_system(decode_text(data, path), path, fmt, key=options.paired_with)
+    return read_system(decode_text(data, path), path, fmt)
