@@ -53,6 +53,10 @@ def _no_ua_columns(data, source):
     return None
 
 
+def _no_tabbed_columns(data, documents):
+    return None
+
+
 def _not_in_columns(pairs, settings):
     return False
 
@@ -71,6 +75,12 @@ def _patch_conll() -> None:
     from spacy_coref_eval.formats.conll import read
 
     read.parse_columns = _no_columns  # type: ignore[assignment]
+
+
+def _patch_words() -> None:
+    from spacy_coref_eval.formats.conll import read
+
+    read.tabbed_columns = _no_tabbed_columns  # type: ignore[assignment]
 
 
 def _patch_columns() -> None:
@@ -143,6 +153,14 @@ PAIRS = {
             "LitBank CoNLL-2012",
             _touch("spacy_coref_eval.formats.conll.read"),
             _patch_conll,
+        ),
+        Pair(
+            "conll-words",
+            "words at the stride of tabs (conll/vectorised.py)",
+            "words of the lines split (conll/read.py)",
+            "LitBank CoNLL-2012, score --classes",
+            _touch("spacy_coref_eval.formats.conll.read"),
+            _patch_words,
         ),
         Pair(
             "columns",
@@ -270,7 +288,11 @@ def corpora(folder: Path, key: Path, response: Path, only: Optional[set[str]] = 
 
     wanted = set(PAIRS) if only is None else only
     json = ("-f", "json")
-    arguments = {"conll": [str(key), str(response), *json], "columns": [str(key), str(response), *json]}
+    arguments = {
+        "conll": [str(key), str(response), *json],
+        "conll-words": [str(key), str(response), "--classes", *json],
+        "columns": [str(key), str(response), *json],
+    }
     if "ua" in wanted:
         ua_key, ua_response = ua_files(folder, key, response)
         arguments["ua"] = [str(ua_key), str(ua_response), "--preset", "ua", *json]

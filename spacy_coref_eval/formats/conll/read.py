@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple, Optional, Union
+from typing import NamedTuple, Optional, Union, cast
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from ..base import ReadOptions
 from ..document import RawMentions, Side, SideDocument
 from ..inputs import InputLimits, check_utf8, open_input, read_input
 from . import FORMAT
-from .vectorised import BEGIN, END, SimpleFile, parse_columns
+from .vectorised import BEGIN, END, SimpleFile, parse_columns, tabbed_columns
 
 _ID = r"[^\s()|+\-\x00-\x1f\x7f-\x9f]+"
 _TOKEN = re.compile(rf"\(([0-9]+\+[0-9])\)|\(({_ID})\)|\(({_ID})|({_ID})\)|(-)|\||({_ID}|[\s\S])")
@@ -158,17 +158,22 @@ def _read_bytes(
                 ),
                 raw,
             )
-        text = data.decode("utf8")
-        del data
-        if simple is None:
-            return _parse(text, str(path), with_words, with_ids=with_ids)
-        documents = simple.documents()
-        lines = text.split("\n")
-        columns_read = [_columns(_body(lines, line)) for _, line, _, _ in documents]
+        documents = None if simple is None else simple.documents()
+        columns_read = None if documents is None else tabbed_columns(data, documents)
+        if columns_read is None:
+            text = data.decode("utf8")
+            del data
+            if documents is None:
+                return _parse(text, str(path), with_words, with_ids=with_ids)
+            lines = text.split("\n")
+            columns_read = [_columns(_body(lines, line)) for _, line, _, _ in documents]
         return _with_ids(
             ConllFile(
                 (name, ConllDocument(name, clusters, n_tokens, str(path), line=line, words=words, sentence_starts=starts, pos=pos))
-                for (name, line, clusters, n_tokens), (words, starts, pos) in zip(documents, columns_read)
+                for (name, line, clusters, n_tokens), (words, starts, pos) in zip(
+                    cast(list[tuple[str, int, Clusters, int]], documents),
+                    columns_read,  # None returned early above
+                )
             ),
             raw,
         )

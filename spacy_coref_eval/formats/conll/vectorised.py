@@ -24,7 +24,9 @@ _OPEN, _CLOSE, _PIPE, _ZERO, _NINE = 40, 41, 124, 48, 57
 _SINGLE_KIND, _OPEN_KIND, _CLOSE_KIND = 0, 1, 2
 
 Document = tuple[str, int, Clusters, int]
+Columns = tuple[list[str], list[int], Optional[list[str]]]
 """A document's words, sentence starts and part-of-speech column (or ``None``)."""
+_WORD_FIELD, _POS_FIELD, _POS_FIELDS = 3, 4, 12
 _WIDE_SPACE = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 """The characters beyond ASCII at which :meth:`str.split` splits."""
 
@@ -287,6 +289,58 @@ def _documents(
         columns = [array[order] for array in (starts, ends, entity, ident)]
         raw.extend(RawMentions(*(c[lo:hi] for c in columns)) for lo, hi in zip(bounds[:-1], bounds[1:]))
     return SimpleFile(names, begins + 1, n_tokens, clusters)
+
+
+def tabbed_columns(data: Union[bytes, bytearray], documents: list[Document]) -> Optional[list[Columns]]:
+    """The words, sentence starts and part-of-speech column of each of
+    :func:`parse_simple`'s ``documents`` of ``data``, as the line reader
+    gives them, when every token line holds five fields or more separated
+    by single tabs, the same number on every line, and no other white space
+    (as systems and :func:`~.conll.write_conll` write them): the tabs of
+    line ``i`` are then the ``i``-th row of the file's tabs, and the words
+    lie between its 3rd and 4th. ``None`` for any other file."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    blanks = np.flatnonzero(buf <= _SPACE)
+    blank = buf[blanks]
+    if np.any((blank != _NL) & (blank != _TAB) & (blank != _SPACE)):
+        return None
+    newlines, tabs, spaces = blanks[blank == _NL], blanks[blank == _TAB], blanks[blank == _SPACE]
+    line_starts = np.r_[0, newlines + 1]
+    line_ends = np.r_[newlines, len(buf)]
+    first = np.full(len(line_starts), _NL, dtype=np.uint8)
+    nonempty = line_ends > line_starts
+    first[nonempty] = buf[line_starts[nonempty]]
+    token = (first != _NL) & (first != _HASH)
+    lines = np.flatnonzero(token)
+    if len(lines) == 0 or len(tabs) % len(lines) or len(tabs) // len(lines) <= _WORD_FIELD or not narrow_utf8(buf):
+        return None
+    row = tabs.reshape(len(lines), -1)
+    if (
+        np.any(row[:, 0] <= line_starts[lines])
+        or np.any(row[:, -1] >= line_ends[lines] - 1)
+        or np.any(np.diff(row, axis=1) == 1)
+        or token[np.searchsorted(line_starts, spaces, side="right") - 1].any()
+    ):
+        return None
+    words = _text_of(buf, row[:, _WORD_FIELD - 1] + 1, row[:, _WORD_FIELD])
+    pos = None
+    if row.shape[1] >= _POS_FIELDS - 1:
+        pos = _text_of(buf, row[:, _POS_FIELD - 1] + 1, row[:, _POS_FIELD])
+    sentence = ~np.r_[False, token[:-1]][lines]
+    out: list[Columns] = []
+    start = 0
+    for _, _, _, n_tokens in documents:
+        end = start + n_tokens
+        starts = np.flatnonzero(sentence[start:end]).tolist()
+        out.append((words[start:end], starts, pos[start:end] if pos is not None and n_tokens else None))
+        start = end
+    return out
+
+
+def _text_of(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[str]:
+    """The UTF-8 text of every field ``buf[starts[i]:ends[i]]``, each
+    followed by a tab, taken out with its tab and decoded in one piece."""
+    return buf[range_values(starts, ends + 1)].tobytes().decode("utf8").split("\t")[:-1]
 
 
 def narrow_utf8(buf: np.ndarray) -> bool:

@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 
 from spacy_coref_eval import Clusters, CorefInputError
 from spacy_coref_eval.formats.conll.read import parse_conll, read_conll
-from spacy_coref_eval.formats.conll.vectorised import parse_simple
+from spacy_coref_eval.formats.conll.vectorised import parse_simple, tabbed_columns
 from tests.conftest import data_path
 from tests.support.strategies import deterministic
 
@@ -185,10 +185,57 @@ def test_words_read_beside_the_vectorised_reader_equal_the_line_reader(text):
         assert a.clusters.entities() == b.clusters.entities()
 
 
-def test_invalid_utf8_in_a_tabbed_file_is_refused_with_its_line(tmp_path):
+WORDS = st.text(st.sampled_from("ab\u00e9\u201c\u4e2d_-("), min_size=0, max_size=3)
+ODD = st.integers(0, 39).flatmap(lambda n: st.sampled_from(["\xa0", "\u2003", " ", "\t", "\x0b", "\x85"]) if n == 0 else st.just(""))
+
+
+@st.composite
+def tabbed_texts(draw):
+    """Files whose token lines have their fields separated by tabs, mostly
+    the same number of fields on every line (5 or 12), with words that are
+    sometimes empty or hold white space beyond ASCII, spaces or tabs."""
+    n_fields = draw(st.sampled_from([5, 12, 4]))
+    lines = []
+    for doc in range(draw(st.integers(1, 3))):
+        lines.append(f"#begin document (d{doc}); part 000")
+        for token in range(draw(st.integers(0, 6))):
+            if token and draw(st.booleans()):
+                lines.append("")
+            fields = [f"d{doc}", "0", str(token), "w" + draw(WORDS) + draw(ODD), "P" + draw(WORDS)][: n_fields - 1]
+            fields += ["x"] * (n_fields - 1 - len(fields))
+            if draw(st.integers(0, 29)) == 0:
+                fields.append(draw(st.sampled_from(["y", ""])))
+            lines.append("\t".join(fields + [f"({token % 3})" if token % 2 else "-"]))
+        lines.append("#end document")
+    return "\n".join(lines) + "\n"
+
+
+@deterministic(max_examples=300)
+@given(text=tabbed_texts())
+def test_tabbed_words_equal_the_line_reader(text, tmp_path_factory):
+    """Words at a stride of the tabs where every line has the same number,
+    and the line by line reading of them wherever white space or a missing
+    field would make str.split differ."""
+    try:
+        slow = parse_conll(text, source="<t>", with_words=True)
+    except CorefInputError:
+        return
+    path = tmp_path_factory.mktemp("tabbed") / "t.conll"
+    path.write_text(text, encoding="utf8")
+    fast = read_conll(path, with_words=True)
+    assert list(fast) == list(slow)
+    for name in slow:
+        a, b = fast[name], slow[name]
+        assert (a.words, a.sentence_starts, a.pos, a.n_tokens) == (b.words, b.sentence_starts, b.pos, b.n_tokens)
+
+
+def test_tabbed_files_take_the_stride_and_invalid_utf8_is_refused_as_before(tmp_path):
     lines = ["#begin document (a); part 000", "a\t0\t0\tCafé\t-", "a\t0\t1\t“x”\t(1)", "#end document", ""]
+    data = "\n".join(lines).encode()
+    assert tabbed_columns(data, parse_simple(data)) == [(["Café", "“x”"], [0], None)]
     path = tmp_path / "bad.conll"
-    path.write_bytes("\n".join(lines).encode().replace("é".encode(), b"\xe9"))
+    path.write_bytes(data.replace("é".encode(), b"\xe9"))
+    assert tabbed_columns(path.read_bytes(), parse_simple(path.read_bytes())) is None
     for with_words in (True, False):
         with pytest.raises(CorefInputError, match=r"bad\.conll:2: not UTF-8 text: 'utf-8' codec can't decode byte 0xe9"):
             read_conll(path, with_words=with_words)
