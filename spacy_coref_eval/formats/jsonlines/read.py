@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate, chain
 from pathlib import Path
-from typing import Any, NamedTuple, Optional, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -101,7 +101,7 @@ def parse_jsonlines(
     if role not in _ROLES:
         raise ValueError(f"role must be one of {_ROLES}, not {role!r}")
     documents: dict[str, JsonlinesDocument] = {}
-    pending: list[_Mentions] = []
+    pending: list[tuple[np.ndarray, np.ndarray]] = []
     for number, line in enumerate(text.split("\n"), 1):
         if not line or line.isspace():
             continue
@@ -109,52 +109,27 @@ def parse_jsonlines(
             obj = json.loads(line)
         except ValueError as err:
             raise CorefInputError(f"{source}:{number}: not a JSON object: {err}") from None
-        document, mentions = _document(obj, source, number, role=role, field=field)
+        document, word_spans = _document(obj, source, number, role=role, field=field)
         if document.doc_key in documents:
             raise CorefInputError(
                 f"{source}:{number}: doc_key {document.doc_key!r} appears twice (first at line {documents[document.doc_key].line})"
             )
         documents[document.doc_key] = document
-        pending.append(mentions)
-    built = _clusters_by_document(_word_spans(pending))
+        pending.append(word_spans)
+    built = _clusters_by_document(pending)
     for document, clusters in zip(documents.values(), built):
         document.clusters = clusters
     return documents
 
 
-class _Mentions(NamedTuple):
-    """The mentions of one document as read from its line: inclusive token
-    spans and cluster indices; and what checking and placing them needs."""
-
-    spans: np.ndarray
-    labels: np.ndarray
-    subtoken_map: Optional[np.ndarray]
-    field: str
-    n_tokens: int
-    where: str
-
-
-def _word_spans(pending: Sequence[_Mentions]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Every document's mentions as word spans (end exclusive) and cluster
-    indices."""
-    out = []
-    for mentions in pending:
-        spans, labels = mentions.spans, mentions.labels
-        if mentions.subtoken_map is not None and len(spans):
-            spans = mentions.subtoken_map[spans]
-        out.append((spans + (0, 1), labels))
-    return out
-
-
-def _check_inside(spans: np.ndarray, labels: np.ndarray, mentions: _Mentions) -> None:
+def _check_inside(spans: np.ndarray, labels: np.ndarray, *, n_tokens: int, field: str, where: str) -> None:
     """Raise :class:`CorefInputError` for the first mention that is
-    reversed or outside the document's tokens."""
-    n_tokens = mentions.n_tokens
+    reversed or outside the document's ``n_tokens`` tokens."""
     bad = _outside(spans, n_tokens)
     if bad.any():
         m = int(np.argmax(bad))
         raise CorefInputError(
-            f"{mentions.where}: mention [{spans[m, 0]}, {spans[m, 1]}] in {mentions.field}"
+            f"{where}: mention [{spans[m, 0]}, {spans[m, 1]}] in {field}"
             f"[{int(labels[m])}] is reversed or outside the document's {n_tokens} tokens "
             "(end is inclusive)"
         )
@@ -190,8 +165,11 @@ def _json_kind(value: object) -> str:
     return "array" if isinstance(value, list) else "object" if isinstance(value, dict) else "string"
 
 
-def _document(obj: object, source: str, line: int, *, role: str, field: Optional[str]) -> tuple[JsonlinesDocument, _Mentions]:
-    """The document of one line (its clusters left empty) and its mentions."""
+def _document(
+    obj: object, source: str, line: int, *, role: str, field: Optional[str]
+) -> tuple[JsonlinesDocument, tuple[np.ndarray, np.ndarray]]:
+    """The document of one line (its clusters left empty) and its mentions
+    as word spans (end exclusive) and cluster indices."""
     if not isinstance(obj, dict):
         raise CorefInputError(f"{source}:{line}: a line must hold a JSON object")
     doc_key = obj.get("doc_key")
@@ -208,13 +186,13 @@ def _document(obj: object, source: str, line: int, *, role: str, field: Optional
     chosen = _field(obj, role, field, where=where)
     clusters = obj[chosen]
     spans, labels = _listed_spans(clusters, chosen, where)
-    mentions = _Mentions(spans, labels, None, chosen, n_tokens, where)
-    _check_inside(spans, labels, mentions)
+    _check_inside(spans, labels, n_tokens=n_tokens, field=chosen, where=where)
     subtoken_map = obj.get("subtoken_map")
     n_words = n_tokens
     if subtoken_map is not None:
         subtoken_map = _subtoken_map(subtoken_map, n_tokens, where)
-        mentions = mentions._replace(subtoken_map=subtoken_map)
+        if len(spans):
+            spans = subtoken_map[spans]
         n_words = int(subtoken_map[-1]) + 1 if len(subtoken_map) else 0
         bounds = sentence_starts + [n_tokens]
         piece_starts = [a for a, b in zip(bounds, bounds[1:]) if b > a]
@@ -230,7 +208,7 @@ def _document(obj: object, source: str, line: int, *, role: str, field: Optional
         sentences=sentences,
         subtoken_map=subtoken_map.tolist() if subtoken_map is not None else None,
     )
-    return document, mentions
+    return document, (spans + (0, 1), labels)
 
 
 def _field(obj: dict, role: str, field: Optional[str], *, where: str) -> str:
