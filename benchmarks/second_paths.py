@@ -218,9 +218,9 @@ def child(pair: str, side: str, args: list[str]) -> None:
 def run_process(argv: list[str], env: Optional[dict[str, str]] = None, out: Optional[Path] = None) -> tuple[float, float]:
     """Seconds and peak resident MB of one process (the wrapper of
     :mod:`.streaming`), its standard output written to ``out``."""
-    from .streaming import _WRAPPER
+    from .streaming import WRAPPER
 
-    command = [sys.executable, "-c", _WRAPPER, *argv] if out is None else [sys.executable, "-c", _to_file(), str(out), *argv]
+    command = [sys.executable, "-c", WRAPPER, *argv] if out is None else [sys.executable, "-c", _to_file(), str(out), *argv]
     done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=True)
     seconds, kilobytes = done.stdout.split()
     return float(seconds), int(kilobytes) / 1024
@@ -229,9 +229,9 @@ def run_process(argv: list[str], env: Optional[dict[str, str]] = None, out: Opti
 def _to_file() -> str:
     """:mod:`.streaming`'s wrapper, the child's standard output written to
     the file named by its first argument."""
-    from .streaming import _WRAPPER
+    from .streaming import WRAPPER
 
-    wrapper = _WRAPPER.replace("subprocess.run(sys.argv[1:],", "subprocess.run(sys.argv[2:],")
+    wrapper = WRAPPER.replace("subprocess.run(sys.argv[1:],", "subprocess.run(sys.argv[2:],")
     return wrapper.replace("stdout=subprocess.DEVNULL", "stdout=open(sys.argv[1], 'wb')")
 
 
@@ -253,7 +253,6 @@ def measure_pair(pair: Pair, args: list[str], repeat: int, folder: Path, corpus:
     """Fast and slow processes taking turns after one untimed turn that
     also checks both print the same JSON; best time, peak memory of all."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(REPO), env.get("PYTHONPATH"))))
     best = {"fast": float("inf"), "slow": float("inf")}
     peak = {"fast": 0.0, "slow": 0.0}
     outputs = {}
@@ -317,10 +316,8 @@ def tiny_files(folder: Path, n: int) -> tuple[Path, Path]:
 def measure_plain(args: list[str], repeat: int) -> float:
     """Best time of a plain ``score`` process (no pair touched), after one
     untimed turn."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(REPO), env.get("PYTHONPATH"))))
     argv = [sys.executable, "-m", "spacy_coref_eval", "score", *args]
-    return min([run_process(argv, env)[0] for _ in range(repeat + 1)][1:])
+    return min([run_process(argv)[0] for _ in range(repeat + 1)][1:])
 
 
 def against_litbank(measured: list[Measured], litbank: float, documents: int) -> list[str]:
@@ -359,7 +356,7 @@ def measure_streaming(key: Path, response: Path, folder: Path, sizes: tuple[int,
     """Streamed (the default above 32 MiB) and read whole
     (``SPACY_COREF_EVAL_BATCH_BYTES=0``) taking turns, plain ``score`` and
     ``--cross-document`` (one topic a copy), best time, highest peak RSS."""
-    from .streaming import copies
+    from .streaming import copies, run_score
 
     rows = []
     for n in sizes:
@@ -367,16 +364,11 @@ def measure_streaming(key: Path, response: Path, folder: Path, sizes: tuple[int,
         mb = (key_n.stat().st_size + response_n.stat().st_size) / 2**20
         for cross in (False, True):
             extra = ["--cross-document", "--topic-pattern", r"^c(\d+)_"] if cross else []
-            argv = [sys.executable, "-m", "spacy_coref_eval", "score", str(key_n), str(response_n), "-f", "json", *extra]
             best = {"stream": float("inf"), "whole": float("inf")}
             peak = {"stream": 0.0, "whole": 0.0}
             for _ in range(repeat):
                 for side in best:
-                    env = dict(os.environ)
-                    env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(REPO), env.get("PYTHONPATH"))))
-                    if side == "whole":
-                        env["SPACY_COREF_EVAL_BATCH_BYTES"] = "0"
-                    seconds, used = run_process(argv, env)
+                    seconds, used = run_score(key_n, response_n, extra, batch_bytes=0 if side == "whole" else None)
                     best[side], peak[side] = min(best[side], seconds), max(peak[side], used)
             rows.append(Streamed(n, cross, mb, best["stream"], best["whole"], peak["stream"], peak["whole"]))
         key_n.unlink()

@@ -17,7 +17,7 @@ from typing import Optional
 
 Row = tuple[str, str, str, str]
 REPO = Path(__file__).resolve().parent.parent
-_WRAPPER = (
+WRAPPER = (
     "import resource, subprocess, sys, time\n"
     "start = time.perf_counter()\n"
     "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)\n"
@@ -48,7 +48,7 @@ def run_score(
     if batch_bytes is not None:
         env["SPACY_COREF_EVAL_BATCH_BYTES"] = str(batch_bytes)
     argv = [sys.executable, "-m", "spacy_coref_eval", "score", str(key.resolve()), str(response.resolve()), "-f", "json", *extra]
-    out = subprocess.run([sys.executable, "-c", _WRAPPER, *argv], cwd=REPO, env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", WRAPPER, *argv], cwd=REPO, env=env, capture_output=True, text=True, check=True)
     seconds, kilobytes = out.stdout.split()
     return float(seconds), int(kilobytes) / 1024
 
